@@ -1,0 +1,5 @@
+import sys
+
+from tvseg.cli import main
+
+sys.exit(main())

@@ -1,0 +1,86 @@
+"""The ``tvseg`` command line.
+
+Each sub-command lives in ``tvseg/commands/<name>.py`` with ``add_parser(subparsers)`` and
+``run(args) -> int``. This module only dispatches and turns exceptions into exit codes:
+0 success, 2 bad input or usage (:class:`tvseg.errors.TvsegError`, printed as one line, no
+traceback), 1 an internal error (a bug: a short message and where to report it).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import warnings
+
+from tvseg import __version__
+from tvseg.errors import TvsegError
+
+COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate")
+BUG_REPORT = "https://github.com/tvseg/tvseg/issues"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits with 2 on bad usage already; keep its message on one line and on stderr."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tvseg", description="Evaluate topic segmentation of TV broadcast news and transcripts.")
+    parser.add_argument("--version", action="version", version=f"tvseg {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        module_name = f"tvseg.commands.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue  # a command whose module is not written yet is simply not offered
+        module.add_parser(sub)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"tvseg: warning: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.showwarning = _show_warning
+    try:
+        return int(args.run(args) or 0)
+    except TvsegError as error:
+        print(f"tvseg: error: {error}" if not _is_located(error) else str(error), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tvseg: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug: keep it short, say where to report it
+        where = ""
+        tb = error.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" (at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno})"
+        print(f"tvseg: internal error: {type(error).__name__}: {error}{where}\n"
+              f"This is a bug in tvseg {__version__}; please report it at {BUG_REPORT} "
+              f"with the command line (set TVSEG_DEBUG=1 for the full traceback).", file=sys.stderr)
+        import os
+        if os.environ.get("TVSEG_DEBUG"):
+            raise
+        return 1
+
+
+def _is_located(error: TvsegError) -> bool:
+    return getattr(error, "path", None) is not None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

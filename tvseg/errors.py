@@ -1,0 +1,65 @@
+"""Exceptions and warnings that tvseg raises for bad input.
+
+Library code raises; only :func:`tvseg.cli.main` turns these into a message and an exit code
+(2 for :class:`TvsegError`, 1 for anything else, which is a bug).
+"""
+from __future__ import annotations
+
+import os
+
+__all__ = ["TvsegError", "InputError", "UsageError", "TvsegWarning"]
+
+
+class TvsegError(Exception):
+    """Base class of the errors a user can fix (bad input or bad usage): exit code 2."""
+
+
+class InputError(TvsegError, ValueError):
+    """A file or a value that tvseg refuses.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, in a few words.
+    path : str or os.PathLike, optional
+        The file the value comes from.
+    line : int, optional
+        The 1-based line number in ``path``.
+    value : object, optional
+        The offending value (or line); shown with ``repr`` after the message.
+
+    Notes
+    -----
+    ``str(error)`` is ``PATH:LINE: message: 'value'`` (the parts that are known), the format that
+    ``tvseg validate`` prints and that editors and CI logs recognise.
+    """
+
+    def __init__(self, message: str, *, path: str | os.PathLike | None = None,
+                 line: int | None = None, value: object = None):
+        self.message = message
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        self.value = value
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+        elif self.line is not None:
+            where = f"line {self.line}: "
+        what = self.message
+        if self.value is not None:
+            shown = self.value if isinstance(self.value, str) else repr(self.value)
+            if len(shown) > 120:
+                shown = shown[:117] + "..."
+            what += f": {shown!r}" if isinstance(self.value, str) else f": {shown}"
+        return where + what
+
+
+class UsageError(TvsegError):
+    """Options that do not fit together, or a command line that cannot be carried out."""
+
+
+class TvsegWarning(UserWarning):
+    """Something tvseg did to the input that the user should know of (a show left out, a 0/0 rate)."""

@@ -1,0 +1,138 @@
+"""The one frozen settings object that feeds the scores, the signature, the JSON and the report.
+
+Every field that changes a number carries a short ``key`` in its metadata; :meth:`Settings.signature`
+is generated from the fields, so a new setting cannot be left out of it (sacrebleu's signature once
+left out a setting that changes BLEU; tests/test_settings.py checks that no field is missing).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
+from tvseg.errors import UsageError
+
+__all__ = ["Settings", "CONVENTIONS"]
+
+CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
+
+
+def _key(default, short: str, doc: str):
+    return field(default=default, metadata={"key": short, "doc": doc})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Settings of one evaluation run.
+
+    Attributes
+    ----------
+    gamma : float
+        Bidirectional coverage threshold: a segment is correct when its coverage is strictly
+        greater than gamma (Bouchekif et al., section 3.2).
+    tolerance : float
+        Boundary matching tolerance in seconds, inclusive.
+    long_threshold : float
+        Segments of at least this many seconds are "long", shorter ones "short".
+    title_f1_threshold : float or None
+        None: a title is correct on a normalised exact match; a number: on title-word F1 >= it.
+    uem : bool
+        Whether a UEM cropped the shows (and its edges are the shows' edges).
+    units : str
+        "none" (no unit metrics), "file" (units read from ``--units``) or "frames".
+    frame : float or None
+        Frame length in seconds when ``units == "frames"``.
+    k : int or None
+        Window size of the unit metrics; None is the convention's default.
+    convention : str
+        One of ``CONVENTIONS``: how Pk and WindowDiff count (see docs of :func:`tvseg.pk`).
+    bootstrap : int
+        Number of paired bootstrap resamples over shows (0 disables the bootstrap).
+    seed : int
+        Seed of the bootstrap's random generator.
+    confidence : float
+        Coverage of the bootstrap confidence intervals.
+    """
+
+    gamma: float = _key(0.85, "gamma", "coverage threshold")
+    tolerance: float = _key(10.0, "tol", "boundary tolerance (s)")
+    long_threshold: float = _key(30.0, "long", "short/long split (s)")
+    title_f1_threshold: float | None = _key(None, "title", "title match rule")
+    uem: bool = _key(False, "uem", "UEM applied")
+    units: str = _key("none", "units", "unit source")
+    frame: float | None = _key(None, "frame", "frame length (s)")
+    k: int | None = _key(None, "k", "window size")
+    convention: str = _key("paper", "conv", "Pk/WindowDiff convention")
+    bootstrap: int = _key(1000, "boot", "bootstrap resamples")
+    seed: int = _key(0, "seed", "bootstrap seed")
+    confidence: float = _key(0.95, "ci", "confidence level")
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        def finite(name, lo=-math.inf, hi=math.inf, *, low_open=False):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise UsageError(f"{name} must be a finite number, got {v!r}")
+            if v < lo or v > hi or (low_open and v == lo):
+                raise UsageError(f"{name} must be in {'(' if low_open else '['}{lo}, {hi}], got {v!r}")
+
+        finite("gamma", 0.0, 1.0)
+        finite("tolerance", 0.0)
+        finite("long_threshold", 0.0)
+        finite("confidence", 0.0, 1.0, low_open=True)
+        if self.title_f1_threshold is not None:
+            finite("title_f1_threshold", 0.0, 1.0)
+        if self.units not in ("none", "file", "frames"):
+            raise UsageError(f"units must be 'none', 'file' or 'frames', got {self.units!r}")
+        if self.units == "frames":
+            if self.frame is None:
+                raise UsageError("units='frames' needs a frame length")
+            finite("frame", 0.0, low_open=True)
+        if self.k is not None and (isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1):
+            raise UsageError(f"k must be a positive integer, got {self.k!r}")
+        if self.convention not in CONVENTIONS:
+            raise UsageError(f"convention must be one of {', '.join(CONVENTIONS)}, got {self.convention!r}")
+        for name in ("bootstrap", "seed"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise UsageError(f"{name} must be a non-negative integer, got {v!r}")
+
+    def replace(self, **changes) -> "Settings":
+        """A copy with some fields changed (validated again)."""
+        return Settings(**{**self.as_dict(), **changes})
+
+    def as_dict(self) -> dict:
+        """The fields as a plain dict (the JSON ``settings`` object)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def signature(self) -> str:
+        """One line that encodes every setting that changes a number, and the tvseg version.
+
+        Examples
+        --------
+        >>> Settings().signature()  # doctest: +ELLIPSIS
+        'gamma:0.85|tol:10|long:30|title:exact|uem:no|units:none|frame:none|k:auto|conv:paper|boot:1000|seed:0|ci:0.95|version:...'
+        """
+        from tvseg import __version__
+
+        parts = []
+        for f in dataclasses.fields(self):
+            parts.append(f"{f.metadata['key']}:{_show(f.name, getattr(self, f.name))}")
+        parts.append(f"version:{__version__}")
+        return "|".join(parts)
+
+
+def _show(name: str, value) -> str:
+    if name == "title_f1_threshold":
+        return "exact" if value is None else f"f1>={value:g}"
+    if name == "k" and value is None:
+        return "auto"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
