@@ -1,0 +1,1 @@
+"""Unit-domain metrics: segmentations as masses (segment sizes in units), segeval's convention."""

@@ -1,0 +1,121 @@
+"""Masses: a segmentation in the unit domain as the sizes of its segments (segeval's convention).
+
+``(3, 5, 2)`` is a text of 10 units cut after unit 3 and after unit 8: its boundary positions (the
+number of units before each internal boundary) are ``cumsum(masses)[:-1] = (3, 8)``, and its boundary
+indicator over the ``N - 1`` gaps between adjacent units is ``0 0 1 0 0 0 0 1 0`` (gap ``g`` lies
+after unit ``g + 1``, counting units from 1).
+
+Inputs are checked here, once, with numpy; the metrics trust what these functions return.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tvseg.errors import InputError
+
+__all__ = ["as_masses", "as_pair", "boundary_positions", "to_indicator", "from_indicator", "from_positions"]
+
+
+def as_masses(masses, *, name: str = "masses") -> np.ndarray:
+    """Check and convert a segmentation given as masses.
+
+    Parameters
+    ----------
+    masses : sequence of int
+        Segment sizes in units; each a positive integer (floats equal to integers are accepted).
+    name : str
+        What to call the argument in an error message.
+
+    Returns
+    -------
+    numpy.ndarray of int64, 1-D, not empty.
+
+    Raises
+    ------
+    InputError
+        Not 1-D, empty, a non-integer, a zero or negative mass; the message names the position and value.
+    """
+    if isinstance(masses, (str, bytes)) or masses is None:
+        raise InputError(f"{name} must be a sequence of positive integers", value=masses)
+    arr = np.asarray(masses)
+    if arr.ndim != 1 or arr.size == 0:
+        raise InputError(f"{name} must be a non-empty 1-D sequence of positive integers", value=masses)
+    if arr.dtype.kind in "iu":
+        out = arr.astype(np.int64, copy=False)
+    elif arr.dtype.kind == "f":
+        finite = np.isfinite(arr)
+        whole = finite & (arr == np.round(np.where(finite, arr, 0)))
+        if not whole.all():
+            i = int(np.flatnonzero(~whole)[0])
+            raise InputError(f"{name}[{i}] is not a whole number of units", value=arr[i].item())
+        out = arr.astype(np.int64)
+    elif arr.dtype.kind == "b":
+        raise InputError(f"{name} must hold integers, not booleans", value=masses)
+    else:
+        try:
+            out = np.array([_to_int(v, name, i) for i, v in enumerate(masses)], dtype=np.int64)
+        except TypeError:
+            raise InputError(f"{name} must be a sequence of positive integers", value=masses) from None
+    bad = out <= 0
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{name}[{i}] must be a positive number of units", value=int(out[i]))
+    return out
+
+
+def _to_int(v, name, i) -> int:
+    if isinstance(v, bool):
+        raise InputError(f"{name}[{i}] must be an integer, not a boolean", value=v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return int(v)
+    try:
+        from decimal import Decimal
+        if isinstance(v, Decimal) and v == v.to_integral_value():
+            return int(v)
+    except Exception:  # pragma: no cover - Decimal is always importable
+        pass
+    raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
+
+
+def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypothesis")):
+    """Check two segmentations of the same text: both valid masses with the same total.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+    """
+    a = as_masses(reference, name=names[0])
+    b = as_masses(hypothesis, name=names[1])
+    ta, tb = int(a.sum()), int(b.sum())
+    if ta != tb:
+        raise InputError(f"{names[0]} and {names[1]} cover different numbers of units ({ta} and {tb})")
+    return a, b
+
+
+def boundary_positions(masses: np.ndarray) -> np.ndarray:
+    """Internal boundary positions: ``cumsum(masses)[:-1]``, strictly increasing, in ``1 .. N-1``."""
+    return np.cumsum(masses)[:-1]
+
+
+def to_indicator(masses: np.ndarray) -> np.ndarray:
+    """Boundary indicator over the ``N - 1`` gaps: ``out[p - 1] = True`` for each boundary position ``p``."""
+    n = int(masses.sum())
+    out = np.zeros(max(n - 1, 0), dtype=bool)
+    out[boundary_positions(masses) - 1] = True
+    return out
+
+
+def from_positions(positions, total: int) -> np.ndarray:
+    """Masses from sorted internal boundary positions (each in ``1 .. total-1``) and the total."""
+    edges = np.concatenate(([0], np.asarray(positions, dtype=np.int64), [total]))
+    return np.diff(edges)
+
+
+def from_indicator(indicator) -> np.ndarray:
+    """Masses from a boundary indicator over the ``N - 1`` gaps (inverse of :func:`to_indicator`)."""
+    indicator = np.asarray(indicator, dtype=bool)
+    return from_positions(np.flatnonzero(indicator) + 1, indicator.size + 1)
