@@ -39,6 +39,8 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     """
     if isinstance(masses, (str, bytes)) or masses is None:
         raise InputError(f"{name} must be a sequence of positive integers", value=masses)
+    if isinstance(masses, (list, tuple)) and any(type(v) is bool for v in masses):
+        raise InputError(f"{name} must hold integers, not booleans", value=masses)
     arr = np.asarray(masses)
     if arr.ndim != 1 or arr.size == 0:
         raise InputError(f"{name} must be a non-empty 1-D sequence of positive integers", value=masses)
