@@ -1,0 +1,267 @@
+r"""Bidirectional coverage matching, CovN and CovD (Bouchekif et al., sections 3.1 to 3.3).
+
+For a reference segment :math:`R_i`, its partner is the hypothesis segment :math:`H_j` that covers
+most of it (largest overlap); for a hypothesis segment, the reference segment that covers most of it.
+The one-way coverages are :math:`Cov_{R_i \to H_j} = |R_i \cap H_j| / d(R_i)` and
+:math:`Cov_{H_j \to R_i} = |R_i \cap H_j| / d(H_j)`, and the bidirectional coverage is their
+harmonic mean (equation 1), which simplifies to the Dice coefficient of the two intervals:
+
+.. math::
+
+    Cov_{R_i \leftrightarrow H_j}
+    = \frac{2\, Cov_{R_i \to H_j}\, Cov_{H_j \to R_i}}{Cov_{R_i \to H_j} + Cov_{H_j \to R_i}}
+    = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}.
+
+tvseg computes the right-hand form: with exact inputs it is one correctly rounded division, so a
+coverage that equals gamma on paper also equals it in floating point (the strict test below).
+A segment is correct when its coverage is **strictly greater** than :math:`\gamma` (the paper's
+:math:`\varphi_\gamma`); a segment that overlaps no partner has coverage 0. Then
+
+.. math::
+
+    R_N = \frac{1}{N_R}\sum_i \varphi_\gamma(R_i), \quad
+    P_N = \frac{1}{N_H}\sum_j \varphi_\gamma(H_j), \quad
+    R_D = \frac{\sum_i d(R_i)\varphi_\gamma(R_i)}{\sum_i d(R_i)}, \quad
+    P_D = \frac{\sum_j d(H_j)\varphi_\gamma(H_j)}{\sum_j d(H_j)},
+
+and CovN, CovD are the harmonic means of :math:`(R_N, P_N)` and :math:`(R_D, P_D)`.
+
+Ties (two partners with the same overlap) go to the partner with the larger bidirectional coverage
+(the shorter one), then to the earlier one. For :math:`\gamma \ge 2/3` the correct pairs are mutual
+best partners, so ``n_correct_reference == n_correct_hypothesis`` (as in the paper's section 5.3,
+where 583 correct segments give both :math:`R_N = 583/997` and :math:`P_N = 583/1056`).
+
+Cost: both sides are sorted and disjoint, so the overlapping pairs are found by two lexicographic
+searches and number at most :math:`N_R + N_H - 1`; no all-pairs matrix is built.
+
+References
+----------
+A. Bouchekif, D. Charlet, G. Damnati, N. Camelin, Y. Estève. Evaluating automatic topic segmentation
+as a segment retrieval task. Interspeech 2015.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Annotation, Timeline
+
+from tvseg.errors import TvsegWarning, UsageError
+from tvseg.retrieval.rates import f_measure, rate
+from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
+
+__all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma"]
+
+
+@dataclass(frozen=True, eq=False)
+class Matching:
+    """Best partners of every segment of both sides (index into the other side, -1 for none).
+
+    ``reference_coverage`` and ``hypothesis_coverage`` are the bidirectional coverages with the
+    best partner (0 without one); ``*_overlap`` the overlap in seconds.
+    """
+
+    reference_partner: np.ndarray
+    reference_overlap: np.ndarray
+    reference_coverage: np.ndarray
+    hypothesis_partner: np.ndarray
+    hypothesis_overlap: np.ndarray
+    hypothesis_coverage: np.ndarray
+
+
+def _best(group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray,
+          n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, the pair with the largest overlap (then the shortest partner, then the first)."""
+    best_partner = np.full(n, -1, dtype=np.int64)
+    best_overlap = np.zeros(n)
+    if len(group) == 0:
+        return best_partner, best_overlap
+    order = np.lexsort((partner, partner_duration, -overlap, group))
+    g = group[order]
+    first = np.ones(len(g), dtype=bool)
+    first[1:] = g[1:] != g[:-1]
+    chosen = order[first]
+    best_partner[group[chosen]] = partner[chosen]
+    best_overlap[group[chosen]] = overlap[chosen]
+    return best_partner, best_overlap
+
+
+def match(reference: Segments, hypothesis: Segments) -> Matching:
+    """Best partners and bidirectional coverages of every segment of a corpus (both sides sorted).
+
+    The hypothesis segments that overlap reference segment ``i`` are the contiguous run
+    ``lo[i]:hi[i]`` with ``lo`` the number of hypothesis segments ending at or before its start and
+    ``hi`` the number starting before its end (keys compared as ``(show, time)``).
+    """
+    n_r, n_h = len(reference), len(hypothesis)
+    lo = count_before(hypothesis.show, hypothesis.end, reference.show, reference.start, inclusive=True)
+    hi = count_before(hypothesis.show, hypothesis.start, reference.show, reference.end, inclusive=False)
+    counts = hi - lo
+    n_pairs = int(counts.sum())
+    pair_ref = np.repeat(np.arange(n_r, dtype=np.int64), counts)
+    run_start = np.cumsum(counts) - counts
+    pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(run_start, counts))
+    overlap = (np.minimum(reference.end[pair_ref], hypothesis.end[pair_hyp])
+               - np.maximum(reference.start[pair_ref], hypothesis.start[pair_hyp]))
+    d_ref, d_hyp = reference.duration, hypothesis.duration
+    ref_partner, ref_overlap = _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, n_r)
+    hyp_partner, hyp_overlap = _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, n_h)
+    ref_cov = np.zeros(n_r)
+    has = ref_partner >= 0
+    ref_cov[has] = 2.0 * ref_overlap[has] / (d_ref[has] + d_hyp[ref_partner[has]])
+    hyp_cov = np.zeros(n_h)
+    has = hyp_partner >= 0
+    hyp_cov[has] = 2.0 * hyp_overlap[has] / (d_hyp[has] + d_ref[hyp_partner[has]])
+    return Matching(ref_partner, ref_overlap, ref_cov, hyp_partner, hyp_overlap, hyp_cov)
+
+
+def check_gamma(gamma) -> float:
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 <= gamma <= 1.0:
+        raise UsageError(f"gamma must be a number in [0, 1], got {gamma!r}")
+    return float(gamma)
+
+
+def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *, gamma: float,
+                show_names=None) -> pd.DataFrame:
+    """One row per reference segment, then one per hypothesis segment, with its best partner.
+
+    Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
+    ``start, end, label``, ``partner_start, partner_end, partner_label`` (NaN/None without a
+    partner), ``overlap`` (s), ``cov_to`` (this -> partner: the share of this segment that the
+    partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional) and ``correct``.
+    """
+    frames = []
+    for side, own, other, partner, overlap, cov in (
+            ("reference", reference, hypothesis, matching.reference_partner, matching.reference_overlap,
+             matching.reference_coverage),
+            ("hypothesis", hypothesis, reference, matching.hypothesis_partner, matching.hypothesis_overlap,
+             matching.hypothesis_coverage)):
+        has = partner >= 0
+        safe = np.where(has, partner, 0)
+        p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
+        p_end = np.where(has, other.end[safe] if len(other) else np.nan, np.nan)
+        p_label = np.empty(len(own), dtype=object)
+        if len(other):
+            p_label[has] = other.label[partner[has]]
+        p_dur = p_end - p_start
+        columns = {}
+        if show_names is not None:
+            columns["show"] = np.asarray(show_names, dtype=object)[own.show] if len(own) else np.empty(0, object)
+        columns.update({
+            "side": np.full(len(own), side, dtype=object),
+            "start": own.start, "end": own.end, "label": own.label,
+            "partner_start": p_start, "partner_end": p_end, "partner_label": p_label,
+            "overlap": overlap,
+            "cov_to": overlap / own.duration if len(own) else np.empty(0),
+            "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
+            "coverage": cov,
+            "correct": cov > gamma,
+        })
+        frames.append(pd.DataFrame(columns))
+    return pd.concat(frames, ignore_index=True)
+
+
+@dataclass(frozen=True, eq=False)
+class CoverageResult:
+    """CovN/CovD of one show (rates are fractions; NaN for 0/0, see :mod:`tvseg.retrieval.rates`).
+
+    Attributes
+    ----------
+    recall_n, precision_n, cov_n, recall_d, precision_d, cov_d : float
+        Equations 2 to 6 of Bouchekif et al. and their harmonic means.
+    n_reference, n_hypothesis, n_correct_reference, n_correct_hypothesis : int
+        Segment counts.
+    duration_reference, duration_hypothesis, duration_correct_reference, duration_correct_hypothesis : float
+        Summed durations (s).
+    gamma : float
+        The threshold used (strict: correct when coverage > gamma).
+    matches : pandas.DataFrame
+        Per-segment match table (see :func:`match_table`).
+    """
+
+    recall_n: float
+    precision_n: float
+    cov_n: float
+    recall_d: float
+    precision_d: float
+    cov_d: float
+    n_reference: int
+    n_hypothesis: int
+    n_correct_reference: int
+    n_correct_hypothesis: int
+    duration_reference: float
+    duration_hypothesis: float
+    duration_correct_reference: float
+    duration_correct_hypothesis: float
+    gamma: float
+    matches: pd.DataFrame
+
+
+def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline, *,
+             gamma: float = 0.85) -> CoverageResult:
+    r"""CovN and CovD of one show's hypothesis against its reference (Bouchekif et al., section 3).
+
+    Parameters
+    ----------
+    reference, hypothesis : pyannote.core.Annotation or Timeline
+        Topic segments of one show: disjoint within each side (gaps allowed).
+    gamma : float, default 0.85
+        A segment is correct when its bidirectional coverage is strictly greater than ``gamma``.
+
+    Returns
+    -------
+    CoverageResult
+
+    Raises
+    ------
+    InputError
+        Overlapping, empty or non-finite segments.
+
+    Warns
+    -----
+    TvsegWarning
+        When one side has no segment (its rates are NaN; see :mod:`tvseg.retrieval.rates`).
+
+    Notes
+    -----
+    .. math::
+
+        Cov_{R_i \leftrightarrow H_j} = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}, \qquad
+        CovN = \frac{2 R_N P_N}{R_N + P_N}, \qquad CovD = \frac{2 R_D P_D}{R_D + P_D}
+
+    See the module docstring for the definitions and the tie rule.
+
+    Examples
+    --------
+    >>> from pyannote.core import Annotation, Segment
+    >>> ref, hyp = Annotation(), Annotation()
+    >>> ref[Segment(0, 100)] = "a"; ref[Segment(100, 200)] = "b"
+    >>> hyp[Segment(0, 95)] = "x"; hyp[Segment(95, 200)] = "y"
+    >>> result = coverage(ref, hyp)
+    >>> round(result.cov_n, 4), result.n_correct_reference
+    (1.0, 2)
+    """
+    gamma = check_gamma(gamma)
+    ref = stack([from_segmentation(reference, what="reference")])
+    hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
+    m = match(ref, hyp)
+    ok_r = m.reference_coverage > gamma
+    ok_h = m.hypothesis_coverage > gamma
+    n_r, n_h = len(ref), len(hyp)
+    for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
+        if n == 0:
+            warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", TvsegWarning, stacklevel=2)
+    d_r, d_h = float(ref.duration.sum()), float(hyp.duration.sum())
+    dc_r, dc_h = float(ref.duration[ok_r].sum()), float(hyp.duration[ok_h].sum())
+    r_n, p_n = rate(int(ok_r.sum()), n_r), rate(int(ok_h.sum()), n_h)
+    r_d, p_d = rate(dc_r, d_r), rate(dc_h, d_h)
+    return CoverageResult(
+        recall_n=r_n, precision_n=p_n, cov_n=f_measure(p_n, r_n),
+        recall_d=r_d, precision_d=p_d, cov_d=f_measure(p_d, r_d),
+        n_reference=n_r, n_hypothesis=n_h,
+        n_correct_reference=int(ok_r.sum()), n_correct_hypothesis=int(ok_h.sum()),
+        duration_reference=d_r, duration_hypothesis=d_h,
+        duration_correct_reference=dc_r, duration_correct_hypothesis=dc_h,
+        gamma=gamma, matches=match_table(ref, hyp, m, gamma=gamma))

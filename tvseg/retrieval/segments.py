@@ -1,0 +1,147 @@
+"""Segmentations of one or many shows as flat, sorted numpy arrays.
+
+The scoring kernels work on a whole corpus at once: every segment of every show in one set of
+arrays (``show`` index, ``start``, ``end``, ``label``), sorted by show and then by time. Within a show
+and a side, segments must not overlap (a topic segmentation assigns each instant to at most one
+topic); gaps are allowed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+from pyannote.core import Annotation, Segment, Timeline
+
+from tvseg.errors import InputError
+
+__all__ = ["Segments", "from_segmentation", "stack", "count_before"]
+
+
+@dataclass(frozen=True, eq=False)
+class Segments:
+    """Segments of ``n_shows`` shows, sorted by ``(show, start)``.
+
+    Attributes
+    ----------
+    show : ndarray of int64
+        Index of each segment's show, in ``range(n_shows)``.
+    start, end : ndarray of float64
+        Segment bounds in seconds, ``start < end``.
+    label : ndarray of object
+        Segment labels (``None`` for a :class:`~pyannote.core.Timeline`).
+    n_shows : int
+        Number of shows (a show may have no segment).
+    """
+
+    show: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    n_shows: int
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    @property
+    def duration(self) -> np.ndarray:
+        return self.end - self.start
+
+    def offsets(self) -> np.ndarray:
+        """``offsets[s]:offsets[s + 1]`` are the indices of show ``s``'s segments."""
+        return np.searchsorted(self.show, np.arange(self.n_shows + 1), side="left")
+
+
+def from_segmentation(segmentation: Annotation | Timeline | None, *, what: str = "segmentation"):
+    """``(start, end, label)`` arrays of one show's segmentation, checked.
+
+    Parameters
+    ----------
+    segmentation : Annotation, Timeline or None
+        None is an empty segmentation.
+    what : str
+        How to name the segmentation in error messages (e.g. ``"reference of show X"``).
+
+    Raises
+    ------
+    InputError
+        A segment that is empty or not finite, or two segments that overlap.
+    """
+    if segmentation is None:
+        return np.empty(0), np.empty(0), np.empty(0, dtype=object)
+    if isinstance(segmentation, Annotation):
+        tracks = list(segmentation.itertracks(yield_label=True))
+        start = np.fromiter((s.start for s, _, _ in tracks), dtype=float, count=len(tracks))
+        end = np.fromiter((s.end for s, _, _ in tracks), dtype=float, count=len(tracks))
+        label = np.empty(len(tracks), dtype=object)
+        label[:] = [lab for _, _, lab in tracks]
+    elif isinstance(segmentation, Timeline):
+        segs = list(segmentation)
+        start = np.fromiter((s.start for s in segs), dtype=float, count=len(segs))
+        end = np.fromiter((s.end for s in segs), dtype=float, count=len(segs))
+        label = np.full(len(segs), None, dtype=object)
+    else:
+        raise InputError(f"{what} must be a pyannote.core Annotation or Timeline",
+                         value=type(segmentation).__name__)
+    check(start, end, what=what)
+    return start, end, label
+
+
+def check(start: np.ndarray, end: np.ndarray, *, what: str = "segmentation") -> None:
+    """Raise :class:`InputError` unless the segments are finite, non-empty, sorted and disjoint."""
+    bad = ~(np.isfinite(start) & np.isfinite(end) & (end > start))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{what}: empty or non-finite segment", value=f"[{start[i]}, {end[i]}]")
+    if len(start) > 1:
+        order_bad = start[1:] < end[:-1]
+        if order_bad.any():
+            i = int(np.flatnonzero(order_bad)[0])
+            raise InputError(f"{what}: overlapping segments (a topic segmentation needs disjoint segments)",
+                             value=f"[{start[i]}, {end[i]}] and [{start[i + 1]}, {end[i + 1]}]")
+
+
+def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segments:
+    """One :class:`Segments` from the ``(start, end, label)`` arrays of each show, in show order."""
+    n = np.fromiter((len(p[0]) for p in parts), dtype=np.int64, count=len(parts))
+    show = np.repeat(np.arange(len(parts), dtype=np.int64), n)
+    if len(parts):
+        start = np.concatenate([p[0] for p in parts]).astype(float, copy=False)
+        end = np.concatenate([p[1] for p in parts]).astype(float, copy=False)
+        label = np.concatenate([np.asarray(p[2], dtype=object) for p in parts])
+    else:
+        start, end, label = np.empty(0), np.empty(0), np.empty(0, dtype=object)
+    return Segments(show=show, start=start, end=end, label=label, n_shows=len(parts))
+
+
+def from_segmentations(segmentations: Iterable[Annotation | Timeline | None], *,
+                       names: Sequence[str] | None = None, side: str = "segmentation") -> Segments:
+    """Stack the segmentations of many shows (checked; see :func:`from_segmentation`)."""
+    parts = []
+    for i, seg in enumerate(segmentations):
+        what = side if names is None else f"{side} of show {names[i]!r}"
+        parts.append(from_segmentation(seg, what=what))
+    return stack(parts)
+
+
+def count_before(show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *,
+                 inclusive: bool) -> np.ndarray:
+    """For each query ``(show_q, t_q)``, how many keys ``(show_a, t_a)`` are lexicographically before it.
+
+    ``inclusive=False`` counts keys strictly before the query (``searchsorted(side="left")``),
+    ``inclusive=True`` also counts keys equal to it (``side="right"``). Show and time are compared
+    as a pair (a stable lexicographic sort), never folded into one float, so no precision is lost.
+    """
+    n, m = len(t_a), len(t_q)
+    shows = np.concatenate([show_a, show_q])
+    times = np.concatenate([t_a, t_q])
+    is_query = np.zeros(n + m, dtype=bool)
+    is_query[n:] = True
+    # on equal keys a query sorts after the keys (inclusive) or before them (exclusive)
+    tie = is_query if inclusive else ~is_query
+    order = np.lexsort((tie, times, shows))
+    keys_so_far = np.cumsum(~is_query[order])
+    at_query = is_query[order]
+    result = np.empty(m, dtype=np.int64)
+    result[order[at_query] - n] = keys_so_far[at_query]
+    return result
