@@ -1,0 +1,208 @@
+"""RTTM reader: hand-written files with the expected segments written out, and pyannote.database's loader."""
+import warnings
+
+import pytest
+from pyannote.core import Segment, Timeline
+from pyannote.database.util import load_rttm
+
+from tvseg import read_segments
+from tvseg.errors import InputError, TvsegWarning
+from tvseg.readers import NO_LABEL
+
+
+def write(tmp_path, name, text, *, encoding="utf-8", bom=False):
+    path = tmp_path / name
+    data = text.encode(encoding)
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    return path
+
+
+def segments(annotation):
+    return [(s.start, s.end, label) for s, _, label in annotation.itertracks(yield_label=True)]
+
+
+# Two shows, unsorted lines, a comment, a blank line, <NA> name, 9- and 10-field lines,
+# SPKR-INFO (times <NA>) and an IP (an instant) that are not segments.
+#
+#   news1  |--Intro (0-12.5)--|--Weather (12.5-30)--|   gap   |--<NA> (40-41.25)--|
+#   news2  |--Sport (3-8)--|
+RTTM = """;; reference topics
+SEGMENT news1 1 12.5 17.5 <NA> <NA> Weather <NA> <NA>
+SEGMENT news1 1 0 12.5 <NA> <NA> Intro <NA>
+
+SPKR-INFO news1 1 <NA> <NA> <NA> adult_female Anna <NA> <NA>
+IP news1 1 20.0 <NA> <NA> <NA> <NA> <NA> <NA>
+SEGMENT news1 1 40.000 1.25 <NA> <NA> <NA> <NA> <NA>
+SEGMENT news2 A 3 5 <NA> <NA> Sport 0.9 <NA>
+"""
+
+
+def test_segments_of_two_shows_sorted_with_na_label(tmp_path):
+    result = read_segments(write(tmp_path, "ref.rttm", RTTM))
+    assert sorted(result) == ["news1", "news2"]
+    assert result["news1"].uri == "news1"
+    assert segments(result["news1"]) == [(0.0, 12.5, "Intro"), (12.5, 30.0, "Weather"),
+                                         (40.0, 41.25, NO_LABEL)]
+    assert segments(result["news2"]) == [(3.0, 8.0, "Sport")]
+
+
+def test_crlf_and_bom(tmp_path):
+    path = write(tmp_path, "ref.rttm", RTTM.replace("\n", "\r\n"), bom=True)
+    assert segments(read_segments(path)["news2"]) == [(3.0, 8.0, "Sport")]
+
+
+def test_type_filter(tmp_path):
+    text = ("SPEAKER s 1 0 2 <NA> <NA> Anna <NA> <NA>\n"
+            "SEGMENT s 1 0 10 <NA> <NA> Topic <NA> <NA>\n"
+            "LEXEME s 1 0.5 0.3 hello lex Anna 0.9 <NA>\n")
+    path = write(tmp_path, "mixed.rttm", text)
+    assert segments(read_segments(path, types={"SEGMENT"})["s"]) == [(0.0, 10.0, "Topic")]
+    # LEXEME's label is its NAME field (the speaker), as for every type
+    assert segments(read_segments(path, types={"LEXEME"})["s"]) == [(0.5, 0.8, "Anna")]
+    # by default every span type is kept, and here they overlap: refused, naming both lines
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert "overlap" in str(error.value) and "lines 1 and 2" in str(error.value)
+
+
+def test_unknown_or_timeless_type_in_filter():
+    with pytest.raises(InputError):
+        read_segments("unused.rttm", types={"SPKR-INFO"})
+    with pytest.raises(InputError):
+        read_segments("unused.rttm", types={"TOPIC"})
+
+
+def test_show_with_only_other_types_is_empty(tmp_path):
+    path = write(tmp_path, "x.rttm", "SPEAKER a 1 0 2 <NA> <NA> Anna <NA> <NA>\n"
+                                     "SEGMENT b 1 0 2 <NA> <NA> T <NA> <NA>\n")
+    result = read_segments(path, types={"SEGMENT"})
+    assert sorted(result) == ["a", "b"] and len(result["a"]) == 0
+
+
+@pytest.mark.parametrize("line, message, bad", [
+    ("SEGMENT s 1 0 10 <NA> <NA> T <NA> <NA> extra", "expected 9 or 10 fields", None),
+    ("SEGMENT s 1 0 10 <NA> <NA> T", "expected 9 or 10 fields", None),
+    ("TOPIC s 1 0 10 <NA> <NA> T <NA> <NA>", "unknown RTTM line type", "TOPIC"),
+    ("SEGMENT s 1 abc 10 <NA> <NA> T <NA> <NA>", "not a number", "abc"),
+    ("SEGMENT s 1 nan 10 <NA> <NA> T <NA> <NA>", "not a number", "nan"),
+    ("SEGMENT s 1 0 inf <NA> <NA> T <NA> <NA>", "not a number", "inf"),
+    ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite", "1e999"),
+    ("SEGMENT s 1 -1 10 <NA> <NA> T <NA> <NA>", "negative", "-1"),
+    ("SEGMENT s 1 5 0 <NA> <NA> T <NA> <NA>", "zero", "0"),
+    ("SEGMENT s 1 5 -2 <NA> <NA> T <NA> <NA>", "negative", "-2"),
+    ("SEGMENT s 1 <NA> 2 <NA> <NA> T <NA> <NA>", "not a number", "<NA>"),
+    ("SEGMENT s 1 1_0 2 <NA> <NA> T <NA> <NA>", "not a number", "1_0"),
+])
+def test_bad_line_names_file_line_and_value(tmp_path, line, message, bad):
+    path = write(tmp_path, "bad.rttm", ";; header\nSEGMENT s 1 20 1 <NA> <NA> ok <NA> <NA>\n" + line + "\n")
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert error.value.path == str(path) and error.value.line == 3
+    assert message in error.value.message
+    assert str(error.value).startswith(f"{path}:3: ")
+    if bad is not None:
+        assert error.value.value == bad
+
+
+def test_overlap_names_both_lines(tmp_path):
+    # |----A (0-10)----|
+    #            |--B (8-12)--|     B starts before A ends: refused
+    path = write(tmp_path, "o.rttm", "SEGMENT s 1 8 4 <NA> <NA> B <NA> <NA>\n"
+                                     "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n")
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert error.value.line == 2 and "lines 1 and 2" in error.value.message
+
+
+def test_touching_segments_and_gaps_are_kept(tmp_path):
+    path = write(tmp_path, "t.rttm", "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
+                                     "SEGMENT s 1 10 5 <NA> <NA> B <NA> <NA>\n"
+                                     "SEGMENT s 1 100 5 <NA> <NA> C <NA> <NA>\n")
+    assert segments(read_segments(path)["s"]) == [(0, 10, "A"), (10, 15, "B"), (100, 105, "C")]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n", ";; only a comment\n"])
+def test_empty_file_is_an_error(tmp_path, text):
+    with pytest.raises(InputError) as error:
+        read_segments(write(tmp_path, "e.rttm", text))
+    assert error.value.line == 1
+
+
+def test_not_utf8_names_the_line(tmp_path):
+    path = tmp_path / "latin1.rttm"
+    path.write_bytes(b"SEGMENT s 1 0 1 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 2 1 <NA> <NA> M\xe9t\xe9o <NA> <NA>\n")
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert error.value.line == 2 and "UTF-8" in error.value.message
+
+
+def test_uem_crops_and_warns_for_a_segment_wholly_outside(tmp_path):
+    # UEM:        [5 ........ 20]         [30 .... 50]
+    # segments: A [0-10]   B [10-25]  C [25-28]  D [28-60]
+    # A -> 5-10; B -> 10-20; C is outside (warning); D -> 30-50
+    path = write(tmp_path, "u.rttm", "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
+                                     "SEGMENT s 1 10 15 <NA> <NA> B <NA> <NA>\n"
+                                     "SEGMENT s 1 25 3 <NA> <NA> C <NA> <NA>\n"
+                                     "SEGMENT s 1 28 32 <NA> <NA> D <NA> <NA>\n")
+    uem = {"s": Timeline([Segment(5, 20), Segment(30, 50)])}
+    with pytest.warns(TvsegWarning, match="25.000-28.000"):
+        result = read_segments(path, uem=uem)
+    assert segments(result["s"]) == [(5, 10, "A"), (10, 20, "B"), (30, 50, "D")]
+
+
+def test_uem_splits_a_segment_across_two_regions(tmp_path):
+    # UEM [0-10] [20-30]; segment A [5-25] -> A [5-10] and A [20-25]
+    path = write(tmp_path, "u.rttm", "SEGMENT s 1 5 20 <NA> <NA> A <NA> <NA>\n")
+    result = read_segments(path, uem={"s": Timeline([Segment(0, 10), Segment(20, 30)])})
+    assert segments(result["s"]) == [(5, 10, "A"), (20, 25, "A")]
+
+
+def test_show_missing_from_uem_is_kept_with_a_warning(tmp_path):
+    path = write(tmp_path, "u.rttm", "SEGMENT s 1 5 20 <NA> <NA> A <NA> <NA>\n")
+    with pytest.warns(TvsegWarning, match="'s' is not in the UEM"):
+        result = read_segments(path, uem={"other": Timeline([Segment(0, 10)])})
+    assert segments(result["s"]) == [(5, 25, "A")]
+
+
+def test_folder_reads_every_file_and_refuses_a_show_in_two_files(tmp_path):
+    write(tmp_path, "a.rttm", "SEGMENT s1 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    write(tmp_path, "b.rttm", "SEGMENT s2 1 0 2 <NA> <NA> B <NA> <NA>\n")
+    write(tmp_path, "notes.txt", "not read: .txt is not guessed\n")
+    result = read_segments(tmp_path)
+    assert {k: segments(v) for k, v in result.items()} == {"s1": [(0, 1, "A")], "s2": [(0, 2, "B")]}
+    write(tmp_path, "c.rttm", "SEGMENT s1 1 5 1 <NA> <NA> C <NA> <NA>\n")
+    with pytest.raises(InputError) as error:
+        read_segments(tmp_path)
+    assert "a.rttm" in str(error.value) and "c.rttm" in str(error.value)
+
+
+def test_empty_folder_is_an_error(tmp_path):
+    with pytest.raises(InputError, match="no file to read"):
+        read_segments(tmp_path)
+
+
+def test_txt_is_not_guessed_but_format_may_be_given(tmp_path):
+    path = write(tmp_path, "ref.txt", "SEGMENT s 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    with pytest.raises(InputError, match="extension"):
+        read_segments(path)
+    assert segments(read_segments(path, format="rttm")["s"]) == [(0, 1, "A")]
+
+
+@pytest.mark.parametrize("keep", ["SPEAKER", "SEGMENT"])
+def test_same_as_pyannote_database_load_rttm(tmp_path, keep):
+    # a diarization-like file (no overlap within a type), several shows, 9 and 10 fields
+    text = ("SPEAKER showA 1 0.000 2.500 <NA> <NA> anna <NA> <NA>\n"
+            "SPEAKER showA 1 2.500 1.250 <NA> <NA> bob <NA> <NA>\n"
+            "SPEAKER showA 1 10.125 0.875 <NA> <NA> anna <NA> <NA>\n"
+            "SEGMENT showA 1 0 3.75 <NA> <NA> Intro <NA> <NA>\n"
+            "SEGMENT showA 1 3.75 7.25 <NA> <NA> Weather_report <NA> <NA>\n"
+            "SPEAKER showB 1 1.5 3.0 <NA> <NA> carl <NA> <NA>\n"
+            "SEGMENT showB 1 0.333 4.667 <NA> <NA> Sport <NA> <NA>\n")
+    path = write(tmp_path, "diar.rttm", text)
+    ours = read_segments(path, types={keep})
+    theirs = load_rttm(str(path), keep_type=keep)
+    assert sorted(ours) == sorted(theirs)
+    for show in theirs:
+        expected = sorted((s.start, s.end, label) for s, _, label in theirs[show].itertracks(yield_label=True))
+        assert segments(ours[show]) == expected
+        assert ours[show].uri == theirs[show].uri

@@ -1,0 +1,230 @@
+"""Readers for the timed formats of topic segmentation: RTTM, WebVTT, SRT, CSV, UEM and show metadata.
+
+Segmentations come back as ``{show_id: pyannote.core.Annotation}`` (one track per segment, the
+label being the segment's title or topic id, :data:`NO_LABEL` when it has none); units as
+``{show_id: pandas.DataFrame}``. Every reader validates at the edge and raises
+:class:`~tvseg.errors.InputError` naming the file, the line and the value; the policy is written
+in ``formats/README.md``.
+"""
+from __future__ import annotations
+
+import bisect
+import warnings
+from pathlib import Path
+
+import pandas as pd
+from pyannote.core import Annotation, Timeline
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.readers.metadata import read_metadata
+from tvseg.readers.rttm import check_types, read_rttm_records
+from tvseg.readers.tables import read_table, segment_records, table_kind, unit_frames
+from tvseg.readers.uem import read_uem
+from tvseg.readers.validation import NO_LABEL, Record, check_records, to_annotation
+from tvseg.readers.webvtt import read_cues
+
+__all__ = ["NO_LABEL", "FORMATS", "detect_format", "list_files", "read_segments", "read_units",
+           "read_uem", "read_metadata"]
+
+FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
+"""File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
+
+
+def detect_format(path, format: str | None = None) -> str:
+    """Return the format of a file: ``format`` when given, else the one its extension names."""
+    if format is not None:
+        if format not in set(FORMATS.values()):
+            raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(set(FORMATS.values())))})")
+        return format
+    found = FORMATS.get(Path(path).suffix.lower())
+    if found is None:
+        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt or "
+                         ".csv, or give the format)", path=path)
+    return found
+
+
+def list_files(path, *, format: str | None = None) -> list[Path]:
+    """The files to read for ``path``: the file itself, or a folder's supported files, sorted.
+
+    A folder is not searched recursively; its files are those whose extension is supported (or,
+    when ``format`` is given, whose extension names that format). A folder without any is an
+    :class:`InputError`.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file or folder", path=path)
+    if not path.is_dir():
+        return [path]
+    files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in FORMATS
+                   and (format is None or FORMATS[p.suffix.lower()] == format))
+    if not files:
+        raise InputError("no file to read in this folder (.rttm, .vtt, .srt or .csv)", path=path)
+    return files
+
+
+def read_segments(path, *, format: str | None = None, show: str | None = None, types=None,
+                  uem: dict[str, Timeline] | None = None) -> dict[str, Annotation]:
+    """Read topic segmentations from a file or a folder of files.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An RTTM, WebVTT (chapters), SRT or CSV file (segments ``show,start,end,label``, or breath
+        groups with a ``topic`` column), or a folder of such files (not searched recursively).
+    format : {"rttm", "vtt", "srt", "csv"}, optional
+        Read every file as this format instead of guessing it from the extension.
+    show : str, optional
+        The show id of a single VTT or SRT file (default: the file's stem).
+    types : set of str, optional
+        RTTM line types to keep (e.g. ``{"SEGMENT"}``). By default every type that carries a time
+        span is kept: SEGMENT, NOSCORE, NO_RT_METADATA, LEXEME, NON-LEX, NON-SPEECH, FILLER, EDIT,
+        SU, A/P, SPEAKER (IP and CB mark instants and SPKR-INFO has no times: never kept).
+    uem : dict of str to Timeline, optional
+        Evaluated regions from :func:`read_uem`. Segments are cropped to their show's regions; a
+        segment wholly outside them is dropped with a :class:`~tvseg.errors.TvsegWarning` naming it.
+        A show missing from the UEM is kept uncropped, with a warning.
+
+    Returns
+    -------
+    dict of str to pyannote.core.Annotation
+        One Annotation per show (``uri`` = show id), one track per segment, sorted by start.
+
+    Raises
+    ------
+    InputError
+        Any file that breaks the policy of ``formats/README.md``, or a show found in two files.
+    """
+    files = list_files(path, format=format)
+    if show is not None and (len(files) != 1 or Path(path).is_dir()):
+        raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
+    if types is not None:
+        check_types(types)
+    result: dict[str, Annotation] = {}
+    origin: dict[str, Path] = {}
+    for file in files:
+        for show_id, annotation in _segments_of_file(file, format=format, show=show,
+                                                      types=types).items():
+            if show_id in result:
+                raise InputError(f"show also found in {origin[show_id]}", path=file, value=show_id)
+            result[show_id] = annotation
+            origin[show_id] = file
+    if uem is not None:
+        result = {show_id: crop_to_uem(annotation, uem) for show_id, annotation in result.items()}
+    return result
+
+
+def _segments_of_file(file: Path, *, format, show, types) -> dict[str, Annotation]:
+    kind = detect_format(file, format)
+    if show is not None and kind not in ("vtt", "srt"):
+        raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
+    if kind == "rttm":
+        records = read_rttm_records(file, types=types)
+    elif kind == "csv":
+        table = read_table(file)
+        table_type = table_kind(table.columns, path=file)
+        if table_type == "metadata":
+            raise InputError("a metadata table holds no segments", path=file, line=1,
+                             value=",".join(table.columns))
+        records = segment_records(table, table_type)
+    else:
+        records = {show or file.stem: [
+            Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
+            for cue in read_cues(file, format=kind)]}
+    return {show_id: to_annotation(show_id, show_records, path=file)
+            for show_id, show_records in records.items()}
+
+
+def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline]) -> Annotation:
+    """Crop a show's segments to its UEM regions (see :func:`read_segments`)."""
+    show = annotation.uri
+    if show not in uem:
+        warnings.warn(f"show {show!r} is not in the UEM: its segments are kept uncropped",
+                      TvsegWarning, stacklevel=3)
+        return annotation
+    regions = sorted(uem[show])
+    region_ends = [region.end for region in regions]
+    cropped = Annotation(uri=show)
+    track = 0
+    for segment, _, label in annotation.itertracks(yield_label=True):
+        first = bisect.bisect_right(region_ends, segment.start)
+        pieces = []
+        for region in regions[first:]:
+            if region.start >= segment.end:
+                break
+            piece = segment & region
+            if piece:
+                pieces.append(piece)
+        if not pieces:
+            warnings.warn(f"show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} "
+                          f"({label}) is outside the UEM and is left out", TvsegWarning, stacklevel=3)
+        for piece in pieces:
+            cropped[piece, track] = label
+            track += 1
+    return cropped
+
+
+def read_units(path, *, format: str | None = None, show: str | None = None) -> dict[str, pd.DataFrame]:
+    """Read transcript units (breath groups, caption cues) from a file or a folder.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A breath-group CSV (``show,start,end[,text,speaker,topic]``), a captions WebVTT or SRT
+        file, or a folder of them.
+    format : {"vtt", "srt", "csv"}, optional
+        Read every file as this format instead of guessing it from the extension.
+    show : str, optional
+        The show id of a single VTT or SRT file (default: the file's stem).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        One frame per show, one row per unit sorted by start, with the columns ``start, end``
+        (float seconds) and, when the source has them, ``text, speaker, topic`` (``speaker``
+        of a caption comes from its ``<v Name>`` voice tag).
+
+    Raises
+    ------
+    InputError
+        Overlapping units, any file that breaks the policy of ``formats/README.md``, an RTTM or
+        a segments table (they hold no units), or a show found in two files.
+    """
+    files = list_files(path, format=format)
+    if show is not None and (len(files) != 1 or Path(path).is_dir()):
+        raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
+    result: dict[str, pd.DataFrame] = {}
+    origin: dict[str, Path] = {}
+    for file in files:
+        for show_id, frame in _units_of_file(file, format=format, show=show).items():
+            if show_id in result:
+                raise InputError(f"show also found in {origin[show_id]}", path=file, value=show_id)
+            result[show_id] = frame
+            origin[show_id] = file
+    return result
+
+
+def _units_of_file(file: Path, *, format, show) -> dict[str, pd.DataFrame]:
+    kind = detect_format(file, format)
+    if kind == "rttm":
+        raise InputError("an RTTM file holds segments, not transcript units", path=file)
+    if show is not None and kind not in ("vtt", "srt"):
+        raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
+    if kind == "csv":
+        table = read_table(file)
+        table_type = table_kind(table.columns, path=file)
+        if table_type != "units":
+            raise InputError(f"a {table_type} table holds no transcript units (expected "
+                             "show,start,end[,text,speaker,topic])", path=file, line=1,
+                             value=",".join(table.columns))
+        return unit_frames(table)
+    cues = read_cues(file, format=kind)
+    check_records([Record(c.start_ms / 1000, c.end_ms / 1000, "", c.line) for c in cues],
+                  path=file, what="caption")
+    frame = pd.DataFrame({"start": [c.start_ms / 1000 for c in cues],
+                          "end": [c.end_ms / 1000 for c in cues],
+                          "text": [c.text for c in cues]})
+    if any(c.voice for c in cues):
+        frame["speaker"] = [c.voice for c in cues]
+    frame = frame.sort_values(["start", "end"], kind="stable").reset_index(drop=True)
+    return {show or file.stem: frame}
+

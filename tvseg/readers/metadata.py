@@ -1,0 +1,54 @@
+"""Show metadata CSV: ``show,channel,programme,date`` (see ``formats/metadata.md``).
+
+Used to group shows in reports. Every column but ``show`` may be left empty; ``date``, when
+given, is an ISO 8601 date (``YYYY-MM-DD``) and is kept as that text.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+
+import pandas as pd
+
+from tvseg.errors import InputError
+from tvseg.readers.tables import METADATA_COLUMNS, read_table, table_kind
+
+__all__ = ["read_metadata"]
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        return bool(_ISO_DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
+def read_metadata(path) -> pd.DataFrame:
+    """Read a metadata CSV into a DataFrame indexed by ``show`` with ``channel, programme, date``.
+
+    Raises
+    ------
+    InputError
+        A table that is not a metadata table, an empty or repeated show id, or a date that is
+        not ``YYYY-MM-DD`` (or not a real day).
+    """
+    table = read_table(path)
+    if table_kind(table.columns, path=path) != "metadata":
+        raise InputError("not a metadata table (expected the columns show,channel,programme,date)",
+                         path=path, line=1, value=",".join(table.columns))
+    frame = pd.DataFrame({name: (table.frame[name].str.strip() if name in table.columns else "")
+                          for name in METADATA_COLUMNS})
+    for i, (show, date) in enumerate(zip(frame["show"], frame["date"])):
+        line = int(table.lines[i])
+        if not show:
+            raise InputError("show is missing", path=path, line=line, value=show)
+        if date and not _is_iso_date(date):
+            raise InputError("date is not YYYY-MM-DD", path=path, line=line, value=date)
+    repeated = frame["show"].duplicated()
+    if repeated.any():
+        i = int(repeated.to_numpy().nonzero()[0][0])
+        raise InputError("show listed twice", path=path, line=int(table.lines[i]),
+                         value=frame["show"].iloc[i])
+    return frame.set_index("show")

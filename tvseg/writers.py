@@ -1,0 +1,193 @@
+"""Writers for segmentations: RTTM, WebVTT chapters and segments CSV.
+
+Times are written in milliseconds' precision (3 decimals), each rounded to the nearest
+millisecond, and durations are computed from the rounded start and end, so that reading a file
+back gives the same times to the millisecond. Every file is written to a temporary file in the
+same folder and moved into place with :func:`os.replace`: a failure never leaves a half-written
+file under the final name.
+
+Labels and the formats' limits (see ``formats/``):
+
+- RTTM fields cannot hold whitespace: every run of whitespace in a label becomes ``_``, with a
+  :class:`~tvseg.errors.TvsegWarning`; a show id with whitespace cannot be written (error).
+  :data:`~tvseg.readers.NO_LABEL` is written ``<NA>``.
+- WebVTT cue text cannot hold a line break nor ``-->``: line breaks become spaces, and a label
+  with ``-->`` is refused. ``&``, ``<`` and ``>`` are escaped. :data:`NO_LABEL` is an empty cue.
+- CSV: :data:`NO_LABEL` is an empty ``label`` cell.
+"""
+from __future__ import annotations
+
+import html
+import io
+import os
+import re
+import tempfile
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import webvtt
+from pyannote.core import Annotation
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.readers.validation import NO_LABEL
+
+__all__ = ["write_segments", "WRITE_FORMATS"]
+
+WRITE_FORMATS = ("rttm", "vtt", "csv")
+_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".csv": "csv"}
+_WHITESPACE = re.compile(r"\s+")
+
+
+def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None) -> list[Path]:
+    """Write segmentations to an RTTM file, a segments CSV, or WebVTT chapters.
+
+    Parameters
+    ----------
+    segmentations : dict of str to pyannote.core.Annotation
+        ``{show_id: Annotation}``, as returned by :func:`tvseg.read_segments`.
+    path : str or os.PathLike
+        The file to write, or, for WebVTT chapters, a folder (one ``<show>.vtt`` per show,
+        created if missing). A single show may go to one ``.vtt`` file.
+    format : {"rttm", "vtt", "csv"}, optional
+        Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``); a path that is a
+        folder or has no extension means WebVTT chapters in a folder.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+
+    Raises
+    ------
+    UsageError
+        An unknown format, or several shows for a single ``.vtt`` file.
+    InputError
+        A show id or a label the format cannot hold.
+    """
+    path = Path(path)
+    format = _output_format(path, format)
+    rows = {show: _rows(annotation, show) for show, annotation in segmentations.items()}
+    if format == "rttm":
+        _atomic_write(path, _rttm_text(rows))
+        return [path]
+    if format == "csv":
+        _atomic_write(path, _csv_text(rows))
+        return [path]
+    if path.suffix.lower() == ".vtt" and not path.is_dir():
+        if len(rows) != 1:
+            raise UsageError(f"{len(rows)} shows cannot go to one WebVTT file {path}: "
+                             "give a folder (one <show>.vtt per show)")
+        ((show, show_rows),) = rows.items()
+        _atomic_write(path, _vtt_text(show, show_rows))
+        return [path]
+    path.mkdir(parents=True, exist_ok=True)
+    written = []
+    for show, show_rows in rows.items():
+        if not show or Path(show).name != show or show in (".", ".."):
+            raise InputError("show id cannot be a file name for WebVTT chapters", value=show)
+        target = path / f"{show}.vtt"
+        _atomic_write(target, _vtt_text(show, show_rows))
+        written.append(target)
+    return written
+
+
+def _output_format(path: Path, format: str | None) -> str:
+    if format is not None:
+        if format not in WRITE_FORMATS:
+            raise UsageError(f"cannot write format {format!r} (choose from {', '.join(WRITE_FORMATS)})")
+        return format
+    if path.is_dir() or not path.suffix:
+        return "vtt"
+    found = _EXTENSIONS.get(path.suffix.lower())
+    if found is None:
+        raise UsageError(f"cannot tell the output format from {path.name!r} "
+                         "(use .rttm, .csv, .vtt or a folder, or give the format)")
+    return found
+
+
+def _rows(annotation: Annotation, show: str) -> list[tuple[int, int, str]]:
+    """Segments of a show as (start_ms, end_ms, label), sorted, refusing times a file cannot hold."""
+    rows = []
+    for segment, _, label in annotation.itertracks(yield_label=True):
+        start_ms, end_ms = round(segment.start * 1000), round(segment.end * 1000)
+        if start_ms < 0 or end_ms <= start_ms:
+            raise InputError(f"show {show!r}: segment too short or negative to write in milliseconds",
+                             value=f"{segment.start!r}-{segment.end!r}")
+        rows.append((start_ms, end_ms, str(label)))
+    rows.sort()
+    return rows
+
+
+def _seconds(milliseconds: int) -> str:
+    return f"{milliseconds // 1000}.{milliseconds % 1000:03d}"
+
+
+def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
+    lines = []
+    for show, show_rows in rows.items():
+        if not show or _WHITESPACE.search(show):
+            raise InputError("an RTTM show id cannot be empty or hold whitespace", value=show)
+        for start_ms, end_ms, label in show_rows:
+            lines.append(f"SEGMENT {show} 1 {_seconds(start_ms)} {_seconds(end_ms - start_ms)} "
+                         f"<NA> <NA> {_rttm_name(label, show)} <NA> <NA>")
+    return "".join(line + "\n" for line in lines)
+
+
+def _rttm_name(label: str, show: str) -> str:
+    name = _WHITESPACE.sub("_", label.strip())
+    if not name:
+        return NO_LABEL
+    if name != label:
+        warnings.warn(f"show {show!r}: label {label!r} written to RTTM as {name!r} "
+                      "(RTTM fields cannot hold whitespace)", TvsegWarning, stacklevel=4)
+    return name
+
+
+def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
+    frame = pd.DataFrame(
+        [(show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label)
+         for show, show_rows in rows.items() for s, e, label in show_rows],
+        columns=["show", "start", "end", "label"])
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+def _vtt_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    captions = []
+    for start_ms, end_ms, label in rows:
+        text = "" if label == NO_LABEL else " ".join(label.split())
+        if "-->" in text:
+            raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
+        captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms),
+                                       html.escape(text, quote=False)))
+    buffer = io.StringIO()
+    webvtt.WebVTT(captions=captions).write(buffer)
+    return buffer.getvalue().rstrip("\n") + "\n"
+
+
+def _timestamp(milliseconds: int) -> str:
+    seconds, millis = divmod(milliseconds, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, LF) to a temporary file beside ``path``, then move it into place."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=folder,
+                                             prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    except OSError as error:
+        raise InputError(f"cannot write here ({error.strerror})", path=folder) from None
+    try:
+        with handle:
+            handle.write(text)
+        os.chmod(handle.name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(handle.name, path)
+    except BaseException as error:
+        Path(handle.name).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise InputError(f"cannot write the file ({error.strerror})", path=path) from None
+        raise
