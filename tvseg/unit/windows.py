@@ -1,0 +1,613 @@
+r"""Window metrics of text segmentation: Pk, P'k, WindowDiff and WinPR, in several conventions.
+
+A segmentation of ``N`` units is given as masses (segment sizes, see :mod:`tvseg.unit.masses`). The
+``N - 1`` gaps between adjacent units are numbered ``1 .. N-1`` (gap ``g`` follows unit ``g``); a
+boundary sits in a gap. A *window* is a run of ``w`` consecutive gaps starting at gap ``s``; for each
+window, :math:`r_s` and :math:`h_s` count the reference and hypothesis boundaries it holds. Every metric
+here is a sum over windows of a function of :math:`(r_s, h_s)`:
+
+=========================  ===========================================================
+Pk miss / false alarm       :math:`r_s > 0 = h_s` / :math:`r_s = 0 < h_s`
+WindowDiff error            :math:`r_s \neq h_s` (weighted: :math:`|r_s - h_s|`)
+WinPR TP, FP, FN            :math:`\min(r_s, h_s)`, :math:`(h_s - r_s)^+`, :math:`(r_s - h_s)^+`
+=========================  ===========================================================
+
+How wide a window is, where the windows start and what divides the sum is the *convention*
+(``docs/conventions.md`` has the table):
+
+``"paper"``
+    Pevzner & Hearst (2002): :math:`\frac{1}{N-k}\sum_{i=1}^{N-k}`, the probe joins sentence ``i`` and
+    sentence ``i + k`` and so spans the ``k`` gaps ``i .. i+k-1``; ``N - k`` windows. ``k`` defaults to
+    half the mean reference segment size, :math:`N / (2\,|\text{segments}|)`, rounded half up, at least 1.
+``"segeval1"``
+    The 2012 reference implementation behind Fournier & Inkpen's numbers: ``k`` is half the mean
+    reference segment size rounded half up, at least 2; a window is ``k`` units and holds ``k - 1``
+    gaps; ``N + 1 - k`` windows.
+``"segeval"``
+    segeval 2.0.11: ``k`` half the mean reference mass rounded half to even, at least 2; windows of
+    ``k`` gaps, ``N - k`` of them; with ``lamprier=True`` ``k`` phantom units at each end and ``N + k + 1``
+    as the divisor (segeval divides by one more than the windows it counts).
+``"nltk"``
+    ``nltk.metrics.segmentation``: the masses stand for a string of ``N - 1`` characters, one per gap;
+    ``k`` defaults to :math:`\mathrm{round}((N-1) / (2 \max(|\text{boundaries}|, 1)))` (half to even,
+    may be 0); windows of ``k`` characters, ``N - k`` of them.
+
+All sums are computed from the boundary positions by a sweep over the points where :math:`r_s` or
+:math:`h_s` changes (``4 B`` points for ``B`` boundaries), not by visiting every window, so a call
+costs :math:`O(B \log B)` after the :math:`O(N_\text{segments})` input check. The batch forms score
+many hypotheses of one reference with cumulative sums, :math:`O(H N)`.
+
+References
+----------
+.. [1] L. Pevzner and M. A. Hearst (2002). A critique and improvement of an evaluation metric for
+   text segmentation. Computational Linguistics 28(1):19-36.
+.. [2] M. Scaiano and D. Inkpen (2012). Getting more from segmentation evaluation. NAACL-HLT.
+.. [3] C. Fournier and D. Inkpen (2012). Segmentation similarity and agreement. NAACL-HLT.
+.. [4] S. Lamprier, T. Amghar, B. Levrat and F. Saubion (2007). On evaluation methodologies for
+   text segmentation algorithms. ICTAI.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.settings import CONVENTIONS
+from tvseg.unit.masses import as_masses, boundary_positions
+
+__all__ = [
+    "pk", "windowdiff", "winpr", "pk_batch", "windowdiff_batch", "pk_components",
+    "windowdiff_components", "default_k", "WinPR", "PkComponents", "WindowDiffComponents",
+]
+
+
+class PkComponents(NamedTuple):
+    """Additive counts of Pk: windows where only the reference (miss) or only the hypothesis (false
+    alarm) separates the probe's ends, and the divisor (number of windows)."""
+
+    miss: object
+    false_alarm: object
+    windows: object
+
+
+class WindowDiffComponents(NamedTuple):
+    """Additive counts of WindowDiff: windows in error (weighted: sum of differences) and the divisor."""
+
+    errors: object
+    windows: object
+
+
+# --------------------------------------------------------------------------------------------
+# inputs
+
+
+def _masses(x, name):
+    """``as_masses`` with a fast path for a list or array of integers all >= 2.
+
+    A list holding a boolean converts to an integer array with a 0 or a 1 in it, so when every
+    value is at least 2 no boolean can be hiding; otherwise the full check of ``as_masses`` runs.
+    """
+    if isinstance(x, np.ndarray):
+        arr = x
+    elif isinstance(x, (list, tuple)):
+        try:
+            arr = np.array(x)
+        except (ValueError, TypeError):
+            return as_masses(x, name=name)
+    else:
+        return as_masses(x, name=name)
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iu" and arr.min() >= 2:
+        return arr.astype(np.int64, copy=False)
+    return as_masses(x, name=name)
+
+
+def _pair(reference, hypothesis):
+    a = _masses(reference, "reference")
+    b = _masses(hypothesis, "hypothesis")
+    ta, tb = int(a.sum()), int(b.sum())
+    if ta != tb:
+        raise InputError(f"reference and hypothesis cover different numbers of units ({ta} and {tb})")
+    return a, b
+
+
+def _check_convention(convention):
+    if convention not in CONVENTIONS:
+        raise UsageError(f"convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}")
+
+
+def _check_k(k, least):
+    if k is None:
+        return
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < least:
+        raise UsageError(f"k must be an integer >= {least}, got {k!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# k and the window geometry
+
+
+def _round_half_up(num: int, den: int) -> int:
+    return (2 * num + den) // (2 * den)
+
+
+def _round_half_even(num: int, den: int) -> int:
+    q, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and q % 2 == 1):
+        q += 1
+    return q
+
+
+def default_k(reference, *, convention: str = "paper") -> int:
+    """The window size a convention uses when ``k`` is not given.
+
+    Parameters
+    ----------
+    reference : sequence of int
+        Reference masses (``N`` units in ``S`` segments).
+    convention : {"paper", "segeval1", "segeval", "nltk"}
+
+    Returns
+    -------
+    int
+        ``"paper"``: :math:`\\max(1, \\lfloor N/(2S) + 1/2 \\rfloor)` (half the mean segment size,
+        Pevzner & Hearst 2002 and Scaiano & Inkpen 2012 eq. 1, rounded half up: the papers give no
+        rounding, and half up is the rounding of the 2012 reference implementation, so that the two
+        conventions differ only where the papers' texts differ);
+        ``"segeval1"``: :math:`\\max(2, \\text{round-half-up}(N/(2S)))`;
+        ``"segeval"``: :math:`\\max(2, \\text{round-half-even}(N/(2S)))`;
+        ``"nltk"``: :math:`\\text{round-half-even}((N-1) / (2\\max(S-1, 1)))`.
+    """
+    _check_convention(convention)
+    ref = _masses(reference, "reference")
+    return _default_k(int(ref.sum()), int(ref.size), convention)
+
+
+def _default_k(n: int, segments: int, convention: str) -> int:
+    if convention == "paper":
+        return max(1, _round_half_up(n, 2 * segments))
+    if convention == "segeval1":
+        return max(2, _round_half_up(n, 2 * segments))
+    if convention == "segeval":
+        return max(2, _round_half_even(n, 2 * segments))
+    return _round_half_even(n - 1, 2 * max(segments - 1, 1))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Geometry:
+    k: int
+    width: int      # gaps per window
+    lo: int         # first window start (a gap number; may be < 1 with phantom gaps)
+    hi: int         # last window start
+    divisor: int    # what the sum is divided by (a tool's count, possibly <= 0)
+
+    @property
+    def windows(self) -> int:
+        return max(self.hi - self.lo + 1, 0)
+
+
+def _geometry(n, segments, k, convention, *, lamprier=False, weighted=False) -> _Geometry:
+    _check_convention(convention)
+    if lamprier and convention in ("nltk", "segeval1"):
+        raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
+    if weighted and convention in ("segeval", "segeval1"):
+        raise UsageError(f"convention {convention!r} has no weighted WindowDiff")
+    _check_k(k, 1 if convention in ("paper", "segeval1") else 0)
+    k = _default_k(n, segments, convention) if k is None else int(k)
+    if convention == "paper":
+        if lamprier:
+            # k - 1 phantom gaps without boundaries at each end: every real gap is in k windows
+            return _Geometry(k, k, 2 - k, n - 1, n + k - 2)
+        return _Geometry(k, k, 1, n - k, n - k)
+    if convention == "segeval1":
+        return _Geometry(k, k - 1, 1, n + 1 - k, n + 1 - k)
+    if convention == "segeval" and lamprier:
+        phantom = max(k, 1)
+        return _Geometry(k, k, 1 - phantom, n + phantom - k, n + 2 * phantom - k + 1)
+    return _Geometry(k, k, 1, n - k, n - k)
+
+
+# --------------------------------------------------------------------------------------------
+# the sweep
+
+
+def _pieces(pr: np.ndarray, ph: np.ndarray, g: _Geometry):
+    """Split the window starts ``lo .. hi`` into runs on which ``(r_s, h_s)`` is constant.
+
+    A boundary at gap ``p`` is in the windows starting at ``p - w + 1 .. p``. Returns the run
+    lengths and the counts ``r``, ``h`` on each run (int64 arrays of equal length).
+    """
+    lo, hi, w = g.lo, g.hi, g.width
+    if hi < lo:
+        z = np.zeros(0, np.int64)
+        return z, z, z
+    if w == 0:
+        return np.array([hi - lo + 1]), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    nr, nh = pr.size, ph.size
+    pts = np.empty(2 + 2 * nr + 2 * nh, np.int64)
+    pts[0] = lo
+    pts[1:1 + nr] = pr
+    pts[1:1 + nr] -= w - 1
+    pts[1 + nr:1 + 2 * nr] = pr
+    pts[1 + nr:1 + 2 * nr] += 1
+    j = 1 + 2 * nr
+    pts[j:j + nh] = ph
+    pts[j:j + nh] -= w - 1
+    pts[j + nh:j + 2 * nh] = ph
+    pts[j + nh:j + 2 * nh] += 1
+    pts[-1] = hi + 1
+    np.clip(pts, lo, hi + 1, out=pts)
+    dr = np.zeros(pts.size, np.int64)
+    dr[1:1 + nr] = 1
+    dr[1 + nr:1 + 2 * nr] = -1
+    dh = np.zeros(pts.size, np.int64)
+    dh[j:j + nh] = 1
+    dh[j + nh:j + 2 * nh] = -1
+    order = np.argsort(pts, kind="stable")
+    pts = pts[order]
+    r = np.cumsum(dr[order])[:-1]
+    h = np.cumsum(dh[order])[:-1]
+    return np.diff(pts), r, h
+
+
+def _positions(masses):
+    return boundary_positions(masses)
+
+
+# --------------------------------------------------------------------------------------------
+# Pk
+
+
+def pk_components(reference, hypothesis, *, k=None, convention="paper") -> PkComponents:
+    """Pk's additive counts for one pair (ints): misses, false alarms and windows.
+
+    See :func:`pk` for the parameters. ``windows`` is the number of windows actually counted
+    (never negative), so that counts of several shows can be summed and divided once.
+    """
+    ref, hyp = _pair(reference, hypothesis)
+    g = _geometry(int(ref.sum()), int(ref.size), k, convention)
+    return _pk_counts(ref, hyp, g)
+
+
+def _pk_counts(ref, hyp, g):
+    lengths, r, h = _pieces(_positions(ref), _positions(hyp), g)
+    miss = int(lengths[(r > 0) & (h == 0)].sum())
+    fa = int(lengths[(r == 0) & (h > 0)].sum())
+    return PkComponents(miss, fa, g.windows)
+
+
+def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="paper") -> float:
+    r"""Pk (Beeferman et al. 1999) and P'k (Pevzner & Hearst 2002), from masses.
+
+    .. math::
+
+        P_k = \frac{\text{miss} + w_{FA}\,\text{false alarm}}{\text{windows}}, \qquad
+        \text{miss} = \#\{s : r_s > 0 = h_s\}, \quad
+        \text{false alarm} = \#\{s : r_s = 0 < h_s\}
+
+    A window is a probe whose two ends are ``k`` units apart (``k - 1`` under ``"segeval1"``); it
+    errs when the reference and the hypothesis disagree on whether its ends are in the same
+    segment. ``false_alarm_weight=2.0`` doubles the false-positive penalty: Pevzner & Hearst's P'k
+    (section 4), which is no longer bounded by 1.
+
+    Parameters
+    ----------
+    reference, hypothesis : sequence of int
+        Masses with the same total ``N``.
+    k : int, optional
+        Window size; None is the convention's default (:func:`default_k`).
+    false_alarm_weight : float
+        Weight of a false-alarm window (1 for Pk, 2 for P'k).
+    convention : {"paper", "segeval1", "segeval", "nltk"}
+        See the module docstring and ``docs/conventions.md``.
+
+    Returns
+    -------
+    float
+        In [0, 1] for ``false_alarm_weight <= 1``. When no window fits (``k >= N``): NaN with a
+        :class:`~tvseg.errors.TvsegWarning` under ``"paper"`` and ``"segeval1"``; under the tools'
+        conventions what the tool returns (segeval: 0; nltk: 0 for ``k > N``, NaN with a warning for
+        ``k = N`` where nltk divides by zero).
+    """
+    ref, hyp = _pair(reference, hypothesis)
+    g = _geometry(int(ref.sum()), int(ref.size), k, convention)
+    c = _pk_counts(ref, hyp, g)
+    return _ratio(c.miss + false_alarm_weight * c.false_alarm, g, convention, "pk")
+
+
+def _ratio(num, g: _Geometry, convention, metric):
+    if g.divisor > 0:
+        return float(num) / g.divisor
+    # no window fits
+    if convention == "segeval" and (metric == "pk" or g.divisor < 0):
+        return 0.0
+    if convention == "nltk" and metric == "pk" and g.divisor < 0:
+        return 0.0
+    warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", TvsegWarning, stacklevel=3)
+    return math.nan
+
+
+# --------------------------------------------------------------------------------------------
+# WindowDiff
+
+
+def windowdiff_components(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
+                          convention="paper") -> WindowDiffComponents:
+    """WindowDiff's additive counts for one pair: windows in error (weighted: summed differences)
+    and the divisor of the convention (never negative). See :func:`windowdiff`."""
+    ref, hyp = _pair(reference, hypothesis)
+    g = _geometry(int(ref.sum()), int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
+    return WindowDiffComponents(_wd_errors(ref, hyp, g, weighted), max(g.divisor, 0))
+
+
+def _wd_errors(ref, hyp, g, weighted):
+    lengths, r, h = _pieces(_positions(ref), _positions(hyp), g)
+    if weighted:
+        return int((lengths * np.abs(r - h)).sum())
+    return int(lengths[r != h].sum())
+
+
+def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
+               convention="paper") -> float:
+    r"""WindowDiff (Pevzner & Hearst 2002, section 3), from masses.
+
+    .. math::
+
+        \mathrm{WD} = \frac{1}{N - k} \sum_{i=1}^{N-k} \big[\, b(\mathit{ref}_i, \mathit{ref}_{i+k})
+        \neq b(\mathit{hyp}_i, \mathit{hyp}_{i+k}) \,\big]
+
+    where :math:`b(i, j)` counts the boundaries between units ``i`` and ``j`` (the gaps
+    ``i .. j-1``). Other conventions change the window and the divisor (module docstring).
+
+    Parameters
+    ----------
+    reference, hypothesis : sequence of int
+        Masses with the same total ``N``.
+    k : int, optional
+        Window size; None is the convention's default (:func:`default_k`).
+    lamprier : bool
+        The edge correction of Lamprier et al. (2007) as Scaiano & Inkpen (2012, section 2)
+        describe it: ``k - 1`` phantom positions without boundaries at each end, so every gap is in
+        exactly ``k`` windows; ``N + k - 2`` windows. Under ``"segeval"``: segeval's own version
+        (``k`` phantom units, divisor ``N + k + 1``). Not available under ``"nltk"``, ``"segeval1"``.
+    weighted : bool
+        Sum :math:`|r_s - h_s|` instead of counting windows where they differ: the weighted
+        variant Pevzner & Hearst mention in section 3 (and nltk's ``weighted=True``). Not bounded by 1.
+    convention : {"paper", "segeval1", "segeval", "nltk"}
+
+    Returns
+    -------
+    float
+        In [0, 1] unless ``weighted``. When no window fits: NaN with a
+        :class:`~tvseg.errors.TvsegWarning`, except where a tool returns a value (segeval returns
+        0 when ``k > N``).
+    """
+    ref, hyp = _pair(reference, hypothesis)
+    g = _geometry(int(ref.sum()), int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
+    return _ratio(_wd_errors(ref, hyp, g, weighted), g, convention, "windowdiff")
+
+
+# --------------------------------------------------------------------------------------------
+# batch forms
+
+
+def _batch_inputs(reference, hypotheses):
+    ref = _masses(reference, "reference")
+    n = int(ref.sum())
+    if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
+        if hypotheses.dtype != bool:
+            raise InputError("hypotheses must be a boolean indicator array of shape (H, N-1)",
+                             value=str(hypotheses.dtype))
+        if hypotheses.shape[1] != n - 1:
+            raise InputError(f"hypotheses must have N-1 = {n - 1} columns", value=hypotheses.shape[1])
+        ind = hypotheses
+    else:
+        rows = []
+        for i, h in enumerate(hypotheses):
+            m = _masses(h, f"hypotheses[{i}]")
+            if int(m.sum()) != n:
+                raise InputError(f"hypotheses[{i}] covers {int(m.sum())} units, the reference {n}")
+            row = np.zeros(n - 1, bool)
+            row[boundary_positions(m) - 1] = True
+            rows.append(row)
+        ind = np.array(rows, dtype=bool).reshape(len(rows), n - 1)
+    return ref, n, ind
+
+
+def _window_counts(ind: np.ndarray, g: _Geometry) -> np.ndarray:
+    """Boundary counts of every window (last axis) of indicator rows over gaps ``1 .. N-1``."""
+    lead = ind.shape[:-1]
+    if g.windows == 0:
+        return np.zeros(lead + (0,), np.int32)
+    if g.width == 0:
+        return np.zeros(lead + (g.windows,), np.int32)
+    # pad with phantom gaps so that gaps lo .. hi + w - 1 all exist; column 0 of c is the empty sum
+    left = max(1 - g.lo, 0)
+    right = max(g.hi + g.width - 1 - (ind.shape[-1]), 0)
+    c = np.zeros(lead + (left + ind.shape[-1] + right + 1,), np.int32)
+    np.cumsum(ind, axis=-1, out=c[..., left + 1:left + 1 + ind.shape[-1]])
+    if right:
+        c[..., left + 1 + ind.shape[-1]:] = c[..., left + ind.shape[-1]:left + ind.shape[-1] + 1]
+    start = g.lo - 1 + left          # index in c of the sum before gap lo
+    return c[..., start + g.width:start + g.width + g.windows] - c[..., start:start + g.windows]
+
+
+def pk_batch(reference, hypotheses, *, k=None, false_alarm_weight=1.0, convention="paper",
+             components=False):
+    """Pk of many hypotheses against one reference, with cumulative sums (O(H N)).
+
+    Parameters
+    ----------
+    reference : sequence of int
+        Reference masses (``N`` units).
+    hypotheses : numpy.ndarray of bool, shape (H, N-1), or a list of masses
+        Boundary indicators over the ``N - 1`` gaps (as :func:`tvseg.unit.masses.to_indicator`).
+    k, false_alarm_weight, convention
+        As in :func:`pk`.
+    components : bool
+        Return :class:`PkComponents` of arrays ``(miss, false_alarm, windows)`` instead of the values.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (H,), equal to ``[pk(reference, h, ...) for h in hypotheses]``.
+    """
+    ref, n, ind = _batch_inputs(reference, hypotheses)
+    g = _geometry(n, int(ref.size), k, convention)
+    rc = _window_counts(_indicator(ref, n), g) > 0
+    hc = _window_counts(ind, g) > 0
+    miss = np.count_nonzero(rc & ~hc, axis=-1)
+    fa = np.count_nonzero(~rc & hc, axis=-1)
+    if components:
+        return PkComponents(miss, fa, np.full(ind.shape[0], g.windows))
+    return _ratio_array(miss + false_alarm_weight * fa, g, convention, "pk", ind.shape[0])
+
+
+def windowdiff_batch(reference, hypotheses, *, k=None, lamprier=False, weighted=False,
+                     convention="paper", components=False):
+    """WindowDiff of many hypotheses against one reference, with cumulative sums (O(H N)).
+
+    Parameters as in :func:`pk_batch` and :func:`windowdiff`; with ``components=True`` returns
+    :class:`WindowDiffComponents` of arrays ``(errors, windows)``.
+    """
+    ref, n, ind = _batch_inputs(reference, hypotheses)
+    g = _geometry(n, int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
+    diff = _window_counts(ind, g) - _window_counts(_indicator(ref, n), g)
+    errors = np.abs(diff).sum(axis=-1) if weighted else np.count_nonzero(diff, axis=-1)
+    if components:
+        return WindowDiffComponents(errors, np.full(ind.shape[0], max(g.divisor, 0)))
+    return _ratio_array(errors, g, convention, "windowdiff", ind.shape[0])
+
+
+def _indicator(masses, n):
+    out = np.zeros(n - 1, bool)
+    out[boundary_positions(masses) - 1] = True
+    return out
+
+
+def _ratio_array(num, g, convention, metric, h):
+    if g.divisor > 0:
+        return np.asarray(num, float) / g.divisor
+    return np.full(h, _ratio(0, g, convention, metric))
+
+
+# --------------------------------------------------------------------------------------------
+# WinPR
+
+
+@dataclasses.dataclass(frozen=True)
+class WinPR:
+    r"""WinPR confusion matrix (Scaiano & Inkpen 2012, equations 4-7).
+
+    Attributes
+    ----------
+    tp, tn, fp, fn : int (float in :meth:`normalized` and :meth:`near_miss`)
+        The confusion matrix.
+    k : int
+        Window size: the number of gap positions a window holds.
+    n : int
+        Number of units ``N``.
+    masses : (ndarray, ndarray)
+        The reference and hypothesis scored (for :meth:`near_miss`).
+
+    Notes
+    -----
+    ``tp + tn + fp + fn = k (N - 1)``: every one of the ``N - 1`` gaps is counted ``k`` times
+    (:attr:`total`); divided by ``k`` (:meth:`normalized`) the matrix counts gaps.
+    """
+
+    tp: float
+    tn: float
+    fp: float
+    fn: float
+    k: int
+    n: int
+    masses: tuple = dataclasses.field(default=(), repr=False, compare=False)
+
+    @property
+    def total(self) -> float:
+        """``tp + tn + fp + fn``: ``k (N - 1)``, or ``N - 1`` once normalized."""
+        return self.tp + self.tn + self.fp + self.fn
+
+    @property
+    def precision(self) -> float:
+        r""":math:`TP / (TP + FP)`; NaN with a TvsegWarning when the hypothesis has no boundary."""
+        return _rate(self.tp, self.tp + self.fp, "WinPR precision")
+
+    @property
+    def recall(self) -> float:
+        r""":math:`TP / (TP + FN)`; NaN with a TvsegWarning when the reference has no boundary."""
+        return _rate(self.tp, self.tp + self.fn, "WinPR recall")
+
+    @property
+    def f1(self) -> float:
+        r""":math:`2TP / (2TP + FP + FN)`; NaN with a TvsegWarning when neither has a boundary."""
+        return _rate(2 * self.tp, 2 * self.tp + self.fp + self.fn, "WinPR F1")
+
+    def normalized(self) -> "WinPR":
+        """The matrix divided by ``k`` (Scaiano & Inkpen's normalized WinPR)."""
+        k = self.k
+        return dataclasses.replace(self, tp=self.tp / k, tn=self.tn / k, fp=self.fp / k, fn=self.fn / k)
+
+    def near_miss(self) -> "WinPR":
+        """Contribution of near misses: this normalized matrix minus the ``k = 1`` matrix (which
+        counts exact matches only), as Scaiano & Inkpen section 3.1 propose. Its four cells sum to 0."""
+        strict = winpr(*self.masses, k=1)
+        me = self.normalized()
+        return dataclasses.replace(me, tp=me.tp - strict.tp, tn=me.tn - strict.tn,
+                                   fp=me.fp - strict.fp, fn=me.fn - strict.fn)
+
+
+def _rate(num, den, what):
+    if den == 0:
+        warnings.warn(f"{what} is 0/0 (NaN)", TvsegWarning, stacklevel=3)
+        return math.nan
+    return num / den
+
+
+def winpr(reference, hypothesis, *, k=None) -> WinPR:
+    r"""WinPR (Scaiano & Inkpen 2012): a confusion matrix counted over windows, with the Lamprier
+    et al. correction.
+
+    .. math::
+
+        TP = \sum_{i=1-k}^{N} \min(R_i, C_i), \quad
+        TN = -k(k-1) + \sum_{i=1-k}^{N} (k - \max(R_i, C_i)),
+
+        FP = \sum_{i=1-k}^{N} \max(0, C_i - R_i), \quad
+        FN = \sum_{i=1-k}^{N} \max(0, R_i - C_i)
+
+    Reading (the paper's indices are not consistent with its own Table 2): a window holds ``k``
+    gap positions, and ``k - 1`` phantom positions without boundaries pad each end, so the
+    windows start at gaps ``2-k .. N-1`` (``N + k - 2`` windows), every real gap is in exactly
+    ``k`` windows and the phantoms add ``k (k-1)`` to :math:`\sum (k - \max)`, which the
+    :math:`-k(k-1)` term removes. Hence :math:`TP + TN + FP + FN = k (N - 1)`. Scaiano & Inkpen's
+    "window of 3 units" holds 4 positions (their edges are inclusive), i.e. ``k = 4`` here; with it
+    their Table 2 is reproduced (``tests/test_windows_papers.py``).
+
+    Parameters
+    ----------
+    reference, hypothesis : sequence of int
+        Masses with the same total ``N``.
+    k : int, optional
+        Gap positions per window; default as ``convention="paper"`` (half the mean reference
+        segment size, rounded half up, at least 1).
+
+    Returns
+    -------
+    WinPR
+    """
+    ref, hyp = _pair(reference, hypothesis)
+    n = int(ref.sum())
+    _check_k(k, 1)
+    k = _default_k(n, int(ref.size), "paper") if k is None else int(k)
+    g = _Geometry(k, k, 2 - k, n - 1, n + k - 2)
+    lengths, r, h = _pieces(_positions(ref), _positions(hyp), g)
+    tp = int((lengths * np.minimum(r, h)).sum())
+    sr = k * (ref.size - 1)       # each boundary is in exactly k windows
+    sh = k * (hyp.size - 1)
+    fp, fn = sh - tp, sr - tp
+    tn = k * (n - 1) - tp - fp - fn
+    return WinPR(tp=tp, tn=tn, fp=fp, fn=fn, k=k, n=n, masses=(ref, hyp))
