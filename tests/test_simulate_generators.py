@@ -1,0 +1,170 @@
+"""Statistics of the simulation's generators (Pevzner & Hearst 2002, section 4).
+
+Each expected value is the definition of the error type (the paper's words, written out in
+tvseg/simulate/generators.py) turned into a count or a moment; the tolerances are 5 standard errors
+of the estimate, computed in the test from the binomial or normal model, so a test fails by chance
+with probability below 1e-6.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from tvseg.simulate import generators as g
+from tvseg.simulate.study import experiment_rng, window_size
+from tvseg.unit.masses import to_indicator
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def _within(observed, expected, standard_error, z=5.0):
+    assert abs(observed - expected) <= z * standard_error, (observed, expected, standard_error)
+
+
+@pytest.mark.parametrize("size_range", [(20, 30), (15, 35), (10, 40), (5, 45)])
+def test_reference_sizes_uniform_on_lo_to_hi_minus_one(size_range):
+    lo, hi = size_range
+    sizes = np.concatenate([g.reference_masses(rng(s), 1000, size_range) for s in range(20)])
+    assert sizes.min() == lo and sizes.max() == hi - 1          # every value lo..hi-1, never hi
+    assert set(np.unique(sizes)) == set(range(lo, hi))
+    # uniform on lo..hi-1: mean (lo + hi - 1) / 2 = 24.5, variance ((hi - lo)^2 - 1) / 12
+    se = math.sqrt(((hi - lo) ** 2 - 1) / 12 / sizes.size)
+    _within(sizes.mean(), (lo + hi - 1) / 2, se)
+
+
+def test_window_size_is_twelve_for_the_papers_ranges():
+    # mean 24.5 +- 0.4 over 1,000 segments (sd 11.5 / sqrt(1000) for (5, 45)): it would take a mean of 26
+    # (4 sd) for floor(mean / 2) to reach 13
+    for size_range in [(20, 30), (15, 35), (10, 40), (5, 45)]:
+        for seed in range(5):
+            assert window_size(g.reference_masses(rng(seed), 1000, size_range)) == 12
+    assert window_size(np.array([3, 4])) == 1           # 3.5 / 2 = 1.75 -> 1 (rounded down)
+    assert window_size(np.array([5, 4])) == 2           # 4.5 / 2 = 2.25 -> 2
+    assert window_size(np.array([25, 26])) == 12        # 25.5 / 2 = 12.75 -> 12
+    assert window_size(np.array([1, 1, 2, 1])) == 1     # 1.25 / 2 = 0.625 -> 0, at least 1
+
+
+def test_false_negatives_only_drop_reference_boundaries():
+    masses = g.reference_masses(rng(1), 1000, (15, 35))
+    reference = to_indicator(masses)
+    hyp = g.hypotheses(rng(2), masses, "FN", 0.25, 200)
+    assert hyp.shape == (200, masses.sum() - 1) and hyp.dtype == bool
+    assert not (hyp & ~reference).any()                  # no boundary outside the reference's
+    dropped = (~hyp[:, reference]).mean()
+    n = 200 * reference.sum()
+    _within(dropped, 0.25, math.sqrt(0.25 * 0.75 / n))
+
+
+def _segment_of_each_gap(masses):
+    # gap g (0-based) lies after unit g + 1; it is interior to the segment that holds units g+1 and g+2
+    return np.repeat(np.arange(masses.size), masses)[1:]
+
+
+@pytest.mark.parametrize("errors", ["FP", "FP1"])
+def test_fp1_at_most_one_interior_boundary_per_segment(errors):
+    masses = g.reference_masses(rng(3), 1000, (5, 45))
+    reference = to_indicator(masses)
+    hyp = g.hypotheses(rng(4), masses, errors, 0.5, 200)
+    assert (hyp[:, reference]).all()                     # reference boundaries all kept
+    extra = hyp & ~reference
+    rows, gaps = np.nonzero(extra)
+    segment = _segment_of_each_gap(masses)[gaps]
+    per_segment = np.zeros((200, masses.size), dtype=int)
+    np.add.at(per_segment, (rows, segment), 1)
+    assert per_segment.max() == 1                        # one per segment at most
+    _within(per_segment.mean(), 0.5, math.sqrt(0.25 / per_segment.size))
+    # uniform among the s - 1 interior gaps: the position within the segment, 1 .. s-1, has mean s/2;
+    # (offset - s/2) has variance ((s-1)^2 - 1) / 12 for each segment
+    starts = np.cumsum(masses) - masses
+    s = masses[segment]
+    offset = gaps + 1 - starts[segment]
+    assert ((offset >= 1) & (offset <= s - 1)).all()
+    se = math.sqrt(np.sum(((s - 1) ** 2 - 1) / 12)) / offset.size
+    _within(np.mean(offset - s / 2), 0.0, se)
+
+
+def _rounded_normal_moments(scale):
+    """Mean of |X| and of X^2 for X = round(z * scale) given X != 0, z standard normal (by summation)."""
+    def cdf(x):
+        return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+    probs = {v: cdf((v + 0.5) / scale) - cdf((v - 0.5) / scale) for v in range(1, int(12 * scale) + 2)}
+    total = 2 * sum(probs.values())
+    return 2 * sum(v * p for v, p in probs.items()) / total, 2 * sum(v * v * p for v, p in probs.items()) / total
+
+
+def test_fp2_offsets_are_rounded_normal_with_a_quarter_of_the_next_segment():
+    # One internal boundary at b = 1000, followed by a segment of 400 units: the offset's scale is
+    # 400 / 4 = 100 (the preceding segment, 1000 units, would give 250).
+    masses = np.array([1000, 400])
+    hyp = g.hypotheses(rng(5), masses, "FP2", 0.5, 4000)
+    extra = hyp.copy()
+    extra[:, 999] = False
+    count = extra.sum(axis=1)
+    assert count.max() == 1                               # one false positive per selected boundary
+    _within(count.mean(), 0.5, math.sqrt(0.25 / 4000))
+    offsets = np.nonzero(extra)[1] + 1 - 1000
+    assert (offsets != 0).all()                           # zero offsets drawn again
+    mean_abs, mean_square = _rounded_normal_moments(100.0)
+    _within(np.mean(offsets), 0.0, math.sqrt(mean_square / offsets.size))
+    _within(np.mean(offsets.astype(float) ** 2), mean_square, mean_square * math.sqrt(2 / offsets.size))
+    # the preceding segment's scale would give a mean square of about 250^2: far outside
+    assert abs(np.mean(offsets.astype(float) ** 2) - 250.0 ** 2) > 10 * mean_square * math.sqrt(2 / offsets.size)
+
+
+def test_fp2_small_scale_never_lands_on_its_boundary():
+    # scale 8 / 4 = 2: P(round(2 z) = 0) = P(|z| < 0.25) ~ 0.2 would be lost without the redraw
+    masses = np.full(200, 8)
+    hyp = g.hypotheses(rng(6), masses, "FP2", 1.0, 300)
+    reference = to_indicator(masses)
+    extra = (hyp & ~reference).sum(axis=1)
+    # 199 false positives per hypothesis, each at a nonzero offset; they are lost only when two land
+    # on the same gap or on another reference boundary (offsets of +-8 or more, rare at scale 2)
+    mean_abs, _ = _rounded_normal_moments(2.0)
+    assert extra.mean() > 0.8 * 199
+    assert mean_abs > 1
+
+
+def test_fp3_rate_per_gap():
+    masses = g.reference_masses(rng(7), 1000, (15, 35))
+    n = int(masses.sum())
+    reference = to_indicator(masses)
+    hyp = g.hypotheses(rng(8), masses, "FP3", 0.5, 100)
+    assert hyp[:, reference].all()
+    rate = 0.5 * 1000 / n                                 # p * nseg / N: 0.5 per segment on average
+    free = hyp[:, ~reference]
+    _within(free.mean(), rate, math.sqrt(rate * (1 - rate) / free.size))
+
+
+@pytest.mark.parametrize("errors", ["FNP", "FNP1"])
+def test_fnp_combines_independent_false_negatives_and_false_positives(errors):
+    masses = g.reference_masses(rng(9), 1000, (20, 30))
+    reference = to_indicator(masses)
+    hyp = g.hypotheses(rng(10), masses, errors, 0.5, 200)
+    kept = hyp[:, reference]
+    _within(kept.mean(), 0.5, math.sqrt(0.25 / kept.size))
+    extra_per_segment = (hyp & ~reference).sum() / (200 * masses.size)
+    _within(extra_per_segment, 0.5, math.sqrt(0.25 / (200 * masses.size)))
+    # independence: a segment's false positive is as likely whether its starting boundary was kept or not
+    segment = _segment_of_each_gap(masses)
+    has_fp = np.zeros((200, masses.size), dtype=bool)
+    rows, gaps = np.nonzero(hyp & ~reference)
+    has_fp[rows, segment[gaps]] = True
+    start_kept = kept                                    # boundary before segment j + 1
+    a, b = has_fp[:, 1:][start_kept].mean(), has_fp[:, 1:][~start_kept].mean()
+    _within(a - b, 0.0, math.sqrt(0.25 / start_kept.sum() + 0.25 / (~start_kept).sum()))
+
+
+def test_unknown_error_type():
+    with pytest.raises(ValueError, match="unknown error type"):
+        g.hypotheses(rng(), np.array([3, 4]), "FX", 0.5, 2)
+
+
+def test_experiment_streams_are_reproducible_and_distinct():
+    a = experiment_rng(3, "pevzner-hearst", "1", "FN", 0.5, (20, 30)).random(5)
+    b = experiment_rng(3, "pevzner-hearst", "1", "FN", 0.5, (20, 30)).random(5)
+    c = experiment_rng(3, "pevzner-hearst", "1", "FN", 0.5, (15, 35)).random(5)
+    d = experiment_rng(4, "pevzner-hearst", "1", "FN", 0.5, (20, 30)).random(5)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c) and not np.array_equal(a, d)

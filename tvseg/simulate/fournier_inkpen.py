@@ -1,0 +1,61 @@
+"""Fournier & Inkpen (2012), Table 1: WindowDiff and S on Pevzner & Hearst's Table 1 design.
+
+Three scenarios with p = 0.5 (FN, FP, FNP, generated as in :mod:`tvseg.simulate.generators`) over
+the four segment size ranges; each cell is the mean and the standard deviation over every
+hypothesis of every trial (10 trials of 100 hypotheses in the paper), of WindowDiff (Pevzner &
+Hearst's formula, ``k`` = half the mean reference segment size, ``N - k`` probes) and of
+segmentation similarity
+
+.. math:: S(s_1, s_2) = \\frac{N - 1 - d(s_1, s_2)}{N - 1}
+
+with ``n = 2`` (transpositions of adjacent boundaries), computed by
+:func:`tvseg.unit.similarity.segmentation_similarity`.
+
+References
+----------
+Fournier, C. and Inkpen, D. (2012). Segmentation similarity and agreement. NAACL-HLT, 152-161.
+Section 4.3, Table 1.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from tvseg.simulate.published import FOURNIER_INKPEN, RANGES
+from tvseg.simulate.study import Cell, run_experiments
+
+__all__ = ["SCENARIOS", "experiments", "window_and_similarity", "run"]
+
+SCENARIOS = ("FN", "FP", "FNP")
+METRICS = ("windowdiff", "s")
+
+
+def experiments() -> list[tuple[str, str, float, tuple[int, int]]]:
+    """The experiments ``(table, errors, p, range)`` of Table 1, scenario by scenario."""
+    return [("1", e, 0.5, r) for e in SCENARIOS for r in RANGES]
+
+
+def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
+    """WindowDiff (from :mod:`tvseg.unit.windows`) and S with ``n = 2`` of each hypothesis."""
+    from tvseg.unit.masses import from_indicator
+    from tvseg.unit.similarity import segmentation_similarity
+    from tvseg.unit.windows import windowdiff_batch
+
+    wd = np.asarray(windowdiff_batch(masses, hypotheses, k=k, convention="paper"), dtype=float)
+    s = np.array([float(segmentation_similarity(masses, from_indicator(row), n=2)) for row in hypotheses])
+    return {"windowdiff": wd, "s": s}
+
+
+def run(*, trials: int = 10, n_hypotheses: int = 100, seed: int = 0, jobs: int = 1,
+        metrics=window_and_similarity) -> list[Cell]:
+    """Re-run Fournier & Inkpen's Table 1; one :class:`Cell` (with ``sd``) per mean they printed."""
+    todo = experiments()
+    results = run_experiments("fournier-inkpen", todo, trials=trials, n_hypotheses=n_hypotheses, seed=seed,
+                              jobs=jobs, metrics=metrics)
+    cells = []
+    for (table, errors, p, size_range), result in zip(todo, results, strict=True):
+        for metric in METRICS:
+            value, sd = result[metric]
+            published, published_sd = FOURNIER_INKPEN[errors][metric][size_range]
+            cells.append(Cell(table=table, errors=errors, p=p, range=size_range, metric=metric, value=value,
+                              published=published, sd=sd, published_sd=published_sd))
+    return cells

@@ -1,0 +1,160 @@
+"""Random reference segmentations and hypotheses with injected errors (Pevzner & Hearst 2002, section 4).
+
+A reference is a 1-D array of masses (segment sizes in units). A batch of hypotheses is a 2-D boolean
+array ``(H, N - 1)``: row ``h`` is the boundary indicator of hypothesis ``h`` over the ``N - 1`` gaps
+between adjacent units (gap ``g``, counted from 0, lies after unit ``g + 1``; see
+:mod:`tvseg.unit.masses`). Every generator draws all ``H`` hypotheses at once with numpy.
+
+Error types, as Pevzner & Hearst (2002, sections 4.1-4.2) name them, with the reading of the text
+that reproduces their Tables 1-3 (the paper gives no code):
+
+``FN``
+    each reference boundary is dropped with probability ``p``.
+``FP1`` (Tables 1-2: ``FP``)
+    each reference segment receives, with probability ``p``, one extra boundary at a position drawn
+    uniformly among its ``size - 1`` interior gaps.
+``FP2``
+    each reference boundary ``b`` receives, with probability ``p``, one extra boundary at
+    ``b + round(z * s / 4)``, ``z`` standard normal and ``s`` the size of the segment that starts at
+    ``b`` ("normally distributed around each boundary with standard deviation equal to 1/4 the
+    segment size"); an offset of 0 (or one that leaves the text) is drawn again.
+``FP3``
+    each gap receives an extra boundary with probability ``p * nseg / N`` ("uniformly distributed
+    throughout the document", the same expected number of false positives as ``FP1``).
+``FNP``, ``FNP1``..``FNP3``
+    ``FN`` and the corresponding ``FP`` drawn independently and combined (a false positive may fall on
+    a dropped reference boundary and so restore it, for ``FP2`` and ``FP3``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "ERROR_TYPES",
+    "reference_masses",
+    "false_negatives",
+    "false_positives_in_segments",
+    "false_positives_around_boundaries",
+    "false_positives_in_document",
+    "hypotheses",
+]
+
+#: The error types of the study and their (false negatives?, false-positive kind) components.
+ERROR_TYPES = {
+    "FN": (True, None),
+    "FP": (False, "FP1"),
+    "FNP": (True, "FP1"),
+    "FP1": (False, "FP1"),
+    "FP2": (False, "FP2"),
+    "FP3": (False, "FP3"),
+    "FNP1": (True, "FP1"),
+    "FNP2": (True, "FP2"),
+    "FNP3": (True, "FP3"),
+}
+
+
+def reference_masses(rng: np.random.Generator, n_segments: int, size_range: tuple[int, int]) -> np.ndarray:
+    """Draw a reference of ``n_segments`` segments with sizes uniform on the integers ``lo .. hi - 1``.
+
+    Pevzner & Hearst (2002, section 4.1) write "uniformly distributed between two numbers", ranges
+    (20, 30), (15, 35), (10, 40), (5, 45), "mean held constant at 25". Their printed values fit the
+    half-open reading (``numpy.random.Generator.integers(lo, hi)``, mean ``(lo + hi - 1) / 2 = 24.5``):
+    with ``p = 0.5`` false negatives, :math:`P_k \\approx 0.5 k / \\bar{s} = 6 / 24.5 = 0.245`, their
+    Table 1a, where a mean of 25 would give 0.240.
+    """
+    lo, hi = size_range
+    if not 1 <= lo < hi:
+        raise ValueError(f"segment size range must satisfy 1 <= lo < hi, got {size_range!r}")
+    return rng.integers(lo, hi, size=n_segments, dtype=np.int64)
+
+
+def _empty(masses: np.ndarray, n_hypotheses: int) -> np.ndarray:
+    return np.zeros((n_hypotheses, int(masses.sum()) - 1), dtype=bool)
+
+
+def false_negatives(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int, p: float) -> np.ndarray:
+    """The reference's boundaries, each kept with probability ``1 - p`` independently: ``(H, N - 1)`` bool."""
+    out = _empty(masses, n_hypotheses)
+    gaps = np.cumsum(masses)[:-1] - 1
+    out[:, gaps] = rng.random((n_hypotheses, gaps.size)) >= p
+    return out
+
+
+def false_positives_in_segments(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
+                                p: float) -> np.ndarray:
+    """``FP1``: per segment, with probability ``p``, one boundary uniform among its interior gaps.
+
+    A segment of size ``s`` starting after unit ``a`` has interior boundary positions
+    ``a + 1 .. a + s - 1``; a segment of size 1 has none and never receives one.
+    Returns only the false positives, ``(H, N - 1)`` bool.
+    """
+    out = _empty(masses, n_hypotheses)
+    starts = np.cumsum(masses) - masses
+    interior = masses - 1
+    hit = (rng.random((n_hypotheses, masses.size)) < p) & (interior > 0)
+    offset = 1 + np.floor(rng.random((n_hypotheses, masses.size)) * interior).astype(np.int64)
+    rows, cols = np.nonzero(hit)
+    out[rows, (starts + offset)[rows, cols] - 1] = True
+    return out
+
+
+def false_positives_around_boundaries(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
+                                      p: float) -> np.ndarray:
+    """``FP2``: per reference boundary, with probability ``p``, one boundary at ``b + round(z s / 4)``.
+
+    ``b`` is the boundary position, ``s`` the size of the segment that starts at ``b`` and ``z`` a
+    standard normal draw. An offset of 0 (the boundary itself, not an error) and an offset that leaves
+    the text (position outside ``1 .. N - 1``) are drawn again, so that every selected boundary
+    yields exactly one false positive. Returns only the false positives, ``(H, N - 1)`` bool.
+    """
+    out = _empty(masses, n_hypotheses)
+    n = int(masses.sum())
+    boundaries = np.cumsum(masses)[:-1]
+    scale = masses[1:] / 4.0
+    shape = (n_hypotheses, boundaries.size)
+    hit = rng.random(shape) < p
+    rows, cols = np.nonzero(hit)
+    b, s = boundaries[cols], scale[cols]
+    position = b + np.rint(rng.standard_normal(b.size) * s).astype(np.int64)
+    bad = (position == b) | (position < 1) | (position > n - 1)
+    while bad.any():
+        redo = np.flatnonzero(bad)
+        position[redo] = b[redo] + np.rint(rng.standard_normal(redo.size) * s[redo]).astype(np.int64)
+        bad[redo] = (position[redo] == b[redo]) | (position[redo] < 1) | (position[redo] > n - 1)
+    out[rows, position - 1] = True
+    return out
+
+
+def false_positives_in_document(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
+                                p: float) -> np.ndarray:
+    """``FP3``: each of the ``N - 1`` gaps with probability ``p * nseg / N``: ``(H, N - 1)`` bool."""
+    n = int(masses.sum())
+    return rng.random((n_hypotheses, n - 1)) < p * masses.size / n
+
+
+_FALSE_POSITIVES = {
+    "FP1": false_positives_in_segments,
+    "FP2": false_positives_around_boundaries,
+    "FP3": false_positives_in_document,
+}
+
+
+def hypotheses(rng: np.random.Generator, masses: np.ndarray, errors: str, p: float, n_hypotheses: int) -> np.ndarray:
+    """``n_hypotheses`` hypotheses of error type ``errors`` (a key of :data:`ERROR_TYPES`) with probability ``p``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape ``(n_hypotheses, N - 1)``: boundary indicators.
+    """
+    try:
+        with_fn, fp_kind = ERROR_TYPES[errors]
+    except KeyError:
+        raise ValueError(f"unknown error type {errors!r}; expected one of {sorted(ERROR_TYPES)}") from None
+    if with_fn:
+        out = false_negatives(rng, masses, n_hypotheses, p)
+    else:
+        out = _empty(masses, n_hypotheses)
+        out[:, np.cumsum(masses)[:-1] - 1] = True
+    if fp_kind is not None:
+        out |= _FALSE_POSITIVES[fp_kind](rng, masses, n_hypotheses, p)
+    return out

@@ -1,0 +1,86 @@
+"""Pevzner & Hearst (2002), section 4: Pk, P'k and WindowDiff on simulated segmentations (Tables 1-3).
+
+One *trial* draws a reference of 1,000 segments with sizes uniform on a range, then
+``hypotheses`` hypotheses with errors of one type and probability, scores each against the
+reference and averages; the cell is the mean of ``trials`` such averages (the paper: 10 trials of
+100 hypotheses). Table 1: p = 0.5; Table 2: p = 0.05 and 0.25; both over four ranges with error
+types FN, FP, FNP. Table 3: range (15, 35), p = 0.5, error types FN, FP1-FP3, FNP1-FNP3. The error
+types are defined in :mod:`tvseg.simulate.generators`.
+
+Conventions (the reading of the paper that reproduces its numbers):
+
+- segment sizes are integers uniform on ``lo .. hi - 1`` (mean 24.5);
+- ``k`` is half the mean reference segment size of the trial, rounded down (12 in every trial,
+  :func:`tvseg.simulate.study.window_size`);
+- ``N - k`` probes (windows of ``k`` consecutive gaps), as in the paper's WindowDiff formula;
+- :math:`P_k = (m + f) / (N - k)` and :math:`P'_k = (m + 2 f) / (N - k)`, where ``m`` counts the
+  probes whose ends the reference separates and the hypothesis does not (misses) and ``f`` the
+  opposite (false alarms): "the :math:`P_k` metric modified to double the false positive penalty";
+- :math:`WD = \\frac{1}{N-k} \\sum_{i=1}^{N-k} [\\, b(ref_i, ref_{i+k}) \\ne b(hyp_i, hyp_{i+k}) \\,]`.
+
+References
+----------
+Pevzner, L. and Hearst, M. A. (2002). A critique and improvement of an evaluation metric for text
+segmentation. Computational Linguistics 28(1), 19-36. Section 4, Tables 1-3.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from tvseg.simulate.published import METRICS, RANGES, pevzner_hearst_value
+from tvseg.simulate.study import Cell, run_experiments, window_size  # noqa: F401 (re-exported)
+
+__all__ = ["TABLES", "experiments", "window_size", "window_metrics", "run"]
+
+TABLES = ("1", "2", "3")
+
+
+def experiments(tables: Iterable[str] = TABLES) -> list[tuple[str, str, float, tuple[int, int]]]:
+    """The experiments ``(table, errors, p, range)`` of the requested tables, in the paper's order."""
+    out = []
+    for table in tables:
+        if table == "1":
+            out += [("1", e, 0.5, r) for e in ("FN", "FP", "FNP") for r in RANGES]
+        elif table == "2":
+            out += [("2", e, p, r) for p in (0.05, 0.25) for e in ("FN", "FP", "FNP") for r in RANGES]
+        elif table == "3":
+            out += [("3", e, 0.5, (15, 35)) for e in ("FN", "FP1", "FP2", "FP3", "FNP1", "FNP2", "FNP3")]
+        else:
+            raise ValueError(f"Pevzner & Hearst have tables 1, 2 and 3, not {table!r}")
+    return out
+
+
+def window_metrics(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
+    """:math:`P_k`, :math:`P'_k` and WindowDiff of each hypothesis, from :mod:`tvseg.unit.windows`."""
+    from tvseg.unit.windows import pk_batch, windowdiff_batch
+
+    miss, false_alarm, windows = pk_batch(masses, hypotheses, k=k, convention="paper", components=True)
+    miss = np.asarray(miss, dtype=float)
+    false_alarm = np.asarray(false_alarm, dtype=float)
+    return {
+        "pk": (miss + false_alarm) / windows,
+        "pk_prime": (miss + 2.0 * false_alarm) / windows,
+        "windowdiff": np.asarray(windowdiff_batch(masses, hypotheses, k=k, convention="paper"), dtype=float),
+    }
+
+
+def run(*, tables: Iterable[str] = TABLES, trials: int = 10, n_hypotheses: int = 100, seed: int = 0,
+        jobs: int = 1, metrics=window_metrics) -> list[Cell]:
+    """Re-run Pevzner & Hearst's Tables ``tables``; one :class:`Cell` per printed number.
+
+    Every trial has the same number of hypotheses, so the mean of the trial means is the mean over all
+    hypotheses. ``jobs > 1`` runs experiments in worker processes; the numbers do not change, since
+    each experiment has its own random stream (:func:`tvseg.simulate.study.experiment_rng`).
+    """
+    todo = experiments(tables)
+    results = run_experiments("pevzner-hearst", todo, trials=trials, n_hypotheses=n_hypotheses, seed=seed,
+                              jobs=jobs, metrics=metrics)
+    cells = []
+    for (table, errors, p, size_range), result in zip(todo, results, strict=True):
+        for metric in METRICS:
+            value, _ = result[metric]
+            cells.append(Cell(table=table, errors=errors, p=p, range=size_range, metric=metric, value=value,
+                              published=pevzner_hearst_value(table, errors, p, size_range, metric)))
+    return cells
