@@ -1,0 +1,151 @@
+"""CSV readers: segments tables, breath-group tables (units, and segments from topics), metadata."""
+import pytest
+
+from tvseg import read_metadata, read_segments, read_units
+from tvseg.errors import InputError
+from tvseg.readers import NO_LABEL
+
+
+def write(tmp_path, name, text, *, bom=False):
+    path = tmp_path / name
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    return path
+
+
+def segments(annotation):
+    return [(s.start, s.end, label) for s, _, label in annotation.itertracks(yield_label=True)]
+
+
+def test_segments_csv(tmp_path):
+    text = ("show,start,end,label\n"
+            "s1,12.5,30,Weather\n"
+            "s1,0,12.5,Headlines\n"
+            "s2,1.25,2.5,\n"
+            "\n"
+            's2,3,4,"Budget, taxes"\n')
+    result = read_segments(write(tmp_path, "seg.csv", text))
+    assert segments(result["s1"]) == [(0.0, 12.5, "Headlines"), (12.5, 30.0, "Weather")]
+    assert segments(result["s2"]) == [(1.25, 2.5, NO_LABEL), (3.0, 4.0, "Budget, taxes")]
+
+
+# Breath groups of one show, rows out of order; topics T1 T1 | T2 | T1 again; a gap 9-10.
+#   0---3 3---6   6---9   (gap)  10---12
+#    T1    T1      T2             T1
+# -> segments T1 [0, 6], T2 [6, 9], T1 [10, 12]
+BREATH = """show,start,end,text,speaker,topic
+s1,3,6,and the rest,Anna,T1
+s1,0,3,Good evening,Anna,T1
+s1,10,12,Back to the news,Anna,T1
+s1,6,9,"Rain, then sun",Bob,T2
+"""
+
+
+def test_breath_groups_as_segments(tmp_path):
+    result = read_segments(write(tmp_path, "bg.csv", BREATH))
+    assert segments(result["s1"]) == [(0.0, 6.0, "T1"), (6.0, 9.0, "T2"), (10.0, 12.0, "T1")]
+
+
+def test_breath_groups_as_units(tmp_path):
+    frame = read_units(write(tmp_path, "bg.csv", BREATH.replace("\n", "\r\n"), bom=True))["s1"]
+    assert frame.to_dict("list") == {
+        "start": [0.0, 3.0, 6.0, 10.0], "end": [3.0, 6.0, 9.0, 12.0],
+        "text": ["Good evening", "and the rest", "Rain, then sun", "Back to the news"],
+        "speaker": ["Anna", "Anna", "Bob", "Anna"], "topic": ["T1", "T1", "T2", "T1"]}
+
+
+def test_units_without_optional_columns(tmp_path):
+    frame = read_units(write(tmp_path, "u.csv", "show,start,end\na,0,1\na,1,2.5\n"))["a"]
+    assert frame.to_dict("list") == {"start": [0.0, 1.0], "end": [1.0, 2.5]}
+
+
+def test_units_without_topic_are_not_segments(tmp_path):
+    with pytest.raises(InputError, match="topic"):
+        read_segments(write(tmp_path, "u.csv", "show,start,end,text\na,0,1,x\n"))
+
+
+def test_segments_table_has_no_units(tmp_path):
+    with pytest.raises(InputError, match="no transcript units"):
+        read_units(write(tmp_path, "s.csv", "show,start,end,label\na,0,1,x\n"))
+
+
+def test_overlapping_breath_groups(tmp_path):
+    text = "show,start,end,topic\na,0,3,T\na,5,6,T\na,2.5,4,T\n"
+    with pytest.raises(InputError) as error:
+        read_units(write(tmp_path, "o.csv", text))
+    assert error.value.line == 4 and "lines 2 and 4" in error.value.message
+
+
+@pytest.mark.parametrize("row, message, value", [
+    ("a,1,x,T", "not a number", "x"),
+    ("a,1,nan,T", "not a number", "nan"),
+    ("a,,2,T", "missing", ""),
+    ("a,-1,2,T", "negative", "-1"),
+    ("a,3,2,T", "end before start", None),
+    ("a,2,2,T", "zero duration", None),
+    ("a,1,2,T,extra", "expected 4 fields", None),
+    ("a,1,2", "expected 4 fields", None),
+    (",1,2,T", "show is missing", None),
+])
+def test_bad_row_names_its_real_line(tmp_path, row, message, value):
+    # line 1 header, line 2 a row, line 3 blank, line 4 a row whose quoted text spans lines 4-5,
+    # line 6 the bad row
+    text = 'show,start,end,label\na,10,11,A\n\na,20,21,"two\nlines"\n' + row + "\n"
+    path = write(tmp_path, "bad.csv", text)
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert (error.value.path, error.value.line) == (str(path), 6)
+    assert message in error.value.message
+    if value is not None:
+        assert error.value.value == value
+
+
+@pytest.mark.parametrize("header, message", [
+    ("show,start,end,lable", "unknown column"),
+    ("show,begin,stop,label", "unknown column"),
+    ("id,from,to,name", "unknown CSV table"),
+    ("show,start,end,label,confidence", "unknown column"),
+    ("show,start,label", "missing column"),
+    ("show,start,end,label,label", "duplicate column"),
+    ("show,start,,label", "empty column name"),
+])
+def test_bad_header(tmp_path, header, message):
+    with pytest.raises(InputError, match=message) as error:
+        row = ",".join("1" for _ in header.split(","))
+        read_segments(write(tmp_path, "h.csv", header + "\n" + row + "\n"))
+    assert error.value.line == 1
+
+
+def test_header_only_is_an_error(tmp_path):
+    with pytest.raises(InputError, match="no rows"):
+        read_segments(write(tmp_path, "h.csv", "show,start,end,label\n"))
+
+
+def test_unclosed_quote(tmp_path):
+    with pytest.raises(InputError):
+        read_segments(write(tmp_path, "q.csv", 'show,start,end,label\na,0,1,"open\n'))
+
+
+def test_metadata(tmp_path):
+    text = "show,channel,programme,date\nn1,France 2,20h,2024-03-01\nn2,TF1,13h,\n"
+    frame = read_metadata(write(tmp_path, "meta.csv", text))
+    assert frame.index.name == "show" and frame.index.tolist() == ["n1", "n2"]
+    assert frame.loc["n1"].to_dict() == {"channel": "France 2", "programme": "20h", "date": "2024-03-01"}
+    assert frame.loc["n2", "date"] == ""
+
+
+@pytest.mark.parametrize("row, message", [
+    ("n2,TF1,13h,01/03/2024", "YYYY-MM-DD"),
+    ("n2,TF1,13h,2024-02-30", "YYYY-MM-DD"),
+    ("n1,TF1,13h,2024-03-01", "listed twice"),
+    (",TF1,13h,2024-03-01", "show is missing"),
+])
+def test_bad_metadata(tmp_path, row, message):
+    path = write(tmp_path, "meta.csv", "show,channel,programme,date\nn1,F2,20h,2024-03-01\n" + row + "\n")
+    with pytest.raises(InputError, match=message) as error:
+        read_metadata(path)
+    assert error.value.line == 3
+
+
+def test_metadata_reader_refuses_a_segments_table(tmp_path):
+    with pytest.raises(InputError, match="not a metadata table"):
+        read_metadata(write(tmp_path, "s.csv", "show,start,end,label\na,0,1,x\n"))
