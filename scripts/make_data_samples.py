@@ -761,56 +761,60 @@ def _hypothesis(show: Show, rng, *, missed, inserted, shift_p, offgrid_p, merge_
                 title_p) -> list[Segment]:
     """Perturb the reference of `show` into a hypothesis.
 
-    Boundaries live on breath-group edges; each is moved by a few groups,
-    some are dropped (merges) and some added (splits).  Gaps stay gaps.
+    Boundaries live on breath-group edges; each is moved by a few groups
+    (magnitudes drawn from `shift_p`), some are dropped and some added.
+    `missed` and `inserted` are the per-show counts to draw from: short
+    segments merged into a neighbour, boundaries inserted in a long report.
+    `merge_runs` is the probability of dropping a boundary between two briefs,
+    `split_long` that of splitting a long report.  Gaps stay gaps.
     """
     segments = show.segments
     edges = sorted({g.start for g in show.groups} | {g.end for g in show.groups})
     edge_index = {t: i for i, t in enumerate(edges)}
+    blocks = _blocks(show)
+    # a boundary is named by the index of the segment that starts at it
+    internal = {i for block in blocks for i in block[1:]}
+    shorts = [i for i, x in enumerate(segments) if x.end - x.start < 30000
+              and (i in internal or i + 1 in internal)]
+    dropped = set()
+    for i in rng.permutation(shorts)[:int(rng.choice(missed))]:
+        sides = [b for b in (int(i), int(i) + 1) if b in internal]
+        dropped.add(sides[int(rng.integers(0, len(sides)))])
+    longs = [i for i, x in enumerate(segments) if x.kind == "report" and x.end - x.start > 120000]
+    to_insert = {int(i) for i in rng.permutation(longs)[:int(rng.choice(inserted))]}
     hyp = []
-    for block in _blocks(show):
-        # boundary positions as indices into `edges`, including the block's two ends
+    for block in blocks:
+        # cut positions as indices into `edges`, the block's two ends included;
+        # cuts[j] ends segment block[j - 1] and starts segment block[j]
         cuts = [edge_index[segments[block[0]].start]] + [edge_index[segments[i].end] for i in block]
-        owners = list(block)  # owners[j]: reference segment that cut j-1..j is made from
-        keep = [True] * len(cuts)
-        for j in range(1, len(cuts) - 1):
-            left, right = segments[owners[j - 1]], segments[owners[j]]
-            if (right.kind == "brief" and left.kind == "brief") and merge_runs and rng.random() < merge_runs:
-                keep[j] = False
-            elif min(left.end - left.start, right.end - right.start) < 30000 and rng.random() < missed:
-                keep[j] = False
-        new_cuts = []
-        for j, cut in enumerate(cuts):
-            if not keep[j]:
+        new_cuts = [cuts[0]]
+        for j, i in enumerate(block):
+            seg = segments[i]
+            lo, hi = edge_index[seg.start], edge_index[seg.end]
+            middle = (lo + (hi - lo) // 3, hi - (hi - lo) // 3)
+            if i in to_insert or (seg.kind == "report" and seg.end - seg.start > 130000
+                                  and rng.random() < split_long):
+                new_cuts.append(int(rng.integers(*middle)))
+            if j + 1 == len(block):
+                new_cuts.append(cuts[-1])
+                break
+            following = segments[block[j + 1]]
+            if block[j + 1] in dropped or (seg.kind == following.kind == "brief" and rng.random() < merge_runs):
                 continue
-            if 0 < j < len(cuts) - 1:
-                cut += _shift(rng, shift_p)
-            new_cuts.append(cut)
-            if j < len(cuts) - 1:
-                seg = segments[owners[j]]
-                long_enough = seg.kind == "report" and seg.end - seg.start > 120000
-                if long_enough and rng.random() < (inserted if len(new_cuts) else 0):
-                    # a boundary somewhere in the middle third of the report
-                    lo, hi = edge_index[seg.start], edge_index[seg.end]
-                    new_cuts.append(int(rng.integers(lo + (hi - lo) // 3, hi - (hi - lo) // 3)))
-                elif seg.kind == "report" and seg.end - seg.start > 130000 and rng.random() < split_long:
-                    lo, hi = edge_index[seg.start], edge_index[seg.end]
-                    new_cuts.append(int(rng.integers(lo + (hi - lo) // 3, hi - (hi - lo) // 3)))
+            new_cuts.append(cuts[j + 1] + _shift(rng, shift_p))
         # keep the cuts ordered with at least one breath group between them
         first, last = new_cuts[0], new_cuts[-1]
-        inner = sorted(new_cuts[1:-1])
         fixed = [first]
-        for cut in inner:
-            cut = max(cut, fixed[-1] + 1)
-            fixed.append(cut)
+        for cut in sorted(new_cuts[1:-1]):
+            fixed.append(max(cut, fixed[-1] + 1))
         while len(fixed) > 1 and fixed[-1] >= last:
             fixed.pop()
         fixed.append(last)
         times = [edges[c] for c in fixed]
         for j in range(1, len(times) - 1):
             if rng.random() < offgrid_p:
-                room = min(times[j] - times[j - 1], times[j + 1] - times[j]) // 3
-                times[j] += int(rng.integers(-min(room, 2500), min(room, 2500) + 1))
+                room = min(min(times[j] - times[j - 1], times[j + 1] - times[j]) // 3, 2500)
+                times[j] += int(rng.integers(-room, room + 1))
         for a, b in zip(times[:-1], times[1:]):
             hyp.append(Segment(a, b, "", ""))
     _title(show, hyp, rng, title_p)
@@ -846,10 +850,10 @@ def _title(show: Show, hyp: list[Segment], rng, p) -> None:
         h.title = previous = title
 
 
-SYSTEM_A = dict(missed=0.20, inserted=0.12, shift_p=[0.30, 0.38, 0.17, 0.08, 0.07], offgrid_p=0.08,
+SYSTEM_A = dict(missed=(0, 1, 1, 2), inserted=(0, 1, 1), shift_p=[0.46, 0.34, 0.12, 0.05, 0.03], offgrid_p=0.08,
                 merge_runs=0.0, split_long=0.0,
                 title_p=dict(case=0.15, para=0.12, wrong=0.0, na=0.12))
-SYSTEM_B = dict(missed=0.30, inserted=0.0, shift_p=[0.05, 0.15, 0.25, 0.25, 0.15, 0.10, 0.05], offgrid_p=0.35,
+SYSTEM_B = dict(missed=(1, 2, 3), inserted=(0,), shift_p=[0.05, 0.15, 0.25, 0.25, 0.15, 0.10, 0.05], offgrid_p=0.35,
                 merge_runs=0.70, split_long=0.70,
                 title_p=dict(case=0.15, para=0.25, wrong=0.12, na=0.0))
 
