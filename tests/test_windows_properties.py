@@ -1,0 +1,182 @@
+"""Laws the window metrics obey (hypothesis), the batch form against the single-pair form, and the
+degenerate cases."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.unit.masses import as_masses, to_indicator
+from tvseg.unit.windows import (default_k, pk, pk_batch, pk_components, windowdiff,
+                                windowdiff_batch, windowdiff_components, winpr)
+
+CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
+
+
+@st.composite
+def pair(draw, min_units=2, max_units=80):
+    n = draw(st.integers(min_units, max_units))
+    def cut():
+        gaps = draw(st.lists(st.booleans(), min_size=n - 1, max_size=n - 1))
+        edges = [0] + [i + 1 for i, g in enumerate(gaps) if g] + [n]
+        return tuple(b - a for a, b in zip(edges, edges[1:]))
+    return cut(), cut()
+
+
+def quiet(f, *a, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        return f(*a, **kw)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair(), st.sampled_from(CONVENTIONS), st.one_of(st.none(), st.integers(1, 10)))
+def test_identity_scores_zero_and_values_are_bounded(p, convention, k):
+    ref, hyp = p
+    n = sum(ref)
+    if k is not None and k >= n:
+        k = None
+    same = quiet(pk, ref, ref, k=k, convention=convention)
+    assert same == 0 or math.isnan(same)
+    same = quiet(windowdiff, ref, ref, k=k, convention=convention)
+    assert same == 0 or math.isnan(same)
+    for v in (quiet(pk, ref, hyp, k=k, convention=convention),
+              quiet(windowdiff, ref, hyp, k=k, convention=convention)):
+        assert math.isnan(v) or 0 <= v <= 1
+    if convention == "paper":
+        # the paper's windows always fit for the default k when N >= 2
+        assert not math.isnan(pk(ref, hyp))
+        assert 0 <= windowdiff(ref, hyp, lamprier=True) <= 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair(), st.one_of(st.none(), st.integers(1, 12)))
+def test_winpr_total_and_consistency(p, k):
+    ref, hyp = p
+    n = sum(ref)
+    m = winpr(ref, hyp, k=k)
+    kk = default_k(ref) if k is None else k
+    assert m.total == kk * (n - 1)
+    assert min(m.tp, m.tn, m.fp, m.fn) >= 0
+    # each boundary is counted k times: TP + FN = k |ref boundaries|, TP + FP = k |hyp boundaries|
+    assert m.tp + m.fn == kk * (len(ref) - 1)
+    assert m.tp + m.fp == kk * (len(hyp) - 1)
+    assert m.normalized().total == pytest.approx(n - 1)
+    assert m.near_miss().total == pytest.approx(0)
+    same = winpr(ref, ref, k=k)
+    assert same.fp == same.fn == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(pair(max_units=60), st.sampled_from(CONVENTIONS), st.one_of(st.none(), st.integers(1, 8)),
+       st.integers(1, 5), st.data())
+def test_batch_equals_single(p, convention, k, h, data):
+    ref, _ = p
+    n = sum(ref)
+    if k is not None and k >= n:
+        k = None
+    hyps = [data.draw(pair(n, n))[0] for _ in range(h)]
+    ind = np.array([to_indicator(as_masses(x)) for x in hyps]).reshape(h, n - 1)
+    for form in (ind, hyps):
+        got = quiet(pk_batch, ref, form, k=k, convention=convention, false_alarm_weight=2.0)
+        want = [quiet(pk, ref, x, k=k, convention=convention, false_alarm_weight=2.0) for x in hyps]
+        np.testing.assert_allclose(got, want)
+        lam = convention in ("paper", "segeval") and data.draw(st.booleans())
+        wt = convention in ("paper", "nltk") and data.draw(st.booleans())
+        got = quiet(windowdiff_batch, ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
+        want = [quiet(windowdiff, ref, x, k=k, convention=convention, lamprier=lam, weighted=wt)
+                for x in hyps]
+        np.testing.assert_allclose(got, want)
+    c = pk_batch(ref, ind, k=k, convention=convention, components=True)
+    for i, x in enumerate(hyps):
+        assert tuple(int(v[i]) for v in c) == tuple(pk_components(ref, x, k=k, convention=convention))
+    c = windowdiff_batch(ref, ind, k=k, convention=convention, components=True)
+    for i, x in enumerate(hyps):
+        assert tuple(int(v[i]) for v in c) == tuple(windowdiff_components(ref, x, k=k,
+                                                                          convention=convention))
+
+
+def test_sweep_equals_brute_force_windows():
+    # an independent, literal count: for each window start s, count boundaries in gaps s..s+w-1
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        r = rng.random(n - 1) < 0.3
+        h = rng.random(n - 1) < 0.3
+        ref = tuple(np.diff(np.concatenate(([0], np.flatnonzero(r) + 1, [n]))))
+        hyp = tuple(np.diff(np.concatenate(([0], np.flatnonzero(h) + 1, [n]))))
+        k = int(rng.integers(1, n + 1))
+        def count(ind, s, w):
+            return sum(ind[g - 1] for g in range(s, s + w) if 1 <= g <= n - 1)
+        starts = range(1, n - k + 1)
+        miss = sum(count(r, s, k) > 0 and count(h, s, k) == 0 for s in starts)
+        fa = sum(count(r, s, k) == 0 and count(h, s, k) > 0 for s in starts)
+        err = sum(count(r, s, k) != count(h, s, k) for s in starts)
+        wdiff = sum(abs(count(r, s, k) - count(h, s, k)) for s in starts)
+        lam = sum(count(r, s, k) != count(h, s, k) for s in range(2 - k, n))
+        if k < n:
+            assert pk(ref, hyp, k=k, false_alarm_weight=3.0) == pytest.approx((miss + 3 * fa) / (n - k))
+            assert windowdiff(ref, hyp, k=k) == pytest.approx(err / (n - k))
+            assert windowdiff(ref, hyp, k=k, weighted=True) == pytest.approx(wdiff / (n - k))
+        assert windowdiff(ref, hyp, k=k, lamprier=True) == pytest.approx(lam / (n + k - 2))
+        tp = sum(min(count(r, s, k), count(h, s, k)) for s in range(2 - k, n))
+        assert winpr(ref, hyp, k=k).tp == tp
+
+
+def test_default_k_roundings():
+    # paper: 25 units / (2 * 2 segments) = 6.25 -> 6; 10 / 4 = 2.5 -> 3 (half up); floor at 1
+    assert default_k((12, 13)) == 6
+    assert default_k((5, 5)) == 3
+    assert default_k((1, 1, 1, 1)) == 1
+    assert default_k((5, 5), convention="segeval1") == 3
+    assert default_k((5, 5), convention="segeval") == 2    # half to even, at least 2
+    assert default_k((7, 7), convention="segeval") == 4    # 3.5 -> 4 (even)
+    # nltk: round((N-1) / (2 * boundaries)): (5, 5): 9 / 2 = 4.5 -> 4
+    assert default_k((5, 5), convention="nltk") == 4
+    assert default_k((1, 1), convention="nltk") == 0
+
+
+def test_degenerate_cases():
+    # a single unit: no gap, no window of the paper fits -> NaN with a warning
+    with pytest.warns(TvsegWarning):
+        assert math.isnan(pk((1,), (1,)))
+    with pytest.warns(TvsegWarning):
+        assert math.isnan(windowdiff((1,), (1,)))
+    # nltk: one unit is the empty string, default k = 0 and one empty window: 0 (nltk returns 0.0)
+    assert pk((1,), (1,), convention="nltk") == 0.0
+    # k >= N under the paper -> NaN; segeval returns 0 for Pk with k >= N
+    with pytest.warns(TvsegWarning):
+        assert math.isnan(pk((2, 3), (5,), k=5))
+    assert pk((2, 3), (5,), k=5, convention="segeval") == 0.0
+    assert pk((2, 3), (5,), k=9, convention="nltk") == 0.0        # nltk: 0 / negative
+    with pytest.warns(TvsegWarning):
+        assert math.isnan(pk((2, 3), (5,), k=5, convention="nltk"))   # nltk: ZeroDivisionError
+    assert windowdiff((2, 3), (5,), k=9, convention="segeval") == 0.0
+    # k = N - 1 under the paper: one window spanning the whole text
+    assert windowdiff((2, 3), (5,), k=4) == 1.0
+    # WinPR with no boundary anywhere: precision, recall, F1 are 0/0
+    m = winpr((5,), (5,))
+    assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)     # k = round(2.5) = 3, 3 * 4 gaps
+    with pytest.warns(TvsegWarning):
+        assert math.isnan(m.f1)
+
+
+def test_bad_options_and_inputs():
+    with pytest.raises(UsageError):
+        pk((2, 3), (5,), convention="fancy")
+    with pytest.raises(UsageError):
+        pk((2, 3), (5,), k=0)
+    with pytest.raises(UsageError):
+        windowdiff((2, 3), (5,), lamprier=True, convention="nltk")
+    with pytest.raises(UsageError):
+        windowdiff((2, 3), (5,), weighted=True, convention="segeval")
+    with pytest.raises(InputError, match="different numbers of units"):
+        pk((2, 3), (4,))
+    with pytest.raises(InputError):
+        pk((2, True, 3), (6,))
+    with pytest.raises(InputError):
+        windowdiff((2, 0), (2,))
+    with pytest.raises(InputError):
+        pk_batch((2, 3), np.zeros((2, 3), bool))
