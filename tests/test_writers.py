@@ -1,0 +1,128 @@
+"""Writers: exact formats, round trips to the millisecond, label policy, atomic writes."""
+import os
+
+import pytest
+from pyannote.core import Annotation, Segment
+
+from tvseg import read_segments, write_segments
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.readers import NO_LABEL
+
+
+def annotation(show, rows):
+    result = Annotation(uri=show)
+    for track, (start, end, label) in enumerate(rows):
+        result[Segment(start, end), track] = label
+    return result
+
+
+def segments(ann):
+    return [(s.start, s.end, label) for s, _, label in ann.itertracks(yield_label=True)]
+
+
+SHOWS = {"n1": annotation("n1", [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
+                                  (3599.999, 3600.5, NO_LABEL)]),
+         "n2": annotation("n2", [(0.001, 0.002, "T&<1>")])}
+
+
+def test_rttm_text(tmp_path):
+    path = write_segments(SHOWS, tmp_path / "out.rttm")[0]
+    # durations from the rounded times: 15.555 - 12.345 = 3.210, 3600.500 - 3599.999 = 0.501
+    assert path.read_text() == (
+        "SEGMENT n1 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
+        "SEGMENT n1 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n"
+        "SEGMENT n1 1 3599.999 0.501 <NA> <NA> <NA> <NA> <NA>\n"
+        "SEGMENT n2 1 0.001 0.001 <NA> <NA> T&<1> <NA> <NA>\n")
+
+
+def test_csv_text(tmp_path):
+    path = write_segments(SHOWS, tmp_path / "out.csv")[0]
+    assert path.read_text() == ("show,start,end,label\n"
+                                "n1,0.000,12.345,Intro\n"
+                                "n1,12.345,15.555,Storm_warning\n"
+                                "n1,3599.999,3600.500,\n"
+                                "n2,0.001,0.002,T&<1>\n")
+
+
+def test_vtt_folder_text(tmp_path):
+    files = write_segments(SHOWS, tmp_path / "chapters")
+    assert [f.name for f in files] == ["n1.vtt", "n2.vtt"]
+    assert (tmp_path / "chapters" / "n1.vtt").read_text() == (
+        "WEBVTT\n\n"
+        "00:00:00.000 --> 00:00:12.345\nIntro\n\n"
+        "00:00:12.345 --> 00:00:15.555\nStorm_warning\n\n"
+        "00:59:59.999 --> 01:00:00.500\n")
+    # & and < are escaped in WebVTT cue text
+    assert (tmp_path / "chapters" / "n2.vtt").read_text() == (
+        "WEBVTT\n\n00:00:00.001 --> 00:00:00.002\nT&amp;&lt;1&gt;\n")
+
+
+def test_round_trip_rttm_vtt_rttm(tmp_path):
+    first = write_segments(SHOWS, tmp_path / "a.rttm")[0]
+    write_segments(read_segments(first), tmp_path / "vtt")
+    second = write_segments(read_segments(tmp_path / "vtt"), tmp_path / "b.rttm")[0]
+    assert second.read_text() == first.read_text()
+    again = read_segments(second)
+    assert segments(again["n1"]) == [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
+                                     (3599.999, 3600.5, NO_LABEL)]
+    assert segments(again["n2"]) == [(0.001, 0.002, "T&<1>")]
+
+
+def test_round_trip_csv_rttm_csv(tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("show,start,end,label\nb,1.5,2.25,x\na,0,0.001,\nb,2.25,7.125,y\n")
+    write_segments(read_segments(source), tmp_path / "mid.rttm")
+    write_segments(read_segments(tmp_path / "mid.rttm"), tmp_path / "out.csv")
+    assert (tmp_path / "out.csv").read_text() == ("show,start,end,label\n"
+                                                  "b,1.500,2.250,x\nb,2.250,7.125,y\n"
+                                                  "a,0.000,0.001,\n")
+
+
+def test_whitespace_in_rttm_labels_becomes_underscore_with_a_warning(tmp_path):
+    shows = {"s": annotation("s", [(0, 1, "Storm  in the\tnorth")])}
+    with pytest.warns(TvsegWarning, match="Storm_in_the_north"):
+        path = write_segments(shows, tmp_path / "w.rttm")[0]
+    assert path.read_text() == "SEGMENT s 1 0.000 1.000 <NA> <NA> Storm_in_the_north <NA> <NA>\n"
+
+
+def test_show_id_with_whitespace_cannot_go_to_rttm(tmp_path):
+    with pytest.raises(InputError, match="whitespace"):
+        write_segments({"a b": annotation("a b", [(0, 1, "x")])}, tmp_path / "w.rttm")
+    assert not (tmp_path / "w.rttm").exists()
+
+
+def test_several_shows_to_one_vtt_file_is_refused(tmp_path):
+    with pytest.raises(UsageError, match="folder"):
+        write_segments(SHOWS, tmp_path / "one.vtt")
+    one = write_segments({"n2": SHOWS["n2"]}, tmp_path / "one.vtt")[0]
+    assert segments(read_segments(one, show="n2")["n2"]) == [(0.001, 0.002, "T&<1>")]
+
+
+def test_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    target = tmp_path / "out.rttm"
+    target.write_text("old\n")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(InputError, match="No space left"):
+        write_segments(SHOWS, target)
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.rttm"]
+
+
+def test_refused_label_leaves_the_old_file(tmp_path):
+    target = tmp_path / "one.vtt"
+    target.write_text("old\n")
+    with pytest.raises(InputError, match="-->"):
+        write_segments({"s": annotation("s", [(0, 1, "a --> b")])}, target)
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["one.vtt"]
+
+
+def test_unknown_output_format(tmp_path):
+    with pytest.raises(UsageError):
+        write_segments(SHOWS, tmp_path / "out.txt")
+    with pytest.raises(UsageError):
+        write_segments(SHOWS, tmp_path / "out.rttm", format="srt")
