@@ -287,3 +287,12 @@ def test_b_laws(pair, n):
     assert b_ab == pytest.approx(b_ba, abs=1e-15)
     assert 0.0 <= b_ab <= 1.0
     assert boundary_similarity(a, a, n=n) == 1.0
+
+
+def test_reconstructed_figures_also_give_the_printed_one_minus_windowdiff():
+    # the paper prints 1-WD beside S for the same segmentations: 0.6154 (section 3.3) and 0.8182
+    # (Figure 8); getting both confirms the reading of the garbled figures used above
+    windows = pytest.importorskip("tvseg.unit.windows")
+    wd = windows.windowdiff((1, 2, 2, 3, 3, 1, 2), (1, 2, 1, 2, 6, 2), convention="segeval1")
+    assert round(1 - wd, 4) == 0.6154
+    assert round(1 - windows.windowdiff((6, 8), (7, 7), convention="segeval1"), 4) == 0.8182
