@@ -1054,9 +1054,9 @@ between caption cues too.
 Both hypotheses cover the same extent as the reference and keep its gaps.
 
 - **System A** (close to the reference): boundaries moved along breath-group edges, most by zero or
-  one breath group (within 10 s), a few further; a few boundaries off the breath-group grid; now and
-  then a short segment merged into a neighbour and a boundary inserted in a long report. Titles are
-  mostly the reference's, some with another case or punctuation, some paraphrased, some `<NA>`.
+  one breath group (within 10 s), a few further; a few boundaries off the breath-group grid; per show,
+  up to two short segments merged into a neighbour and up to one boundary inserted in a long report.
+  Titles are mostly the reference's, some with another case or punctuation, some paraphrased, some `<NA>`.
 - **System B** (clearly worse): larger shifts, more boundaries off the grid, runs of briefs merged
   into one segment titled "In brief", long reports split, some paraphrased and some wrong titles.
 """
