@@ -92,6 +92,9 @@ def run(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
 
+    if args.json:
+        _check_folder(args.json)
+
     from tvseg.simulate.report import as_json, format_cells, largest_differences
 
     settings = dict(trials=args.trials, n_hypotheses=args.hypotheses, seed=args.seed, jobs=args.jobs)
@@ -122,11 +125,15 @@ def run(args) -> int:
     return 0
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+def _check_folder(path: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tvseg-", suffix=".json.tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
