@@ -1,0 +1,252 @@
+"""``tvseg agreement PATH...``: S-based inter-coder agreement (Fournier & Inkpen 2012, sections 3.4-3.5).
+
+PATH is either one JSON dataset, segeval's format ``{"items": {item: {coder: masses}}}`` or the bare
+``{item: {coder: masses}}``, or several segment files (RTTM, WebVTT, SRT, CSV), one coder each, given as
+``NAME=PATH`` or ``PATH`` (the coder is then the file's stem); their shows are the items, projected to
+units read from ``--units`` or to fixed frames of ``--frame`` seconds.
+
+``--system NAME`` treats coder NAME as an automatic segmenter: the coefficients are reported for the
+human coders without it and with it, and the drop tells how far the segmenter is from human agreement.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from tvseg.errors import InputError, UsageError
+
+__all__ = ["add_parser", "run", "read_dataset_json"]
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "agreement", help="S-based inter-coder agreement (pi*, kappa*, bias) of a multiply-coded dataset",
+        description="Inter-coder agreement with segmentation similarity S (Fournier & Inkpen 2012): "
+                    "Fleiss's multi-pi and multi-kappa (Scott's pi and Cohen's kappa for two coders) "
+                    "and the annotator bias. PATH is a segeval JSON dataset, or segment files "
+                    "(NAME=PATH, one coder each) projected to units.")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="a JSON dataset, or segment files as NAME=PATH or PATH (one coder each)")
+    parser.add_argument("--n", type=int, default=2,
+                        help="largest transposition span of S in potential boundaries (default 2)")
+    parser.add_argument("--chance-count", choices=("segments", "boundaries"), default="segments",
+                        help="what the chance agreement counts per coder: segments (default; the "
+                             "paper's Table 2) or internal boundaries (segeval 2.0)")
+    parser.add_argument("--system", metavar="NAME",
+                        help="a coder that is an automatic segmenter: report agreement without and with it")
+    parser.add_argument("--units", metavar="PATH", help="units of every show (segment files only)")
+    parser.add_argument("--frame", type=float, metavar="SECONDS",
+                        help="fixed frames as units when no --units is given (segment files only)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from tvseg.unit.agreement import agreement, agreement_with_system
+
+    if len(args.paths) == 1 and _is_json(args.paths[0]):
+        if args.units or args.frame is not None:
+            raise UsageError("--units and --frame apply to segment files, not to a JSON dataset")
+        dataset = read_dataset_json(args.paths[0])
+    else:
+        dataset = _dataset_from_segment_files(args.paths, units=args.units, frame=args.frame)
+    options = dict(n=args.n, chance_count=args.chance_count)
+    if args.system is not None:
+        coders = {c for codings in dataset.values() for c in codings}
+        if args.system not in coders:
+            raise UsageError(f"--system {args.system!r} is not one of the coders: {', '.join(sorted(map(str, coders)))}")
+        humans = {item: {c: m for c, m in codings.items() if c != args.system} for item, codings in dataset.items()}
+        system = {item: codings[args.system] for item, codings in dataset.items() if args.system in codings}
+        result = agreement_with_system(humans, system, name=args.system, **options)
+        print(_table([("coders", result.humans), (f"coders + {args.system}", result.with_system)]))
+        print(f"drop when adding {args.system}: pi* {result.drop_pi_star:+.4f}, "
+              f"kappa* {result.drop_kappa_star:+.4f}, A_a {result.drop_actual:+.4f}")
+        payload = result.as_dict()
+    else:
+        result = agreement(dataset, **options)
+        print(_table([("coders", result)]))
+        payload = result.as_dict()
+    if args.json:
+        _write_json(Path(args.json), {"tvseg_version": _version(), **payload})
+    return 0
+
+
+def _version() -> str:
+    from tvseg import __version__
+    return __version__
+
+
+def _is_json(path: str) -> bool:
+    return "=" not in Path(path).name and Path(path).suffix.lower() == ".json"
+
+
+def _table(rows) -> str:
+    head = f"{'':<24} {'items':>5} {'coders':>6} {'A_a':>7} {'Ae(pi*)':>8} {'Ae(k*)':>8} " \
+           f"{'pi*':>7} {'kappa*':>7} {'bias':>7}"
+    lines = [head]
+    for label, r in rows:
+        lines.append(f"{label:<24} {len(r.items):>5} {len(r.coders):>6} {r.actual:>7.4f} {r.expected_pi:>8.4f} "
+                     f"{r.expected_kappa:>8.4f} {r.pi_star:>7.4f} {r.kappa_star:>7.4f} {r.bias:>7.4f}")
+    first = rows[0][1]
+    if len(first.coders) == 2:
+        lines.append(f"two coders: Scott's pi {first.pi:.4f}, Cohen's kappa {first.kappa:.4f}")
+    lines.append(f"S: n={first.n}, chance counts {first.chance_count} (Fournier & Inkpen 2012)")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# JSON datasets
+
+
+def read_dataset_json(path) -> dict:
+    """Read a segeval JSON dataset (``{"items": ...}`` or bare ``{item: {coder: masses}}``) and check it.
+
+    Raises InputError with the file and the line of the fault (a JSON syntax error, or the coder whose
+    masses are wrong).
+    """
+    from tvseg.unit.agreement import check_dataset
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", path=path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path=path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"invalid JSON: {error.msg} (column {error.colno})", path=path, line=error.lineno,
+                         value=_line(text, error.lineno)) from None
+    if isinstance(data, dict) and "items" in data:
+        fmt = data.get("segmentation_type", "linear")
+        if fmt != "linear":
+            raise InputError("only linear segmentations are supported", path=path,
+                             line=_find_line(text, "segmentation_type"), value=fmt)
+        data = data["items"]
+    if not isinstance(data, dict) or not data:
+        raise InputError("expected a non-empty object {item: {coder: masses}} (or {\"items\": ...})", path=path,
+                         line=1)
+    for item, codings in data.items():
+        if not isinstance(codings, dict):
+            raise InputError(f"item {item!r} must map coders to masses", path=path,
+                             line=_find_line(text, item), value=codings)
+        for coder, masses in codings.items():
+            if not isinstance(masses, list) or not all(isinstance(m, int) and not isinstance(m, bool) and m > 0
+                                                       for m in masses) or not masses:
+                raise InputError(f"item {item!r}, coder {coder!r}: masses must be a list of positive integers",
+                                 path=path, line=_find_line(text, coder, after=item), value=masses)
+    try:
+        check_dataset(data)
+    except InputError as error:
+        raise InputError(error.message, path=path, line=_find_line(text, _first_key(error.message)),
+                         value=error.value) from None
+    return data
+
+
+def _line(text: str, number: int) -> str:
+    lines = text.splitlines()
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _find_line(text: str, key, *, after=None) -> int | None:
+    """Best-effort line of ``"key":`` in ``text`` (after the first ``"after":`` when given)."""
+    if key is None:
+        return None
+    start = 0
+    if after is not None:
+        found = re.search(re.escape(json.dumps(str(after))) + r"\s*:", text)
+        if found:
+            start = found.end()
+    found = re.compile(re.escape(json.dumps(str(key))) + r"\s*:").search(text, start)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def _first_key(message: str):
+    found = re.search(r"item '([^']*)'", message)
+    return found.group(1) if found else None
+
+
+# --------------------------------------------------------------------------------------------
+# Segment files
+
+
+def _dataset_from_segment_files(specs, *, units, frame) -> dict:
+    from tvseg.readers import read_segments, read_units
+
+    try:
+        from tvseg.unit import projection
+    except ImportError:  # pragma: no cover - depends on another part being in place
+        raise UsageError("segment files need tvseg.unit.projection, which this installation lacks; "
+                         "give a JSON dataset instead") from None
+    if len(specs) < 2:
+        raise UsageError("give one JSON dataset, or at least two segment files (one coder each)")
+    coders = {}
+    for spec in specs:
+        name, _, file = spec.rpartition("=") if "=" in spec else (Path(spec).stem, "", spec)
+        if not name or not file:
+            raise UsageError(f"expected NAME=PATH or PATH, got {spec!r}")
+        if name in coders:
+            raise UsageError(f"coder {name!r} given twice")
+        coders[name] = read_segments(file)
+    shows = None
+    for name, segs in coders.items():
+        shows = set(segs) if shows is None else shows
+        if set(segs) != shows:
+            different = sorted(set(segs) ^ shows)
+            raise InputError(f"coder {name!r} does not segment the same shows as the others", value=different[:5])
+    unit_tables = read_units(units) if units else None
+    if unit_tables is None and frame is None:
+        raise UsageError("segment files need units: give --units PATH or --frame SECONDS")
+    dataset = {}
+    for show in sorted(shows):
+        if unit_tables is not None:
+            if show not in unit_tables:
+                raise InputError(f"show {show!r} has no units", path=units)
+            table = unit_tables[show]
+        else:
+            extent = None
+            for segs in coders.values():
+                e = segs[show].get_timeline().extent()
+                extent = e if extent is None else extent | e
+            table = projection.frames(extent, frame)
+        dataset[show] = {name: [int(m) for m in projection.to_masses(segs[show], table)]
+                         for name, segs in coders.items()}
+    return dataset
+
+
+def _finite(value):
+    """NaN (a coefficient whose chance agreement is 1) becomes null: JSON has no NaN."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _write_json(path: Path, payload: dict) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: no folder {folder}")
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{path.name}.",
+                                         suffix=".tmp", delete=False)
+    try:
+        with handle:
+            json.dump(_finite(payload), handle, indent=2, allow_nan=False)
+            handle.write("\n")
+        os.replace(handle.name, path)
+    except BaseException:
+        try:
+            os.unlink(handle.name)
+        except OSError:
+            pass
+        raise
+    print(f"wrote {path}", file=sys.stderr)
