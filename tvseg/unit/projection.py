@@ -1,0 +1,133 @@
+"""From time to units: project a time segmentation onto transcript units (or fixed frames).
+
+A unit (a breath group, a caption cue, a frame) belongs to the segment that contains its midpoint.
+A unit whose midpoint falls in no segment (in a gap of the annotation, e.g. an unannotated jingle)
+joins the segment before it, and units before the first segment join the first one: a boundary
+is only ever placed where a segment *starts*, so a gap neither invents a boundary nor loses the
+start of the segment that follows it (pyannote.metrics drops that start). Put differently, unit
+``u`` gets the last segment whose start is at or before its midpoint.
+
+Segments that receive no unit (shorter than the units around them) disappear from the masses.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Annotation, Segment, Timeline
+
+from tvseg.errors import InputError
+
+__all__ = ["to_masses", "unit_segments", "frames"]
+
+
+def _starts(annotation) -> np.ndarray:
+    if isinstance(annotation, Annotation):
+        timeline = annotation.get_timeline(copy=False)
+    elif isinstance(annotation, Timeline):
+        timeline = annotation
+    else:
+        raise InputError("a segmentation must be a pyannote.core Annotation or Timeline",
+                         value=type(annotation).__name__)
+    seg = np.array([(s.start, s.end) for s in timeline], dtype=float).reshape(-1, 2)
+    if seg.size and (seg[1:, 0] < seg[:-1, 1] - 1e-9).any():
+        i = int(np.flatnonzero(seg[1:, 0] < seg[:-1, 1] - 1e-9)[0])
+        raise InputError("segments of a segmentation must not overlap",
+                         value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})")
+    return seg[:, 0]
+
+
+def _midpoints(units: pd.DataFrame) -> np.ndarray:
+    if not isinstance(units, pd.DataFrame) or not {"start", "end"} <= set(units.columns):
+        raise InputError("units must be a DataFrame with columns start and end")
+    if len(units) == 0:
+        raise InputError("there are no units to project onto")
+    start = units["start"].to_numpy(dtype=float)
+    end = units["end"].to_numpy(dtype=float)
+    bad = ~(np.isfinite(start) & np.isfinite(end) & (end >= start))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"unit {i} has no valid [start, end]", value=(start[i], end[i]))
+    mid = (start + end) / 2
+    if (np.diff(mid) < 0).any():
+        i = int(np.flatnonzero(np.diff(mid) < 0)[0]) + 1
+        raise InputError(f"units must be sorted by time; unit {i} starts before unit {i - 1}",
+                         value=(start[i], end[i]))
+    return mid
+
+
+def unit_segments(annotation, units: pd.DataFrame) -> np.ndarray:
+    """Index (in start order) of the segment each unit belongs to: the last segment that starts at
+    or before the unit's midpoint, 0 for units before the first segment.
+
+    Parameters
+    ----------
+    annotation : pyannote.core.Annotation or Timeline
+        A segmentation of one show (non-overlapping segments).
+    units : pandas.DataFrame
+        Columns ``start, end`` in seconds, sorted by time.
+
+    Returns
+    -------
+    numpy.ndarray of int, one entry per unit, non-decreasing.
+    """
+    starts = _starts(annotation)
+    mid = _midpoints(units)
+    if starts.size == 0:
+        return np.zeros(mid.size, dtype=np.int64)
+    return np.maximum(np.searchsorted(starts, mid, side="right") - 1, 0)
+
+
+def to_masses(annotation, units: pd.DataFrame) -> np.ndarray:
+    """Masses of a time segmentation over units: the number of units of each segment, in order.
+
+    ``O(U + S log S)`` for ``U`` units and ``S`` segments (a sort, one ``searchsorted``).
+
+    Parameters
+    ----------
+    annotation : pyannote.core.Annotation or Timeline
+        A segmentation of one show.
+    units : pandas.DataFrame
+        Columns ``start, end`` (seconds), sorted by time: breath groups, caption cues or
+        :func:`frames`.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Positive masses summing to ``len(units)``; an annotation without segments is one segment.
+
+    Raises
+    ------
+    InputError
+        Overlapping segments, no units, a unit with a bad or unordered time span.
+    """
+    label = unit_segments(annotation, units)
+    change = np.flatnonzero(np.diff(label)) + 1
+    return np.diff(np.concatenate(([0], change, [label.size]))).astype(np.int64)
+
+
+def frames(extent: Segment, frame: float) -> pd.DataFrame:
+    """Fixed frames of ``frame`` seconds covering ``extent``; the last one may be shorter.
+
+    Parameters
+    ----------
+    extent : pyannote.core.Segment
+        The span to cover (a show's extent or its UEM).
+    frame : float
+        Frame length in seconds, positive.
+
+    Returns
+    -------
+    pandas.DataFrame with columns ``start, end``.
+    """
+    if isinstance(frame, bool) or not isinstance(frame, (int, float)) or not math.isfinite(frame) \
+            or frame <= 0:
+        raise InputError("the frame length must be a positive number of seconds", value=frame)
+    if not isinstance(extent, Segment) or not (extent.end > extent.start):
+        raise InputError("frames need a non-empty extent", value=str(extent))
+    count = max(1, math.ceil((extent.end - extent.start) / frame - 1e-9))
+    start = extent.start + frame * np.arange(count, dtype=float)
+    end = np.minimum(start + frame, extent.end)
+    end[-1] = extent.end
+    return pd.DataFrame({"start": start, "end": end})
