@@ -1,0 +1,156 @@
+"""``tvseg evaluate``: score systems against a reference and print a summary table.
+
+``tvseg evaluate --reference PATH --hypothesis NAME=PATH [...]`` reads the files with
+:mod:`tvseg.readers`, scores them with :func:`tvseg.evaluation.evaluate`, prints one row per
+system (pooled corpus values and macro means) and, with ``--json FILE``, writes the contract's
+schema atomically (a temporary file renamed into place). ``--demo`` runs on the bundled
+``data_samples/`` (found beside the ``tvseg`` package, as in a source checkout).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from tvseg.errors import UsageError
+from tvseg.settings import Settings
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+SUMMARY = (("cov_n", "CovN"), ("cov_d", "CovD"), ("recall_n", "R_N"), ("precision_n", "P_N"),
+           ("boundary_f1", "bound. F"))
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("evaluate", help="score topic segmentations (CovN/CovD, boundaries, units)",
+                              description=__doc__.split("\n\n")[1] if __doc__ else None)
+    p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
+    p.add_argument("--hypothesis", metavar="NAME=PATH", action="append", default=[],
+                   help="a system's segments (file or folder); repeat for several systems")
+    p.add_argument("--units", metavar="PATH", help="units (breath groups, cues) for the unit metrics")
+    p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
+    p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
+    p.add_argument("--metadata", metavar="PATH", help="show metadata CSV (channel, programme) for groups")
+    p.add_argument("--gamma", type=float, default=0.85, help="coverage threshold, strict (default 0.85)")
+    p.add_argument("--tolerance", type=float, default=10.0, help="boundary tolerance in s (default 10)")
+    p.add_argument("--long-threshold", type=float, default=30.0, help="short/long split in s (default 30)")
+    p.add_argument("--title-f1", type=float, metavar="X", help="a title is correct when its word F1 >= X "
+                   "(default: normalised exact match)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000, 0: none)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
+    p.add_argument("--demo", action="store_true", help="run on the bundled data_samples/")
+    p.set_defaults(run=run)
+
+
+def demo_root() -> Path:
+    """The bundled ``data_samples/`` folder (beside the package in a source checkout)."""
+    import tvseg
+
+    root = Path(tvseg.__file__).resolve().parent.parent / "data_samples"
+    if not (root / "reference").is_dir():
+        raise UsageError(f"--demo needs the bundled data_samples/ folder of a source checkout, not found at "
+                         f"{root} (tvseg installed from a wheel does not include it)")
+    return root
+
+
+def parse_hypothesis(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not path or not _NAME.match(name):
+        raise UsageError(f"--hypothesis must be NAME=PATH with NAME made of letters, digits, '_', '-', '.': {text!r}")
+    return name, path
+
+
+def run(args) -> int:
+    from tvseg.readers import read_metadata, read_segments, read_uem, read_units
+
+    if args.demo:
+        root = demo_root()
+        args.reference = args.reference or str(root / "reference" / "chapters")
+        if not args.hypothesis:
+            args.hypothesis = [f"system_a={root / 'hypotheses' / 'system_a.rttm'}",
+                               f"system_b={root / 'hypotheses' / 'system_b'}"]
+        if args.units is None and args.frame is None:
+            args.units = str(root / "units" / "breath_groups.csv")
+        args.uem = args.uem or str(root / "corpus.uem")
+        args.metadata = args.metadata or str(root / "metadata.csv")
+        if args.html == "":
+            args.html = "reports/demo"
+    if args.html == "":
+        raise UsageError("--html needs a folder (except with --demo, where it is reports/demo/)")
+    if not args.reference:
+        raise UsageError("--reference is required (or --demo)")
+    if not args.hypothesis:
+        raise UsageError("at least one --hypothesis NAME=PATH is required (or --demo)")
+    systems = dict(parse_hypothesis(h) for h in args.hypothesis)
+    if len(systems) != len(args.hypothesis):
+        raise UsageError("two --hypothesis options use the same NAME")
+    if args.units and args.frame is not None:
+        raise UsageError("--units and --frame exclude each other")
+    if args.html is not None:
+        try:
+            from tvseg.report import write_report
+            import tvseg.report.adapter  # noqa: F401
+        except ImportError:
+            raise UsageError("--html: the HTML report is not available yet in this version") from None
+
+    settings = Settings(gamma=args.gamma, tolerance=args.tolerance, long_threshold=args.long_threshold,
+                        title_f1_threshold=args.title_f1, uem=args.uem is not None,
+                        units="frames" if args.frame is not None else ("file" if args.units else "none"),
+                        frame=args.frame, bootstrap=args.bootstrap, seed=args.seed)
+    uem = read_uem(args.uem) if args.uem else None
+    reference = read_segments(args.reference, uem=uem)
+    hypotheses = {name: read_segments(path, uem=uem) for name, path in systems.items()}
+    units = read_units(args.units) if args.units else None
+    metadata = read_metadata(args.metadata) if args.metadata else None
+
+    from tvseg.evaluation import evaluate
+
+    result = evaluate(reference, hypotheses, settings=settings, uem=uem, units=units, metadata=metadata)
+    print(summary(result))
+    if args.json:
+        write_json(result.to_json(), args.json)
+    if args.html is not None:
+        index = write_report(result, args.html)
+        print(f"report: {index}")
+    return 0
+
+
+def _fmt(value) -> str:
+    return "   -  " if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:6.1f}"
+
+
+def summary(result) -> str:
+    """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows."""
+    width = max(len("system"), *(len(n) for n in result.systems))
+    head = " ".join(f"{label:>8}" for _, label in SUMMARY)
+    lines = [f"{len(result.shows)} shows; {result.settings.signature()}",
+             f"{'system':<{width}}  {'':<6} {head}"]
+    for name, sr in result.systems.items():
+        for kind, values in (("corpus", sr.corpus), ("macro", sr.macro)):
+            cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in SUMMARY)
+            lines.append(f"{name if kind == 'corpus' else '':<{width}}  {kind:<6} {cells}")
+    return "\n".join(lines)
+
+
+def write_json(data: dict, path) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"--json: no such folder {str(folder)!r}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, ensure_ascii=False, allow_nan=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,299 @@
+"""The pipeline behind ``tvseg evaluate``: align shows, score every system, build the result.
+
+:func:`evaluate` takes segmentations already read (``{show: Annotation}``), scores each system
+against the reference on every reference show (:mod:`tvseg.retrieval.corpus`), and returns an
+:class:`EvaluationResult`: per-show metrics, pooled (corpus) and macro values, ``by_length``,
+groups by metadata, match tables, sweeps, bootstrap intervals and pairwise p-values.
+:meth:`EvaluationResult.to_json` is the contract's ``--json`` schema.
+
+Show alignment: the reference decides which shows are scored. A show that a hypothesis has and the
+reference lacks is left out (with a :class:`~tvseg.errors.TvsegWarning` naming it); a reference show
+that a hypothesis lacks is scored as an empty hypothesis (with a warning naming it).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Annotation, Timeline
+
+from tvseg import __version__
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.retrieval.bootstrap import paired_bootstrap
+from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
+                                    metric_table, score_shows, warn_undefined)
+from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.segments import from_segmentation, stack
+from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
+from tvseg.settings import Settings
+
+__all__ = ["evaluate", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
+
+UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s")
+
+
+@dataclass(frozen=True, eq=False)
+class SystemResult:
+    """The scores of one system.
+
+    Attributes
+    ----------
+    name : str
+    scores : ShowScores
+        Components per show, the matching and the segments.
+    shows : pandas.DataFrame
+        Metrics per show (index: show id).
+    corpus, macro : dict
+        Pooled and macro metrics.
+    by_length : dict
+        ``{"short": {...}, "long": {...}}``.
+    groups : dict
+        ``{metadata column: {value: pooled metrics}}``.
+    matches : pandas.DataFrame
+        The match table of every show (column ``show`` first).
+    gamma_sweep, tolerance_sweep : pandas.DataFrame
+    boundary_pairs : pandas.DataFrame
+        Matched boundaries at the settings' tolerance: ``show, reference, hypothesis``.
+    """
+
+    name: str
+    scores: ShowScores
+    shows: pd.DataFrame
+    corpus: dict
+    macro: dict
+    by_length: dict
+    groups: dict
+    matches: pd.DataFrame
+    gamma_sweep: pd.DataFrame
+    tolerance_sweep: pd.DataFrame
+    boundary_pairs: pd.DataFrame
+    titles: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationResult:
+    """Everything ``tvseg evaluate`` computed; ``settings`` is the one object behind every number."""
+
+    settings: Settings
+    shows: list
+    systems: dict
+    reference: dict
+    hypotheses: dict
+    metadata: pd.DataFrame | None = None
+    intervals: dict = field(default_factory=dict)
+    pairwise: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The contract's ``--json`` object (NaN as None; rates as fractions)."""
+        systems = {}
+        for name, sr in self.systems.items():
+            systems[name] = {
+                "corpus": _clean(sr.corpus),
+                "macro": _clean(sr.macro),
+                "by_length": {k: _clean(v) for k, v in sr.by_length.items()},
+                "shows": {show: _clean(row) for show, row in sr.shows.to_dict(orient="index").items()},
+                "groups": {col: {val: _clean(m) for val, m in values.items()} for col, values in sr.groups.items()},
+                "sweeps": {"gamma": _records(sr.gamma_sweep), "tolerance": _records(sr.tolerance_sweep)},
+                "bootstrap": _clean(self.intervals.get(name, {})),
+            }
+        return {
+            "tvseg_version": __version__,
+            "signature": self.settings.signature(),
+            "settings": _clean(self.settings.as_dict()),
+            "systems": systems,
+            "pairwise": [_clean(p) for p in self.pairwise],
+        }
+
+
+_COUNT_KEYS = {"n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"}
+
+
+def _clean(value, key=None):
+    if isinstance(value, dict):
+        return {str(k): _clean(v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isnan(v):
+            return None
+        if key in _COUNT_KEYS and v.is_integer():
+            return int(v)
+        return v
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list:
+    return [_clean(r) for r in frame.to_dict(orient="records")]
+
+
+def _uem_edges(uem, shows):
+    if uem is None:
+        return None, None
+    start = np.full(len(shows), np.nan)
+    end = np.full(len(shows), np.nan)
+    for k, show in enumerate(shows):
+        timeline = uem.get(show)
+        if timeline is not None and len(timeline):
+            extent = timeline.extent()
+            start[k], end[k] = extent.start, extent.end
+    return start, end
+
+
+def _align(name: str, reference_shows: list, hypothesis: Mapping) -> list:
+    extra = sorted(set(hypothesis) - set(reference_shows))
+    if extra:
+        warnings.warn(f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
+                      TvsegWarning, stacklevel=3)
+    out = []
+    for show in reference_shows:
+        if show not in hypothesis:
+            warnings.warn(f"{name}: no hypothesis for show {show}: scored as an empty hypothesis",
+                          TvsegWarning, stacklevel=3)
+            out.append(None)
+        else:
+            out.append(hypothesis[show])
+    return out
+
+
+def _crop(segmentation, timeline):
+    if segmentation is None or timeline is None:
+        return segmentation
+    return segmentation.crop(timeline, mode="intersection")
+
+
+def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
+             settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
+             units: Mapping[str, pd.DataFrame] | None = None, metadata: pd.DataFrame | None = None,
+             sweep_tolerances=TOLERANCES) -> EvaluationResult:
+    """Score every system on every reference show.
+
+    Parameters
+    ----------
+    reference : dict
+        Show id -> reference segmentation.
+    hypotheses : dict
+        System name -> {show id -> hypothesis segmentation}.
+    settings : Settings, optional
+        Default ``Settings()``. Its ``uem`` and ``units`` fields are set from the inputs (a UEM
+        given, units given), and that effective object is the result's ``settings``.
+    uem : dict, optional
+        Show id -> UEM timeline: segments are cropped to it and its extent gives the show's edges.
+    units : dict, optional
+        Show id -> units DataFrame (``start, end``) for the unit-domain metrics.
+    metadata : pandas.DataFrame, optional
+        Indexed by show id; text columns (channel, programme) give ``groups``.
+
+    Returns
+    -------
+    EvaluationResult
+    """
+    settings = settings or Settings()
+    changes = {}
+    if (uem is not None) != settings.uem:
+        changes["uem"] = uem is not None
+    if units is not None and settings.units != "file":
+        changes["units"] = "file"
+    if changes:
+        settings = settings.replace(**changes)
+    if not reference:
+        raise InputError("the reference has no show")
+    if not hypotheses:
+        raise UsageError("no hypothesis to score")
+    shows = sorted(reference)
+    uem_start, uem_end = _uem_edges(uem, shows)
+    ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
+    ref = stack([from_segmentation(a, what=f"reference of show {s!r}") for s, a in zip(shows, ref_anns)])
+    systems = {}
+    for name, hypothesis in hypotheses.items():
+        aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
+        hyp = stack([from_segmentation(a, what=f"{name} hypothesis of show {s!r}") for s, a in zip(shows, aligned)])
+        scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
+                             tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
+                             uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold)
+        per_show = metric_table(scores.components, titles=scores.titles)
+        warn_undefined(name, per_show)
+        corpus = corpus_metrics(scores.components, titles=scores.titles)
+        unit_rows = _unit_scores(name, shows, ref_anns, aligned, units, settings, uem_start, uem_end, ref, hyp)
+        if unit_rows is not None:
+            per_show_units, corpus_units = unit_rows
+            per_show = per_show.join(per_show_units)
+            corpus.update(corpus_units)
+        matches = match_table(ref, hyp, scores.matching, gamma=settings.gamma, show_names=shows)
+        systems[name] = SystemResult(
+            name=name, scores=scores, shows=per_show, corpus=corpus, macro=macro_metrics(per_show),
+            by_length=by_length(scores.components, name=name, long_threshold=settings.long_threshold),
+            groups=by_group(scores.components, metadata, titles=scores.titles), matches=matches,
+            gamma_sweep=gamma_sweep(scores), tolerance_sweep=tolerance_sweep(scores, sweep_tolerances),
+            boundary_pairs=_pairs(scores, shows, settings.tolerance, uem_start, uem_end), titles=scores.titles)
+    intervals, pairwise = paired_bootstrap(
+        {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
+        confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
+    return EvaluationResult(settings=settings, shows=shows, systems=systems,
+                            reference=dict(zip(shows, ref_anns)), hypotheses=dict(hypotheses), metadata=metadata,
+                            intervals=intervals, pairwise=pairwise)
+
+
+def _pairs(scores: ShowScores, shows, tolerance, uem_start, uem_end) -> pd.DataFrame:
+    from tvseg.retrieval.boundaries import extents, extract, match_points
+
+    e_start, e_end = extents(scores.reference, scores.hypothesis, uem_start, uem_end)
+    r_show, r_time = extract(scores.reference, e_start, e_end)
+    h_show, h_time = extract(scores.hypothesis, e_start, e_end)
+    i, j = match_points(r_show, r_time, h_show, h_time, tolerance)
+    names = np.asarray(shows, dtype=object)
+    return pd.DataFrame({"show": names[r_show[i]] if len(i) else np.empty(0, object),
+                         "reference": r_time[i], "hypothesis": h_time[j]})
+
+
+def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, uem_end, ref, hyp):
+    """Unit-domain metrics through ``tvseg.unit.scores`` (None when not asked for)."""
+    if units is None and settings.units != "frames":
+        return None
+    try:
+        from tvseg.unit.scores import unit_components, unit_metrics
+    except ImportError:
+        warnings.warn("unit metrics (tvseg.unit.scores) are not available in this build: left out",
+                      TvsegWarning, stacklevel=3)
+        return None
+    if settings.units == "frames":
+        from pyannote.core import Segment
+
+        from tvseg.retrieval.boundaries import extents
+        from tvseg.unit.projection import frames
+
+        e_start, e_end = extents(ref, hyp, uem_start, uem_end)
+    rows, total = {}, None
+    for k, show in enumerate(shows):
+        if settings.units == "frames":
+            if np.isnan(e_start[k]):
+                continue
+            table = frames(Segment(float(e_start[k]), float(e_end[k])), settings.frame)
+        else:
+            table = units.get(show)
+            if table is None:
+                warnings.warn(f"{name}: no units for show {show}: its unit metrics are left out",
+                              TvsegWarning, stacklevel=3)
+                continue
+        comp = unit_components(ref_anns[k] if ref_anns[k] is not None else Annotation(),
+                               hyp_anns[k] if hyp_anns[k] is not None else Annotation(),
+                               units=table, settings=settings)
+        rows[show] = dict(unit_metrics(comp))
+        total = comp if total is None else _add(total, comp)
+    per_show = pd.DataFrame.from_dict(rows, orient="index").reindex(shows)
+    corpus = dict(unit_metrics(total)) if total is not None else {}
+    return per_show, corpus
+
+
+def _add(a, b):
+    if isinstance(a, Mapping):
+        return {k: _add(a[k], b[k]) for k in a}
+    return a + b

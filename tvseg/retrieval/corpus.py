@@ -1,0 +1,265 @@
+r"""Scoring a corpus: per-show additive components, pooled (micro), macro, by length and by group.
+
+A metric is computed from **components** (counts and durations) that add up over shows, as in
+pyannote.metrics: the corpus value pools the components of all shows (micro average, as
+Bouchekif et al.'s tables are computed), the macro value is the mean of the per-show values.
+Everything is vectorised over the corpus: all shows' segments are scored in one pass
+(:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.boundaries.match_points`) and summed
+per show with ``numpy.bincount``.
+
+Components per show (columns of :attr:`ShowScores.components`):
+
+- ``n_reference, n_hypothesis, n_correct_reference, n_correct_hypothesis`` (segments) and
+  ``duration_reference, duration_hypothesis, duration_correct_reference, duration_correct_hypothesis``
+  (seconds); the same eight with the suffixes ``_short`` and ``_long``: a reference segment is
+  classed by its own duration (recall side), a hypothesis segment by its own duration (precision
+  side); *long* means ``duration >= long_threshold``;
+- ``boundary_n_reference, boundary_n_hypothesis, boundary_n_matched`` at the settings' tolerance;
+- with titles: ``title_correct_reference`` (correct reference segments whose partner's title is
+  correct), ``title_f1_sum`` (their title-word F1 summed), ``title_correct_hypothesis``.
+
+Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.retrieval.rates`):
+
+.. math::
+
+    R_N = \frac{n_{correct\,ref}}{n_{ref}},\ P_N = \frac{n_{correct\,hyp}}{n_{hyp}},\
+    R_D = \frac{d_{correct\,ref}}{d_{ref}},\ P_D = \frac{d_{correct\,hyp}}{d_{hyp}},\
+    P_B = \frac{n_{matched}}{n^B_{hyp}},\ R_B = \frac{n_{matched}}{n^B_{ref}}
+
+``title_accuracy`` and ``title_f1`` are over correctly retrieved reference segments;
+``titled_recall = title_correct_reference / n_reference`` and
+``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
+and correctly titled. The macro value of a metric is the mean over the shows where it is defined
+(a show whose value is NaN is left out of that mean, with a warning).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from tvseg.errors import TvsegWarning
+from tvseg.retrieval.boundaries import extents, extract, match_points
+from tvseg.retrieval.coverage import Matching, match
+from tvseg.retrieval.rates import f_measure, rate
+from tvseg.retrieval.segments import Segments
+from tvseg.retrieval.titles import compare_titles, has_title
+
+__all__ = ["ShowScores", "score_shows", "metric_table", "corpus_metrics", "macro_metrics", "by_length",
+           "by_group", "COVERAGE_METRICS", "BOUNDARY_METRICS", "COUNT_METRICS", "TITLE_METRICS",
+           "warn_undefined"]
+
+COUNTS = ("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis")
+DURATIONS = ("duration_reference", "duration_hypothesis", "duration_correct_reference",
+             "duration_correct_hypothesis")
+COVERAGE_METRICS = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d")
+BOUNDARY_METRICS = ("boundary_precision", "boundary_recall", "boundary_f1")
+COUNT_METRICS = COUNTS
+TITLE_METRICS = ("title_accuracy", "title_f1", "titled_recall", "titled_precision")
+
+
+@dataclass(frozen=True, eq=False)
+class ShowScores:
+    """One system scored on every show of a corpus.
+
+    Attributes
+    ----------
+    shows : list of str
+        Show ids, in the order of the rows of ``components``.
+    components : pandas.DataFrame
+        Additive components per show (index: show id); see the module docstring.
+    boundary_matched : pandas.DataFrame
+        ``n_matched`` per show (rows) and tolerance (columns), for the tolerances asked.
+    titles : bool
+        Whether both sides carry titles (then the title components are present).
+    reference, hypothesis : Segments
+    matching : Matching
+    reference_title_correct, hypothesis_title_correct, reference_title_f1 : ndarray or None
+        Per segment, when titles are scored.
+    """
+
+    shows: list
+    components: pd.DataFrame
+    boundary_matched: pd.DataFrame
+    titles: bool
+    reference: Segments
+    hypothesis: Segments
+    matching: Matching
+    reference_title_correct: np.ndarray | None = None
+    hypothesis_title_correct: np.ndarray | None = None
+    reference_title_f1: np.ndarray | None = None
+
+
+def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
+    return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
+
+
+def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[str], gamma: float,
+                long_threshold: float, tolerance: float, tolerances: Sequence[float] = (),
+                uem_start: np.ndarray | None = None, uem_end: np.ndarray | None = None,
+                title_f1_threshold: float | None = None, titles: bool | None = None) -> ShowScores:
+    """Score one system on a corpus: components per show (see the module docstring).
+
+    Parameters
+    ----------
+    reference, hypothesis : Segments
+        The corpus, with the same show order (``shows``).
+    gamma, long_threshold, tolerance, title_f1_threshold
+        As in :class:`tvseg.settings.Settings`.
+    tolerances : sequence of float
+        Extra tolerances whose matched-boundary counts go to ``boundary_matched``.
+    uem_start, uem_end : ndarray, optional
+        Per-show edges (NaN where a show has no UEM); default: union extent of both sides.
+    titles : bool, optional
+        Score titles; default: when some reference and some hypothesis segment carry a title.
+    """
+    n = len(shows)
+    m = match(reference, hypothesis)
+    ok_r = m.reference_coverage > gamma
+    ok_h = m.hypothesis_coverage > gamma
+    d_r, d_h = reference.duration, hypothesis.duration
+    comp = {}
+    long_r, long_h = d_r >= long_threshold, d_h >= long_threshold
+    for suffix, sel_r, sel_h in (("", None, None), ("_short", ~long_r, ~long_h), ("_long", long_r, long_h)):
+        w_r = np.ones(len(d_r)) if sel_r is None else sel_r.astype(float)
+        w_h = np.ones(len(d_h)) if sel_h is None else sel_h.astype(float)
+        comp["n_reference" + suffix] = _sum(reference.show, w_r, n)
+        comp["n_hypothesis" + suffix] = _sum(hypothesis.show, w_h, n)
+        comp["n_correct_reference" + suffix] = _sum(reference.show, w_r * ok_r, n)
+        comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * ok_h, n)
+        comp["duration_reference" + suffix] = _sum(reference.show, w_r * d_r, n)
+        comp["duration_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h, n)
+        comp["duration_correct_reference" + suffix] = _sum(reference.show, w_r * d_r * ok_r, n)
+        comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h * ok_h, n)
+
+    e_start, e_end = extents(reference, hypothesis, uem_start, uem_end)
+    r_show, r_time = extract(reference, e_start, e_end)
+    h_show, h_time = extract(hypothesis, e_start, e_end)
+    comp["boundary_n_reference"] = np.bincount(r_show, minlength=n).astype(float)
+    comp["boundary_n_hypothesis"] = np.bincount(h_show, minlength=n).astype(float)
+    matched = {}
+    for tol in dict.fromkeys([float(tolerance), *map(float, tolerances)]):
+        i, _ = match_points(r_show, r_time, h_show, h_time, tol)
+        matched[tol] = np.bincount(r_show[i], minlength=n).astype(float)
+    comp["boundary_n_matched"] = matched[float(tolerance)]
+
+    if titles is None:
+        titles = any(map(has_title, reference.label)) and any(map(has_title, hypothesis.label))
+    t_ok_r = t_ok_h = f1_r = None
+    if titles:
+        partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
+        partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
+        t_ok_r, f1_r = compare_titles(reference.label[ok_r], hypothesis.label[partner_r[ok_r]],
+                                      f1_threshold=title_f1_threshold)
+        t_ok_h, _ = compare_titles(reference.label[partner_h[ok_h]], hypothesis.label[ok_h],
+                                   f1_threshold=title_f1_threshold)
+        full_r, full_f1, full_h = np.zeros(len(ok_r), bool), np.zeros(len(ok_r)), np.zeros(len(ok_h), bool)
+        full_r[ok_r], full_f1[ok_r], full_h[ok_h] = t_ok_r, f1_r, t_ok_h
+        t_ok_r, f1_r, t_ok_h = full_r, full_f1, full_h
+        comp["title_correct_reference"] = _sum(reference.show, t_ok_r, n)
+        comp["title_f1_sum"] = _sum(reference.show, f1_r, n)
+        comp["title_correct_hypothesis"] = _sum(hypothesis.show, t_ok_h, n)
+    index = pd.Index(list(shows), name="show")
+    return ShowScores(shows=list(shows), components=pd.DataFrame(comp, index=index),
+                      boundary_matched=pd.DataFrame(matched, index=index), titles=bool(titles),
+                      reference=reference, hypothesis=hypothesis, matching=m,
+                      reference_title_correct=t_ok_r, hypothesis_title_correct=t_ok_h, reference_title_f1=f1_r)
+
+
+def _coverage_metrics(c, suffix: str = "") -> dict:
+    def g(key):
+        return np.asarray(c[key + suffix], dtype=float)
+
+    r_n = rate(g("n_correct_reference"), g("n_reference"))
+    p_n = rate(g("n_correct_hypothesis"), g("n_hypothesis"))
+    r_d = rate(g("duration_correct_reference"), g("duration_reference"))
+    p_d = rate(g("duration_correct_hypothesis"), g("duration_hypothesis"))
+    out = {"recall_n": r_n, "precision_n": p_n, "cov_n": f_measure(p_n, r_n),
+           "recall_d": r_d, "precision_d": p_d, "cov_d": f_measure(p_d, r_d)}
+    for key in COUNTS:
+        out[key] = g(key)
+    return out
+
+
+def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
+    """The metrics of every row of a components table (rows: shows, or bootstrap resamples)."""
+    c = components
+    out = _coverage_metrics(c)
+    bp = rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])
+    br = rate(c["boundary_n_matched"], c["boundary_n_reference"])
+    out.update(boundary_precision=bp, boundary_recall=br, boundary_f1=f_measure(bp, br))
+    if titles:
+        out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_reference"]),
+                   title_f1=rate(c["title_f1_sum"], c["n_correct_reference"]),
+                   titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
+                   titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]))
+    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + (list(TITLE_METRICS) if titles else [])
+    index = getattr(components, "index", None)
+    return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
+
+
+def corpus_metrics(components: pd.DataFrame, *, titles: bool = False) -> dict:
+    """Pooled (micro) metrics: the metrics of the components summed over shows."""
+    total = components.sum(axis=0).to_frame().T
+    return metric_table(total, titles=titles).iloc[0].to_dict()
+
+
+def macro_metrics(per_show: pd.DataFrame) -> dict:
+    """Mean over shows of each per-show metric, leaving out the shows where it is NaN."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: NaN, reported by warn_undefined
+        return {k: float(np.nanmean(per_show[k].to_numpy(float))) if len(per_show) else float("nan")
+                for k in per_show.columns}
+
+
+def by_length(components: pd.DataFrame, *, name: str = "", long_threshold: float | None = None) -> dict:
+    """Pooled coverage metrics of short and of long segments (see the module docstring).
+
+    Warns (:class:`TvsegWarning`) when a class has no reference or no hypothesis segment: its
+    recall or precision is NaN.
+    """
+    total = components.sum(axis=0)
+    out = {}
+    for cls in ("short", "long"):
+        values = _coverage_metrics(total, "_" + cls)
+        out[cls] = {k: float(v) for k, v in values.items()}
+        for side in ("reference", "hypothesis"):
+            if total[f"n_{side}_{cls}"] == 0:
+                limit = "" if long_threshold is None else f" (threshold {long_threshold:g} s)"
+                warnings.warn(f"{name + ': ' if name else ''}no {cls} {side} segment{limit}: "
+                              f"by_length.{cls} {'recall' if side == 'reference' else 'precision'} is NaN (0/0)",
+                              TvsegWarning, stacklevel=2)
+    return out
+
+
+def by_group(components: pd.DataFrame, metadata: pd.DataFrame | None, *, titles: bool = False) -> dict:
+    """Pooled metrics per value of each metadata column (e.g. channel, programme).
+
+    ``metadata`` is indexed by show id; shows missing from it are grouped under ``"<NA>"``.
+    Only text columns are used (a numeric column such as a duration is not a grouping).
+    """
+    if metadata is None or len(metadata.columns) == 0:
+        return {}
+    out = {}
+    for column in metadata.columns:
+        if pd.api.types.is_numeric_dtype(metadata[column]) or pd.api.types.is_bool_dtype(metadata[column]):
+            continue
+        values = metadata[column].reindex(components.index).astype(object)
+        values = values.where(values.notna(), "<NA>")
+        out[column] = {str(value): corpus_metrics(components[values == value], titles=titles)
+                       for value in sorted(values.unique(), key=str)}
+    return out
+
+
+def warn_undefined(name: str, per_show: pd.DataFrame) -> None:
+    """Warn once per kind of 0/0 found among the per-show metrics of system ``name``."""
+    for metric, what in (("precision_n", "no hypothesis segment"), ("recall_n", "no reference segment"),
+                         ("boundary_f1", "no boundary on either side")):
+        bad = per_show.index[per_show[metric].isna()].tolist()
+        if bad:
+            listed = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+            warnings.warn(f"{name}: {len(bad)} show(s) with {what} ({listed}): their {metric} is NaN (0/0) "
+                          "and they are left out of its macro mean", TvsegWarning, stacklevel=2)

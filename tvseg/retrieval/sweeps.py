@@ -1,0 +1,53 @@
+"""Scores as the coverage threshold gamma and the boundary tolerance vary (pooled over the corpus).
+
+- :func:`gamma_sweep`: ``recall_n, precision_n, cov_n, recall_d, precision_d, cov_d`` for gamma from
+  0.50 to 1.00 in steps of 0.01 (:data:`GAMMAS`; at 1.00 nothing is correct, the test being strict).
+  One sort of the segments' coverages serves every gamma: the number of segments correct at
+  gamma is the number whose coverage is above it (a ``searchsorted``), their duration a cumulative sum.
+- :func:`tolerance_sweep`: ``boundary_precision, boundary_recall, boundary_f1`` for tolerances from 0
+  to 30 s in steps of 1 s (:data:`TOLERANCES`), from the matched counts that
+  :func:`tvseg.retrieval.corpus.score_shows` computed for them.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tvseg.retrieval.rates import f_measure, rate
+
+__all__ = ["GAMMAS", "TOLERANCES", "gamma_sweep", "tolerance_sweep"]
+
+GAMMAS = np.round(np.arange(50, 101) / 100.0, 2)
+TOLERANCES = np.arange(0, 31, dtype=float)
+
+
+def _above(coverage: np.ndarray, duration: np.ndarray, gammas: np.ndarray):
+    order = np.argsort(coverage, kind="stable")
+    cov, dur = coverage[order], duration[order]
+    # segments with coverage > gamma are those after searchsorted(side="right")
+    first = np.searchsorted(cov, gammas, side="right")
+    tail = np.concatenate([np.cumsum(dur[::-1])[::-1], [0.0]])
+    return len(cov) - first, tail[first]
+
+
+def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
+    """Pooled CovN/CovD of one system (a :class:`~tvseg.retrieval.corpus.ShowScores`) per gamma."""
+    gammas = np.asarray(gammas, dtype=float)
+    m = scores.matching
+    n_r, d_r = _above(m.reference_coverage, scores.reference.duration, gammas)
+    n_h, d_h = _above(m.hypothesis_coverage, scores.hypothesis.duration, gammas)
+    r_n, p_n = rate(n_r, len(scores.reference)), rate(n_h, len(scores.hypothesis))
+    r_d = rate(d_r, scores.reference.duration.sum())
+    p_d = rate(d_h, scores.hypothesis.duration.sum())
+    return pd.DataFrame({"gamma": gammas, "recall_n": r_n, "precision_n": p_n, "cov_n": f_measure(p_n, r_n),
+                         "recall_d": r_d, "precision_d": p_d, "cov_d": f_measure(p_d, r_d)})
+
+
+def tolerance_sweep(scores, tolerances=TOLERANCES) -> pd.DataFrame:
+    """Pooled boundary P/R/F of one system per tolerance (must be among those it was scored with)."""
+    c = scores.components
+    n_ref, n_hyp = c["boundary_n_reference"].sum(), c["boundary_n_hypothesis"].sum()
+    matched = np.array([scores.boundary_matched[float(t)].sum() for t in tolerances])
+    p, r = rate(matched, n_hyp), rate(matched, n_ref)
+    return pd.DataFrame({"tolerance": np.asarray(tolerances, dtype=float), "boundary_precision": p,
+                         "boundary_recall": r, "boundary_f1": f_measure(p, r)})
