@@ -228,13 +228,13 @@ def _differences(pa: np.ndarray, pb: np.ndarray):
     return pos[keep], side[keep], int(same.sum())
 
 
-def _alternate(run_key: np.ndarray, linked: np.ndarray) -> np.ndarray:
+def _alternate(linked: np.ndarray) -> np.ndarray:
     """Greedy left-to-right choice in chains of candidate pairs: keep every other one from each chain start.
 
     ``linked[k]`` says candidate ``k`` shares its first position with the second position of candidate
     ``k - 1`` (so both cannot be taken). Returns a boolean mask of the candidates taken.
     """
-    k = np.arange(run_key.size)
+    k = np.arange(linked.size)
     starts = ~linked
     start_at = np.maximum.accumulate(np.where(starts, k, 0))
     return (k - start_at) % 2 == 0
@@ -254,7 +254,7 @@ def _pairs_adjacent_events(pos, side, n):
         return cand
     linked = np.zeros(cand.size, dtype=bool)
     linked[1:] = cand[1:] == cand[:-1] + 1
-    return cand[_alternate(cand, linked)]
+    return cand[_alternate(linked)]
 
 
 def _pairs_optimal(pos, side, n, w_sub, w_trp, scale):
@@ -313,7 +313,7 @@ def _pairs_segeval(pos, side, n):
         cand, cp = cand[order], cp[order]
         linked = np.zeros(cand.size, dtype=bool)
         linked[1:] = (cp[1:] == cp[:-1] + d)
-        take = _alternate(cand, linked)
+        take = _alternate(linked)
         first, second = idx[cand[take]], idx[jc[cand[take]]]
         free[first] = False
         free[second] = False
