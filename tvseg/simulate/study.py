@@ -82,11 +82,12 @@ def window_size(masses: np.ndarray) -> int:
 
 
 def run_experiment(study: str, experiment: tuple, *, trials: int, n_hypotheses: int, seed: int,
-                   metrics: MetricFunction, n_segments: int = N_SEGMENTS) -> dict:
+                   metrics: MetricFunction, n_segments: int = N_SEGMENTS, inclusive: bool = False) -> dict:
     """Run one experiment ``(table, errors, p, (lo, hi))`` of a study.
 
-    Each of ``trials`` trials draws a reference of ``n_segments`` segments, then ``n_hypotheses``
-    hypotheses, and scores them with ``metrics``.
+    Each of ``trials`` trials draws a reference of ``n_segments`` segments (sizes on ``lo .. hi - 1``,
+    or ``lo .. hi`` when ``inclusive``), then ``n_hypotheses`` hypotheses, and scores them with
+    ``metrics``.
 
     Returns
     -------
@@ -99,7 +100,7 @@ def run_experiment(study: str, experiment: tuple, *, trials: int, n_hypotheses: 
     rng = experiment_rng(seed, study, table, errors, p, size_range)
     values: dict[str, list] = {}
     for _ in range(trials):
-        masses = reference_masses(rng, n_segments, size_range)
+        masses = reference_masses(rng, n_segments, (size_range[0], size_range[1] + int(inclusive)))
         k = window_size(masses)
         for start in range(0, n_hypotheses, CHUNK):
             batch = draw_hypotheses(rng, masses, errors, p, min(CHUNK, n_hypotheses - start))
