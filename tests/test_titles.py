@@ -1,0 +1,66 @@
+"""Titles: normalisation, title-word F1 (Jin & Hauptmann 2001) and titled recall/precision."""
+import warnings
+
+import pytest
+from pyannote.core import Annotation, Segment
+
+from tvseg.errors import TvsegWarning
+from tvseg.evaluation import evaluate
+from tvseg.retrieval.titles import normalize_title, title_f1, title_match
+from tvseg.settings import Settings
+
+
+def test_normalisation():
+    assert normalize_title("Pension_reform:_unions_call_a_strike") == "pension reform unions call a strike"
+    assert normalize_title("  ÉTÉ   caniculaire!! ") == "été caniculaire"
+    assert normalize_title("ﬁnance") == "finance"  # NFKC unfolds the ligature
+    assert normalize_title("Straße") == normalize_title("STRASSE")  # casefold, not lower
+
+
+def test_title_word_f1_by_hand():
+    # ref words {pension, reform, strike} (3), hyp {pension, reform, protest, today} (4):
+    # 2 shared -> P = 2/4, R = 2/3, F1 = 2*(1/2)(2/3)/(7/6) = 4/7
+    assert title_f1("Pension reform: strike", "pension reform protest today") == pytest.approx(4 / 7)
+    # bags count repeats: ref "la la land" (3) vs hyp "la land" (2): shared 2 -> 2*2/5
+    assert title_f1("la la land", "la land") == pytest.approx(0.8)
+    assert title_f1("weather", "sport") == 0.0
+    assert title_match("Sport!", "sport") and not title_match("sport news", "sport")
+    assert title_match("sport news", "sport", f1_threshold=0.6)  # F1 = 2*1/3 = 0.667
+
+
+def ann(*items):
+    a = Annotation()
+    for s, e, label in items:
+        a[Segment(s, e)] = label
+    return a
+
+
+def test_titled_recall_and_precision():
+    # ref:  |Headlines 0-60|Pension_reform 60-200|Weather 200-230|Sport 230-300|
+    # hyp:  |headlines 0-60|Pension reform! 60-195|Strike 195-300              |
+    # correctly retrieved: R1 <-> H1 (1.0), R2 <-> H2 (2*135/275 = 0.98); R3, R4 are not
+    # (R4 <-> H3 = 2*70/175 = 0.8). Titles: H1 exact, H2 exact after normalisation -> 2 of 2.
+    # title_accuracy = 2/2, titled_recall = 2/4, titled_precision = 2/3.
+    ref = ann((0, 60, "Headlines"), (60, 200, "Pension_reform"), (200, 230, "Weather"), (230, 300, "Sport"))
+    hyp = ann((0, 60, "headlines"), (60, 195, "Pension reform!"), (195, 300, "Strike"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        c = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0)).systems["sys"].corpus
+    assert c["title_accuracy"] == 1.0 and c["title_f1"] == 1.0
+    assert c["titled_recall"] == 0.5 and c["titled_precision"] == pytest.approx(2 / 3)
+    # with one wrong title: H2 "Pension strike" -> F1 with "pension reform" = 2*1/4 = 0.5
+    hyp = ann((0, 60, "headlines"), (60, 195, "Pension strike"), (195, 300, "Strike"))
+    for threshold, accuracy in ((None, 0.5), (0.5, 1.0), (0.6, 0.5)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TvsegWarning)
+            c = evaluate({"s": ref}, {"sys": {"s": hyp}},
+                         settings=Settings(bootstrap=0, title_f1_threshold=threshold)).systems["sys"].corpus
+        assert c["title_accuracy"] == accuracy
+        assert c["title_f1"] == pytest.approx((1.0 + 0.5) / 2)
+
+
+def test_no_titles_no_title_metrics():
+    ref = ann((0, 60, "<NA>"), (60, 100, "<NA>"))
+    hyp = ann((0, 60, "a"), (60, 100, "b"))
+    c = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0)).systems["sys"].corpus
+    assert "title_accuracy" not in c
