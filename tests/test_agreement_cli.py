@@ -94,3 +94,36 @@ def test_units_options_refused_with_json(tmp_path, capsys):
     path = tmp_path / "ch1.json"
     path.write_text(json.dumps(CH1))
     assert main(["agreement", str(path), "--frame", "1.0"]) == 2
+
+
+def _rttm(path, rows):
+    path.write_text("".join(f"SEGMENT s1 1 {start:.3f} {end - start:.3f} <NA> <NA> {label} <NA> <NA>\n"
+                            for start, end, label in rows))
+    return path
+
+
+def test_segment_files_projected_to_frames(tmp_path, capsys):
+    pytest.importorskip("tvseg.unit.projection")  # written in another part of issue 4
+    # one show of 30 s, frames of 1 s (a frame belongs to the segment holding its midpoint):
+    #   A: [0, 10) [10, 30)   -> masses 10 20, boundary after frame 10
+    #   B: [0, 12) [12, 30)   -> masses 12 18, boundary after frame 12
+    #   C: [0, 30)            -> mass 30, no boundary
+    # 29 PBs; A-B: 10 and 12 are 2 PBs apart, two full misses (d = 2); A-C and B-C: d = 1
+    # A_a = 1 - (2 + 1 + 1) / (3 * 29) = 1 - 4/87
+    a = _rttm(tmp_path / "a.rttm", [(0, 10, "t1"), (10, 30, "t2")])
+    b = _rttm(tmp_path / "b.rttm", [(0, 12, "t1"), (12, 30, "t2")])
+    c = _rttm(tmp_path / "c.rttm", [(0, 30, "t1")])
+    out_json = tmp_path / "out.json"
+    assert main(["agreement", f"A={a}", f"B={b}", str(c), "--frame", "1", "--json", str(out_json)]) == 0
+    written = json.loads(out_json.read_text())
+    assert written["coders"] == ["A", "B", "c"]
+    assert written["actual"] == pytest.approx(1 - 4 / 87)
+    # segments: 2 + 2 + 1 over 3 * 29 PBs
+    assert written["p_boundary"] == pytest.approx(5 / 87)
+
+
+def test_segment_files_need_units(tmp_path, capsys):
+    a = _rttm(tmp_path / "a.rttm", [(0, 10, "t1"), (10, 30, "t2")])
+    b = _rttm(tmp_path / "b.rttm", [(0, 12, "t1"), (12, 30, "t2")])
+    assert main(["agreement", str(a), str(b)]) == 2
+    assert "Traceback" not in capsys.readouterr().err
