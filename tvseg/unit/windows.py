@@ -86,10 +86,10 @@ class WindowDiffComponents(NamedTuple):
 
 
 def _masses(x, name):
-    """``as_masses`` with a fast path for a list or array of integers all >= 2.
+    """``as_masses`` with a fast path for a list, tuple or array of positive integers.
 
-    A list holding a boolean converts to an integer array with a 0 or a 1 in it, so when every
-    value is at least 2 no boolean can be hiding; otherwise the full check of ``as_masses`` runs.
+    A list holding a boolean converts to an integer array with a 0 or a 1 in it: a 0 is refused
+    by the full check, and only the entries equal to 1 need a look at their Python type.
     """
     if isinstance(x, np.ndarray):
         arr = x
@@ -100,7 +100,9 @@ def _masses(x, name):
             return as_masses(x, name=name)
     else:
         return as_masses(x, name=name)
-    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iu" and arr.min() >= 2:
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iu" and arr.min() >= 1:
+        if arr is not x and any(type(x[i]) is bool for i in np.flatnonzero(arr == 1).tolist()):
+            return as_masses(x, name=name)
         return arr.astype(np.int64, copy=False)
     return as_masses(x, name=name)
 
@@ -226,31 +228,33 @@ def _pieces(pr: np.ndarray, ph: np.ndarray, g: _Geometry):
         return z, z, z
     if w == 0:
         return np.array([hi - lo + 1]), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    # one sort of the change points, each tagged in its two low bits with what changes there:
+    # 0 reference +1, 1 reference -1, 2 hypothesis +1, 3 hypothesis -1
+    top = hi + 1
     nr, nh = pr.size, ph.size
-    pts = np.empty(2 + 2 * nr + 2 * nh, np.int64)
+    keys = np.concatenate((pr, pr, ph, ph))
+    keys += np.repeat(np.array([1 - w, 1, 1 - w, 1]), (nr, nr, nh, nh))
+    np.clip(keys, lo, top, out=keys)
+    keys <<= 2
+    keys |= np.repeat(_TAGS, (nr, nr, nh, nh))
+    keys.sort()
+    tag = keys & 3
+    pts = np.empty(keys.size + 2, np.int64)
     pts[0] = lo
-    pts[1:1 + nr] = pr
-    pts[1:1 + nr] -= w - 1
-    pts[1 + nr:1 + 2 * nr] = pr
-    pts[1 + nr:1 + 2 * nr] += 1
-    j = 1 + 2 * nr
-    pts[j:j + nh] = ph
-    pts[j:j + nh] -= w - 1
-    pts[j + nh:j + 2 * nh] = ph
-    pts[j + nh:j + 2 * nh] += 1
-    pts[-1] = hi + 1
-    np.clip(pts, lo, hi + 1, out=pts)
-    dr = np.zeros(pts.size, np.int64)
-    dr[1:1 + nr] = 1
-    dr[1 + nr:1 + 2 * nr] = -1
-    dh = np.zeros(pts.size, np.int64)
-    dh[j:j + nh] = 1
-    dh[j + nh:j + 2 * nh] = -1
-    order = np.argsort(pts, kind="stable")
-    pts = pts[order]
-    r = np.cumsum(dr[order])[:-1]
-    h = np.cumsum(dh[order])[:-1]
+    pts[1:-1] = keys >> 2
+    pts[-1] = top
+    r = np.empty(keys.size + 1, np.int64)
+    r[0] = 0
+    np.cumsum(_DR[tag], out=r[1:])
+    h = np.empty(keys.size + 1, np.int64)
+    h[0] = 0
+    np.cumsum(_DH[tag], out=h[1:])
     return np.diff(pts), r, h
+
+
+_TAGS = np.arange(4, dtype=np.int64)
+_DR = np.array([1, -1, 0, 0], np.int64)
+_DH = np.array([0, 0, 1, -1], np.int64)
 
 
 def _positions(masses):
