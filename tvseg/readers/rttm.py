@@ -10,6 +10,8 @@ is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import NO_LABEL, Record, parse_time
@@ -87,7 +89,10 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
         if kind in keep:
             name = fields[7]
             label = NO_LABEL if name == _NA else name
-            records.append(Record(start, start + duration, label, number))
+            # the end is summed in decimal, so that 0.029 + 0.001 is 0.030, the start of the next
+            # segment, and not the float 0.030000000000000002 that would overlap it
+            end = float(Decimal(start_text) + Decimal(duration_text))
+            records.append(Record(start, end, label, number))
     if not shows:
         raise InputError("no RTTM line (only comments or blank lines)", path=path, line=1)
     return shows

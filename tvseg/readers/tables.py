@@ -42,60 +42,72 @@ def read_table(path) -> Table:
     """Read a CSV file as text cells, refusing rows whose number of fields differs from the header's.
 
     Blank lines are skipped. Header names are stripped of surrounding spaces and must be unique
-    and non-empty.
+    and non-empty. The file is parsed by pandas; Python's ``csv`` module splits it too, to know
+    the line each record starts on, and a record the two parsers read differently (a stray
+    quote, say) is refused at its line rather than guessed.
     """
     text = read_text(path)
-    starts, counts, header = _record_lines(text, path)
-    header_line, header_count = starts[0], counts[0]
+    starts, rows = _records(text, path)
+    if not rows:
+        raise InputError("no CSV header", path=path, line=1)
+    header, header_line, header_count = rows[0], starts[0], len(rows[0])
     names = [cell.strip() for cell in header]
-    raw_header = _line(text, header_line)
     if any(not name for name in names):
         raise InputError("empty column name in the header", path=path, line=header_line,
-                         value=raw_header)
+                         value=_line(text, header_line))
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise InputError("duplicate column name in the header", path=path, line=header_line,
                          value=duplicates[0])
-    for start, count in zip(starts[1:], counts[1:]):
-        if count != header_count:
-            raise InputError(f"expected {header_count} fields as in the header, found {count}",
+    for start, row in zip(starts[1:], rows[1:]):
+        if len(row) != header_count:
+            raise InputError(f"expected {header_count} fields as in the header, found {len(row)}",
                              path=path, line=start, value=_line(text, start))
+    if len(rows) == 1:
+        raise InputError("no rows after the header", path=path, line=header_line)
     try:
         frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, na_filter=False,
                             skip_blank_lines=True, index_col=False, header=0)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as error:
         raise InputError(f"not a readable CSV file ({str(error).strip()})", path=path) from None
+    expected = np.empty((len(rows) - 1, header_count), dtype=object)
+    expected[:] = rows[1:]
+    if frame.shape != expected.shape:
+        raise InputError("CSV parsers disagree on this file's records (check quotes and blank "
+                         "lines)", path=path, line=_first_difference(frame, expected, starts))
+    differs = np.flatnonzero((frame.to_numpy(dtype=object) != expected).any(axis=1))
+    if differs.size:
+        line = int(starts[differs[0] + 1])
+        raise InputError("ambiguous CSV record (check its quotes)", path=path, line=line,
+                         value=_line(text, line))
     frame.columns = names
-    for start, count in zip(starts[1:], counts[1:]):
-        if count != header_count:
-            raise InputError(f"expected {header_count} fields as in the header, found {count}",
-                             path=path, line=start, value=_line(text, start))
-    lines = np.asarray(starts[1:], dtype=int)
-    if len(lines) != len(frame):  # csv and pandas disagree on the records: refuse, never guess
-        raise InputError("cannot split the file into CSV records (check the quotes)", path=path)
-    if not len(frame):
-        raise InputError("no rows after the header", path=path, line=header_line)
-    return Table(path, frame, lines)
+    return Table(path, frame, np.asarray(starts[1:], dtype=int))
 
 
-def _record_lines(text: str, path) -> tuple[list[int], list[int], list[str]]:
-    """Return the line each non-blank record starts on, its number of fields, and the header."""
-    starts, counts, header = [], [], []
+def _first_difference(frame: pd.DataFrame, expected: np.ndarray, starts: list[int]) -> int:
+    values = frame.to_numpy(dtype=object)
+    for i in range(min(len(values), len(expected))):
+        if len(values[i]) != len(expected[i]) or list(values[i]) != list(expected[i]):
+            return starts[i + 1]
+    return starts[min(len(values), len(expected))]
+
+
+def _records(text: str, path) -> tuple[list[int], list[list[str]]]:
+    """Split the text into non-blank records with Python's csv module: (start lines, rows)."""
+    starts, rows = [], []
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     previous = 0
     try:
         for row in reader:
             first = previous + 1
             previous = reader.line_num
-            if not row or (len(row) == 1 and not row[0].strip() and first == previous):
+            if not row:
                 continue
-            if not starts:
-                header = row
             starts.append(first)
-            counts.append(len(row))
+            rows.append(row)
     except csv.Error as error:
         raise InputError(f"malformed CSV ({error})", path=path, line=reader.line_num) from None
-    return starts, counts, header
+    return starts, rows
 
 
 def _line(text: str, number: int) -> str:
