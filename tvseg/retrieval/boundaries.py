@@ -28,8 +28,9 @@ likewise) and does not increase the total distance (on a line, :math:`|r_1-h_2| 
 |r_1-h_1| + |r_2-h_2|` whenever the pairs cross). So some optimal matching (largest, then cheapest)
 is order-preserving. (2) *Clusters*: sort all boundaries of a show; where two consecutive ones are
 more than :math:`\tau` apart, no pair can straddle the gap, so the clusters between such gaps are
-solved independently. (3) A cluster with one boundary of each side is one pair; any other cluster
-is solved by dynamic programming over the two sorted sequences, maximising (pairs, -distance)
+solved independently. (3) A cluster with one boundary of each side is one pair; a cluster with one
+boundary of a side pairs it with its nearest neighbour (which is of the other side) when within the
+tolerance; any other cluster is solved by dynamic programming over the two sorted sequences, maximising (pairs, -distance)
 lexicographically over order-preserving matchings, :math:`O(a \cdot b)` for a cluster with
 :math:`a` reference and :math:`b` hypothesis boundaries. The sort is :math:`O(N \log N)` and
 clusters are small in practice (the tests compare against a brute-force search over all
@@ -154,7 +155,24 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
     a, b = order[first[simple]], order[first[simple] + 1]
     out_r = [np.where(a < n_r, a, b)]
     out_h = [np.where(a < n_r, b, a) - n_r]
-    for c in np.flatnonzero((n_ref >= 1) & (n_hyp >= 1) & (n_all > 2)):
+    # one boundary of a side among several of the other: its nearest neighbour in the sorted
+    # cluster (necessarily of the other side) is its partner, when within the tolerance
+    lone_cluster = (n_all > 2) & ((n_ref == 1) | (n_hyp == 1))
+    lone_ref_side = n_ref == 1
+    pos = np.flatnonzero(lone_cluster[cluster] & (h != lone_ref_side[cluster]))
+    if len(pos):
+        c = cluster[pos]
+        last = first[c] + n_all[c] - 1
+        left = np.where(pos > first[c], pos - 1, pos)
+        right = np.where(pos < last, pos + 1, pos)
+        d_left = np.where(pos > first[c], t[pos] - t[left], np.inf)
+        d_right = np.where(pos < last, t[right] - t[pos], np.inf)
+        nearest = np.where(d_left <= d_right, left, right)
+        ok = np.minimum(d_left, d_right) <= tolerance
+        a, b = order[pos[ok]], order[nearest[ok]]
+        out_r.append(np.where(a < n_r, a, b))
+        out_h.append(np.where(a < n_r, b, a) - n_r)
+    for c in np.flatnonzero((n_ref >= 2) & (n_hyp >= 2)):
         members = order[first[c]:first[c] + n_all[c]]
         refs = np.sort(members[members < n_r])
         hyps = np.sort(members[members >= n_r]) - n_r
