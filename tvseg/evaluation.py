@@ -27,7 +27,7 @@ from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
                                     metric_table, score_shows, warn_undefined)
 from tvseg.retrieval.coverage import match_table
-from tvseg.retrieval.segments import from_segmentation, stack
+from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 
@@ -211,11 +211,11 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     shows = sorted(reference)
     uem_start, uem_end = _uem_edges(uem, shows)
     ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
-    ref = stack([from_segmentation(a, what=f"reference of show {s!r}") for s, a in zip(shows, ref_anns)])
+    ref = from_segmentations(ref_anns, names=shows, side="reference")
     systems = {}
     for name, hypothesis in hypotheses.items():
         aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
-        hyp = stack([from_segmentation(a, what=f"{name} hypothesis of show {s!r}") for s, a in zip(shows, aligned)])
+        hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
                              uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold)
