@@ -22,7 +22,7 @@ __all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_exper
 #: Segments in every reference (Pevzner & Hearst 2002, section 4; Fournier & Inkpen 2012, section 4.3).
 N_SEGMENTS = 1000
 #: Hypotheses scored in one numpy batch (bounds memory: a batch is ``CHUNK x N`` booleans and counts).
-CHUNK = 128
+CHUNK = 50
 
 #: A metric function: ``(reference masses, hypotheses (H, N-1) bool, k) -> {metric: (H,) floats}``.
 MetricFunction = Callable[[np.ndarray, np.ndarray, int], dict]
