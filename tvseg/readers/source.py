@@ -35,7 +35,7 @@ def read_text(path: str | os.PathLike) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        line = len(split_lines(data[:error.start].decode("utf-8") + "x"))
         raise InputError("not UTF-8 text (bad byte)", path=path, line=line,
                          value=data[error.start:error.start + 1]) from None
     if text.startswith(_BOM):

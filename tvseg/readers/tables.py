@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.readers.source import read_text
+from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
 from tvseg.readers.validation import NO_LABEL, Record, check_records, parse_time
 
@@ -111,7 +111,7 @@ def _records(text: str, path) -> tuple[list[int], list[list[str]]]:
 
 
 def _line(text: str, number: int) -> str:
-    lines = text.splitlines()
+    lines = split_lines(text)
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
