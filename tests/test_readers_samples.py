@@ -157,3 +157,13 @@ def test_validate_every_sample_file(capsys):
     assert main(["validate", *map(str, paths)]) == 0
     out = capsys.readouterr().out
     assert out.count(": ok: ") == 2 + 7 + 1 + 1 + 7 + 1 + 3
+
+
+def test_convert_reference_chapters_to_the_sample_rttm(tmp_path, capsys):
+    # the two sample files hold the same reference (data_samples/README.md); converting the
+    # chapters gives the committed RTTM line for line (shows come out in sorted order)
+    assert main(["convert", str(SAMPLES / "reference" / "chapters"), str(tmp_path / "ref.rttm")]) == 0
+    assert "label(s) hold whitespace" in capsys.readouterr().err
+    ours = (tmp_path / "ref.rttm").read_text(encoding="utf-8").splitlines()
+    committed = (SAMPLES / "reference" / "reference.rttm").read_text(encoding="utf-8").splitlines()
+    assert sorted(ours) == sorted(line for line in committed if line and not line.startswith(";;"))

@@ -125,23 +125,22 @@ def _seconds(milliseconds: int) -> str:
 
 def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
     lines = []
+    renamed: list[tuple[str, str]] = []
     for show, show_rows in rows.items():
         if not show or _WHITESPACE.search(show):
             raise InputError("an RTTM show id cannot be empty or hold whitespace", value=show)
         for start_ms, end_ms, label in show_rows:
+            name = _WHITESPACE.sub("_", label.strip()) or NO_LABEL
+            if name != label and label.strip():
+                renamed.append((label, name))
             lines.append(f"SEGMENT {show} 1 {_seconds(start_ms)} {_seconds(end_ms - start_ms)} "
-                         f"<NA> <NA> {_rttm_name(label, show)} <NA> <NA>")
+                         f"<NA> <NA> {name} <NA> <NA>")
+    if renamed:  # one warning per file, not one per label
+        label, name = renamed[0]
+        warnings.warn(f"{len(renamed)} label(s) hold whitespace, written to RTTM with '_' "
+                      f"(e.g. {label!r} -> {name!r}): RTTM fields cannot hold whitespace",
+                      TvsegWarning, stacklevel=3)
     return "".join(line + "\n" for line in lines)
-
-
-def _rttm_name(label: str, show: str) -> str:
-    name = _WHITESPACE.sub("_", label.strip())
-    if not name:
-        return NO_LABEL
-    if name != label:
-        warnings.warn(f"show {show!r}: label {label!r} written to RTTM as {name!r} "
-                      "(RTTM fields cannot hold whitespace)", TvsegWarning, stacklevel=4)
-    return name
 
 
 def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
