@@ -158,3 +158,17 @@ def test_srt_that_is_not_srt(tmp_path):
 def test_empty_vtt_file(tmp_path):
     with pytest.raises(InputError, match="empty file"):
         read_segments(write(tmp_path, "e.vtt", "\n\n"))
+
+
+def test_show_option_only_for_a_single_caption_file(tmp_path):
+    from tvseg.errors import UsageError
+    write(tmp_path, "a.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nx\n")
+    write(tmp_path, "b.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\ny\n")
+    with pytest.raises(UsageError):
+        read_segments(tmp_path, show="s")
+    rttm = write(tmp_path, "c.rttm", "SEGMENT s 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    with pytest.raises(UsageError):
+        read_segments(rttm, show="other")
+    # a folder of chapters: one show per file, named by the stem
+    result = read_segments(tmp_path, format="vtt")
+    assert {show: segments(a) for show, a in result.items()} == {"a": [(0.0, 1.0, "x")], "b": [(0.0, 1.0, "y")]}
