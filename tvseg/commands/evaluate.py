@@ -16,11 +16,13 @@ import tempfile
 from pathlib import Path
 
 from tvseg.errors import UsageError
-from tvseg.settings import Settings
+from tvseg.settings import CONVENTIONS, Settings
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 SUMMARY = (("cov_n", "CovN"), ("cov_d", "CovD"), ("recall_n", "R_N"), ("precision_n", "P_N"),
            ("boundary_f1", "bound. F"))
+# Shown only when some system has them (units given; titles on both sides).
+OPTIONAL = (("pk", "Pk"), ("windowdiff", "WD"), ("s", "S"), ("title_accuracy", "title"))
 
 
 def add_parser(subparsers) -> None:
@@ -38,6 +40,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--long-threshold", type=float, default=30.0, help="short/long split in s (default 30)")
     p.add_argument("--title-f1", type=float, metavar="X", help="a title is correct when its word F1 >= X "
                    "(default: normalised exact match)")
+    p.add_argument("--k", type=int, metavar="K", help="window size of Pk/WindowDiff/WinPR "
+                   "(default: the convention's, half the mean reference segment)")
+    p.add_argument("--convention", choices=CONVENTIONS, default="paper",
+                   help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000, 0: none)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
@@ -100,7 +106,8 @@ def run(args) -> int:
     settings = Settings(gamma=args.gamma, tolerance=args.tolerance, long_threshold=args.long_threshold,
                         title_f1_threshold=args.title_f1, uem=args.uem is not None,
                         units="frames" if args.frame is not None else ("file" if args.units else "none"),
-                        frame=args.frame, bootstrap=args.bootstrap, seed=args.seed)
+                        frame=args.frame, k=args.k, convention=args.convention,
+                        bootstrap=args.bootstrap, seed=args.seed)
     uem = read_uem(args.uem) if args.uem else None
     reference = read_segments(args.reference, uem=uem)
     hypotheses = {name: read_segments(path, uem=uem) for name, path in systems.items()}
@@ -126,13 +133,21 @@ def _fmt(value) -> str:
 def summary(result) -> str:
     """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows."""
     width = max(len("system"), *(len(n) for n in result.systems))
-    head = " ".join(f"{label:>8}" for _, label in SUMMARY)
+    columns = SUMMARY + tuple((k, label) for k, label in OPTIONAL
+                              if any(k in sr.corpus for sr in result.systems.values()))
+    head = " ".join(f"{label:>8}" for _, label in columns)
     lines = [f"{len(result.shows)} shows; {result.settings.signature()}",
              f"{'system':<{width}}  {'':<6} {head}"]
     for name, sr in result.systems.items():
         for kind, values in (("corpus", sr.corpus), ("macro", sr.macro)):
-            cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in SUMMARY)
+            cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in columns)
             lines.append(f"{name if kind == 'corpus' else '':<{width}}  {kind:<6} {cells}")
+    notes = ["percent"]
+    if any(k == "pk" for k, _ in columns):
+        notes.append("Pk and WD are error rates: lower is better")
+    if any(k == "title_accuracy" for k, _ in columns):
+        notes.append("title: title accuracy on the correctly retrieved segments")
+    lines.append("(" + "; ".join(notes) + ")")
     return "\n".join(lines)
 
 
