@@ -139,14 +139,64 @@ def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segment
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(parts))
 
 
+_NO_LABEL = {None: None}  # the one "track" of a Timeline segment
+
+
+def _flat(segmentations: list):
+    """Unchecked corpus arrays ``(show, start, end, label)`` read in one pass, or None.
+
+    Reads each Annotation's segments and tracks in insertion order (``dict`` order of pyannote.core's
+    ``_tracks``: no hashing of segments, no per-segment Python function). None when any show would
+    need the careful per-show path of :func:`_raw`: a type other than Annotation/Timeline/None, a
+    segment with several tracks, or segments not inserted in sorted order.
+    """
+    keys, tracks, counts = [], [], []
+    for seg in segmentations:
+        if seg is None:
+            counts.append(0)
+        elif isinstance(seg, Annotation) and isinstance(getattr(seg, "_tracks", None), dict):
+            d = seg._tracks
+            keys.extend(dict.keys(d))
+            tracks.extend(dict.values(d))
+            counts.append(len(d))
+        elif isinstance(seg, Timeline):
+            segs = list(seg)
+            keys.extend(segs)
+            tracks.extend([_NO_LABEL] * len(segs))
+            counts.append(len(segs))
+        else:
+            return None
+    n = len(keys)
+    try:  # unpacking one label per segment fails on a segment with several tracks (or none)
+        labels = [lab for (lab,) in map(dict.values, tracks)]
+    except (TypeError, ValueError):
+        return None
+    start = np.fromiter((s.start for s in keys), dtype=float, count=n)
+    end = np.fromiter((s.end for s in keys), dtype=float, count=n)
+    show = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    if n > 1:
+        same = show[1:] == show[:-1]
+        # pyannote.core sorts segments by (start, end); insertion order must already be that order
+        ahead = (start[1:] > start[:-1]) | ((start[1:] == start[:-1]) & (end[1:] > end[:-1]))
+        if not (ahead | ~same).all():
+            return None
+    label = np.empty(n, dtype=object)
+    label[:] = labels
+    return Segments(show=show, start=start, end=end, label=label, n_shows=len(counts))
+
+
 def from_segmentations(segmentations: Iterable[Annotation | Timeline | None], *,
                        names: Sequence[str] | None = None, side: str = "segmentation") -> Segments:
     """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`)."""
-    parts = [_raw(seg, side if names is None else f"{side} of show {names[i]!r}")
-             for i, seg in enumerate(segmentations)]
-    segments = stack(parts)
+    segmentations = list(segmentations)
+    segments = _flat(segmentations)
+    if segments is None:
+        parts = [_raw(seg, side if names is None else f"{side} of show {names[i]!r}")
+                 for i, seg in enumerate(segmentations)]
+        segments = stack(parts)
+    n_shows = segments.n_shows
     check(segments.start, segments.end, what=side, show=segments.show,
-          names=names if names is not None else list(range(len(parts))))
+          names=names if names is not None else list(range(n_shows)))
     return segments
 
 
