@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import re
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -29,6 +27,7 @@ import pandas as pd
 import webvtt
 from pyannote.core import Annotation
 
+from tvseg.output import write_text_atomic
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers.validation import NO_LABEL
 
@@ -172,21 +171,4 @@ def _timestamp(milliseconds: int) -> str:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8, LF) to a temporary file beside ``path``, then move it into place."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=folder,
-                                             prefix=f".{path.name}.", suffix=".tmp", delete=False)
-    except OSError as error:
-        raise InputError(f"cannot write here ({error.strerror})", path=folder) from None
-    try:
-        with handle:
-            handle.write(text)
-        os.chmod(handle.name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(handle.name, path)
-    except BaseException as error:
-        Path(handle.name).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise InputError(f"cannot write the file ({error.strerror})", path=path) from None
-        raise
+    write_text_atomic(path, text, create_folder=True)

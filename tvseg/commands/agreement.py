@@ -11,12 +11,11 @@ human coders without it and with it, and the drop tells how far the segmenter is
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
+from tvseg.output import write_json_atomic
 from tvseg.errors import InputError, UsageError
 
 __all__ = ["add_parser", "run", "read_dataset_json"]
@@ -221,32 +220,6 @@ def _dataset_from_segment_files(specs, *, units, frame) -> dict:
     return dataset
 
 
-def _finite(value):
-    """NaN (a coefficient whose chance agreement is 1) becomes null: JSON has no NaN."""
-    if isinstance(value, float) and value != value:
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value
-
-
 def _write_json(path: Path, payload: dict) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"cannot write {path}: no folder {folder}")
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{path.name}.",
-                                         suffix=".tmp", delete=False)
-    try:
-        with handle:
-            json.dump(_finite(payload), handle, indent=2, allow_nan=False)
-            handle.write("\n")
-        os.replace(handle.name, path)
-    except BaseException:
-        try:
-            os.unlink(handle.name)
-        except OSError:
-            pass
-        raise
+    write_json_atomic(path, payload, indent=2)
     print(f"wrote {path}", file=sys.stderr)

@@ -8,14 +8,12 @@ schema atomically (a temporary file renamed into place). ``--demo`` runs on the 
 """
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from tvseg.errors import UsageError
+from tvseg.output import write_json_atomic
 from tvseg.settings import CONVENTIONS, Settings
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -152,20 +150,5 @@ def summary(result) -> str:
 
 
 def write_json(data: dict, path) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"--json: no such folder {str(folder)!r}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, ensure_ascii=False, allow_nan=False)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
+    write_json_atomic(path, data)
