@@ -46,7 +46,7 @@ from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.retrieval.rates import f_measure, rate
-from tvseg.retrieval.segments import Segments, from_segmentation, stack
+from tvseg.retrieval.segments import Segments, from_segmentation, lex_order, stack
 
 __all__ = ["boundaries", "BoundaryResult", "extract", "extents", "match_points", "check_tolerance"]
 
@@ -137,9 +137,8 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
     n_r = len(ref_time)
     show = np.concatenate([ref_show, hyp_show])
     time = np.concatenate([ref_time, hyp_time])
-    is_hyp = np.zeros(len(time), dtype=bool)
-    is_hyp[n_r:] = True
-    order = np.lexsort((is_hyp, time, show))
+    is_hyp = np.arange(len(time)) >= n_r
+    order = lex_order(show, time)  # stable: on equal times the reference boundary comes first
     if len(order) == 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     s, t, h = show[order], time[order], is_hyp[order]
@@ -172,15 +171,23 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
         a, b = order[pos[ok]], order[nearest[ok]]
         out_r.append(np.where(a < n_r, a, b))
         out_h.append(np.where(a < n_r, b, a) - n_r)
-    for c in np.flatnonzero((n_ref >= 2) & (n_hyp >= 2)):
-        members = order[first[c]:first[c] + n_all[c]]
-        refs = np.sort(members[members < n_r])
-        hyps = np.sort(members[members >= n_r]) - n_r
-        pairs = _match_cluster(ref_time[refs].tolist(), hyp_time[hyps].tolist(), tolerance)
-        if pairs:
-            pi, pj = np.array(pairs).T
-            out_r.append(refs[pi])
-            out_h.append(hyps[pj])
+    several = np.flatnonzero((n_ref >= 2) & (n_hyp >= 2))
+    if len(several):
+        # members of a cluster in time order; within a side that is index order (the inputs are
+        # sorted), so each side's list is sorted by time as _match_cluster needs
+        order_l, t_l = order.tolist(), t.tolist()
+        pair_r, pair_h = [], []
+        for lo, size in zip(first[several].tolist(), n_all[several].tolist()):
+            members = range(lo, lo + size)
+            refs = [order_l[k] for k in members if order_l[k] < n_r]
+            hyps = [order_l[k] - n_r for k in members if order_l[k] >= n_r]
+            a = [t_l[k] for k in members if order_l[k] < n_r]
+            b = [t_l[k] for k in members if order_l[k] >= n_r]
+            for pi, pj in _match_cluster(a, b, tolerance):
+                pair_r.append(refs[pi])
+                pair_h.append(hyps[pj])
+        out_r.append(np.array(pair_r, dtype=np.int64))
+        out_h.append(np.array(pair_h, dtype=np.int64))
     i = np.concatenate(out_r).astype(np.int64)
     j = np.concatenate(out_h).astype(np.int64)
     keep = np.argsort(i, kind="stable")

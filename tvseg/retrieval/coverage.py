@@ -78,11 +78,25 @@ def _best(group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, 
     best_overlap = np.zeros(n)
     if len(group) == 0:
         return best_partner, best_overlap
-    order = np.lexsort((partner, partner_duration, -overlap, group))
-    g = group[order]
-    first = np.ones(len(g), dtype=bool)
-    first[1:] = g[1:] != g[:-1]
-    chosen = order[first]
+    step = np.diff(group)
+    if (step >= 0).all() and (np.diff(partner)[step == 0] > 0).all():
+        # groups are contiguous runs, partners increasing within a run (as match() builds them):
+        # per run, the largest overlap, then among those the shortest partner, then the first
+        starts = np.flatnonzero(np.concatenate(([True], step != 0)))
+        run = np.diff(np.append(starts, len(group)))
+        best = overlap == np.repeat(np.maximum.reduceat(overlap, starts), run)
+        duration = np.where(best, partner_duration, np.inf)
+        best &= duration == np.repeat(np.minimum.reduceat(duration, starts), run)
+        chosen = np.flatnonzero(best)
+        first = np.ones(len(chosen), dtype=bool)
+        first[1:] = group[chosen[1:]] != group[chosen[:-1]]
+        chosen = chosen[first]
+    else:
+        order = np.lexsort((partner, partner_duration, -overlap, group))
+        g = group[order]
+        first = np.ones(len(g), dtype=bool)
+        first[1:] = g[1:] != g[:-1]
+        chosen = order[first]
     best_partner[group[chosen]] = partner[chosen]
     best_overlap[group[chosen]] = overlap[chosen]
     return best_partner, best_overlap

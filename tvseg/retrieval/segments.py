@@ -15,7 +15,7 @@ from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError
 
-__all__ = ["Segments", "from_segmentation", "stack", "count_before"]
+__all__ = ["Segments", "from_segmentation", "stack", "count_before", "lex_order"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,24 +200,42 @@ def from_segmentations(segmentations: Iterable[Annotation | Timeline | None], *,
     return segments
 
 
+def lex_order(show: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """Stable order of the pairs ``(show, time)``, compared lexicographically (equal pairs keep
+    their order).
+
+    The pairs are packed into one complex number (show as the real part, exact for integers below
+    :math:`2^{53}`; time as the imaginary part, unchanged), which numpy sorts lexicographically
+    (real part, then imaginary part). A stable sort of the concatenation of two sorted runs is a
+    merge, several times faster than ``numpy.lexsort`` over the two keys.
+    """
+    key = np.empty(len(time), dtype=np.complex128)
+    key.real = show
+    key.imag = time
+    return np.argsort(key, kind="stable")
+
+
 def count_before(show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *,
                  inclusive: bool) -> np.ndarray:
     """For each query ``(show_q, t_q)``, how many keys ``(show_a, t_a)`` are lexicographically before it.
 
     ``inclusive=False`` counts keys strictly before the query (``searchsorted(side="left")``),
     ``inclusive=True`` also counts keys equal to it (``side="right"``). Show and time are compared
-    as a pair (a stable lexicographic sort), never folded into one float, so no precision is lost.
+    as a pair (a stable lexicographic sort, :func:`lex_order`), never folded into one float, so no
+    precision is lost.
     """
     n, m = len(t_a), len(t_q)
-    shows = np.concatenate([show_a, show_q])
-    times = np.concatenate([t_a, t_q])
-    is_query = np.zeros(n + m, dtype=bool)
-    is_query[n:] = True
-    # on equal keys a query sorts after the keys (inclusive) or before them (exclusive)
-    tie = is_query if inclusive else ~is_query
-    order = np.lexsort((tie, times, shows))
-    keys_so_far = np.cumsum(~is_query[order])
+    # on equal keys a query sorts after the keys (inclusive) or before them (exclusive): the
+    # stable sort keeps the concatenation order of equal pairs
+    if inclusive:
+        shows, times = np.concatenate([show_a, show_q]), np.concatenate([t_a, t_q])
+        is_query = np.arange(n + m) >= n
+    else:
+        shows, times = np.concatenate([show_q, show_a]), np.concatenate([t_q, t_a])
+        is_query = np.arange(n + m) < m
+    order = lex_order(shows, times)
     at_query = is_query[order]
+    keys_so_far = np.cumsum(~at_query)
     result = np.empty(m, dtype=np.int64)
-    result[order[at_query] - n] = keys_so_far[at_query]
+    result[order[at_query] - (n if inclusive else 0)] = keys_so_far[at_query]
     return result
