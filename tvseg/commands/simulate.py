@@ -55,6 +55,28 @@ trial); --as-published runs that reading, which brings WD within their sd and gi
 (S is within their sd either way, but for FNP (5, 45) with --as-published: +0.0014, sd 0.0011).
 """
 
+SEGMENT_RETRIEVAL_HELP = """\
+A simulation study of CovN/CovD (Bouchekif et al. 2015) and boundary F on broadcast-like shows, with
+insertions, deletions and shifts of boundaries. No paper printed it: every 'published' is null.
+See docs/segment-retrieval-study.md for the table of the default run and what it shows.
+
+References: shows of U(600, 1800) s cut into segments that are, with probability 0.3, briefs of
+U(10, 30) s, otherwise reports of U(60, 240) s; SHOWS shows per trial, shared by all experiments.
+Errors, each event drawn with probability p in 0.05, 0.25, 0.5:
+  DEL          each reference boundary deleted (neighbours merged).
+  MISS-short   each segment < 30 s (MISS-long: >= 30 s) merged into a neighbour (one of its two
+               boundaries, chosen at random, deleted).
+  INS          each segment gets a false boundary at a uniform position inside it.
+  INS-edge     each segment gets a false boundary at U(0, 0.2 d) from one of its edges.
+  INS-across   each boundary replaced by a false segment [b - a, b + c) across it, a ~ U(0, d1/2),
+               c ~ U(0, d2/2): the edge effect, both neighbours may be spoiled.
+  SHIFTs       every boundary moved by N(0, s) seconds, s in 2, 5, 10, 20 (p printed as 1).
+  A+B(+SHIFTs) independent combinations.
+Metrics pooled over the shows of a trial, mean over trials: CovN, CovD, R_N, P_N, R_D, P_D at
+--gamma, R_N of the segments < 30 s and >= 30 s, boundary F at each --tolerance, and err/seg: the
+deletion and insertion events per reference segment (to compare error types per error).
+"""
+
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -75,6 +97,18 @@ def add_parser(subparsers) -> None:
                     help="sizes on lo..hi and segeval 1.x's WindowDiff: our reading of what the paper ran")
     _common_options(fi)
 
+    sr = studies.add_parser("segment-retrieval",
+                            help="CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
+                            description=SEGMENT_RETRIEVAL_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sr.add_argument("--trials", type=int, default=10, help="trials (default 10)")
+    sr.add_argument("--shows", type=int, default=200, help="reference shows per trial (default 200)")
+    sr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sr.add_argument("--gamma", type=float, default=0.85, help="coverage threshold of CovN/CovD (default 0.85)")
+    sr.add_argument("--tolerance", type=float, action="append", metavar="SECONDS",
+                    help="boundary tolerance (repeatable; default 10 and 5)")
+    sr.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
+    sr.set_defaults(run=run)
+
 
 def _common_options(parser) -> None:
     parser.add_argument("--trials", type=int, default=10, help="trials per cell (default 10, as in the paper)")
@@ -88,7 +122,9 @@ def _common_options(parser) -> None:
 
 def run(args) -> int:
     if args.study is None:
-        raise UsageError("tvseg simulate needs a study name: pevzner-hearst or fournier-inkpen")
+        raise UsageError("tvseg simulate needs a study name: pevzner-hearst, fournier-inkpen or segment-retrieval")
+    if args.study == "segment-retrieval":
+        return _run_segment_retrieval(args)
     for option in ("trials", "hypotheses", "jobs"):
         if getattr(args, option) < 1:
             raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
@@ -124,6 +160,36 @@ def run(args) -> int:
                   f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})")
     if args.json:
         document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed)
+        _write_atomically(args.json, json.dumps(document, indent=1) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _run_segment_retrieval(args) -> int:
+    from tvseg.simulate import segment_retrieval
+
+    for option in ("trials", "shows"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
+    if not 0.0 <= args.gamma <= 1.0:
+        raise UsageError(f"--gamma must be in [0, 1], got {args.gamma}")
+    tolerances = args.tolerance or [10.0, 5.0]
+    if any(not (t >= 0 and t < float("inf")) for t in tolerances):
+        raise UsageError(f"--tolerance must be a finite number of seconds >= 0, got {tolerances}")
+    if args.json:
+        _check_folder(args.json)
+    cells = segment_retrieval.run(trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma,
+                                  tolerances=tolerances)
+    print(f"Segment retrieval study: {args.trials} trials x {args.shows} shows, seed {args.seed}, "
+          f"gamma {args.gamma:g}, tolerances {', '.join(f'{t:g}' for t in tolerances)} s "
+          "(means over trials; no published values)")
+    print()
+    print(segment_retrieval.format_table(cells))
+    if args.json:
+        document = segment_retrieval.as_json(cells, trials=args.trials, n_shows=args.shows, seed=args.seed,
+                                             gamma=args.gamma, tolerances=tolerances)
         _write_atomically(args.json, json.dumps(document, indent=1) + "\n")
     sys.stdout.flush()
     return 0
