@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 
 from tvseg.errors import UsageError
+from tvseg.output import write_json_atomic
 
 PEVZNER_HEARST_HELP = """\
 Re-run the simulation of Pevzner & Hearst (2002), section 4, Tables 1-3, and print every cell
@@ -160,7 +159,7 @@ def run(args) -> int:
                   f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})")
     if args.json:
         document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed)
-        _write_atomically(args.json, json.dumps(document, indent=1) + "\n")
+        write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0
 
@@ -190,7 +189,7 @@ def _run_segment_retrieval(args) -> int:
     if args.json:
         document = segment_retrieval.as_json(cells, trials=args.trials, n_shows=args.shows, seed=args.seed,
                                              gamma=args.gamma, tolerances=tolerances)
-        _write_atomically(args.json, json.dumps(document, indent=1) + "\n")
+        write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0
 
@@ -199,17 +198,3 @@ def _check_folder(path: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"cannot write {path}: folder {folder} does not exist")
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tvseg-", suffix=".json.tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
