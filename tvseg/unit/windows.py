@@ -32,10 +32,11 @@ How wide a window is, where the windows start and what divides the sum is the *c
     ``k`` defaults to :math:`\mathrm{round}((N-1) / (2 \max(|\text{boundaries}|, 1)))` (half to even,
     may be 0); windows of ``k`` characters, ``N - k`` of them.
 
-All sums are computed from the boundary positions by a sweep over the points where :math:`r_s` or
-:math:`h_s` changes (``4 B`` points for ``B`` boundaries), not by visiting every window, so a call
-costs :math:`O(B \log B)` after the :math:`O(N_\text{segments})` input check. The batch forms score
-many hypotheses of one reference with cumulative sums, :math:`O(H N)`.
+All sums are computed from the boundary positions, not by visiting every window: WindowDiff and
+WinPR by a sweep over the points where :math:`r_s` or :math:`h_s` changes (``4 B`` points for ``B``
+boundaries), Pk as lengths of unions of windows (those holding a reference boundary, a hypothesis
+boundary, either). A call costs :math:`O(B \log B)` after the :math:`O(N_\text{segments})` input
+check. The batch forms score many hypotheses of one reference with cumulative sums, :math:`O(H N)`.
 
 References
 ----------
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import struct
 import warnings
 from typing import NamedTuple
 
@@ -107,9 +109,56 @@ def _masses(x, name):
     return as_masses(x, name=name)
 
 
+def _fast_pair(reference, hypothesis):
+    """Both lists (or tuples) of masses as int64 arrays, or None to take the careful path.
+
+    ``struct`` packs the Python ints straight into one numpy buffer and refuses anything that is
+    not an integer (a float, a string, an int beyond int64); a boolean packs as 0 or 1, so a 0 (or
+    less) sends both to the careful path, and so does a 1 that is a boolean.
+    """
+    if type(reference) not in (list, tuple) or type(hypothesis) not in (list, tuple):
+        return None
+    na, nb = len(reference), len(hypothesis)
+    if not na or not nb:
+        return None
+    buf = np.empty(na + nb, np.int64)
+    try:
+        struct.pack_into(f"={na + nb}q", buf, 0, *reference, *hypothesis)
+    except (struct.error, TypeError, ValueError, OverflowError):
+        return None
+    least = buf.min()
+    if least < 1:
+        return None
+    if least == 1:
+        for i in (buf == 1).nonzero()[0].tolist():
+            if type(reference[i] if i < na else hypothesis[i - na]) is bool:
+                return None
+    return buf, na
+
+
+def _pair_positions(reference, hypothesis):
+    """``(N, reference segments, reference positions, hypothesis positions)`` of a checked pair."""
+    fast = _fast_pair(reference, hypothesis)
+    if fast is None:
+        a, b = _pair(reference, hypothesis)
+        return int(a.sum()), int(a.size), _positions(a), _positions(b)
+    buf, na = fast
+    ends = np.cumsum(buf)           # one cumulative sum for both sides
+    ta = int(ends[na - 1])
+    tb = int(ends[-1]) - ta
+    if ta != tb:
+        raise InputError(f"reference and hypothesis cover different numbers of units ({ta} and {tb})")
+    return ta, na, ends[:na - 1], ends[na:-1] - ta
+
+
 def _pair(reference, hypothesis):
-    a = _masses(reference, "reference")
-    b = _masses(hypothesis, "hypothesis")
+    fast = _fast_pair(reference, hypothesis)
+    if fast is not None:
+        buf, na = fast
+        a, b = buf[:na], buf[na:]
+    else:
+        a = _masses(reference, "reference")
+        b = _masses(hypothesis, "hypothesis")
     ta, tb = int(a.sum()), int(b.sum())
     if ta != tb:
         raise InputError(f"reference and hypothesis cover different numbers of units ({ta} and {tb})")
@@ -271,16 +320,43 @@ def pk_components(reference, hypothesis, *, k=None, convention="paper") -> PkCom
     See :func:`pk` for the parameters. ``windows`` is the number of windows actually counted
     (never negative), so that counts of several shows can be summed and divided once.
     """
-    ref, hyp = _pair(reference, hypothesis)
-    g = _geometry(int(ref.sum()), int(ref.size), k, convention)
-    return _pk_counts(ref, hyp, g)
+    n, segments, pr, ph = _pair_positions(reference, hypothesis)
+    g = _geometry(n, segments, k, convention)
+    return _pk_counts(pr, ph, g)
 
 
-def _pk_counts(ref, hyp, g):
-    lengths, r, h = _pieces(_positions(ref), _positions(hyp), g)
-    miss = int(lengths[(r > 0) & (h == 0)].sum())
-    fa = int(lengths[(r == 0) & (h > 0)].sum())
-    return PkComponents(miss, fa, g.windows)
+def _pk_counts(pr: np.ndarray, ph: np.ndarray, g: _Geometry) -> PkComponents:
+    r"""Pk's counts from the boundary positions, as lengths of unions of windows.
+
+    With :math:`A` the windows holding a reference boundary and :math:`B` those holding a
+    hypothesis boundary, :math:`\text{miss} = |A \setminus B| = |A \cup B| - |B|` and
+    :math:`\text{false alarm} = |A \cup B| - |A|`. A boundary at gap ``p`` is in the windows
+    ``[p - w + 1, p]`` (clipped to ``lo .. hi``); for sorted positions both ends of these intervals
+    increase, so interval ``i`` adds :math:`(e_i - \max(s_i, e_{i-1} + 1) + 1)^+` to the union.
+    :math:`A \cup B` is the union over both sides' positions merged in order.
+    """
+    nr, nh = pr.size, ph.size
+    both = nr + nh
+    if both == 0:
+        return PkComponents(0, 0, g.windows)
+    # three runs, each sorted: reference, hypothesis, both merged (a stable sort merges two runs)
+    p = np.concatenate((pr, ph, pr, ph))
+    p[both:].sort(kind="stable")
+    end = np.minimum(p, g.hi)
+    start = p - (g.width - 1)
+    np.maximum(start, g.lo, out=start)
+    after = np.empty_like(end)      # first window not yet covered: one past the previous end
+    after[1:] = end[:-1]
+    after[0] = after[nr] = after[both] = g.lo - 1
+    after += 1
+    np.maximum(start, after, out=start)
+    np.subtract(end, start, out=start)
+    start += 1
+    np.maximum(start, 0, out=start)
+    in_r = int(start[:nr].sum())
+    in_h = int(start[nr:both].sum())
+    in_any = int(start[both:].sum())
+    return PkComponents(in_any - in_h, in_any - in_r, g.windows)
 
 
 def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="paper") -> float:
@@ -316,9 +392,9 @@ def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="pap
         conventions what the tool returns (segeval: 0; nltk: 0 for ``k > N``, NaN with a warning for
         ``k = N`` where nltk divides by zero).
     """
-    ref, hyp = _pair(reference, hypothesis)
-    g = _geometry(int(ref.sum()), int(ref.size), k, convention)
-    c = _pk_counts(ref, hyp, g)
+    n, segments, pr, ph = _pair_positions(reference, hypothesis)
+    g = _geometry(n, segments, k, convention)
+    c = _pk_counts(pr, ph, g)
     return _ratio(c.miss + false_alarm_weight * c.false_alarm, g, convention, "pk")
 
 
@@ -342,16 +418,42 @@ def windowdiff_components(reference, hypothesis, *, k=None, lamprier=False, weig
                           convention="paper") -> WindowDiffComponents:
     """WindowDiff's additive counts for one pair: windows in error (weighted: summed differences)
     and the divisor of the convention (never negative). See :func:`windowdiff`."""
-    ref, hyp = _pair(reference, hypothesis)
-    g = _geometry(int(ref.sum()), int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
-    return WindowDiffComponents(_wd_errors(ref, hyp, g, weighted), max(g.divisor, 0))
+    n, segments, pr, ph = _pair_positions(reference, hypothesis)
+    g = _geometry(n, segments, k, convention, lamprier=lamprier, weighted=weighted)
+    return WindowDiffComponents(_wd_errors(pr, ph, g, weighted), max(g.divisor, 0))
 
 
-def _wd_errors(ref, hyp, g, weighted):
-    lengths, r, h = _pieces(_positions(ref), _positions(hyp), g)
+def _wd_errors(pr: np.ndarray, ph: np.ndarray, g: _Geometry, weighted: bool) -> int:
+    """WindowDiff's errors from the boundary positions: a sweep over the window starts where
+    :math:`d_s = r_s - h_s` changes.
+
+    A reference boundary at gap ``p`` adds 1 to :math:`d_s` from ``s = p - w + 1`` and takes it
+    back from ``s = p + 1``; a hypothesis boundary the opposite. Each event is one key
+    ``2 * start + bit`` (bit 0: +1, bit 1: -1); sorted, the keys give the starts of the runs of
+    constant :math:`d_s` and, by a cumulative sum of the signs, the value on each run. The order
+    of equal starts does not matter: the run between them is empty.
+    """
+    nr, nh = pr.size, ph.size
+    if g.hi < g.lo or nr + nh == 0:
+        return 0
+    keys = np.concatenate((pr, pr, ph, ph))
+    keys <<= 1
+    keys[:nr] += 2 * (1 - g.width)              # reference enters: +1
+    keys[nr:2 * nr] += 3                        # reference leaves: -1
+    keys[2 * nr:2 * nr + nh] += 2 * (1 - g.width) + 1   # hypothesis enters: -1
+    keys[2 * nr + nh:] += 2                     # hypothesis leaves: +1
+    keys.sort(kind="stable")                    # four sorted runs: merged
+    at = keys >> 1
+    np.maximum(at, g.lo, out=at)                # events before the first window act on it
+    np.minimum(at, g.hi + 1, out=at)
+    keys &= 1
+    keys <<= 1
+    np.subtract(1, keys, out=keys)
+    d = np.cumsum(keys)[:-1]                    # d on the run from at[j] to at[j + 1]
+    run = np.diff(at)
     if weighted:
-        return int((lengths * np.abs(r - h)).sum())
-    return int(lengths[r != h].sum())
+        return int(np.dot(run, np.abs(d)))
+    return int(run[d != 0].sum())
 
 
 def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
@@ -389,9 +491,9 @@ def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
         :class:`~tvseg.errors.TvsegWarning`, except where a tool returns a value (segeval returns
         0 when ``k > N``).
     """
-    ref, hyp = _pair(reference, hypothesis)
-    g = _geometry(int(ref.sum()), int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
-    return _ratio(_wd_errors(ref, hyp, g, weighted), g, convention, "windowdiff")
+    n, segments, pr, ph = _pair_positions(reference, hypothesis)
+    g = _geometry(n, segments, k, convention, lamprier=lamprier, weighted=weighted)
+    return _ratio(_wd_errors(pr, ph, g, weighted), g, convention, "windowdiff")
 
 
 # --------------------------------------------------------------------------------------------
