@@ -337,25 +337,27 @@ def _pk_counts(pr: np.ndarray, ph: np.ndarray, g: _Geometry) -> PkComponents:
     """
     nr, nh = pr.size, ph.size
     both = nr + nh
-    if both == 0:
+    if both == 0 or g.hi < g.lo:
         return PkComponents(0, 0, g.windows)
     # three runs, each sorted: reference, hypothesis, both merged (a stable sort merges two runs)
     p = np.concatenate((pr, ph, pr, ph))
     p[both:].sort(kind="stable")
     end = np.minimum(p, g.hi)
-    start = p - (g.width - 1)
-    np.maximum(start, g.lo, out=start)
-    after = np.empty_like(end)      # first window not yet covered: one past the previous end
-    after[1:] = end[:-1]
-    after[0] = after[nr] = after[both] = g.lo - 1
-    after += 1
-    np.maximum(start, after, out=start)
-    np.subtract(end, start, out=start)
-    start += 1
-    np.maximum(start, 0, out=start)
-    in_r = int(start[:nr].sum())
-    in_h = int(start[nr:both].sum())
-    in_any = int(start[both:].sum())
+    if g.lo > 1:  # (Pk's windows start at gap 1, before every boundary)
+        np.maximum(end, g.lo - 1, out=end)
+    # interval i adds end[i] - max(p[i] - w, end[i - 1]): the windows after both the previous
+    # interval and the last window start without boundary p[i]
+    added = p - g.width
+    before = np.empty_like(end)
+    before[1:] = end[:-1]
+    before[0] = before[nr] = before[both] = g.lo - 1
+    np.maximum(added, before, out=added)
+    np.subtract(end, added, out=added)
+    if p[-1] > g.hi + g.width:  # an interval entirely after the last window (not with Pk's windows)
+        np.maximum(added, 0, out=added)
+    in_r = int(added[:nr].sum())
+    in_h = int(added[nr:both].sum())
+    in_any = int(added[both:].sum())
     return PkComponents(in_any - in_h, in_any - in_r, g.windows)
 
 
@@ -429,7 +431,7 @@ def _wd_errors(pr: np.ndarray, ph: np.ndarray, g: _Geometry, weighted: bool) -> 
 
     A reference boundary at gap ``p`` adds 1 to :math:`d_s` from ``s = p - w + 1`` and takes it
     back from ``s = p + 1``; a hypothesis boundary the opposite. Each event is one key
-    ``2 * start + bit`` (bit 0: +1, bit 1: -1); sorted, the keys give the starts of the runs of
+    ``4 * start + 1 - sign``; sorted, the keys give the starts of the runs of
     constant :math:`d_s` and, by a cumulative sum of the signs, the value on each run. The order
     of equal starts does not matter: the run between them is empty.
     """
@@ -437,23 +439,22 @@ def _wd_errors(pr: np.ndarray, ph: np.ndarray, g: _Geometry, weighted: bool) -> 
     if g.hi < g.lo or nr + nh == 0:
         return 0
     keys = np.concatenate((pr, pr, ph, ph))
-    keys <<= 1
-    keys[:nr] += 2 * (1 - g.width)              # reference enters: +1
-    keys[nr:2 * nr] += 3                        # reference leaves: -1
-    keys[2 * nr:2 * nr + nh] += 2 * (1 - g.width) + 1   # hypothesis enters: -1
-    keys[2 * nr + nh:] += 2                     # hypothesis leaves: +1
+    keys <<= 2
+    keys[:nr] += 4 * (1 - g.width)              # reference enters: +1
+    keys[nr:2 * nr] += 4 + 2                    # reference leaves: -1
+    keys[2 * nr:2 * nr + nh] += 4 * (1 - g.width) + 2   # hypothesis enters: -1
+    keys[2 * nr + nh:] += 4                     # hypothesis leaves: +1
     keys.sort(kind="stable")                    # four sorted runs: merged
-    at = keys >> 1
+    at = keys >> 2
     np.maximum(at, g.lo, out=at)                # events before the first window act on it
     np.minimum(at, g.hi + 1, out=at)
-    keys &= 1
-    keys <<= 1
+    keys &= 2
     np.subtract(1, keys, out=keys)
     d = np.cumsum(keys)[:-1]                    # d on the run from at[j] to at[j + 1]
     run = np.diff(at)
     if weighted:
         return int(np.dot(run, np.abs(d)))
-    return int(run[d != 0].sum())
+    return int(np.dot(run, d != 0))
 
 
 def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
