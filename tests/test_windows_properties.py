@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.unit.masses import as_masses, to_indicator
-from tvseg.unit.windows import (default_k, pk, pk_batch, pk_components, windowdiff,
+from tvseg.unit.windows import (default_k, pk, pk_batch, pk_components, window_batch, windowdiff,
                                 windowdiff_batch, windowdiff_components, winpr)
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
@@ -96,6 +96,48 @@ def test_batch_equals_single(p, convention, k, h, data):
     for i, x in enumerate(hyps):
         assert tuple(int(v[i]) for v in c) == tuple(windowdiff_components(ref, x, k=k,
                                                                           convention=convention))
+
+
+@settings(max_examples=80, deadline=None)
+@given(pair(min_units=1, max_units=60), st.sampled_from(CONVENTIONS),
+       st.one_of(st.none(), st.integers(0, 64)), st.integers(1, 5), st.data())
+def test_window_batch_equals_single_pair_components(p, convention, k, h, data):
+    # k may exceed N (no window) and be 0 or 1 (windows of no gap under nltk and segeval1)
+    ref, _ = p
+    n = sum(ref)
+    if k is not None and k < (1 if convention in ("paper", "segeval1") else 0):
+        k = None
+    hyps = [data.draw(pair(n, n))[0] if n > 1 else (1,) for _ in range(h)]
+    hyps[0] = ref if data.draw(st.booleans()) else hyps[0]
+    ind = np.array([to_indicator(as_masses(x)) for x in hyps]).reshape(h, n - 1)
+    for form in (ind, hyps):
+        got = window_batch(ref, form, k=k, convention=convention)
+        for i, x in enumerate(hyps):
+            want_pk = pk_components(ref, x, k=k, convention=convention)
+            want_wd = windowdiff_components(ref, x, k=k, convention=convention)
+            assert (int(got.miss[i]), int(got.false_alarm[i]), int(got.windows[i])) == tuple(want_pk)
+            assert int(got.errors[i]) == want_wd.errors
+
+
+def test_window_batch_on_long_rows_equals_a_literal_window_count():
+    # rows much longer than k, with many boundaries, none, all gaps, and the reference itself;
+    # counted literally: for each window start s = 1 .. N-k, the boundaries in gaps s .. s+k-1
+    rng = np.random.default_rng(3)
+    ref = rng.integers(1, 30, size=40)
+    n = int(ref.sum())
+    r = to_indicator(ref)
+    ind = rng.random((6, n - 1)) < np.array([[0.02], [0.1], [0.4], [0.0], [1.0], [0.0]])
+    ind[5] = r
+    k = 7
+    got = window_batch(ref, ind, k=k)
+    for i, row in enumerate(ind):
+        rs = np.array([r[s - 1:s - 1 + k].sum() for s in range(1, n - k + 1)])
+        hs = np.array([row[s - 1:s - 1 + k].sum() for s in range(1, n - k + 1)])
+        assert got.miss[i] == np.sum((rs > 0) & (hs == 0))
+        assert got.false_alarm[i] == np.sum((rs == 0) & (hs > 0))
+        assert got.errors[i] == np.sum(rs != hs)
+        assert got.windows[i] == n - k
+    assert got.miss[5] == got.false_alarm[5] == got.errors[5] == 0
 
 
 def test_sweep_equals_brute_force_windows():

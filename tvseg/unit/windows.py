@@ -36,7 +36,8 @@ All sums are computed from the boundary positions, not by visiting every window:
 WinPR by a sweep over the points where :math:`r_s` or :math:`h_s` changes (``4 B`` points for ``B``
 boundaries), Pk as lengths of unions of windows (those holding a reference boundary, a hypothesis
 boundary, either). A call costs :math:`O(B \log B)` after the :math:`O(N_\text{segments})` input
-check. The batch forms score many hypotheses of one reference with cumulative sums, :math:`O(H N)`.
+check. The batch forms score many hypotheses of one reference from all their boundary positions at
+once (:func:`window_batch`), :math:`O(H B \log B)` after one scan of the ``(H, N-1)`` indicators.
 
 References
 ----------
@@ -62,8 +63,8 @@ from tvseg.settings import CONVENTIONS
 from tvseg.unit.masses import as_masses, boundary_positions
 
 __all__ = [
-    "pk", "windowdiff", "winpr", "pk_batch", "windowdiff_batch", "pk_components",
-    "windowdiff_components", "default_k", "WinPR", "PkComponents", "WindowDiffComponents",
+    "pk", "windowdiff", "winpr", "pk_batch", "windowdiff_batch", "window_batch", "pk_components",
+    "windowdiff_components", "default_k", "WinPR", "PkComponents", "WindowDiffComponents", "WindowBatch",
 ]
 
 
@@ -524,27 +525,168 @@ def _batch_inputs(reference, hypotheses):
     return ref, n, ind
 
 
-def _window_counts(ind: np.ndarray, g: _Geometry) -> np.ndarray:
-    """Boundary counts of every window (last axis) of indicator rows over gaps ``1 .. N-1``."""
-    lead = ind.shape[:-1]
-    if g.windows == 0:
-        return np.zeros(lead + (0,), np.int32)
-    if g.width == 0:
-        return np.zeros(lead + (g.windows,), np.int32)
-    # pad with phantom gaps so that gaps lo .. hi + w - 1 all exist; column 0 of c is the empty sum
-    left = max(1 - g.lo, 0)
-    right = max(g.hi + g.width - 1 - (ind.shape[-1]), 0)
-    c = np.zeros(lead + (left + ind.shape[-1] + right + 1,), np.int32)
-    np.cumsum(ind, axis=-1, out=c[..., left + 1:left + 1 + ind.shape[-1]])
-    if right:
-        c[..., left + 1 + ind.shape[-1]:] = c[..., left + ind.shape[-1]:left + ind.shape[-1] + 1]
-    start = g.lo - 1 + left          # index in c of the sum before gap lo
-    return c[..., start + g.width:start + g.width + g.windows] - c[..., start:start + g.windows]
+class WindowBatch(NamedTuple):
+    """Pk's and WindowDiff's counts for many hypotheses (arrays of shape ``(H,)``): misses, false
+    alarms, WindowDiff errors, and the number of windows (the divisor of both)."""
+
+    miss: np.ndarray
+    false_alarm: np.ndarray
+    errors: np.ndarray
+    windows: np.ndarray
+
+
+def window_batch(reference, hypotheses, *, k=None, convention="paper") -> WindowBatch:
+    r"""Pk's misses and false alarms and WindowDiff's errors of many hypotheses, in one pass.
+
+    For each hypothesis :math:`h` and each window start :math:`s` (the convention's geometry,
+    module docstring), with :math:`r_s`, :math:`h_s` the boundaries the window holds:
+
+    .. math::
+
+        \text{miss} = \#\{s : r_s > 0 = h_s\}, \quad
+        \text{false alarm} = \#\{s : r_s = 0 < h_s\}, \quad
+        \text{errors} = \#\{s : r_s \neq h_s\}
+
+    so that :math:`P_k = (\text{miss} + \text{false alarm}) / \text{windows}`, Pevzner & Hearst's
+    :math:`P'_k = (\text{miss} + 2\,\text{false alarm}) / \text{windows}` and
+    :math:`\mathrm{WD} = \text{errors} / \text{windows}` (Pevzner & Hearst 2002, sections 3-4).
+
+    Computed from the boundary positions of all hypotheses at once, :math:`O(H B \log B)` for
+    ``B`` boundaries per hypothesis, not :math:`O(H N)`: misses from the runs of window starts
+    between consecutive hypothesis boundaries (where :math:`h_s = 0`) and a prefix count of the
+    windows holding a reference boundary; errors by a sweep over the windows where the boundaries
+    on which the hypothesis and the reference disagree enter and leave.
+
+    Parameters
+    ----------
+    reference : sequence of int
+        Reference masses (``N`` units).
+    hypotheses : numpy.ndarray of bool, shape (H, N-1), or a list of masses
+        Boundary indicators over the ``N - 1`` gaps (as :func:`tvseg.unit.masses.to_indicator`).
+    k : int, optional
+        Window size; None is the convention's default (:func:`default_k`).
+    convention : {"paper", "segeval1", "segeval", "nltk"}
+
+    Returns
+    -------
+    WindowBatch
+        Integer arrays ``miss``, ``false_alarm``, ``errors`` and ``windows``; row ``i`` equals
+        :func:`pk_components` and :func:`windowdiff_components` of hypothesis ``i``.
+    """
+    ref, n, ind = _batch_inputs(reference, hypotheses)
+    g = _geometry(n, int(ref.size), k, convention)
+    rows = _HypothesisBoundaries(ind)
+    pr = boundary_positions(ref)
+    miss, fa = _pk_batch_counts(pr, rows, g)
+    errors = _wd_batch_errors(pr, ind, rows, g, weighted=False)
+    return WindowBatch(miss, fa, errors, np.full(rows.h, g.windows, np.int64))
+
+
+class _HypothesisBoundaries:
+    """The boundary positions of indicator rows, row after row: ``position`` (gap numbers, sorted
+    within each row), the ``row`` of each, and where each row ends in them (``ends``)."""
+
+    def __init__(self, ind: np.ndarray):
+        self.h, gaps = ind.shape
+        flat = np.flatnonzero(ind)
+        if gaps:
+            self.ends = np.searchsorted(flat, gaps * np.arange(1, self.h + 1))
+            self.counts = np.diff(self.ends, prepend=0)
+            self.row = np.repeat(np.arange(self.h), self.counts)
+            self.position = flat - gaps * self.row + 1
+        else:
+            self.ends = self.counts = np.zeros(self.h, np.int64)
+            self.row = self.position = flat
+
+
+def _pk_batch_counts(pr: np.ndarray, hyp: _HypothesisBoundaries, g: _Geometry):
+    r"""Misses and false alarms of every row.
+
+    Window starts are indexed ``j = s - lo`` in ``0 .. W-1``. ``held[j]`` counts the windows
+    before ``j`` that hold a reference boundary. Between consecutive hypothesis boundaries
+    :math:`q < q'` of a row (and before the first, after the last) the windows starting in
+    ``q + 1 .. q' - w`` hold none: summed, these runs give the windows with :math:`h_s = 0`
+    (``Z``) and, through ``held``, the misses ``M`` among them. Then
+    :math:`\text{false alarm} = (W - Z) - (A - M)` with ``A`` the windows holding a reference boundary.
+    """
+    h, w, lo, hi = hyp.h, g.width, g.lo, g.hi
+    n_windows = g.windows
+    if n_windows == 0 or w == 0:
+        zero = np.zeros(h, np.int64)
+        return zero, zero.copy()
+    enter = np.clip(pr - w + 1, lo, hi + 1) - lo
+    leave = np.clip(pr + 1, lo, hi + 1) - lo
+    inside = np.cumsum(np.bincount(enter, minlength=n_windows + 1)
+                       - np.bincount(leave, minlength=n_windows + 1))[:n_windows]
+    held = np.zeros(n_windows + 1, np.int64)
+    np.cumsum(inside > 0, out=held[1:])
+    # each row's positions between two sentinels: lo - 1 before, hi + w after
+    two = 2 * np.arange(h)
+    seq = np.empty(hyp.position.size + 2 * h, np.int64)
+    seq[np.arange(hyp.position.size) + np.repeat(two + 1, hyp.counts)] = hyp.position
+    first = hyp.ends - hyp.counts + two
+    last = hyp.ends + two + 1
+    seq[first] = lo - 1
+    seq[last] = hi + w
+    # run between seq[t] and seq[t + 1] (the pair across two rows is empty: a = W, b <= a)
+    a = np.clip(seq[:-1] + 1, lo, hi + 1) - lo
+    b = np.clip(seq[1:] - w + 1, lo, hi + 1) - lo
+    np.maximum(b, a, out=b)
+    empty = np.zeros(seq.size, np.int64)
+    np.cumsum(b - a, out=empty[1:])
+    missed = np.zeros(seq.size, np.int64)
+    np.cumsum(held[b] - held[a], out=missed[1:])
+    z = empty[last] - empty[first]
+    miss = missed[last] - missed[first]
+    return miss, (n_windows - z) - (int(held[-1]) - miss)
+
+
+def _wd_batch_errors(pr: np.ndarray, ind: np.ndarray, hyp: _HypothesisBoundaries, g: _Geometry,
+                     weighted: bool) -> np.ndarray:
+    r"""WindowDiff's errors of every row: a sweep over :math:`d_s = h_s - r_s`.
+
+    Only the gaps where a row and the reference disagree change :math:`d_s`: a hypothesis
+    boundary the reference lacks adds 1 to the windows ``p - w + 1 .. p``, a reference boundary
+    the row lacks takes 1 away. Each such event is a key ``2 (row (W + 1) + j) + bit`` (``j`` the
+    window index, clipped to ``0 .. W``; ``bit`` 1 for -1); the four kinds of events are each
+    sorted already, so a stable sort merges them. Every row's events sum to 0, so the run between
+    two rows has :math:`d = 0` and counts nothing.
+    """
+    h, w, lo, hi = hyp.h, g.width, g.lo, g.hi
+    n_windows = g.windows
+    if n_windows == 0 or w == 0 or hyp.row.size + pr.size == 0:
+        return np.zeros(h, np.int64)
+    stride = n_windows + 1
+    on_ref = np.zeros(ind.shape[1] + 1, bool)
+    on_ref[pr] = True
+    extra = ~on_ref[hyp.position]                  # hypothesis boundaries the reference lacks
+    fp_row, fp_at = hyp.row[extra], hyp.position[extra]
+    fn_row, fn_j = np.nonzero(~ind[:, pr - 1])     # reference boundaries a row lacks
+    fn_at = pr[fn_j]
+
+    def key(row, at, shift, bit):
+        j = np.clip(at + shift, lo, hi + 1) - lo
+        return ((row * stride + j) << 1) | bit
+
+    events = np.concatenate((key(fp_row, fp_at, 1 - w, 0), key(fp_row, fp_at, 1, 1),
+                             key(fn_row, fn_at, 1 - w, 1), key(fn_row, fn_at, 1, 0)))
+    if events.size == 0:
+        return np.zeros(h, np.int64)
+    events.sort(kind="stable")
+    d = np.cumsum(1 - 2 * (events & 1))
+    events >>= 1
+    run = np.diff(events)
+    d = d[:-1]
+    counted = np.zeros(events.size + 1, np.int64)    # counted[t]: errors of the runs before event t
+    np.cumsum(run * np.abs(d) if weighted else run * (d != 0), out=counted[1:-1])
+    counted[-1] = counted[-2]
+    bounds = np.searchsorted(events, stride * np.arange(h + 1))
+    return counted[bounds[1:]] - counted[bounds[:-1]]
 
 
 def pk_batch(reference, hypotheses, *, k=None, false_alarm_weight=1.0, convention="paper",
              components=False):
-    """Pk of many hypotheses against one reference, with cumulative sums (O(H N)).
+    """Pk of many hypotheses against one reference, from the boundary positions (see :func:`window_batch`).
 
     Parameters
     ----------
@@ -563,10 +705,7 @@ def pk_batch(reference, hypotheses, *, k=None, false_alarm_weight=1.0, conventio
     """
     ref, n, ind = _batch_inputs(reference, hypotheses)
     g = _geometry(n, int(ref.size), k, convention)
-    rc = _window_counts(_indicator(ref, n), g) > 0
-    hc = _window_counts(ind, g) > 0
-    miss = np.count_nonzero(rc & ~hc, axis=-1)
-    fa = np.count_nonzero(~rc & hc, axis=-1)
+    miss, fa = _pk_batch_counts(boundary_positions(ref), _HypothesisBoundaries(ind), g)
     if components:
         return PkComponents(miss, fa, np.full(ind.shape[0], g.windows))
     return _ratio_array(miss + false_alarm_weight * fa, g, convention, "pk", ind.shape[0])
@@ -574,24 +713,17 @@ def pk_batch(reference, hypotheses, *, k=None, false_alarm_weight=1.0, conventio
 
 def windowdiff_batch(reference, hypotheses, *, k=None, lamprier=False, weighted=False,
                      convention="paper", components=False):
-    """WindowDiff of many hypotheses against one reference, with cumulative sums (O(H N)).
+    """WindowDiff of many hypotheses against one reference, from the boundary positions (see :func:`window_batch`).
 
     Parameters as in :func:`pk_batch` and :func:`windowdiff`; with ``components=True`` returns
     :class:`WindowDiffComponents` of arrays ``(errors, windows)``.
     """
     ref, n, ind = _batch_inputs(reference, hypotheses)
     g = _geometry(n, int(ref.size), k, convention, lamprier=lamprier, weighted=weighted)
-    diff = _window_counts(ind, g) - _window_counts(_indicator(ref, n), g)
-    errors = np.abs(diff).sum(axis=-1) if weighted else np.count_nonzero(diff, axis=-1)
+    errors = _wd_batch_errors(boundary_positions(ref), ind, _HypothesisBoundaries(ind), g, weighted)
     if components:
         return WindowDiffComponents(errors, np.full(ind.shape[0], max(g.divisor, 0)))
     return _ratio_array(errors, g, convention, "windowdiff", ind.shape[0])
-
-
-def _indicator(masses, n):
-    out = np.zeros(n - 1, bool)
-    out[boundary_positions(masses) - 1] = True
-    return out
 
 
 def _ratio_array(num, g, convention, metric, h):
