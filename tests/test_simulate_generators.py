@@ -156,6 +156,30 @@ def test_fnp_combines_independent_false_negatives_and_false_positives(errors):
     _within(a - b, 0.0, math.sqrt(0.25 / start_kept.sum() + 0.25 / (~start_kept).sum()))
 
 
+def test_fp2_never_lands_on_a_reference_boundary():
+    # sizes alternate 2, 40: the boundary b before each 40-unit segment has scale 40 / 4 = 10, so
+    # round(10 z) = -2 (the previous reference boundary) with probability ~0.04; such draws are
+    # drawn again (a false positive is a boundary the reference lacks), so none is on the reference
+    masses = np.tile([2, 40], 200)
+    reference = to_indicator(masses)
+    fp = g.false_positives_around_boundaries(rng(11), masses, 200, 1.0)
+    assert not (fp & reference).any()
+    # 399 false positives per hypothesis, fewer only where two land on the same gap
+    assert fp.sum(axis=1).min() > 0.9 * 399
+
+
+@pytest.mark.parametrize("errors", ["FNP2", "FNP3"])
+def test_false_positives_never_restore_a_dropped_boundary(errors):
+    # each reference boundary is kept with probability exactly 1 - p: a false positive never falls
+    # on it. (Were FP3 allowed on reference gaps, p * nseg / N ~ 0.02 of the dropped ones would come
+    # back: kept share 0.5 + 0.5 * 0.02 = 0.510, 9 standard errors from 0.5 here.)
+    masses = g.reference_masses(rng(12), 1000, (15, 35))
+    reference = to_indicator(masses)
+    hyp = g.hypotheses(rng(13), masses, errors, 0.5, 200)
+    kept = hyp[:, reference]
+    _within(kept.mean(), 0.5, math.sqrt(0.25 / kept.size))
+
+
 def test_unknown_error_type():
     with pytest.raises(ValueError, match="unknown error type"):
         g.hypotheses(rng(), np.array([3, 4]), "FX", 0.5, 2)

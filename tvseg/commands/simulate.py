@@ -30,9 +30,12 @@ Conventions (the reading of the paper that reproduces its numbers):
   FN         each reference boundary dropped with probability p.
   FP = FP1   each segment, with probability p, gets one boundary uniform among its interior gaps.
   FP2        each reference boundary b, with probability p, gets one at b + round(z s / 4),
-             z standard normal, s the size of the segment starting at b (zero offset redrawn).
-  FP3        each gap gets a boundary with probability p * nseg / N.
-  FNP, FNPi  FN and FP(i) drawn independently and combined.
+             z standard normal, s the size of the segment starting at b (a position on a
+             reference boundary, e.g. offset 0, is drawn again).
+  FP3        each gap that is not a reference boundary gets one with probability p * nseg / N.
+  FNP, FNPi  FN and FP(i) drawn independently and combined. A false positive is never on a
+             reference boundary, so it never restores one FN dropped (with FP3 allowed there,
+             ~2% would come back and FNP3's WD falls 0.003 further below the paper's).
 
 Every experiment has its own random stream derived from --seed, so --table and --jobs do not
 change the numbers.

@@ -5,7 +5,8 @@ One *trial* draws a reference of 1,000 segments with sizes uniform on a range, t
 reference and averages; the cell is the mean of ``trials`` such averages (the paper: 10 trials of
 100 hypotheses). Table 1: p = 0.5; Table 2: p = 0.05 and 0.25; both over four ranges with error
 types FN, FP, FNP. Table 3: range (15, 35), p = 0.5, error types FN, FP1-FP3, FNP1-FNP3. The error
-types are defined in :mod:`tvseg.simulate.generators`.
+types are defined in :mod:`tvseg.simulate.generators` (false positives are never placed on a
+reference boundary, so in FNP2 and FNP3 they never restore a dropped one).
 
 Conventions (the reading of the paper that reproduces its numbers):
 
