@@ -39,6 +39,11 @@ Conventions (the reading of the paper that reproduces its numbers):
 
 Every experiment has its own random stream derived from --seed, so --table and --jobs do not
 change the numbers.
+
+Expect differences up to about 0.003 from chance alone: a cell's standard error at 10 x 100 is up
+to 0.0015 (range (5, 45)), and the paper's run had its own. Table 3's FP2 and FNP2 stay 0.003-0.004
+off under every reading the text allows: the published FNP2 has fewer false alarms (P'k - Pk =
+0.087) than FP2 (0.091), which independent FN and FP cannot give.
 """
 
 FOURNIER_INKPEN_HELP = """\

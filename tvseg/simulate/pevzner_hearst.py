@@ -19,6 +19,17 @@ Conventions (the reading of the paper that reproduces its numbers):
   opposite (false alarms): "the :math:`P_k` metric modified to double the false positive penalty";
 - :math:`WD = \\frac{1}{N-k} \\sum_{i=1}^{N-k} [\\, b(ref_i, ref_{i+k}) \\ne b(hyp_i, hyp_{i+k}) \\,]`.
 
+What remains (10 x 100, seeds 0-19): the per-trial spread gives each cell a standard error of
+0.0001-0.0015 (largest for the (5, 45) range, whose references vary most), about as large as the
+paper's own run had; so a (5, 45) cell may be 0.003 off by chance (Table 2 FNP p = 0.25 WD: seed 0
+-0.0031, mean over 20 seeds -0.0013, one run's standard error 0.0011). Two residuals are
+systematic, in Table 3: FP2 (WD +0.0035) and FNP2 (Pk -0.0039, WD -0.0031). The published FNP2
+is not consistent with the published FP2 under independent FN and FP: the false alarms
+(:math:`P'_k - P_k`) of FNP equal those of FP in expectation (a probe without a reference boundary
+sees only false positives), and the tables agree to 0.001 for every other pair, but give 0.087 for
+FNP2 against 0.091 for FP2. No reading of FP2 the text allows (scale of the next, previous or mean
+segment; rounding, truncation; zero offsets kept or drawn again) fits both columns.
+
 References
 ----------
 Pevzner, L. and Hearst, M. A. (2002). A critique and improvement of an evaluation metric for text
