@@ -1,0 +1,38 @@
+"""The HTML report: a corpus page, one page per show, and the data behind them.
+
+:func:`write_report` is the entry point (``tvseg evaluate --html DIR`` calls it). The pages are
+built from the plain data model of :mod:`tvseg.report.model`; :mod:`tvseg.report.adapter` builds
+that model from an evaluation result.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tvseg.report.model import Report
+
+__all__ = ["write_report", "Report"]
+
+
+def write_report(result, directory: str | os.PathLike, *, progress: bool | None = None) -> Path:
+    """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
+
+    Parameters
+    ----------
+    result : tvseg.evaluation.EvaluationResult or tvseg.report.model.Report
+        The scores to show.
+    directory : path
+        The report folder. It is written beside itself under a temporary name and moved into
+        place only when complete; an existing report there is replaced only by a complete new one,
+        and an existing folder that is not a tvseg report is never replaced.
+    progress : bool, optional
+        None (default): a progress bar on stderr when there are more than a few dozen shows and
+        stderr is a terminal. True or False force it on or off.
+    """
+    from tvseg.report import render
+
+    if not isinstance(result, Report):
+        from tvseg.report.adapter import from_evaluation
+
+        result = from_evaluation(result)
+    return render.write(result, directory, progress=progress)

@@ -1,0 +1,155 @@
+"""What the HTML report shows: plain frozen dataclasses, independent of how the scores were computed.
+
+:func:`tvseg.report.adapter.from_evaluation` builds a :class:`Report` from an evaluation result;
+tests and benchmarks build one directly. The renderer reads nothing else.
+
+Times are seconds from the start of the show; rates are fractions in [0, 1] (the pages print them as
+percentages, as Bouchekif et al.'s tables do); ``None`` stands for "not available" everywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+__all__ = [
+    "Estimate", "Segment", "MatchRow", "BoundaryPair", "SystemShow", "Show",
+    "SystemSummary", "Comparison", "Report",
+]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A corpus score and, when a bootstrap was run, its confidence interval ``[lo, hi]``."""
+
+    value: float | None
+    lo: float | None = None
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One segment of a lane of the timeline.
+
+    ``correct`` is None for the reference lane (correctness depends on the system) and for
+    segments whose correctness is unknown.
+    """
+
+    start: float
+    end: float
+    label: str | None = None
+    correct: bool | None = None
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One row of the per-segment match table of one system on one show (Bouchekif et al., 3.1-3.2).
+
+    The reference segment, the hypothesis segment that covers most of it (None when none overlaps),
+    the two one-way coverages, their harmonic mean (the bidirectional coverage), whether it exceeds
+    gamma, and the title F1 of the two labels when titling was scored.
+    """
+
+    ref_start: float
+    ref_end: float
+    ref_label: str | None
+    hyp_start: float | None
+    hyp_end: float | None
+    hyp_label: str | None
+    cov_ref_to_hyp: float
+    cov_hyp_to_ref: float
+    cov_bidirectional: float
+    correct: bool
+    title_f1: float | None = None
+
+
+@dataclass(frozen=True)
+class BoundaryPair:
+    """A reference boundary matched with a hypothesis boundary (times in seconds)."""
+
+    reference: float
+    hypothesis: float
+
+
+@dataclass(frozen=True)
+class SystemShow:
+    """One system on one show: its scores, its segments, its boundaries and its match table.
+
+    ``missed`` are the reference boundaries left unmatched, ``false_alarms`` the hypothesis
+    boundaries left unmatched.
+    """
+
+    name: str
+    metrics: Mapping[str, float | None]
+    segments: tuple[Segment, ...] = ()
+    matched: tuple[BoundaryPair, ...] = ()
+    missed: tuple[float, ...] = ()
+    false_alarms: tuple[float, ...] = ()
+    matches: tuple[MatchRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class Show:
+    """One show: its extent, its reference segments and one :class:`SystemShow` per system.
+
+    ``systems`` follows the order of :attr:`Report.systems`; ``metadata`` holds e.g. channel and
+    programme.
+    """
+
+    show_id: str
+    start: float
+    end: float
+    reference: tuple[Segment, ...]
+    systems: tuple[SystemShow, ...]
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SystemSummary:
+    """One system on the whole corpus.
+
+    ``corpus`` pools counts and durations over the shows (with bootstrap intervals when present);
+    ``macro`` is the mean of the per-show values; ``by_length`` maps ``"short"`` and ``"long"`` to
+    scores (as Bouchekif et al.'s Table 2); ``groups`` maps a metadata field (``"channel"``) to its
+    values, each to scores; ``gamma_sweep`` holds ``(gamma, cov_n, cov_d)`` and ``tolerance_sweep``
+    ``(tolerance, boundary_f1)`` points, in increasing order of the first item.
+    """
+
+    name: str
+    corpus: Mapping[str, Estimate]
+    macro: Mapping[str, float | None] = field(default_factory=dict)
+    by_length: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
+    groups: Mapping[str, Mapping[str, Mapping[str, float | None]]] = field(default_factory=dict)
+    gamma_sweep: tuple[tuple[float, float | None, float | None], ...] = ()
+    tolerance_sweep: tuple[tuple[float, float | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paired bootstrap test between two systems on one metric: ``p_value`` of the difference."""
+
+    system_a: str
+    system_b: str
+    metric: str
+    p_value: float | None
+    difference: float | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the report pages show.
+
+    ``scores`` is the contract's ``--json`` object written to ``data/scores.json``; when None the
+    renderer builds it from the model. ``settings`` is the flat settings dict, ``signature`` the
+    settings signature line; ``version`` and ``date`` appear only in the page footers and in the
+    JSON, so two renderings of the same scores differ only there.
+    """
+
+    signature: str
+    version: str
+    date: str
+    systems: tuple[SystemSummary, ...]
+    shows: tuple[Show, ...]
+    comparisons: tuple[Comparison, ...] = ()
+    settings: Mapping[str, object] = field(default_factory=dict)
+    scores: Mapping[str, object] | None = None
+    title: str = "tvseg report"
