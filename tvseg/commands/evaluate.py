@@ -101,6 +101,10 @@ def run(args) -> int:
         except ImportError:
             raise UsageError("--html: the HTML report is not available yet in this version") from None
 
+    if args.json:
+        folder = Path(args.json).parent
+        if not folder.is_dir():
+            raise UsageError(f"--json: no such folder {str(folder)!r}")
     settings = Settings(gamma=args.gamma, tolerance=args.tolerance, long_threshold=args.long_threshold,
                         title_f1_threshold=args.title_f1, uem=args.uem is not None,
                         units="frames" if args.frame is not None else ("file" if args.units else "none"),

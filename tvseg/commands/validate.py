@@ -51,6 +51,8 @@ def validate_file(file: Path) -> str:
     from tvseg.readers import detect_format, read_metadata, read_segments, read_uem, read_units
     from tvseg.readers.tables import read_table, table_kind
 
+    if not file.exists():
+        raise InputError("no such file or folder", path=file)
     if file.is_dir():
         read_segments(file)  # raises the reader's error for a folder with no supported file
     if file.suffix.lower() == ".uem":
