@@ -86,6 +86,7 @@ class EvaluationResult:
     metadata: pd.DataFrame | None = None
     intervals: dict = field(default_factory=dict)
     pairwise: list = field(default_factory=list)
+    uem: dict | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
 
     def to_json(self) -> dict:
         """The contract's ``--json`` object (NaN as None; rates as fractions)."""
@@ -239,7 +240,7 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
         confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
     return EvaluationResult(settings=settings, shows=shows, systems=systems,
                             reference=dict(zip(shows, ref_anns)), hypotheses=dict(hypotheses), metadata=metadata,
-                            intervals=intervals, pairwise=pairwise)
+                            intervals=intervals, pairwise=pairwise, uem=dict(uem) if uem is not None else None)
 
 
 def _pairs(scores: ShowScores, shows, tolerance, uem_start, uem_end) -> pd.DataFrame:
