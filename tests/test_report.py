@@ -1,0 +1,307 @@
+"""The HTML report: escaping of untrusted text, path safety, atomic replacement, the data folder,
+and the report of ``tvseg evaluate --demo --html DIR``.
+
+Expected values come from the inputs: the hostile strings we inject, the show ids we pass, the
+files of ``data_samples/`` counted here, and the evaluation result the report is built from.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tvseg.errors import UsageError
+from tvseg.report import render, write_report
+from tvseg.report.synthetic import synthetic_report
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data_samples"
+SORT_JS = (ROOT / "tvseg" / "templates" / "sort.js").read_text(encoding="utf-8")
+
+HOSTILE_TITLES = [
+    "<script>alert(1)</script>",
+    "\"><img src=x onerror=alert(2)>",
+    "Tom & Jerry's 'quoted' \"title\"",
+    "</title></text></svg><blink>bold</blink>",
+    "{{ 7 * 7 }} {% if true %}jinja{% endif %}",
+]
+HOSTILE_IDS = [
+    "../../x",
+    "a b",
+    "a/b",          # reduces to the same text as "a b"
+    "CON",
+    "émission été",
+    "<script>alert(3)</script>",
+    "A_b",
+    "a_b",          # same as "A_b" ignoring case
+    ".hidden",
+    "..",
+]
+
+
+class Elements(HTMLParser):
+    """Every start tag (with its attributes) and the text of a page, as a browser's parser sees them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, list]] = []
+        self.text: list[str] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+        self._in_script = tag == "script"
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+        else:
+            self.text.append(data)
+
+
+def parse(path: Path) -> Elements:
+    p = Elements()
+    p.feed(path.read_text(encoding="utf-8"))
+    p.close()
+    return p
+
+
+def all_files(root: Path) -> list[Path]:
+    return [Path(d) / f for d, _, files in os.walk(root) for f in files]
+
+
+def hostile_report(n=len(HOSTILE_IDS)):
+    return synthetic_report(n, systems=("sys<script>", "b&b"), seed=1,
+                            title_of=lambda k, i: HOSTILE_TITLES[(k + i) % len(HOSTILE_TITLES)],
+                            id_of=lambda k: HOSTILE_IDS[k])
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    outer = tmp_path_factory.mktemp("outer")
+    report = hostile_report()
+    index = write_report(report, outer / "rep", progress=False)
+    return outer, outer / "rep", index, report
+
+
+def test_hostile_ids_stay_inside_the_report_folder(hostile):
+    outer, rep, index, _ = hostile
+    assert index == rep / "index.html"
+    # nothing was written beside the report folder (no "x", no temp folder), nothing above it
+    assert sorted(p.name for p in outer.iterdir()) == ["rep"]
+    assert not (outer.parent / "x").exists() and not (outer.parent / "x.html").exists()
+    files = all_files(rep)
+    resolved = rep.resolve()
+    for f in files:
+        assert resolved in f.resolve().parents, f
+        assert not f.is_symlink()
+    pages = sorted((rep / "shows").iterdir())
+    csvs = sorted((rep / "data" / "shows").iterdir())
+    # one page and one CSV per show id, all distinct (ids that reduce to the same text included),
+    # distinct ignoring case too (case-insensitive file systems)
+    assert len(pages) == len(HOSTILE_IDS) == len({p.name.casefold() for p in pages})
+    assert len(csvs) == len(HOSTILE_IDS) == len({p.name.casefold() for p in csvs})
+    for p in pages + csvs:
+        stem = p.stem
+        assert not stem.startswith(".") and stem.upper() != "CON"
+        assert set(stem) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    assert len(files) == 1 + 1 + 2 * len(HOSTILE_IDS)  # index, scores.json, pages, CSVs
+
+
+def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
+    _, rep, _, report = hostile
+    pages = [rep / "index.html"] + sorted((rep / "shows").iterdir())
+    seen = ""
+    for page in pages:
+        p = parse(page)
+        names = [t for t, _ in p.tags]
+        # no element that only the injected text could have created
+        assert "img" not in names and "blink" not in names, page
+        for tag, attrs in p.tags:
+            assert not any(a.startswith("on") for a, _ in attrs), (page, tag, attrs)
+            for a, v in attrs:
+                if a in ("href", "src", "xlink:href") and v:
+                    assert not v.strip().lower().startswith("javascript:"), (page, v)
+        # the only script is our own table sorter, on the corpus page
+        if page.name == "index.html":
+            assert len(p.scripts) == 1 and p.scripts[0].strip() == SORT_JS.strip()
+        else:
+            assert p.scripts == []
+        seen += "".join(p.text)
+    # the hostile strings are there, as text (jinja syntax in a title is not evaluated either)
+    for title in HOSTILE_TITLES:
+        assert title in seen, title
+    for show_id in HOSTILE_IDS:
+        assert show_id in seen, show_id
+    assert "sys<script>" in seen and "b&b" in seen
+
+
+def test_links_point_to_the_written_pages(hostile):
+    _, rep, _, _ = hostile
+    p = parse(rep / "index.html")
+    links = {v for t, attrs in p.tags if t == "a" for a, v in attrs if a == "href" and v.startswith("shows/")}
+    written = {f"shows/{f.name}" for f in (rep / "shows").iterdir()}
+    assert written <= links
+    for page in (rep / "shows").iterdir():
+        q = parse(page)
+        for t, attrs in q.tags:
+            for a, v in attrs:
+                if t == "a" and a == "href" and not v.startswith("#"):
+                    assert (page.parent / v).resolve().exists(), (page.name, v)
+
+
+def test_failed_render_leaves_the_existing_report_untouched(tmp_path, monkeypatch):
+    target = tmp_path / "rep"
+    write_report(synthetic_report(3), target, progress=False)
+    before = {f.relative_to(target): f.read_bytes() for f in all_files(target)}
+
+    calls = []
+
+    def boom(report, index, *args, **kwargs):
+        calls.append(index)
+        if len(calls) == 2:
+            raise RuntimeError("disk on fire")
+        return "<p>partial</p>"
+
+    monkeypatch.setattr(render, "render_show", boom)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        write_report(synthetic_report(5, seed=7), target, progress=False)
+    assert calls == [0, 1]
+    after = {f.relative_to(target): f.read_bytes() for f in all_files(target)}
+    assert after == before
+    # no temporary or old folder left beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_a_complete_new_report_replaces_the_old_one(tmp_path):
+    target = tmp_path / "rep"
+    write_report(synthetic_report(5), target, progress=False)
+    write_report(synthetic_report(2, id_of=lambda k: f"other-{k}"), target, progress=False)
+    assert sorted(f.name for f in (target / "shows").iterdir()) == ["other-0.html", "other-1.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_a_folder_that_is_not_a_report_is_refused(tmp_path):
+    target = tmp_path / "home"
+    target.mkdir()
+    (target / "notes.txt").write_text("precious")
+    with pytest.raises(UsageError, match="not.*tvseg report"):
+        write_report(synthetic_report(2), target, progress=False)
+    assert [p.name for p in target.iterdir()] == ["notes.txt"]
+    assert (target / "notes.txt").read_text() == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+    plain = tmp_path / "file"
+    plain.write_text("x")
+    with pytest.raises(UsageError):
+        write_report(synthetic_report(2), plain, progress=False)
+    assert plain.read_text() == "x"
+
+
+# --- the demo: through the command line, from data_samples/ ------------------------------------
+
+needs_samples = pytest.mark.skipif(not (SAMPLES / "reference" / "chapters").is_dir(),
+                                   reason="data_samples/ not present")
+
+
+def _demo_inputs():
+    from tvseg.readers import read_metadata, read_segments, read_uem, read_units
+
+    uem = read_uem(str(SAMPLES / "corpus.uem"))
+    reference = read_segments(str(SAMPLES / "reference" / "chapters"), uem=uem)
+    hypotheses = {"system_a": read_segments(str(SAMPLES / "hypotheses" / "system_a.rttm"), uem=uem),
+                  "system_b": read_segments(str(SAMPLES / "hypotheses" / "system_b"), uem=uem)}
+    return dict(reference=reference, hypotheses=hypotheses, uem=uem,
+                units=read_units(str(SAMPLES / "units" / "breath_groups.csv")),
+                metadata=read_metadata(str(SAMPLES / "metadata.csv")))
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    from tvseg.cli import main
+
+    out = tmp_path_factory.mktemp("demo") / "report"
+    assert main(["evaluate", "--demo", "--html", str(out)]) == 0
+    return out
+
+
+@needs_samples
+def test_demo_report_has_one_page_per_show(demo):
+    shows = sorted(f.stem for f in (SAMPLES / "reference" / "chapters").iterdir() if f.suffix == ".vtt")
+    assert len(shows) == 7
+    # the demo's show ids are safe names already, so they keep their names
+    assert sorted(f.stem for f in (demo / "shows").glob("*.html")) == shows
+    assert sorted(f.stem for f in (demo / "data" / "shows").glob("*.csv")) == shows
+    index = parse(demo / "index.html")
+    links = {v for t, attrs in index.tags if t == "a" for a, v in attrs if a == "href"}
+    assert {f"shows/{s}.html" for s in shows} <= links
+
+
+@needs_samples
+def test_demo_timeline_has_one_lane_per_source(demo):
+    for page in (demo / "shows").glob("*.html"):
+        p = parse(page)
+        lanes = [dict(attrs) for t, attrs in p.tags if t == "g" and "lane" in dict(attrs).get("class", "").split()]
+        assert [lane["data-source"] for lane in lanes] == ["reference", "system_a", "system_b"], page.name
+
+
+@needs_samples
+def test_demo_pages_show_titles_units_titling_and_groups(demo):
+    import webvtt
+
+    text = "".join(parse(demo / "index.html").text)
+    for heading in ("Unit-domain metrics", "Titling", "By channel", "By programme", "Pairwise significance"):
+        assert heading in text, heading
+    for channel in pd.read_csv(SAMPLES / "metadata.csv")["channel"].unique():
+        assert channel in text
+    page = demo / "shows" / "fr2_journal20h_2024-03-11.html"
+    shown = "".join(parse(page).text)
+    for caption in webvtt.read(str(SAMPLES / "reference" / "chapters" / "fr2_journal20h_2024-03-11.vtt")):
+        assert caption.text.strip() in shown
+
+
+@needs_samples
+def test_demo_data_folder_is_the_evaluation(demo):
+    from tvseg.evaluation import evaluate
+    from tvseg.settings import Settings
+
+    inputs = _demo_inputs()
+    result = evaluate(inputs.pop("reference"), inputs.pop("hypotheses"),
+                      settings=Settings(uem=True, units="file"), **inputs)
+    loaded = json.loads((demo / "data" / "scores.json").read_text(encoding="utf-8"))
+
+    def nan_to_null(v):
+        if isinstance(v, dict):
+            return {k: nan_to_null(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [nan_to_null(x) for x in v]
+        return None if isinstance(v, float) and math.isnan(v) else v
+
+    assert loaded == nan_to_null(result.to_json())
+    assert loaded["signature"] == result.settings.signature()
+    # the signature is on the corpus page
+    assert result.settings.signature() in "".join(parse(demo / "index.html").text)
+
+    for show in result.shows:
+        table = pd.read_csv(demo / "data" / "shows" / f"{show}.csv")
+        n_ref = len(result.reference[show])  # reference segments of the show, as scored
+        assert list(table["system"].value_counts().sort_index().items()) == [("system_a", n_ref), ("system_b", n_ref)]
+        for name, sr in result.systems.items():
+            m = sr.matches
+            m = m[(m["show"] == show) & (m["side"] == "reference")]
+            rows = table[table["system"] == name]
+            assert rows["ref_start"].tolist() == pytest.approx(m["start"].tolist())
+            assert rows["cov_bidirectional"].tolist() == pytest.approx(m["coverage"].tolist())
+            assert rows["correct"].tolist() == m["correct"].tolist()
