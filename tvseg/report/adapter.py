@@ -12,7 +12,6 @@ import datetime as _dt
 import math
 
 import numpy as np
-import pandas as pd
 
 from tvseg.report.model import (BoundaryPair, Comparison, Estimate, MatchRow, Report, Segment, Show,
                                 SystemShow, SystemSummary)
