@@ -305,3 +305,33 @@ def test_demo_data_folder_is_the_evaluation(demo):
             assert rows["ref_start"].tolist() == pytest.approx(m["start"].tolist())
             assert rows["cov_bidirectional"].tolist() == pytest.approx(m["coverage"].tolist())
             assert rows["correct"].tolist() == m["correct"].tolist()
+
+
+@needs_samples
+def test_adapter_without_uem_units_or_metadata_accounts_for_every_boundary(tmp_path):
+    from tvseg.evaluation import evaluate
+    from tvseg.report.adapter import from_evaluation
+
+    inputs = _demo_inputs()
+    reference = inputs["reference"]
+    hypothesis = inputs["hypotheses"]["system_b"]
+    result = evaluate(reference, {"system_b": hypothesis})
+    model = from_evaluation(result, date="2000-01-01")
+    assert [s.show_id for s in model.shows] == sorted(reference)
+    for show in model.shows:
+        ref_segs = list(reference[show.show_id].itersegments())
+        hyp_segs = list(hypothesis[show.show_id].itersegments())
+        # without a UEM the scored extent is the union of both sides; its two edges are not boundaries
+        lo = min(s.start for s in ref_segs + hyp_segs)
+        hi = max(s.end for s in ref_segs + hyp_segs)
+        ref_bounds = {t for s in ref_segs for t in (s.start, s.end)} - {lo, hi}
+        hyp_bounds = {t for s in hyp_segs for t in (s.start, s.end)} - {lo, hi}
+        (view,) = show.systems
+        assert sorted([p.reference for p in view.matched] + list(view.missed)) == sorted(ref_bounds)
+        assert sorted([p.hypothesis for p in view.matched] + list(view.false_alarms)) == sorted(hyp_bounds)
+        assert all(abs(p.reference - p.hypothesis) <= result.settings.tolerance for p in view.matched)
+        assert len(show.reference) == len(ref_segs) and len(view.segments) == len(hyp_segs)
+        assert len(view.matches) == len(ref_segs)
+    index = write_report(model, tmp_path / "rep", progress=False)
+    text = "".join(parse(index).text)
+    assert "By channel" not in text and "Unit-domain metrics" not in text
