@@ -20,7 +20,7 @@ needs_samples = pytest.mark.skipif(not (ROOT / "data_samples" / "reference").is_
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo") / "out.json"
-    assert main(["evaluate", "--demo", "--bootstrap", "200", "--json", str(out)]) == 0
+    assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "200", "--json", str(out)]) == 0
     return json.loads(out.read_text()), out
 
 
@@ -62,7 +62,7 @@ def test_settings_and_signature_come_from_one_settings_object(demo):
 @needs_samples
 def test_options_reach_the_numbers(tmp_path):
     out = tmp_path / "g.json"
-    assert main(["evaluate", "--demo", "--bootstrap", "0", "--gamma", "0.5", "--tolerance", "3",
+    assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "0", "--gamma", "0.5", "--tolerance", "3",
                  "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["settings"]["gamma"] == 0.5 and "gamma:0.5|tol:3" in data["signature"]

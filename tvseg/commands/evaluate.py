@@ -46,7 +46,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
-    p.add_argument("--demo", action="store_true", help="run on the bundled data_samples/")
+    p.add_argument("--demo", action="store_true",
+                   help="run on the bundled data_samples/ and write the report to reports/demo/ "
+                        "(unless --html DIR or --no-html)")
+    p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
     p.set_defaults(run=run)
 
 
@@ -81,8 +84,8 @@ def run(args) -> int:
             args.units = str(root / "units" / "breath_groups.csv")
         args.uem = args.uem or str(root / "corpus.uem")
         args.metadata = args.metadata or str(root / "metadata.csv")
-        if args.html == "":
-            args.html = "reports/demo"
+        if args.html in (None, "") and not args.no_html:
+            args.html = str(root.parent / "reports" / "demo")
     if args.html == "":
         raise UsageError("--html needs a folder (except with --demo, where it is reports/demo/)")
     if not args.reference:
@@ -94,13 +97,6 @@ def run(args) -> int:
         raise UsageError("two --hypothesis options use the same NAME")
     if args.units and args.frame is not None:
         raise UsageError("--units and --frame exclude each other")
-    if args.html is not None:
-        try:
-            from tvseg.report import write_report
-            import tvseg.report.adapter  # noqa: F401
-        except ImportError:
-            raise UsageError("--html: the HTML report is not available yet in this version") from None
-
     if args.json:
         folder = Path(args.json).parent
         if not folder.is_dir():
@@ -123,6 +119,8 @@ def run(args) -> int:
     if args.json:
         write_json(result.to_json(), args.json)
     if args.html is not None:
+        from tvseg.report import write_report
+
         index = write_report(result, args.html)
         print(f"report: {index}")
     return 0
