@@ -71,6 +71,17 @@ def _fit(text: str, width: float) -> str:
     return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
+def _display_title(label) -> str:
+    """A label as a reader would write the title: none for a missing one (``<NA>``), and RTTM's
+    underscores (it cannot store spaces) shown as spaces. Only the drawing changes; the tables and
+    the CSV keep the label as read."""
+    from tvseg.readers import NO_LABEL
+
+    if label is None or label == NO_LABEL:
+        return ""
+    return str(label).replace("_", " ")
+
+
 def _segment_title(lane: str, label, start: float, end: float, correct) -> str:
     what = {True: "correct", False: "wrong", None: ""}[correct]
     head = f"{lane}: {label}" if label else lane
@@ -100,7 +111,7 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
         for seg in segments:
             x0, x1 = x(seg.start), x(seg.end)
             cls = "ref" if kind == "reference" else {True: "ok", False: "bad", None: "unknown"}[seg.correct]
-            label = "" if seg.label is None else str(seg.label)
+            label = _display_title(seg.label)
             rects.append({"x": x0, "w": round(max(x1 - x0, 0.5), 2), "cls": cls,
                           "text": _fit(label, x1 - x0),
                           "title": _segment_title(name, label, seg.start, seg.end,
