@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tvseg.simulate import generators as g
-from tvseg.simulate.study import experiment_rng, window_size
+from tvseg.simulate.study import experiment_rng, run_experiment, window_size
 from tvseg.unit.masses import to_indicator
 
 
@@ -34,16 +34,70 @@ def test_reference_sizes_uniform_on_lo_to_hi_minus_one(size_range):
     _within(sizes.mean(), (lo + hi - 1) / 2, se)
 
 
-def test_window_size_is_twelve_for_the_papers_ranges():
-    # mean 24.5 +- 0.4 over 1,000 segments (sd 11.5 / sqrt(1000) for (5, 45)): it would take a mean of 26
-    # (4 sd) for floor(mean / 2) to reach 13
-    for size_range in [(20, 30), (15, 35), (10, 40), (5, 45)]:
-        for seed in range(5):
-            assert window_size(g.reference_masses(rng(seed), 1000, size_range)) == 12
-    assert window_size(np.array([3, 4])) == 1           # 3.5 / 2 = 1.75 -> 1 (rounded down)
-    assert window_size(np.array([5, 4])) == 2           # 4.5 / 2 = 2.25 -> 2
-    assert window_size(np.array([25, 26])) == 12        # 25.5 / 2 = 12.75 -> 12
-    assert window_size(np.array([1, 1, 2, 1])) == 1     # 1.25 / 2 = 0.625 -> 0, at least 1
+def test_window_size_is_half_the_design_mean_rounded_down():
+    # sizes lo..hi-1 have mean (lo + hi - 1) / 2 = 24.5 for the four ranges: k = floor(12.25) = 12
+    for lo, hi in [(20, 30), (15, 35), (10, 40), (5, 45)]:
+        assert window_size((lo, hi - 1)) == 12
+    assert window_size((5, 45)) == 12                   # lo..hi inclusive: mean 25, 12.5 -> 12
+    assert window_size((3, 4)) == 1                     # mean 3.5, 1.75 -> 1
+    assert window_size((1, 2)) == 1                     # mean 1.5, 0.75 -> 0, at least 1
+
+
+def test_every_trial_is_scored_with_the_experiments_k():
+    # A (5, 45) reference of 1,000 sizes has mean 24.5 +- 0.36 (11.5 / sqrt(1000)), so about 8 % of
+    # references have a sample mean below 24, where floor(N / 2000) would be 11; k must stay 12.
+    seen = []
+
+    def record(masses, hyps, k):
+        seen.append((k, int(masses.sum())))
+        return {"n": np.zeros(len(hyps))}
+
+    for references in ("iid", "stratified"):
+        seen.clear()
+        run_experiment("t", ("1", "FN", 0.5, (5, 45)), trials=60, n_hypotheses=1, seed=4, metrics=record,
+                       references=references)
+        assert {k for k, _ in seen} == {12}
+        if references == "iid":
+            assert any(n // 2000 == 11 for _, n in seen)   # the sample would have said 11
+
+
+@pytest.mark.parametrize("size_range", [(20, 30), (15, 35), (10, 40), (5, 45)])
+def test_stratified_references_hold_every_size_equally_often(size_range):
+    lo, hi = size_range
+    m = hi - lo
+    repeats, left_over = divmod(1000, m)                # (15, 35): 20 sizes x 50; (10, 40): 30 x 33 + 10
+    for seed in range(5):
+        masses = g.stratified_reference_masses(rng(seed), 1000, size_range)
+        assert masses.size == 1000
+        counts = np.bincount(masses - lo, minlength=m)
+        assert counts.size == m and counts.min() >= repeats and counts.max() <= repeats + 1
+        assert (counts == repeats + 1).sum() == left_over
+    # each position's size is uniform on lo..hi-1 (the order is shuffled): the first segment's size
+    # over 2,000 draws has mean 24.5 and sd sqrt((m^2 - 1) / 12)
+    first = np.array([g.stratified_reference_masses(rng(s), 1000, size_range)[0] for s in range(2000)])
+    _within(first.mean(), (lo + hi - 1) / 2, math.sqrt((m * m - 1) / 12 / first.size))
+    assert set(np.unique(first)) == set(range(lo, hi))
+
+
+def test_stratified_and_iid_references_give_the_same_expected_value():
+    # FN with p = 0.5 on (5, 45), Pk at k = 12: 100 trials of 20 hypotheses with each design. The two
+    # means may differ by 5 standard errors of their difference, estimated from the trial means.
+    from tvseg.simulate.pevzner_hearst import window_metrics
+
+    means = {}
+    for references, design in g.REFERENCE_DESIGNS.items():
+        r = rng(11)
+        trial_means = []
+        for _ in range(100):
+            masses = design(r, 1000, (5, 45))
+            trial_means.append(window_metrics(masses, g.hypotheses(r, masses, "FN", 0.5, 20), 12)["pk"].mean())
+        means[references] = np.array(trial_means)
+    se = math.sqrt(sum(v.var(ddof=1) / v.size for v in means.values()))
+    _within(means["stratified"].mean(), means["iid"].mean(), se)
+    # and the stratified design varies less from trial to trial, its histogram being fixed: a trial
+    # mean of 20 hypotheses has sd 12 sqrt(999 / 4) / 24488 / sqrt(20) = 0.0017 from the hypotheses
+    # alone, while an iid histogram adds the spread of the share of segments shorter than k
+    assert means["stratified"].std() < 0.75 * means["iid"].std()
 
 
 def test_false_negatives_only_drop_reference_boundaries():

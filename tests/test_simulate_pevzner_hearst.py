@@ -184,6 +184,22 @@ def test_run_cells_follow_the_paper_and_do_not_depend_on_the_table_selection():
     assert [c.value for c in both if c.table == "3"] == [c.value for c in cells]
 
 
+def test_cli_references_iid_is_the_papers_independent_draw(tmp_path, capsys):
+    out = tmp_path / "ph.json"
+    argv = ["simulate", "pevzner-hearst", "--table", "1", "--trials", "1", "--hypotheses", "2", "--seed", "3"]
+    assert main(argv + ["--references", "iid", "--json", str(out)]) == 0
+    assert "iid references" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    assert doc["settings"]["references"] == "iid"
+    # the same experiment run directly with independent sizes gives the same numbers
+    direct = run_experiment("pevzner-hearst", ("1", "FN", 0.5, (20, 30)), trials=1, n_hypotheses=2, seed=3,
+                            metrics=ph.window_metrics, references="iid")
+    assert doc["cells"][0]["value"] == direct["pk"][0]
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv + ["--references", "other"])
+    assert exit_info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
 def test_cli_prints_and_writes_the_contract_json(tmp_path, capsys):
     out = tmp_path / "ph.json"
     assert main(["simulate", "pevzner-hearst", "--table", "3", "--trials", "1", "--hypotheses", "4",
@@ -192,7 +208,7 @@ def test_cli_prints_and_writes_the_contract_json(tmp_path, capsys):
     assert "FNP2" in printed and "published" in printed and "largest" in printed
     doc = json.loads(out.read_text())
     assert doc["study"] == "pevzner-hearst"
-    assert doc["settings"] == {"trials": 1, "hypotheses": 4, "seed": 3}
+    assert doc["settings"] == {"trials": 1, "hypotheses": 4, "seed": 3, "references": "stratified"}
     assert len(doc["cells"]) == 21
     cell = doc["cells"][0]
     assert set(cell) == {"table", "errors", "p", "range", "metric", "value", "published"}

@@ -56,7 +56,7 @@ def main() -> None:
 
     rng = experiment_rng(0, "bench", "1", "FN", 0.5, (20, 30))
     masses = reference_masses(rng, 1000, (20, 30))
-    k = window_size(masses)
+    k = window_size((20, 29))                 # sizes 20..29: mean 24.5, k = 12
     hyps = hypotheses(rng, masses, "FN", 0.5, args.sample)
     ref_string = "".join("1" if b else "0" for b in to_indicator(masses))
     hyp_strings = ["".join("1" if b else "0" for b in row) for row in hyps]

@@ -20,8 +20,9 @@ errors FN, FP, FNP. Table 3: range (15, 35), p = 0.5, errors FN, FP1-FP3, FNP1-F
 Conventions (the reading of the paper that reproduces its numbers):
   reference  segment sizes are integers uniform on lo..hi-1 (mean 24.5, not 25: the paper's
              FN value 0.245 = 0.5 k / 24.5).
-  k          half the mean reference segment size, rounded down (N // (2 nseg)): 12 in
-             every trial (rounding half up would give 13 in some (5, 45) trials).
+  k          half the mean segment size of the range, rounded down: 24.5 / 2 -> 12, in every
+             trial (computed from each drawn reference, N // (2 nseg) is 11 in ~10% of the
+             (5, 45) trials, and those cells fall ~0.001 below the paper's).
   probes     N - k windows of k consecutive gaps (units i and i+k), N = number of units.
   Pk, P'k    Pk = (misses + false alarms) / (N - k); P'k = (misses + 2 false alarms) / (N - k),
              a miss being a probe whose ends the reference separates and the hypothesis does not.
@@ -37,13 +38,18 @@ Conventions (the reading of the paper that reproduces its numbers):
              reference boundary, so it never restores one FN dropped (with FP3 allowed there,
              ~2% would come back and FNP3's WD falls 0.003 further below the paper's).
 
+--references stratified (default) gives each trial's reference every size of the range equally
+often, in random order; --references iid draws each size independently, as the paper describes.
+Both have the same expected values; stratified cells vary less from seed to seed on the wide
+ranges (Table 1 FN (5, 45) WD: sd over seeds 0.0002 against 0.0011), so what is left of a
+difference is mostly the paper's own sampling error and rounding.
+
 Every experiment has its own random stream derived from --seed, so --table and --jobs do not
 change the numbers.
 
-Expect differences up to about 0.003 from chance alone: a cell's standard error at 10 x 100 is up
-to 0.0015 (range (5, 45)), and the paper's run had its own. Table 3's FP2 and FNP2 stay 0.003-0.004
-off under every reading the text allows: the published FNP2 has fewer false alarms (P'k - Pk =
-0.087) than FP2 (0.091), which independent FN and FP cannot give.
+Table 3's FP2 and FNP2 stay 0.003-0.004 off under every reading the text allows: the published
+FNP2 has fewer false alarms (P'k - Pk = 0.087) than FP2 (0.091), which independent FN and FP
+cannot give.
 """
 
 FOURNIER_INKPEN_HELP = """\
@@ -53,7 +59,7 @@ over every hypothesis of every trial, for FN, FP and FNP with p = 0.5 over the f
 difference larger than the published standard deviation.
 
 Same generator and conventions as 'tvseg simulate pevzner-hearst' (sizes on lo..hi-1, k = 12,
-N - k probes).
+N - k probes, --references stratified by default, iid with --as-published).
 
 Why our WD differs (by more than their sd, 0.005-0.02 above theirs, while S agrees): Fournier &
 Inkpen computed WD with segeval 1.x (windows of k units, i.e. k - 1 gaps, k = half the mean size
@@ -123,6 +129,9 @@ def _common_options(parser) -> None:
                         help="hypotheses per trial (default 100, as in the paper)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; the numbers do not change)")
+    parser.add_argument("--references", choices=("stratified", "iid"), default=None,
+                        help="reference sizes: every size equally often (stratified, the default) or drawn "
+                             "independently (iid, as the papers describe; the default with --as-published)")
     parser.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
     parser.set_defaults(run=run)
 
@@ -148,16 +157,19 @@ def run(args) -> int:
         from tvseg.simulate import pevzner_hearst
 
         tables = tuple(sorted(set(args.table))) if args.table else pevzner_hearst.TABLES
-        cells = pevzner_hearst.run(tables=tables, **settings)
+        references = args.references or "stratified"
+        cells = pevzner_hearst.run(tables=tables, references=references, **settings)
         title = "Pevzner & Hearst (2002), Tables " + ", ".join(tables)
     else:
         from tvseg.simulate import fournier_inkpen
 
-        cells = fournier_inkpen.run(as_published=args.as_published, **settings)
+        references = args.references or ("iid" if args.as_published else "stratified")
+        cells = fournier_inkpen.run(as_published=args.as_published, references=references, **settings)
         title = "Fournier & Inkpen (2012), Table 1" + (" (as published: sizes lo..hi, segeval 1.x WD)"
                                                         if args.as_published else "")
 
-    print(f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}")
+    print(f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}, "
+          f"{references} references")
     print(format_cells(cells))
     worst = largest_differences(cells)
     if worst:
@@ -166,7 +178,8 @@ def run(args) -> int:
             print(f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
                   f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})")
     if args.json:
-        document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed)
+        document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed,
+                           references=references)
         write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0

@@ -11,24 +11,29 @@ reference boundary, so in FNP2 and FNP3 they never restore a dropped one).
 Conventions (the reading of the paper that reproduces its numbers):
 
 - segment sizes are integers uniform on ``lo .. hi - 1`` (mean 24.5);
-- ``k`` is half the mean reference segment size of the trial, rounded down (12 in every trial,
-  :func:`tvseg.simulate.study.window_size`);
+- ``k`` is half the mean segment size of the range, rounded down: 12 for every range and every
+  trial (:func:`tvseg.simulate.study.window_size`);
 - ``N - k`` probes (windows of ``k`` consecutive gaps), as in the paper's WindowDiff formula;
 - :math:`P_k = (m + f) / (N - k)` and :math:`P'_k = (m + 2 f) / (N - k)`, where ``m`` counts the
   probes whose ends the reference separates and the hypothesis does not (misses) and ``f`` the
   opposite (false alarms): "the :math:`P_k` metric modified to double the false positive penalty";
 - :math:`WD = \\frac{1}{N-k} \\sum_{i=1}^{N-k} [\\, b(ref_i, ref_{i+k}) \\ne b(hyp_i, hyp_{i+k}) \\,]`.
 
-What remains (10 x 100, seeds 0-19): the per-trial spread gives each cell a standard error of
-0.0001-0.0015 (largest for the (5, 45) range, whose references vary most), about as large as the
-paper's own run had; so a (5, 45) cell may be 0.003 off by chance (Table 2 FNP p = 0.25 WD: seed 0
--0.0031, mean over 20 seeds -0.0013, one run's standard error 0.0011). Two residuals are
-systematic, in Table 3: FP2 (WD +0.0035) and FNP2 (Pk -0.0039, WD -0.0031). The published FNP2
-is not consistent with the published FP2 under independent FN and FP: the false alarms
-(:math:`P'_k - P_k`) of FNP equal those of FP in expectation (a probe without a reference boundary
-sees only false positives), and the tables agree to 0.001 for every other pair, but give 0.087 for
-FNP2 against 0.091 for FP2. No reading of FP2 the text allows (scale of the next, previous or mean
-segment; rounding, truncation; zero offsets kept or drawn again) fits both columns.
+References are *stratified* by default (each size equally often, in random order:
+:func:`tvseg.simulate.generators.stratified_reference_masses`); ``references="iid"`` draws every
+size independently, as the paper describes. Both estimate the same expected values (over seeds
+0-19 the 129 cell means of the two designs differ by z-scores of mean 0.02, sd 0.65, largest 2.1),
+but the stratified design's 10-trial cells vary less from seed to seed on the wide ranges (standard
+deviation over seeds divided by 1.9 in the median (5, 45) cell, by 5.7 for Table 1 FN (5, 45) WD:
+0.0011 with independent sizes, 0.0002 stratified). What is left of a difference is then mostly the
+paper's own sampling error and its rounding to 3 decimals.
+
+Two residuals are systematic, in Table 3: FP2 (WD +0.0035) and FNP2 (Pk -0.0039, WD -0.0031). The
+published FNP2 is not consistent with the published FP2 under independent FN and FP: the false
+alarms (:math:`P'_k - P_k`) of FNP equal those of FP in expectation (a probe without a reference
+boundary sees only false positives), and the tables agree to 0.001 for every other pair, but give
+0.087 for FNP2 against 0.091 for FP2. No reading of FP2 the text allows (scale of the next,
+previous or mean segment; rounding, truncation; zero offsets kept or drawn again) fits both columns.
 
 References
 ----------
@@ -42,7 +47,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from tvseg.simulate.published import METRICS, RANGES, pevzner_hearst_value
-from tvseg.simulate.study import Cell, run_experiments, window_size  # noqa: F401 (re-exported)
+from tvseg.simulate.study import REFERENCES, Cell, run_experiments, window_size  # noqa: F401 (re-exported)
 
 __all__ = ["TABLES", "experiments", "window_size", "window_metrics", "run"]
 
@@ -79,16 +84,17 @@ def window_metrics(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
 
 
 def run(*, tables: Iterable[str] = TABLES, trials: int = 10, n_hypotheses: int = 100, seed: int = 0,
-        jobs: int = 1, metrics=window_metrics) -> list[Cell]:
+        jobs: int = 1, references: str = REFERENCES, metrics=window_metrics) -> list[Cell]:
     """Re-run Pevzner & Hearst's Tables ``tables``; one :class:`Cell` per printed number.
 
     Every trial has the same number of hypotheses, so the mean of the trial means is the mean over all
     hypotheses. ``jobs > 1`` runs experiments in worker processes; the numbers do not change, since
     each experiment has its own random stream (:func:`tvseg.simulate.study.experiment_rng`).
+    ``references`` is ``"stratified"`` (default) or ``"iid"`` (see the module's docstring).
     """
     todo = experiments(tables)
     results = run_experiments("pevzner-hearst", todo, trials=trials, n_hypotheses=n_hypotheses, seed=seed,
-                              jobs=jobs, metrics=metrics)
+                              jobs=jobs, metrics=metrics, references=references)
     cells = []
     for (table, errors, p, size_range), result in zip(todo, results, strict=True):
         for metric in METRICS:

@@ -63,10 +63,12 @@ def largest_differences(cells: Sequence[Cell]) -> dict[str, Cell]:
     return out
 
 
-def as_json(study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int) -> dict:
-    """The contract's ``tvseg simulate NAME --json FILE`` document."""
+def as_json(study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int,
+            references: str) -> dict:
+    """The contract's ``tvseg simulate NAME --json FILE`` document (``settings`` also names the
+    reference design, without which the numbers cannot be re-run)."""
     return {
         "study": study,
-        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed},
+        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references},
         "cells": [c.as_json() for c in cells],
     }
