@@ -1,4 +1,4 @@
-"""Benchmark: tvseg's segment retrieval scoring against pyannote.metrics on a synthetic corpus.
+"""Benchmark: tvseg's segment retrieval scoring against pyannote.metrics and mir_eval on a synthetic corpus.
 
     python tests/benchmarks/bench_retrieval.py [--shows 10000] [--pyannote-shows 1000] [--repeat 3]
 
@@ -7,8 +7,14 @@ pyannote Annotations (conversion included), pooled over the corpus. pyannote.met
 SegmentationPrecision, SegmentationRecall (tolerance 10 s), SegmentationPurity and
 SegmentationCoverage on the same Annotations. To keep the run short pyannote.metrics is timed on
 the first ``--pyannote-shows`` shows and its time extrapolated linearly to the whole corpus (its
-cost per show does not depend on the number of shows). Times are the best of ``--repeat`` runs in
-one process.
+cost per show does not depend on the number of shows).
+
+Boundary P/R/F alone is also timed against ``mir_eval.segment.detection`` (trim=True: the show's
+edges are not boundaries; the same maximum matching within an inclusive window) at the same three
+tolerances, show by show; mir_eval gets its native input (interval arrays, built before timing),
+tvseg the pyannote Annotations, once with its corpus-wide sweep and once with ``tvseg.boundaries``
+called show by show. The matched counts are checked equal before anything is timed. Times are the
+best of ``--repeat`` runs in one process.
 """
 from __future__ import annotations
 
@@ -72,6 +78,40 @@ def run_pyannote(reference, hypothesis, shows):
     return [abs(m) for m in metrics]
 
 
+TOLERANCES = (5.0, 10.0, 15.0)
+
+
+def intervals(annotation):
+    return np.array([[seg.start, seg.end] for seg in annotation.itersegments()])
+
+
+def run_mir_eval(ref_intervals, hyp_intervals):
+    import mir_eval
+
+    return [[mir_eval.segment.detection(r, h, window=t, trim=True) for t in TOLERANCES]
+            for r, h in zip(ref_intervals, hyp_intervals)]
+
+
+def run_tvseg_boundaries_corpus(reference, hypothesis):
+    """Boundary matching only, every show at once: tvseg's corpus path (extraction + sorted sweep)."""
+    from tvseg.retrieval.boundaries import extents, extract, match_points
+    from tvseg.retrieval.segments import from_segmentations
+
+    shows = list(reference)
+    ref = from_segmentations((reference[s] for s in shows), names=shows, side="reference")
+    hyp = from_segmentations((hypothesis[s] for s in shows), names=shows, side="hypothesis")
+    start, end = extents(ref, hyp)
+    ref_show, ref_time = extract(ref, start, end)
+    hyp_show, hyp_time = extract(hyp, start, end)
+    return [match_points(ref_show, ref_time, hyp_show, hyp_time, tolerance=t) for t in TOLERANCES]
+
+
+def run_tvseg_boundaries_per_show(reference, hypothesis):
+    from tvseg.retrieval.boundaries import boundaries
+
+    return [[boundaries(reference[s], hypothesis[s], tolerance=t) for t in TOLERANCES] for s in reference]
+
+
 def best_of(repeat, fn, *args):
     times = []
     for _ in range(repeat):
@@ -104,6 +144,33 @@ def main(argv=None):
           f"-> {t_pyannote:.1f} s extrapolated to {args.shows} shows")
     print(f"ratio: tvseg is {t_pyannote / t_tvseg:.0f}x faster (target >= 50x; tvseg target < 3 s: "
           f"{'met' if t_tvseg < 3 else 'NOT met'})")
+
+    benchmark_mir_eval(reference, hypothesis, subset, args)
+
+
+def benchmark_mir_eval(reference, hypothesis, subset, args):
+    ref_intervals = [intervals(reference[s]) for s in subset]
+    hyp_intervals = [intervals(hypothesis[s]) for s in subset]
+    small_ref = {s: reference[s] for s in subset}
+    small_hyp = {s: hypothesis[s] for s in subset}
+    # same matched counts as mir_eval on every show and tolerance (precision x number of hypothesis
+    # boundaries = matched), before timing anything
+    theirs = run_mir_eval(ref_intervals, hyp_intervals)
+    ours = run_tvseg_boundaries_per_show(small_ref, small_hyp)
+    for mine, their, h in zip(ours, theirs, hyp_intervals):
+        for result, (precision, _, _) in zip(mine, their):
+            assert result.n_hypothesis == len(h) - 1
+            assert round(precision * result.n_hypothesis) == result.n_matched, (result, precision)
+    t_mir, _ = best_of(max(1, min(args.repeat, 2)), run_mir_eval, ref_intervals, hyp_intervals)
+    t_mir_all = t_mir * args.shows / len(subset)
+    t_corpus, _ = best_of(args.repeat, run_tvseg_boundaries_corpus, reference, hypothesis)
+    t_per_show, _ = best_of(max(1, min(args.repeat, 2)), run_tvseg_boundaries_per_show, small_ref, small_hyp)
+    print(f"mir_eval.segment.detection (trim=True) at 5, 10, 15 s on {len(subset)} shows: {t_mir:.2f} s "
+          f"-> {t_mir_all:.1f} s extrapolated to {args.shows} shows (interval arrays built beforehand)")
+    print(f"tvseg boundary P/R/F at 5, 10, 15 s, corpus sweep on {args.shows} shows: {t_corpus:.3f} s "
+          f"-> {t_mir_all / t_corpus:.0f}x mir_eval")
+    print(f"tvseg.boundaries() show by show on {len(subset)} shows: {t_per_show:.2f} s "
+          f"-> {t_mir / t_per_show:.1f}x mir_eval")
 
 
 if __name__ == "__main__":
