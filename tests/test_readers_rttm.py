@@ -5,7 +5,7 @@ import pytest
 from pyannote.core import Segment, Timeline
 from pyannote.database.util import load_rttm
 
-from tvseg import read_segments
+from tvseg import read_segments, read_units
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers import NO_LABEL
 
@@ -177,10 +177,22 @@ def test_folder_reads_every_file_and_refuses_a_show_in_two_files(tmp_path):
     write(tmp_path, "notes.txt", "not read: .txt is not guessed\n")
     result = read_segments(tmp_path)
     assert {k: segments(v) for k, v in result.items()} == {"s1": [(0, 1, "A")], "s2": [(0, 2, "B")]}
-    write(tmp_path, "c.rttm", "SEGMENT s1 1 5 1 <NA> <NA> C <NA> <NA>\n")
+    write(tmp_path, "c.rttm", "SPEAKER s9 1 0 1 <NA> <NA> X <NA> <NA>\nSEGMENT s1 1 5 1 <NA> <NA> C <NA> <NA>\n")
     with pytest.raises(InputError) as error:
         read_segments(tmp_path)
-    assert "a.rttm" in str(error.value) and "c.rttm" in str(error.value)
+    # s1's segment is on line 2 of c.rttm (read second: files are read in name order) and line 1 of a.rttm
+    assert str(error.value).startswith(f"{tmp_path / 'c.rttm'}:2: show already read from {tmp_path / 'a.rttm'}:1")
+    assert error.value.value == "s1"
+
+
+def test_units_of_a_show_in_two_files_are_refused_at_their_lines(tmp_path):
+    write(tmp_path, "a.csv", "show,start,end\nn2,0,1\nn1,0,1\nn1,1,2\n")
+    write(tmp_path, "b.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\nbonjour\n")
+    (tmp_path / "b.vtt").rename(tmp_path / "n1.vtt")       # a VTT file's show is its stem
+    with pytest.raises(InputError) as error:
+        read_units(tmp_path)
+    # a.csv: header line 1, n1's first row on line 3; n1.vtt: its first cue timing on line 3
+    assert str(error.value).startswith(f"{tmp_path / 'n1.vtt'}:3: show already read from {tmp_path / 'a.csv'}:3")
 
 
 def test_empty_folder_is_an_error(tmp_path):

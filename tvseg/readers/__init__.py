@@ -100,20 +100,31 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     if types is not None:
         check_types(types)
     result: dict[str, Annotation] = {}
-    origin: dict[str, Path] = {}
+    origin: dict[str, tuple[Path, int]] = {}
     for file in files:
-        for show_id, annotation in _segments_of_file(file, format=format, show=show,
-                                                      types=types).items():
-            if show_id in result:
-                raise InputError(f"show also found in {origin[show_id]}", path=file, value=show_id)
+        for show_id, (annotation, line) in _segments_of_file(file, format=format, show=show,
+                                                              types=types).items():
+            _check_new_show(show_id, origin, file, line)
             result[show_id] = annotation
-            origin[show_id] = file
     if uem is not None:
         result = {show_id: crop_to_uem(annotation, uem) for show_id, annotation in result.items()}
     return result
 
 
-def _segments_of_file(file: Path, *, format, show, types) -> dict[str, Annotation]:
+def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> None:
+    """Refuse a show already read from another file of the folder; else remember where it was read.
+
+    ``line`` is that of the show's first segment or unit in ``file`` (``None`` for a show without any).
+    """
+    if show_id in origin:
+        first_file, first_line = origin[show_id]
+        where = f"{first_file}" if first_line is None else f"{first_file}:{first_line}"
+        raise InputError(f"show already read from {where}", path=file, line=line, value=show_id)
+    origin[show_id] = (file, line)
+
+
+def _segments_of_file(file: Path, *, format, show, types) -> dict[str, tuple[Annotation, int]]:
+    """``{show: (Annotation, line of its first segment)}`` of one file."""
     kind = detect_format(file, format)
     if show is not None and kind not in ("vtt", "srt"):
         raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
@@ -130,7 +141,7 @@ def _segments_of_file(file: Path, *, format, show, types) -> dict[str, Annotatio
         records = {show or file.stem: [
             Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
             for cue in read_cues(file, format=kind)]}
-    return {show_id: to_annotation(show_id, show_records, path=file)
+    return {show_id: (to_annotation(show_id, show_records, path=file), min((r.line for r in show_records), default=None))
             for show_id, show_records in records.items()}
 
 
@@ -193,17 +204,16 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> d
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
     result: dict[str, pd.DataFrame] = {}
-    origin: dict[str, Path] = {}
+    origin: dict[str, tuple[Path, int]] = {}
     for file in files:
-        for show_id, frame in _units_of_file(file, format=format, show=show).items():
-            if show_id in result:
-                raise InputError(f"show also found in {origin[show_id]}", path=file, value=show_id)
+        for show_id, (frame, line) in _units_of_file(file, format=format, show=show).items():
+            _check_new_show(show_id, origin, file, line)
             result[show_id] = frame
-            origin[show_id] = file
     return result
 
 
-def _units_of_file(file: Path, *, format, show) -> dict[str, pd.DataFrame]:
+def _units_of_file(file: Path, *, format, show) -> dict[str, tuple[pd.DataFrame, int]]:
+    """``{show: (DataFrame, line of its first unit)}`` of one file."""
     kind = detect_format(file, format)
     if kind == "rttm":
         raise InputError("an RTTM file holds segments, not transcript units", path=file)
@@ -226,5 +236,5 @@ def _units_of_file(file: Path, *, format, show) -> dict[str, pd.DataFrame]:
     if any(c.voice for c in cues):
         frame["speaker"] = [c.voice for c in cues]
     frame = frame.sort_values(["start", "end"], kind="stable").reset_index(drop=True)
-    return {show or file.stem: frame}
+    return {show or file.stem: (frame, min((c.line for c in cues), default=None))}
 
