@@ -10,14 +10,12 @@ from tvseg import read_segments
 from tvseg.cli import main
 from tvseg.readers import NO_LABEL
 
+from reader_helpers import segments
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
 INVALID = sorted(EXAMPLES.glob("*-invalid.*"))
 VALID = sorted(EXAMPLES.glob("*-valid.*"))
 LOCATED = re.compile(r"^(?P<path>.+):(?P<line>\d+): \S.*$")
-
-
-def segments(ann):
-    return [(s.start, s.end, label) for s, _, label in ann.itertracks(yield_label=True)]
 
 
 def test_every_format_has_a_valid_and_an_invalid_example():

@@ -5,15 +5,7 @@ from tvseg import read_metadata, read_segments, read_units
 from tvseg.errors import InputError
 from tvseg.readers import NO_LABEL
 
-
-def write(tmp_path, name, text, *, bom=False):
-    path = tmp_path / name
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
-    return path
-
-
-def segments(annotation):
-    return [(s.start, s.end, label) for s, _, label in annotation.itertracks(yield_label=True)]
+from reader_helpers import segments, write
 
 
 def test_segments_csv(tmp_path):

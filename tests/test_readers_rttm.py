@@ -9,16 +9,7 @@ from tvseg import read_segments, read_units
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers import NO_LABEL
 
-
-def write(tmp_path, name, text, *, encoding="utf-8", bom=False):
-    path = tmp_path / name
-    data = text.encode(encoding)
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
-    return path
-
-
-def segments(annotation):
-    return [(s.start, s.end, label) for s, _, label in annotation.itertracks(yield_label=True)]
+from reader_helpers import segments, write
 
 
 # Two shows, unsorted lines, a comment, a blank line, <NA> name, 9- and 10-field lines,

@@ -13,6 +13,8 @@ from tvseg import read_metadata, read_segments, read_uem, read_units
 from tvseg.cli import main
 from tvseg.readers import NO_LABEL
 
+from reader_helpers import segments
+
 SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
 SHOWS = ["finfo_journal18h_2024-03-11", "finfo_journal18h_2024-03-12", "finfo_nuit_2024-03-12",
          "fr2_journal13h_2024-03-12", "fr2_journal20h_2024-03-11", "fr3_provence1213_2024-03-12",
@@ -20,10 +22,6 @@ SHOWS = ["finfo_journal18h_2024-03-11", "finfo_journal18h_2024-03-12", "finfo_nu
 NUIT = "finfo_nuit_2024-03-12"
 
 pytestmark = pytest.mark.skipif(not (SAMPLES / "reference").is_dir(), reason="data_samples/ not there")
-
-
-def segments(annotation):
-    return [(s.start, s.end, label) for s, _, label in annotation.itertracks(yield_label=True)]
 
 
 def test_reference_chapters_folder():

@@ -8,16 +8,14 @@ from tvseg import read_segments, write_segments
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers import NO_LABEL
 
+from reader_helpers import segments
+
 
 def annotation(show, rows):
     result = Annotation(uri=show)
     for track, (start, end, label) in enumerate(rows):
         result[Segment(start, end), track] = label
     return result
-
-
-def segments(ann):
-    return [(s.start, s.end, label) for s, _, label in ann.itertracks(yield_label=True)]
 
 
 SHOWS = {"n1": annotation("n1", [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
