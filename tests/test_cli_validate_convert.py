@@ -115,6 +115,15 @@ def test_convert_bad_input_is_located_and_writes_nothing(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_convert_round_trip_rttm_srt_rttm(tmp_path):
+    (tmp_path / "in.rttm").write_text(RTTM)
+    assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / "srt"), "--to", "srt"]) == 0
+    assert sorted(p.name for p in (tmp_path / "srt").iterdir()) == ["n1.srt", "n2.srt"]
+    assert (tmp_path / "srt" / "n2.srt").read_text() == "1\n00:00:00,500 --> 00:00:01,500\nSport\n"
+    assert main(["convert", str(tmp_path / "srt"), str(tmp_path / "out.rttm")]) == 0
+    assert (tmp_path / "out.rttm").read_text() == RTTM.replace(" 0.5 1.0 ", " 0.500 1.000 ")
+
+
 def test_convert_with_explicit_formats(tmp_path):
     (tmp_path / "in.txt").write_text(RTTM)
     assert main(["convert", str(tmp_path / "in.txt"), str(tmp_path / "out.dat"),

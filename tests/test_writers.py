@@ -2,6 +2,8 @@
 import os
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
 
 from tvseg import read_segments, write_segments
@@ -123,4 +125,74 @@ def test_unknown_output_format(tmp_path):
     with pytest.raises(UsageError):
         write_segments(SHOWS, tmp_path / "out.txt")
     with pytest.raises(UsageError):
-        write_segments(SHOWS, tmp_path / "out.rttm", format="srt")
+        write_segments(SHOWS, tmp_path / "out.rttm", format="sub")
+
+
+def test_srt_folder_text(tmp_path):
+    shows = {"n1": SHOWS["n1"], "n2": annotation("n2", [(0.001, 0.002, "T&<1")])}
+    files = write_segments(shows, tmp_path / "chapters", format="srt")
+    assert [f.name for f in files] == ["n1.srt", "n2.srt"]
+    # SubRip: cue number, timing with a comma before the milliseconds, text, blank line; the empty
+    # cue (NO_LABEL) has no text line
+    assert (tmp_path / "chapters" / "n1.srt").read_text() == (
+        "1\n00:00:00,000 --> 00:00:12,345\nIntro\n\n"
+        "2\n00:00:12,345 --> 00:00:15,555\nStorm_warning\n\n"
+        "3\n00:59:59,999 --> 01:00:00,500\n")
+    # SRT has no escapes: & and a lone < are written as they are
+    assert (tmp_path / "chapters" / "n2.srt").read_text() == "1\n00:00:00,001 --> 00:00:00,002\nT&<1\n"
+
+
+def test_round_trip_srt_with_an_empty_cue_in_the_middle(tmp_path):
+    rows = [(0.0, 1.5, "Headlines"), (1.5, 2.0, NO_LABEL), (2.0, 7.25, "Tom & Jerry"), (7.25, 9.0, "x<b"),
+            (9.0, 10.0, "2024")]
+    srt = write_segments({"s": annotation("s", rows)}, tmp_path / "s.srt")[0]
+    assert "2\n00:00:01,500 --> 00:00:02,000\n\n3\n00:00:02,000" in srt.read_text()
+    back = read_segments(srt)
+    assert segments(back["s"]) == rows
+    again = write_segments(back, tmp_path / "t.srt")[0]
+    assert again.read_text() == srt.read_text()
+
+
+def test_round_trip_rttm_srt_rttm(tmp_path):
+    first = write_segments(SHOWS | {"n2": annotation("n2", [(0.001, 0.002, "T&<1")])}, tmp_path / "a.rttm")[0]
+    write_segments(read_segments(first), tmp_path / "srt", format="srt")
+    second = write_segments(read_segments(tmp_path / "srt"), tmp_path / "b.rttm")[0]
+    assert second.read_text() == first.read_text()
+
+
+@pytest.mark.parametrize("label", ["a --> b", "<i>Storm</i>", "a < b > c", "00:01:02,500 replay"])
+def test_srt_refuses_labels_a_reader_would_change(tmp_path, label):
+    # read back, these would be a broken cue, "Storm", "a  c", and a broken timing line
+    target = tmp_path / "chapters"
+    shows = {"a": annotation("a", [(0, 1, "fine")]), "b": annotation("b", [(0, 1, label)])}
+    with pytest.raises(InputError, match="SRT") as error:
+        write_segments(shows, target, format="srt")
+    assert error.value.value == label
+    assert not target.exists()                      # nothing written, not even show "a"
+
+
+def test_several_shows_to_one_srt_file_is_refused(tmp_path):
+    with pytest.raises(UsageError, match="folder"):
+        write_segments(SHOWS, tmp_path / "one.srt")
+    one = write_segments({"n1": SHOWS["n1"]}, tmp_path / "one.srt")[0]
+    assert segments(read_segments(one, show="n1")["n1"]) == segments(SHOWS["n1"])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(labels=st.lists(st.text(min_size=0, max_size=20), min_size=1, max_size=4),
+       format=st.sampled_from(["vtt", "srt"]))
+def test_cue_labels_read_back_as_written_or_are_refused(tmp_path, labels, format):
+    # The law: a cue file either holds each label as the reader will give it back (whitespace runs,
+    # line breaks included, become one space; an empty text is NO_LABEL), or the writer refuses it
+    # with an InputError and writes nothing.
+    rows = [(float(i), float(i + 1), label or NO_LABEL) for i, label in enumerate(labels)]
+    target = tmp_path / f"p.{format}"
+    target.unlink(missing_ok=True)
+    try:
+        write_segments({"p": annotation("p", rows)}, target)
+    except InputError:
+        assert not target.exists()
+        return
+    expected = [(s, e, " ".join(label.split()) or NO_LABEL) if label != NO_LABEL else (s, e, NO_LABEL)
+                for s, e, label in rows]
+    assert segments(read_segments(target)["p"]) == expected

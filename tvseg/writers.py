@@ -1,4 +1,4 @@
-"""Writers for segmentations: RTTM, WebVTT chapters and segments CSV.
+"""Writers for segmentations: RTTM, WebVTT chapters, SRT and segments CSV.
 
 Times are written in milliseconds' precision (3 decimals), each rounded to the nearest
 millisecond, and durations are computed from the rounded start and end, so that reading a file
@@ -13,6 +13,9 @@ Labels and the formats' limits (see ``formats/``):
   :data:`~tvseg.readers.NO_LABEL` is written ``<NA>``.
 - WebVTT cue text cannot hold a line break nor ``-->``: line breaks become spaces, and a label
   with ``-->`` is refused. ``&``, ``<`` and ``>`` are escaped. :data:`NO_LABEL` is an empty cue.
+- SRT cue text has no escapes, and readers (webvtt-py among them) strip anything between ``<`` and
+  ``>`` as a tag: line breaks become spaces; a label with ``-->``, with a ``<...>`` or starting like
+  a timestamp (``00:01:02,5``) is refused. :data:`NO_LABEL` is an empty cue.
 - CSV: :data:`NO_LABEL` is an empty ``label`` cell.
 """
 from __future__ import annotations
@@ -33,24 +36,26 @@ from tvseg.readers.validation import NO_LABEL
 
 __all__ = ["write_segments", "WRITE_FORMATS"]
 
-WRITE_FORMATS = ("rttm", "vtt", "csv")
-_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".csv": "csv"}
+WRITE_FORMATS = ("rttm", "vtt", "srt", "csv")
+_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
 _WHITESPACE = re.compile(r"\s+")
+_TAG = re.compile(r"<.*?>")
 
 
 def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None) -> list[Path]:
-    """Write segmentations to an RTTM file, a segments CSV, or WebVTT chapters.
+    """Write segmentations to an RTTM file, a segments CSV, or WebVTT or SRT chapters.
 
     Parameters
     ----------
     segmentations : dict of str to pyannote.core.Annotation
         ``{show_id: Annotation}``, as returned by :func:`tvseg.read_segments`.
     path : str or os.PathLike
-        The file to write, or, for WebVTT chapters, a folder (one ``<show>.vtt`` per show,
-        created if missing). A single show may go to one ``.vtt`` file.
-    format : {"rttm", "vtt", "csv"}, optional
-        Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``); a path that is a
-        folder or has no extension means WebVTT chapters in a folder.
+        The file to write, or, for WebVTT or SRT chapters, a folder (one ``<show>.vtt`` or
+        ``<show>.srt`` per show, created if missing). A single show may go to one ``.vtt`` or
+        ``.srt`` file.
+    format : {"rttm", "vtt", "srt", "csv"}, optional
+        Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``, ``.srt``); a path
+        that is a folder or has no extension means WebVTT chapters in a folder.
 
     Returns
     -------
@@ -60,7 +65,7 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     Raises
     ------
     UsageError
-        An unknown format, or several shows for a single ``.vtt`` file.
+        An unknown format, or several shows for a single ``.vtt`` or ``.srt`` file.
     InputError
         A show id or a label the format cannot hold.
     """
@@ -73,22 +78,24 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     if format == "csv":
         _atomic_write(path, _csv_text(rows))
         return [path]
-    if path.suffix.lower() == ".vtt" and not path.is_dir():
+    cue_text = _vtt_text if format == "vtt" else _srt_text
+    name = "WebVTT" if format == "vtt" else "SRT"
+    if path.suffix.lower() == f".{format}" and not path.is_dir():
         if len(rows) != 1:
-            raise UsageError(f"{len(rows)} shows cannot go to one WebVTT file {path}: "
-                             "give a folder (one <show>.vtt per show)")
+            raise UsageError(f"{len(rows)} shows cannot go to one {name} file {path}: "
+                             f"give a folder (one <show>.{format} per show)")
         ((show, show_rows),) = rows.items()
-        _atomic_write(path, _vtt_text(show, show_rows))
+        _atomic_write(path, cue_text(show, show_rows))
         return [path]
-    path.mkdir(parents=True, exist_ok=True)
-    written = []
+    texts = {}
     for show, show_rows in rows.items():
         if not show or Path(show).name != show or show in (".", ".."):
-            raise InputError("show id cannot be a file name for WebVTT chapters", value=show)
-        target = path / f"{show}.vtt"
-        _atomic_write(target, _vtt_text(show, show_rows))
-        written.append(target)
-    return written
+            raise InputError(f"show id cannot be a file name for {name} chapters", value=show)
+        texts[path / f"{show}.{format}"] = cue_text(show, show_rows)
+    path.mkdir(parents=True, exist_ok=True)
+    for target, text in texts.items():
+        _atomic_write(target, text)
+    return list(texts)
 
 
 def _output_format(path: Path, format: str | None) -> str:
@@ -101,7 +108,7 @@ def _output_format(path: Path, format: str | None) -> str:
     found = _EXTENSIONS.get(path.suffix.lower())
     if found is None:
         raise UsageError(f"cannot tell the output format from {path.name!r} "
-                         "(use .rttm, .csv, .vtt or a folder, or give the format)")
+                         "(use .rttm, .csv, .vtt, .srt or a folder, or give the format)")
     return found
 
 
@@ -160,6 +167,21 @@ def _vtt_text(show: str, rows: list[tuple[int, int, str]]) -> str:
                                        html.escape(text, quote=False)))
     buffer = io.StringIO()
     webvtt.WebVTT(captions=captions).write(buffer)
+    return buffer.getvalue().rstrip("\n") + "\n"
+
+
+def _srt_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    from tvseg.readers.webvtt import SRT_LIKE_TIME
+
+    captions = []
+    for start_ms, end_ms, label in rows:
+        text = "" if label == NO_LABEL else " ".join(label.split())
+        if "-->" in text or _TAG.search(text) or SRT_LIKE_TIME.match(text):
+            raise InputError(f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' (read as a tag) "
+                             "or start like a timestamp: write WebVTT, which escapes them", value=label)
+        captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms), text))
+    buffer = io.StringIO()
+    webvtt.WebVTT(captions=captions).write(buffer, format="srt")
     return buffer.getvalue().rstrip("\n") + "\n"
 
 

@@ -1,7 +1,8 @@
 """``tvseg convert IN OUT [--from FMT] [--to FMT]``: between RTTM, WebVTT chapters, SRT and CSV.
 
-IN may be a file or a folder; OUT is a ``.rttm`` or ``.csv`` file, a ``.vtt`` file (one show), or
-a folder (WebVTT chapters, one file per show). Times are kept to the millisecond.
+IN may be a file or a folder; OUT is a ``.rttm`` or ``.csv`` file, a ``.vtt`` or ``.srt`` file (one
+show), or a folder (WebVTT chapters, or SRT with ``--to srt``: one file per show). Times are kept to
+the millisecond.
 """
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "convert", help="convert segmentations between RTTM, WebVTT chapters and CSV",
+        "convert", help="convert segmentations between RTTM, WebVTT chapters, SRT and CSV",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, "
                     ".srt, .csv; a folder for WebVTT chapters) unless --from/--to are given.")
     parser.add_argument("input", metavar="IN", help="file or folder to read")
-    parser.add_argument("output", metavar="OUT", help="file to write, or folder for WebVTT chapters")
+    parser.add_argument("output", metavar="OUT", help="file to write, or folder for WebVTT (or SRT) chapters")
     parser.add_argument("--from", dest="from_format", choices=("rttm", "vtt", "srt", "csv"),
                         help="input format (default: from the extension)")
-    parser.add_argument("--to", dest="to_format", choices=("rttm", "vtt", "csv"),
+    parser.add_argument("--to", dest="to_format", choices=("rttm", "vtt", "srt", "csv"),
                         help="output format (default: from the extension; a folder means vtt)")
     parser.set_defaults(run=run)
 

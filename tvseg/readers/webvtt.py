@@ -31,7 +31,7 @@ _TIMING = {
     "vtt": re.compile(rf"[ \t]*{_VTT_TIME}[ \t]+-->[ \t]+{_VTT_TIME}(?:[ \t].*)?"),
     "srt": re.compile(rf"[ \t]*{_SRT_TIME}[ \t]*-->[ \t]*{_SRT_TIME}[ \t]*"),
 }
-_SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
+SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
 _EXAMPLE = {"vtt": "00:01:02.500 --> 00:01:04.000", "srt": "00:01:02,500 --> 00:01:04,000"}
 
 
@@ -59,11 +59,14 @@ def read_cues(path, *, format: str) -> list[Cue]:
     try:
         parsed = webvtt.from_buffer(lines, format=format).captions
     except MalformedFileError:
-        if format == "vtt":
+        if format == "srt" and len(lines) == 2 and lines[0].strip().isdigit() and "-->" in lines[1]:
+            parsed = []  # one cue without text: webvtt-py wants a third line, SRT does not
+        elif format == "vtt":
             raise InputError("not a WebVTT file: the first line must start with WEBVTT", path=path,
                              line=1, value=lines[0]) from None
-        raise InputError("not an SRT file: it must start with a cue number, then a timing line",
-                         path=path, line=1, value=lines[0]) from None
+        else:
+            raise InputError("not an SRT file: it must start with a cue number, then a timing line",
+                             path=path, line=1, value=lines[0]) from None
     except MalformedCaptionError as error:  # not raised when lenient; kept as a safety net
         raise InputError(f"malformed cue ({error})", path=path) from None
 
@@ -108,7 +111,7 @@ def _check_blocks(lines: list[str], *, format: str, path) -> None:
     """
     if format == "srt":
         for index, raw in enumerate(lines):
-            if "-->" not in raw and _SRT_LIKE_TIME.match(raw):
+            if "-->" not in raw and SRT_LIKE_TIME.match(raw):
                 raise InputError("broken cue timing line (no '-->')", path=path, line=index + 1,
                                  value=raw)
         return
