@@ -51,6 +51,15 @@ def test_their_standard_deviation_needs_a_window_size_that_varies(as_published):
             assert cell.sd == pytest.approx(math.sqrt(999 / 4) / 24999, rel=0.35)
 
 
+def test_cli_fournier_inkpen_as_published_json_says_so(tmp_path, capsys):
+    out = tmp_path / "fi.json"
+    assert main(["simulate", "fournier-inkpen", "--trials", "1", "--hypotheses", "2", "--as-published",
+                 "--json", str(out)]) == 0
+    assert "iid references" in capsys.readouterr().out
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["as_published"] is True and settings["references"] == "iid"
+
+
 def test_cli_fournier_inkpen_json(tmp_path, capsys):
     out = tmp_path / "fi.json"
     assert main(["simulate", "fournier-inkpen", "--trials", "1", "--hypotheses", "3", "--json", str(out)]) == 0
@@ -58,6 +67,8 @@ def test_cli_fournier_inkpen_json(tmp_path, capsys):
     assert "±" in printed and "> sd" in printed
     doc = json.loads(out.read_text())
     assert doc["study"] == "fournier-inkpen" and len(doc["cells"]) == 24
+    assert doc["settings"] == {"trials": 1, "hypotheses": 3, "seed": 0, "references": "stratified",
+                               "as_published": False}
     cell = doc["cells"][0]
     assert cell["metric"] == "windowdiff" and cell["published"] == 0.2340 and cell["published_sd"] == 0.0113
     assert cell["sd"] >= 0

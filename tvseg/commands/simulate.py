@@ -178,8 +178,9 @@ def run(args) -> int:
             print(f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
                   f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})")
     if args.json:
+        options = {"as_published": args.as_published} if args.study == "fournier-inkpen" else {}
         document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed,
-                           references=references)
+                           references=references, **options)
         write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0

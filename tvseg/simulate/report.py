@@ -64,11 +64,13 @@ def largest_differences(cells: Sequence[Cell]) -> dict[str, Cell]:
 
 
 def as_json(study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int,
-            references: str) -> dict:
-    """The contract's ``tvseg simulate NAME --json FILE`` document (``settings`` also names the
-    reference design, without which the numbers cannot be re-run)."""
+            references: str, **options) -> dict:
+    """The contract's ``tvseg simulate NAME --json FILE`` document. ``settings`` also names the
+    reference design and the study's own ``options`` (e.g. ``as_published``), without which the
+    numbers cannot be re-run."""
     return {
         "study": study,
-        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references},
+        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references,
+                     **options},
         "cells": [c.as_json() for c in cells],
     }
