@@ -21,7 +21,7 @@ Conventions (the reading of the paper that reproduces its numbers):
   reference  segment sizes are integers uniform on lo..hi-1 (mean 24.5, not 25: the paper's
              FN value 0.245 = 0.5 k / 24.5).
   k          half the mean segment size of the range, rounded down: 24.5 / 2 -> 12, in every
-             trial (computed from each drawn reference, N // (2 nseg) is 11 in ~10% of the
+             trial (computed from each drawn reference, N // (2 nseg) is 11 in ~9% of the
              (5, 45) trials, and those cells fall ~0.001 below the paper's).
   probes     N - k windows of k consecutive gaps (units i and i+k), N = number of units.
   Pk, P'k    Pk = (misses + false alarms) / (N - k); P'k = (misses + 2 false alarms) / (N - k),

@@ -73,17 +73,18 @@ def experiment_rng(seed: int, *name) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(key,)))
 
 
-def window_size(size_range: tuple[int, int]) -> int:
+def window_size(sizes: tuple[int, int]) -> int:
     """Half the mean segment size of the design, rounded down (at least 1): ``k = (lo + last) // 4``.
 
-    ``last`` is the largest size drawn (``hi - 1``, or ``hi`` for inclusive ranges), so the mean size
-    is ``(lo + last) / 2``: 24.5 for every range of Pevzner & Hearst, hence ``k = 12`` (the paper's
-    "k (12.5)" is half of its nominal mean 25). ``k`` belongs to the experiment, not to the trial:
-    computed from each drawn reference, :math:`\\lfloor N / 2 n_{seg} \\rfloor` is 11 whenever the
-    sample mean falls below 24, in about 10 % of the (5, 45) trials and 3 % of the (10, 40) ones,
-    which pulls those cells about 0.001 below the published ones on average (seeds 0-19).
+    ``sizes = (lo, last)`` are the smallest and the largest size drawn (``last = hi - 1``, or ``hi``
+    for inclusive ranges), so the mean size is ``(lo + last) / 2``: 24.5 for every range of Pevzner &
+    Hearst, hence ``k = 12`` (the paper's "k (12.5)" is half of its nominal mean 25). ``k`` belongs
+    to the experiment, not to the trial: computed from each drawn reference,
+    :math:`\\lfloor N / 2 n_{seg} \\rfloor` is 11 whenever the sample mean falls below 24, in about 9 %
+    of the (5, 45) trials and 3 % of the (10, 40) ones, which pulls those cells about 0.001 below
+    the published ones on average (seeds 0-19).
     """
-    lo, last = size_range
+    lo, last = sizes
     return max(1, (lo + last) // 4)
 
 
