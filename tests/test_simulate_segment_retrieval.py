@@ -342,3 +342,15 @@ def test_command_writes_valid_json(tmp_path, capsys):
 def test_command_rejects_bad_options(bad, capsys):
     assert main(["simulate", "segment-retrieval", "--trials", "1", "--shows", "2", *bad]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_documented_table_is_what_the_command_prints(capsys):
+    # docs/segment-retrieval-study.md shows the default run's output; it must not drift from the code
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "segment-retrieval-study.md").read_text()
+    start = doc.index("$ tvseg simulate segment-retrieval")
+    block = doc[start:doc.index("```", start)].splitlines()[1:]
+    assert main(["simulate", "segment-retrieval"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(block) > 40 and printed == block
