@@ -146,6 +146,30 @@ def main(argv=None):
           f"{'met' if t_tvseg < 3 else 'NOT met'})")
 
     benchmark_mir_eval(reference, hypothesis, subset, args)
+    benchmark_one_call(reference, hypothesis, subset, args)
+
+
+def benchmark_one_call(reference, hypothesis, subset, args):
+    """``tvseg.coverage`` one show at a time (rates, match table left unbuilt) against pyannote.metrics'
+    SegmentationCoverage, the closest one-call measure (its purity is the same computation reversed)."""
+    import tvseg
+    from pyannote.metrics.segmentation import SegmentationCoverage
+
+    metric = SegmentationCoverage()
+
+    def ours():
+        for show in subset:
+            tvseg.coverage(reference[show], hypothesis[show])
+
+    def theirs():
+        for show in subset:
+            metric(reference[show], hypothesis[show])
+
+    t_ours, _ = best_of(args.repeat, ours)
+    t_theirs, _ = best_of(max(1, min(args.repeat, 2)), theirs)
+    per = 1e3 / len(subset)
+    print(f"one show per call on {len(subset)} shows: tvseg.coverage {t_ours * per:.3f} ms, "
+          f"pyannote.metrics SegmentationCoverage {t_theirs * per:.3f} ms -> {t_theirs / t_ours:.1f}x")
 
 
 def benchmark_mir_eval(reference, hypothesis, subset, args):

@@ -42,7 +42,8 @@ as a segment retrieval task. Interspeech 2015.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from functools import cached_property
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -192,7 +193,8 @@ class CoverageResult:
     gamma : float
         The threshold used (strict: correct when coverage > gamma).
     matches : pandas.DataFrame
-        Per-segment match table (see :func:`match_table`).
+        Per-segment match table (see :func:`match_table`), built on first access: the rates cost a
+        few numpy operations, the table most of a call's time.
     """
 
     recall_n: float
@@ -210,7 +212,12 @@ class CoverageResult:
     duration_correct_reference: float
     duration_correct_hypothesis: float
     gamma: float
-    matches: pd.DataFrame
+    _segments: tuple = field(repr=False)
+
+    @cached_property
+    def matches(self) -> pd.DataFrame:
+        reference, hypothesis, matching = self._segments
+        return match_table(reference, hypothesis, matching, gamma=self.gamma)
 
 
 def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline, *,
@@ -278,4 +285,4 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
         n_correct_reference=int(ok_r.sum()), n_correct_hypothesis=int(ok_h.sum()),
         duration_reference=d_r, duration_hypothesis=d_h,
         duration_correct_reference=dc_r, duration_correct_hypothesis=dc_h,
-        gamma=gamma, matches=match_table(ref, hyp, m, gamma=gamma))
+        gamma=gamma, _segments=(ref, hyp, m))

@@ -12,6 +12,8 @@ Policy (the same everywhere in tvseg, documented in the README):
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["rate", "f_measure"]
@@ -19,6 +21,9 @@ __all__ = ["rate", "f_measure"]
 
 def rate(numerator, denominator):
     """``numerator / denominator``, NaN where the denominator is 0 (arrays or scalars)."""
+    if np.ndim(numerator) == 0 and np.ndim(denominator) == 0:  # one show's rate: no array machinery
+        den = float(denominator)
+        return float(numerator) / den if den > 0 else math.nan
     num = np.asarray(numerator, dtype=float)
     den = np.asarray(denominator, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -31,6 +36,9 @@ def f_measure(precision, recall):
 
     .. math:: F = \frac{2 P R}{P + R}
     """
+    if np.ndim(precision) == 0 and np.ndim(recall) == 0:
+        p, r = float(precision), float(recall)
+        return 0.0 if p == 0 or r == 0 else 2.0 * p * r / (p + r)
     p = np.asarray(precision, dtype=float)
     r = np.asarray(recall, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
