@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tvseg.simulate import generators as g
 from tvseg.simulate.study import experiment_rng, run_experiment, window_size
@@ -246,3 +248,14 @@ def test_experiment_streams_are_reproducible_and_distinct():
     d = experiment_rng(4, "pevzner-hearst", "1", "FN", 0.5, (20, 30)).random(5)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c) and not np.array_equal(a, d)
+
+
+@given(n=st.integers(1, 300), lo=st.integers(1, 30), width=st.integers(1, 40), seed=st.integers(0, 2**32 - 1))
+def test_stratified_sizes_differ_in_count_by_at_most_one(n, lo, width, seed):
+    # the law of the stratified design, for any size and range: n segments, every size in lo..hi-1,
+    # each size used floor(n / m) or ceil(n / m) times (m = hi - lo)
+    hi = lo + width
+    masses = g.stratified_reference_masses(rng(seed), n, (lo, hi))
+    assert masses.size == n and masses.min() >= lo and masses.max() <= hi - 1
+    counts = np.bincount(masses - lo, minlength=width)
+    assert counts.max() - counts.min() <= 1 and counts.min() == n // width
