@@ -78,20 +78,19 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     if format == "csv":
         _atomic_write(path, _csv_text(rows))
         return [path]
-    cue_text = _vtt_text if format == "vtt" else _srt_text
     name = "WebVTT" if format == "vtt" else "SRT"
     if path.suffix.lower() == f".{format}" and not path.is_dir():
         if len(rows) != 1:
             raise UsageError(f"{len(rows)} shows cannot go to one {name} file {path}: "
                              f"give a folder (one <show>.{format} per show)")
         ((show, show_rows),) = rows.items()
-        _atomic_write(path, cue_text(show, show_rows))
+        _atomic_write(path, _cues_text(show, show_rows, format=format))
         return [path]
     texts = {}
     for show, show_rows in rows.items():
         if not show or Path(show).name != show or show in (".", ".."):
             raise InputError(f"show id cannot be a file name for {name} chapters", value=show)
-        texts[path / f"{show}.{format}"] = cue_text(show, show_rows)
+        texts[path / f"{show}.{format}"] = _cues_text(show, show_rows, format=format)
     path.mkdir(parents=True, exist_ok=True)
     for target, text in texts.items():
         _atomic_write(target, text)
@@ -157,31 +156,27 @@ def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
     return frame.to_csv(index=False, lineterminator="\n")
 
 
-def _vtt_text(show: str, rows: list[tuple[int, int, str]]) -> str:
-    captions = []
-    for start_ms, end_ms, label in rows:
-        text = "" if label == NO_LABEL else " ".join(label.split())
-        if "-->" in text:
-            raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
-        captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms),
-                                       html.escape(text, quote=False)))
-    buffer = io.StringIO()
-    webvtt.WebVTT(captions=captions).write(buffer)
-    return buffer.getvalue().rstrip("\n") + "\n"
+def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
+    """One show's chapters as WebVTT (``format="vtt"``) or SRT cues: label = cue text, on one line.
 
-
-def _srt_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    WebVTT escapes ``&``, ``<`` and ``>``; SRT has no escapes, so a label its readers would change
+    (``-->``, a ``<...>`` read as a tag, a start like a timestamp) is refused there.
+    """
     from tvseg.readers.webvtt import SRT_LIKE_TIME
 
     captions = []
     for start_ms, end_ms, label in rows:
         text = "" if label == NO_LABEL else " ".join(label.split())
-        if "-->" in text or _TAG.search(text) or SRT_LIKE_TIME.match(text):
+        if format == "vtt":
+            if "-->" in text:
+                raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
+            text = html.escape(text, quote=False)
+        elif "-->" in text or _TAG.search(text) or SRT_LIKE_TIME.match(text):
             raise InputError(f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' (read as a tag) "
                              "or start like a timestamp: write WebVTT, which escapes them", value=label)
         captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms), text))
     buffer = io.StringIO()
-    webvtt.WebVTT(captions=captions).write(buffer, format="srt")
+    webvtt.WebVTT(captions=captions).write(buffer, format=format)
     return buffer.getvalue().rstrip("\n") + "\n"
 
 

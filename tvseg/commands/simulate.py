@@ -157,13 +157,15 @@ def run(args) -> int:
         from tvseg.simulate import pevzner_hearst
 
         tables = tuple(sorted(set(args.table))) if args.table else pevzner_hearst.TABLES
-        references = args.references or "stratified"
+        from tvseg.simulate.study import REFERENCES
+
+        references = args.references or REFERENCES
         cells = pevzner_hearst.run(tables=tables, references=references, **settings)
         title = "Pevzner & Hearst (2002), Tables " + ", ".join(tables)
     else:
         from tvseg.simulate import fournier_inkpen
 
-        references = args.references or ("iid" if args.as_published else "stratified")
+        references = args.references or fournier_inkpen.default_references(args.as_published)
         cells = fournier_inkpen.run(as_published=args.as_published, references=references, **settings)
         title = "Fournier & Inkpen (2012), Table 1" + (" (as published: sizes lo..hi, segeval 1.x WD)"
                                                         if args.as_published else "")

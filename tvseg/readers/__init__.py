@@ -141,7 +141,8 @@ def _segments_of_file(file: Path, *, format, show, types) -> dict[str, tuple[Ann
         records = {show or file.stem: [
             Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
             for cue in read_cues(file, format=kind)]}
-    return {show_id: (to_annotation(show_id, show_records, path=file), min((r.line for r in show_records), default=None))
+    return {show_id: (to_annotation(show_id, show_records, path=file),
+                      min((r.line for r in show_records), default=None))
             for show_id, show_records in records.items()}
 
 

@@ -42,8 +42,8 @@ as a segment retrieval task. Interspeech 2015.
 from __future__ import annotations
 
 import warnings
-from functools import cached_property
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd

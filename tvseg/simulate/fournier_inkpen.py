@@ -23,7 +23,8 @@ import numpy as np
 from tvseg.simulate.published import FOURNIER_INKPEN, RANGES
 from tvseg.simulate.study import REFERENCES, Cell, run_experiments
 
-__all__ = ["SCENARIOS", "experiments", "window_and_similarity", "window_and_similarity_segeval1", "run"]
+__all__ = ["SCENARIOS", "experiments", "default_references", "window_and_similarity",
+           "window_and_similarity_segeval1", "run"]
 
 SCENARIOS = ("FN", "FP", "FNP")
 METRICS = ("windowdiff", "s")
@@ -59,6 +60,12 @@ def window_and_similarity_segeval1(masses: np.ndarray, hypotheses: np.ndarray, k
     return out
 
 
+def default_references(as_published: bool) -> str:
+    """The reference design used when none is given: ``"iid"`` as published (its ``k`` flips with the
+    drawn sample's mean, as theirs did), else the common default ``"stratified"``."""
+    return "iid" if as_published else REFERENCES
+
+
 def run(*, trials: int = 10, n_hypotheses: int = 100, seed: int = 0, jobs: int = 1,
         as_published: bool = False, references: str | None = None, metrics=None) -> list[Cell]:
     """Re-run Fournier & Inkpen's Table 1; one :class:`Cell` (with ``sd``) per mean they printed.
@@ -75,7 +82,7 @@ def run(*, trials: int = 10, n_hypotheses: int = 100, seed: int = 0, jobs: int =
     ``as_published`` (whose ``k`` flips with the drawn sample's mean, as theirs did).
     """
     if references is None:
-        references = "iid" if as_published else REFERENCES
+        references = default_references(as_published)
     if metrics is None:
         metrics = window_and_similarity_segeval1 if as_published else window_and_similarity
     todo = experiments()
