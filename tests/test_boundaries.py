@@ -48,18 +48,28 @@ def test_a_gap_makes_two_boundaries():
     assert r.f1 == pytest.approx(2 * 0.5 / 1.5)
 
 
-def test_extent_union_and_uem():
-    # ref [5, 50) [50, 100); hyp [0, 50) [50, 90). Union extent [0, 100): the reference's start 5
-    # is a boundary (nothing starts there in the hypothesis), and so is the hypothesis's end 90.
+def test_the_region_is_the_reference_extent_or_the_uem():
+    # ref [5, 50) [50, 100); hyp [0, 50) [50, 90). Without a UEM the evaluated region is the
+    # reference's own extent [5, 100): its edges 5 and 100 are not boundaries, so the reference has
+    # one boundary (50), whatever the hypothesis. The hypothesis's 0 lies outside the region and its
+    # end 90 inside it: hypothesis boundaries 50 and 90.
     r = boundaries(timeline((5, 50), (50, 100)), timeline((0, 50), (50, 90)), tolerance=1)
-    assert r.extent == Segment(0, 100)
-    assert r.reference_boundaries.tolist() == [5, 50]
+    assert r.extent == Segment(5, 100)
+    assert r.reference_boundaries.tolist() == [50]
     assert r.hypothesis_boundaries.tolist() == [50, 90]
     # with a UEM [5, 90) as the show's edges, only 50 is left on both sides
     r = boundaries(timeline((5, 50), (50, 100)), timeline((0, 50), (50, 90)), tolerance=1,
                    extent=Segment(5, 90))
     assert r.reference_boundaries.tolist() == [50] and r.hypothesis_boundaries.tolist() == [50]
     assert r.f1 == 1.0
+
+
+def test_a_hypothesis_running_past_the_reference_adds_no_reference_boundary():
+    # Issue 10: reference (0,100)(100,200), hypothesis (0,100)(100,202). Bouchekif et al. count
+    # segments - 1 = 1 reference boundary (100), found by the hypothesis: recall 1/1 = 1.0.
+    r = boundaries(contiguous([0, 100, 200]), contiguous([0, 100, 202]), tolerance=10)
+    assert (r.n_reference, r.n_hypothesis, r.n_matched) == (1, 1, 1)
+    assert r.recall == 1.0 and r.precision == 1.0
 
 
 def test_tolerance_is_inclusive():

@@ -19,14 +19,16 @@ from typing import Mapping
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Timeline
+from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg import __version__
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
                                     metric_table, score_shows, warn_undefined)
+from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.exact import ticks
 from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
@@ -213,10 +215,12 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     uem_start, uem_end = _uem_edges(uem, shows)
     ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
     ref = from_segmentations(ref_anns, names=shows, side="reference")
+    region_start, region_end = regions(ref, uem_start, uem_end)
     systems = {}
     for name, hypothesis in hypotheses.items():
         aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
         hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
+        hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
                              uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold)
@@ -234,7 +238,7 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
             by_length=by_length(scores.components, name=name, long_threshold=settings.long_threshold),
             groups=by_group(scores.components, metadata, titles=scores.titles), matches=matches,
             gamma_sweep=gamma_sweep(scores), tolerance_sweep=tolerance_sweep(scores, sweep_tolerances),
-            boundary_pairs=_pairs(scores, shows, settings.tolerance, uem_start, uem_end), titles=scores.titles)
+            boundary_pairs=_pairs(scores, shows), titles=scores.titles)
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
         confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
@@ -243,13 +247,37 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
                             intervals=intervals, pairwise=pairwise, uem=dict(uem) if uem is not None else None)
 
 
-def _pairs(scores: ShowScores, shows, tolerance, uem_start, uem_end) -> pd.DataFrame:
-    from tvseg.retrieval.boundaries import extents, extract, match_points
+def _crop_to_regions(name, hyp, aligned, shows, region_start, region_end):
+    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's),
+    with one warning per system saying how much was cropped; ``(Segments, annotations)``."""
+    off = hyp.offsets()
+    nonempty = off[1:] > off[:-1]
+    first = np.zeros(hyp.n_shows, dtype=np.int64)
+    last = np.zeros(hyp.n_shows, dtype=np.int64)
+    first[nonempty] = hyp.start_ticks[off[:-1][nonempty]]
+    last[nonempty] = hyp.end_ticks[off[1:][nonempty] - 1]
+    has = nonempty & ~np.isnan(region_start)
+    lo = ticks(np.where(has, region_start, 0.0))
+    hi = ticks(np.where(has, region_end, 0.0))
+    outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
+    if not len(outside):
+        return hyp, aligned
+    aligned = list(aligned)
+    before = float(hyp.duration.sum())
+    for k in outside.tolist():
+        aligned[k] = aligned[k].crop(Segment(float(region_start[k]), float(region_end[k])), mode="intersection")
+    hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
+    removed = before - float(hyp.duration.sum())
+    warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
+                  f"{removed:.3f} s removed from {len(outside)} show(s) "
+                  f"({', '.join(shows[k] for k in outside[:5].tolist())}{' ...' if len(outside) > 5 else ''})",
+                  TvsegWarning, stacklevel=3)
+    return hyp, aligned
 
-    e_start, e_end = extents(scores.reference, scores.hypothesis, uem_start, uem_end)
-    r_show, r_time = extract(scores.reference, e_start, e_end)
-    h_show, h_time = extract(scores.hypothesis, e_start, e_end)
-    i, j = match_points(r_show, r_time, h_show, h_time, tolerance)
+
+def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
+    r_show, r_time, _, h_time = scores.boundaries
+    i, j = scores.pairs
     names = np.asarray(shows, dtype=object)
     return pd.DataFrame({"show": names[r_show[i]] if len(i) else np.empty(0, object),
                          "reference": r_time[i], "hypothesis": h_time[j]})
@@ -266,12 +294,9 @@ def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, ue
                       TvsegWarning, stacklevel=3)
         return None
     if settings.units == "frames":
-        from pyannote.core import Segment
-
-        from tvseg.retrieval.boundaries import extents
         from tvseg.unit.projection import frames
 
-        e_start, e_end = extents(ref, hyp, uem_start, uem_end)
+        e_start, e_end = regions(ref, uem_start, uem_end)
     rows, total = {}, None
     for k, show in enumerate(shows):
         if settings.units == "frames":

@@ -2,9 +2,7 @@
 
 Everything the pages show comes from the result as computed: per-show metrics, pooled and macro
 scores with their bootstrap intervals, ``by_length``, groups, sweeps, pairwise tests, the match
-tables and the matched boundaries. Only the unmatched boundaries are derived here, as the boundaries
-of each side (taken within the show's extent, as the boundary scores take them) that are not in
-``boundary_pairs``. ``data/scores.json`` is ``result.to_json()`` itself.
+tables, the boundaries of each side and the pairs matched among them, as scored. ``data/scores.json`` is ``result.to_json()`` itself.
 """
 from __future__ import annotations
 
@@ -37,21 +35,6 @@ def _label(v):
 
 def _metrics(row: dict) -> dict:
     return {str(k): _value(v) for k, v in row.items()}
-
-
-def _extents(result, reference, hypothesis):
-    from tvseg.retrieval.boundaries import extents
-
-    uem_start = uem_end = None
-    if result.uem is not None:
-        uem_start = np.full(len(result.shows), np.nan)
-        uem_end = np.full(len(result.shows), np.nan)
-        for k, show in enumerate(result.shows):
-            timeline = result.uem.get(show)
-            if timeline is not None and len(timeline):
-                extent = timeline.extent()
-                uem_start[k], uem_end[k] = extent.start, extent.end
-    return extents(reference, hypothesis, uem_start, uem_end)
 
 
 def _by_show(show_index: np.ndarray, n_shows: int) -> np.ndarray:
@@ -90,7 +73,6 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     Report
     """
     from tvseg import __version__
-    from tvseg.retrieval.boundaries import extract
 
     shows = list(result.shows)
     n = len(shows)
@@ -107,11 +89,14 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     for name, sr in zip(names, systems):
         scores = sr.scores
         hyp = scores.hypothesis
-        e_start, e_end = _extents(result, scores.reference, hyp)
-        show_start = np.fmin(show_start, e_start)
-        show_end = np.fmax(show_end, e_end)
-        r_show, r_time = extract(scores.reference, e_start, e_end)
-        h_show, h_time = extract(hyp, e_start, e_end)
+        show_start = np.fmin(show_start, scores.region_start)
+        show_end = np.fmax(show_end, scores.region_end)
+        r_show, r_time, h_show, h_time = scores.boundaries
+        pair_i, pair_j = scores.pairs
+        ref_missed = np.ones(len(r_time), dtype=bool)
+        ref_missed[pair_i] = False
+        hyp_false = np.ones(len(h_time), dtype=bool)
+        hyp_false[pair_j] = False
         m = sr.matches
         ref_rows = m[m["side"] == "reference"]
         hyp_rows = m[m["side"] == "hypothesis"]
@@ -123,8 +108,8 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
             "name": name, "sr": sr, "hyp": hyp, "hyp_off": hyp.offsets(),
             "ref_rows": ref_rows.reset_index(drop=True), "hyp_correct": hyp_rows["correct"].to_numpy(dtype=bool),
             "title_f1": scores.reference_title_f1,
-            "r_show": r_show, "r_time": r_time, "r_off": _by_show(r_show, n),
-            "h_show": h_show, "h_time": h_time, "h_off": _by_show(h_show, n),
+            "r_time": r_time, "r_missed": ref_missed, "r_off": _by_show(r_show, n),
+            "h_time": h_time, "h_false": hyp_false, "h_off": _by_show(h_show, n),
             "pairs_ref": pairs["reference"].to_numpy(dtype=float)[order],
             "pairs_hyp": pairs["hypothesis"].to_numpy(dtype=float)[order],
             "p_off": _by_show(pair_show[order], n),
@@ -152,8 +137,8 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
             matched_ref, matched_hyp = p["pairs_ref"][pa:pb], p["pairs_hyp"][pa:pb]
             ra, rb = int(p["r_off"][k]), int(p["r_off"][k + 1])
             xa, xb = int(p["h_off"][k]), int(p["h_off"][k + 1])
-            missed = tuple(float(t) for t in np.setdiff1d(p["r_time"][ra:rb], matched_ref))
-            false_alarms = tuple(float(t) for t in np.setdiff1d(p["h_time"][xa:xb], matched_hyp))
+            missed = tuple(float(t) for t in p["r_time"][ra:rb][p["r_missed"][ra:rb]])
+            false_alarms = tuple(float(t) for t in p["h_time"][xa:xb][p["h_false"][xa:xb]])
             rows = p["ref_rows"].iloc[a:b]
             f1 = p["title_f1"]
             matches = tuple(

@@ -1,15 +1,19 @@
 r"""Boundary precision, recall and F-measure with a tolerance in seconds (Bouchekif et al., section 2).
 
 **Boundaries.** The boundaries of a segmentation are its segments' starts and ends that lie strictly
-inside the show's extent: the show's own edges are not boundaries. The extent is the show's UEM when
-one is given, else the union extent of reference and hypothesis (earliest start to latest end of
-both), so that swapping reference and hypothesis swaps precision and recall. The end of a segment
-and the start of the next are **one** boundary when they coincide; when a gap separates them, the
-end before the gap and the start after it are two boundaries (pyannote.metrics keeps only segment
-ends, and so drops the start of a segment that follows a gap).
+inside the show's evaluated region: the region's own edges are not boundaries. The region is the
+show's UEM extent when one is given, else **the reference's own extent** (its first start to its last
+end), so the reference's boundary set, and every recall denominator, is a property of the reference
+alone: Bouchekif et al. count, for a contiguous reference, its segments minus one. A hypothesis that
+runs past the reference does not turn the reference's first start or last end into a boundary
+(:func:`tvseg.evaluate` crops such a hypothesis to the region, as a UEM would, and says so). The end
+of a segment and the start of the next are **one** boundary when they coincide; when a gap separates
+them, the end before the gap and the start after it are two boundaries (pyannote.metrics keeps only
+segment ends, and so drops the start of a segment that follows a gap).
 
 **Matching.** A reference boundary :math:`r` and a hypothesis boundary :math:`h` may be paired when
-:math:`|r - h| \le \tau` (inclusive). The pairing is one-to-one, has the largest number of pairs (a
+:math:`|r - h| \le \tau` (inclusive), decided on times and tolerance in integer microseconds
+(:mod:`tvseg.retrieval.exact`): boundaries at 6.1 s and 16.1 s are paired at a tolerance of 10 s. The pairing is one-to-one, has the largest number of pairs (a
 maximum matching, as ``mir_eval.util.match_events``), and among maximum matchings the smallest total
 distance :math:`\sum |r - h|`. Then
 
@@ -45,10 +49,11 @@ import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
+from tvseg.retrieval.exact import tick, ticks
 from tvseg.retrieval.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments, from_segmentation, lex_order, stack
 
-__all__ = ["boundaries", "BoundaryResult", "extract", "extents", "match_points", "check_tolerance"]
+__all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points", "check_tolerance"]
 
 
 def check_tolerance(tolerance) -> float:
@@ -58,22 +63,21 @@ def check_tolerance(tolerance) -> float:
     return float(tolerance)
 
 
-def extents(reference: Segments, hypothesis: Segments, uem_start=None, uem_end=None):
-    """Per show ``(start, end)`` of its extent: the UEM where given (not NaN), else the union extent.
+def regions(reference: Segments, uem_start=None, uem_end=None):
+    """Per show ``(start, end)`` of its evaluated region: the UEM where given (not NaN), else the
+    reference's extent (first start, last end).
 
-    A show with no segment on either side gets ``(nan, nan)`` (it has no boundary anyway).
+    A show with no reference segment and no UEM gets ``(nan, nan)``: it has no region, and so no
+    boundary on either side.
     """
     n = reference.n_shows
-    start = np.full(n, np.inf)
-    end = np.full(n, -np.inf)
-    for side in (reference, hypothesis):
-        if len(side):
-            off = side.offsets()
-            has = off[1:] > off[:-1]
-            start[has] = np.minimum(start[has], side.start[off[:-1][has]])
-            end[has] = np.maximum(end[has], side.end[off[1:][has] - 1])
-    start[~np.isfinite(start)] = np.nan
-    end[~np.isfinite(end)] = np.nan
+    start = np.full(n, np.nan)
+    end = np.full(n, np.nan)
+    if len(reference):
+        off = reference.offsets()
+        has = off[1:] > off[:-1]
+        start[has] = reference.start[off[:-1][has]]
+        end[has] = reference.end[off[1:][has] - 1]
     if uem_start is not None:
         given = ~np.isnan(uem_start)
         start[given] = np.asarray(uem_start)[given]
@@ -81,28 +85,35 @@ def extents(reference: Segments, hypothesis: Segments, uem_start=None, uem_end=N
     return start, end
 
 
-def extract(segments: Segments, extent_start: np.ndarray, extent_end: np.ndarray):
-    """``(show, time)`` of a corpus's boundaries, sorted (see the module docstring)."""
+def extract(segments: Segments, region_start: np.ndarray, region_end: np.ndarray):
+    """``(show, time)`` of a corpus's boundaries, sorted: segment starts and ends strictly inside
+    their show's region (compared in microseconds), a start equal to the previous end counted once."""
     n = len(segments)
     show = np.repeat(segments.show, 2)
     time = np.empty(2 * n)
     time[0::2] = segments.start
     time[1::2] = segments.end
+    t = np.empty(2 * n, dtype=np.int64)
+    t[0::2] = segments.start_ticks
+    t[1::2] = segments.end_ticks
+    defined = ~np.isnan(region_start)
+    lo = np.where(defined, ticks(np.where(defined, region_start, 0.0)), np.iinfo(np.int64).max)
+    hi = np.where(defined, ticks(np.where(defined, region_end, 0.0)), np.iinfo(np.int64).min)
     keep = np.empty(2 * n, dtype=bool)
-    keep[0::2] = segments.start > extent_start[segments.show]
-    keep[1::2] = segments.end < extent_end[segments.show]
-    show, time = show[keep], time[keep]
+    keep[0::2] = t[0::2] > lo[segments.show]
+    keep[1::2] = t[1::2] < hi[segments.show]
+    show, time, t = show[keep], time[keep], t[keep]
     if len(time) > 1:
         fresh = np.ones(len(time), dtype=bool)
-        fresh[1:] = (time[1:] != time[:-1]) | (show[1:] != show[:-1])
+        fresh[1:] = (t[1:] != t[:-1]) | (show[1:] != show[:-1])
         show, time = show[fresh], time[fresh]
     return show, time
 
 
-def _match_cluster(a: list, b: list, tolerance: float) -> list[tuple[int, int]]:
-    """Largest, then cheapest, order-preserving matching of sorted ``a`` and ``b`` (DP)."""
+def _match_cluster(a: list, b: list, tolerance: int) -> list[tuple[int, int]]:
+    """Largest, then cheapest, order-preserving matching of sorted ``a`` and ``b`` (DP, integers)."""
     n, m = len(a), len(b)
-    f = [[(0, 0.0)] * (m + 1) for _ in range(n + 1)]
+    f = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
         ai, prev, row = a[i - 1], f[i - 1], f[i]
         for j in range(1, m + 1):
@@ -132,11 +143,13 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
                  tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of the matched pairs ``(ref_time[i], hyp_time[j])``, shows kept apart.
 
-    Both inputs sorted by ``(show, time)``. See the module docstring for the algorithm.
+    Both inputs sorted by ``(show, time)`` (seconds). Times and tolerance are compared in integer
+    microseconds. See the module docstring for the algorithm.
     """
     n_r = len(ref_time)
     show = np.concatenate([ref_show, hyp_show])
-    time = np.concatenate([ref_time, hyp_time])
+    time = ticks(np.concatenate([ref_time, hyp_time]))
+    tolerance = tick(tolerance)
     is_hyp = np.arange(len(time)) >= n_r
     order = lex_order(show, time)  # stable: on equal times the reference boundary comes first
     if len(order) == 0:
@@ -164,8 +177,9 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
         last = first[c] + n_all[c] - 1
         left = np.where(pos > first[c], pos - 1, pos)
         right = np.where(pos < last, pos + 1, pos)
-        d_left = np.where(pos > first[c], t[pos] - t[left], np.inf)
-        d_right = np.where(pos < last, t[right] - t[pos], np.inf)
+        far = np.iinfo(np.int64).max
+        d_left = np.where(pos > first[c], t[pos] - t[left], far)
+        d_right = np.where(pos < last, t[right] - t[pos], far)
         nearest = np.where(d_left <= d_right, left, right)
         ok = np.minimum(d_left, d_right) <= tolerance
         a, b = order[pos[ok]], order[nearest[ok]]
@@ -210,7 +224,7 @@ class BoundaryResult:
         All boundary times of each side.
     tolerance : float
     extent : pyannote.core.Segment or None
-        The show's edges used (None when both sides are empty).
+        The evaluated region used (None when the reference is empty and no extent was given).
     """
 
     precision: float
@@ -238,7 +252,8 @@ def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeli
         Largest distance in seconds (inclusive) between a reference and a hypothesis boundary that
         may be paired.
     extent : pyannote.core.Segment, optional
-        The show's edges (its UEM). Default: the union extent of reference and hypothesis.
+        The show's evaluated region (its UEM). Default: the reference's extent, so that the
+        reference's boundaries do not depend on the hypothesis.
 
     Returns
     -------
@@ -268,9 +283,9 @@ def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeli
     ref = stack([from_segmentation(reference, what="reference")])
     hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
     if extent is not None:
-        e_start, e_end = extents(ref, hyp, np.array([extent.start]), np.array([extent.end]))
+        e_start, e_end = regions(ref, np.array([extent.start]), np.array([extent.end]))
     else:
-        e_start, e_end = extents(ref, hyp)
+        e_start, e_end = regions(ref)
     r_show, r_time = extract(ref, e_start, e_end)
     h_show, h_time = extract(hyp, e_start, e_end)
     i, j = match_points(r_show, r_time, h_show, h_time, tolerance)

@@ -42,8 +42,9 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import TvsegWarning
-from tvseg.retrieval.boundaries import extents, extract, match_points
-from tvseg.retrieval.coverage import Matching, match
+from tvseg.retrieval.boundaries import extract, match_points, regions
+from tvseg.retrieval.coverage import Matching, correct, match
+from tvseg.retrieval.exact import tick
 from tvseg.retrieval.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.titles import compare_titles, has_title
@@ -77,6 +78,13 @@ class ShowScores:
         Whether both sides carry titles (then the title components are present).
     reference, hypothesis : Segments
     matching : Matching
+    region_start, region_end : ndarray
+        Each show's evaluated region (UEM extent, else the reference's extent; NaN without one).
+    boundaries : tuple of ndarray
+        ``(ref_show, ref_time, hyp_show, hyp_time)``: every boundary of each side, sorted.
+    pairs : tuple of ndarray
+        ``(i, j)``: indices into the reference and hypothesis boundaries of the pairs matched at
+        the settings' tolerance.
     reference_title_correct, hypothesis_title_correct, reference_title_f1 : ndarray or None
         Per segment, when titles are scored.
     """
@@ -88,6 +96,10 @@ class ShowScores:
     reference: Segments
     hypothesis: Segments
     matching: Matching
+    region_start: np.ndarray
+    region_end: np.ndarray
+    boundaries: tuple
+    pairs: tuple
     reference_title_correct: np.ndarray | None = None
     hypothesis_title_correct: np.ndarray | None = None
     reference_title_f1: np.ndarray | None = None
@@ -112,17 +124,18 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
     tolerances : sequence of float
         Extra tolerances whose matched-boundary counts go to ``boundary_matched``.
     uem_start, uem_end : ndarray, optional
-        Per-show edges (NaN where a show has no UEM); default: union extent of both sides.
+        Per-show UEM edges (NaN where a show has no UEM); elsewhere the region is the reference's
+        extent (:func:`tvseg.retrieval.boundaries.regions`).
     titles : bool, optional
         Score titles; default: when some reference and some hypothesis segment carry a title.
     """
     n = len(shows)
     m = match(reference, hypothesis)
-    ok_r = m.reference_coverage > gamma
-    ok_h = m.hypothesis_coverage > gamma
+    ok_r, ok_h = correct(m, gamma)
     d_r, d_h = reference.duration, hypothesis.duration
     comp = {}
-    long_r, long_h = d_r >= long_threshold, d_h >= long_threshold
+    long_r = reference.duration_ticks >= tick(long_threshold)
+    long_h = hypothesis.duration_ticks >= tick(long_threshold)
     for suffix, sel_r, sel_h in (("", None, None), ("_short", ~long_r, ~long_h), ("_long", long_r, long_h)):
         w_r = np.ones(len(d_r)) if sel_r is None else sel_r.astype(float)
         w_h = np.ones(len(d_h)) if sel_h is None else sel_h.astype(float)
@@ -135,15 +148,17 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         comp["duration_correct_reference" + suffix] = _sum(reference.show, w_r * d_r * ok_r, n)
         comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h * ok_h, n)
 
-    e_start, e_end = extents(reference, hypothesis, uem_start, uem_end)
+    e_start, e_end = regions(reference, uem_start, uem_end)
     r_show, r_time = extract(reference, e_start, e_end)
     h_show, h_time = extract(hypothesis, e_start, e_end)
     comp["boundary_n_reference"] = np.bincount(r_show, minlength=n).astype(float)
     comp["boundary_n_hypothesis"] = np.bincount(h_show, minlength=n).astype(float)
-    matched = {}
+    matched, pairs = {}, None
     for tol in dict.fromkeys([float(tolerance), *map(float, tolerances)]):
-        i, _ = match_points(r_show, r_time, h_show, h_time, tol)
+        i, j = match_points(r_show, r_time, h_show, h_time, tol)
         matched[tol] = np.bincount(r_show[i], minlength=n).astype(float)
+        if pairs is None:
+            pairs = (i, j)
     comp["boundary_n_matched"] = matched[float(tolerance)]
 
     if titles is None:
@@ -165,7 +180,8 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
     index = pd.Index(list(shows), name="show")
     return ShowScores(shows=list(shows), components=pd.DataFrame(comp, index=index),
                       boundary_matched=pd.DataFrame(matched, index=index), titles=bool(titles),
-                      reference=reference, hypothesis=hypothesis, matching=m,
+                      reference=reference, hypothesis=hypothesis, matching=m, region_start=e_start,
+                      region_end=e_end, boundaries=(r_show, r_time, h_show, h_time), pairs=pairs,
                       reference_title_correct=t_ok_r, hypothesis_title_correct=t_ok_h, reference_title_f1=f1_r)
 
 

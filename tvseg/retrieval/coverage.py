@@ -12,10 +12,12 @@ harmonic mean (equation 1), which simplifies to the Dice coefficient of the two 
     = \frac{2\, Cov_{R_i \to H_j}\, Cov_{H_j \to R_i}}{Cov_{R_i \to H_j} + Cov_{H_j \to R_i}}
     = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}.
 
-tvseg computes the right-hand form: with exact inputs it is one correctly rounded division, so a
-coverage that equals gamma on paper also equals it in floating point (the strict test below).
 A segment is correct when its coverage is **strictly greater** than :math:`\gamma` (the paper's
-:math:`\varphi_\gamma`); a segment that overlaps no partner has coverage 0. Then
+:math:`\varphi_\gamma`); a segment that overlaps no partner has coverage 0. The decision is made
+exactly, without a division, on times in integer microseconds and gamma as the fraction of the
+decimal written (:mod:`tvseg.retrieval.exact`): :math:`2\,|R_i \cap H_j|\, q > p\,(d(R_i) + d(H_j))`
+for :math:`\gamma = p/q`, so reference [0.01, 3.41] against hypothesis [0.01, 4.61], whose coverage
+is 6.8 / 8 = 0.85 exactly, is not correct at gamma 0.85. Then
 
 .. math::
 
@@ -50,10 +52,11 @@ import pandas as pd
 from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
+from tvseg.retrieval.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.retrieval.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
 
-__all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma"]
+__all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,7 +64,9 @@ class Matching:
     """Best partners of every segment of both sides (index into the other side, -1 for none).
 
     ``reference_coverage`` and ``hypothesis_coverage`` are the bidirectional coverages with the
-    best partner (0 without one); ``*_overlap`` the overlap in seconds.
+    best partner (0 without one); ``*_overlap`` the overlap in seconds. ``*_overlap_ticks`` and
+    ``*_span_ticks`` (own duration plus the partner's, 0 without a partner) are the same in integer
+    microseconds: the coverage is ``2 * overlap_ticks / span_ticks``, decided exactly by :func:`correct`.
     """
 
     reference_partner: np.ndarray
@@ -70,13 +75,18 @@ class Matching:
     hypothesis_partner: np.ndarray
     hypothesis_overlap: np.ndarray
     hypothesis_coverage: np.ndarray
+    reference_overlap_ticks: np.ndarray
+    reference_span_ticks: np.ndarray
+    hypothesis_overlap_ticks: np.ndarray
+    hypothesis_span_ticks: np.ndarray
 
 
 def _best(group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray,
           n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, the pair with the largest overlap (then the shortest partner, then the first)."""
+    """Per group, the pair with the largest overlap (then the shortest partner, then the first);
+    overlaps and durations in integer microseconds, so ties are exact."""
     best_partner = np.full(n, -1, dtype=np.int64)
-    best_overlap = np.zeros(n)
+    best_overlap = np.zeros(n, dtype=np.int64)
     if len(group) == 0:
         return best_partner, best_overlap
     step = np.diff(group)
@@ -86,7 +96,7 @@ def _best(group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, 
         starts = np.flatnonzero(np.concatenate(([True], step != 0)))
         run = np.diff(np.append(starts, len(group)))
         best = overlap == np.repeat(np.maximum.reduceat(overlap, starts), run)
-        duration = np.where(best, partner_duration, np.inf)
+        duration = np.where(best, partner_duration, np.iinfo(np.int64).max)
         best &= duration == np.repeat(np.minimum.reduceat(duration, starts), run)
         chosen = np.flatnonzero(best)
         first = np.ones(len(chosen), dtype=bool)
@@ -118,18 +128,36 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     pair_ref = np.repeat(np.arange(n_r, dtype=np.int64), counts)
     run_start = np.cumsum(counts) - counts
     pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(run_start, counts))
-    overlap = (np.minimum(reference.end[pair_ref], hypothesis.end[pair_hyp])
-               - np.maximum(reference.start[pair_ref], hypothesis.start[pair_hyp]))
-    d_ref, d_hyp = reference.duration, hypothesis.duration
+    overlap = (np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp])
+               - np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp]))
+    d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks
     ref_partner, ref_overlap = _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, n_r)
     hyp_partner, hyp_overlap = _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, n_h)
-    ref_cov = np.zeros(n_r)
+    ref_span = np.zeros(n_r, dtype=np.int64)
     has = ref_partner >= 0
-    ref_cov[has] = 2.0 * ref_overlap[has] / (d_ref[has] + d_hyp[ref_partner[has]])
-    hyp_cov = np.zeros(n_h)
+    ref_span[has] = d_ref[has] + d_hyp[ref_partner[has]]
+    hyp_span = np.zeros(n_h, dtype=np.int64)
     has = hyp_partner >= 0
-    hyp_cov[has] = 2.0 * hyp_overlap[has] / (d_hyp[has] + d_ref[hyp_partner[has]])
-    return Matching(ref_partner, ref_overlap, ref_cov, hyp_partner, hyp_overlap, hyp_cov)
+    hyp_span[has] = d_hyp[has] + d_ref[hyp_partner[has]]
+    return Matching(ref_partner, ref_overlap / TICKS_PER_SECOND, _coverage(ref_overlap, ref_span),
+                    hyp_partner, hyp_overlap / TICKS_PER_SECOND, _coverage(hyp_overlap, hyp_span),
+                    ref_overlap, ref_span, hyp_overlap, hyp_span)
+
+
+def _coverage(overlap_ticks: np.ndarray, span_ticks: np.ndarray) -> np.ndarray:
+    """``2 * overlap / span`` as floats (0 where there is no partner)."""
+    out = np.zeros(len(span_ticks))
+    has = span_ticks > 0
+    out[has] = 2.0 * overlap_ticks[has] / span_ticks[has]
+    return out
+
+
+def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which reference and hypothesis segments are correct at ``gamma`` (coverage strictly above it),
+    decided exactly (:func:`tvseg.retrieval.exact.above`)."""
+    g = ratio(gamma)
+    return (above(2 * matching.reference_overlap_ticks, matching.reference_span_ticks, g),
+            above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g))
 
 
 def check_gamma(gamma) -> float:
@@ -148,11 +176,12 @@ def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *
     partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional) and ``correct``.
     """
     frames = []
-    for side, own, other, partner, overlap, cov in (
+    ok_r, ok_h = correct(matching, gamma)
+    for side, own, other, partner, overlap, cov, ok in (
             ("reference", reference, hypothesis, matching.reference_partner, matching.reference_overlap,
-             matching.reference_coverage),
+             matching.reference_coverage, ok_r),
             ("hypothesis", hypothesis, reference, matching.hypothesis_partner, matching.hypothesis_overlap,
-             matching.hypothesis_coverage)):
+             matching.hypothesis_coverage, ok_h)):
         has = partner >= 0
         safe = np.where(has, partner, 0)
         p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
@@ -172,7 +201,7 @@ def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *
             "cov_to": overlap / own.duration if len(own) else np.empty(0),
             "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
             "coverage": cov,
-            "correct": cov > gamma,
+            "correct": ok,
         })
         frames.append(pd.DataFrame(columns))
     return pd.concat(frames, ignore_index=True)
@@ -268,8 +297,7 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
     ref = stack([from_segmentation(reference, what="reference")])
     hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
     m = match(ref, hyp)
-    ok_r = m.reference_coverage > gamma
-    ok_h = m.hypothesis_coverage > gamma
+    ok_r, ok_h = correct(m, gamma)
     n_r, n_h = len(ref), len(hyp)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:

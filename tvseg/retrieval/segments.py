@@ -8,12 +8,14 @@ topic); gaps are allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Sequence
 
 import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError
+from tvseg.retrieval.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
 
 __all__ = ["Segments", "from_segmentation", "stack", "count_before", "lex_order"]
 
@@ -32,6 +34,10 @@ class Segments:
         Segment labels (``None`` for a :class:`~pyannote.core.Timeline`).
     n_shows : int
         Number of shows (a show may have no segment).
+
+    ``start_ticks``, ``end_ticks`` and ``duration_ticks`` are the same times in integer
+    microseconds, on which every threshold decision is made (:mod:`tvseg.retrieval.exact`);
+    ``duration`` is computed from them, so a decimal duration is its correctly rounded float.
     """
 
     show: np.ndarray
@@ -43,9 +49,21 @@ class Segments:
     def __len__(self) -> int:
         return len(self.start)
 
-    @property
+    @cached_property
+    def start_ticks(self) -> np.ndarray:
+        return ticks(self.start)
+
+    @cached_property
+    def end_ticks(self) -> np.ndarray:
+        return ticks(self.end)
+
+    @cached_property
+    def duration_ticks(self) -> np.ndarray:
+        return self.end_ticks - self.start_ticks
+
+    @cached_property
     def duration(self) -> np.ndarray:
-        return self.end - self.start
+        return self.duration_ticks / TICKS_PER_SECOND
 
     def offsets(self) -> np.ndarray:
         """``offsets[s]:offsets[s + 1]`` are the indices of show ``s``'s segments."""
@@ -116,6 +134,16 @@ def check(start: np.ndarray, end: np.ndarray, *, what: str = "segmentation", sho
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{where(i)}: empty or non-finite segment", value=f"[{start[i]}, {end[i]}]")
+    huge = (np.abs(start) > MAX_SECONDS) | (np.abs(end) > MAX_SECONDS)
+    if huge.any():
+        i = int(np.flatnonzero(huge)[0])
+        raise InputError(f"{where(i)}: a time beyond {MAX_SECONDS:.0f} s cannot be a time in a show "
+                         "(times are seconds)", value=f"[{start[i]}, {end[i]}]")
+    short = ticks(end) <= ticks(start)
+    if short.any():
+        i = int(np.flatnonzero(short)[0])
+        raise InputError(f"{where(i)}: segment shorter than a microsecond (tvseg's time resolution)",
+                         value=f"[{start[i]}, {end[i]}]")
     if len(start) > 1:
         order_bad = start[1:] < end[:-1]
         if show is not None:

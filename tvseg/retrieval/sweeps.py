@@ -2,17 +2,23 @@
 
 - :func:`gamma_sweep`: ``recall_n, precision_n, cov_n, recall_d, precision_d, cov_d`` for gamma from
   0.50 to 1.00 in steps of 0.01 (:data:`GAMMAS`; at 1.00 nothing is correct, the test being strict).
-  One sort of the segments' coverages serves every gamma: the number of segments correct at
-  gamma is the number whose coverage is above it (a ``searchsorted``), their duration a cumulative sum.
+  One sort serves every gamma: each segment's key is the largest numerator ``g`` on the sweep's
+  grid with ``g / scale`` below its coverage, computed exactly in integers
+  (:func:`tvseg.retrieval.exact.largest_numerator_below`); the segments correct at a gamma are those
+  whose key reaches it (a ``searchsorted``), their duration a cumulative sum.
 - :func:`tolerance_sweep`: ``boundary_precision, boundary_recall, boundary_f1`` for tolerances from 0
   to 30 s in steps of 1 s (:data:`TOLERANCES`), from the matched counts that
   :func:`tvseg.retrieval.corpus.score_shows` computed for them.
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 
+from tvseg.retrieval.exact import largest_numerator_below, ratio
 from tvseg.retrieval.rates import f_measure, rate
 
 __all__ = ["GAMMAS", "TOLERANCES", "gamma_sweep", "tolerance_sweep"]
@@ -21,21 +27,33 @@ GAMMAS = np.round(np.arange(50, 101) / 100.0, 2)
 TOLERANCES = np.arange(0, 31, dtype=float)
 
 
-def _above(coverage: np.ndarray, duration: np.ndarray, gammas: np.ndarray):
-    order = np.argsort(coverage, kind="stable")
-    cov, dur = coverage[order], duration[order]
-    # segments with coverage > gamma are those after searchsorted(side="right")
-    first = np.searchsorted(cov, gammas, side="right")
+def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration: np.ndarray,
+                    gammas: list[Fraction]):
+    """Number and summed duration of the segments correct at each gamma, decided exactly."""
+    scale = math.lcm(*(g.denominator for g in gammas))
+    has = span_ticks > 0
+    key = np.full(len(span_ticks), -1, dtype=np.int64)
+    key[has] = largest_numerator_below(2 * overlap_ticks[has], span_ticks[has], scale)
+    order = np.argsort(key, kind="stable")
+    key, dur = key[order], duration[order]
+    # correct at g = numerator / scale exactly when numerator <= key
+    first = np.searchsorted(key, [g.numerator * (scale // g.denominator) for g in gammas], side="left")
     tail = np.concatenate([np.cumsum(dur[::-1])[::-1], [0.0]])
-    return len(cov) - first, tail[first]
+    return len(key) - first, tail[first]
 
 
 def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
-    """Pooled CovN/CovD of one system (a :class:`~tvseg.retrieval.corpus.ShowScores`) per gamma."""
+    """Pooled CovN/CovD of one system (a :class:`~tvseg.retrieval.corpus.ShowScores`) per gamma.
+
+    Each gamma is taken as the decimal it is written as (:func:`tvseg.retrieval.exact.ratio`) and
+    every decision is the exact one of :func:`tvseg.retrieval.coverage.correct`.
+    """
     gammas = np.asarray(gammas, dtype=float)
+    exact = [ratio(g) for g in gammas]
     m = scores.matching
-    n_r, d_r = _above(m.reference_coverage, scores.reference.duration, gammas)
-    n_h, d_h = _above(m.hypothesis_coverage, scores.hypothesis.duration, gammas)
+    n_r, d_r = _correct_counts(m.reference_overlap_ticks, m.reference_span_ticks, scores.reference.duration, exact)
+    n_h, d_h = _correct_counts(m.hypothesis_overlap_ticks, m.hypothesis_span_ticks, scores.hypothesis.duration,
+                               exact)
     r_n, p_n = rate(n_r, len(scores.reference)), rate(n_h, len(scores.hypothesis))
     r_d = rate(d_r, scores.reference.duration.sum())
     p_d = rate(d_h, scores.hypothesis.duration.sum())
