@@ -20,9 +20,12 @@ How wide a window is, where the windows start and what divides the sum is the *c
     sentence ``i + k`` and so spans the ``k`` gaps ``i .. i+k-1``; ``N - k`` windows. ``k`` defaults to
     half the mean reference segment size, :math:`N / (2\,|\text{segments}|)`, rounded half up, at least 1.
 ``"segeval1"``
-    The 2012 reference implementation behind Fournier & Inkpen's numbers: ``k`` is half the mean
-    reference segment size rounded half up, at least 2; a window is ``k`` units and holds ``k - 1``
-    gaps; ``N + 1 - k`` windows.
+    The 2012 reference implementation behind Fournier & Inkpen's numbers (segeval 1.1): ``k`` is half
+    the mean reference segment size rounded half up, at least 2. Its Pk probes unit ``i`` against unit
+    ``i + k`` (windows of ``k`` gaps, ``N - k`` of them, as the paper); its WindowDiff slides windows of
+    ``k`` units, which hold ``k - 1`` gaps, ``N + 1 - k`` of them; with ``lamprier=True``
+    :math:`p = \max(1, k - 1)` phantom units pad both ends of both segmentations, ``N + 1 - k + 2p``
+    windows.
 ``"segeval"``
     segeval 2.0.11: ``k`` half the mean reference mass rounded half to even, at least 2; windows of
     ``k`` gaps, ``N - k`` of them; with ``lamprier=True`` ``k`` phantom units at each end and ``N + k + 1``
@@ -241,9 +244,10 @@ class _Geometry:
         return max(self.hi - self.lo + 1, 0)
 
 
-def _geometry(n, segments, k, convention, *, lamprier=False, weighted=False) -> _Geometry:
+def _geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metric="windowdiff") -> _Geometry:
+    """Window geometry of ``metric`` ("pk" or "windowdiff") under ``convention`` (module docstring)."""
     _check_convention(convention)
-    if lamprier and convention in ("nltk", "segeval1"):
+    if lamprier and convention == "nltk":
         raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
     if weighted and convention in ("segeval", "segeval1"):
         raise UsageError(f"convention {convention!r} has no weighted WindowDiff")
@@ -254,7 +258,11 @@ def _geometry(n, segments, k, convention, *, lamprier=False, weighted=False) -> 
             # k - 1 phantom gaps without boundaries at each end: every real gap is in k windows
             return _Geometry(k, k, 2 - k, n - 1, n + k - 2)
         return _Geometry(k, k, 1, n - k, n - k)
-    if convention == "segeval1":
+    if convention == "segeval1" and metric == "windowdiff":
+        if lamprier:
+            # p phantom units at each end: padded gaps 1-p .. N-1+p, windows of k units
+            phantom = max(1, k - 1)
+            return _Geometry(k, k - 1, 1 - phantom, n + phantom + 1 - k, n + 2 * phantom + 1 - k)
         return _Geometry(k, k - 1, 1, n + 1 - k, n + 1 - k)
     if convention == "segeval" and lamprier:
         phantom = max(k, 1)
@@ -322,7 +330,7 @@ def pk_components(reference, hypothesis, *, k=None, convention="paper") -> PkCom
     (never negative), so that counts of several shows can be summed and divided once.
     """
     n, segments, pr, ph = _pair_positions(reference, hypothesis)
-    g = _geometry(n, segments, k, convention)
+    g = _geometry(n, segments, k, convention, metric="pk")
     return _pk_counts(pr, ph, g)
 
 
@@ -371,7 +379,7 @@ def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="pap
         \text{miss} = \#\{s : r_s > 0 = h_s\}, \quad
         \text{false alarm} = \#\{s : r_s = 0 < h_s\}
 
-    A window is a probe whose two ends are ``k`` units apart (``k - 1`` under ``"segeval1"``); it
+    A window is a probe whose two ends are ``k`` units apart (in every convention); it
     errs when the reference and the hypothesis disagree on whether its ends are in the same
     segment. ``false_alarm_weight=2.0`` doubles the false-positive penalty: Pevzner & Hearst's P'k
     (section 4), which is no longer bounded by 1.
@@ -396,7 +404,7 @@ def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="pap
         ``k = N`` where nltk divides by zero).
     """
     n, segments, pr, ph = _pair_positions(reference, hypothesis)
-    g = _geometry(n, segments, k, convention)
+    g = _geometry(n, segments, k, convention, metric="pk")
     c = _pk_counts(pr, ph, g)
     return _ratio(c.miss + false_alarm_weight * c.false_alarm, g, convention, "pk")
 
@@ -480,7 +488,9 @@ def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
         The edge correction of Lamprier et al. (2007) as Scaiano & Inkpen (2012, section 2)
         describe it: ``k - 1`` phantom positions without boundaries at each end, so every gap is in
         exactly ``k`` windows; ``N + k - 2`` windows. Under ``"segeval"``: segeval's own version
-        (``k`` phantom units, divisor ``N + k + 1``). Not available under ``"nltk"``, ``"segeval1"``.
+        (``k`` phantom units, divisor ``N + k + 1``); under ``"segeval1"``: the 2012 code's
+        (:math:`p = \max(1, k - 1)` phantom units at each end, windows of ``k`` units, divisor
+        ``N + 1 - k + 2p``). Not available under ``"nltk"``.
     weighted : bool
         Sum :math:`|r_s - h_s|` instead of counting windows where they differ: the weighted
         variant Pevzner & Hearst mention in section 3 (and nltk's ``weighted=True``). Not bounded by 1.
@@ -527,12 +537,14 @@ def _batch_inputs(reference, hypotheses):
 
 class WindowBatch(NamedTuple):
     """Pk's and WindowDiff's counts for many hypotheses (arrays of shape ``(H,)``): misses, false
-    alarms, WindowDiff errors, and the number of windows (the divisor of both)."""
+    alarms, WindowDiff errors, and the numbers of windows of Pk (``windows``) and of WindowDiff
+    (``wd_windows``; the same but under ``"segeval1"``, whose WindowDiff windows hold one gap less)."""
 
     miss: np.ndarray
     false_alarm: np.ndarray
     errors: np.ndarray
     windows: np.ndarray
+    wd_windows: np.ndarray
 
 
 def window_batch(reference, hypotheses, *, k=None, convention="paper") -> WindowBatch:
@@ -570,16 +582,18 @@ def window_batch(reference, hypotheses, *, k=None, convention="paper") -> Window
     Returns
     -------
     WindowBatch
-        Integer arrays ``miss``, ``false_alarm``, ``errors`` and ``windows``; row ``i`` equals
-        :func:`pk_components` and :func:`windowdiff_components` of hypothesis ``i``.
+        Integer arrays ``miss``, ``false_alarm``, ``errors``, ``windows`` and ``wd_windows``; row ``i``
+        equals :func:`pk_components` and :func:`windowdiff_components` of hypothesis ``i``.
     """
     ref, n, ind = _batch_inputs(reference, hypotheses)
-    g = _geometry(n, int(ref.size), k, convention)
+    g_pk = _geometry(n, int(ref.size), k, convention, metric="pk")
+    g_wd = _geometry(n, int(ref.size), k, convention)
     rows = _HypothesisBoundaries(ind)
     pr = boundary_positions(ref)
-    miss, fa = _pk_batch_counts(pr, rows, g)
-    errors = _wd_batch_errors(pr, ind, rows, g, weighted=False)
-    return WindowBatch(miss, fa, errors, np.full(rows.h, g.windows, np.int64))
+    miss, fa = _pk_batch_counts(pr, rows, g_pk)
+    errors = _wd_batch_errors(pr, ind, rows, g_wd, weighted=False)
+    return WindowBatch(miss, fa, errors, np.full(rows.h, g_pk.windows, np.int64),
+                       np.full(rows.h, g_wd.windows, np.int64))
 
 
 class _HypothesisBoundaries:
@@ -704,7 +718,7 @@ def pk_batch(reference, hypotheses, *, k=None, false_alarm_weight=1.0, conventio
     numpy.ndarray of float, shape (H,), equal to ``[pk(reference, h, ...) for h in hypotheses]``.
     """
     ref, n, ind = _batch_inputs(reference, hypotheses)
-    g = _geometry(n, int(ref.size), k, convention)
+    g = _geometry(n, int(ref.size), k, convention, metric="pk")
     miss, fa = _pk_batch_counts(boundary_positions(ref), _HypothesisBoundaries(ind), g)
     if components:
         return PkComponents(miss, fa, np.full(ind.shape[0], g.windows))
