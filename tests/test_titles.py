@@ -64,3 +64,38 @@ def test_no_titles_no_title_metrics():
     hyp = ann((0, 60, "a"), (60, 100, "b"))
     c = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0)).systems["sys"].corpus
     assert "title_accuracy" not in c
+
+
+def test_untitled_reference_segments_are_left_out_of_title_accuracy_and_f1(tmp_path):
+    # ref:  |Alpha 0-100|<NA> 100-200|Gamma 200-300|<NA> 300-400|
+    # hyp:  |alpha 0-100|<NA> 100-200|Delta 200-300|Something 300-400|   (identical segments)
+    # Every segment is correctly retrieved (coverage 1). Reference segments with a title: Alpha,
+    # Gamma (2); without: 2 -> n_untitled_reference = 2.
+    # title_accuracy = correct titles among the 2 titled ones = Alpha only = 1/2 (it was 1/4 when
+    #   untitled reference segments counted as failures);
+    # title_f1 = (F1(Alpha, alpha) = 1 + F1(Gamma, Delta) = 0) / 2 = 1/2;
+    # titled_recall = 1 correct title / 4 reference segments = 1/4 (definition kept);
+    # titled_precision = 1 / 4 hypothesis segments.
+    ref = ann((0, 100, "Alpha"), (100, 200, "<NA>"), (200, 300, "Gamma"), (300, 400, "<NA>"))
+    hyp = ann((0, 100, "alpha"), (100, 200, "<NA>"), (200, 300, "Delta"), (300, 400, "Something"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        result = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0))
+    c = result.systems["sys"].corpus
+    assert c["n_untitled_reference"] == 2
+    assert (c["title_accuracy"], c["title_f1"]) == (0.5, 0.5)
+    assert (c["titled_recall"], c["titled_precision"]) == (0.25, 0.25)
+    data = result.to_json()["systems"]["sys"]
+    assert data["corpus"]["n_untitled_reference"] == 2 and data["shows"]["s"]["n_untitled_reference"] == 2
+    assert isinstance(data["corpus"]["n_untitled_reference"], int)
+
+
+def test_title_f1_threshold_is_decided_exactly():
+    # "a b c" against "a b d": 2 shared words, F1 = 2 x 2 / (3 + 3) = 2/3. At the threshold written
+    # 0.6666666666666666 (the float of 2/3) the match holds only when 2/3 >= that decimal, which it is.
+    # At 0.67 it fails.
+    assert title_match("a b c", "a b d", f1_threshold=0.6666666666666666)
+    assert not title_match("a b c", "a b d", f1_threshold=0.67)
+    # "a b c d e" against "a b c d f": F1 = 2 x 4 / 10 = 0.8 exactly, so threshold 0.8 matches
+    # (in floats 2 * 4 / 10 is 0.8 too; the exact rule makes it so by construction)
+    assert title_match("a b c d e", "a b c d f", f1_threshold=0.8)

@@ -112,7 +112,7 @@ class EvaluationResult:
         }
 
 
-_COUNT_KEYS = {"n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"}
+_COUNT_KEYS = {"n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis", "n_untitled_reference"}
 
 
 def _clean(value, key=None):

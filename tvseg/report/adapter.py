@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from tvseg.retrieval.titles import has_title
 from tvseg.report.model import (BoundaryPair, Comparison, Estimate, MatchRow, Report, Segment, Show,
                                 SystemShow, SystemSummary)
 
@@ -147,8 +148,9 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
                          hyp_label=_label(r.partner_label), cov_ref_to_hyp=float(r.cov_to),
                          cov_hyp_to_ref=float(r.cov_from), cov_bidirectional=float(r.coverage),
                          correct=bool(r.correct),
-                         # titles are compared on correctly retrieved segments only (zero elsewhere)
-                         title_f1=_value(f1[a + i]) if f1 is not None and bool(r.correct) else None)
+                         # titles are judged on correctly retrieved, titled reference segments only
+                         title_f1=_value(f1[a + i]) if f1 is not None and bool(r.correct)
+                         and has_title(r.label) else None)
                 for i, r in enumerate(rows.itertuples(index=False)))
             views.append(SystemShow(
                 name=p["name"], metrics=_metrics(p["metrics"].get(show, {})), segments=segments,

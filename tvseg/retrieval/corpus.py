@@ -15,8 +15,10 @@ Components per show (columns of :attr:`ShowScores.components`):
   classed by its own duration (recall side), a hypothesis segment by its own duration (precision
   side); *long* means ``duration >= long_threshold``;
 - ``boundary_n_reference, boundary_n_hypothesis, boundary_n_matched`` at the settings' tolerance;
-- with titles: ``title_correct_reference`` (correct reference segments whose partner's title is
-  correct), ``title_f1_sum`` (their title-word F1 summed), ``title_correct_hypothesis``.
+- with titles: ``n_untitled_reference`` (reference segments without a title: no title can be
+  judged there), ``n_correct_titled_reference`` (correctly retrieved reference segments with a
+  title), ``title_correct_reference`` (those whose partner's title is correct), ``title_f1_sum``
+  (their title-word F1 summed), ``title_correct_hypothesis``.
 
 Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.retrieval.rates`):
 
@@ -26,7 +28,8 @@ Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.ret
     R_D = \frac{d_{correct\,ref}}{d_{ref}},\ P_D = \frac{d_{correct\,hyp}}{d_{hyp}},\
     P_B = \frac{n_{matched}}{n^B_{hyp}},\ R_B = \frac{n_{matched}}{n^B_{ref}}
 
-``title_accuracy`` and ``title_f1`` are over correctly retrieved reference segments;
+``title_accuracy`` and ``title_f1`` are over correctly retrieved reference segments that have a
+title (an untitled reference segment is left out, whatever the hypothesis says);
 ``titled_recall = title_correct_reference / n_reference`` and
 ``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
 and correctly titled. The macro value of a metric is the mean over the shows where it is defined
@@ -60,6 +63,7 @@ COVERAGE_METRICS = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d
 BOUNDARY_METRICS = ("boundary_precision", "boundary_recall", "boundary_f1")
 COUNT_METRICS = COUNTS
 TITLE_METRICS = ("title_accuracy", "title_f1", "titled_recall", "titled_precision")
+TITLE_COUNTS = ("n_untitled_reference",)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,6 +178,9 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         full_r, full_f1, full_h = np.zeros(len(ok_r), bool), np.zeros(len(ok_r)), np.zeros(len(ok_h), bool)
         full_r[ok_r], full_f1[ok_r], full_h[ok_h] = t_ok_r, f1_r, t_ok_h
         t_ok_r, f1_r, t_ok_h = full_r, full_f1, full_h
+        titled_r = np.fromiter(map(has_title, reference.label), dtype=bool, count=len(reference))
+        comp["n_untitled_reference"] = _sum(reference.show, ~titled_r, n)
+        comp["n_correct_titled_reference"] = _sum(reference.show, ok_r & titled_r, n)
         comp["title_correct_reference"] = _sum(reference.show, t_ok_r, n)
         comp["title_f1_sum"] = _sum(reference.show, f1_r, n)
         comp["title_correct_hypothesis"] = _sum(hypothesis.show, t_ok_h, n)
@@ -208,11 +215,12 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     br = rate(c["boundary_n_matched"], c["boundary_n_reference"])
     out.update(boundary_precision=bp, boundary_recall=br, boundary_f1=f_measure(bp, br))
     if titles:
-        out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_reference"]),
-                   title_f1=rate(c["title_f1_sum"], c["n_correct_reference"]),
+        out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_titled_reference"]),
+                   title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
                    titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
-                   titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]))
-    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + (list(TITLE_METRICS) if titles else [])
+                   titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
+                   n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float))
+    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
 

@@ -20,7 +20,12 @@ No stop word is removed (none by default: a stop-word list is language-specific 
 the numbers silently). Two titles that normalise to the same string (even empty) have F1 = 1; F1 is
 0 when they share no word.
 
-A label equal to :data:`tvseg.readers.NO_LABEL` (``"<NA>"``), or None, means "no title".
+A label equal to :data:`tvseg.readers.NO_LABEL` (``"<NA>"``), None, or only white space means "no
+title". A reference segment without a title cannot be judged: it is left out of title accuracy and
+title F1 and counted on its own (``n_untitled_reference``, :mod:`tvseg.retrieval.corpus`).
+
+**Threshold.** With ``f1_threshold``, a title is correct when :math:`F_1 \ge` the threshold, decided
+exactly: :math:`2c \cdot q \ge p\,(|ref| + |hyp|)` for a threshold written :math:`p/q`.
 
 References
 ----------
@@ -31,6 +36,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -42,8 +48,8 @@ _SPACES = re.compile(r"\s+")
 
 
 def has_title(label) -> bool:
-    """Whether a segment label is a title (not None, not ``"<NA>"``)."""
-    return isinstance(label, str) and label != NO_TITLE
+    """Whether a segment label is a title (a string, not ``"<NA>"``, not only white space)."""
+    return isinstance(label, str) and label != NO_TITLE and not label.isspace() and label != ""
 
 
 @lru_cache(maxsize=65536)
@@ -68,19 +74,26 @@ def title_f1(reference: str, hypothesis: str) -> float:
     >>> title_f1("Le Tour de France", "tour de France 2015")
     0.75
     """
+    twice_shared, words = _f1_parts(reference, hypothesis)
+    return twice_shared / words
+
+
+def _f1_parts(reference: str, hypothesis: str) -> tuple[int, int]:
+    """``(2c, |ref| + |hyp|)`` of :func:`title_f1` (``(1, 1)`` for equal normalised titles)."""
     a, b = normalize_title(reference), normalize_title(hypothesis)
     if a == b:
-        return 1.0
+        return 1, 1
     wa, wb = Counter(a.split()), Counter(b.split())
-    shared = sum((wa & wb).values())
-    return 2.0 * shared / (sum(wa.values()) + sum(wb.values()))
+    return 2 * sum((wa & wb).values()), sum(wa.values()) + sum(wb.values())
 
 
 def title_match(reference: str, hypothesis: str, *, f1_threshold: float | None = None) -> bool:
     """Whether a hypothesis title is correct: exact normalised match, or ``title_f1 >= f1_threshold``."""
     if f1_threshold is None:
         return normalize_title(reference) == normalize_title(hypothesis)
-    return title_f1(reference, hypothesis) >= f1_threshold
+    twice_shared, words = _f1_parts(reference, hypothesis)
+    threshold = Fraction(repr(float(f1_threshold)))
+    return twice_shared * threshold.denominator >= threshold.numerator * words
 
 
 def compare_titles(reference_labels, hypothesis_labels, *, f1_threshold: float | None = None):
@@ -92,6 +105,5 @@ def compare_titles(reference_labels, hypothesis_labels, *, f1_threshold: float |
     for k, (a, b) in enumerate(zip(reference_labels, hypothesis_labels)):
         if has_title(a) and has_title(b):
             f1[k] = title_f1(a, b)
-            correct[k] = (normalize_title(a) == normalize_title(b)) if f1_threshold is None \
-                else f1[k] >= f1_threshold
+            correct[k] = title_match(a, b, f1_threshold=f1_threshold)
     return correct, f1
