@@ -129,3 +129,128 @@ def test_convert_with_explicit_formats(tmp_path):
     assert main(["convert", str(tmp_path / "in.txt"), str(tmp_path / "out.dat"),
                  "--from", "rttm", "--to", "csv"]) == 0
     assert (tmp_path / "out.dat").read_text().startswith("show,start,end,label\nn1,0.000,12.345,Intro\n")
+
+
+# --- issue 11: one show to one file, CSV that reads back, disk errors, all-or-none folders ---------
+
+ONE_SHOW = ("SEGMENT show 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
+            "SEGMENT show 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n")
+
+
+@pytest.mark.parametrize("name", ["show.vtt", "show.srt", "show.rttm", "show.csv", "SHOW.VTT"])
+def test_convert_one_show_to_one_file(tmp_path, name, capsys):
+    (tmp_path / "show.rttm").write_text(ONE_SHOW)
+    out = tmp_path / "out" / name
+    out.parent.mkdir()
+    assert main(["convert", str(tmp_path / "show.rttm"), str(out)]) == 0, capsys.readouterr().err
+    assert out.is_file()
+    options = {"show": "show"} if out.suffix.lower() in (".vtt", ".srt") else {}
+    assert segments(read_segments(out, **options)["show"]) == [(0.0, 12.345, "Intro"),
+                                                                (12.345, 15.555, "Storm_warning")]
+    assert [p.name for p in out.parent.iterdir()] == [name]  # no temporary file left
+
+
+def test_convert_into_an_existing_folder_named_like_a_file_writes_into_it(tmp_path):
+    (tmp_path / "show.rttm").write_text(ONE_SHOW)
+    folder = tmp_path / "chapters.vtt"
+    folder.mkdir()
+    assert main(["convert", str(tmp_path / "show.rttm"), str(folder)]) == 0
+    assert [p.name for p in folder.iterdir()] == ["show.vtt"]
+
+
+@pytest.mark.parametrize("ext", ["vtt", "srt"])
+def test_convert_several_shows_to_one_cue_file_is_exit_2_and_asks_for_a_folder(tmp_path, ext, capsys):
+    (tmp_path / "in.rttm").write_text(RTTM)
+    assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / f"out.{ext}")]) == 2
+    err = capsys.readouterr().err
+    assert "2 shows" in err and "give a folder" in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.rttm"]
+
+
+def test_convert_csv_label_with_a_bare_cr_reads_back(tmp_path, capsys):
+    source = tmp_path / "in.csv"
+    source.write_bytes(b'show,start,end,label\ns,0,10,"a\rb"\ns,10,20,"say ""hi"", then\nleave"\n')
+    out = tmp_path / "out.csv"
+    assert main(["convert", str(source), str(out)]) == 0
+    assert out.read_bytes() == (b'show,start,end,label\ns,0.000,10.000,"a\rb"\n'
+                                b's,10.000,20.000,"say ""hi"", then\nleave"\n')
+    assert main(["validate", str(out)]) == 0, capsys.readouterr().err
+    assert segments(read_segments(out)["s"]) == [(0.0, 10.0, "a\rb"), (10.0, 20.0, 'say "hi", then\nleave')]
+
+
+def _no_space(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("name", ["out.rttm", "out.csv", "out.vtt", "chapters"])
+def test_convert_on_a_full_disk_is_exit_2_with_the_path_and_leaves_nothing(tmp_path, name, monkeypatch, capsys):
+    import tvseg.output
+
+    (tmp_path / "in.rttm").write_text(ONE_SHOW if name == "out.vtt" else RTTM)
+    monkeypatch.setattr(tvseg.output, "write_file", _no_space)
+    assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path / name}: ") and "No space left on device" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.rttm"]
+
+
+def test_convert_to_a_read_only_folder_is_exit_2(tmp_path, capsys):
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("running as root: chmod does not stop root from writing (the full-disk test covers this)")
+    (tmp_path / "in.rttm").write_text(RTTM)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert main(["convert", str(tmp_path / "in.rttm"), str(locked / "out.rttm")]) == 2
+        assert "Permission denied" in capsys.readouterr().err
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_convert_into_a_new_folder_is_all_or_none(tmp_path, monkeypatch, capsys):
+    import tvseg.output
+
+    (tmp_path / "in.rttm").write_text(RTTM)
+    real, calls = tvseg.output.write_file, []
+
+    def second_fails(path, text):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
+    assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / "chapters")]) == 2
+    assert len(calls) == 2 and "No space left" in capsys.readouterr().err
+    # not a folder with n1.vtt alone: no folder at all, and no hidden temporary one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.rttm"]
+
+
+def test_convert_into_an_existing_folder_is_all_or_none(tmp_path, monkeypatch):
+    import tvseg.output
+
+    (tmp_path / "in.rttm").write_text(RTTM)
+    folder = tmp_path / "chapters"
+    folder.mkdir()
+    (folder / "n1.vtt").write_text("old n1\n")
+    (folder / "mine.txt").write_text("keep\n")
+    real, calls = tvseg.output.write_file, []
+
+    def second_fails(path, text):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
+    assert main(["convert", str(tmp_path / "in.rttm"), str(folder)]) == 2
+    assert sorted(p.name for p in folder.iterdir()) == ["mine.txt", "n1.vtt"]
+    assert (folder / "n1.vtt").read_text() == "old n1\n"
+    monkeypatch.undo()
+    assert main(["convert", str(tmp_path / "in.rttm"), str(folder)]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["mine.txt", "n1.vtt", "n2.vtt"]
+    assert (folder / "n1.vtt").read_text().startswith("WEBVTT\n")

@@ -1,11 +1,16 @@
 """Atomic output: a failed write leaves neither a partial file nor a temporary one behind."""
+import csv
+import errno
+import io
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 
-from tvseg.errors import UsageError
-from tvseg.output import write_json_atomic, write_text_atomic
+from tvseg.errors import InputError, UsageError
+from tvseg.output import csv_line, write_json_atomic, write_text_atomic
 
 
 def test_nan_becomes_null_and_the_file_is_complete(tmp_path):
@@ -27,3 +32,60 @@ def test_missing_folder_is_a_usage_error_unless_asked_to_create(tmp_path):
     with pytest.raises(UsageError):
         write_text_atomic(tmp_path / "no" / "x.txt", "x")
     assert write_text_atomic(tmp_path / "no" / "x.txt", "x", create_folder=True).read_text() == "x"
+
+
+def test_the_file_is_flushed_to_disk_before_the_rename(tmp_path, monkeypatch):
+    import os
+
+    import tvseg.output
+
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(tvseg.output.os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(tvseg.output.os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1])
+    write_text_atomic(tmp_path / "r.txt", "x\n")
+    # the file, then (after the rename) its folder
+    assert events == ["fsync", "replace", "fsync"]
+
+
+@pytest.mark.parametrize("where", ["write_file", "replace"])
+def test_a_full_disk_is_an_input_error_naming_the_path_and_keeps_the_old_file(tmp_path, monkeypatch, where):
+    import os
+
+    import tvseg.output
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    target = tmp_path / "r.json"
+    target.write_text("old\n")
+    monkeypatch.setattr(tvseg.output if where == "write_file" else tvseg.output.os, where, no_space)
+    with pytest.raises(InputError) as error:
+        write_json_atomic(target, {"a": 1})
+    assert str(error.value) == f"{target}: cannot write the file (No space left on device)"
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def _dead_pid() -> int:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    return int(done.stdout)
+
+
+def test_temporaries_of_a_killed_writer_are_removed_by_the_next_one(tmp_path):
+    import os
+
+    dead, alive = _dead_pid(), os.getppid()
+    (tmp_path / f".r.json.tmp-{dead}-0badc0de").write_text("half")
+    (tmp_path / f".r.json.tmp-{alive}-0badc0de").write_text("being written")
+    (tmp_path / f".other.tmp-{dead}-0badc0de").write_text("not ours")
+    write_json_atomic(tmp_path / "r.json", {"a": 1})
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["r.json", f".r.json.tmp-{alive}-0badc0de", f".other.tmp-{dead}-0badc0de"])
+
+
+def test_csv_line_quotes_what_a_reader_would_split():
+    assert csv_line(["a", "", None, 1.5]) == "a,,,1.5\n"
+    assert csv_line(["a\rb", "a\nb", 'q"', "x,y"]) == '"a\rb","a\nb","q""",' + '"x,y"\n'
+    assert list(csv.reader(io.StringIO(csv_line(["a\rb", 'q"', "x,y"]), newline=""))) == [["a\rb", 'q"', "x,y"]]

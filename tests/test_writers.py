@@ -196,3 +196,38 @@ def test_cue_labels_read_back_as_written_or_are_refused(tmp_path, labels, format
     expected = [(s, e, " ".join(label.split()) or NO_LABEL) if label != NO_LABEL else (s, e, NO_LABEL)
                 for s, e, label in rows]
     assert segments(read_segments(target)["p"]) == expected
+
+
+@pytest.mark.parametrize("name", ["out.rttm", "out.csv", "out.vtt", "out.srt", "folder"])
+def test_nul_in_a_label_or_show_id_is_refused_and_nothing_written(tmp_path, name):
+    # readers refuse a NUL in any text file: a writer must not write one
+    with pytest.raises(InputError, match="NUL"):
+        write_segments({"s": annotation("s", [(0, 1, "a\x00b")])}, tmp_path / name)
+    with pytest.raises(InputError, match="NUL"):
+        write_segments({"s\x00": annotation("s", [(0, 1, "a")])}, tmp_path / name)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_cells_with_cr_lf_quote_or_comma_are_quoted_and_read_back(tmp_path):
+    labels = ["a\rb", "a\nb", "a\r\nb", 'say "hi"', "x, y", "=1+1"]
+    shows = {"s": annotation("s", [(i, i + 1, label) for i, label in enumerate(labels)])}
+    path = write_segments(shows, tmp_path / "out.csv")[0]
+    assert path.read_bytes().startswith(b'show,start,end,label\ns,0.000,1.000,"a\rb"\n')
+    assert [label for _, _, label in segments(read_segments(path)["s"])] == labels
+
+
+def test_folder_of_chapters_is_written_all_or_none(tmp_path, monkeypatch):
+    import tvseg.output
+
+    real, calls = tvseg.output.write_file, []
+
+    def second_fails(path, text):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
+    with pytest.raises(InputError, match="No space left"):
+        write_segments(SHOWS, tmp_path / "chapters")
+    assert list(tmp_path.iterdir()) == []

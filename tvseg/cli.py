@@ -3,7 +3,8 @@
 Each sub-command lives in ``tvseg/commands/<name>.py`` with ``add_parser(subparsers)`` and
 ``run(args) -> int``. This module only dispatches and turns exceptions into exit codes:
 0 success, 2 bad input or usage (:class:`tvseg.errors.TvsegError`, printed as one line, no
-traceback), 1 an internal error (a bug: a short message and where to report it).
+traceback) or an :class:`OSError` the system raised (a full disk, a read-only folder: the path and
+the system's reason), 1 an internal error (a bug: a short message and where to report it).
 """
 from __future__ import annotations
 
@@ -62,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:  # the system refused (full disk, read-only, permission): not a bug
+        where = f"{error.filename}: " if error.filename is not None else ""
+        print(f"tvseg: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
     except Exception as error:  # a bug: keep it short, say where to report it
         where = ""
         tb = error.__traceback__

@@ -1,20 +1,241 @@
 """Writing output files atomically: a failure never leaves a half-written file that looks complete.
 
-Every file tvseg writes (converted segments, ``--json`` results) goes to a temporary file in the
-target's folder and is moved into place with :func:`os.replace`, which is atomic on POSIX and Windows
-when both names are on the same file system.
+Every file tvseg writes (converted segments, ``--json`` results, a folder of WebVTT chapters, the
+HTML report) is written under a hidden temporary name in the target's own folder, flushed to disk
+with :func:`os.fsync`, and only then moved to its final name with a rename, which is atomic on
+POSIX and Windows when both names are on the same file system. The folder is flushed after the
+rename, so the new name survives a power cut too.
+
+Temporary names are ``.NAME.tmp-PID-TOKEN`` (and ``.NAME.old-PID-TOKEN`` for a report being
+replaced): the writer's process id is in the name, so a later writer of the same NAME removes the
+leftovers of a writer that was killed (:func:`remove_leftovers`) and leaves those of a live one alone.
+
+Any :class:`OSError` while writing (a full disk, a read-only folder, a permission) becomes an
+:class:`~tvseg.errors.InputError` naming the path and the system's reason: exit code 2, not a bug.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
 import os
-import tempfile
+import re
+import secrets
+import shutil
+import sys
+from functools import lru_cache
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 
-__all__ = ["write_text_atomic", "write_json_atomic", "json_safe"]
+__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "csv_line", "write_file",
+           "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange", "locked",
+           "cannot_write"]
+
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?:tmp|old)-(?P<pid>[0-9]+)-[0-9a-f]+")
+_CSV_QUOTED = re.compile(r'[",\r\n]')
+
+
+def csv_line(cells) -> str:
+    """One CSV record (RFC 4180) ending in LF: a cell holding a comma, a quote, a CR or an LF is quoted.
+
+    Python's :mod:`csv` writer (and pandas') leaves a cell with a bare CR unquoted when the line
+    end is LF, which no reader can read back; this quotes it.
+    """
+    out = []
+    for cell in cells:
+        text = "" if cell is None else str(cell)
+        out.append('"' + text.replace('"', '""') + '"' if _CSV_QUOTED.search(text) else text)
+    return ",".join(out) + "\n"
+
+
+def cannot_write(path, error: OSError, what: str = "file") -> InputError:
+    """The :class:`InputError` for an :class:`OSError` met while writing ``path``."""
+    reason = error.strerror or str(error)
+    return InputError(f"cannot write the {what} ({reason})", path=path)
+
+
+def write_file(path, text: str) -> None:
+    """Create (or truncate) ``path``, write ``text`` as UTF-8 with the line ends as given, fsync it."""
+    data = text.encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_folder(folder) -> None:
+    """Flush a folder's entries (new or renamed names) to disk; a no-op where folders cannot be opened."""
+    if os.name == "nt":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as error:  # some file systems do not sync folders
+        if error.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+    finally:
+        os.close(fd)
+
+
+def temporary_path(path, kind: str = "tmp") -> Path:
+    """``.NAME.<kind>-PID-TOKEN`` beside ``path``: hidden, unique, and naming the writing process."""
+    path = Path(path)
+    return path.parent / f".{path.name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _writer_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":  # os.kill(pid, 0) would terminate the process on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, under another user
+        return True
+    return True
+
+
+def leftovers(folder, names) -> list[Path]:
+    """Temporary files or folders in ``folder`` for one of ``names`` whose writer process is gone."""
+    names = {names} if isinstance(names, str) else set(names)
+    found = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return found
+    for entry in entries:
+        match = _LEFTOVER.fullmatch(entry.name)
+        if match and match["name"] in names and not _writer_alive(int(match["pid"])):
+            found.append(Path(entry.path))
+    return found
+
+
+def remove_path(path) -> None:
+    """Remove a file, a symlink or a whole folder; quietly, as far as it can."""
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def remove_leftovers(folder, names) -> None:
+    """Remove what killed writers of ``names`` left in ``folder`` (see :func:`leftovers`)."""
+    for path in leftovers(folder, names):
+        remove_path(path)
+
+
+@lru_cache(maxsize=1)
+def _swap_call():
+    """The C function that swaps two names atomically, with its flag, or None where there is none."""
+    try:
+        import ctypes
+    except ImportError:
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+    if sys.platform.startswith("linux") and hasattr(libc, "renameat2"):
+        call = libc.renameat2
+        call.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+        at_fdcwd, rename_exchange = -100, 2
+        return lambda a, b: call(at_fdcwd, a, at_fdcwd, b, rename_exchange), ctypes.get_errno
+    if sys.platform == "darwin" and hasattr(libc, "renamex_np"):
+        call = libc.renamex_np
+        call.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
+        rename_swap = 2
+        return lambda a, b: call(a, b, rename_swap), ctypes.get_errno
+    return None
+
+
+def exchange(a, b) -> bool:
+    """Swap the names ``a`` and ``b`` (files or folders) in one atomic step.
+
+    Uses ``renameat2(RENAME_EXCHANGE)`` on Linux and ``renamex_np(RENAME_SWAP)`` on macOS. Returns
+    False, having changed nothing, where the system or the file system cannot do it.
+    """
+    found = _swap_call()
+    if found is None:
+        return False
+    call, get_errno = found
+    if call(os.fsencode(a), os.fsencode(b)) == 0:
+        return True
+    code = get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOTTY):
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(a), None, os.fspath(b))
+
+
+def _lock_fd(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    try:
+        import msvcrt
+    except ImportError:
+        return
+    msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold an exclusive lock on ``path`` (which need not exist) among tvseg writers.
+
+    The lock is taken on the sibling file ``.NAME.lock``, created when needed and removed on
+    release. A writer that got the lock on a file a previous holder has just removed tries again on
+    the new one, so two writers never hold it at once. A killed holder releases it (the system
+    drops the lock); its file is removed by the next holder.
+    """
+    path = Path(path)
+    lock = path.parent / f".{path.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _lock_fd(fd)
+            held = os.fstat(fd)
+            try:
+                current = os.stat(lock)
+                same = (current.st_ino, current.st_dev) == (held.st_ino, held.st_dev)
+            except FileNotFoundError:
+                same = False
+        except BaseException:
+            os.close(fd)
+            raise
+        if same:
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+
+
+def _folder_of(path: Path, create_folder: bool) -> Path:
+    folder = path.parent if str(path.parent) else Path(".")
+    if create_folder:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create the folder ({error.strerror})", path=folder) from None
+    elif not folder.is_dir():
+        raise UsageError(f"cannot write {path}: no folder {folder}")
+    return folder
 
 
 def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
@@ -23,7 +244,7 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     Parameters
     ----------
     path : str or os.PathLike
-        The file to (re)place; an existing file keeps its permissions.
+        The file to (re)place; an existing file keeps its permissions, a new one gets 0644.
     text : str
         The whole content.
     create_folder : bool
@@ -33,32 +254,95 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     -------
     pathlib.Path
         ``path``.
+
+    Raises
+    ------
+    InputError
+        The file could not be written (full disk, read-only folder...): ``path`` is unchanged.
     """
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if create_folder:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(f"cannot create the folder ({error.strerror})", path=folder) from None
-    elif not folder.is_dir():
-        raise UsageError(f"cannot write {path}: no folder {folder}")
+    folder = _folder_of(path, create_folder)
+    remove_leftovers(folder, path.name)
+    tmp = temporary_path(path)
     try:
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=folder,
-                                             prefix=f".{path.name}.", suffix=".tmp", delete=False)
-    except OSError as error:
-        raise InputError(f"cannot write here ({error.strerror})", path=folder) from None
-    try:
-        with handle:
-            handle.write(text)
-        os.chmod(handle.name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(handle.name, path)
+        write_file(tmp, text)
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(tmp, path)
+        fsync_folder(folder)
     except BaseException as error:
-        Path(handle.name).unlink(missing_ok=True)
+        remove_path(tmp)
         if isinstance(error, OSError):
-            raise InputError(f"cannot write the file ({error.strerror})", path=path) from None
+            raise cannot_write(path, error) from None
         raise
     return path
+
+
+def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
+    """Write several files into ``folder``, all or none.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        A missing folder is built complete under a temporary name beside it and renamed into
+        place. In an existing folder, every file is first written to a temporary name there and
+        flushed; only then are they renamed to their names (existing files of those names are
+        replaced, other files are left alone). A failure before the renames leaves the folder as
+        it was.
+    files : dict of str to str
+        File name (no folder part) to content.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written, in the order of ``files``.
+
+    Raises
+    ------
+    InputError
+        The files could not be written (full disk, read-only folder...).
+    UsageError
+        ``folder`` exists and is not a folder.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
+    if not folder.is_dir():
+        parent = _folder_of(folder, True)
+        remove_leftovers(parent, folder.name)
+        tmp = temporary_path(folder)
+        try:
+            os.mkdir(tmp)
+            for name, text in files.items():
+                write_file(tmp / name, text)
+            fsync_folder(tmp)
+            os.rename(tmp, folder)
+            fsync_folder(parent)
+        except BaseException as error:
+            remove_path(tmp)
+            if isinstance(error, OSError):
+                raise cannot_write(folder, error, "folder") from None
+            raise
+        return [folder / name for name in files]
+    remove_leftovers(folder, files)
+    staged: dict[Path, Path] = {}
+    try:
+        for name, text in files.items():
+            target = folder / name
+            tmp = temporary_path(target)
+            staged[tmp] = target
+            write_file(tmp, text)
+            os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+        for tmp, target in list(staged.items()):
+            os.replace(tmp, target)
+            del staged[tmp]
+        fsync_folder(folder)
+    except BaseException as error:
+        for tmp in staged:
+            remove_path(tmp)
+        if isinstance(error, OSError):
+            raise cannot_write(folder, error, "folder") from None
+        raise
+    return [folder / name for name in files]
 
 
 def json_safe(value):

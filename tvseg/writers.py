@@ -3,8 +3,10 @@
 Times are written in milliseconds' precision (3 decimals), each rounded to the nearest
 millisecond, and durations are computed from the rounded start and end, so that reading a file
 back gives the same times to the millisecond. Every file is written to a temporary file in the
-same folder and moved into place with :func:`os.replace`: a failure never leaves a half-written
-file under the final name.
+same folder, flushed to disk and moved into place with :func:`os.replace`; a folder of chapters is
+written all or none (:func:`tvseg.output.write_folder_atomic`): a failure never leaves a
+half-written file under the final name, and a disk or permission error is an
+:class:`~tvseg.errors.InputError` with the path and the system's reason.
 
 Labels and the formats' limits (see ``formats/``):
 
@@ -16,7 +18,10 @@ Labels and the formats' limits (see ``formats/``):
 - SRT cue text has no escapes, and readers (webvtt-py among them) strip anything between ``<`` and
   ``>`` as a tag: line breaks become spaces; a label with ``-->``, with a ``<...>`` or starting like
   a timestamp (``00:01:02,5``) is refused. :data:`NO_LABEL` is an empty cue.
-- CSV: :data:`NO_LABEL` is an empty ``label`` cell.
+- CSV: :data:`NO_LABEL` is an empty ``label`` cell; a cell with a comma, a quote, a CR or an LF is
+  quoted (RFC 4180), a bare CR included.
+- No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
+  id is refused.
 """
 from __future__ import annotations
 
@@ -26,11 +31,10 @@ import re
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import webvtt
 from pyannote.core import Annotation
 
-from tvseg.output import write_text_atomic
+from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers.validation import NO_LABEL
 
@@ -40,6 +44,7 @@ WRITE_FORMATS = ("rttm", "vtt", "srt", "csv")
 _EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
 _WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<.*?>")
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None) -> list[Path]:
@@ -71,7 +76,7 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     """
     path = Path(path)
     format = _output_format(path, format)
-    rows = {show: _rows(annotation, show) for show, annotation in segmentations.items()}
+    rows = {_writable(show, "show id"): _rows(annotation, show) for show, annotation in segmentations.items()}
     if format == "rttm":
         _atomic_write(path, _rttm_text(rows))
         return [path]
@@ -90,11 +95,8 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     for show, show_rows in rows.items():
         if not show or Path(show).name != show or show in (".", ".."):
             raise InputError(f"show id cannot be a file name for {name} chapters", value=show)
-        texts[path / f"{show}.{format}"] = _cues_text(show, show_rows, format=format)
-    path.mkdir(parents=True, exist_ok=True)
-    for target, text in texts.items():
-        _atomic_write(target, text)
-    return list(texts)
+        texts[f"{show}.{format}"] = _cues_text(show, show_rows, format=format)
+    return write_folder_atomic(path, texts)
 
 
 def _output_format(path: Path, format: str | None) -> str:
@@ -119,9 +121,16 @@ def _rows(annotation: Annotation, show: str) -> list[tuple[int, int, str]]:
         if start_ms < 0 or end_ms <= start_ms:
             raise InputError(f"show {show!r}: segment too short or negative to write in milliseconds",
                              value=f"{segment.start!r}-{segment.end!r}")
-        rows.append((start_ms, end_ms, str(label)))
+        rows.append((start_ms, end_ms, _writable(str(label), f"show {show!r}: label")))
     rows.sort()
     return rows
+
+
+def _writable(text: str, what: str) -> str:
+    if _UNWRITABLE.search(text):
+        raise InputError(f"{what} holds a NUL character or a lone surrogate, which no file format "
+                         "can hold", value=text)
+    return text
 
 
 def _seconds(milliseconds: int) -> str:
@@ -149,11 +158,10 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
 
 
 def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
-    frame = pd.DataFrame(
-        [(show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label)
-         for show, show_rows in rows.items() for s, e, label in show_rows],
-        columns=["show", "start", "end", "label"])
-    return frame.to_csv(index=False, lineterminator="\n")
+    lines = [csv_line(("show", "start", "end", "label"))]
+    lines += [csv_line((show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label))
+              for show, show_rows in rows.items() for s, e, label in show_rows]
+    return "".join(lines)
 
 
 def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
