@@ -7,6 +7,12 @@ units read from ``--units`` or to fixed frames of ``--frame`` seconds.
 
 ``--system NAME`` treats coder NAME as an automatic segmenter: the coefficients are reported for the
 human coders without it and with it, and the drop tells how far the segmenter is from human agreement.
+
+``--metric S|B`` and ``--convention paper|segeval1|segeval`` choose whose coefficients
+(:func:`tvseg.unit.agreement.agreement`): the paper's formulas with S (default), the 2012 reference
+implementation (segeval 1.1), or segeval 2.0.11. ``--metric B --convention segeval`` equals segeval
+2.0.11's ``fleiss_pi_linear`` / ``fleiss_kappa_linear`` with their defaults; ``--metric S --convention
+segeval`` the same with ``fnc_compare=segmentation_similarity``.
 """
 from __future__ import annotations
 
@@ -30,11 +36,19 @@ def add_parser(subparsers) -> None:
                     "(NAME=PATH, one coder each) projected to units.")
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a JSON dataset, or segment files as NAME=PATH or PATH (one coder each)")
+    parser.add_argument("--metric", choices=("S", "B"), default="S",
+                        help="the similarity actual agreement is built on: S (default; Fournier & Inkpen "
+                             "2012) or B (Fournier 2013; with --convention segeval only)")
+    parser.add_argument("--convention", choices=("paper", "segeval1", "segeval"), default="paper",
+                        help="paper: the 2012 paper's formulas (default); segeval1: the 2012 reference "
+                             "implementation; segeval: segeval 2.0.11 (--metric B: its default "
+                             "fleiss_pi_linear and fleiss_kappa_linear)")
     parser.add_argument("--n", type=int, default=2,
-                        help="largest transposition span of S in potential boundaries (default 2)")
-    parser.add_argument("--chance-count", choices=("segments", "boundaries"), default="segments",
-                        help="what the chance agreement counts per coder: segments (default; the "
-                             "paper's Table 2) or internal boundaries (segeval 2.0)")
+                        help="largest transposition span of S or B in potential boundaries (default 2)")
+    parser.add_argument("--chance-count", choices=("segments", "boundaries"), default=None,
+                        help="what the chance agreement counts per coder, with --convention paper: "
+                             "segments (default; the paper's Table 2) or internal boundaries; the other "
+                             "conventions count as their code does (segeval1 segments, segeval boundaries)")
     parser.add_argument("--system", metavar="NAME",
                         help="a coder that is an automatic segmenter: report agreement without and with it")
     parser.add_argument("--units", metavar="PATH", help="units of every show (segment files only)")
@@ -53,7 +67,7 @@ def run(args) -> int:
         dataset = read_dataset_json(args.paths[0])
     else:
         dataset = _dataset_from_segment_files(args.paths, units=args.units, frame=args.frame)
-    options = dict(n=args.n, chance_count=args.chance_count)
+    options = dict(n=args.n, chance_count=args.chance_count, metric=args.metric, convention=args.convention)
     if args.system is not None:
         coders = {c for codings in dataset.values() for c in codings}
         if args.system not in coders:
@@ -72,6 +86,10 @@ def run(args) -> int:
     if args.json:
         _write_json(Path(args.json), {"tvseg_version": _version(), **payload})
     return 0
+
+
+_SOURCES = {"paper": "Fournier & Inkpen 2012", "segeval1": "segeval 1.1, the 2012 reference implementation",
+            "segeval": "segeval 2.0.11"}
 
 
 def _version() -> str:
@@ -93,7 +111,8 @@ def _table(rows) -> str:
     first = rows[0][1]
     if len(first.coders) == 2:
         lines.append(f"two coders: Scott's pi {first.pi:.4f}, Cohen's kappa {first.kappa:.4f}")
-    lines.append(f"S: n={first.n}, chance counts {first.chance_count} (Fournier & Inkpen 2012)")
+    lines.append(f"{first.metric}: n={first.n}, chance counts {first.chance_count}, convention {first.convention} "
+                 f"({_SOURCES[first.convention]})")
     return "\n".join(lines)
 
 

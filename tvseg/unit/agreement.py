@@ -35,6 +35,26 @@ Readings chosen to reproduce the paper's Table 2
   (``chance_count="boundaries"``, segeval 2.0's choice) does not reproduce them. The bias B is the same
   under both (it does not change when every coder's count moves by the same amount per item).
 
+Conventions (``convention=``, ``metric=``; ``docs/conventions.md``)
+------------------------------------------------------------------
+``"paper"`` (default)
+    The formulas above with the paper's S (``metric="S"`` only: the paper has no B).
+``"segeval1"``
+    The 2012 reference implementation (segeval 1.1, ``agreement/``): S as its code computes it
+    (:func:`tvseg.unit.similarity.segmentation_similarity`, ``convention="segeval1"``), segments
+    counted, and :math:`P_e^\pi(seg)` the *mean of the per-item proportions*
+    :math:`\frac{1}{\mathbf{c}|I|} \sum_c \sum_i |\mathrm{boundaries}(s_{ic})| / (\mathrm{mass}(i) - 1)`
+    instead of equation 8's pooled proportion (the two differ only with several items of different
+    sizes). :math:`P_e^\kappa` pools as equation 11. ``metric="S"`` only.
+``"segeval"``
+    segeval 2.0.11's ``fleiss_pi_linear`` and ``fleiss_kappa_linear`` (Scott's and Cohen's for two
+    coders): internal boundaries counted, :math:`P_e^\pi` the mean of per-item proportions as in
+    segeval 1.1, and :math:`A_a = \sum \text{numerator} / \sum \text{denominator}` over pairs and
+    items of segeval's ``metric``: B (``metric="B"``, segeval's default ``fnc_compare``) with
+    denominator :math:`|A| + |T_p| + |B_M|`, or its S (``metric="S"``) with denominator ``mass - 1``.
+    Where segeval fails (a pair of codings of an item without any boundary: ``max()`` of no boundary
+    type), the pair counts as segeval counts a pair with boundaries of the dataset's one type.
+
 Only one boundary type (masses) is handled here.
 """
 from __future__ import annotations
@@ -47,12 +67,18 @@ from itertools import combinations
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.unit.edits import _check_options, single_type_penalty
+from tvseg.unit.edits import _check_options
 from tvseg.unit.masses import as_masses, boundary_positions
+from tvseg.unit.similarity import pair_counts
 
-__all__ = ["Agreement", "SystemAgreement", "agreement", "agreement_with_system", "check_dataset"]
+__all__ = ["Agreement", "SystemAgreement", "agreement", "agreement_with_system", "check_dataset",
+           "AGREEMENT_CONVENTIONS", "METRICS"]
 
 CHANCE_COUNTS = ("segments", "boundaries")
+AGREEMENT_CONVENTIONS = ("paper", "segeval1", "segeval")
+METRICS = ("S", "B")
+# what |boundaries(s)| counts, and whether P_e^pi pools PBs (True) or averages per-item proportions
+_CHANCE = {"paper": ("segments", True), "segeval1": ("segments", False), "segeval": ("boundaries", False)}
 
 
 @dataclass(frozen=True)
@@ -77,15 +103,21 @@ class Agreement:
     p_boundary_by_coder : dict
         :math:`P_e^\kappa(seg|c)` per coder.
     pairwise : dict
-        Pooled S per pair of coders ``(c_m, c_n)``.
-    penalty, potential_boundaries : float, int
-        Sums over pairs and items of the edit distance d and of ``mass - 1``: ``actual = 1 - penalty /
-        potential_boundaries``.
+        Pooled S (or B) per pair of coders ``(c_m, c_n)``.
+    penalty, denominator : float
+        Sums over pairs and items of the penalty and the denominator of S or B
+        (:func:`tvseg.unit.similarity.pair_counts`): ``actual = 1 - penalty / denominator``.
+    potential_boundaries : int
+        The sum over pairs and items of ``mass - 1`` (the denominator of S).
     coders, items : tuple
     n : int
-        Transposition span of S.
+        Transposition span of S or B.
     chance_count : str
         What :math:`|\mathrm{boundaries}(s)|` counts: ``"segments"`` or ``"boundaries"``.
+    metric : str
+        ``"S"`` or ``"B"``: the similarity :math:`A_a` is built on.
+    convention : str
+        ``"paper"``, ``"segeval1"`` or ``"segeval"`` (module docstring).
     """
 
     pi_star: float
@@ -105,18 +137,22 @@ class Agreement:
     items: tuple
     n: int
     chance_count: str
+    metric: str = "S"
+    convention: str = "paper"
+    denominator: float | None = None
 
     def as_dict(self) -> dict:
         """Plain JSON-ready values (pairs of coders joined by ``" / "``)."""
         return {
             "coders": list(self.coders), "items": list(self.items), "n": self.n,
-            "chance_count": self.chance_count,
+            "metric": self.metric, "convention": self.convention, "chance_count": self.chance_count,
             "pi_star": self.pi_star, "kappa_star": self.kappa_star, "pi": self.pi, "kappa": self.kappa,
             "bias": self.bias, "actual": self.actual, "expected_pi": self.expected_pi,
             "expected_kappa": self.expected_kappa, "p_boundary": self.p_boundary,
             "p_boundary_by_coder": dict(self.p_boundary_by_coder),
             "pairwise_s": {f"{a} / {b}": s for (a, b), s in self.pairwise.items()},
-            "penalty": self.penalty, "potential_boundaries": self.potential_boundaries,
+            "penalty": self.penalty, "denominator": self.denominator,
+            "potential_boundaries": self.potential_boundaries,
         }
 
 
@@ -187,8 +223,45 @@ def _coefficient(actual, expected):
     return (actual - expected) / (1.0 - expected)
 
 
+def _check_agreement_options(metric, convention, chance_count) -> str:
+    """The chance count to use; InputError for options that do not go together."""
+    if convention not in AGREEMENT_CONVENTIONS:
+        raise InputError(f"agreement has no convention {convention!r}; use one of "
+                         f"{', '.join(AGREEMENT_CONVENTIONS)}", value=convention)
+    if metric not in METRICS:
+        raise InputError("metric must be 'S' or 'B'", value=metric)
+    if metric == "B" and convention != "segeval":
+        raise InputError("metric 'B' exists under convention 'segeval' only (B-based agreement is segeval 2.0's; "
+                         "the 2012 paper and code define agreement on S)", value=convention)
+    own = _CHANCE[convention][0]
+    if chance_count is None:
+        return own
+    if chance_count not in CHANCE_COUNTS:
+        raise InputError("chance_count must be 'segments' or 'boundaries'", value=chance_count)
+    if convention != "paper" and chance_count != own:
+        raise InputError(f"convention {convention!r} counts {own}; chance_count applies to convention 'paper'",
+                         value=chance_count)
+    return chance_count
+
+
+def _chance(data, items, coders, pbs_item, *, count: str, pooled: bool):
+    """``(P_e^pi(seg), {coder: P_e^kappa(seg|c)})`` (equations 8 and 11, or the tools' readings)."""
+    extra = 1 if count == "segments" else 0
+    counts = {c: {item: len(data[item][c]) - 1 + extra for item in items} for c in coders}
+    total_pbs = sum(pbs_item.values())
+    by_coder = {c: sum(counts[c].values()) / total_pbs for c in coders}
+    if pooled:
+        return sum(by_coder.values()) / len(coders), by_coder
+    empty = [item for item in items if pbs_item[item] == 0]
+    if empty:
+        raise InputError("item of a single unit: the per-item boundary proportion of this convention is 0/0",
+                         value=empty[0])
+    proportions = [counts[c][item] / pbs_item[item] for c in coders for item in items]
+    return math.fsum(proportions) / len(proportions), by_coder
+
+
 def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
-              chance_count: str = "segments") -> Agreement:
+              chance_count: str | None = None, metric: str = "S", convention: str = "paper") -> Agreement:
     r"""S-based Scott's :math:`\pi`, Cohen's :math:`\kappa`, Fleiss's :math:`\pi^*` and :math:`\kappa^*`, and bias.
 
     .. math::
@@ -204,48 +277,64 @@ def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: 
     dataset : mapping
         ``{item: {coder: masses}}``: every coder codes every item (segeval's dataset layout).
     n, weights, scale_transpositions
-        Options of S (:func:`tvseg.unit.similarity.segmentation_similarity`).
-    chance_count : {"segments", "boundaries"}
+        Options of S (:func:`tvseg.unit.similarity.segmentation_similarity`), or of B under
+        ``"segeval"`` (``weights`` scale its additions and transpositions).
+    chance_count : {"segments", "boundaries"}, optional
         What :math:`|\mathrm{boundaries}(s)|` counts in the chance agreement: the number of segments
-        (default; how the paper's Table 2 was computed) or of internal boundaries.
+        or of internal boundaries. Default: the convention's (segments under ``"paper"``, how the
+        paper's Table 2 was computed, and ``"segeval1"``; boundaries under ``"segeval"``). Only
+        ``"paper"`` takes the other count.
+    metric : {"S", "B"}
+        The similarity :math:`A_a` is built on; B (Fournier 2013) under ``convention="segeval"`` only.
+    convention : {"paper", "segeval1", "segeval"}
+        The paper's formulas, the 2012 reference implementation, or segeval 2.0.11 (module
+        docstring). ``metric="B", convention="segeval"`` is segeval 2.0.11's ``fleiss_pi_linear`` and
+        ``fleiss_kappa_linear`` with their defaults; ``metric="S", convention="segeval"`` the same
+        with ``fnc_compare=segmentation_similarity``.
 
     Returns
     -------
     Agreement
 
+    Raises
+    ------
+    InputError
+        A malformed dataset, or options that do not exist or do not go together.
+
     References
     ----------
     Fournier, C. and Inkpen, D. (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161.
+    Fournier, C. (2013). Evaluating Text Segmentation using Boundary Edit Distance. ACL, 1702-1712.
     Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
     Computational Linguistics 34(4), 555-596.
     """
     n, w_sub, w_trp = _check_options(n, weights)
-    if chance_count not in CHANCE_COUNTS:
-        raise InputError("chance_count must be 'segments' or 'boundaries'", value=chance_count)
+    chance_count = _check_agreement_options(metric, convention, chance_count)
     items, coders, data = check_dataset(dataset)
     pbs_item = {item: int(next(iter(data[item].values())).sum()) - 1 for item in items}
     total_pbs = sum(pbs_item.values())
     if total_pbs == 0:
         raise InputError("every item has a single unit: there is no potential boundary to agree on")
     positions = {item: {c: boundary_positions(m) for c, m in data[item].items()} for item in items}
+    options = dict(metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions)
 
     pairwise = {}
-    penalty_total = 0.0
+    penalty_total = denominator_total = 0.0
     for cm, cn in combinations(coders, 2):
-        penalty = 0.0
+        penalty = denominator = 0.0
         for item in items:
-            penalty += single_type_penalty(positions[item][cm], positions[item][cn], n=n, w_sub=w_sub,
-                                           w_trp=w_trp, scale=scale_transpositions)[0]
-        pairwise[(cm, cn)] = 1.0 - penalty / total_pbs
+            p, d = pair_counts(positions[item][cm], positions[item][cn], pbs_item[item], **options)
+            penalty += p
+            denominator += d
+        pairwise[(cm, cn)] = 1.0 - penalty / denominator if denominator else 1.0
         penalty_total += penalty
+        denominator_total += denominator
+    if denominator_total == 0:
+        raise InputError("no coder places any boundary: B has nothing to compare (segeval divides 0 by 0)")
     n_pairs = len(coders) * (len(coders) - 1) // 2
-    all_pbs = n_pairs * total_pbs
-    actual = 1.0 - penalty_total / all_pbs
+    actual = 1.0 - penalty_total / denominator_total
 
-    extra = 1 if chance_count == "segments" else 0
-    counts = {c: sum(len(data[item][c]) - 1 + extra for item in items) for c in coders}
-    by_coder = {c: counts[c] / total_pbs for c in coders}
-    p_all = sum(counts.values()) / (len(coders) * total_pbs)
+    p_all, by_coder = _chance(data, items, coders, pbs_item, count=chance_count, pooled=_CHANCE[convention][1])
     expected_pi = p_all ** 2
     expected_kappa = float(np.mean([by_coder[a] * by_coder[b] for a, b in combinations(coders, 2)]))
     pi_star = _coefficient(actual, expected_pi)
@@ -255,12 +344,13 @@ def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: 
         pi_star=pi_star, kappa_star=kappa_star, pi=pi_star if two else None, kappa=kappa_star if two else None,
         bias=expected_pi - expected_kappa, actual=actual, expected_pi=expected_pi,
         expected_kappa=expected_kappa, p_boundary=p_all, p_boundary_by_coder=by_coder, pairwise=pairwise,
-        penalty=penalty_total, potential_boundaries=all_pbs, coders=tuple(coders), items=items, n=n,
-        chance_count=chance_count)
+        penalty=penalty_total, potential_boundaries=n_pairs * total_pbs, coders=tuple(coders), items=items, n=n,
+        chance_count=chance_count, metric=metric, convention=convention, denominator=denominator_total)
 
 
 def agreement_with_system(dataset, system, *, name: str = "system", n: int = 2, weights=(1.0, 1.0),
-                          scale_transpositions: bool = True, chance_count: str = "segments") -> SystemAgreement:
+                          scale_transpositions: bool = True, chance_count: str | None = None, metric: str = "S",
+                          convention: str = "paper") -> SystemAgreement:
     """Agreement of the coders without and with an automatic segmenter as one more coder (section 3.4).
 
     Parameters
@@ -271,7 +361,7 @@ def agreement_with_system(dataset, system, *, name: str = "system", n: int = 2, 
         ``{item: masses}``: the segmenter's output for every item of ``dataset``.
     name : str
         The segmenter's coder name (must not be a human coder's).
-    n, weights, scale_transpositions, chance_count
+    n, weights, scale_transpositions, chance_count, metric, convention
         As in :func:`agreement`.
 
     Returns
@@ -291,7 +381,8 @@ def agreement_with_system(dataset, system, *, name: str = "system", n: int = 2, 
     extra = [item for item in system if item not in dataset]
     if extra:
         raise InputError("the system segmented items that the coders did not", value=extra[:5])
-    options = dict(n=n, weights=weights, scale_transpositions=scale_transpositions, chance_count=chance_count)
+    options = dict(n=n, weights=weights, scale_transpositions=scale_transpositions, chance_count=chance_count,
+                   metric=metric, convention=convention)
     humans = agreement(dataset, **options)
     combined = {item: {**dataset[item], name: system[item]} for item in items}
     return SystemAgreement(humans=humans, with_system=agreement(combined, **options), system=name)
