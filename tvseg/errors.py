@@ -57,7 +57,7 @@ class InputError(TvsegError, ValueError):
         return where + what
 
 
-class UsageError(TvsegError):
+class UsageError(TvsegError, ValueError):
     """Options that do not fit together, or a command line that cannot be carried out."""
 
 

@@ -32,6 +32,7 @@ from tvseg.retrieval.exact import ticks
 from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
+from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents
 
 __all__ = ["evaluate", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
 
@@ -176,7 +177,7 @@ def _crop(segmentation, timeline):
 def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
              settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
              units: Mapping[str, pd.DataFrame] | None = None, metadata: pd.DataFrame | None = None,
-             sweep_tolerances=TOLERANCES) -> EvaluationResult:
+             sweep_tolerances=TOLERANCES, check_time_base: bool = True) -> EvaluationResult:
     """Score every system on every reference show.
 
     Parameters
@@ -194,6 +195,17 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
         Show id -> units DataFrame (``start, end``) for the unit-domain metrics.
     metadata : pandas.DataFrame, optional
         Indexed by show id; text columns (channel, programme) give ``groups``.
+    check_time_base : bool, default True
+        Refuse a hypothesis or units that miss their show's evaluated region
+        (:mod:`tvseg.time_base`); False warns instead.
+
+    Raises
+    ------
+    InputError
+        A system with no show of the reference; a hypothesis or units outside their show's
+        evaluated region (unless ``check_time_base=False``); overlapping or empty segments.
+    UsageError
+        Frames too short for a show (more than :data:`MAX_FRAMES_PER_SHOW`).
 
     Returns
     -------
@@ -216,10 +228,16 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
     ref = from_segmentations(ref_anns, names=shows, side="reference")
     region_start, region_end = regions(ref, uem_start, uem_end)
+    _check_frames(settings, shows, region_start, region_end)
+    if units is not None:
+        check_unit_extents(shows, units, region_start, region_end, strict=check_time_base)
+    for name, hypothesis in hypotheses.items():
+        check_shows_in_common(name, shows, list(hypothesis))
     systems = {}
     for name, hypothesis in hypotheses.items():
         aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
         hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
+        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
         hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
@@ -245,6 +263,21 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     return EvaluationResult(settings=settings, shows=shows, systems=systems,
                             reference=dict(zip(shows, ref_anns)), hypotheses=dict(hypotheses), metadata=metadata,
                             intervals=intervals, pairwise=pairwise, uem=dict(uem) if uem is not None else None)
+
+
+MAX_FRAMES_PER_SHOW = 2_000_000
+"""Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
+
+
+def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
+    if settings.units != "frames":
+        return
+    length = np.nan_to_num(region_end - region_start)
+    worst = int(np.argmax(length)) if len(length) else 0
+    if len(length) and length[worst] / settings.frame > MAX_FRAMES_PER_SHOW:
+        raise UsageError(f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
+                         f"{length[worst] / settings.frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: "
+                         "use a longer frame")
 
 
 def _crop_to_regions(name, hyp, aligned, shows, region_start, region_end):

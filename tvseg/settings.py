@@ -15,6 +15,8 @@ from tvseg.errors import UsageError
 __all__ = ["Settings", "CONVENTIONS"]
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
+MAX_BOOTSTRAP = 100_000
+"""Most bootstrap resamples a run may ask for: the resampled scores are held in memory."""
 
 
 def _key(default, short: str, doc: str):
@@ -98,6 +100,9 @@ class Settings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise UsageError(f"{name} must be a non-negative integer, got {v!r}")
+        if self.bootstrap > MAX_BOOTSTRAP:
+            raise UsageError(f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
+                             f"long before), got {self.bootstrap!r}")
 
     def replace(self, **changes) -> "Settings":
         """A copy with some fields changed (validated again)."""

@@ -44,6 +44,8 @@ def add_parser(subparsers) -> None:
                    help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000, 0: none)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--no-time-base-check", action="store_true",
+                   help="warn instead of failing when a hypothesis or the units miss their show's time range")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
     p.add_argument("--demo", action="store_true",
@@ -114,7 +116,8 @@ def run(args) -> int:
 
     from tvseg.evaluation import evaluate
 
-    result = evaluate(reference, hypotheses, settings=settings, uem=uem, units=units, metadata=metadata)
+    result = evaluate(reference, hypotheses, settings=settings, uem=uem, units=units, metadata=metadata,
+                      check_time_base=not args.no_time_base_check)
     print(summary(result))
     if args.json:
         write_json(result.to_json(), args.json)

@@ -66,7 +66,7 @@ def above(twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fract
     b = np.asarray(denominator, dtype=np.int64)
     p, q = threshold.numerator, threshold.denominator
     largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
-    if largest * max(abs(p), q) < _INT64_SAFE:
+    if max(largest, 1) * max(abs(p), q) < _INT64_SAFE:
         return a * q > p * b
     return np.array([x * q > p * y for x, y in zip(a.tolist(), b.tolist())], dtype=bool)
 
@@ -80,6 +80,6 @@ def largest_numerator_below(twice_numerator: np.ndarray, denominator: np.ndarray
     """
     a = np.asarray(twice_numerator, dtype=np.int64)
     b = np.asarray(denominator, dtype=np.int64)
-    if int(np.abs(a).max(initial=0)) * scale >= _INT64_SAFE:
+    if max(int(np.abs(a).max(initial=0)), 1) * scale >= _INT64_SAFE:
         return np.array([(scale * x - 1) // y for x, y in zip(a.tolist(), b.tolist())], dtype=object)
     return (scale * a - 1) // b

@@ -1,0 +1,114 @@
+"""Hypotheses and units on another time base are refused, never scored as zeros or as perfect (issue 11)."""
+import pytest
+
+from tvseg.cli import main
+from tvseg.errors import InputError
+from tvseg.evaluation import evaluate
+from tvseg.settings import Settings
+
+LINE = "SEGMENT {show} 1 {start} {dur} <NA> <NA> {label} <NA> <NA>\n"
+
+
+def rttm(path, rows):
+    path.write_text("".join(LINE.format(show=s, start=a, dur=d, label=lab) for s, a, d, lab in rows))
+    return path
+
+
+def corpus(tmp_path, *, offset=0.0, scale=1.0, prefix=""):
+    # two shows of 600 s, three segments each; the hypothesis cuts at 190 and 410 (reference 200, 400)
+    ref = rttm(tmp_path / "ref.rttm", [(s, a, d, lab) for s in ("s1", "s2")
+                                       for a, d, lab in ((0, 200, "a"), (200, 200, "b"), (400, 200, "c"))])
+    hyp = rttm(tmp_path / "hyp.rttm", [(prefix + s, a * scale + offset, d * scale, lab) for s in ("s1", "s2")
+                                       for a, d, lab in ((0, 190, "a"), (190, 220, "b"), (410, 190, "c"))])
+    return ref, hyp
+
+
+def units_csv(path, *, offset=0.0, scale=1.0, until=600):
+    rows = ["show,start,end"]
+    for show in ("s1", "s2"):
+        rows += [f"{show},{(t * scale + offset):g},{((t + 5) * scale + offset):g}" for t in range(0, until, 5)]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def run(capsys, ref, hyp, *extra):
+    code = main(["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}", "--bootstrap", "0", *extra])
+    return code, capsys.readouterr()
+
+
+def test_no_show_in_common_is_an_error(tmp_path, capsys):
+    # every hypothesis show id prefixed x_: nothing to score (it used to print zeros and exit 0)
+    ref, hyp = corpus(tmp_path, prefix="x_")
+    code, out = run(capsys, ref, hyp)
+    assert code == 2
+    assert "system 'sys' has no show in common with the reference" in out.err
+    assert "x_s1" in out.err and "Traceback" not in out.err
+
+
+def test_a_timecode_offset_hypothesis_is_refused_with_its_cause(tmp_path, capsys):
+    ref, hyp = corpus(tmp_path, offset=36000)
+    code, out = run(capsys, ref, hyp)
+    assert code == 2
+    assert "show 's1'" in out.err and "[36000.000, 36600.000] s" in out.err and "[0.000, 600.000] s" in out.err
+    assert "10:00:00" in out.err
+
+
+def test_a_hypothesis_in_milliseconds_is_refused_or_named(tmp_path, capsys):
+    # the hypothesis in ms: [0, 600000] overlaps the region [0, 600] by 600 of 600,000 s (0.1 %)
+    ref, hyp = corpus(tmp_path, scale=1000)
+    code, out = run(capsys, ref, hyp)
+    assert code == 2 and "milliseconds" in out.err and "only 0% of it lies in the evaluated region" in out.err
+
+
+def test_the_flag_turns_the_error_into_a_warning(tmp_path, capsys):
+    ref, hyp = corpus(tmp_path, offset=36000)
+    code, out = run(capsys, ref, hyp, "--no-time-base-check")
+    assert code == 0 and "does not overlap" in out.err
+
+
+def test_units_on_a_timecode_base_are_refused(tmp_path, capsys):
+    # units with +36,000 s used to give Pk 0, WindowDiff 0, S 100 and exit 0
+    ref, hyp = corpus(tmp_path)
+    units = units_csv(tmp_path / "units.csv", offset=36000)
+    code, out = run(capsys, ref, hyp, "--units", str(units))
+    assert code == 2 and "units [36000.000, 36600.000] s do not overlap" in out.err and "10:00:00" in out.err
+
+
+def test_units_in_milliseconds_are_refused(tmp_path, capsys):
+    ref, hyp = corpus(tmp_path)
+    units = units_csv(tmp_path / "units.csv", scale=1000)
+    code, out = run(capsys, ref, hyp, "--units", str(units))
+    # units in ms: [0, 600000]; the first unit [0, 5000] alone covers the region [0, 600], so the
+    # coverage is full, but 600 of the units' 600,000 s (0.1 %) lie in it: refused, cause named
+    assert code == 2 and "only 0% of their time lies" in out.err and "milliseconds" in out.err
+
+
+def test_units_covering_part_of_the_show_are_named(tmp_path, capsys):
+    # units over the first 240 s of each 600 s show: 40 % of the region -> a warning naming it
+    ref, hyp = corpus(tmp_path)
+    units = units_csv(tmp_path / "units.csv", until=240)
+    code, out = run(capsys, ref, hyp, "--units", str(units))
+    assert code == 0
+    assert "show 's1': units [0.000, 240.000] s cover only 40% of the show's evaluated region" in out.err
+    assert "show 's2': units" in out.err
+
+
+def test_frames_and_bootstrap_limits_are_refused_before_work(tmp_path, capsys):
+    ref, hyp = corpus(tmp_path)
+    code, out = run(capsys, ref, hyp, "--frame", "1e-6")
+    assert code == 2 and "more than 2,000,000" in out.err
+    with pytest.raises(Exception, match="at most 100,000"):
+        Settings(bootstrap=10_000_000)
+    code = main(["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}", "--bootstrap", "10000000"])
+    assert code == 2
+
+
+def test_the_api_raises_value_errors():
+    from pyannote.core import Annotation, Segment
+
+    ref, hyp = Annotation(), Annotation()
+    ref[Segment(0, 100)] = "a"
+    hyp[Segment(5000, 5100)] = "a"
+    with pytest.raises(InputError, match="does not overlap") as error:
+        evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0))
+    assert isinstance(error.value, ValueError)

@@ -1,0 +1,148 @@
+"""Checks that a hypothesis and the units lie on their reference show's time base.
+
+A file written on another time base (a broadcast timecode origin such as 10:00:00, times in
+milliseconds) reads without an error and scores as nonsense: a hypothesis that overlaps nothing
+scores 0, units that lie outside the show project every segmentation onto nothing and score as
+perfect. :func:`tvseg.evaluate` runs these checks before scoring:
+
+========================================================  =================================
+what                                                       outcome
+========================================================  =================================
+a system shares no show with the reference                 error
+a show's hypothesis does not overlap its evaluated region  error
+less than half of a show's hypothesis lies in the region   error when the numbers name a
+                                                           cause (milliseconds, a timecode
+                                                           origin), else a warning
+a show's units do not overlap its evaluated region         error
+less than half of the units' time lies in the region,      error
+with a cause named
+the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
+the region
+========================================================  =================================
+
+Errors are :class:`~tvseg.errors.InputError` naming the show, both extents and, when the numbers
+suggest one, the likely cause (:func:`likely_cause`). ``check_time_base=False`` (CLI
+``--no-time-base-check``) turns the errors on extents into warnings, for the rare corpus where a
+system really scores shows it barely overlaps.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from tvseg.errors import InputError, TvsegWarning
+
+__all__ = ["MIN_UNIT_COVERAGE", "likely_cause", "check_shows_in_common", "check_hypothesis_extents",
+           "check_unit_extents"]
+
+MIN_UNIT_COVERAGE = 0.5
+"""Share of a show's evaluated region that its units must cover before a warning is given."""
+
+
+def likely_cause(region: tuple[float, float], extent: tuple[float, float]) -> str:
+    """A hint at why ``extent`` (a hypothesis's or the units') misses ``region`` (the reference's)."""
+    (r0, r1), (e0, e1) = region, extent
+    if r1 > 0 and 500 <= e1 / r1 <= 2000 and e0 >= 0:
+        return " (its times are about 1000 times the reference's: milliseconds instead of seconds?)"
+    shift = e0 - r0
+    hours = round(shift / 3600)
+    if hours != 0 and abs(shift - 3600 * hours) <= 300:
+        sign = "" if hours > 0 else "-"
+        return (f" (shifted by about {sign}{abs(hours):02d}:00:00: a broadcast timecode origin? "
+                "subtract it from the times)")
+    if e0 > r1:
+        return " (it starts after the reference ends: another time origin or another show?)"
+    return ""
+
+
+def _extent_text(a, b) -> str:
+    return f"[{a:.3f}, {b:.3f}] s"
+
+
+def check_shows_in_common(name: str, reference_shows, hypothesis_shows) -> None:
+    """Raise :class:`InputError` when system ``name`` has no show of the reference."""
+    if hypothesis_shows and not set(reference_shows) & set(hypothesis_shows):
+        ref = sorted(reference_shows)
+        hyp = sorted(hypothesis_shows)
+        raise InputError(f"system {name!r} has no show in common with the reference (reference shows: "
+                         f"{', '.join(ref[:3])}{' ...' if len(ref) > 3 else ''}; its shows: "
+                         f"{', '.join(hyp[:3])}{' ...' if len(hyp) > 3 else ''}): check the show ids")
+    if not hypothesis_shows:
+        raise InputError(f"system {name!r} has no show")
+
+
+def _report(problem: str, *, strict: bool) -> None:
+    if strict:
+        raise InputError(problem)
+    warnings.warn(problem, TvsegWarning, stacklevel=3)
+
+
+def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_end, *, strict: bool = True) -> None:
+    """Check each show's hypothesis against its evaluated region (see the module docstring).
+
+    Parameters
+    ----------
+    name : str
+        The system.
+    shows : sequence of str
+    hypothesis : tvseg.retrieval.segments.Segments
+        The system's segments, before cropping to the region.
+    region_start, region_end : ndarray
+        Per show (NaN where undefined).
+    strict : bool
+        Raise on a hypothesis that misses its region (else warn).
+    """
+    off = hypothesis.offsets()
+    for k in np.flatnonzero((off[1:] > off[:-1]) & ~np.isnan(region_start)).tolist():
+        a, b = int(off[k]), int(off[k + 1])
+        start, end = hypothesis.start[a:b], hypothesis.end[a:b]
+        r0, r1 = float(region_start[k]), float(region_end[k])
+        inside = float(np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None).sum())
+        total = float((end - start).sum())
+        extent = (float(start[0]), float(end[-1]))
+        where = f"show {shows[k]!r}: system {name!r}'s hypothesis {_extent_text(*extent)}"
+        if inside == 0.0:
+            _report(f"{where} does not overlap the show's evaluated region {_extent_text(r0, r1)}"
+                    f"{likely_cause((r0, r1), extent)}", strict=strict)
+        elif inside < 0.5 * total:
+            cause = likely_cause((r0, r1), extent)
+            problem = (f"{where}: only {100 * inside / total:.0f}% of it lies in the evaluated region "
+                       f"{_extent_text(r0, r1)}{cause}")
+            if cause:
+                _report(problem, strict=strict)
+            else:
+                warnings.warn(problem, TvsegWarning, stacklevel=2)
+
+
+def check_unit_extents(shows, units, region_start, region_end, *, strict: bool = True) -> None:
+    """Check each show's units against its evaluated region (see the module docstring)."""
+    for k, show in enumerate(shows):
+        table = units.get(show)
+        if table is None or not len(table) or np.isnan(region_start[k]):
+            continue
+        start, end = table["start"].to_numpy(float), table["end"].to_numpy(float)
+        r0, r1 = float(region_start[k]), float(region_end[k])
+        inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
+        extent = (float(start.min()), float(end.max()))
+        where = f"show {show!r}: units {_extent_text(*extent)}"
+        cause = likely_cause((r0, r1), extent)
+        if inside.sum() == 0.0:
+            _report(f"{where} do not overlap the show's evaluated region {_extent_text(r0, r1)}{cause}",
+                    strict=strict)
+            continue
+        if cause and inside.sum() < 0.5 * (end - start).sum():
+            _report(f"{where}: only {100 * inside.sum() / (end - start).sum():.0f}% of their time lies in the "
+                    f"show's evaluated region {_extent_text(r0, r1)}{cause}", strict=strict)
+            continue
+        # the region's share covered by units (units may overlap as roll-up captions do: a union)
+        order = np.argsort(start, kind="stable")
+        s, e = np.clip(start[order], r0, r1), np.clip(end[order], r0, r1)
+        reach = np.maximum.accumulate(e)
+        prev = np.concatenate(([r0], reach[:-1]))
+        covered = float(np.clip(e - np.maximum(s, prev), 0.0, None).sum())
+        share = covered / (r1 - r0) if r1 > r0 else 1.0
+        if share < MIN_UNIT_COVERAGE:
+            warnings.warn(f"{where} cover only {100 * share:.0f}% of the show's evaluated region "
+                          f"{_extent_text(r0, r1)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
+                          f"see only that part{likely_cause((r0, r1), extent)}", TvsegWarning, stacklevel=2)
