@@ -85,10 +85,11 @@ def test_vtt_captions_with_voices_as_units(tmp_path):
                                      "speaker": ["Bob", "Anna Smith", ""]}
 
 
-def test_overlapping_captions_are_refused_as_units(tmp_path):
+def test_overlapping_captions_are_refused_as_chapters(tmp_path):
+    # as units they are made not to overlap (tests/test_readers_real_files.py)
     text = "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\na\n\n00:00:04.000 --> 00:00:06.000\nb\n"
     with pytest.raises(InputError) as error:
-        read_units(write(tmp_path, "cap.vtt", text))
+        read_segments(write(tmp_path, "cap.vtt", text))
     assert error.value.line == 6 and "overlap" in error.value.message
 
 
@@ -96,7 +97,7 @@ def test_overlapping_captions_are_refused_as_units(tmp_path):
     ("00:00:10.000 -> 00:00:12.000\nbroken arrow", 6),    # webvtt-py skips this block silently
     ("00:00:10.000 --> 00:00:12\nno milliseconds", 6),  # webvtt-py drops it silently
     ("00:00:10,000 --> 00:00:12,000\ncomma in VTT", 6),
-    ("0:0:10.000 --> 00:00:12.000\nshort fields", 6),
+    ("0:0:10.000 --> 00:00:12.0\nshort milliseconds", 6),
     ("00:00:10.000 --> 00:00:12.0009\nextra digit", 6),
     ("00:61:10.000 --> 00:62:12.000\nminute 61", 6),
 ])
@@ -132,7 +133,8 @@ def test_vtt_without_header(tmp_path):
 
 @pytest.mark.parametrize("text, line", [
     ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 -> 00:00:03,000\nb\n", 6),
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n00:00:02,000 --> 00:00:03,000\nno number\n", 5),
+    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000\nno arrow\n", 6),
+    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\nno timing line\n\n3\n00:00:05,000 --> 00:00:06,000\nc\n", 5),
     ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,5 --> 00:00:03,000\nshort ms\n", 6),
     ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 --> 00:00:xx,000\nbad\n", 6),
 ])

@@ -18,6 +18,7 @@ from pyannote.core import Annotation, Timeline
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.rttm import check_types, read_rttm_records
+from tvseg.readers.source import warn
 from tvseg.readers.tables import read_table, segment_records, table_kind, unit_frames
 from tvseg.readers.uem import read_uem
 from tvseg.readers.validation import NO_LABEL, Record, check_records, to_annotation
@@ -107,7 +108,8 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
             _check_new_show(show_id, origin, file, line)
             result[show_id] = annotation
     if uem is not None:
-        result = {show_id: crop_to_uem(annotation, uem) for show_id, annotation in result.items()}
+        result = {show_id: crop_to_uem(annotation, uem, path=origin[show_id][0])
+                  for show_id, annotation in result.items()}
     return result
 
 
@@ -146,12 +148,14 @@ def _segments_of_file(file: Path, *, format, show, types) -> dict[str, tuple[Ann
             for show_id, show_records in records.items()}
 
 
-def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline]) -> Annotation:
-    """Crop a show's segments to its UEM regions (see :func:`read_segments`)."""
+def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None) -> Annotation:
+    """Crop a show's segments to its UEM regions (see :func:`read_segments`).
+
+    ``path`` is the file the segments were read from, named by the warnings.
+    """
     show = annotation.uri
     if show not in uem:
-        warnings.warn(f"show {show!r} is not in the UEM: its segments are kept uncropped",
-                      TvsegWarning, stacklevel=3)
+        _warn_show(f"show {show!r} is not in the UEM: its segments are kept uncropped", path)
         return annotation
     regions = sorted(uem[show])
     region_ends = [region.end for region in regions]
@@ -167,12 +171,19 @@ def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline]) -> Annotation:
             if piece:
                 pieces.append(piece)
         if not pieces:
-            warnings.warn(f"show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} "
-                          f"({label}) is outside the UEM and is left out", TvsegWarning, stacklevel=3)
+            _warn_show(f"show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
+                       "is outside the UEM and is left out", path)
         for piece in pieces:
             cropped[piece, track] = label
             track += 1
     return cropped
+
+
+def _warn_show(message: str, path) -> None:
+    if path is None:
+        warnings.warn(message, TvsegWarning, stacklevel=4)
+    else:
+        warn(message, path=path)
 
 
 def read_units(path, *, format: str | None = None, show: str | None = None) -> dict[str, pd.DataFrame]:
@@ -193,13 +204,14 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> d
     dict of str to pandas.DataFrame
         One frame per show, one row per unit sorted by start, with the columns ``start, end``
         (float seconds) and, when the source has them, ``text, speaker, topic`` (``speaker``
-        of a caption comes from its ``<v Name>`` voice tag).
+        of a caption comes from its ``<v Name>`` voice tag). Caption cues that overlap are made
+        into units that do not (see :func:`caption_units`), with a warning.
 
     Raises
     ------
     InputError
-        Overlapping units, any file that breaks the policy of ``formats/README.md``, an RTTM or
-        a segments table (they hold no units), or a show found in two files.
+        Overlapping breath groups, any file that breaks the policy of ``formats/README.md``, an
+        RTTM or a segments table (they hold no units), or a show found in two files.
     """
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
@@ -229,13 +241,54 @@ def _units_of_file(file: Path, *, format, show) -> dict[str, tuple[pd.DataFrame,
                              value=",".join(table.columns))
         return unit_frames(table)
     cues = read_cues(file, format=kind)
-    check_records([Record(c.start_ms / 1000, c.end_ms / 1000, "", c.line) for c in cues],
-                  path=file, what="caption")
-    frame = pd.DataFrame({"start": [c.start_ms / 1000 for c in cues],
-                          "end": [c.end_ms / 1000 for c in cues],
-                          "text": [c.text for c in cues]})
-    if any(c.voice for c in cues):
-        frame["speaker"] = [c.voice for c in cues]
-    frame = frame.sort_values(["start", "end"], kind="stable").reset_index(drop=True)
+    for cue in cues:
+        if cue.end_ms <= cue.start_ms:
+            problem = "end before start" if cue.end_ms < cue.start_ms else "zero duration"
+            raise InputError(f"caption with {problem}", path=file, line=cue.line,
+                             value=f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}")
+    frame = caption_units(cues, path=file)
     return {show or file.stem: (frame, min((c.line for c in cues), default=None))}
 
+
+def caption_units(cues, *, path) -> pd.DataFrame:
+    """The units of a caption file: one per cue, by start, made not to overlap.
+
+    Caption cues overlap when a cue stays on screen while the next one appears (roll-up captions):
+    a unit then ends where the next one begins, which is when the next words are spoken. Cues that
+    start at the same time (two lines shown together) become one unit: their texts joined by a
+    space in file order, its end the latest of theirs, its speakers (distinct, in file order)
+    joined by `` / ``. Each file with such cues gives one :class:`~tvseg.errors.TvsegWarning`
+    counting them and naming the first one's line.
+    """
+    starts, ends, texts, voices, lines = [], [], [], [], []
+    merged = []
+    for cue in sorted(cues, key=lambda c: (c.start_ms, c.line)):
+        if starts and starts[-1] == cue.start_ms:
+            merged.append(cue.line)
+            ends[-1] = max(ends[-1], cue.end_ms)
+            texts[-1] = " ".join(t for t in (texts[-1], cue.text) if t)
+            if cue.voice and cue.voice not in voices[-1]:
+                voices[-1].append(cue.voice)
+            continue
+        starts.append(cue.start_ms)
+        ends.append(cue.end_ms)
+        texts.append(cue.text)
+        voices.append([cue.voice] if cue.voice else [])
+        lines.append(cue.line)
+    shortened = [j for j in range(len(starts) - 1) if ends[j] > starts[j + 1]]
+    for j in shortened:
+        ends[j] = starts[j + 1]
+    if merged or shortened:
+        what = []
+        if shortened:
+            what.append(f"{len(shortened)} caption cue(s) overlap the next one and now end where it "
+                        "begins")
+        if merged:
+            what.append(f"{len(merged)} cue(s) start with an earlier one and are joined to it")
+        warn(" and ".join(what) + " (units may not overlap); first such cue here", path=path,
+             line=min([lines[j] for j in shortened] + merged))
+    frame = pd.DataFrame({"start": [t / 1000 for t in starts], "end": [t / 1000 for t in ends],
+                          "text": texts})
+    if any(voices):
+        frame["speaker"] = [" / ".join(v) for v in voices]
+    return frame

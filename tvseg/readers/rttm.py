@@ -1,6 +1,7 @@
 """NIST RTTM (Rich Transcription Time Marked), as specified in Appendix A of the RT-09 evaluation plan.
 
-One object per line, fields separated by whitespace::
+One object per line, fields separated by spaces or tabs (and only those: a no-break space or any
+other Unicode space is part of a field)::
 
     TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]
 
@@ -14,7 +15,7 @@ from decimal import Decimal
 
 from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import NO_LABEL, Record, parse_time
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record, parse_time
 
 __all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm_records"]
 
@@ -28,6 +29,16 @@ INFO_TYPES = frozenset({"SPKR-INFO"})
 ALL_TYPES = SPAN_TYPES | POINT_TYPES | INFO_TYPES
 
 _NA = "<NA>"
+
+
+def split_fields(line: str) -> list[str]:
+    """The fields of an RTTM or UEM line, split on spaces and tabs only (not on other whitespace)."""
+    if "\t" in line:
+        line = line.replace("\t", " ")
+    fields = line.split(" ")
+    if "" in fields:
+        fields = [field for field in fields if field]
+    return fields
 
 
 def check_types(types) -> frozenset[str]:
@@ -56,14 +67,15 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
     Raises
     ------
     InputError
-        A line with a wrong number of fields, an unknown type, a time that is not a finite
-        non-negative number (or ``<NA>`` on a span type), a duration that is not positive, or a
-        file with no RTTM line at all.
+        A line with a wrong number of fields, an unknown type, a time that is not a non-negative
+        number up to :data:`~tvseg.readers.validation.MAX_SECONDS` (or ``<NA>`` on a span type), a
+        duration that is not positive, an end (TBEG + TDUR) beyond that bound, or a file with no
+        RTTM line at all.
     """
     keep = check_types(types)
     shows: dict[str, list[Record]] = {}
     for number, raw in enumerate(split_lines(read_text(path)), start=1):
-        fields = raw.split()
+        fields = split_fields(raw)
         if not fields or fields[0].startswith(";;"):
             continue
         if len(fields) not in (9, 10):
@@ -92,6 +104,9 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
             # the end is summed in decimal, so that 0.029 + 0.001 is 0.030, the start of the next
             # segment, and not the float 0.030000000000000002 that would overlap it
             end = float(Decimal(start_text) + Decimal(duration_text))
+            if end > MAX_SECONDS:
+                raise InputError(f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} "
+                                 "seconds)", path=path, line=number, value=raw)
             records.append(Record(start, end, label, number))
     if not shows:
         raise InputError("no RTTM line (only comments or blank lines)", path=path, line=1)

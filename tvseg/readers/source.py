@@ -1,29 +1,46 @@
-"""Reading a file's text: UTF-8 with or without a byte order mark, LF, CRLF or CR line ends.
+"""Reading a file's text, and the warnings readers give about it.
 
-Every reader starts here, so that a file that is not UTF-8 or that is empty is refused the same
-way everywhere, with the line of the first bad byte.
+Every reader starts here, so that encodings, empty files and line ends are handled the same way
+everywhere:
+
+- UTF-8 with or without a byte order mark (BOM); UTF-16 and UTF-32 (either byte order) with a BOM;
+- any other bytes are refused at the line of the first byte that does not decode, with the
+  encoding the bytes look like (Windows-1252/Latin-1, UTF-16 without a BOM) and the ``iconv``
+  command that converts the file;
+- text of which a quarter or more is NUL characters is refused (UTF-16 or UTF-32 without a BOM that
+  happens to decode as UTF-8);
+- lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text).
 """
 from __future__ import annotations
 
 import os
 import re
+import shlex
+import sys
+import warnings
+from pathlib import Path
 
-from tvseg.errors import InputError
+from tvseg.errors import InputError, TvsegWarning
 
-__all__ = ["read_text", "split_lines"]
+__all__ = ["read_text", "split_lines", "warn"]
 
+_PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_BOM = "\ufeff"
+# longest first: the UTF-32-LE mark begins with the UTF-16-LE one
+_BOMS = ((b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"), (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
+         (b"\xef\xbb\xbf", "utf-8", "UTF-8"), (b"\xfe\xff", "utf-16-be", "UTF-16"),
+         (b"\xff\xfe", "utf-16-le", "UTF-16"))
 
 
 def read_text(path: str | os.PathLike) -> str:
-    """Return the text of ``path`` decoded as UTF-8, without its byte order mark.
+    """Return the text of ``path``, decoded by its byte order mark (UTF-8 without one).
 
     Raises
     ------
     InputError
-        When the file cannot be opened, is not valid UTF-8 (naming the line of the first bad
-        byte), or holds nothing but whitespace.
+        When the file cannot be opened, does not decode (naming the line of the first bad byte,
+        the encoding the file looks like and the ``iconv`` command that converts it), is mostly NUL
+        characters (UTF-16 without a byte order mark), or holds nothing but whitespace.
     """
     try:
         with open(path, "rb") as handle:
@@ -32,17 +49,50 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError("is a folder, expected a file", path=path) from None
     except OSError as error:
         raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
+    skip, codec, name = next(((len(bom), codec, name) for bom, codec, name in _BOMS
+                              if data.startswith(bom)), (0, "utf-8", "UTF-8"))
     try:
-        text = data.decode("utf-8")
+        text = data[skip:].decode(codec)
     except UnicodeDecodeError as error:
-        line = len(split_lines(data[:error.start].decode("utf-8") + "x"))
-        raise InputError("not UTF-8 text (bad byte)", path=path, line=line,
-                         value=data[error.start:error.start + 1]) from None
-    if text.startswith(_BOM):
-        text = text[1:]
+        line = len(split_lines(data[skip:skip + error.start].decode(codec) + "x"))
+        bad = data[skip + error.start:skip + error.end]
+        if skip:
+            raise InputError(f"not {name} text although it starts with a {name} byte order mark "
+                             "(bad bytes)", path=path, line=line, value=bad) from None
+        raise InputError(_not_utf8(data, error.start, path), path=path, line=line,
+                         value=bad[:1]) from None
+    if "\x00" in text and text.count("\x00") * 4 >= len(text):
+        line = len(split_lines(text[:text.index("\x00")] + "x"))
+        raise InputError(f"NUL characters all over the text: UTF-16 without a byte order mark? "
+                         f"convert it: {_iconv('UTF-16', path)}", path=path, line=line, value=b"\x00")
     if not text.strip():
         raise InputError("empty file", path=path, line=1)
     return text
+
+
+def _not_utf8(data: bytes, start: int, path) -> str:
+    """The message for bytes that are not UTF-8: what they look like, and how to convert them."""
+    if data.count(0) * 4 >= len(data):
+        little = data[1::2].count(0) >= data[0::2].count(0)
+        encoding = "UTF-16LE" if little else "UTF-16BE"
+        return (f"not UTF-8 text: looks like {encoding} without a byte order mark; convert it: "
+                f"{_iconv(encoding, path)}")
+    if not data[:start].isascii():
+        return ("not UTF-8 text: a byte that is not UTF-8 after UTF-8 text (a file mixing two "
+                "encodings?); fix the line, or save the file as UTF-8")
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        encoding, shown = "ISO-8859-1", "Latin-1 (ISO-8859-1)"
+    else:
+        encoding, shown = "WINDOWS-1252", "Windows-1252/Latin-1"
+    return f"not UTF-8 text: looks like {shown}; convert it: {_iconv(encoding, path)}"
+
+
+def _iconv(encoding: str, path) -> str:
+    source = Path(path)
+    target = source.with_name(f"{source.stem}.utf8{source.suffix}")
+    return f"iconv -f {encoding} -t UTF-8 {shlex.quote(str(source))} > {shlex.quote(str(target))}"
 
 
 def split_lines(text: str) -> list[str]:
@@ -51,3 +101,20 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def warn(message: str, *, path, line: int | None = None) -> None:
+    """Give a :class:`~tvseg.errors.TvsegWarning` ``PATH[:LINE]: message`` about an input file.
+
+    The warning is attributed to the first caller outside tvseg (as ``warnings.warn`` with the
+    right ``stacklevel`` would), and each call is shown under Python's default filter, even for
+    the same file read twice in one process: it goes through :func:`warnings.warn_explicit` with
+    a fresh registry, so the once-per-location memory of :func:`warnings.warn` never hides it.
+    """
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    where = os.fspath(path) + (f":{line}" if line is not None else "")
+    warnings.warn_explicit(f"{where}: {message}", TvsegWarning, filename=frame.f_code.co_filename,
+                           lineno=frame.f_lineno, module=frame.f_globals.get("__name__", "tvseg"),
+                           registry={}, module_globals=frame.f_globals)

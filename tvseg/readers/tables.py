@@ -2,13 +2,20 @@
 and show metadata (``show,channel,programme,date``).
 
 The kind of a table is told by its header (see :func:`table_kind`). Cells are read as text by
-pandas (comma-separated, ``"``-quoted, UTF-8 with or without BOM), and errors name the file's real
-line: the header is line 1, and a quoted cell that spans lines is counted as it is in the file.
+pandas (``"``-quoted, in an encoding :func:`~tvseg.readers.source.read_text` reads), and errors name
+the file's real line: the header is line 1, and a quoted cell that spans lines is counted as it is
+in the file.
+
+The separator is a comma, or a semicolon when the header line holds ``;`` and no ``,`` (as
+spreadsheets write CSV where the comma is the decimal mark). Time columns hold seconds (``7.22``) or
+clock times ``[H:]MM:SS[.fff]`` (``00:00:07.220``, ``7:05``); in a semicolon file the decimal mark
+may also be a comma (``7,22``, ``00:00:07,220``).
 """
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -16,7 +23,9 @@ import pandas as pd
 from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
-from tvseg.readers.validation import NO_LABEL, Record, check_records, parse_time
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record, check_records, clock_seconds, parse_time
+
+_FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 
 __all__ = ["Table", "read_table", "table_kind", "SEGMENT_COLUMNS", "UNIT_COLUMNS", "METADATA_COLUMNS"]
 
@@ -28,10 +37,11 @@ METADATA_COLUMNS = ("show", "channel", "programme", "date")
 class Table:
     """The cells of a CSV file as text, with the line number each row starts on."""
 
-    def __init__(self, path, frame: pd.DataFrame, lines: np.ndarray):
+    def __init__(self, path, frame: pd.DataFrame, lines: np.ndarray, *, separator: str = ","):
         self.path = path
         self.frame = frame
         self.lines = lines
+        self.separator = separator
 
     @property
     def columns(self) -> list[str]:
@@ -47,7 +57,9 @@ def read_table(path) -> Table:
     quote, say) is refused at its line rather than guessed.
     """
     text = read_text(path)
-    starts, rows = _records(text, path)
+    header_line = _FIRST_LINE.match(text).group(1)
+    separator = ";" if ";" in header_line and "," not in header_line else ","
+    starts, rows = _records(text, path, separator)
     if not rows:
         raise InputError("no CSV header", path=path, line=1)
     header, header_line, header_count = rows[0], starts[0], len(rows[0])
@@ -66,7 +78,7 @@ def read_table(path) -> Table:
     if len(rows) == 1:
         raise InputError("no rows after the header", path=path, line=header_line)
     try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, na_filter=False,
+        frame = pd.read_csv(io.StringIO(text), sep=separator, dtype=str, keep_default_na=False, na_filter=False,
                             skip_blank_lines=True, index_col=False, header=0)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as error:
         raise InputError(f"not a readable CSV file ({str(error).strip()})", path=path) from None
@@ -81,7 +93,7 @@ def read_table(path) -> Table:
         raise InputError("ambiguous CSV record (check its quotes)", path=path, line=line,
                          value=_line(text, line))
     frame.columns = names
-    return Table(path, frame, np.asarray(starts[1:], dtype=int))
+    return Table(path, frame, np.asarray(starts[1:], dtype=int), separator=separator)
 
 
 def _first_difference(frame: pd.DataFrame, expected: np.ndarray, starts: list[int]) -> int:
@@ -92,10 +104,10 @@ def _first_difference(frame: pd.DataFrame, expected: np.ndarray, starts: list[in
     return starts[min(len(values), len(expected))]
 
 
-def _records(text: str, path) -> tuple[list[int], list[list[str]]]:
+def _records(text: str, path, separator: str) -> tuple[list[int], list[list[str]]]:
     """Split the text into non-blank records with Python's csv module: (start lines, rows)."""
     starts, rows = [], []
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
     previous = 0
     try:
         for row in reader:
@@ -147,16 +159,29 @@ def table_kind(columns: list[str], *, path) -> str:
 
 
 def _times(table: Table) -> tuple[np.ndarray, np.ndarray]:
-    """Parse the start and end columns (vectorised), naming the first bad cell's line."""
+    """Parse the start and end columns (vectorised), naming the first bad cell's line.
+
+    Seconds are read in one pass; only cells that are not decimal numbers are tried as clock
+    times, so a table in seconds costs what it did before clock times were accepted.
+    """
+    comma = table.separator == ";"
     columns = {}
     for name in ("start", "end"):
         cells = table.frame[name].str.strip()
-        numbers = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float)
-        good = cells.str.fullmatch(_DECIMAL).to_numpy(dtype=bool) & np.isfinite(numbers) & (numbers >= 0)
+        if comma:
+            cells = cells.str.replace(",", ".", regex=False)
+        numbers = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float, copy=True)
+        decimal = cells.str.fullmatch(_DECIMAL).to_numpy(dtype=bool, copy=True)
+        if not decimal.all():
+            others = np.flatnonzero(~decimal)
+            numbers[others] = clock_seconds(cells.iloc[others])
+            decimal[others] = ~np.isnan(numbers[others])
+        good = decimal & np.isfinite(numbers) & (numbers >= 0) & (numbers <= MAX_SECONDS)
         if not good.all():
             i = int(np.flatnonzero(~good)[0])
             line = int(table.lines[i])
-            parse_time(table.frame[name].iloc[i], path=table.path, line=line, field=name)
+            parse_time(table.frame[name].iloc[i], path=table.path, line=line, field=name, clock=True,
+                       decimal_comma=comma)
             raise InputError(f"{name} is not a time in seconds", path=table.path, line=line,
                              value=table.frame[name].iloc[i])
         columns[name] = numbers

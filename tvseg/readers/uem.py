@@ -1,6 +1,6 @@
 """NIST UEM: the evaluated regions of each show.
 
-One region per line, fields separated by whitespace: ``SHOW CHANNEL START END`` (seconds).
+One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START END`` (seconds).
 ``;;`` starts a comment line; blank lines are skipped. A show may have several regions; they
 must not overlap (touching is fine). See ``formats/uem.md``.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 from pyannote.core import Segment, Timeline
 
 from tvseg.errors import InputError
+from tvseg.readers.rttm import split_fields
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import Record, check_records, parse_time
 
@@ -26,7 +27,7 @@ def read_uem(path) -> dict[str, Timeline]:
     """
     regions: dict[str, list[Record]] = {}
     for number, raw in enumerate(split_lines(read_text(path)), start=1):
-        fields = raw.split()
+        fields = split_fields(raw)
         if not fields or fields[0].startswith(";;"):
             continue
         if len(fields) != 4:

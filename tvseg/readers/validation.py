@@ -1,7 +1,8 @@
 """The validation policy shared by every reader (see ``formats/README.md``).
 
-- Times are decimal numbers of seconds, finite and not negative; anything else (``nan``, ``inf``,
-  ``1_0``, ``12:00``, an empty field) is refused.
+- Times are decimal numbers of seconds, not negative and at most :data:`MAX_SECONDS`; anything
+  else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused. CSV time columns also take
+  clock times ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
 - A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
   or an end before the start, is refused.
 - Segments are sorted by start; two segments of one show from one file that overlap are refused,
@@ -16,11 +17,13 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from pyannote.core import Annotation, Segment
 
 from tvseg.errors import InputError
 
-__all__ = ["NO_LABEL", "Record", "parse_time", "check_records", "to_annotation"]
+__all__ = ["NO_LABEL", "MAX_SECONDS", "Record", "parse_time", "clock_seconds", "check_records",
+           "to_annotation"]
 
 NO_LABEL = "<NA>"
 """The label of a segment that has none (RTTM ``<NA>``, an empty cue text, an empty CSV cell)."""
@@ -28,6 +31,15 @@ NO_LABEL = "<NA>"
 DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 """A decimal number as written in a file (no ``nan``, ``inf`` or ``_`` that float() would take)."""
 _DECIMAL = re.compile(DECIMAL)
+
+MAX_SECONDS = 1e10
+"""The largest time accepted, in seconds (about 317 years): far beyond any show, and beyond Unix
+timestamps, but far from float overflow, so that every sum of times stays finite and exact to the
+microsecond."""
+
+CLOCK = r"(?:(\d+):)?(\d+):(\d{2})(\.\d+)?"
+"""A clock time ``[H:]MM:SS[.fff]``: hours of any number of digits, two-digit minutes when there are
+hours (any number of minutes without), two-digit seconds, an optional fraction."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +52,10 @@ class Record:
     line: int
 
 
-def parse_time(text: str, *, path, line: int, field: str) -> float:
-    """Read a time in seconds, refusing anything but a finite, non-negative decimal number.
+def parse_time(text: str, *, path, line: int, field: str, clock: bool = False,
+               decimal_comma: bool = False) -> float:
+    """Read a time in seconds, refusing anything but a non-negative decimal number up to
+    :data:`MAX_SECONDS`.
 
     Parameters
     ----------
@@ -51,17 +65,58 @@ def parse_time(text: str, *, path, line: int, field: str) -> float:
         Where it comes from, for the error message.
     field : str
         The field's name (``start``, ``duration``...), for the error message.
+    clock : bool, default False
+        Also accept clock times ``[H:]MM:SS[.fff]`` (:data:`CLOCK`).
+    decimal_comma : bool, default False
+        Read a comma as the decimal mark (``7,22``, ``00:00:07,220``).
     """
     stripped = text.strip()
-    if not _DECIMAL.fullmatch(stripped):
+    if decimal_comma:
+        stripped = stripped.replace(",", ".")
+    if _DECIMAL.fullmatch(stripped):
+        value = float(stripped)
+    elif clock and re.fullmatch(CLOCK, stripped):
+        value = float(clock_seconds(pd.Series([stripped]))[0])
+        if math.isnan(value):
+            raise InputError(f"{field} is a clock time with minutes or seconds over 59, or "
+                             "unpadded minutes after hours", path=path, line=line, value=text)
+    else:
         what = "missing" if not stripped else "not a number"
+        if clock and stripped:
+            what += " of seconds or a [H:]MM:SS[.fff] time"
         raise InputError(f"{field} is {what}", path=path, line=line, value=text)
-    value = float(stripped)
     if not math.isfinite(value):
         raise InputError(f"{field} is not finite", path=path, line=line, value=text)
     if value < 0:
         raise InputError(f"{field} is negative", path=path, line=line, value=text)
+    if value > MAX_SECONDS:
+        raise InputError(f"{field} is too large (more than {MAX_SECONDS:g} seconds)", path=path,
+                         line=line, value=text)
     return value
+
+
+def clock_seconds(cells: pd.Series) -> np.ndarray:
+    """The seconds of the clock times ``[H:]MM:SS[.fff]`` among ``cells`` (stripped text), NaN elsewhere.
+
+    Minutes and seconds are at most 59 (minutes are not bounded without hours: ``75:30`` is
+    4530 s). The value is exact as if the seconds had been written as a decimal number: the
+    whole seconds are summed as integers, then read with the fraction as one decimal.
+    """
+    parts = cells.str.extract(f"^{CLOCK}$")
+    hours = pd.to_numeric(parts[0].fillna("0")).to_numpy(dtype=float)
+    minutes = pd.to_numeric(parts[1], errors="coerce").to_numpy(dtype=float)
+    seconds = pd.to_numeric(parts[2], errors="coerce").to_numpy(dtype=float)
+    with_hours = parts[0].notna().to_numpy()
+    good = (~np.isnan(minutes) & (seconds <= 59)
+            & (~with_hours | ((parts[1].str.len() == 2).to_numpy() & (minutes <= 59))))
+    whole = hours * 3600 + minutes * 60 + seconds
+    small = good & (whole <= MAX_SECONDS)
+    result = np.where(good, whole, np.nan)
+    if small.any():
+        fraction = parts[3].fillna("").to_numpy(dtype=object)[small]
+        exact = pd.Series(whole[small].astype(np.int64).astype(str) + fraction)
+        result[small] = pd.to_numeric(exact).to_numpy(dtype=float)
+    return result
 
 
 def check_records(records: list[Record], *, path, what: str = "segment") -> list[Record]:

@@ -1,15 +1,26 @@
-"""WebVTT and SRT, parsed by webvtt-py, with a check that no cue was lost on the way.
+"""WebVTT and SRT cues, read block by block so that no cue is lost, folded or changed silently.
 
-webvtt-py is lenient: a cue whose timing line is broken is dropped without a word, and SRT cues
-with an empty text are dropped too. So after parsing, every line of the file that holds ``-->``
-(in both formats a cue timing line, as cue text may not hold ``-->``) is matched, in order, with
-the cue webvtt-py returned for it. A timing line that does not follow the format strictly, or
-whose cue the parser did not return, makes the whole file an :class:`InputError` at that line.
+Every line that holds ``-->`` is a cue timing line (in both formats cue text may not hold ``-->``),
+and every timing line is either read as one cue or refused: the number of cues read is the number
+of ``-->`` lines in the file.
 
-Strict timings: WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]`` (two-digit minutes and
-seconds, three-digit milliseconds, as the W3C WebVTT specification writes them); SRT
-``HH:MM:SS,mmm --> HH:MM:SS,mmm`` (a dot is accepted for the comma). Minutes and seconds are at
-most 59.
+Timings: WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]``, SRT ``HH:MM:SS,mmm -->
+HH:MM:SS,mmm [X1:.. X2:.. Y1:.. Y2:..]`` (a dot is accepted for the comma; the display coordinates
+are ignored). Minutes and seconds are at most 59 and milliseconds have three digits. Fields
+without their leading zeros (``0:0:3.540``, as some meeting tools write) are read, with one
+:class:`~tvseg.errors.TvsegWarning` per file naming the first such line.
+
+Cue text keeps what its author wrote, less the markup its format defines:
+
+- WebVTT: the tags ``c i b u ruby rt v lang`` (with classes, ``<c.yellow>``, and annotations,
+  ``<v Anne Martin>``) and timestamp tags (``<00:00:01.500>``) are removed, character references
+  decoded (``&amp;`` -> ``&``). Any other ``<`` would hide the text up to the next ``>`` in a
+  WebVTT player, so it is refused, with the escape to write instead (``&lt;``).
+- SRT: the tags ``<i> <b> <u> <s> <font ...> <v ...>`` (and their end tags, any case) and
+  ``{\\anN}`` position codes are removed; everything else is kept as written, including a ``<``
+  that opens no such tag and ``&amp;`` (SRT defines no character references).
+
+Lines of a cue's text are stripped and joined by one space.
 """
 from __future__ import annotations
 
@@ -17,27 +28,31 @@ import html
 import re
 from dataclasses import dataclass
 
-import webvtt
-from webvtt.errors import MalformedCaptionError, MalformedFileError
-
 from tvseg.errors import InputError
-from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.source import read_text, split_lines, warn
+from tvseg.readers.validation import MAX_SECONDS
 
-__all__ = ["Cue", "read_cues"]
+__all__ = ["Cue", "read_cues", "SRT_LIKE_TIME"]
 
-_VTT_TIME = r"(?:(\d{2,}):)?(\d{2}):(\d{2})\.(\d{3})"
-_SRT_TIME = r"(\d+):(\d{2}):(\d{2})[,.](\d{3})"
-_TIMING = {
-    "vtt": re.compile(rf"[ \t]*{_VTT_TIME}[ \t]+-->[ \t]+{_VTT_TIME}(?:[ \t].*)?"),
-    "srt": re.compile(rf"[ \t]*{_SRT_TIME}[ \t]*-->[ \t]*{_SRT_TIME}[ \t]*"),
-}
+_TIME = r"(?:(\d+):)?(\d+):(\d+)([.,])(\d+)"
+_TIMING = re.compile(rf"[ \t]*{_TIME}[ \t]*-->[ \t]*{_TIME}(.*)")
+_SRT_COORDINATES = re.compile(r"(?:[ \t]+[XY][12]:-?\d+){4}[ \t]*", re.IGNORECASE)
 SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
+"""The start of a line that looks like an SRT timestamp (a timing line if it held ``-->``)."""
 _EXAMPLE = {"vtt": "00:01:02.500 --> 00:01:04.000", "srt": "00:01:02,500 --> 00:01:04,000"}
+_NUMBER = re.compile(r"[ \t]*[0-9]+[ \t]*")
+
+_VTT_TAG = re.compile(r"<([^>]*)(>|$)")
+_VTT_TAG_NAMES = frozenset({"c", "i", "b", "u", "ruby", "rt", "v", "lang"})
+_VTT_TAG_BODY = re.compile(r"(/?)([a-z]+)((?:\.[^\s.]+)*)(?:[ \t\n\f](.*))?", re.DOTALL)
+_VTT_TIMESTAMP_TAG = re.compile(r"(?:\d+:)?\d{2}:\d{2}\.\d{3}")
+_SRT_MARKUP = re.compile(r"</?(?:i|b|u|s)>|<font(?:\s[^<>]*)?>|</font>|</v>|<v(?:\.[^\s<>]*)?(\s[^<>]*)?>"
+                         r"|\{\\an[1-9]\}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Cue:
-    """One cue as read: times in milliseconds, text with tags removed and lines joined by a space."""
+    """One cue as read: times in milliseconds, text without markup and lines joined by a space."""
 
     start_ms: int
     end_ms: int
@@ -52,92 +67,228 @@ def read_cues(path, *, format: str) -> list[Cue]:
     Raises
     ------
     InputError
-        The file is not WebVTT/SRT, a timing line is malformed or holds an impossible time, or
-        webvtt-py skipped a cue (the error names the line of its timing line).
+        The file is not WebVTT/SRT; a timing line is malformed or holds an impossible time; a
+        block or line would be skipped or folded into another cue (a WebVTT block that is no cue,
+        an SRT cue number without its timing line, a line that starts like a timestamp without
+        ``-->``); cue text whose markup would hide text (WebVTT ``<`` that opens no tag).
     """
     lines = split_lines(read_text(path))
-    try:
-        parsed = webvtt.from_buffer(lines, format=format).captions
-    except MalformedFileError:
-        if format == "srt" and len(lines) == 2 and lines[0].strip().isdigit() and "-->" in lines[1]:
-            parsed = []  # one cue without text: webvtt-py wants a third line, SRT does not
-        elif format == "vtt":
-            raise InputError("not a WebVTT file: the first line must start with WEBVTT", path=path,
-                             line=1, value=lines[0]) from None
+    timings = _Timings(path, format)
+    if format == "vtt":
+        blocks = _vtt_cues(lines, path)
+    else:
+        blocks = _srt_cues(lines, path)
+    cues = []
+    for timing, first, last in blocks:
+        start_ms, end_ms = timings.read(lines[timing], timing + 1)
+        if format == "vtt":
+            text, voice = _vtt_text(lines[first:last], path=path, line=first + 1)
         else:
-            raise InputError("not an SRT file: it must start with a cue number, then a timing line",
-                             path=path, line=1, value=lines[0]) from None
-    except MalformedCaptionError as error:  # not raised when lenient; kept as a safety net
-        raise InputError(f"malformed cue ({error})", path=path) from None
-
-    _check_blocks(lines, format=format, path=path)
-    pattern = _TIMING[format]
-    cues: list[Cue] = []
-    position = 0
-    for index, raw in enumerate(lines):
-        if "-->" not in raw:
-            continue
-        number = index + 1
-        match = pattern.fullmatch(raw)
-        if match is None:
-            raise InputError(f"malformed cue timing line (expected like '{_EXAMPLE[format]}')",
-                             path=path, line=number, value=raw)
-        start_ms = _milliseconds(match.groups()[:4], path=path, line=number, raw=raw)
-        end_ms = _milliseconds(match.groups()[4:], path=path, line=number, raw=raw)
-        caption = parsed[position] if position < len(parsed) else None
-        if caption is not None and (caption.start_time.in_milliseconds(),
-                                    caption.end_time.in_milliseconds()) == (start_ms, end_ms):
-            cues.append(Cue(start_ms, end_ms, _text(caption, format), caption.voice or "", number))
-            position += 1
-        elif format == "srt" and (index + 1 >= len(lines) or not lines[index + 1].strip()):
-            cues.append(Cue(start_ms, end_ms, "", "", number))  # webvtt-py drops empty SRT cues
-        else:
-            hint = " (an SRT cue needs its number on the line before)" if format == "srt" else ""
-            raise InputError(f"cue not read: malformed cue block{hint}", path=path, line=number,
-                             value=raw)
-    if position != len(parsed):
-        raise InputError(f"{len(parsed) - position} cue(s) without a recognisable timing line",
-                         path=path, value=parsed[position].start)
+            text, voice = _srt_text(lines[first:last])
+        cues.append(Cue(start_ms, end_ms, text, voice, timing + 1))
+    timings.report()
     return cues
 
 
-def _check_blocks(lines: list[str], *, format: str, path) -> None:
-    """Refuse text that webvtt-py would skip without a word: a block that is not a cue.
+def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
+    """``(timing line, first text line, end of text)`` indexes of each cue of a WebVTT file.
 
-    In WebVTT, every block after the header is a cue (it holds ``-->``), a comment (``NOTE``), a
-    ``STYLE`` or a ``REGION`` block: anything else is most likely a cue whose timing line is
-    broken (``->``, a missing arrow). SRT lets a cue's text run over blank lines, so only a line
-    that starts like a timestamp (``00:01:02,5...``) without an arrow is refused.
+    After the header (line 1 ``WEBVTT``, then lines up to the first blank one), every block is a
+    cue (an optional identifier line, then the timing line), a ``NOTE``, ``STYLE`` or ``REGION``
+    block, and nothing else. A cue's text ends at a blank line or at the next line holding ``-->``.
     """
-    if format == "srt":
-        for index, raw in enumerate(lines):
-            if "-->" not in raw and SRT_LIKE_TIME.match(raw):
-                raise InputError("broken cue timing line (no '-->')", path=path, line=index + 1,
-                                 value=raw)
-        return
-    first_line = None
-    in_header = True
-    for index, raw in enumerate([*lines, ""]):
-        if raw.strip() and first_line is None:
-            first_line = index
-        if raw.strip() or first_line is None:
+    header = lines[0] if lines else ""
+    if not (header == "WEBVTT" or header.startswith(("WEBVTT ", "WEBVTT\t"))):
+        raise InputError("not a WebVTT file: the first line must be WEBVTT (alone or followed by "
+                         "a space and text)", path=path, line=1, value=header)
+    if "-->" in header:
+        raise InputError("WEBVTT header line holding '-->' (a cue needs a line of its own)",
+                         path=path, line=1, value=header)
+    count = len(lines)
+    i = 1
+    while i < count and lines[i].strip() and "-->" not in lines[i]:
+        i += 1
+    cues = []
+    while i < count:
+        raw = lines[i]
+        if not raw.strip():
+            i += 1
             continue
-        block = lines[first_line:index]
-        if not in_header and not any("-->" in line for line in block) and not (
-                block[0].startswith("NOTE") or block[0].strip() in ("STYLE", "REGION")):
+        if "-->" in raw:
+            timing = i
+        elif i + 1 < count and "-->" in lines[i + 1]:
+            timing = i + 1
+        elif raw.startswith(("NOTE", "STYLE", "REGION")) and raw.split(None, 1)[0] in ("NOTE", "STYLE", "REGION"):
+            i += 1
+            while i < count and lines[i].strip():
+                if "-->" in lines[i]:
+                    raise InputError(f"{raw.split(None, 1)[0]} block holding '-->' (a cue needs a "
+                                     "blank line before it)", path=path, line=i + 1, value=lines[i])
+                i += 1
+            continue
+        else:
             raise InputError("block is neither a cue nor NOTE/STYLE/REGION (broken timing line?)",
-                             path=path, line=first_line + 1, value=block[0])
-        in_header = False
-        first_line = None
+                             path=path, line=i + 1, value=raw)
+        i = timing + 1
+        while i < count and lines[i].strip() and "-->" not in lines[i]:
+            i += 1
+        cues.append((timing, timing + 1, i))
+    return cues
 
 
-def _milliseconds(groups, *, path, line: int, raw: str) -> int:
-    hours, minutes, seconds, millis = (int(g) if g else 0 for g in groups)
-    if minutes > 59 or seconds > 59:
-        raise InputError("cue time with minutes or seconds over 59", path=path, line=line, value=raw)
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
+    """``(timing line, first text line, end of text)`` indexes of each cue of an SRT file.
+
+    A cue is an optional number line, a timing line, then text up to the next cue. Text may run
+    over blank lines, so what starts a cue is told by the lines themselves: a line holding
+    ``-->``, or a number line right before one. A number line that is neither a cue's first
+    text line nor followed by a timing line is refused when it follows a blank line or ends the
+    file: it is a cue whose timing line is missing, or the start of a truncated cue, and reading
+    it as text would fold it into the previous cue.
+    """
+    count = len(lines)
+    last = count - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    cues: list[list[int]] = []
+    after_blank = True
+    for i, raw in enumerate(lines):
+        if "-->" in raw:
+            if cues:
+                cues[-1][2] = _end_of_text(lines, cues[-1][1], i)
+            cues.append([i, i + 1, count])
+            after_blank = False
+            continue
+        if not raw.strip():
+            after_blank = True
+            continue
+        if _NUMBER.fullmatch(raw):
+            if i + 1 < count and "-->" in lines[i + 1]:
+                continue
+            if i + 1 < count and SRT_LIKE_TIME.match(lines[i + 1]):
+                raise InputError("broken cue timing line (no '-->')", path=path, line=i + 2,
+                                 value=lines[i + 1])
+            if (after_blank or i == last) and not (cues and cues[-1][0] == i - 1):
+                what = ("a cue number at the end of the file (a truncated cue?)" if i == last else
+                        "a cue number without its timing line on the next line")
+                if not cues:
+                    what = "not an SRT file: it must start with a cue number, then a timing line"
+                raise InputError(what, path=path, line=i + 1, value=raw)
+        if not cues:
+            raise InputError("not an SRT file: it must start with a cue number, then a timing line",
+                             path=path, line=i + 1, value=raw)
+        if SRT_LIKE_TIME.match(raw):
+            raise InputError("broken cue timing line (no '-->')", path=path, line=i + 1, value=raw)
+        after_blank = False
+    if not cues:
+        raise InputError("not an SRT file: it holds no cue timing line", path=path, line=1,
+                         value=lines[0] if lines else "")
+    return [tuple(cue) for cue in cues]
 
 
-def _text(caption, format: str) -> str:
-    text = " ".join(part.strip() for part in caption.text.split("\n") if part.strip())
-    return html.unescape(text) if format == "vtt" else text
+def _end_of_text(lines: list[str], first: int, timing: int) -> int:
+    """Where the previous cue's text ends, given the next cue's timing line (and its number)."""
+    end = timing
+    if end - 1 >= first and _NUMBER.fullmatch(lines[end - 1]):
+        end -= 1
+    return end
+
+
+class _Timings:
+    """Reads the timing lines of one file, and warns once about fields written without padding."""
+
+    def __init__(self, path, format: str):
+        self.path = path
+        self.format = format
+        self.unpadded = 0
+        self.first_unpadded = None
+
+    def read(self, raw: str, line: int) -> tuple[int, int]:
+        """The start and end of a timing line, in milliseconds."""
+        match = _TIMING.fullmatch(raw)
+        rest = match.group(11) if match else ""
+        well_formed = match is not None and (
+            (self.format == "vtt" and (not rest or rest[0] in " \t")
+             and match.group(4) == "." == match.group(9))
+            or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest))))
+        if not well_formed:
+            raise InputError(f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
+                             path=self.path, line=line, value=raw)
+        groups = match.groups()
+        return (self._milliseconds(groups[:5], raw=raw, line=line),
+                self._milliseconds(groups[5:10], raw=raw, line=line))
+
+    def _milliseconds(self, groups, *, raw: str, line: int) -> int:
+        hours_text, minutes_text, seconds_text, _, millis_text = groups
+        if len(millis_text) != 3:
+            raise InputError("cue time without exactly three digits of milliseconds", path=self.path,
+                             line=line, value=raw)
+        if len(minutes_text) > 2 or len(seconds_text) > 2:
+            raise InputError(f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
+                             path=self.path, line=line, value=raw)
+        hours, minutes, seconds = int(hours_text or 0), int(minutes_text), int(seconds_text)
+        if minutes > 59 or seconds > 59:
+            raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line,
+                             value=raw)
+        if hours * 3600 > MAX_SECONDS:
+            raise InputError(f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path,
+                             line=line, value=raw)
+        padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")
+        if not padded:
+            self.unpadded += 1
+            if self.first_unpadded is None:
+                self.first_unpadded = (line, raw.strip())
+        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + int(millis_text)
+
+    def report(self) -> None:
+        if self.unpadded:
+            line, raw = self.first_unpadded
+            warn(f"{self.unpadded} cue time(s) written without leading zeros, read as if padded "
+                 f"(first: {raw!r})", path=self.path, line=line)
+
+
+def _vtt_text(lines: list[str], *, path, line: int) -> tuple[str, str]:
+    """The text and voice of a WebVTT cue: known tags removed, character references decoded."""
+    text = "\n".join(lines)
+    voice = ""
+    if "<" in text:
+        pieces, position = [], 0
+        for match in _VTT_TAG.finditer(text):
+            body = match.group(1)
+            tag = _VTT_TAG_BODY.fullmatch(body) if match.group(2) else None
+            if not (tag and tag.group(2) in _VTT_TAG_NAMES) and not _VTT_TIMESTAMP_TAG.fullmatch(body):
+                where = line + text.count("\n", 0, match.start())
+                raise InputError("'<' that opens no WebVTT tag: a player would hide the text up to "
+                                 "the next '>' (write '<' as '&lt;' and '>' as '&gt;')", path=path,
+                                 line=where, value=lines[where - line])
+            if tag and tag.group(2) == "v" and not tag.group(1) and not voice:
+                voice = (tag.group(4) or "").strip()
+            pieces.append(text[position:match.start()])
+            position = match.end()
+        pieces.append(text[position:])
+        text = "".join(pieces)
+    if "&" in text:
+        text = html.unescape(text)
+    return _join(text), voice
+
+
+def _srt_text(lines: list[str]) -> tuple[str, str]:
+    """The text and voice of an SRT cue: known formatting tags removed, the rest as written."""
+    text = "\n".join(lines)
+    voice = ""
+    if "<" in text or "{" in text:
+        pieces, position = [], 0
+        for match in _SRT_MARKUP.finditer(text):
+            if match.group(1) is not None and not voice:
+                voice = match.group(1).strip()
+            pieces.append(text[position:match.start()])
+            position = match.end()
+        pieces.append(text[position:])
+        text = "".join(pieces)
+    return _join(text), voice
+
+
+def _join(text: str) -> str:
+    if "\n" not in text:
+        return text.strip()
+    return " ".join(part for part in (piece.strip() for piece in text.split("\n")) if part)
