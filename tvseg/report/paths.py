@@ -4,13 +4,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import secrets
-import shutil
 import unicodedata
 from pathlib import Path
 from typing import Callable, Iterable
 
 from tvseg.errors import UsageError
+from tvseg.output import (cannot_write, exchange, fsync_folder, leftovers, locked, remove_path,
+                          temporary_path)
 
 __all__ = ["safe_names", "inside", "replace_directory", "looks_like_report"]
 
@@ -62,44 +62,104 @@ def looks_like_report(directory: Path) -> bool:
     return (directory / "index.html").is_file() and (directory / "data" / "scores.json").is_file()
 
 
-def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]) -> Path:
-    """Write a folder with ``fill(tmp)`` beside ``directory``, then move it into place.
-
-    The new folder is built under a hidden temporary name in the same parent (same file system,
-    so the final moves are renames). If ``fill`` fails, the temporary folder is removed and
-    ``directory`` is untouched. An existing ``directory`` is replaced only by a complete new
-    one: it is renamed away, the new one renamed in, then the old one deleted. To avoid wiping a
-    folder by mistake (``--html ~``), an existing non-empty folder is replaced only when it
-    looks like a tvseg report.
-    """
-    target = Path(directory).absolute()
+def _check_replaceable(target: Path) -> None:
     if target.exists() or target.is_symlink():
         if not target.is_dir():
             raise UsageError(f"{target}: exists and is not a folder; refusing to replace it with a report")
         if any(target.iterdir()) and not looks_like_report(target):
             raise UsageError(f"{target}: folder is not empty and does not hold a tvseg report "
                              "(index.html and data/scores.json); refusing to replace it")
+
+
+def _tidy(target: Path) -> None:
+    """Undo what killed writers of ``target`` left: put a report back, remove their temporary folders.
+
+    Only a writer that could not swap folders atomically (see :func:`replace_directory`) can have
+    been killed between its two renames, leaving no ``target`` but the old report under
+    ``.NAME.old-PID-TOKEN``: that report is renamed back first.
+    """
+    found = leftovers(target.parent, target.name)
+    if not (target.exists() or target.is_symlink()):
+        old = [p for p in found if ".old-" in p.name and looks_like_report(p)]
+        if old:
+            latest = max(old, key=lambda p: p.stat().st_mtime)
+            os.rename(latest, target)
+            found.remove(latest)
+    for path in found:
+        remove_path(path)
+
+
+def _fsync_tree(root: Path) -> None:
+    for folder, _, _ in os.walk(root):
+        fsync_folder(folder)
+
+
+def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]) -> Path:
+    """Write a folder with ``fill(tmp)`` beside ``directory``, then swap it into place.
+
+    At every instant ``directory`` is either the old complete folder (or absent, if there was
+    none) or the new complete one, even if the process is killed:
+
+    1. The new folder is built under ``.NAME.tmp-PID-TOKEN`` in the same parent (same file
+       system), its files flushed to disk by ``fill`` and its folders here.
+    2. Under a lock shared by tvseg writers (:func:`tvseg.output.locked`, on ``.NAME.lock``), the
+       two folders swap names in one atomic step (:func:`tvseg.output.exchange`: Linux's
+       ``renameat2(RENAME_EXCHANGE)``, macOS's ``renamex_np(RENAME_SWAP)``); a missing
+       ``directory`` is simply renamed to.
+    3. The old report, now under the temporary name, is deleted.
+
+    Where the system or file system cannot swap (Windows, some network file systems), the old
+    folder is renamed to ``.NAME.old-PID-TOKEN`` and the new one renamed in: a kill between these
+    two renames leaves no ``directory``, and the next writer renames the old report back before
+    anything else.
+
+    Before writing, the leftovers of killed writers of the same ``directory`` (temporary folders
+    whose process id no longer runs) are removed. Concurrent writers each build their own
+    temporary folder; the lock serialises the swaps, so the last to swap wins and none fails.
+
+    If ``fill`` fails, the temporary folder is removed and ``directory`` is untouched. To avoid
+    wiping a folder by mistake (``--html ~``), an existing non-empty folder is replaced only when
+    it looks like a tvseg report. An :class:`OSError` (a full disk, a read-only folder) becomes an
+    :class:`~tvseg.errors.InputError` naming ``directory`` and the system's reason.
+    """
+    target = Path(directory).absolute()
     parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = parent / f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
-    os.mkdir(tmp)  # exclusive, and honours the umask (tempfile.mkdtemp would give 0700)
+    try:
+        _check_replaceable(target)
+        parent.mkdir(parents=True, exist_ok=True)
+        with locked(target):
+            _tidy(target)
+        tmp = temporary_path(target)
+        os.mkdir(tmp)  # honours the umask (tempfile.mkdtemp would give 0700)
+    except OSError as error:
+        raise cannot_write(target, error, "report") from None
+    old = None
     try:
         fill(tmp)
-        if target.exists() or target.is_symlink():
-            old = parent / f".{target.name}.old-{os.getpid()}-{secrets.token_hex(4)}"
-            os.rename(target, old)
-            try:
+        _fsync_tree(tmp)
+        with locked(target):
+            _check_replaceable(target)
+            if not (target.exists() or target.is_symlink()):
                 os.rename(tmp, target)
-            except BaseException:
-                os.rename(old, target)
-                raise
-            if old.is_dir() and not old.is_symlink():
-                shutil.rmtree(old, ignore_errors=True)
+            elif exchange(tmp, target):
+                old = tmp
             else:
-                old.unlink()
-        else:
-            os.rename(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+                aside = temporary_path(target, "old")
+                os.rename(target, aside)
+                try:
+                    os.rename(tmp, target)
+                except BaseException:
+                    os.rename(aside, target)
+                    raise
+                old = aside
+            fsync_folder(parent)
+    except BaseException as error:
+        if old is None:
+            remove_path(tmp)
+        if isinstance(error, OSError):
+            raise cannot_write(target, error, "report") from None
         raise
+    finally:
+        if old is not None:
+            remove_path(old)
     return target
