@@ -6,6 +6,7 @@ files of ``data_samples/`` counted here, and the evaluation result the report is
 """
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -335,3 +336,147 @@ def test_adapter_without_uem_units_or_metadata_accounts_for_every_boundary(tmp_p
     index = write_report(model, tmp_path / "rep", progress=False)
     text = "".join(parse(index).text)
     assert "By channel" not in text and "Unit-domain metrics" not in text
+
+
+# --- issue 11: formulas in the CSV, invisible characters in the HTML, disk errors ----------------
+
+FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tTab", "\rCR",
+            "'quoted", "-5", "+1.5e3", "plain"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numbers(tmp_path):
+    report = synthetic_report(1, systems=("=sys",), seed=3, id_of=lambda k: "=show",
+                              title_of=lambda k, i: FORMULAS[i % len(FORMULAS)])
+    rep = tmp_path / "rep"
+    write_report(report, rep, progress=False)
+    (csv_file,) = (rep / "data" / "shows").iterdir()
+    table = pd.read_csv(csv_file, keep_default_na=False, dtype={"ref_label": str, "hyp_label": str})
+    neutralised = {"=HYPERLINK(\"http://x\",\"y\")": "'=HYPERLINK(\"http://x\",\"y\")", "+1+2": "'+1+2",
+                   "-2+3+cmd|' /C calc'!A0": "'-2+3+cmd|' /C calc'!A0", "@SUM(A1)": "'@SUM(A1)",
+                   "\tTab": "'\tTab", "\rCR": "'\rCR", "'quoted": "''quoted",
+                   "-5": "-5", "+1.5e3": "+1.5e3", "plain": "plain"}
+    reference = [seg.label for seg in report.shows[0].reference]
+    assert len(set(reference)) > 5
+    assert table["ref_label"].tolist() == [neutralised[t] for t in reference]
+    assert set(table["system"]) == {"'=sys"}
+    # one leading ' taken off gives the exact text back
+    assert [c[1:] if c.startswith("'") else c for c in table["ref_label"]] == reference
+    # numeric columns are numbers, negative ones included, never neutralised text
+    assert table["ref_start"].dtype.kind == "f" and table["cov_bidirectional"].dtype.kind == "f"
+    assert render._csv_value(-0.25) == "-0.25"
+    # the JSON keeps the exact text
+    scores = json.loads((rep / "data" / "scores.json").read_text(encoding="utf-8"))
+    assert list(scores["systems"]) == ["=sys"] and list(scores["systems"]["=sys"]["shows"]) == ["=show"]
+
+
+def test_spreadsheet_safe_prefixes_only_formula_text():
+    for text in ("=1", "+a", "-a", "@a", "\ta", "\ra", "'a", "-1+1", "+-1", "-"):
+        assert render.spreadsheet_safe(text) == "'" + text
+    for text in ("a=1", "", "-5", "+5", "-1.5", "-.5", "1e-3", "-2E+10", " =1"):
+        assert render.spreadsheet_safe(text) == text
+    assert render._csv_value(-0.25) == "-0.25"
+
+
+HIDDEN_CHARACTERS = ["\u202e", "\u202a", "\u202b", "\u202c", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069",
+                     "\u200e", "\u200f", "\u061c", "\x00", "\x1b", "\x7f", "\x85"]
+
+
+def test_control_and_bidi_characters_are_shown_visibly_never_raw(tmp_path):
+    ids = [f"show\u202egpj.exe", "plain\u2066id\u2069"]
+    titles = ["admin\u202e txt.exe", "ok\x1b[31mred", "mark\u200f\u061c"]
+    report = synthetic_report(2, systems=("sys\u202eA", "clean"), seed=4, id_of=lambda k: ids[k],
+                              title_of=lambda k, i: titles[(k + i) % len(titles)])
+    rep = tmp_path / "rep"
+    write_report(report, rep, progress=False)
+    pages = [rep / "index.html"] + sorted((rep / "shows").iterdir())
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert not any(c in text for c in HIDDEN_CHARACTERS), page.name
+    show_page = parse(rep / "shows" / f"{render.safe_names(ids)[ids[0]]}.html")
+    seen = "".join(show_page.text)
+    assert "show<U+202E>gpj.exe" in seen and "sys<U+202E>A" in seen
+    index = (rep / "index.html").read_text(encoding="utf-8")
+    # in the text, a distinct span; in <title> and attributes, the same code as plain text
+    assert '<span class="cc" title="invisible character">&lt;U+202E&gt;</span>gpj.exe' in index
+    assert "<U+2066>id<U+2069>" in "".join(parse(rep / "index.html").text)
+    page = (rep / "shows" / f"{render.safe_names(ids)[ids[0]]}.html").read_text(encoding="utf-8")
+    assert "<title>show&lt;U+202E&gt;gpj.exe" in page
+    assert 'data-source="sys&lt;U+202E&gt;A"' in page
+    assert "admin&lt;U+202E&gt; txt.exe" in page or "admin<span" in page
+    assert "ok<span class=\"cc\" title=\"invisible character\">&lt;U+001B&gt;</span>[31mred" in page
+    # the data keep the exact text
+    scores = json.loads((rep / "data" / "scores.json").read_text(encoding="utf-8"))
+    assert set(scores["systems"]) == {"sys\u202eA", "clean"}
+
+
+def _small_corpus(tmp_path: Path) -> list[str]:
+    ref, hyp = tmp_path / "ref.rttm", tmp_path / "hyp.rttm"
+    ref.write_text("SEGMENT s 1 0 30 <NA> <NA> a <NA> <NA>\nSEGMENT s 1 30 30 <NA> <NA> b <NA> <NA>\n")
+    hyp.write_text("SEGMENT s 1 0 25 <NA> <NA> a <NA> <NA>\nSEGMENT s 1 25 35 <NA> <NA> b <NA> <NA>\n")
+    return ["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}"]
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
+def test_html_on_a_full_disk_or_read_only_target_is_exit_2_and_keeps_the_old_report(tmp_path, monkeypatch,
+                                                                                    capsys, code):
+    from tvseg.cli import main
+
+    args = _small_corpus(tmp_path)
+    out = tmp_path / "out" / "rep"
+    assert main(args + ["--html", str(out)]) == 0
+    before = {f.relative_to(out): f.read_bytes() for f in all_files(out)}
+    capsys.readouterr()
+    calls = []
+
+    def refused(path, text):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(code, os.strerror(code))
+        Path(path).write_text(text)
+
+    monkeypatch.setattr(render, "write_file", refused)
+    assert main(args + ["--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == f"{out}: cannot write the report ({os.strerror(code)})"
+    assert {f.relative_to(out): f.read_bytes() for f in all_files(out)} == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["rep"]
+    # and on a first run there is no report at all (not a partial one)
+    fresh = tmp_path / "out" / "fresh"
+    calls.clear()
+    assert main(args + ["--html", str(fresh)]) == 2
+    assert sorted(p.name for p in out.parent.iterdir()) == ["rep"]
+
+
+def test_html_into_a_read_only_folder_is_exit_2(tmp_path, capsys):
+    from tvseg.cli import main
+
+    if os.geteuid() == 0:
+        pytest.skip("running as root: chmod does not stop root (the monkeypatched EROFS/EACCES test covers this)")
+    args = _small_corpus(tmp_path)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert main(args + ["--html", str(locked / "rep")]) == 2
+        assert "Permission denied" in capsys.readouterr().err
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_json_on_a_full_disk_is_exit_2(tmp_path, monkeypatch, capsys):
+    import tvseg.output
+    from tvseg.cli import main
+
+    args = _small_corpus(tmp_path)
+    target = tmp_path / "scores.json"
+    target.write_text("old\n")
+
+    def no_space(path, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tvseg.output, "write_file", no_space)
+    assert main(args + ["--json", str(target)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"{target}: cannot write the file (No space left on device)"
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hyp.rttm", "ref.rttm", "scores.json"]

@@ -10,13 +10,27 @@ Layout of the folder::
 Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline CSS and SVG, and
 JavaScript only to sort tables. Output is deterministic: the same model gives the same bytes, apart
 from the version and the date in the footers and in ``scores.json``.
+
+Untrusted text (show ids, system names, titles, metadata) is escaped, and its control characters
+and bidirectional-text controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), which
+could hide or reorder what a reader sees, are shown as a visible ``<U+202E>`` (in a ``span.cc``
+in the text, as plain text in attributes and SVG), never passed raw.
+
+In the CSV files, a text cell that a spreadsheet would run as a formula (starting with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return: OWASP's advice against CSV injection) gets a
+leading ``'``, as does a text cell that already starts with ``'``, so that removing one leading
+``'`` from every text cell that has one gives the exact text back. A text cell that is a plain
+number (``-5``, ``+1.5e3``) is left as it is, and so are the numeric columns. ``scores.json``
+keeps every text exactly.
+
+The folder is written and swapped into place by :func:`tvseg.report.paths.replace_directory`:
+a kill at any instant leaves the old complete report or the new complete one.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -24,14 +38,15 @@ from typing import Mapping
 
 import jinja2
 import numpy as np
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from tvseg.output import csv_line, write_file
 from tvseg.report import svg
 from tvseg.report.model import Estimate, Report, Show
 from tvseg.report.paths import inside, replace_directory, safe_names
 
-__all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write",
-           "RETRIEVAL", "COUNTS", "UNIT", "TITLING"]
+__all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write", "visible",
+           "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING"]
 
 RETRIEVAL = (
     ("recall_n", "R<sub>N</sub>"), ("precision_n", "P<sub>N</sub>"), ("cov_n", "CovN"),
@@ -96,6 +111,24 @@ def _setting(value) -> str:
     return "none" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
 
 
+def visible(value) -> Markup:
+    """``value`` as escaped HTML text, each control or bidi character as a visible ``<U+XXXX>`` span.
+
+    None is shown as nothing. For attributes and SVG, where markup cannot go, use
+    :func:`tvseg.report.svg.visible_text`.
+    """
+    text = "" if value is None else str(value)
+    if svg.HIDDEN.search(text) is None:
+        return escape(text)
+    parts, last = [], 0
+    for match in svg.HIDDEN.finditer(text):
+        parts.append(escape(text[last:match.start()]))
+        parts.append(Markup(f'<span class="cc" title="invisible character">&lt;U+{ord(match.group()):04X}&gt;</span>'))
+        last = match.end()
+    parts.append(escape(text[last:]))
+    return Markup("").join(parts)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment on the package's templates, autoescaping every template."""
@@ -108,7 +141,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(pct=_pct, points=_points, count=_count, pvalue=_pvalue, sortvalue=_sortvalue,
-                       mmss=svg.mmss, clock=svg.clock, duration=_duration, setting=_setting)
+                       mmss=svg.mmss, clock=svg.clock, duration=_duration, setting=_setting,
+                       visible=visible, visible_text=svg.visible_text)
     env.globals.update(count_keys=COUNT_KEYS, missing=_MISSING)
     return env
 
@@ -276,23 +310,43 @@ MATCH_COLUMNS = ("system", "ref_start", "ref_end", "ref_label", "hyp_start", "hy
                  "cov_ref_to_hyp", "cov_hyp_to_ref", "cov_bidirectional", "correct", "title_f1")
 
 
+_FORMULA_START = frozenset("=+-@\t\r'")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` with a leading ``'`` if a spreadsheet would run it as a formula (OWASP's advice).
+
+    Applies to text starting with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return, or ``'``
+    (so that one leading ``'`` can always be taken off again); a plain number is left alone.
+    """
+    if text[:1] in _FORMULA_START and _PLAIN_NUMBER.fullmatch(text) is None:
+        return "'" + text
+    return text
+
+
 def _csv_value(v):
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     if isinstance(v, float):
         return repr(v)
+    if isinstance(v, str):
+        return spreadsheet_safe(v)
     return v
 
 
 def match_csv(show: Show) -> str:
-    """The match tables of one show as CSV (one row per system and reference segment), for pandas."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(MATCH_COLUMNS)
+    """The match tables of one show as CSV (one row per system and reference segment), for pandas.
+
+    Text cells go through :func:`spreadsheet_safe`: a title such as ``=HYPERLINK(...)`` is written
+    ``'=HYPERLINK(...)``; numbers are written as numbers.
+    """
+    lines = [csv_line(MATCH_COLUMNS)]
     for system in show.systems:
+        name = spreadsheet_safe(system.name)
         for m in system.matches:
-            writer.writerow([system.name] + [_csv_value(getattr(m, c)) for c in MATCH_COLUMNS[1:]])
-    return out.getvalue()
+            lines.append(csv_line([name] + [_csv_value(getattr(m, c)) for c in MATCH_COLUMNS[1:]]))
+    return "".join(lines)
 
 
 # --- the folder -------------------------------------------------------------------------------
@@ -328,8 +382,7 @@ def _progress_enabled(progress: bool | None, n_shows: int) -> bool:
 def _put(root: Path, relative: str, text: str) -> None:
     path = inside(root, relative)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    write_file(path, text)
 
 
 def write(report: Report, directory, *, progress: bool | None = None) -> Path:

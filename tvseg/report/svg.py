@@ -2,16 +2,22 @@
 
 These functions only compute coordinates and the text of each element (plain dicts); the templates
 ``timeline.html`` and ``chart.html`` turn them into SVG with jinja2's autoescaping, so untrusted
-titles never reach the page unescaped.
+titles never reach the page unescaped. Their control and bidi characters are replaced here by a
+visible ``<U+XXXX>`` (:func:`visible_text`).
 """
 from __future__ import annotations
 
 import math
+import re
 from typing import Sequence
 
 from tvseg.report.model import Show
 
-__all__ = ["clock", "mmss", "nice_step", "timeline", "line_chart", "SERIES_STYLES"]
+__all__ = ["clock", "mmss", "nice_step", "timeline", "line_chart", "visible_text", "HIDDEN", "SERIES_STYLES"]
+
+# Control characters (C0, DEL, C1) and the bidirectional-text controls (embeddings, overrides,
+# isolates, marks), which can hide text or reorder how an id or a title reads.
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 # Okabe & Ito's colour-blind-safe palette; each series also gets its own marker and dash pattern,
 # so the charts still read in greyscale.
@@ -43,6 +49,14 @@ def clock(seconds: float | None) -> str:
     tenths = int(round(abs(seconds) * 10))
     sign = "-" if seconds < 0 and tenths else ""
     return f"{sign}{tenths // 600:02d}:{tenths % 600 // 10:02d}.{tenths % 10}"
+
+
+def visible_text(value) -> str:
+    """``value`` as text with each control or bidi character written ``<U+XXXX>`` (None: empty)."""
+    text = "" if value is None else str(value)
+    if HIDDEN.search(text) is None:
+        return text
+    return HIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 def nice_step(span: float, target: int = 10) -> float:
@@ -79,7 +93,7 @@ def _display_title(label) -> str:
 
     if label is None or label == NO_LABEL:
         return ""
-    return str(label).replace("_", " ")
+    return visible_text(label).replace("_", " ")
 
 
 def _segment_title(lane: str, label, start: float, end: float, correct) -> str:
@@ -106,6 +120,7 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
     lanes = []
 
     def lane(name: str, kind: str, segments, marks) -> None:
+        name = visible_text(name)
         y = TOP + len(lanes) * (LANE + GAP)
         rects = []
         for seg in segments:
@@ -122,16 +137,17 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
     tol = "" if tolerance is None else f" (within {tolerance:g} s)"
     for system in show.systems:
         marks = []
+        shown = visible_text(system.name)
         for pair in system.matched:
             marks.append({"x": x(pair.hypothesis), "cls": "matched",
-                          "title": f"{system.name}: boundary at {clock(pair.hypothesis)} matches the reference "
+                          "title": f"{shown}: boundary at {clock(pair.hypothesis)} matches the reference "
                                    f"boundary at {clock(pair.reference)}{tol}"})
         for t in system.false_alarms:
             marks.append({"x": x(t), "cls": "false",
-                          "title": f"{system.name}: false boundary at {clock(t)} (no reference boundary{tol})"})
+                          "title": f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})"})
         for t in system.missed:
             marks.append({"x": x(t), "cls": "missed",
-                          "title": f"{system.name}: missed the reference boundary at {clock(t)}"})
+                          "title": f"{shown}: missed the reference boundary at {clock(t)}"})
         marks.sort(key=lambda m: (m["x"], m["cls"]))
         lane(system.name, "system", system.segments, marks)
 
@@ -146,7 +162,7 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
         n += 1
     return {"width": WIDTH, "height": axis_y + AXIS, "left": LEFT, "right": WIDTH - RIGHT,
             "axis_y": axis_y, "top": TOP, "ticks": ticks, "lanes": lanes,
-            "label": f"Timeline of show {show.show_id}: reference and {len(show.systems)} system(s), "
+            "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
                      f"{mmss(start)} to {mmss(end)}"}
 
 
@@ -187,6 +203,7 @@ def line_chart(*, title: str, x_label: str, y_label: str, series: Sequence[tuple
     y_ticks = [y0 + i * (y1 - y0) / 5 for i in range(6)]
     lines = []
     for i, (name, points) in enumerate(series):
+        name = visible_text(name)
         style = SERIES_STYLES[i % len(SERIES_STYLES)]
         markers = []
         for px, py in points:
