@@ -154,7 +154,11 @@ def test_validate_every_sample_file(capsys):
              SAMPLES / "units", SAMPLES / "units" / "captions"]
     assert main(["validate", *map(str, paths)]) == 0
     out = capsys.readouterr().out
-    assert out.count(": ok: ") == 2 + 7 + 1 + 1 + 7 + 1 + 3
+    # one line per file, one per folder read as evaluate reads it, sub-folders validated too:
+    # metadata 1, uem 1; reference/chapters 7 files + the folder = 8; reference: reference.rttm,
+    # the folder, chapters again (8) = 10; hypotheses: system_a.rttm, the folder, system_b (7 + 1) = 10;
+    # hypotheses/system_b 8; units: breath_groups.csv, the folder, captions (3 + 1) = 6; units/captions 4
+    assert out.count(": ok: ") == 1 + 1 + 8 + 10 + 10 + 8 + 6 + 4
 
 
 def test_convert_reference_chapters_to_the_sample_rttm(tmp_path, capsys):

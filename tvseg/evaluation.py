@@ -34,7 +34,7 @@ from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents
 
-__all__ = ["evaluate", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
+__all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
 
 UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s")
 
@@ -174,6 +174,80 @@ def _crop(segmentation, timeline):
     return segmentation.crop(timeline, mode="intersection")
 
 
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """The inputs of one evaluation, read and checked, ready to score (:func:`prepare`).
+
+    Attributes
+    ----------
+    settings : Settings
+        The effective settings (``uem`` and ``units`` set from the inputs).
+    shows : list of str
+        The reference's shows, sorted: the shows scored.
+    reference : list
+        Each show's reference segmentation (cropped to its UEM).
+    reference_segments : Segments
+    uem_start, uem_end : ndarray or None
+        Per-show UEM edges (NaN where a show has no UEM).
+    region_start, region_end : ndarray
+        Each show's evaluated region (the UEM extent, else the reference's extent).
+    systems : dict
+        System name -> ``(annotations, Segments)``: its hypothesis per show, cropped to the region.
+    """
+
+    settings: Settings
+    shows: list
+    reference: list
+    reference_segments: object
+    uem_start: np.ndarray | None
+    uem_end: np.ndarray | None
+    region_start: np.ndarray
+    region_end: np.ndarray
+    systems: dict
+
+
+def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
+            settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
+            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True) -> Prepared:
+    """Every check :func:`evaluate` makes before scoring, and the inputs it scores.
+
+    ``tvseg validate`` with roles (``--reference``, ``--hypothesis``...) runs this and nothing
+    else, so that it gives the verdict ``tvseg evaluate`` would give. Parameters and errors as in
+    :func:`evaluate`.
+    """
+    settings = settings or Settings()
+    changes = {}
+    if (uem is not None) != settings.uem:
+        changes["uem"] = uem is not None
+    if units is not None and settings.units != "file":
+        changes["units"] = "file"
+    if changes:
+        settings = settings.replace(**changes)
+    if not reference:
+        raise InputError("the reference has no show")
+    if not hypotheses:
+        raise UsageError("no hypothesis to score")
+    shows = sorted(reference)
+    uem_start, uem_end = _uem_edges(uem, shows)
+    ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
+    ref = from_segmentations(ref_anns, names=shows, side="reference")
+    region_start, region_end = regions(ref, uem_start, uem_end)
+    _check_frames(settings, shows, region_start, region_end)
+    if units is not None:
+        check_unit_extents(shows, units, region_start, region_end, strict=check_time_base)
+    for name, hypothesis in hypotheses.items():
+        check_shows_in_common(name, shows, list(hypothesis))
+    systems = {}
+    for name, hypothesis in hypotheses.items():
+        aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
+        hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
+        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
+        hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
+        systems[name] = (aligned, hyp)
+    return Prepared(settings=settings, shows=shows, reference=ref_anns, reference_segments=ref, uem_start=uem_start,
+                    uem_end=uem_end, region_start=region_start, region_end=region_end, systems=systems)
+
+
 def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
              settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
              units: Mapping[str, pd.DataFrame] | None = None, metadata: pd.DataFrame | None = None,
@@ -211,34 +285,11 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     -------
     EvaluationResult
     """
-    settings = settings or Settings()
-    changes = {}
-    if (uem is not None) != settings.uem:
-        changes["uem"] = uem is not None
-    if units is not None and settings.units != "file":
-        changes["units"] = "file"
-    if changes:
-        settings = settings.replace(**changes)
-    if not reference:
-        raise InputError("the reference has no show")
-    if not hypotheses:
-        raise UsageError("no hypothesis to score")
-    shows = sorted(reference)
-    uem_start, uem_end = _uem_edges(uem, shows)
-    ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
-    ref = from_segmentations(ref_anns, names=shows, side="reference")
-    region_start, region_end = regions(ref, uem_start, uem_end)
-    _check_frames(settings, shows, region_start, region_end)
-    if units is not None:
-        check_unit_extents(shows, units, region_start, region_end, strict=check_time_base)
-    for name, hypothesis in hypotheses.items():
-        check_shows_in_common(name, shows, list(hypothesis))
+    p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
+    settings, shows, ref, ref_anns = p.settings, p.shows, p.reference_segments, p.reference
+    uem_start, uem_end = p.uem_start, p.uem_end
     systems = {}
-    for name, hypothesis in hypotheses.items():
-        aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
-        hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
-        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
-        hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
+    for name, (aligned, hyp) in p.systems.items():
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
                              uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold)

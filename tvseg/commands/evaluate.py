@@ -26,6 +26,16 @@ OPTIONAL = (("pk", "Pk"), ("windowdiff", "WD"), ("s", "S"), ("title_accuracy", "
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("evaluate", help="score topic segmentations (CovN/CovD, boundaries, units)",
                               description=__doc__.split("\n\n")[1] if __doc__ else None)
+    add_input_arguments(p)
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
+    p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
+    p.set_defaults(run=run)
+
+
+def add_input_arguments(p) -> None:
+    """The options that say what is read and how it is scored: shared by ``evaluate`` and
+    ``validate``, so that ``validate`` runs exactly the reading and the checks of ``evaluate``."""
     p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
     p.add_argument("--hypothesis", metavar="NAME=PATH", action="append", default=[],
                    help="a system's segments (file or folder); repeat for several systems")
@@ -46,13 +56,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--no-time-base-check", action="store_true",
                    help="warn instead of failing when a hypothesis or the units miss their show's time range")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
     p.add_argument("--demo", action="store_true",
                    help="run on the bundled data_samples/ and write the report to reports/demo/ "
                         "(unless --html DIR or --no-html)")
-    p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
-    p.set_defaults(run=run)
 
 
 def demo_root() -> Path:
@@ -73,7 +79,10 @@ def parse_hypothesis(text: str) -> tuple[str, str]:
     return name, path
 
 
-def run(args) -> int:
+def load(args):
+    """Read what the options name and check the options: ``(settings, inputs)`` with ``inputs`` the
+    keyword arguments of :func:`tvseg.evaluation.evaluate` (reference, hypotheses, uem, units,
+    metadata)."""
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
 
     if args.demo:
@@ -86,9 +95,9 @@ def run(args) -> int:
             args.units = str(root / "units" / "breath_groups.csv")
         args.uem = args.uem or str(root / "corpus.uem")
         args.metadata = args.metadata or str(root / "metadata.csv")
-        if args.html in (None, "") and not args.no_html:
+        if getattr(args, "html", None) in (None, "") and not getattr(args, "no_html", True):
             args.html = str(root.parent / "reports" / "demo")
-    if args.html == "":
+    if getattr(args, "html", None) == "":
         raise UsageError("--html needs a folder (except with --demo, where it is reports/demo/)")
     if not args.reference:
         raise UsageError("--reference is required (or --demo)")
@@ -99,7 +108,7 @@ def run(args) -> int:
         raise UsageError("two --hypothesis options use the same NAME")
     if args.units and args.frame is not None:
         raise UsageError("--units and --frame exclude each other")
-    if args.json:
+    if getattr(args, "json", None):
         folder = Path(args.json).parent
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
@@ -109,15 +118,20 @@ def run(args) -> int:
                         frame=args.frame, k=args.k, convention=args.convention,
                         bootstrap=args.bootstrap, seed=args.seed)
     uem = read_uem(args.uem) if args.uem else None
-    reference = read_segments(args.reference, uem=uem)
-    hypotheses = {name: read_segments(path, uem=uem) for name, path in systems.items()}
-    units = read_units(args.units) if args.units else None
-    metadata = read_metadata(args.metadata) if args.metadata else None
+    inputs = {"reference": read_segments(args.reference, uem=uem),
+              "hypotheses": {name: read_segments(path, uem=uem) for name, path in systems.items()},
+              "uem": uem,
+              "units": read_units(args.units) if args.units else None,
+              "metadata": read_metadata(args.metadata) if args.metadata else None}
+    return settings, inputs
+
+
+def run(args) -> int:
+    settings, inputs = load(args)
 
     from tvseg.evaluation import evaluate
 
-    result = evaluate(reference, hypotheses, settings=settings, uem=uem, units=units, metadata=metadata,
-                      check_time_base=not args.no_time_base_check)
+    result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
     print(summary(result))
     if args.json:
         write_json(result.to_json(), args.json)

@@ -1,48 +1,113 @@
-"""``tvseg validate PATH...``: read every file with every reader that fits it; report every bad file.
+"""``tvseg validate``: check inputs without scoring them.
 
-Exit 0 when every file parses (one summary line per file on stdout); otherwise one
-``PATH:LINE: message`` line per bad file on stderr, and exit 2.
+Two forms:
+
+- ``tvseg validate --reference PATH --hypothesis NAME=PATH [...]`` takes every option of
+  ``tvseg evaluate`` and runs exactly its reading and its checks (:func:`tvseg.evaluation.prepare`:
+  the show alignment, the time-base checks, the limits), stopping before the scores: it gives the
+  verdict ``evaluate`` would give. It says what it read and as what.
+- ``tvseg validate PATH...`` reads each file with every reader that fits it, and each folder as
+  ``evaluate`` reads a folder given as ``--reference`` or ``--hypothesis`` (its supported files
+  together: one show in two files is an error); sub-folders are validated the same way, one by one.
+
+Exit 0 when everything passes (one summary line per input on stdout); otherwise one
+``PATH:LINE: message`` line per bad input on stderr, and exit 2.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from tvseg.errors import InputError, TvsegError
+from tvseg.errors import InputError, TvsegError, UsageError
 
 __all__ = ["add_parser", "run", "validate_file"]
 
 
 def add_parser(subparsers) -> None:
+    from tvseg.commands.evaluate import add_input_arguments
+
     parser = subparsers.add_parser(
-        "validate", help="check that files parse (segments, units, UEM, metadata)",
-        description="Read each file (or each supported file of a folder) with every reader that "
-                    "fits it. Exit 0 when all parse; else print PATH:LINE: message lines on stderr "
-                    "and exit 2.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+        "validate", help="check inputs without scoring (files, folders, or a whole evaluate command line)",
+        description="With evaluate's options (--reference, --hypothesis, --units, --uem, ...): read and check "
+                    "exactly as evaluate does, without scoring. With PATHs: read each file with every reader "
+                    "that fits it, and each folder as evaluate reads a folder. Exit 0 when all pass; else "
+                    "print PATH:LINE: message lines on stderr and exit 2.")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
+    add_input_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     failures = 0
+    if args.reference or args.hypothesis or args.demo:
+        failures += _validate_run(args)
+    elif not args.paths:
+        raise UsageError("give files or folders to check, or evaluate's options (--reference, --hypothesis ...)")
     for path in args.paths:
-        for file in _files(Path(path)):
-            try:
-                summary = validate_file(file)
-            except TvsegError as error:
-                failures += 1
-                print(error if getattr(error, "path", None) else f"{file}: {error}", file=sys.stderr)
-            else:
-                print(f"{file}: ok: {summary}")
+        for folder in _inputs(Path(path)):
+            files = _files(folder)
+            checks = [(file, validate_file) for file in files if file != folder]
+            if folder.is_dir() and (files or not any(p.is_dir() for p in folder.iterdir())):
+                checks.append((folder, validate_folder))
+            elif not folder.is_dir():
+                checks = [(folder, validate_file)]
+            for item, check in checks:
+                try:
+                    summary = check(item)
+                except TvsegError as error:
+                    failures += 1
+                    print(error if getattr(error, "path", None) else f"{item}: {error}", file=sys.stderr)
+                else:
+                    print(f"{item}: ok: {summary}")
     return 2 if failures else 0
 
 
+def validate_folder(folder: Path) -> str:
+    """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis``."""
+    from tvseg.readers import read_segments
+
+    segments = read_segments(folder)
+    return f"folder of segmentations, {len(segments)} show(s), {_count(segments)} segment(s) (as evaluate reads it)"
+
+
+def _validate_run(args) -> int:
+    """The reading and the checks of ``tvseg evaluate`` with the same options; 1 on failure."""
+    from tvseg.commands.evaluate import load
+    from tvseg.evaluation import prepare
+
+    try:
+        settings, inputs = load(args)
+        prepared = prepare(inputs["reference"], inputs["hypotheses"], settings=settings, uem=inputs["uem"],
+                           units=inputs["units"], check_time_base=not args.no_time_base_check)
+    except TvsegError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), "
+          f"{len(prepared.reference_segments)} segment(s)")
+    for spec, (name, (_, segments)) in zip(args.hypothesis, prepared.systems.items()):
+        print(f"{spec.partition('=')[2]}: ok: system {name}, {len(segments)} segment(s) in the scored shows")
+    for option, value in (("units", inputs["units"]), ("uem", inputs["uem"]), ("metadata", inputs["metadata"])):
+        if value is not None:
+            print(f"{getattr(args, option)}: ok: {option}, {len(value)} show(s)")
+    print(f"ok: tvseg evaluate would score {len(prepared.systems)} system(s) on {len(prepared.shows)} show(s)")
+    return 0
+
+
+def _inputs(path: Path) -> list[Path]:
+    """``path`` itself, and for a folder each of its sub-folders (depth first, sorted)."""
+    out = [path]
+    if path.is_dir():
+        for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            out.extend(_inputs(child))
+    return out
+
+
 def _files(path: Path) -> list[Path]:
+    """The files of a folder that a reader reads (a file: itself)."""
     from tvseg.readers import FORMATS
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file()
-                       and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem"))
-        return files or [path]  # an empty folder is reported as an error by the reader
+        return sorted(p for p in path.iterdir() if p.is_file()
+                      and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem"))
     return [path]
 
 
@@ -53,8 +118,6 @@ def validate_file(file: Path) -> str:
 
     if not file.exists():
         raise InputError("no such file or folder", path=file)
-    if file.is_dir():
-        read_segments(file)  # raises the reader's error for a folder with no supported file
     if file.suffix.lower() == ".uem":
         uem = read_uem(file)
         return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
