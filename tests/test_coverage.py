@@ -116,7 +116,7 @@ def test_bad_input():
     with pytest.raises(UsageError):
         coverage(ann((0, 10)), ann((0, 10)), gamma=1.5)
     with pytest.raises(InputError):
-        coverage([(0, 1)], ann((0, 10)))
+        coverage("0 1", ann((0, 10)))     # neither pyannote objects nor (start, end) pairs
 
 
 # --- laws (hypothesis) --------------------------------------------------------------------------
@@ -191,3 +191,22 @@ def test_laws(ref, hyp, gamma):
 def test_identity_scores_perfectly(ref):
     r = coverage(ann(*ref), ann(*ref), gamma=0.99)
     assert (r.cov_n, r.cov_d) == (1.0, 1.0)
+
+
+def test_pairs_and_arrays_are_accepted_as_segmentations():
+    # ref [0, 100) [100, 200); hyp [0, 95) [95, 200): coverages 2 x 95 / 195 = 0.974 and
+    # 2 x 100 / 205 = 0.976, both correct; boundaries 100 and 95 are 5 s apart.
+    import numpy as np
+
+    import tvseg
+
+    ref, hyp = [(0, 100), (100, 200)], np.array([[95.0, 200.0], [0.0, 95.0]])   # any order
+    r = tvseg.coverage(ref, hyp, gamma=0.85)
+    assert (r.n_correct_reference, r.n_correct_hypothesis, r.cov_n) == (2, 2, 1.0)
+    b = tvseg.boundaries(ref, hyp, tolerance=5)
+    assert (b.n_reference, b.n_hypothesis, b.n_matched) == (1, 1, 1)
+    assert tvseg.boundaries(ref, hyp, tolerance=4.999).n_matched == 0
+    with pytest.raises(ValueError, match=r"\(n, 2\) array"):
+        tvseg.coverage([(0, 1, 2)], ref)
+    with pytest.raises(ValueError, match="overlapping"):
+        tvseg.coverage([(0, 10), (5, 20)], ref)

@@ -26,6 +26,7 @@ _PUBLIC = {
     # segment retrieval (time domain)
     "coverage": "tvseg.retrieval.coverage",
     "boundaries": "tvseg.retrieval.boundaries",
+    "evaluate": "tvseg.evaluation",
     # unit domain
     "pk": "tvseg.unit.windows",
     "windowdiff": "tvseg.unit.windows",

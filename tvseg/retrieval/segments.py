@@ -92,15 +92,32 @@ def _raw(segmentation, what: str):
     elif isinstance(segmentation, Timeline):
         segs = list(segmentation)
         labels = [None] * len(segs)
+    elif isinstance(segmentation, (np.ndarray, list, tuple)):
+        return _pairs(segmentation, what)
     else:
-        raise InputError(f"{what} must be a pyannote.core Annotation or Timeline",
-                         value=type(segmentation).__name__)
+        raise InputError(f"{what} must be a pyannote.core Annotation or Timeline, a sequence of (start, end) "
+                         "pairs or an (n, 2) array", value=type(segmentation).__name__)
     n = len(segs)
     start = np.fromiter((s.start for s in segs), dtype=float, count=n)
     end = np.fromiter((s.end for s in segs), dtype=float, count=n)
     label = np.empty(n, dtype=object)
     label[:] = labels
     return start, end, label
+
+
+def _pairs(pairs, what: str):
+    """``(start, end, label)`` of a sequence of ``(start, end)`` pairs or an ``(n, 2)`` array, sorted
+    by start (labels None)."""
+    try:
+        array = np.asarray(pairs, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: (start, end) pairs must be numbers", value=repr(pairs)[:80]) from None
+    if array.size == 0:
+        return np.empty(0), np.empty(0), np.empty(0, dtype=object)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise InputError(f"{what}: expected (start, end) pairs, an (n, 2) array", value=f"shape {array.shape}")
+    order = np.lexsort((array[:, 1], array[:, 0]))
+    return array[order, 0].copy(), array[order, 1].copy(), np.full(len(array), None, dtype=object)
 
 
 def from_segmentation(segmentation: Annotation | Timeline | None, *, what: str = "segmentation"):
