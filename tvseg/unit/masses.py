@@ -17,6 +17,8 @@ from tvseg.errors import InputError
 
 __all__ = ["as_masses", "as_pair", "boundary_positions", "to_indicator", "from_indicator", "from_positions"]
 
+_INT64_MAX = 2 ** 63 - 1
+
 
 def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     """Check and convert a segmentation given as masses.
@@ -35,7 +37,8 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     Raises
     ------
     InputError
-        Not 1-D, empty, a non-integer, a zero or negative mass; the message names the position and value.
+        Not 1-D, empty, a non-integer, a zero or negative mass, a mass or a total beyond int64 (it would
+        wrap around silently); the message names the position and value.
     """
     if isinstance(masses, (str, bytes)) or masses is None:
         raise InputError(f"{name} must be a sequence of positive integers", value=masses)
@@ -45,6 +48,9 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     if arr.ndim != 1 or arr.size == 0:
         raise InputError(f"{name} must be a non-empty 1-D sequence of positive integers", value=masses)
     if arr.dtype.kind in "iu":
+        if arr.dtype.kind == "u" and (arr > _INT64_MAX).any():
+            i = int(np.flatnonzero(arr > _INT64_MAX)[0])
+            raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=int(arr[i]))
         out = arr.astype(np.int64, copy=False)
     elif arr.dtype.kind == "f":
         finite = np.isfinite(arr)
@@ -52,6 +58,10 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
         if not whole.all():
             i = int(np.flatnonzero(~whole)[0])
             raise InputError(f"{name}[{i}] is not a whole number of units", value=arr[i].item())
+        huge = np.abs(arr) >= 2.0 ** 63
+        if huge.any():
+            i = int(np.flatnonzero(huge)[0])
+            raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=arr[i].item())
         out = arr.astype(np.int64)
     elif arr.dtype.kind == "b":
         raise InputError(f"{name} must hold integers, not booleans", value=masses)
@@ -64,6 +74,10 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{name}[{i}] must be a positive number of units", value=int(out[i]))
+    if int(out.max()) > _INT64_MAX // out.size:  # the int64 sum might wrap: add exactly
+        total = sum(out.tolist())
+        if total > _INT64_MAX:
+            raise InputError(f"{name} add up to {total} units, beyond a 64-bit integer")
     return out
 
 
@@ -71,16 +85,24 @@ def _to_int(v, name, i) -> int:
     if isinstance(v, bool):
         raise InputError(f"{name}[{i}] must be an integer, not a boolean", value=v)
     if isinstance(v, (int, np.integer)):
-        return int(v)
+        return _in_int64(int(v), name, i)
     if isinstance(v, (float, np.floating)) and float(v).is_integer():
-        return int(v)
+        return _in_int64(int(v), name, i)
     try:
         from decimal import Decimal
-        if isinstance(v, Decimal) and v == v.to_integral_value():
-            return int(v)
+        if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value():
+            return _in_int64(int(v), name, i)
+    except InputError:
+        raise
     except Exception:  # pragma: no cover - Decimal is always importable
         pass
     raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
+
+
+def _in_int64(v: int, name, i) -> int:
+    if not -_INT64_MAX - 1 <= v <= _INT64_MAX:
+        raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=v)
+    return v
 
 
 def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypothesis")):
