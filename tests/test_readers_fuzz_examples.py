@@ -22,7 +22,7 @@ from tvseg.errors import InputError, TvsegWarning
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
 VALID = sorted(EXAMPLES.glob("*-valid.*"))
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SPAN_TYPES = {"SEGMENT", "NOSCORE", "NO_RT_METADATA", "LEXEME", "NON-LEX", "NON-SPEECH", "FILLER",
               "EDIT", "SU", "A/P", "SPEAKER"}

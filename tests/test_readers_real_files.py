@@ -217,6 +217,14 @@ def test_other_encodings_are_refused_naming_the_likely_one_and_the_command(tmp_p
         assert error.value == b"\xe9"
 
 
+def test_a_file_mixing_utf8_and_windows_1252(tmp_path):
+    path = tmp_path / "mixed.srt"
+    path.write_bytes(SRT.replace("Headlines", "Météo").encode("utf-8")
+                     + "\n4\n00:00:15,000 --> 00:00:20,000\nCafé\n".encode("cp1252"))
+    error = refused(path, line=15, message="UTF-8 before this byte, which looks like Windows-1252/Latin-1")
+    assert "mixing two encodings" in error.message and error.value == b"\xe9"
+
+
 def test_utf16_without_bom_that_decodes_as_utf8(tmp_path):
     path = write(tmp_path, "news.rttm", "SEGMENT s 1 0 5 <NA> <NA> A <NA> <NA>\n", encoding="utf-16-le")
     refused(path, line=1, message="UTF-16 without a byte order mark")
@@ -336,9 +344,9 @@ def test_uem_warnings_name_the_segments_file(tmp_path):
     uem = read_uem(write(tmp_path, "a.uem", "a 1 0 10\n"))
     result, messages = read_warning(read_segments, segments_path, uem=uem)
     assert segments(result["a"]) == [(0.0, 5.0, "A")]
-    assert sorted(messages) == [f"{segments_path}: show 'a': segment 20.000-25.000 (B) is outside the UEM "
+    assert sorted(messages) == [f"{segments_path}:2: show 'a': segment 20.000-25.000 (B) is outside the UEM "
                                 "and is left out",
-                                f"{segments_path}: show 'b' is not in the UEM: its segments are kept uncropped"]
+                                f"{segments_path}:3: show 'b' is not in the UEM: its segments are kept uncropped"]
 
 
 def test_empty_srt_cue_and_no_label(tmp_path):

@@ -102,13 +102,16 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
         check_types(types)
     result: dict[str, Annotation] = {}
     origin: dict[str, tuple[Path, int]] = {}
+    track_lines: dict[str, list[int]] = {}
     for file in files:
-        for show_id, (annotation, line) in _segments_of_file(file, format=format, show=show,
-                                                              types=types).items():
+        for show_id, (annotation, line, lines) in _segments_of_file(
+                file, format=format, show=show, types=types, lines=uem is not None).items():
             _check_new_show(show_id, origin, file, line)
             result[show_id] = annotation
+            track_lines[show_id] = lines
     if uem is not None:
-        result = {show_id: crop_to_uem(annotation, uem, path=origin[show_id][0])
+        result = {show_id: crop_to_uem(annotation, uem, path=origin[show_id][0],
+                                       lines=track_lines[show_id])
                   for show_id, annotation in result.items()}
     return result
 
@@ -125,8 +128,12 @@ def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) ->
     origin[show_id] = (file, line)
 
 
-def _segments_of_file(file: Path, *, format, show, types) -> dict[str, tuple[Annotation, int]]:
-    """``{show: (Annotation, line of its first segment)}`` of one file."""
+def _segments_of_file(file: Path, *, format, show, types, lines: bool = False
+                      ) -> dict[str, tuple[Annotation, int, list[int] | None]]:
+    """``{show: (Annotation, line of its first segment, line of each track)}`` of one file.
+
+    The lines of the tracks are only listed when ``lines`` is true (else ``None``).
+    """
     kind = detect_format(file, format)
     if show is not None and kind not in ("vtt", "srt"):
         raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
@@ -144,24 +151,29 @@ def _segments_of_file(file: Path, *, format, show, types) -> dict[str, tuple[Ann
             Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
             for cue in read_cues(file, format=kind)]}
     return {show_id: (to_annotation(show_id, show_records, path=file),
-                      min((r.line for r in show_records), default=None))
+                      min((r.line for r in show_records), default=None),
+                      [r.line for r in sorted(show_records, key=lambda r: (r.start, r.end, r.line))]
+                      if lines else None)
             for show_id, show_records in records.items()}
 
 
-def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None) -> Annotation:
+def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
+                lines: list[int] | None = None) -> Annotation:
     """Crop a show's segments to its UEM regions (see :func:`read_segments`).
 
-    ``path`` is the file the segments were read from, named by the warnings.
+    ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
+    named by the warnings.
     """
     show = annotation.uri
     if show not in uem:
-        _warn_show(f"show {show!r} is not in the UEM: its segments are kept uncropped", path)
+        _warn_show(f"show {show!r} is not in the UEM: its segments are kept uncropped", path,
+                   None if not lines else min(lines))
         return annotation
     regions = sorted(uem[show])
     region_ends = [region.end for region in regions]
     cropped = Annotation(uri=show)
     track = 0
-    for segment, _, label in annotation.itertracks(yield_label=True):
+    for segment, track, label in annotation.itertracks(yield_label=True):
         first = bisect.bisect_right(region_ends, segment.start)
         pieces = []
         for region in regions[first:]:
@@ -172,18 +184,18 @@ def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None) 
                 pieces.append(piece)
         if not pieces:
             _warn_show(f"show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
-                       "is outside the UEM and is left out", path)
+                       "is outside the UEM and is left out", path, lines[track] if lines else None)
         for piece in pieces:
             cropped[piece, track] = label
             track += 1
     return cropped
 
 
-def _warn_show(message: str, path) -> None:
+def _warn_show(message: str, path, line: int | None) -> None:
     if path is None:
         warnings.warn(message, TvsegWarning, stacklevel=4)
     else:
-        warn(message, path=path)
+        warn(message, path=path, line=line)
 
 
 def read_units(path, *, format: str | None = None, show: str | None = None) -> dict[str, pd.DataFrame]:

@@ -77,15 +77,16 @@ def _not_utf8(data: bytes, start: int, path) -> str:
         encoding = "UTF-16LE" if little else "UTF-16BE"
         return (f"not UTF-8 text: looks like {encoding} without a byte order mark; convert it: "
                 f"{_iconv(encoding, path)}")
-    if not data[:start].isascii():
-        return ("not UTF-8 text: a byte that is not UTF-8 after UTF-8 text (a file mixing two "
-                "encodings?); fix the line, or save the file as UTF-8")
     try:
         data.decode("cp1252")
     except UnicodeDecodeError:
         encoding, shown = "ISO-8859-1", "Latin-1 (ISO-8859-1)"
     else:
         encoding, shown = "WINDOWS-1252", "Windows-1252/Latin-1"
+    if not data[:start].isascii():
+        return (f"not UTF-8 text: UTF-8 before this byte, which looks like {shown}: a file mixing two "
+                "encodings? fix the line in a UTF-8 editor (converting the whole file would garble "
+                "its UTF-8 text)")
     return f"not UTF-8 text: looks like {shown}; convert it: {_iconv(encoding, path)}"
 
 

@@ -230,15 +230,16 @@ class _Timings:
         if minutes > 59 or seconds > 59:
             raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line,
                              value=raw)
-        if hours * 3600 > MAX_SECONDS:
-            raise InputError(f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path,
-                             line=line, value=raw)
         padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")
         if not padded:
             self.unpadded += 1
             if self.first_unpadded is None:
                 self.first_unpadded = (line, raw.strip())
-        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + int(millis_text)
+        total = ((hours * 60 + minutes) * 60 + seconds) * 1000 + int(millis_text)
+        if total > MAX_SECONDS * 1000:
+            raise InputError(f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path,
+                             line=line, value=raw)
+        return total
 
     def report(self) -> None:
         if self.unpadded:
