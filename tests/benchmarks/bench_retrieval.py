@@ -94,13 +94,13 @@ def run_mir_eval(ref_intervals, hyp_intervals):
 
 def run_tvseg_boundaries_corpus(reference, hypothesis):
     """Boundary matching only, every show at once: tvseg's corpus path (extraction + sorted sweep)."""
-    from tvseg.retrieval.boundaries import extents, extract, match_points
+    from tvseg.retrieval.boundaries import extract, match_points, regions
     from tvseg.retrieval.segments import from_segmentations
 
     shows = list(reference)
     ref = from_segmentations((reference[s] for s in shows), names=shows, side="reference")
     hyp = from_segmentations((hypothesis[s] for s in shows), names=shows, side="hypothesis")
-    start, end = extents(ref, hyp)
+    start, end = regions(ref)
     ref_show, ref_time = extract(ref, start, end)
     hyp_show, hyp_time = extract(hyp, start, end)
     return [match_points(ref_show, ref_time, hyp_show, hyp_time, tolerance=t) for t in TOLERANCES]

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import TvsegWarning
-from tvseg.retrieval.boundaries import extract, match_points, regions
+from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.exact import tick
 from tvseg.retrieval.rates import f_measure, rate
@@ -157,12 +157,13 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
     h_show, h_time = extract(hypothesis, e_start, e_end)
     comp["boundary_n_reference"] = np.bincount(r_show, minlength=n).astype(float)
     comp["boundary_n_hypothesis"] = np.bincount(h_show, minlength=n).astype(float)
-    matched, pairs = {}, None
-    for tol in dict.fromkeys([float(tolerance), *map(float, tolerances)]):
-        i, j = match_points(r_show, r_time, h_show, h_time, tol)
-        matched[tol] = np.bincount(r_show[i], minlength=n).astype(float)
-        if pairs is None:
-            pairs = (i, j)
+    # the pairs (smallest total distance) at the settings' tolerance; the size of a maximum
+    # matching alone at every tolerance of the sweep
+    pairs = match_points(r_show, r_time, h_show, h_time, float(tolerance))
+    matched = {float(tolerance): np.bincount(r_show[pairs[0]], minlength=n).astype(float)}
+    for tol in dict.fromkeys(map(float, tolerances)):
+        if tol not in matched:
+            matched[tol] = count_matched(r_show, r_time, h_show, h_time, tol, n_shows=n).astype(float)
     comp["boundary_n_matched"] = matched[float(tolerance)]
 
     if titles is None:
