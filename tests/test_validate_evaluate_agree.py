@@ -77,3 +77,25 @@ def test_same_verdict_on_the_demo(tmp_path, capsys):
     assert main(["validate", "--demo"]) == 0
     out = capsys.readouterr().out
     assert "tvseg evaluate would score 2 system(s) on 7 show(s)" in out
+
+
+def test_roll_up_captions_validate_as_units(tmp_path, capsys):
+    # cues overlap (roll-up captions): not a chapter file, but valid units; validate says so, exit 0
+    path = tmp_path / "rollup.vtt"
+    path.write_text("WEBVTT\n\n00:00:00.000 --> 00:00:04.000\none\n\n00:00:02.000 --> 00:00:06.000\ntwo\n\n"
+                    "00:00:04.000 --> 00:00:08.000\nthree\n")
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "captions" in out and "3 cue(s) as units only" in out
+    assert main(["validate", str(tmp_path)]) == 0
+    assert "as --units only" in capsys.readouterr().out
+
+
+def test_metadata_beside_chapters_same_verdict(tmp_path, capsys):
+    # a metadata CSV in the reference folder: evaluate skips it with a warning, and so does validate
+    options = scenario(tmp_path, "fine")
+    (tmp_path / "ref" / "metadata.csv").write_text("show,channel\ns1,fr2\ns2,fr3\n")
+    assert main(["evaluate", *options, "--bootstrap", "0"]) == 0
+    assert "not read as segments" in capsys.readouterr().err
+    assert main(["validate", *options]) == 0
+    assert main(["validate", str(tmp_path / "ref")]) == 0

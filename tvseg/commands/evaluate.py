@@ -118,8 +118,8 @@ def load(args):
                         frame=args.frame, k=args.k, convention=args.convention,
                         bootstrap=args.bootstrap, seed=args.seed)
     uem = read_uem(args.uem) if args.uem else None
-    inputs = {"reference": read_segments(args.reference, uem=uem),
-              "hypotheses": {name: read_segments(path, uem=uem) for name, path in systems.items()},
+    inputs = {"reference": read_segments(args.reference, uem=uem, side="reference"),
+              "hypotheses": {name: read_segments(path, uem=uem, side=name) for name, path in systems.items()},
               "uem": uem,
               "units": read_units(args.units) if args.units else None,
               "metadata": read_metadata(args.metadata) if args.metadata else None}

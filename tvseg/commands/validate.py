@@ -64,9 +64,16 @@ def run(args) -> int:
 
 def validate_folder(folder: Path) -> str:
     """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis``."""
-    from tvseg.readers import read_segments
+    from tvseg.readers import read_segments, read_units
 
-    segments = read_segments(folder)
+    try:
+        segments = read_segments(folder)
+    except InputError as error:
+        if "overlap" not in error.message:
+            raise
+        units = read_units(folder)
+        return (f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
+                f"as --units only ({error})")
     return f"folder of segmentations, {len(segments)} show(s), {_count(segments)} segment(s) (as evaluate reads it)"
 
 
@@ -133,12 +140,23 @@ def validate_file(file: Path) -> str:
                 return summary
             segments = read_segments(file)
             return summary + f", {_count(segments)} topic segment(s)"
-    segments = read_segments(file)
-    summary = f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"
     if kind in ("vtt", "srt"):
-        units = read_units(file)  # also checks the cues as caption units (no overlap)
-        summary += f", {sum(map(len, units.values()))} cue(s)"
-    return summary
+        units = read_units(file)
+        cues = sum(map(len, units.values()))
+        try:
+            segments = read_segments(file)
+        except InputError as error:
+            if "overlap" not in error.message:
+                raise
+            # roll-up captions: valid units, not a chapter file
+            return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(cues)} as units only ({error})"
+        return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s), {cue_count(cues)}"
+    segments = read_segments(file)
+    return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"
+
+
+def cue_count(n: int) -> str:
+    return f"{n} cue(s)"
 
 
 def _count(segmentations) -> int:

@@ -60,11 +60,17 @@ def list_files(path, *, format: str | None = None) -> list[Path]:
                    and (format is None or FORMATS[p.suffix.lower()] == format))
     if not files:
         raise InputError("no file to read in this folder (.rttm, .vtt, .srt or .csv)", path=path)
+    unread = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir()
+                    if not p.name.startswith(".") and p not in files)
+    if unread:
+        warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt and .csv files are read"
+             f"{'' if format is None else ' as ' + format}): {', '.join(unread[:8])}"
+             f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}", path=path)
     return files
 
 
 def read_segments(path, *, format: str | None = None, show: str | None = None, types=None,
-                  uem: dict[str, Timeline] | None = None) -> dict[str, Annotation]:
+                  uem: dict[str, Timeline] | None = None, side: str | None = None) -> dict[str, Annotation]:
     """Read topic segmentations from a file or a folder of files.
 
     Parameters
@@ -80,8 +86,11 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
         RTTM line types to keep (e.g. ``{"SEGMENT"}``). By default every type that carries a time
         span is kept: SEGMENT, NOSCORE, NO_RT_METADATA, LEXEME, NON-LEX, NON-SPEECH, FILLER, EDIT,
         SU, A/P, SPEAKER (IP and CB mark instants and SPKR-INFO has no times: never kept).
+    side : str, optional
+        How the warnings name what is read (e.g. ``"reference"``, ``"system_a"``).
     uem : dict of str to Timeline, optional
-        Evaluated regions from :func:`read_uem`. Segments are cropped to their show's regions; a
+        Evaluated regions from :func:`read_uem`. One warning per file says how many segments the
+        UEM shortened, split and left out, and how many seconds it removed. Segments are cropped to their show's regions; a
         segment wholly outside them is dropped with a :class:`~tvseg.errors.TvsegWarning` naming it.
         A show missing from the UEM is kept uncropped, with a warning.
 
@@ -103,17 +112,52 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     result: dict[str, Annotation] = {}
     origin: dict[str, tuple[Path, int]] = {}
     track_lines: dict[str, list[int]] = {}
+    in_folder = Path(path).is_dir()
     for file in files:
+        if in_folder and file.suffix.lower() == ".csv" and _is_metadata(file):
+            warn("a metadata table beside the segmentations: not read as segments (give it with --metadata)",
+                 path=file)
+            continue
         for show_id, (annotation, line, lines) in _segments_of_file(
                 file, format=format, show=show, types=types, lines=uem is not None).items():
             _check_new_show(show_id, origin, file, line)
             result[show_id] = annotation
             track_lines[show_id] = lines
     if uem is not None:
-        result = {show_id: crop_to_uem(annotation, uem, path=origin[show_id][0],
-                                       lines=track_lines[show_id])
-                  for show_id, annotation in result.items()}
+        counts: dict[Path, UemCrop] = {}
+        for show_id, annotation in result.items():
+            file = origin[show_id][0]
+            result[show_id] = crop_to_uem(annotation, uem, path=file, lines=track_lines[show_id], side=side,
+                                          counts=counts.setdefault(file, UemCrop()))
+        for file, crop in counts.items():
+            if crop.changed:
+                warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
+    if not result and in_folder:
+        raise InputError("no segmentation in this folder", path=path)
     return result
+
+
+def _is_metadata(file: Path) -> bool:
+    try:
+        return table_kind(read_table(file).columns, path=file) == "metadata"
+    except InputError:
+        return False  # read again below, where the error is raised with its line
+
+
+class UemCrop:
+    """What cropping to the UEM did to the segments of one file (counts and seconds)."""
+
+    def __init__(self):
+        self.shows = self.shortened = self.split = self.dropped = 0
+        self.seconds = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.shortened or self.split or self.dropped)
+
+    def __str__(self) -> str:
+        return (f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
+                f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)")
 
 
 def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> None:
@@ -158,17 +202,21 @@ def _segments_of_file(file: Path, *, format, show, types, lines: bool = False
 
 
 def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
-                lines: list[int] | None = None) -> Annotation:
+                lines: list[int] | None = None, side: str | None = None,
+                counts: UemCrop | None = None) -> Annotation:
     """Crop a show's segments to its UEM regions (see :func:`read_segments`).
 
     ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
-    named by the warnings.
+    named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
     """
     show = annotation.uri
+    who = f"{side}: " if side else ""
     if show not in uem:
-        _warn_show(f"show {show!r} is not in the UEM: its segments are kept uncropped", path,
+        _warn_show(f"{who}show {show!r} is not in the UEM: its segments are kept uncropped", path,
                    None if not lines else min(lines))
         return annotation
+    counts = counts if counts is not None else UemCrop()
+    before = (counts.shortened, counts.split, counts.dropped)
     regions = sorted(uem[show])
     region_ends = [region.end for region in regions]
     cropped = Annotation(uri=show)
@@ -183,11 +231,19 @@ def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
             if piece:
                 pieces.append(piece)
         if not pieces:
-            _warn_show(f"show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
+            counts.dropped += 1
+            _warn_show(f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
                        "is outside the UEM and is left out", path, lines[track] if lines else None)
+        elif len(pieces) > 1:
+            counts.split += 1
+        elif pieces[0] != segment:
+            counts.shortened += 1
+        counts.seconds += segment.duration - sum(piece.duration for piece in pieces)
         for piece in pieces:
             cropped[piece, track] = label
             track += 1
+    if (counts.shortened, counts.split, counts.dropped) != before:
+        counts.shows += 1
     return cropped
 
 
