@@ -1,4 +1,4 @@
-"""The numbers the papers printed, transcribed by hand from ``/work/shared/papers``.
+"""The numbers the papers printed, transcribed by hand from the paper texts (``../shared/papers`` beside the repository).
 
 Each table is kept in the paper's own layout (rows = metric, columns = segment size range) so that
 a transcription error can be spotted by reading it side by side with the paper.
