@@ -33,6 +33,8 @@ from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents
+from tvseg.unit.projection import frames
+from tvseg.unit.scores import unit_components, unit_metrics
 
 __all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
 
@@ -371,15 +373,7 @@ def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, ue
     """Unit-domain metrics through ``tvseg.unit.scores`` (None when not asked for)."""
     if units is None and settings.units != "frames":
         return None
-    try:
-        from tvseg.unit.scores import unit_components, unit_metrics
-    except ImportError:
-        warnings.warn("unit metrics (tvseg.unit.scores) are not available in this build: left out",
-                      TvsegWarning, stacklevel=3)
-        return None
     if settings.units == "frames":
-        from tvseg.unit.projection import frames
-
         e_start, e_end = regions(ref, uem_start, uem_end)
     rows, total = {}, None
     for k, show in enumerate(shows):
