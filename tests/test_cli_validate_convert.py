@@ -217,11 +217,11 @@ def test_convert_into_a_new_folder_is_all_or_none(tmp_path, monkeypatch, capsys)
     (tmp_path / "in.rttm").write_text(RTTM)
     real, calls = tvseg.output.write_file, []
 
-    def second_fails(path, text):
+    def second_fails(path, text, **options):
         calls.append(path)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        real(path, text)
+        real(path, text, **options)
 
     monkeypatch.setattr(tvseg.output, "write_file", second_fails)
     assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / "chapters")]) == 2
@@ -240,11 +240,11 @@ def test_convert_into_an_existing_folder_is_all_or_none(tmp_path, monkeypatch):
     (folder / "mine.txt").write_text("keep\n")
     real, calls = tvseg.output.write_file, []
 
-    def second_fails(path, text):
+    def second_fails(path, text, **options):
         calls.append(path)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        real(path, text)
+        real(path, text, **options)
 
     monkeypatch.setattr(tvseg.output, "write_file", second_fails)
     assert main(["convert", str(tmp_path / "in.rttm"), str(folder)]) == 2

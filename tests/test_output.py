@@ -89,3 +89,24 @@ def test_csv_line_quotes_what_a_reader_would_split():
     assert csv_line(["a", "", None, 1.5]) == "a,,,1.5\n"
     assert csv_line(["a\rb", "a\nb", 'q"', "x,y"]) == '"a\rb","a\nb","q""",' + '"x,y"\n'
     assert list(csv.reader(io.StringIO(csv_line(["a\rb", 'q"', "x,y"]), newline=""))) == [["a\rb", 'q"', "x,y"]]
+
+
+@pytest.mark.parametrize("syncfs", [True, False])
+def test_flush_tree_flushes_every_file(tmp_path, monkeypatch, syncfs):
+    import os
+
+    import tvseg.output
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("x", "a/y", "a/b/z"):
+        (tmp_path / name).write_text(name)
+    flushed = []
+    real = os.fsync
+    monkeypatch.setattr(tvseg.output.os, "fsync", lambda fd: (flushed.append(fd), real(fd))[1])
+    if not syncfs:
+        monkeypatch.setattr(tvseg.output, "_syncfs", lambda root: False)
+    tvseg.output.flush_tree(tmp_path)
+    if syncfs and sys.platform.startswith("linux"):
+        assert flushed == []              # one syncfs(2) for the whole file system
+    else:
+        assert len(flushed) == 3 + (3 if os.name != "nt" else 0)   # the files, then the folders

@@ -428,7 +428,7 @@ def test_html_on_a_full_disk_or_read_only_target_is_exit_2_and_keeps_the_old_rep
     capsys.readouterr()
     calls = []
 
-    def refused(path, text):
+    def refused(path, text, **options):
         calls.append(path)
         if len(calls) == 2:
             raise OSError(code, os.strerror(code))
@@ -472,7 +472,7 @@ def test_json_on_a_full_disk_is_exit_2(tmp_path, monkeypatch, capsys):
     target = tmp_path / "scores.json"
     target.write_text("old\n")
 
-    def no_space(path, text):
+    def no_space(path, text, **options):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(tvseg.output, "write_file", no_space)

@@ -160,3 +160,15 @@ def test_without_an_atomic_swap_a_kill_between_the_renames_is_undone_by_the_next
         paths.replace_directory(out, broken)
     assert state(out, versions) == "old"
     assert sorted(os.listdir(tmp_path)) == ["rep"]
+
+
+def test_the_new_folder_is_flushed_to_disk_before_the_swap(tmp_path, monkeypatch):
+    events = []
+    real_flush, real_exchange = paths.flush_tree, paths.exchange
+    monkeypatch.setattr(paths, "flush_tree", lambda root: (events.append("flush"), real_flush(root))[1])
+    monkeypatch.setattr(paths, "exchange", lambda a, b: (events.append("swap"), real_exchange(a, b))[1])
+    out = tmp_path / "rep"
+    write_report(OLD, out, progress=False)
+    assert events == ["flush"]            # nothing to swap with: a plain rename
+    write_report(NEW, out, progress=False)
+    assert events == ["flush", "flush", "swap"]

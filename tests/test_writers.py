@@ -221,11 +221,11 @@ def test_folder_of_chapters_is_written_all_or_none(tmp_path, monkeypatch):
 
     real, calls = tvseg.output.write_file, []
 
-    def second_fails(path, text):
+    def second_fails(path, text, **options):
         calls.append(path)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        real(path, text)
+        real(path, text, **options)
 
     monkeypatch.setattr(tvseg.output, "write_file", second_fails)
     with pytest.raises(InputError, match="No space left"):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from tvseg.errors import UsageError
-from tvseg.output import (cannot_write, exchange, fsync_folder, leftovers, locked, remove_path,
+from tvseg.output import (cannot_write, exchange, flush_tree, fsync_folder, leftovers, locked, remove_path,
                           temporary_path)
 
 __all__ = ["safe_names", "inside", "replace_directory", "looks_like_report"]
@@ -89,19 +89,14 @@ def _tidy(target: Path) -> None:
         remove_path(path)
 
 
-def _fsync_tree(root: Path) -> None:
-    for folder, _, _ in os.walk(root):
-        fsync_folder(folder)
-
-
 def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]) -> Path:
     """Write a folder with ``fill(tmp)`` beside ``directory``, then swap it into place.
 
     At every instant ``directory`` is either the old complete folder (or absent, if there was
     none) or the new complete one, even if the process is killed:
 
-    1. The new folder is built under ``.NAME.tmp-PID-TOKEN`` in the same parent (same file
-       system), its files flushed to disk by ``fill`` and its folders here.
+    1. The new folder is built by ``fill`` under ``.NAME.tmp-PID-TOKEN`` in the same parent
+       (same file system), then flushed to disk (:func:`tvseg.output.flush_tree`).
     2. Under a lock shared by tvseg writers (:func:`tvseg.output.locked`, on ``.NAME.lock``), the
        two folders swap names in one atomic step (:func:`tvseg.output.exchange`: Linux's
        ``renameat2(RENAME_EXCHANGE)``, macOS's ``renamex_np(RENAME_SWAP)``); a missing
@@ -116,6 +111,8 @@ def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]
     Before writing, the leftovers of killed writers of the same ``directory`` (temporary folders
     whose process id no longer runs) are removed. Concurrent writers each build their own
     temporary folder; the lock serialises the swaps, so the last to swap wins and none fails.
+    (Writers must see each other's process ids: two containers with their own process ids writing
+    one shared folder would take each other's temporary folders for leftovers.)
 
     If ``fill`` fails, the temporary folder is removed and ``directory`` is untouched. To avoid
     wiping a folder by mistake (``--html ~``), an existing non-empty folder is replaced only when
@@ -136,7 +133,7 @@ def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]
     old = None
     try:
         fill(tmp)
-        _fsync_tree(tmp)
+        flush_tree(tmp)
         with locked(target):
             _check_replaceable(target)
             if not (target.exists() or target.is_symlink()):

@@ -382,7 +382,7 @@ def _progress_enabled(progress: bool | None, n_shows: int) -> bool:
 def _put(root: Path, relative: str, text: str) -> None:
     path = inside(root, relative)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_file(path, text)
+    write_file(path, text, sync=False)  # replace_directory flushes the whole folder at once
 
 
 def write(report: Report, directory, *, progress: bool | None = None) -> Path:
