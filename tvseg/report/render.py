@@ -118,7 +118,7 @@ def visible(value) -> Markup:
     :func:`tvseg.report.svg.visible_text`.
     """
     text = "" if value is None else str(value)
-    if svg.HIDDEN.search(text) is None:
+    if text.isprintable() or svg.HIDDEN.search(text) is None:  # every hidden character is unprintable
         return escape(text)
     parts, last = [], 0
     for match in svg.HIDDEN.finditer(text):

@@ -54,7 +54,7 @@ def clock(seconds: float | None) -> str:
 def visible_text(value) -> str:
     """``value`` as text with each control or bidi character written ``<U+XXXX>`` (None: empty)."""
     text = "" if value is None else str(value)
-    if HIDDEN.search(text) is None:
+    if text.isprintable() or HIDDEN.search(text) is None:  # every hidden character is unprintable
         return text
     return HIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
