@@ -29,9 +29,9 @@ from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 
-__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "csv_line", "write_file", "flush_tree",
-           "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange", "locked",
-           "cannot_write"]
+__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "csv_line", "write_file",
+           "flush_tree", "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange",
+           "locked", "cannot_write"]
 
 _LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?:tmp|old)-(?P<pid>[0-9]+)-[0-9a-f]+")
 _CSV_QUOTED = re.compile(r'[",\r\n]')
