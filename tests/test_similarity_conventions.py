@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 import tvseg
 from tvseg.errors import InputError
-from tvseg.unit.edits import WindowTransposition, segeval1_edits
+from tvseg.unit.edits_segeval1 import WindowTransposition, segeval1_edits
 from tvseg.unit.similarity import segmentation_similarity, similarity_counts
 
 segeval = pytest.importorskip("segeval")

@@ -9,8 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.unit.masses import as_masses, to_indicator
-from tvseg.unit.windows import (default_k, pk, pk_batch, pk_components, window_batch, windowdiff,
-                                windowdiff_batch, windowdiff_components, winpr)
+from tvseg.unit.batch import WindowBatch, window_batch, windowdiff_batch
+from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
+from tvseg.unit.winpr import winpr
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 
@@ -79,23 +80,23 @@ def test_batch_equals_single(p, convention, k, h, data):
         k = None
     hyps = [data.draw(pair(n, n))[0] for _ in range(h)]
     ind = np.array([to_indicator(as_masses(x)) for x in hyps]).reshape(h, n - 1)
+    lam = convention in ("paper", "segeval", "segeval1") and data.draw(st.booleans())
+    wt = convention in ("paper", "nltk") and data.draw(st.booleans())
     for form in (ind, hyps):
-        got = quiet(pk_batch, ref, form, k=k, convention=convention, false_alarm_weight=2.0)
+        batch = window_batch(ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
+        got = quiet(batch.pk, false_alarm_weight=2.0)
         want = [quiet(pk, ref, x, k=k, convention=convention, false_alarm_weight=2.0) for x in hyps]
         np.testing.assert_allclose(got, want)
-        lam = convention in ("paper", "segeval", "segeval1") and data.draw(st.booleans())
-        wt = convention in ("paper", "nltk") and data.draw(st.booleans())
-        got = quiet(windowdiff_batch, ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
         want = [quiet(windowdiff, ref, x, k=k, convention=convention, lamprier=lam, weighted=wt)
                 for x in hyps]
+        np.testing.assert_allclose(quiet(batch.windowdiff), want)
+        got = quiet(windowdiff_batch, ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
         np.testing.assert_allclose(got, want)
-    c = pk_batch(ref, ind, k=k, convention=convention, components=True)
-    for i, x in enumerate(hyps):
-        assert tuple(int(v[i]) for v in c) == tuple(pk_components(ref, x, k=k, convention=convention))
-    c = windowdiff_batch(ref, ind, k=k, convention=convention, components=True)
-    for i, x in enumerate(hyps):
-        assert tuple(int(v[i]) for v in c) == tuple(windowdiff_components(ref, x, k=k,
-                                                                          convention=convention))
+        for i, x in enumerate(hyps):
+            want_pk = pk_components(ref, x, k=k, convention=convention)
+            assert (int(batch.miss[i]), int(batch.false_alarm[i]), int(batch.windows[i])) == tuple(want_pk)
+            want_wd = windowdiff_components(ref, x, k=k, convention=convention, lamprier=lam, weighted=wt)
+            assert (int(batch.errors[i]), int(batch.wd_windows[i])) == tuple(want_wd)
 
 
 @settings(max_examples=80, deadline=None)
@@ -198,11 +199,14 @@ def test_degenerate_cases():
     assert windowdiff((2, 3), (5,), k=9, convention="segeval") == 0.0
     # k = N - 1 under the paper: one window spanning the whole text
     assert windowdiff((2, 3), (5,), k=4) == 1.0
-    # WinPR with no boundary anywhere: precision, recall, F1 are 0/0
-    m = winpr((5,), (5,))
-    assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)     # k = round(2.5) = 3, 3 * 4 gaps
-    with pytest.warns(TvsegWarning):
-        assert math.isnan(m.f1)
+    # WinPR with no boundary anywhere: precision, recall, F1 are 0/0, NaN, computed once without a
+    # warning (neither when the matrix is made nor on each access)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = winpr((5,), (5,))
+        assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)     # k = round(2.5) = 3, 3 * 4 gaps
+        assert math.isnan(m.f1) and math.isnan(m.precision) and math.isnan(m.recall)
+        assert math.isnan(m.normalized().f1)
 
 
 def test_bad_options_and_inputs():
@@ -221,4 +225,34 @@ def test_bad_options_and_inputs():
     with pytest.raises(InputError):
         windowdiff((2, 0), (2,))
     with pytest.raises(InputError):
-        pk_batch((2, 3), np.zeros((2, 3), bool))
+        window_batch((2, 3), np.zeros((2, 3), bool))
+    with pytest.raises(InputError):
+        windowdiff_batch((2, 3), np.zeros((2, 4), int))
+    with pytest.raises(UsageError):
+        window_batch((2, 3), np.zeros((2, 4), bool), lamprier=True, convention="nltk")
+
+
+def test_results_are_frozen_dataclasses_that_still_unpack():
+    import dataclasses
+    c = pk_components((2, 3), (5,), k=2)
+    miss, false_alarm, windows = c
+    assert (miss, false_alarm, windows) == (c.miss, c.false_alarm, c.windows) == (2, 0, 3)
+    errors, wd_windows = windowdiff_components((2, 3), (5,), k=2)
+    assert (errors, wd_windows) == (2, 3)
+    m = winpr((2, 3), (1, 4), k=2)
+    batch = window_batch((2, 3), [(5,), (2, 3)], k=2)
+    assert isinstance(batch, WindowBatch)
+    for result in (c, m, batch):
+        assert dataclasses.is_dataclass(result)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.k = 3
+    assert (m.precision, m.recall, m.f1) == (m.tp / (m.tp + m.fp), m.tp / (m.tp + m.fn),
+                                             2 * m.tp / (2 * m.tp + m.fp + m.fn))
+
+
+def test_old_import_paths_still_resolve():
+    import tvseg
+    from tvseg.unit import batch, windows
+    from tvseg.unit import winpr as winpr_module
+    assert windows.winpr is winpr_module.winpr and windows.window_batch is batch.window_batch
+    assert windows.windowdiff_batch is batch.windowdiff_batch and tvseg.winpr is winpr_module.winpr

@@ -14,8 +14,8 @@ import pytest
 
 from tvseg.errors import TvsegWarning
 from tvseg.unit.masses import as_masses, to_indicator
-from tvseg.unit.windows import (default_k, pk, pk_components, window_batch, windowdiff, windowdiff_batch,
-                                windowdiff_components)
+from tvseg.unit.batch import window_batch, windowdiff_batch
+from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
 
 segeval = pytest.importorskip("segeval")
 

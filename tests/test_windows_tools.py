@@ -13,7 +13,8 @@ import segeval
 from nltk.metrics import segmentation as nltk_seg
 
 from tvseg.errors import TvsegWarning
-from tvseg.unit.windows import default_k, pk, pk_batch, windowdiff, windowdiff_batch
+from tvseg.unit.batch import window_batch, windowdiff_batch
+from tvseg.unit.windows import default_k, pk, windowdiff
 
 PAIRS = 1000
 
@@ -116,6 +117,6 @@ def test_batch_equals_tools_too():
     a = nltk_string(ref)
     strings = ["".join("1" if x else "0" for x in row) for row in hyps]
     want = [nltk_seg.pk(a, s) for s in strings]
-    np.testing.assert_allclose(pk_batch(ref, hyps, convention="nltk"), want)
+    np.testing.assert_allclose(window_batch(ref, hyps, convention="nltk").pk(), want)
     want = [nltk_seg.windowdiff(a, s, 4) for s in strings]
     np.testing.assert_allclose(windowdiff_batch(ref, hyps, k=4, convention="nltk"), want)

@@ -30,7 +30,7 @@ _PUBLIC = {
     # unit domain
     "pk": "tvseg.unit.windows",
     "windowdiff": "tvseg.unit.windows",
-    "winpr": "tvseg.unit.windows",
+    "winpr": "tvseg.unit.winpr",
     "segmentation_similarity": "tvseg.unit.similarity",
     "boundary_similarity": "tvseg.unit.similarity",
     "boundary_edit_distance": "tvseg.unit.similarity",

@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass, field
 
 from tvseg.errors import UsageError
+from tvseg.unit.conventions import CONVENTIONS
 
 __all__ = ["Settings", "CONVENTIONS"]
 
-CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 MAX_BOOTSTRAP = 100_000
 """Most bootstrap resamples a run may ask for: the resampled scores are held in memory."""
 

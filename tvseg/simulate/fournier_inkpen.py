@@ -39,7 +39,7 @@ def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) ->
     """WindowDiff (from :mod:`tvseg.unit.windows`) and S with ``n = 2`` of each hypothesis."""
     from tvseg.unit.masses import from_indicator
     from tvseg.unit.similarity import segmentation_similarity
-    from tvseg.unit.windows import windowdiff_batch
+    from tvseg.unit.batch import windowdiff_batch
 
     wd = np.asarray(windowdiff_batch(masses, hypotheses, k=k, convention="paper"), dtype=float)
     s = np.array([float(segmentation_similarity(masses, from_indicator(row), n=2)) for row in hypotheses])
@@ -53,7 +53,7 @@ def window_and_similarity_segeval1(masses: np.ndarray, hypotheses: np.ndarray, k
     reference segment size rounded half up and slides windows of ``k`` units (``k - 1`` gaps),
     ``N + 1 - k`` of them; the ``k`` given by the study is not used.
     """
-    from tvseg.unit.windows import windowdiff_batch
+    from tvseg.unit.batch import windowdiff_batch
 
     out = window_and_similarity(masses, hypotheses, k)
     out["windowdiff"] = np.asarray(windowdiff_batch(masses, hypotheses, convention="segeval1"), dtype=float)

@@ -67,7 +67,7 @@ from itertools import combinations
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.unit.edits import _check_options
+from tvseg.unit.edit_inputs import check_edit_options
 from tvseg.unit.masses import as_masses, boundary_positions
 from tvseg.unit.similarity import pair_counts
 
@@ -308,7 +308,7 @@ def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: 
     Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
     Computational Linguistics 34(4), 555-596.
     """
-    n, w_sub, w_trp = _check_options(n, weights)
+    n, w_sub, w_trp = check_edit_options(n, weights)
     chance_count = _check_agreement_options(metric, convention, chance_count)
     items, coders, data = check_dataset(dataset)
     pbs_item = {item: int(next(iter(data[item].values())).sum()) - 1 for item in items}

@@ -16,29 +16,28 @@ Positions are boundary positions as in :mod:`tvseg.unit.masses`: the number of u
 boundary, ``1 .. N-1`` (segeval's boundary-string index plus one).
 
 Everything works on the sorted boundary positions, never on unit positions: the cost grows with the
-number of boundaries, not with the number of units.
+number of boundaries, not with the number of units. The inputs are read by
+:mod:`tvseg.unit.edit_inputs`; the 2012 reference implementation's own transpositions are in
+:mod:`tvseg.unit.edits_segeval1`.
 """
 from __future__ import annotations
 
-import bisect
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Hashable, NamedTuple
+from dataclasses import astuple, dataclass
+from typing import Hashable
 
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.unit.masses import as_pair, boundary_positions
+from tvseg.unit.edit_inputs import as_boundary_string_pair, check_edit_options
 
 __all__ = [
-    "Transposition", "FullMiss", "BoundaryEdits", "boundary_edit_distance", "transposition_error",
-    "as_boundary_string_pair", "segeval1_edits", "WindowTransposition",
+    "Transposition", "FullMiss", "BoundaryEdits", "PairPenalty", "boundary_edit_distance", "transposition_error",
+    "single_type_penalty",
 ]
 
-SINGLE_TYPE = 1  # the boundary type of a segmentation given as masses (segeval's convention)
 
-
-class Transposition(NamedTuple):
+@dataclass(frozen=True)
+class Transposition:
     """A near miss: the boundary of ``type`` at ``start`` in one segmentation is at ``end`` in the other."""
 
     start: int
@@ -51,8 +50,12 @@ class Transposition(NamedTuple):
         """The number of PBs the transposition covers (``n`` in ``te(n, b)``): ``end - start + 1``."""
         return self.end - self.start + 1
 
+    def __iter__(self):
+        return iter(astuple(self))
 
-class FullMiss(NamedTuple):
+
+@dataclass(frozen=True)
+class FullMiss:
     """A full miss at ``position``: ``type_a`` in ``a`` against ``type_b`` in ``b`` (None: no boundary)."""
 
     position: int
@@ -63,6 +66,9 @@ class FullMiss(NamedTuple):
     def is_addition(self) -> bool:
         """True when only one segmentation has a boundary here (segeval 2.0's addition/deletion)."""
         return self.type_a is None or self.type_b is None
+
+    def __iter__(self):
+        return iter(astuple(self))
 
 
 def transposition_error(span, b: int = 2):
@@ -127,88 +133,30 @@ class BoundaryEdits:
                 "transpositions": len(self.transpositions), "matches": self.matches}
 
 
-# --------------------------------------------------------------------------------------------
-# Input forms
+@dataclass(frozen=True)
+class PairPenalty:
+    r"""What :func:`single_type_penalty` finds for one pair of position arrays (one boundary type).
 
-
-def _is_boundary_string(seq) -> bool:
-    if isinstance(seq, np.ndarray):
-        return seq.dtype == object
-    if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence) or len(seq) == 0:
-        return False
-    return isinstance(seq[0], (set, frozenset, list, tuple))
-
-
-def as_boundary_string_pair(a, b, boundary_types=None):
-    """Check two segmentations and return ``(types, positions_a, positions_b, pbs)``.
-
-    ``positions_x`` maps each boundary type to the sorted int64 array of its positions in ``x``; ``pbs``
-    is ``N - 1``. ``a`` and ``b`` are masses (one boundary type, labelled 1), or *boundary strings*:
-    sequences of ``N - 1`` collections of boundary types, one per potential boundary (segeval's
-    ``BoundaryFormat.sets``, e.g. ``[set(), {1}, set(), {1, 2}]``). With ``boundary_types`` given, the
-    inputs must be boundary strings whose types all belong to it, and ``t = len(boundary_types)``;
-    otherwise ``t`` is the number of types that occur (at least 1).
+    Attributes
+    ----------
+    distance : float
+        The weighted edit distance in PBs.
+    full_misses, transpositions : int
+        The numbers of full misses (additions) and of transpositions.
+    span_sum : int
+        :math:`\sum (\text{span} - 1)` over the transpositions.
+    matches : int
+        Positions where both segmentations have a boundary.
     """
-    if boundary_types is None and not (_is_boundary_string(a) or _is_boundary_string(b)):
-        ma, mb = as_pair(a, b, names=("a", "b"))
-        return (SINGLE_TYPE,), {SINGLE_TYPE: boundary_positions(ma)}, {SINGLE_TYPE: boundary_positions(mb)}, \
-            int(ma.sum()) - 1
-    if boundary_types is not None:
-        if isinstance(boundary_types, (str, bytes)) or not isinstance(boundary_types, Iterable):
-            raise InputError("boundary_types must be a collection of boundary type labels", value=boundary_types)
-        declared = list(dict.fromkeys(boundary_types))
-        if not declared:
-            raise InputError("boundary_types must not be empty")
-    else:
-        declared = None
-    pa = _string_positions(a, "a")
-    pb = _string_positions(b, "b")
-    if pa[1] != pb[1]:
-        raise InputError(f"a and b have different numbers of potential boundaries ({pa[1]} and {pb[1]})")
-    present = list(dict.fromkeys(list(pa[0]) + list(pb[0])))
-    if declared is None:
-        try:
-            types = tuple(sorted(present)) or (SINGLE_TYPE,)
-        except TypeError:
-            types = tuple(present) or (SINGLE_TYPE,)
-    else:
-        unknown = [t for t in present if t not in declared]
-        if unknown:
-            raise InputError("boundary type not in boundary_types", value=unknown[0])
-        types = tuple(declared)
-    empty = np.zeros(0, dtype=np.int64)
-    pos_a = {t: np.asarray(pa[0].get(t, empty), dtype=np.int64) for t in types}
-    pos_b = {t: np.asarray(pb[0].get(t, empty), dtype=np.int64) for t in types}
-    return types, pos_a, pos_b, pa[1]
 
+    distance: float
+    full_misses: int
+    transpositions: int
+    span_sum: int
+    matches: int
 
-def _string_positions(string, name):
-    if isinstance(string, (str, bytes)) or not isinstance(string, (Sequence, np.ndarray)):
-        raise InputError(f"{name} must be masses or a boundary string (a sequence of sets of boundary types)",
-                         value=string)
-    out: dict = {}
-    for i, cell in enumerate(string):
-        if isinstance(cell, (str, bytes)) or not isinstance(cell, Iterable):
-            raise InputError(f"{name}[{i}] must be a set of boundary types", value=cell)
-        for t in cell:
-            if t is None:
-                raise InputError(f"{name}[{i}] holds None as a boundary type", value=cell)
-            out.setdefault(t, []).append(i + 1)
-    return out, len(string)
-
-
-def _check_options(n, weights):
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InputError("n must be an integer >= 1 (the largest transposition span in PBs; 1 allows none)",
-                         value=n)
-    try:
-        w_sub, w_trp = (float(w) for w in weights)
-    except (TypeError, ValueError):
-        raise InputError("weights must be a pair of numbers (substitution, transposition)", value=weights) from None
-    for w in (w_sub, w_trp):
-        if not (0.0 <= w <= 1.0):
-            raise InputError("weights must lie in [0, 1] (Fournier & Inkpen 2012, section 3.3)", value=weights)
-    return int(n), w_sub, w_trp
+    def __iter__(self):
+        return iter(astuple(self))
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,115 +292,15 @@ def _single_type_edits(pa, pb, n, w_sub, w_trp, scale, selection):
     return pos, side, first, second, matches
 
 
-def single_type_penalty(pa, pb, *, n, w_sub, w_trp, scale, selection="optimal"):
-    """Fast path used by the metrics: ``(distance, full misses, transpositions, sum of spans, matches)``."""
+def single_type_penalty(pa, pb, *, n, w_sub, w_trp, scale, selection="optimal") -> PairPenalty:
+    """The metrics' fast path: the penalty of one pair of sorted position arrays, without the edits."""
     pos, side, first, second, matches = _single_type_edits(pa, pb, n, w_sub, w_trp, scale, selection)
     n_trans = first.size
     full = pos.size - 2 * n_trans
     spans = (pos[second] - pos[first] + 1) if n_trans else np.zeros(0, dtype=np.int64)
     te = transposition_error(spans).sum() if scale else float(n_trans)
     distance = w_sub * full + w_trp * float(te)
-    return distance, full, n_trans, int((spans - 1).sum()), matches
-
-
-# --------------------------------------------------------------------------------------------
-# The 2012 reference implementation's choice (segeval 1.1)
-
-
-class WindowTransposition(NamedTuple):
-    """A transposition as the 2012 reference implementation finds it: the PBs ``start .. end`` of ``a``,
-    read backwards, are those of ``b``; ``boundaries`` counts the boundaries of ``a`` in that window."""
-
-    start: int
-    end: int
-    boundaries: int
-
-    @property
-    def span(self) -> int:
-        """The number of PBs the window covers: ``end - start + 1``."""
-        return self.end - self.start + 1
-
-    def error(self) -> float:
-        r"""Its cost :math:`\mathrm{te}(\text{span}, 2\,\text{boundaries})` (equation 3 with the paper's
-        ``b`` counting the boundaries of both segmentations)."""
-        return float(transposition_error(self.span, 2 * self.boundaries))
-
-
-def _is_window_transposition(in_a, in_b, start: int, width: int) -> bool:
-    window_a = tuple(p in in_a for p in range(start, start + width))
-    window_b = tuple(p in in_b for p in range(start, start + width))
-    return window_a != window_b and window_a[::-1] == window_b
-
-
-def _keep(kept_start: list, kept_end: list, kept: list, candidate: WindowTransposition) -> None:
-    """Keep ``candidate`` unless it overlaps kept transpositions moving as many boundaries or more.
-
-    The kept transpositions never overlap, so sorted by start they are sorted by end too: those that
-    share a PB with ``candidate`` are the slice ``lo:hi`` found by bisection.
-    """
-    lo = bisect.bisect_left(kept_end, candidate.start)
-    hi = bisect.bisect_right(kept_start, candidate.end)
-    if lo < hi and candidate.boundaries <= sum(t.boundaries for t in kept[lo:hi]):
-        return
-    kept[lo:hi] = [candidate]
-    kept_start[lo:hi] = [candidate.start]
-    kept_end[lo:hi] = [candidate.end]
-
-
-def segeval1_edits(pa: np.ndarray, pb: np.ndarray, *, n: int) -> tuple[int, tuple]:
-    r"""The edits the 2012 reference implementation (segeval 1.1) finds between two segmentations.
-
-    Its procedure, on boundary positions ``1 .. N-1`` of one boundary type:
-
-    1. the *set errors* are the positions where exactly one segmentation has a boundary;
-    2. for each width ``w = 2, 3, ... n`` in turn, and each window of ``w`` PBs from the left, the window
-       is a transposition when ``b``'s window starts or ends with a boundary, differs from ``a``'s, and
-       equals ``a``'s read backwards; its weight is the number of boundaries of ``a`` in it;
-    3. a transposition is kept if it overlaps (shares a PB with) no kept one, or replaces those it
-       overlaps when its weight is larger than the sum of theirs;
-    4. the set errors inside a kept transposition are dropped.
-
-    Unlike the paper's reading (:func:`boundary_edit_distance`), a window may move several boundaries
-    and may hold positions where both segmentations agree: ``a = |-||`` against ``b = ||-|`` over PBs
-    ``11 .. 13`` of a longer text is one transposition of weight 2 for ``n >= 3``.
-
-    Only windows whose first and last PBs are boundaries of opposite segmentations qualify, so the
-    candidates are the windows starting or ending at a boundary of ``b``: :math:`O(|B| n^2)` checks.
-    The procedure is symmetric in ``a`` and ``b``.
-
-    Parameters
-    ----------
-    pa, pb : numpy.ndarray of int
-        Sorted boundary positions of the two segmentations.
-    n : int
-        Largest window width in PBs (``n < 2``: no transposition).
-
-    Returns
-    -------
-    (int, tuple of WindowTransposition)
-        The number of set errors left and the kept transpositions, sorted by start.
-
-    References
-    ----------
-    Fournier, C. and Inkpen, D. (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161
-    (segeval 1.1 beta, ``similarity/distance/MultipleBoundaryDistance.py``).
-    """
-    in_a, in_b = set(pa.tolist()), set(pb.tolist())
-    kept_start: list = []
-    kept_end: list = []
-    kept: list = []
-    for width in range(2, n + 1):
-        starts = sorted({s for p in in_b for s in (p, p - width + 1)})
-        for start in starts:
-            if _is_window_transposition(in_a, in_b, start, width):
-                boundaries = sum(1 for p in range(start, start + width) if p in in_a)
-                _keep(kept_start, kept_end, kept, WindowTransposition(start, start + width - 1, boundaries))
-    left = 0
-    for p in in_a ^ in_b:
-        i = bisect.bisect_right(kept_start, p) - 1
-        if i < 0 or kept_end[i] < p:
-            left += 1
-    return left, tuple(kept)
+    return PairPenalty(distance, full, n_trans, int((spans - 1).sum()), matches)
 
 
 # --------------------------------------------------------------------------------------------
@@ -508,7 +356,7 @@ def boundary_edit_distance(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transp
     Fournier, C. and Inkpen, D. (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161.
     Fournier, C. (2013). Evaluating Text Segmentation using Boundary Edit Distance. ACL, 1702-1712.
     """
-    n, w_sub, w_trp = _check_options(n, weights)
+    n, w_sub, w_trp = check_edit_options(n, weights)
     if selection not in ("optimal", "segeval"):
         raise InputError("selection must be 'optimal' or 'segeval'", value=selection)
     types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, boundary_types)

@@ -27,7 +27,9 @@ import pandas as pd
 
 from tvseg.errors import TvsegWarning
 from tvseg.unit.projection import to_masses
-from tvseg.unit.windows import pk_components, windowdiff_components, winpr
+from tvseg.unit.similarity import similarity_counts
+from tvseg.unit.windows import pk_components, windowdiff_components
+from tvseg.unit.winpr import winpr
 
 __all__ = ["unit_components", "unit_metrics", "UNIT_METRICS"]
 
@@ -50,8 +52,7 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     Returns
     -------
     dict of str to float
-        The keys of the module docstring. S's counts are left out when
-        :mod:`tvseg.unit.similarity` is not available.
+        The keys of the module docstring.
     """
     ref = to_masses(reference, units)
     hyp = to_masses(hypothesis, units)
@@ -60,13 +61,10 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     # a show of one unit, or a k that fits no window, has 0 windows (and 0 errors)
     p = pk_components(ref, hyp, k=k, convention=convention)
     w = windowdiff_components(ref, hyp, k=k, convention=convention)
-    out.update(pk_miss=p[0], pk_false_alarm=p[1], pk_windows=p[2], wd_errors=w[0], wd_windows=w[1])
+    out.update(pk_miss=p.miss, pk_false_alarm=p.false_alarm, pk_windows=p.windows, wd_errors=w.errors,
+               wd_windows=w.windows)
     m = winpr(ref, hyp, k=k)
     out.update(winpr_tp=m.tp, winpr_tn=m.tn, winpr_fp=m.fp, winpr_fn=m.fn)
-    try:
-        from tvseg.unit.similarity import similarity_counts
-    except ImportError:  # pragma: no cover - S is written in another module
-        return out
     penalty, potential = similarity_counts(ref, hyp, n=2)
     out.update(s_penalty=float(penalty), s_potential=float(potential))
     return out

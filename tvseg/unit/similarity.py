@@ -11,7 +11,7 @@ Conventions of S (``convention=``, ``docs/conventions.md``)
     transposition costs 1 PB.
 ``"segeval1"``
     The 2012 reference implementation (segeval 1.1): transpositions are windows found width by width
-    (:func:`tvseg.unit.edits.segeval1_edits`) and a window moving ``c`` boundaries costs
+    (:func:`tvseg.unit.edits_segeval1.segeval1_edits`) and a window moving ``c`` boundaries costs
     ``te(span, 2c)``. Equal to ``"paper"`` for ``n = 2`` (with ``w_trp <= 2 w_sub``); for ``n > 2`` it can
     cost more: ``a = (1,3,1,2,2,2,1,2,1,1)``, ``b = (1,3,1,4,3,1,1,1,1)``, ``n = 5`` give S = 0.6833
     against the paper's 0.8333.
@@ -26,8 +26,9 @@ choice included), for masses with one boundary type.
 from __future__ import annotations
 
 from tvseg.errors import InputError
-from tvseg.unit.edits import (SINGLE_TYPE, BoundaryEdits, _check_options, as_boundary_string_pair,
-                              boundary_edit_distance, segeval1_edits, single_type_penalty)
+from tvseg.unit.edit_inputs import SINGLE_TYPE, as_boundary_string_pair, check_edit_options
+from tvseg.unit.edits import BoundaryEdits, boundary_edit_distance, single_type_penalty
+from tvseg.unit.edits_segeval1 import segeval1_edits
 
 __all__ = ["segmentation_similarity", "similarity_counts", "boundary_similarity", "boundary_edit_distance",
            "BoundaryEdits", "S_CONVENTIONS"]
@@ -53,7 +54,7 @@ def pair_counts(pa, pb, pbs: int, *, metric: str = "S", convention: str = "paper
 
     * ``"paper"``: :math:`w_{sub} |	ext{full misses}| + w_{trp} \sum \mathrm{te}(	ext{span}, 2)`;
     * ``"segeval1"``: :math:`w_{sub} |	ext{set errors left}| + w_{trp} \sum \mathrm{te}(	ext{span}, 2c)`
-      over the 2012 code's windows (:func:`tvseg.unit.edits.segeval1_edits`);
+      over the 2012 code's windows (:func:`tvseg.unit.edits_segeval1.segeval1_edits`);
     * ``"segeval"``: :math:`w_{sub} |A| + w_{trp} \sum |	ext{span} - 1| / n` over segeval 2.0's
       transpositions (each counting 1 instead when ``scale`` is false).
 
@@ -65,14 +66,13 @@ def pair_counts(pa, pb, pbs: int, *, metric: str = "S", convention: str = "paper
         moved = sum(t.error() for t in windows) if scale else len(windows)
         return w_sub * left + w_trp * moved, pbs
     if convention == "segeval":
-        _, additions, transpositions, span_sum, matches = single_type_penalty(
-            pa, pb, n=n, w_sub=1.0, w_trp=1.0, scale=False, selection="segeval")
-        moved = span_sum / n if scale else transpositions
-        penalty = w_sub * additions + w_trp * moved
+        p = single_type_penalty(pa, pb, n=n, w_sub=1.0, w_trp=1.0, scale=False, selection="segeval")
+        moved = p.span_sum / n if scale else p.transpositions
+        penalty = w_sub * p.full_misses + w_trp * moved
         if metric == "B":
-            return penalty, additions + transpositions + matches
+            return penalty, p.full_misses + p.transpositions + p.matches
         return penalty, pbs
-    return single_type_penalty(pa, pb, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale)[0], pbs
+    return single_type_penalty(pa, pb, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale).distance, pbs
 
 
 def similarity_counts(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
@@ -88,7 +88,7 @@ def similarity_counts(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositi
     how the agreement coefficients pool items (:mod:`tvseg.unit.agreement`). Options as in
     :func:`segmentation_similarity`.
     """
-    n, w_sub, w_trp = _check_options(n, weights)
+    n, w_sub, w_trp = check_edit_options(n, weights)
     check_s_convention(convention)
     types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, boundary_types)
     if types == (SINGLE_TYPE,) and boundary_types is None:
@@ -201,13 +201,13 @@ def boundary_similarity(a, b, *, n: int = 2) -> float:
     ----------
     Fournier, C. (2013). Evaluating Text Segmentation using Boundary Edit Distance. ACL, 1702-1712.
     """
-    n, _, _ = _check_options(n, (1.0, 1.0))
+    n, _, _ = check_edit_options(n, (1.0, 1.0))
     types, pos_a, pos_b, _ = as_boundary_string_pair(a, b, None)
     if types != (SINGLE_TYPE,):
         raise ValueError("boundary_similarity takes masses")  # pragma: no cover - masses give one type
-    _, additions, transpositions, span_sum, matches = single_type_penalty(
-        pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE], n=n, w_sub=1.0, w_trp=1.0, scale=False, selection="segeval")
-    denominator = additions + transpositions + matches
+    p = single_type_penalty(pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE], n=n, w_sub=1.0, w_trp=1.0, scale=False,
+                            selection="segeval")
+    denominator = p.full_misses + p.transpositions + p.matches
     if denominator == 0:
         return 1.0
-    return 1.0 - (additions + span_sum / n) / denominator
+    return 1.0 - (p.full_misses + p.span_sum / n) / denominator

@@ -1,0 +1,154 @@
+r"""Conventions of the window metrics: their names, the default ``k``, and the window geometry.
+
+A text of ``N`` units has ``N - 1`` gaps between adjacent units, numbered ``1 .. N-1`` (gap ``g``
+follows unit ``g``); a boundary sits in a gap. A *window* is a run of ``w`` consecutive gaps starting
+at gap ``s``. How wide a window is, where the windows start and what divides the sum over them is the
+*convention* (``docs/conventions.md`` has the table):
+
+``"paper"``
+    Pevzner & Hearst (2002): :math:`\frac{1}{N-k}\sum_{i=1}^{N-k}`, the probe joins sentence ``i`` and
+    sentence ``i + k`` and so spans the ``k`` gaps ``i .. i+k-1``; ``N - k`` windows. ``k`` defaults to
+    half the mean reference segment size, :math:`N / (2\,|\text{segments}|)`, rounded half up, at least 1.
+``"segeval1"``
+    The 2012 reference implementation behind Fournier & Inkpen's numbers (segeval 1.1): ``k`` is half
+    the mean reference segment size rounded half up, at least 2. Its Pk probes unit ``i`` against unit
+    ``i + k`` (windows of ``k`` gaps, ``N - k`` of them, as the paper); its WindowDiff slides windows of
+    ``k`` units, which hold ``k - 1`` gaps, ``N + 1 - k`` of them; with ``lamprier=True``
+    :math:`p = \max(1, k - 1)` phantom units pad both ends of both segmentations, ``N + 1 - k + 2p``
+    windows.
+``"segeval"``
+    segeval 2.0.11: ``k`` half the mean reference mass rounded half to even, at least 2; windows of
+    ``k`` gaps, ``N - k`` of them; with ``lamprier=True`` ``k`` phantom units at each end and ``N + k + 1``
+    as the divisor (segeval divides by one more than the windows it counts).
+``"nltk"``
+    ``nltk.metrics.segmentation``: the masses stand for a string of ``N - 1`` characters, one per gap;
+    ``k`` defaults to :math:`\mathrm{round}((N-1) / (2 \max(|\text{boundaries}|, 1)))` (half to even,
+    may be 0); windows of ``k`` characters, ``N - k`` of them.
+
+This module needs no numpy: :mod:`tvseg.settings` takes :data:`CONVENTIONS` from here.
+
+References
+----------
+.. [1] L. Pevzner and M. A. Hearst (2002). A critique and improvement of an evaluation metric for
+   text segmentation. Computational Linguistics 28(1):19-36.
+.. [2] M. Scaiano and D. Inkpen (2012). Getting more from segmentation evaluation. NAACL-HLT.
+.. [3] C. Fournier and D. Inkpen (2012). Segmentation similarity and agreement. NAACL-HLT.
+.. [4] S. Lamprier, T. Amghar, B. Levrat and F. Saubion (2007). On evaluation methodologies for
+   text segmentation algorithms. ICTAI.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from dataclasses import dataclass
+
+from tvseg.errors import TvsegWarning, UsageError
+
+__all__ = ["CONVENTIONS", "Geometry", "check_convention", "check_k", "convention_k", "geometry",
+           "winpr_geometry", "ratio"]
+
+CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
+"""The conventions of Pk and WindowDiff (module docstring)."""
+
+
+def check_convention(convention) -> None:
+    """A :class:`~tvseg.errors.UsageError` unless ``convention`` is one of :data:`CONVENTIONS`."""
+    if convention not in CONVENTIONS:
+        raise UsageError(f"convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}")
+
+
+def check_k(k, least: int) -> None:
+    """A :class:`~tvseg.errors.UsageError` unless ``k`` is None or an integer (not a bool) ``>= least``."""
+    if k is None or type(k) is int and k >= least:
+        return
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < least:
+        raise UsageError(f"k must be an integer >= {least}, got {k!r}")
+
+
+def _round_half_up(num: int, den: int) -> int:
+    return (2 * num + den) // (2 * den)
+
+
+def _round_half_even(num: int, den: int) -> int:
+    q, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and q % 2 == 1):
+        q += 1
+    return q
+
+
+def convention_k(n: int, segments: int, convention: str) -> int:
+    """The default ``k`` of a reference of ``n`` units in ``segments`` segments (exact integer rounding;
+    :func:`tvseg.unit.windows.default_k` gives the formulas)."""
+    if convention == "paper":
+        return max(1, _round_half_up(n, 2 * segments))
+    if convention == "segeval1":
+        return max(2, _round_half_up(n, 2 * segments))
+    if convention == "segeval":
+        return max(2, _round_half_even(n, 2 * segments))
+    return _round_half_even(n - 1, 2 * max(segments - 1, 1))
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the windows of one metric lie: ``k``, gaps per window (``width``), the first and last
+    window start (gap numbers; ``lo`` may be < 1 with phantom gaps) and the divisor of the sum (a
+    tool's count, possibly <= 0)."""
+
+    k: int
+    width: int
+    lo: int
+    hi: int
+    divisor: int
+
+    @property
+    def windows(self) -> int:
+        """The number of window starts ``lo .. hi`` (never negative)."""
+        return max(self.hi - self.lo + 1, 0)
+
+
+def geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metric="windowdiff") -> Geometry:
+    """Window geometry of ``metric`` ("pk" or "windowdiff") under ``convention`` (module docstring),
+    after checking the options."""
+    check_convention(convention)
+    if lamprier and convention == "nltk":
+        raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
+    if weighted and convention in ("segeval", "segeval1"):
+        raise UsageError(f"convention {convention!r} has no weighted WindowDiff")
+    check_k(k, 1 if convention in ("paper", "segeval1") else 0)
+    k = convention_k(n, segments, convention) if k is None else int(k)
+    if convention == "paper":
+        if lamprier:
+            # k - 1 phantom gaps without boundaries at each end: every real gap is in k windows
+            return winpr_geometry(n, k)
+        return Geometry(k, k, 1, n - k, n - k)
+    if convention == "segeval1" and metric == "windowdiff":
+        if lamprier:
+            # p phantom units at each end: padded gaps 1-p .. N-1+p, windows of k units
+            phantom = max(1, k - 1)
+            return Geometry(k, k - 1, 1 - phantom, n + phantom + 1 - k, n + 2 * phantom + 1 - k)
+        return Geometry(k, k - 1, 1, n + 1 - k, n + 1 - k)
+    if convention == "segeval" and lamprier:
+        phantom = max(k, 1)
+        return Geometry(k, k, 1 - phantom, n + phantom - k, n + 2 * phantom - k + 1)
+    return Geometry(k, k, 1, n - k, n - k)
+
+
+def winpr_geometry(n: int, k: int) -> Geometry:
+    """Windows of ``k`` gaps with ``k - 1`` phantom gaps at each end (Lamprier et al. as Scaiano &
+    Inkpen describe it): starts ``2-k .. N-1``, every real gap in exactly ``k`` windows."""
+    return Geometry(k, k, 2 - k, n - 1, n + k - 2)
+
+
+def ratio(num, g: Geometry, convention: str, metric: str) -> float:
+    """``num / divisor``, or, when no window fits, what the convention returns: 0.0 where the tool
+    returns 0 (segeval's Pk, segeval's WindowDiff for ``k > N``, nltk's Pk for ``k > N``), else NaN
+    with a :class:`~tvseg.errors.TvsegWarning`."""
+    if g.divisor > 0:
+        return float(num) / g.divisor
+    if convention == "segeval" and (metric == "pk" or g.divisor < 0):
+        return 0.0
+    if convention == "nltk" and metric == "pk" and g.divisor < 0:
+        return 0.0
+    warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", TvsegWarning, stacklevel=3)
+    return math.nan
