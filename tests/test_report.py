@@ -18,7 +18,7 @@ import pytest
 
 from tvseg.errors import UsageError
 from tvseg.report import render, write_report
-from tvseg.report.synthetic import synthetic_report
+from report_fixture import synthetic_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data_samples"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tvseg.report import paths, write_report
-from tvseg.report.synthetic import synthetic_report
+from report_fixture import synthetic_report
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
                                 reason="needs fork and SIGKILL")

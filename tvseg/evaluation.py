@@ -12,7 +12,6 @@ that a hypothesis lacks is scored as an empty hypothesis (with a warning naming 
 """
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -23,6 +22,8 @@ from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg import __version__
 from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.metrics import COUNT_KEYS, keys
+from tvseg.output import json_safe
 from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
                                     metric_table, score_shows, warn_undefined)
@@ -38,7 +39,7 @@ from tvseg.unit.scores import unit_components, unit_metrics
 
 __all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
 
-UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s")
+UNIT_METRICS = keys("unit")
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,51 +95,26 @@ class EvaluationResult:
     uem: dict | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
 
     def to_json(self) -> dict:
-        """The contract's ``--json`` object (NaN as None; rates as fractions)."""
+        """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers)."""
         systems = {}
         for name, sr in self.systems.items():
             systems[name] = {
-                "corpus": _clean(sr.corpus),
-                "macro": _clean(sr.macro),
-                "by_length": {k: _clean(v) for k, v in sr.by_length.items()},
-                "shows": {show: _clean(row) for show, row in sr.shows.to_dict(orient="index").items()},
-                "groups": {col: {val: _clean(m) for val, m in values.items()} for col, values in sr.groups.items()},
-                "sweeps": {"gamma": _records(sr.gamma_sweep), "tolerance": _records(sr.tolerance_sweep)},
-                "bootstrap": _clean(self.intervals.get(name, {})),
+                "corpus": sr.corpus,
+                "macro": sr.macro,
+                "by_length": sr.by_length,
+                "shows": sr.shows.to_dict(orient="index"),
+                "groups": sr.groups,
+                "sweeps": {"gamma": sr.gamma_sweep.to_dict(orient="records"),
+                           "tolerance": sr.tolerance_sweep.to_dict(orient="records")},
+                "bootstrap": self.intervals.get(name, {}),
             }
-        return {
+        return json_safe({
             "tvseg_version": __version__,
             "signature": self.settings.signature(),
-            "settings": _clean(self.settings.as_dict()),
+            "settings": self.settings.as_dict(),
             "systems": systems,
-            "pairwise": [_clean(p) for p in self.pairwise],
-        }
-
-
-_COUNT_KEYS = {"n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis", "n_untitled_reference"}
-
-
-def _clean(value, key=None):
-    if isinstance(value, dict):
-        return {str(k): _clean(v, k) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        if math.isnan(v):
-            return None
-        if key in _COUNT_KEYS and v.is_integer():
-            return int(v)
-        return v
-    return value
-
-
-def _records(frame: pd.DataFrame) -> list:
-    return [_clean(r) for r in frame.to_dict(orient="records")]
+            "pairwise": self.pairwise,
+        }, integer_keys=COUNT_KEYS)
 
 
 def _uem_edges(uem, shows):

@@ -24,8 +24,11 @@ import re
 import secrets
 import shutil
 import sys
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+
+import numpy as np
 
 from tvseg.errors import InputError, UsageError
 
@@ -402,14 +405,22 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
     return [folder / name for name in files]
 
 
-def json_safe(value):
-    """``value`` with every NaN or infinite float replaced by None (JSON has no NaN: it becomes null)."""
+def json_safe(value, *, integer_keys=frozenset(), key=None):
+    """A copy of ``value`` that JSON can hold: numpy scalars as Python ones, NaN and infinities as None
+    (JSON has no NaN: it becomes null), mapping keys as strings, and the whole-number values of the
+    ``integer_keys`` (counts) as integers. The one conversion behind ``--json`` and the report."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
+        if not math.isfinite(value):
+            return None
+        return int(value) if key in integer_keys and value.is_integer() else value
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v, integer_keys=integer_keys, key=k) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
+        return [json_safe(v, integer_keys=integer_keys) for v in value]
     return value
 
 

@@ -1,6 +1,6 @@
 """Time to write the HTML report of 2,000 shows scored for 3 systems (target: under 20 s on 2 cores).
 
-The model comes from :func:`tvseg.report.synthetic.synthetic_report` (6-15 reference segments per
+The model comes from :func:`report_fixture.synthetic_report` (tests/report_fixture.py) (6-15 reference segments per
 show, each system perturbing them), so only the rendering is timed: the corpus page, one page per
 show with its SVG timeline and match tables, ``scores.json`` and the per-show CSVs, written to a
 temporary folder and moved into place. Building the model is timed apart. Also prints the time for
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from tvseg.report import write_report
-from tvseg.report.synthetic import synthetic_report
+from report_fixture import synthetic_report
 
 
 def timed(function, repeat: int) -> list[float]:

@@ -12,15 +12,16 @@ import math
 import re
 from pathlib import Path
 
+from tvseg import metrics
 from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
 from tvseg.settings import CONVENTIONS, Settings
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-SUMMARY = (("cov_n", "CovN"), ("cov_d", "CovD"), ("recall_n", "R_N"), ("precision_n", "P_N"),
-           ("boundary_f1", "bound. F"))
-# Shown only when some system has them (units given; titles on both sides).
-OPTIONAL = (("pk", "Pk"), ("windowdiff", "WD"), ("s", "S"), ("title_accuracy", "title"))
+# The registry's summary columns; those of the unit and title groups only when some system has them
+# (units given; titles on both sides).
+SUMMARY = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group not in ("unit", "title"))
+OPTIONAL = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group in ("unit", "title"))
 
 
 def add_parser(subparsers) -> None:
@@ -138,9 +139,17 @@ def run(args) -> int:
     if args.html is not None:
         from tvseg.report import write_report
 
-        index = write_report(result, args.html)
+        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None)
         print(f"report: {index}")
     return 0
+
+
+def _data_date(metadata) -> str | None:
+    """The latest show date of the metadata (ISO), for a report that depends on its data only."""
+    if metadata is None or "date" not in metadata.columns:
+        return None
+    dates = metadata["date"].dropna().astype(str)
+    return max(dates) if len(dates) else None
 
 
 def _fmt(value) -> str:

@@ -14,7 +14,8 @@ from tvseg.report.model import Report
 __all__ = ["write_report", "Report"]
 
 
-def write_report(result, directory: str | os.PathLike, *, progress: bool | None = None) -> Path:
+def write_report(result, directory: str | os.PathLike, *, progress: bool | None = None,
+                 date: str | None = None) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
     Parameters
@@ -28,11 +29,14 @@ def write_report(result, directory: str | os.PathLike, *, progress: bool | None 
     progress : bool, optional
         None (default): a progress bar on stderr when there are more than a few dozen shows and
         stderr is a terminal. True or False force it on or off.
+    date : str, optional
+        The date the footers show (default: today); ``tvseg evaluate --demo`` takes it from the
+        corpus's metadata so that the committed demo report is reproducible byte for byte.
     """
     from tvseg.report import render
 
     if not isinstance(result, Report):
         from tvseg.report.adapter import from_evaluation
 
-        result = from_evaluation(result)
+        result = from_evaluation(result, date=date)
     return render.write(result, directory, progress=progress)

@@ -40,7 +40,8 @@ import jinja2
 import numpy as np
 from markupsafe import Markup, escape
 
-from tvseg.output import csv_line, write_file
+from tvseg import metrics
+from tvseg.output import csv_line, json_safe, write_file
 from tvseg.report import svg
 from tvseg.report.model import Estimate, Report, Show
 from tvseg.report.paths import inside, replace_directory, safe_names
@@ -48,27 +49,14 @@ from tvseg.report.paths import inside, replace_directory, safe_names
 __all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write", "visible",
            "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING"]
 
-RETRIEVAL = (
-    ("recall_n", "R<sub>N</sub>"), ("precision_n", "P<sub>N</sub>"), ("cov_n", "CovN"),
-    ("recall_d", "R<sub>D</sub>"), ("precision_d", "P<sub>D</sub>"), ("cov_d", "CovD"),
-    ("boundary_precision", "Bound. P"), ("boundary_recall", "Bound. R"), ("boundary_f1", "Bound. F"),
-)
-COUNTS = (
-    ("n_reference", "ref. segs"), ("n_hypothesis", "hyp. segs"),
-    ("n_correct_reference", "correct ref."), ("n_correct_hypothesis", "correct hyp."),
-)
-UNIT = (
-    ("pk", "Pk"), ("pk_prime", "P\u2032k"), ("windowdiff", "WindowDiff"),
-    ("winpr_precision", "WinP"), ("winpr_recall", "WinR"), ("winpr_f1", "WinF"), ("s", "S"),
-)
-TITLING = (
-    ("title_accuracy", "title acc."), ("title_f1", "title F1"),
-    ("titled_recall", "titled R"), ("titled_precision", "titled P"),
-)
-SIGNIFICANCE = (("cov_n", "CovN"), ("cov_d", "CovD"), ("boundary_f1", "Bound. F"))
-LENGTH = (("n_reference", "ref. segs"), ("n_hypothesis", "hyp. segs"), ("recall_n", "R<sub>N</sub>"),
-          ("precision_n", "P<sub>N</sub>"), ("recall_d", "R<sub>D</sub>"), ("precision_d", "P<sub>D</sub>"))
-COUNT_KEYS = frozenset(k for k, _ in COUNTS)
+# Column labels come from the metric registry (tvseg.metrics), one per key.
+RETRIEVAL = metrics.columns("coverage", "boundary")
+COUNTS = metrics.columns(keys_=("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"))
+UNIT = metrics.columns("unit")
+TITLING = metrics.columns("title")
+SIGNIFICANCE = metrics.columns(keys_=metrics.COMPARED)
+LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "precision_n", "recall_d", "precision_d"))
+COUNT_KEYS = metrics.COUNT_KEYS
 _MISSING = Estimate(None)
 PROGRESS_MIN_SHOWS = 36
 
@@ -271,39 +259,11 @@ def render_show(report: Report, index: int, names: Mapping[str, str] | None = No
 
 # --- data files -------------------------------------------------------------------------------
 
-def _clean(value):
-    """JSON-safe copy: numpy scalars become Python ones, NaN and infinities null (JSON has neither)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, Mapping):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    return value
-
-
 def scores_json(report: Report) -> str:
-    """``data/scores.json``: ``report.scores`` if given, else the contract's schema built from the model."""
-    data = report.scores
-    if data is None:
-        data = {
-            "tvseg_version": report.version,
-            "signature": report.signature,
-            "settings": dict(report.settings),
-            "systems": {
-                s.name: {
-                    "corpus": {k: e.value for k, e in s.corpus.items()},
-                    "macro": dict(s.macro),
-                    "by_length": {part: dict(v) for part, v in s.by_length.items()},
-                    "shows": {show.show_id: dict(system.metrics)
-                              for show in report.shows for system in show.systems if system.name == s.name},
-                }
-                for s in report.systems
-            },
-        }
-    return json.dumps(_clean(data), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
+    if report.scores is None:
+        raise ValueError("the report model carries no scores (build it with tvseg.report.adapter.from_evaluation)")
+    return json.dumps(json_safe(report.scores), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 MATCH_COLUMNS = ("system", "ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",

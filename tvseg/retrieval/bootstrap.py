@@ -28,11 +28,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from tvseg.retrieval.corpus import BOUNDARY_METRICS, COVERAGE_METRICS, TITLE_METRICS, metric_table
+from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
+from tvseg.retrieval.corpus import metric_table
 
 __all__ = ["paired_bootstrap", "COMPARED"]
-
-COMPARED = ("cov_n", "cov_d", "boundary_f1")
 
 
 def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 1000, seed: int = 0,
@@ -73,7 +72,8 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals = {}
     for name in names:
-        metrics = [*COVERAGE_METRICS, *BOUNDARY_METRICS] + (list(TITLE_METRICS) if titles and titles.get(name) else [])
+        with_titles = bool(titles and titles.get(name))
+        metrics = [k for k in BOOTSTRAPPED if METRICS[k].group != "title" or with_titles]
         intervals[name] = {}
         for metric in metrics:
             values = samples[name][metric].to_numpy(float)

@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import TvsegWarning
+from tvseg.metrics import METRICS, keys
 from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.exact import tick
@@ -56,14 +57,14 @@ __all__ = ["ShowScores", "score_shows", "metric_table", "corpus_metrics", "macro
            "by_group", "COVERAGE_METRICS", "BOUNDARY_METRICS", "COUNT_METRICS", "TITLE_METRICS",
            "warn_undefined"]
 
-COUNTS = ("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis")
+COUNTS = keys("count")
 DURATIONS = ("duration_reference", "duration_hypothesis", "duration_correct_reference",
              "duration_correct_hypothesis")
-COVERAGE_METRICS = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d")
-BOUNDARY_METRICS = ("boundary_precision", "boundary_recall", "boundary_f1")
+COVERAGE_METRICS = keys("coverage")
+BOUNDARY_METRICS = keys("boundary")
 COUNT_METRICS = COUNTS
-TITLE_METRICS = ("title_accuracy", "title_f1", "titled_recall", "titled_precision")
-TITLE_COUNTS = ("n_untitled_reference",)
+TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
+TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
 
 
 @dataclass(frozen=True, eq=False)

@@ -138,6 +138,13 @@ def synthetic_report(n_shows: int = 20, systems=("baseline", "speech", "diachron
                         for metric, p, d in (("cov_n", 0.012, -0.05), ("cov_d", 0.2, -0.01),
                                              ("boundary_f1", 0.0004, -0.08)))
     settings = {"gamma": gamma, "tolerance": tolerance, "long_threshold": 30.0, "bootstrap": 1000, "seed": 0}
-    return Report(signature=f"gamma:{gamma:g}|tol:{tolerance:g}|long:30|boot:1000|seed:0|version:0.0.0",
-                  version="0.0.0", date="2000-01-01", systems=tuple(summaries), shows=tuple(shows),
-                  comparisons=comparisons, settings=settings)
+    signature = f"gamma:{gamma:g}|tol:{tolerance:g}|long:30|boot:1000|seed:0|version:0.0.0"
+    # the contract's --json schema of these invented scores (a real report takes result.to_json())
+    scores = {"tvseg_version": "0.0.0", "signature": signature, "settings": dict(settings),
+              "systems": {s.name: {"corpus": {k: e.value for k, e in s.corpus.items()}, "macro": dict(s.macro),
+                                   "by_length": {part: dict(v) for part, v in s.by_length.items()},
+                                   "shows": {show.show_id: dict(view.metrics) for show in shows
+                                             for view in show.systems if view.name == s.name}}
+                          for s in summaries}}
+    return Report(signature=signature, version="0.0.0", date="2000-01-01", systems=tuple(summaries),
+                  shows=tuple(shows), comparisons=comparisons, settings=settings, scores=scores)

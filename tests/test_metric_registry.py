@@ -1,0 +1,53 @@
+"""Every metric an evaluation outputs is in the registry (tvseg.metrics), and every registry entry is
+output by some evaluation (scikit-learn's scorer-registry test is the model)."""
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from tvseg import metrics
+from tvseg.cli import main
+from tvseg.commands.evaluate import OPTIONAL, SUMMARY
+from tvseg.errors import TvsegWarning
+from tvseg.report import render
+from tvseg.unit.scores import UNIT_METRICS
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
+
+
+@pytest.fixture(scope="module")
+def demo_json(tmp_path_factory):
+    out = tmp_path_factory.mktemp("registry") / "scores.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "20", "--json", str(out)]) == 0
+    return json.loads(out.read_text())
+
+
+def test_every_output_key_is_registered_and_every_entry_is_output(demo_json):
+    output = set()
+    for system in demo_json["systems"].values():
+        output |= set(system["corpus"]) | set(system["macro"])
+        for row in system["shows"].values():
+            output |= set(row)
+    assert output - set(metrics.METRICS) == set(), "output keys missing from tvseg.metrics.REGISTRY"
+    assert set(metrics.METRICS) - output == set(), "registry entries no evaluation outputs"
+
+
+def test_counts_are_integers_and_intervals_follow_the_registry(demo_json):
+    for system in demo_json["systems"].values():
+        for key in metrics.COUNT_KEYS & set(system["corpus"]):
+            assert isinstance(system["corpus"][key], int), key
+        assert set(system["bootstrap"]) == {k for k in metrics.BOOTSTRAPPED if k in system["corpus"]}
+    assert {p["metric"] for p in demo_json["pairwise"]} == set(metrics.COMPARED)
+
+
+def test_the_views_take_their_columns_from_the_registry():
+    assert tuple(UNIT_METRICS) == metrics.keys("unit")
+    assert {k for k, _ in SUMMARY + OPTIONAL} == {k for k, _ in metrics.SUMMARY}
+    for columns in (render.RETRIEVAL, render.COUNTS, render.UNIT, render.TITLING, render.SIGNIFICANCE, render.LENGTH):
+        for key, label in columns:
+            m = metrics.METRICS[key]
+            assert label == (m.html or m.label)
+    assert len(metrics.REGISTRY) == len(metrics.METRICS), "a key registered twice"

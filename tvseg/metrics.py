@@ -1,0 +1,115 @@
+"""The metric registry: every number tvseg reports, once, with what the views need to show it.
+
+One :class:`Metric` per output key. The corpus reduction (:mod:`tvseg.retrieval.corpus`), the
+bootstrap, the JSON (counts as integers), the summary table of ``tvseg evaluate`` and the report
+(column labels, which keys are counts, which get intervals and p-values) all read this table;
+``tests/test_metric_registry.py`` checks that every key an evaluation outputs is here and that every
+entry here is output by some evaluation (scikit-learn's scorer registry test is the model).
+
+Adding a metric: one entry here, and its formula where its group is computed (see
+``docs/architecture.md``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Metric", "REGISTRY", "METRICS", "keys", "columns", "COUNT_KEYS", "BOOTSTRAPPED", "COMPARED",
+           "SUMMARY"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One reported number.
+
+    Attributes
+    ----------
+    key : str
+        The output key (JSON, DataFrame column), as in the contract.
+    label : str
+        A short column label (plain text).
+    group : str
+        ``"coverage"``, ``"boundary"``, ``"count"``, ``"title"`` or ``"unit"``: the computation that
+        makes it (and the report table that shows it).
+    kind : str
+        ``"rate"`` (a fraction, higher is better), ``"error"`` (a fraction or more, lower is better) or
+        ``"count"``.
+    source : str
+        The paper or tool that defines it.
+    bootstrap : bool
+        Whether the corpus value gets a bootstrap interval.
+    compared : bool
+        Whether pairs of systems get a paired-bootstrap p-value on it.
+    summary : str or None
+        Its column label in the summary table of ``tvseg evaluate``, or None when not shown there.
+    html : str or None
+        Its label in the HTML report where it differs from ``label`` (markup allowed).
+    """
+
+    key: str
+    label: str
+    group: str
+    kind: str
+    source: str
+    bootstrap: bool = False
+    compared: bool = False
+    summary: str | None = None
+    html: str | None = None
+
+    @property
+    def higher_is_better(self) -> bool | None:
+        return {"rate": True, "error": False}.get(self.kind)
+
+
+_BOUCHEKIF = "Bouchekif et al. 2015"
+REGISTRY: tuple[Metric, ...] = (
+    Metric("recall_n", "R_N", "coverage", "rate", _BOUCHEKIF + " eq. 2", True, summary="R_N",
+           html="R<sub>N</sub>"),
+    Metric("precision_n", "P_N", "coverage", "rate", _BOUCHEKIF + " eq. 3", True, summary="P_N",
+           html="P<sub>N</sub>"),
+    Metric("cov_n", "CovN", "coverage", "rate", _BOUCHEKIF + " eq. 4", True, True, summary="CovN"),
+    Metric("recall_d", "R_D", "coverage", "rate", _BOUCHEKIF + " eq. 5", True, html="R<sub>D</sub>"),
+    Metric("precision_d", "P_D", "coverage", "rate", _BOUCHEKIF + " eq. 5", True, html="P<sub>D</sub>"),
+    Metric("cov_d", "CovD", "coverage", "rate", _BOUCHEKIF + " eq. 6", True, True, summary="CovD"),
+    Metric("boundary_precision", "bound. P", "boundary", "rate", _BOUCHEKIF + " section 2", True,
+           html="Bound. P"),
+    Metric("boundary_recall", "bound. R", "boundary", "rate", _BOUCHEKIF + " section 2", True, html="Bound. R"),
+    Metric("boundary_f1", "bound. F", "boundary", "rate", _BOUCHEKIF + " section 2", True, True,
+           summary="bound. F", html="Bound. F"),
+    Metric("n_reference", "ref. segs", "count", "count", _BOUCHEKIF),
+    Metric("n_hypothesis", "hyp. segs", "count", "count", _BOUCHEKIF),
+    Metric("n_correct_reference", "correct ref.", "count", "count", _BOUCHEKIF),
+    Metric("n_correct_hypothesis", "correct hyp.", "count", "count", _BOUCHEKIF),
+    Metric("title_accuracy", "title acc.", "title", "rate", _BOUCHEKIF + " section 4", True, summary="title"),
+    Metric("title_f1", "title F1", "title", "rate", "Jin & Hauptmann 2001", True),
+    Metric("titled_recall", "titled R", "title", "rate", _BOUCHEKIF + " section 4", True),
+    Metric("titled_precision", "titled P", "title", "rate", _BOUCHEKIF + " section 4", True),
+    Metric("n_untitled_reference", "untitled ref.", "title", "count", "tvseg (titles that cannot be judged)"),
+    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", summary="Pk"),
+    Metric("pk_prime", "P'k", "unit", "error", "Pevzner & Hearst 2002 section 4", html="P\u2032k"),
+    Metric("windowdiff", "WindowDiff", "unit", "error", "Pevzner & Hearst 2002 section 3", summary="WD"),
+    Metric("winpr_precision", "WinP", "unit", "rate", "Scaiano & Inkpen 2012"),
+    Metric("winpr_recall", "WinR", "unit", "rate", "Scaiano & Inkpen 2012"),
+    Metric("winpr_f1", "WinF", "unit", "rate", "Scaiano & Inkpen 2012"),
+    Metric("s", "S", "unit", "rate", "Fournier & Inkpen 2012", summary="S"),
+)
+
+METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}
+
+
+def keys(group: str) -> tuple[str, ...]:
+    """The keys of one group, in registry order."""
+    return tuple(m.key for m in REGISTRY if m.group == group)
+
+
+def columns(*groups: str, keys_: tuple[str, ...] | None = None) -> tuple[tuple[str, str], ...]:
+    """``(key, report label)`` of the metrics of ``groups`` (or of ``keys_``), in registry order."""
+    chosen = [m for m in REGISTRY if m.group in groups] if keys_ is None else [METRICS[k] for k in keys_]
+    return tuple((m.key, m.html or m.label) for m in chosen)
+
+
+COUNT_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count")
+BOOTSTRAPPED = tuple(m.key for m in REGISTRY if m.bootstrap)
+COMPARED = tuple(m.key for m in REGISTRY if m.compared)
+_SUMMARY_ORDER = ("cov_n", "cov_d", "recall_n", "precision_n", "boundary_f1", "pk", "windowdiff", "s", "title_accuracy")
+SUMMARY = tuple((key, METRICS[key].summary) for key in _SUMMARY_ORDER)
+"""``(key, label)`` of the summary table's columns, in its order."""
