@@ -353,12 +353,8 @@ def _first_key(message: str):
 
 def _dataset_from_segment_files(specs, *, units, frame) -> dict:
     from tvseg.readers import read_segments, read_units
+    from tvseg.unit import projection
 
-    try:
-        from tvseg.unit import projection
-    except ImportError:  # pragma: no cover - depends on another part being in place
-        raise UsageError("segment files need tvseg.unit.projection, which this installation lacks; "
-                         "give a JSON dataset instead") from None
     if len(specs) < 2:
         raise UsageError("give one JSON dataset, or at least two segment files (one coder each)")
     coders = {}

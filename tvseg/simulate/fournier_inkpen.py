@@ -36,7 +36,7 @@ def experiments() -> list[tuple[str, str, float, tuple[int, int]]]:
 
 
 def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
-    """WindowDiff (from :mod:`tvseg.unit.windows`) and S with ``n = 2`` of each hypothesis."""
+    """WindowDiff (from :mod:`tvseg.unit.batch`) and S with ``n = 2`` of each hypothesis."""
     from tvseg.unit.masses import from_indicator
     from tvseg.unit.similarity import segmentation_similarity
     from tvseg.unit.batch import windowdiff_batch

@@ -71,7 +71,7 @@ def experiments(tables: Iterable[str] = TABLES) -> list[tuple[str, str, float, t
 
 def window_metrics(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
     """:math:`P_k`, :math:`P'_k` and WindowDiff of each hypothesis, from one
-    :func:`tvseg.unit.windows.window_batch` pass."""
+    :func:`tvseg.unit.batch.window_batch` pass."""
     from tvseg.unit.batch import window_batch
 
     counts = window_batch(masses, hypotheses, k=k, convention="paper")
