@@ -231,3 +231,17 @@ def test_folder_of_chapters_is_written_all_or_none(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="No space left"):
         write_segments(SHOWS, tmp_path / "chapters")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_srt_position_code_in_a_label_is_refused(tmp_path):
+    # SRT readers (tvseg's among them) remove {\an8} as a position code: the title would change
+    from pyannote.core import Annotation, Segment
+
+    from tvseg.errors import InputError
+    from tvseg.writers import write_segments
+
+    ann = Annotation(uri="s")
+    ann[Segment(0, 5)] = "{\\an8}Top story"
+    with pytest.raises(InputError, match="an SRT cue text cannot hold"):
+        write_segments({"s": ann}, tmp_path / "s.srt")
+    assert not (tmp_path / "s.srt").exists()

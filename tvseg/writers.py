@@ -16,8 +16,9 @@ Labels and the formats' limits (see ``formats/``):
 - WebVTT cue text cannot hold a line break nor ``-->``: line breaks become spaces, and a label
   with ``-->`` is refused. ``&``, ``<`` and ``>`` are escaped. :data:`NO_LABEL` is an empty cue.
 - SRT cue text has no escapes, and readers (webvtt-py among them) strip anything between ``<`` and
-  ``>`` as a tag: line breaks become spaces; a label with ``-->``, with a ``<...>`` or starting like
-  a timestamp (``00:01:02,5``) is refused. :data:`NO_LABEL` is an empty cue.
+  ``>`` as a tag, and ``{\\an1}`` .. ``{\\an9}`` as a position code: line breaks become spaces; a label
+  with ``-->``, with a ``<...>`` or a position code, or starting like a timestamp (``00:01:02,5``) is
+  refused. :data:`NO_LABEL` is an empty cue.
 - CSV: :data:`NO_LABEL` is an empty ``label`` cell; a cell with a comma, a quote, a CR or an LF is
   quoted (RFC 4180), a bare CR included.
 - No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
@@ -43,7 +44,7 @@ __all__ = ["write_segments", "WRITE_FORMATS"]
 WRITE_FORMATS = ("rttm", "vtt", "srt", "csv")
 _EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
 _WHITESPACE = re.compile(r"\s+")
-_TAG = re.compile(r"<.*?>")
+_TAG = re.compile(r"<.*?>|\{\\an[1-9]\}", re.IGNORECASE)  # what SRT readers remove as markup
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
@@ -180,7 +181,8 @@ def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> s
                 raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
             text = html.escape(text, quote=False)
         elif "-->" in text or _TAG.search(text) or SRT_LIKE_TIME.match(text):
-            raise InputError(f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' (read as a tag) "
+            raise InputError(f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' or '{{\\anN}}' "
+                             "(read as markup) "
                              "or start like a timestamp: write WebVTT, which escapes them", value=label)
         captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms), text))
     buffer = io.StringIO()
