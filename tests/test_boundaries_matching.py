@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from pyannote.core import Segment, Timeline
 
 from tvseg.errors import TvsegWarning
-from tvseg.retrieval import boundaries as bmod
+from tvseg.retrieval import matching
 from tvseg.retrieval.boundaries import boundaries, count_matched, greedy_partners, match_points
 
 # --- oracles -----------------------------------------------------------------------------------------
@@ -106,9 +106,9 @@ def test_banded_rows_equal_the_full_table(ref, hyp, tol, wide):
     lo = np.searchsorted(hyp, np.subtract(ref, tol), side="left").tolist() if ref else []
     hi = np.searchsorted(hyp, np.add(ref, tol), side="right").tolist() if ref else []
     expected = full_table(ref, hyp, tol)
-    assert bmod._match_cluster(ref, hyp, lo, hi, tol, wide=wide) == expected
-    with mock.patch.object(bmod, "_INT64_SAFE", 0):  # Python integers in the numpy rows
-        assert bmod._match_cluster(ref, hyp, lo, hi, tol, wide=wide) == expected
+    assert matching._match_cluster(ref, hyp, lo, hi, tol, wide=wide) == expected
+    with mock.patch.object(matching, "_INT64_SAFE", 0):  # Python integers in the numpy rows
+        assert matching._match_cluster(ref, hyp, lo, hi, tol, wide=wide) == expected
 
 
 @settings(max_examples=200)
@@ -180,7 +180,7 @@ def test_past_the_band_limit_greedy_pairs_and_a_warning():
         args = random_corpus(rng, 2, grid=0.5)
         tol = float(rng.choice([2.0, 10.0, 30.0]))
         exact = pairs_of(args, tol)
-        with mock.patch.object(bmod, "BAND_LIMIT", 3), warnings.catch_warnings(record=True) as caught:
+        with mock.patch.object(matching, "BAND_LIMIT", 3), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             pairs = pairs_of(args, tol)
         check_matching(args, tol, pairs)

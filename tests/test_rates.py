@@ -1,11 +1,11 @@
-"""The 0/0 policy of tvseg.retrieval.rates, by hand, and its scalar and array paths agreeing."""
+"""The 0/0 policy of tvseg.rates, by hand, and its scalar and array paths agreeing."""
 import math
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tvseg.retrieval.rates import f_measure, rate
+from tvseg.rates import f_measure, rate
 
 
 def test_rate_by_hand():

@@ -29,7 +29,7 @@ from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metr
                                     metric_table, score_shows, warn_undefined)
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.coverage import match_table
-from tvseg.retrieval.exact import ticks
+from tvseg.exact import ticks
 from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings

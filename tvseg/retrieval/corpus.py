@@ -20,7 +20,7 @@ Components per show (columns of :attr:`ShowScores.components`):
   title), ``title_correct_reference`` (those whose partner's title is correct), ``title_f1_sum``
   (their title-word F1 summed), ``title_correct_hypothesis``.
 
-Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.retrieval.rates`):
+Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
 
 .. math::
 
@@ -48,8 +48,8 @@ from tvseg.errors import TvsegWarning
 from tvseg.metrics import METRICS, keys
 from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
 from tvseg.retrieval.coverage import Matching, correct, match
-from tvseg.retrieval.exact import tick
-from tvseg.retrieval.rates import f_measure, rate
+from tvseg.exact import tick
+from tvseg.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.titles import compare_titles, has_title
 

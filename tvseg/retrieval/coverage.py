@@ -15,7 +15,7 @@ harmonic mean (equation 1), which simplifies to the Dice coefficient of the two 
 A segment is correct when its coverage is **strictly greater** than :math:`\gamma` (the paper's
 :math:`\varphi_\gamma`); a segment that overlaps no partner has coverage 0. The decision is made
 exactly, without a division, on times in integer microseconds and gamma as the fraction of the
-decimal written (:mod:`tvseg.retrieval.exact`): :math:`2\,|R_i \cap H_j|\, q > p\,(d(R_i) + d(H_j))`
+decimal written (:mod:`tvseg.exact`): :math:`2\,|R_i \cap H_j|\, q > p\,(d(R_i) + d(H_j))`
 for :math:`\gamma = p/q`, so reference [0.01, 3.41] against hypothesis [0.01, 4.61], whose coverage
 is 6.8 / 8 = 0.85 exactly, is not correct at gamma 0.85. Then
 
@@ -52,8 +52,8 @@ import pandas as pd
 from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
-from tvseg.retrieval.exact import TICKS_PER_SECOND, above, ratio
-from tvseg.retrieval.rates import f_measure, rate
+from tvseg.exact import TICKS_PER_SECOND, above, ratio
+from tvseg.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
@@ -154,7 +154,7 @@ def _coverage(overlap_ticks: np.ndarray, span_ticks: np.ndarray) -> np.ndarray:
 
 def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
     """Which reference and hypothesis segments are correct at ``gamma`` (coverage strictly above it),
-    decided exactly (:func:`tvseg.retrieval.exact.above`)."""
+    decided exactly (:func:`tvseg.exact.above`)."""
     g = ratio(gamma)
     return (above(2 * matching.reference_overlap_ticks, matching.reference_span_ticks, g),
             above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g))
@@ -209,7 +209,7 @@ def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *
 
 @dataclass(frozen=True, eq=False)
 class CoverageResult:
-    """CovN/CovD of one show (rates are fractions; NaN for 0/0, see :mod:`tvseg.retrieval.rates`).
+    """CovN/CovD of one show (rates are fractions; NaN for 0/0, see :mod:`tvseg.rates`).
 
     Attributes
     ----------
@@ -272,7 +272,7 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
     Warns
     -----
     TvsegWarning
-        When one side has no segment (its rates are NaN; see :mod:`tvseg.retrieval.rates`).
+        When one side has no segment (its rates are NaN; see :mod:`tvseg.rates`).
 
     Notes
     -----

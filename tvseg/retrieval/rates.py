@@ -1,47 +1,4 @@
-"""Rates and F-measures from counts, with tvseg's explicit 0/0 policy.
-
-Policy (the same everywhere in tvseg, documented in the README):
-
-- a rate whose denominator is 0 (a recall with no reference segment, a precision with no hypothesis
-  segment, a class with no segment) is **NaN** (``null`` in JSON), never 1.0 and never an exception;
-  callers warn with :class:`~tvseg.errors.TvsegWarning` where they create one;
-- the F-measure (harmonic mean) of a precision and a recall is 0 when either is 0, whatever the
-  other (``2PR/(P+R)`` tends to 0 as one factor does: a system that outputs nothing for a show scores
-  F = 0 there, as scikit-learn's ``2tp / (2tp + fp + fn)`` does), NaN when either is NaN and
-  neither is 0, and ``2PR/(P+R)`` otherwise.
-"""
-from __future__ import annotations
-
-import math
-
-import numpy as np
+"""The rates of the time domain come from :mod:`tvseg.rates`, the one 0/0 policy of tvseg."""
+from tvseg.rates import f_measure, rate
 
 __all__ = ["rate", "f_measure"]
-
-
-def rate(numerator, denominator):
-    """``numerator / denominator``, NaN where the denominator is 0 (arrays or scalars)."""
-    if np.ndim(numerator) == 0 and np.ndim(denominator) == 0:  # one show's rate: no array machinery
-        den = float(denominator)
-        return float(numerator) / den if den > 0 else math.nan
-    num = np.asarray(numerator, dtype=float)
-    den = np.asarray(denominator, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return out if out.ndim else float(out)
-
-
-def f_measure(precision, recall):
-    r"""Harmonic mean of precision and recall under the 0/0 policy of this module.
-
-    .. math:: F = \frac{2 P R}{P + R}
-    """
-    if np.ndim(precision) == 0 and np.ndim(recall) == 0:
-        p, r = float(precision), float(recall)
-        return 0.0 if p == 0 or r == 0 else 2.0 * p * r / (p + r)
-    p = np.asarray(precision, dtype=float)
-    r = np.asarray(recall, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = 2.0 * p * r / (p + r)
-    f = np.where((p == 0) | (r == 0), 0.0, f)
-    return f if f.ndim else float(f)

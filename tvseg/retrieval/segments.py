@@ -15,7 +15,7 @@ import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError
-from tvseg.retrieval.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
+from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
 
 __all__ = ["Segments", "from_segmentation", "stack", "count_before", "lex_order"]
 
@@ -36,7 +36,7 @@ class Segments:
         Number of shows (a show may have no segment).
 
     ``start_ticks``, ``end_ticks`` and ``duration_ticks`` are the same times in integer
-    microseconds, on which every threshold decision is made (:mod:`tvseg.retrieval.exact`);
+    microseconds, on which every threshold decision is made (:mod:`tvseg.exact`);
     ``duration`` is computed from them, so a decimal duration is its correctly rounded float.
     """
 

@@ -4,7 +4,7 @@
   0.50 to 1.00 in steps of 0.01 (:data:`GAMMAS`; at 1.00 nothing is correct, the test being strict).
   One sort serves every gamma: each segment's key is the largest numerator ``g`` on the sweep's
   grid with ``g / scale`` below its coverage, computed exactly in integers
-  (:func:`tvseg.retrieval.exact.largest_numerator_below`); the segments correct at a gamma are those
+  (:func:`tvseg.exact.largest_numerator_below`); the segments correct at a gamma are those
   whose key reaches it (a ``searchsorted``), their duration a cumulative sum.
 - :func:`tolerance_sweep`: ``boundary_precision, boundary_recall, boundary_f1`` for tolerances from 0
   to 30 s in steps of 1 s (:data:`TOLERANCES`), from the matched counts that
@@ -18,8 +18,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from tvseg.retrieval.exact import largest_numerator_below, ratio
-from tvseg.retrieval.rates import f_measure, rate
+from tvseg.exact import largest_numerator_below, ratio
+from tvseg.rates import f_measure, rate
 
 __all__ = ["GAMMAS", "TOLERANCES", "gamma_sweep", "tolerance_sweep"]
 
@@ -45,7 +45,7 @@ def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration:
 def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
     """Pooled CovN/CovD of one system (a :class:`~tvseg.retrieval.corpus.ShowScores`) per gamma.
 
-    Each gamma is taken as the decimal it is written as (:func:`tvseg.retrieval.exact.ratio`) and
+    Each gamma is taken as the decimal it is written as (:func:`tvseg.exact.ratio`) and
     every decision is the exact one of :func:`tvseg.retrieval.coverage.correct`.
     """
     gammas = np.asarray(gammas, dtype=float)

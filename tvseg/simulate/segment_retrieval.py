@@ -253,7 +253,7 @@ def score(reference: Reference, hypothesis, *, gamma: float = 0.85, tolerances=(
     """Pooled metrics of each trial (rows: trials; columns: :data:`METRICS`, ``boundary_f1_<t>s``
     per tolerance and, with ``events``, ``errors``)."""
     from tvseg.retrieval.corpus import metric_table, score_shows
-    from tvseg.retrieval.rates import rate
+    from tvseg.rates import rate
 
     seg = reference.segments
     shows = list(range(seg.n_shows))

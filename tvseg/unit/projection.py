@@ -18,6 +18,7 @@ import pandas as pd
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError
+from tvseg.exact import ticks
 
 __all__ = ["to_masses", "unit_segments", "frames"]
 
@@ -31,8 +32,10 @@ def _starts(annotation) -> np.ndarray:
         raise InputError("a segmentation must be a pyannote.core Annotation or Timeline",
                          value=type(annotation).__name__)
     seg = np.array([(s.start, s.end) for s in timeline], dtype=float).reshape(-1, 2)
-    if seg.size and (seg[1:, 0] < seg[:-1, 1] - 1e-9).any():
-        i = int(np.flatnonzero(seg[1:, 0] < seg[:-1, 1] - 1e-9)[0])
+    # compared in integer microseconds, as every time decision (tvseg.rates' sibling tvseg.exact)
+    ticks = np.rint(seg * 1_000_000).astype(np.int64)
+    if seg.size and (ticks[1:, 0] < ticks[:-1, 1]).any():
+        i = int(np.flatnonzero(ticks[1:, 0] < ticks[:-1, 1])[0])
         raise InputError("segments of a segmentation must not overlap",
                          value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})")
     return seg[:, 0]

@@ -26,6 +26,7 @@ import warnings
 import pandas as pd
 
 from tvseg.errors import TvsegWarning
+from tvseg.rates import rate
 from tvseg.unit.projection import to_masses
 from tvseg.unit.similarity import similarity_counts
 from tvseg.unit.windows import pk_components, windowdiff_components
@@ -71,10 +72,11 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
 
 
 def _rate(num, den, name):
-    if den == 0:
+    """:func:`tvseg.rates.rate`, with the warning the 0/0 policy asks of the caller."""
+    value = rate(num, den)
+    if math.isnan(value):
         warnings.warn(f"{name} is 0/0 (NaN)", TvsegWarning, stacklevel=3)
-        return math.nan
-    return num / den
+    return value
 
 
 def unit_metrics(components: dict) -> dict[str, float]:

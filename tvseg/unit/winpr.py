@@ -25,14 +25,10 @@ import math
 import numpy as np
 
 from tvseg.unit.conventions import Geometry, check_k, convention_k, winpr_geometry
+from tvseg.rates import rate
 from tvseg.unit.masses import as_pair, boundary_positions
 
 __all__ = ["winpr", "WinPR"]
-
-
-def _rate(num, den) -> float:
-    """``num / den``, NaN for ``0 / 0`` (no warning: the caller decides)."""
-    return num / den if den != 0 else math.nan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,9 +69,9 @@ class WinPR:
 
     def __post_init__(self):
         tp, fp, fn = self.tp, self.fp, self.fn
-        object.__setattr__(self, "precision", _rate(tp, tp + fp))
-        object.__setattr__(self, "recall", _rate(tp, tp + fn))
-        object.__setattr__(self, "f1", _rate(2 * tp, 2 * tp + fp + fn))
+        object.__setattr__(self, "precision", rate(tp, tp + fp))
+        object.__setattr__(self, "recall", rate(tp, tp + fn))
+        object.__setattr__(self, "f1", rate(2 * tp, 2 * tp + fp + fn))
 
     @property
     def total(self) -> float:

@@ -1,0 +1,85 @@
+r"""Exact threshold decisions on decimal times: times as integer microseconds.
+
+The readers turn the decimal times people write (``3.41``, ``00:01:06.100``) into floats, and a
+float does not hold ``3.41`` exactly: ``2 * 3.40 / (3.40 + 4.60)`` computed in floating point is
+``0.8500000000000001``, and ``16.1 - 6.1`` is ``10.000000000000002``. A decision at a threshold
+(coverage strictly above gamma, a distance within the tolerance, a duration at least the long
+threshold) must not depend on that rounding. tvseg therefore decides on **ticks**: every time and
+every setting in seconds is rounded to the nearest microsecond (:data:`TICKS_PER_SECOND`; also
+pyannote.core's precision) and held as an ``int64``; thresholds that are ratios (gamma) are taken
+as the exact fraction of the decimal the user wrote (``0.85`` is 17/20), and compared without a
+division:
+
+.. math::
+
+    Cov_{R \leftrightarrow H} > \gamma \iff 2\,|R \cap H| \cdot q > p \cdot (d(R) + d(H)),
+    \qquad \gamma = p / q,
+
+    |r - h| \le \tau \iff |r_\mu - h_\mu| \le \tau_\mu,
+
+all in integers. **The rule**: decisions are exact, as rational arithmetic on the decimal values
+would make them, for times and tolerances with at most six decimals and below :data:`MAX_SECONDS`
+(where a float still resolves a microsecond); a time with more decimals is decided as its nearest
+microsecond. The numbers reported (coverages, durations) are floats computed from the ticks.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["TICKS_PER_SECOND", "MAX_SECONDS", "ticks", "tick", "ratio", "above", "largest_numerator_below"]
+
+TICKS_PER_SECOND = 1_000_000
+MAX_SECONDS = 2.0 ** 51 / TICKS_PER_SECOND
+"""Largest time (about 71 years) for which ``round(t * 1e6)`` recovers a six-decimal time exactly."""
+
+_INT64_SAFE = 2 ** 62
+
+
+def ticks(seconds) -> np.ndarray:
+    """Times in seconds as integer microseconds (nearest; ``int64`` array)."""
+    return np.rint(np.asarray(seconds, dtype=float) * TICKS_PER_SECOND).astype(np.int64)
+
+
+def tick(seconds: float) -> int:
+    """One time in seconds as integer microseconds (nearest)."""
+    return int(round(float(seconds) * TICKS_PER_SECOND))
+
+
+def ratio(value: float) -> Fraction:
+    """The decimal a user wrote for a float setting, as an exact fraction (``0.85`` -> 17/20).
+
+    ``repr`` of a float is the shortest decimal that reads back as the same float, which is the
+    decimal that was written whenever it had 15 significant digits or fewer.
+    """
+    return Fraction(repr(float(value)))
+
+
+def above(twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fraction) -> np.ndarray:
+    r"""Whether ``twice_numerator / denominator > threshold``, exactly, elementwise.
+
+    Computes :math:`a \cdot q > p \cdot b` for ``threshold`` :math:`= p/q` in ``int64`` when no
+    product can overflow, else in Python integers.
+    """
+    a = np.asarray(twice_numerator, dtype=np.int64)
+    b = np.asarray(denominator, dtype=np.int64)
+    p, q = threshold.numerator, threshold.denominator
+    largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
+    if max(largest, 1) * max(abs(p), q) < _INT64_SAFE:
+        return a * q > p * b
+    return np.array([x * q > p * y for x, y in zip(a.tolist(), b.tolist())], dtype=bool)
+
+
+def largest_numerator_below(twice_numerator: np.ndarray, denominator: np.ndarray, scale: int) -> np.ndarray:
+    r"""For each ratio :math:`x = a / b`, the largest integer :math:`g` with :math:`g / s < x`.
+
+    A segment is correct at every threshold :math:`g' / s` with :math:`g' \le g`, so one sort of
+    these integers answers a whole sweep of thresholds on the grid :math:`1/s` exactly:
+    :math:`g/s < a/b \iff g b < s a \iff g \le \lfloor (s a - 1) / b \rfloor` (``b > 0``).
+    """
+    a = np.asarray(twice_numerator, dtype=np.int64)
+    b = np.asarray(denominator, dtype=np.int64)
+    if max(int(np.abs(a).max(initial=0)), 1) * scale >= _INT64_SAFE:
+        return np.array([(scale * x - 1) // y for x, y in zip(a.tolist(), b.tolist())], dtype=object)
+    return (scale * a - 1) // b
