@@ -7,6 +7,8 @@ import sys
 
 from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
+from tvseg.retrieval.boundaries import check_tolerance
+from tvseg.retrieval.coverage import check_gamma
 
 PEVZNER_HEARST_HELP = """\
 Re-run the simulation of Pevzner & Hearst (2002), section 4, Tables 1-3, and print every cell
@@ -196,11 +198,10 @@ def _run_segment_retrieval(args) -> int:
             raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
     if args.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
-    if not 0.0 <= args.gamma <= 1.0:
-        raise UsageError(f"--gamma must be in [0, 1], got {args.gamma}")
+    check_gamma(args.gamma)
     tolerances = args.tolerance or [10.0, 5.0]
-    if any(not (t >= 0 and t < float("inf")) for t in tolerances):
-        raise UsageError(f"--tolerance must be a finite number of seconds >= 0, got {tolerances}")
+    for tolerance in tolerances:
+        check_tolerance(tolerance)
     if args.json:
         _check_folder(args.json)
     cells = segment_retrieval.run(trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma,
