@@ -7,8 +7,6 @@ import sys
 
 from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
-from tvseg.retrieval.boundaries import check_tolerance
-from tvseg.retrieval.coverage import check_gamma
 
 PEVZNER_HEARST_HELP = """\
 Re-run the simulation of Pevzner & Hearst (2002), section 4, Tables 1-3, and print every cell
@@ -198,6 +196,9 @@ def _run_segment_retrieval(args) -> int:
             raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
     if args.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
+    from tvseg.retrieval.boundaries import check_tolerance  # the metrics' own checks (imported late: a
+    from tvseg.retrieval.coverage import check_gamma        # command line's --help stays fast)
+
     check_gamma(args.gamma)
     tolerances = args.tolerance or [10.0, 5.0]
     for tolerance in tolerances:
