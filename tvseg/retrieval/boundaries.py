@@ -20,7 +20,7 @@ maximum one-to-one matching, among those one with the smallest total distance. T
     P = \frac{n_{matched}}{n_{hypothesis}}, \quad R = \frac{n_{matched}}{n_{reference}}, \quad
     F = \frac{2PR}{P + R}
 
-(0/0 gives NaN, see :mod:`tvseg.retrieval.rates`).
+(0/0 gives NaN, see :mod:`tvseg.rates`).
 """
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
-from tvseg.retrieval.exact import ticks
+from tvseg.exact import ticks
 from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
-from tvseg.retrieval.rates import f_measure, rate
+from tvseg.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments, from_segmentation, stack
 
 __all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points", "count_matched",

@@ -41,7 +41,7 @@ import warnings
 import numpy as np
 
 from tvseg.errors import TvsegWarning
-from tvseg.retrieval.exact import tick, ticks
+from tvseg.exact import tick, ticks
 from tvseg.retrieval.segments import lex_order
 
 __all__ = ["match_points", "count_matched", "greedy_partners", "BAND_LIMIT"]
