@@ -95,6 +95,7 @@ def test_csv_line_quotes_what_a_reader_would_split():
 def test_flush_tree_flushes_every_file(tmp_path, monkeypatch, syncfs):
     import os
 
+    import tvseg.filesystem
     import tvseg.output
 
     (tmp_path / "a" / "b").mkdir(parents=True)
@@ -104,7 +105,7 @@ def test_flush_tree_flushes_every_file(tmp_path, monkeypatch, syncfs):
     real = os.fsync
     monkeypatch.setattr(tvseg.output.os, "fsync", lambda fd: (flushed.append(fd), real(fd))[1])
     if not syncfs:
-        monkeypatch.setattr(tvseg.output, "_syncfs", lambda root: False)
+        monkeypatch.setattr(tvseg.filesystem, "_syncfs", lambda root: False)
     tvseg.output.flush_tree(tmp_path)
     if syncfs and sys.platform.startswith("linux"):
         assert flushed == []              # one syncfs(2) for the whole file system

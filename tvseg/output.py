@@ -16,25 +16,24 @@ Any :class:`OSError` while writing (a full disk, a read-only folder, a permissio
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import math
 import os
 import re
 import secrets
 import shutil
-import sys
 from collections.abc import Mapping
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from tvseg.errors import InputError, UsageError
+from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
 
 __all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "csv_line", "write_file",
            "flush_tree", "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange",
-           "locked", "cannot_write"]
+           "locked", "cannot_write", "undone_on_failure"]
+
 
 _LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?:tmp|old)-(?P<pid>[0-9]+)-[0-9a-f]+")
 _CSV_QUOTED = re.compile(r'[",\r\n]')
@@ -59,6 +58,20 @@ def cannot_write(path, error: OSError, what: str = "file") -> InputError:
     return InputError(f"cannot write the {what} ({reason})", path=path)
 
 
+@contextlib.contextmanager
+def undone_on_failure(path, what: str = "file", undo=None):
+    """On any exception in the block, call ``undo()`` (remove what was half written); an
+    :class:`OSError` then becomes :func:`cannot_write` for ``path``, anything else goes on as it is."""
+    try:
+        yield
+    except BaseException as error:
+        if undo is not None:
+            undo()
+        if isinstance(error, OSError):
+            raise cannot_write(path, error, what) from None
+        raise
+
+
 def write_file(path, text: str, *, sync: bool = True) -> None:
     """Create (or truncate) ``path`` and write ``text`` as UTF-8 with the line ends as given.
 
@@ -76,72 +89,6 @@ def write_file(path, text: str, *, sync: bool = True) -> None:
     finally:
         os.close(fd)
 
-
-def flush_tree(root) -> None:
-    """Flush every file and folder under ``root`` to disk.
-
-    On Linux, one ``syncfs(2)`` of the file system that holds ``root`` (much faster than one
-    :func:`os.fsync` per file for thousands of small files); elsewhere, one fsync per file and folder.
-    """
-    if _syncfs(root):
-        return
-    for folder, _, files in os.walk(root):
-        for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDWR if os.name == "nt" else os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        fsync_folder(folder)
-
-
-def _syncfs(root) -> bool:
-    call = _libc_function("syncfs", "linux")
-    if call is None:
-        return False
-    fd = os.open(root, os.O_RDONLY)
-    try:
-        if call(fd) != 0:
-            code = _get_errno()
-            if code in (errno.ENOSYS, errno.EINVAL):
-                return False
-            raise OSError(code, os.strerror(code), os.fspath(root))
-    finally:
-        os.close(fd)
-    return True
-
-
-@lru_cache(maxsize=None)
-def _libc_function(name: str, platform: str):
-    """The C library's function ``name`` on ``platform`` (a prefix of :data:`sys.platform`), or None."""
-    if not sys.platform.startswith(platform):
-        return None
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-    except (ImportError, OSError):
-        return None
-    return getattr(libc, name, None)
-
-
-def _get_errno() -> int:
-    import ctypes
-
-    return ctypes.get_errno()
-
-
-def fsync_folder(folder) -> None:
-    """Flush a folder's entries (new or renamed names) to disk; a no-op where folders cannot be opened."""
-    if os.name == "nt":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError as error:  # some file systems do not sync folders
-        if error.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP, errno.EOPNOTSUPP):
-            raise
-    finally:
-        os.close(fd)
 
 
 def temporary_path(path, kind: str = "tmp") -> Path:
@@ -195,97 +142,6 @@ def remove_leftovers(folder, names) -> None:
         remove_path(path)
 
 
-@lru_cache(maxsize=1)
-def _swap_call():
-    """A function swapping two names atomically (bytes paths, returns 0 or -1), or None where there is none."""
-    renameat2 = _libc_function("renameat2", "linux")
-    if renameat2 is not None:
-        import ctypes
-
-        renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-        at_fdcwd, rename_exchange = -100, 2
-        return lambda a, b: renameat2(at_fdcwd, a, at_fdcwd, b, rename_exchange)
-    renamex_np = _libc_function("renamex_np", "darwin")
-    if renamex_np is not None:
-        import ctypes
-
-        renamex_np.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
-        rename_swap = 2
-        return lambda a, b: renamex_np(a, b, rename_swap)
-    return None
-
-
-def exchange(a, b) -> bool:
-    """Swap the names ``a`` and ``b`` (files or folders) in one atomic step.
-
-    Uses ``renameat2(RENAME_EXCHANGE)`` on Linux and ``renamex_np(RENAME_SWAP)`` on macOS. Returns
-    False, having changed nothing, where the system or the file system cannot do it.
-    """
-    call = _swap_call()
-    if call is None:
-        return False
-    if call(os.fsencode(a), os.fsencode(b)) == 0:
-        return True
-    code = _get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOTTY):
-        return False
-    raise OSError(code, os.strerror(code), os.fspath(a), None, os.fspath(b))
-
-
-def _lock_fd(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:
-        fcntl = None
-    if fcntl is not None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError as error:  # a file system without locks (some NFS set-ups): go on unlocked
-            if error.errno not in (errno.ENOLCK, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EINVAL):
-                raise
-        return
-    try:
-        import msvcrt
-    except ImportError:
-        return
-    msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-
-
-@contextlib.contextmanager
-def locked(path):
-    """Hold an exclusive lock on ``path`` (which need not exist) among tvseg writers.
-
-    The lock is taken on the sibling file ``.NAME.lock``, created when needed and removed on
-    release. A writer that got the lock on a file a previous holder has just removed tries again on
-    the new one, so two writers never hold it at once. A killed holder releases it (the system
-    drops the lock); its file is removed by the next holder.
-    """
-    path = Path(path)
-    lock = path.parent / f".{path.name}.lock"
-    while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            _lock_fd(fd)
-            held = os.fstat(fd)
-            try:
-                current = os.stat(lock)
-                same = (current.st_ino, current.st_dev) == (held.st_ino, held.st_dev)
-            except FileNotFoundError:
-                same = False
-        except BaseException:
-            os.close(fd)
-            raise
-        if same:
-            break
-        os.close(fd)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(lock)
-        os.close(fd)
-
-
 def _folder_of(path: Path, create_folder: bool) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if create_folder:
@@ -324,16 +180,11 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     folder = _folder_of(path, create_folder)
     remove_leftovers(folder, path.name)
     tmp = temporary_path(path)
-    try:
+    with undone_on_failure(path, undo=lambda: remove_path(tmp)):
         write_file(tmp, text)
         os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
         fsync_folder(folder)
-    except BaseException as error:
-        remove_path(tmp)
-        if isinstance(error, OSError):
-            raise cannot_write(path, error) from None
-        raise
     return path
 
 
@@ -370,22 +221,17 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
         parent = _folder_of(folder, True)
         remove_leftovers(parent, folder.name)
         tmp = temporary_path(folder)
-        try:
+        with undone_on_failure(folder, "folder", undo=lambda: remove_path(tmp)):
             os.mkdir(tmp)
             for name, text in files.items():
                 write_file(tmp / name, text, sync=False)
             flush_tree(tmp)
             os.rename(tmp, folder)
             fsync_folder(parent)
-        except BaseException as error:
-            remove_path(tmp)
-            if isinstance(error, OSError):
-                raise cannot_write(folder, error, "folder") from None
-            raise
         return [folder / name for name in files]
     remove_leftovers(folder, files)
     staged: dict[Path, Path] = {}
-    try:
+    with undone_on_failure(folder, "folder", undo=lambda: [remove_path(tmp) for tmp in staged]):
         for name, text in files.items():
             target = folder / name
             tmp = temporary_path(target)
@@ -396,12 +242,6 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
             os.replace(tmp, target)
             del staged[tmp]
         fsync_folder(folder)
-    except BaseException as error:
-        for tmp in staged:
-            remove_path(tmp)
-        if isinstance(error, OSError):
-            raise cannot_write(folder, error, "folder") from None
-        raise
     return [folder / name for name in files]
 
 

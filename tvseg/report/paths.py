@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from tvseg.errors import UsageError
-from tvseg.output import (cannot_write, exchange, flush_tree, fsync_folder, leftovers, locked, remove_path,
-                          temporary_path)
+from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
+from tvseg.output import leftovers, remove_path, temporary_path, undone_on_failure
 
 __all__ = ["safe_names", "inside", "replace_directory", "looks_like_report"]
 
@@ -96,9 +96,9 @@ def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]
     none) or the new complete one, even if the process is killed:
 
     1. The new folder is built by ``fill`` under ``.NAME.tmp-PID-TOKEN`` in the same parent
-       (same file system), then flushed to disk (:func:`tvseg.output.flush_tree`).
-    2. Under a lock shared by tvseg writers (:func:`tvseg.output.locked`, on ``.NAME.lock``), the
-       two folders swap names in one atomic step (:func:`tvseg.output.exchange`: Linux's
+       (same file system), then flushed to disk (:func:`tvseg.filesystem.flush_tree`).
+    2. Under a lock shared by tvseg writers (:func:`tvseg.filesystem.locked`, on ``.NAME.lock``), the
+       two folders swap names in one atomic step (:func:`tvseg.filesystem.exchange`: Linux's
        ``renameat2(RENAME_EXCHANGE)``, macOS's ``renamex_np(RENAME_SWAP)``); a missing
        ``directory`` is simply renamed to.
     3. The old report, now under the temporary name, is deleted.
@@ -121,41 +121,39 @@ def replace_directory(directory: str | os.PathLike, fill: Callable[[Path], None]
     """
     target = Path(directory).absolute()
     parent = target.parent
-    try:
+    with undone_on_failure(target, "report"):
         _check_replaceable(target)
         parent.mkdir(parents=True, exist_ok=True)
         with locked(target):
             _tidy(target)
         tmp = temporary_path(target)
         os.mkdir(tmp)  # honours the umask (tempfile.mkdtemp would give 0700)
-    except OSError as error:
-        raise cannot_write(target, error, "report") from None
     old = None
-    try:
-        fill(tmp)
-        flush_tree(tmp)
-        with locked(target):
-            _check_replaceable(target)
-            if not (target.exists() or target.is_symlink()):
-                os.rename(tmp, target)
-            elif exchange(tmp, target):
-                old = tmp
-            else:
-                aside = temporary_path(target, "old")
-                os.rename(target, aside)
-                try:
-                    os.rename(tmp, target)
-                except BaseException:
-                    os.rename(aside, target)
-                    raise
-                old = aside
-            fsync_folder(parent)
-    except BaseException as error:
+
+    def undo():
         if old is None:
             remove_path(tmp)
-        if isinstance(error, OSError):
-            raise cannot_write(target, error, "report") from None
-        raise
+
+    try:
+        with undone_on_failure(target, "report", undo):
+            fill(tmp)
+            flush_tree(tmp)
+            with locked(target):
+                _check_replaceable(target)
+                if not (target.exists() or target.is_symlink()):
+                    os.rename(tmp, target)
+                elif exchange(tmp, target):
+                    old = tmp
+                else:
+                    aside = temporary_path(target, "old")
+                    os.rename(target, aside)
+                    try:
+                        os.rename(tmp, target)
+                    except BaseException:
+                        os.rename(aside, target)
+                        raise
+                    old = aside
+                fsync_folder(parent)
     finally:
         if old is not None:
             remove_path(old)
