@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tvseg.cli import main
-from tvseg.commands.agreement import MAX_UNITS
+from tvseg.readers.agreement import MAX_UNITS
 from tvseg.errors import InputError
 from tvseg.unit.masses import as_masses
 
