@@ -233,10 +233,9 @@ def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
 
     Parameters
     ----------
-    reference, hypothesis : sequence of int
-        Masses with the same total ``N``.
-    k : int, optional
-        Window size; None is the convention's default (:func:`default_k`).
+    reference, hypothesis, k
+        As for :func:`pk`: masses with the same total ``N``, and the window size (None: the
+        convention's default).
     lamprier : bool
         The edge correction of Lamprier et al. (2007) as Scaiano & Inkpen (2012, section 2)
         describe it: ``k - 1`` phantom positions without boundaries at each end, so every gap is in
