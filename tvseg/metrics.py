@@ -61,6 +61,8 @@ class Metric:
 
 
 _BOUCHEKIF = "Bouchekif et al. 2015"
+_VIDCHAPTERS = "Yang et al. 2023 (VidChapters-7M), dvc_eval/eval_dvc.py "
+_MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 REGISTRY: tuple[Metric, ...] = (
     Metric("recall_n", "R_N", "coverage", "rate", _BOUCHEKIF + " eq. 2", True, summary="R_N",
            html="R<sub>N</sub>"),
@@ -91,6 +93,21 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("winpr_recall", "WinR", "unit", "rate", "Scaiano & Inkpen 2012"),
     Metric("winpr_f1", "WinF", "unit", "rate", "Scaiano & Inkpen 2012"),
     Metric("s", "S", "unit", "rate", "Fournier & Inkpen 2012", summary="S"),
+    # video chaptering (issue 14): tvseg.retrieval.chapters. Corpus value = mean over shows, as
+    # VidChapters averages over videos (not pooled like the metrics above).
+    *(Metric(f"vc_detection_{side}", f"VC det. {short}", "chapters", "rate",
+             _VIDCHAPTERS + f"evaluate_detection: {side} averaged over tIoU 0.3/0.5/0.7/0.9 (tIoU > t; not "
+             "one-to-one)" + (", F per threshold from the show-averaged P and R, then averaged" if side == "f1"
+                              else "") + _MEAN_OVER_SHOWS)
+      for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))),
+    *(Metric(f"detection_{side}_1to1", f"1:1 det. {short}", "chapters", "rate",
+             f"tvseg: VidChapters' detection {side} with pairs matched one to one (a maximum matching of "
+             "the pairs with tIoU > t), averaged as vc_detection_*" + _MEAN_OVER_SHOWS)
+      for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))),
+    *(Metric(f"nav_{side}_{d}s", f"nav. {short}@{d}s", "chapters", "rate",
+             _VIDCHAPTERS + f"evaluate_navigation: chapter starts less than {d} s apart (not one-to-one)"
+             + _MEAN_OVER_SHOWS)
+      for d in (1, 3, 5, 10, 30, 60) for side, short in (("precision", "P"), ("recall", "R"))),
 )
 
 METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}

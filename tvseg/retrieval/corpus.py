@@ -15,6 +15,11 @@ Components per show (columns of :attr:`ShowScores.components`):
   classed by its own duration (recall side), a hypothesis segment by its own duration (precision
   side); *long* means ``duration >= long_threshold``;
 - ``boundary_n_reference, boundary_n_hypothesis, boundary_n_matched`` at the settings' tolerance;
+- the chaptering components of :func:`tvseg.retrieval.chapters.chapter_components`:
+  ``chapter_n_shows`` (1 for a show with a reference segment) and the show's own VidChapters rates
+  (detection per tIoU threshold, its one-to-one variant, navigation per distance), so that a sum
+  over shows divided by ``chapter_n_shows`` is VidChapters' **mean over shows** (videos): the
+  corpus values of the ``chapters`` metrics are means over shows, not pooled counts;
 - with titles: ``n_untitled_reference`` (reference segments without a title: no title can be
   judged there), ``n_correct_titled_reference`` (correctly retrieved reference segments with a
   title), ``title_correct_reference`` (those whose partner's title is correct), ``title_f1_sum``
@@ -47,6 +52,7 @@ import pandas as pd
 from tvseg.errors import TvsegWarning
 from tvseg.metrics import METRICS, keys
 from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
+from tvseg.retrieval.chapters import chapter_components, chapter_metrics
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.exact import tick
 from tvseg.rates import f_measure, rate
@@ -55,7 +61,7 @@ from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = ["ShowScores", "score_shows", "metric_table", "corpus_metrics", "macro_metrics", "by_length",
            "by_group", "COVERAGE_METRICS", "BOUNDARY_METRICS", "COUNT_METRICS", "TITLE_METRICS",
-           "warn_undefined"]
+           "CHAPTER_METRICS", "warn_undefined"]
 
 COUNTS = keys("count")
 DURATIONS = ("duration_reference", "duration_hypothesis", "duration_correct_reference",
@@ -65,6 +71,7 @@ BOUNDARY_METRICS = keys("boundary")
 COUNT_METRICS = COUNTS
 TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
 TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
+CHAPTER_METRICS = keys("chapters")
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,6 +173,7 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         if tol not in matched:
             matched[tol] = count_matched(r_show, r_time, h_show, h_time, tol, n_shows=n).astype(float)
     comp["boundary_n_matched"] = matched[float(tolerance)]
+    comp.update(chapter_components(reference, hypothesis, n))
 
     if titles is None:
         titles = any(map(has_title, reference.label)) and any(map(has_title, hypothesis.label))
@@ -210,25 +218,31 @@ def _coverage_metrics(c, suffix: str = "") -> dict:
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
-    """The metrics of every row of a components table (rows: shows, or bootstrap resamples)."""
+    """The metrics of every row of a components table (rows: shows, or bootstrap resamples); the
+    ``chapters`` metrics when the table has their components (:func:`score_shows` always adds them)."""
     c = components
     out = _coverage_metrics(c)
     bp = rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])
     br = rate(c["boundary_n_matched"], c["boundary_n_reference"])
     out.update(boundary_precision=bp, boundary_recall=br, boundary_f1=f_measure(bp, br))
+    chapters = "chapter_n_shows" in getattr(c, "columns", c)  # absent from hand-built component tables
+    if chapters:
+        out.update(chapter_metrics(c))
     if titles:
         out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_titled_reference"]),
                    title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
                    titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
                    titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
                    n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float))
-    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
+    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else []) \
+        + ([*CHAPTER_METRICS] if chapters else [])
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
 
 
 def corpus_metrics(components: pd.DataFrame, *, titles: bool = False) -> dict:
-    """Pooled (micro) metrics: the metrics of the components summed over shows."""
+    """Pooled (micro) metrics: the metrics of the components summed over shows (for the ``chapters``
+    group, whose components are per-show rates, this is VidChapters' mean over shows)."""
     total = components.sum(axis=0).to_frame().T
     return metric_table(total, titles=titles).iloc[0].to_dict()
 
