@@ -35,6 +35,8 @@ _PUBLIC = {
     "boundary_similarity": "tvseg.unit.similarity",
     "boundary_edit_distance": "tvseg.unit.similarity",
     "agreement": "tvseg.unit.agreement",
+    "cseg": "tvseg.unit.cseg",
+    "ghd": "tvseg.unit.ghd",
     # settings and errors
     "Settings": "tvseg.settings",
     "TvsegError": "tvseg.errors",

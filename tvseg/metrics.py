@@ -108,6 +108,14 @@ REGISTRY: tuple[Metric, ...] = (
              _VIDCHAPTERS + f"evaluate_navigation: chapter starts less than {d} s apart (not one-to-one)"
              + _MEAN_OVER_SHOWS)
       for d in (1, 3, 5, 10, 30, 60) for side, short in (("precision", "P"), ("recall", "R"))),
+    # NIST TDT's segmentation cost, the generalized Hamming distance, boundary similarity (issue 14)
+    Metric("cseg", "C_seg", "unit", "error",
+           "NIST TDT (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)", html="C<sub>seg</sub>"),
+    Metric("cseg_norm", "C_seg norm.", "unit", "error", "NIST TDT (normalised by the better trivial segmentation)",
+           html="C<sub>seg</sub> norm."),
+    Metric("ghd", "GHD/(N-1)", "unit", "error",
+           "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary"),
+    Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)"),
 )
 
 METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}

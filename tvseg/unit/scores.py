@@ -7,16 +7,29 @@ into rates with :func:`unit_metrics`.
 
 Component keys (all counts; sums over shows remain meaningful):
 
-=====================  ========================================================================
-``pk_miss``            Pk windows where only the reference separates the probe's ends
-``pk_false_alarm``     Pk windows where only the hypothesis does
-``pk_windows``         Pk windows
-``wd_errors``          WindowDiff windows in error
-``wd_windows``         WindowDiff divisor
-``winpr_tp`` ...       WinPR ``tp, tn, fp, fn`` (``winpr_total = k (N - 1)``)
-``s_penalty``          boundary edit distance of S (Fournier & Inkpen 2012), in PBs
-``s_potential``        potential boundaries ``N - 1``
-=====================  ========================================================================
+======================  ========================================================================
+``pk_miss``             Pk windows where only the reference separates the probe's ends
+``pk_false_alarm``      Pk windows where only the hypothesis does
+``pk_windows``          Pk windows
+``wd_errors``           WindowDiff windows in error
+``wd_windows``          WindowDiff divisor
+``winpr_tp`` ...        WinPR ``tp, tn, fp, fn`` (``winpr_total = k (N - 1)``)
+``s_penalty``           boundary edit distance of S (Fournier & Inkpen 2012), in PBs
+``s_potential``         potential boundaries ``N - 1``
+``cseg_miss``           C_seg probes the reference separates and the hypothesis does not
+``cseg_ref_probes``     C_seg probes the reference separates
+``cseg_fa``             C_seg probes the hypothesis separates and the reference does not
+``cseg_nonref_probes``  C_seg probes the reference does not separate
+``ghd_sum``             generalized Hamming distance (nltk's, costs 2, 2, 1)
+``ghd_positions``       positions it is normalised by, ``N - 1``
+``b_penalty``           B's edits, ``|A| + sum(span) / n`` (segeval 2.0.11, ``n = 2``)
+``b_denominator``       B's ``|A| + |T_p| + |B_M|``
+======================  ========================================================================
+
+The corpus pools each pair of counts (sum over shows, then divide), for B as segeval 2.0.11 pools
+boundary similarity over a dataset in ``actual_agreement_linear`` (sum of numerators over sum of
+denominators): the corpus B is :math:`1 - \sum \text{penalty} / \sum \text{denominator}`, not the
+mean of the shows' B (that is the ``macro`` value).
 """
 from __future__ import annotations
 
@@ -27,14 +40,18 @@ import pandas as pd
 
 from tvseg.errors import TvsegWarning
 from tvseg.rates import rate
+from tvseg.unit.cseg import cseg_components, segmentation_cost
+from tvseg.unit.ghd import ghd_components
+from tvseg.unit.masses import boundary_positions
 from tvseg.unit.projection import to_masses
-from tvseg.unit.similarity import similarity_counts
+from tvseg.unit.similarity import pair_counts, similarity_counts
 from tvseg.unit.windows import pk_components, windowdiff_components
 from tvseg.unit.winpr import winpr
 
 __all__ = ["unit_components", "unit_metrics", "UNIT_METRICS"]
 
-UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s")
+UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
+                "cseg", "cseg_norm", "ghd", "b")
 
 
 def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> dict[str, float]:
@@ -47,8 +64,9 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     units : pandas.DataFrame
         The show's units (``start, end``), sorted by time.
     settings : tvseg.settings.Settings
-        ``k`` (None: the convention's default) and ``convention`` of Pk and WindowDiff. WinPR uses
-        ``k`` too, or the paper's default.
+        ``k`` (None: the convention's default) and ``convention`` of Pk and WindowDiff. WinPR and
+        C_seg's probe distance use ``k`` too, or the paper's default (half the mean reference segment
+        size of the show, rounded half up).
 
     Returns
     -------
@@ -68,6 +86,14 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     out.update(winpr_tp=m.tp, winpr_tn=m.tn, winpr_fp=m.fp, winpr_fn=m.fn)
     penalty, potential = similarity_counts(ref, hyp, n=2)
     out.update(s_penalty=float(penalty), s_potential=float(potential))
+    c = cseg_components(ref, hyp, k=k)
+    out.update(cseg_miss=c.miss, cseg_ref_probes=c.ref_probes, cseg_fa=c.false_alarm,
+               cseg_nonref_probes=c.nonref_probes)
+    g = ghd_components(ref, hyp)
+    out.update(ghd_sum=g.distance, ghd_positions=g.positions)
+    b_penalty, b_denominator = pair_counts(boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1,
+                                           metric="B", convention="segeval", n=2)
+    out.update(b_penalty=float(b_penalty), b_denominator=float(b_denominator))
     return out
 
 
@@ -89,9 +115,16 @@ def unit_metrics(components: dict) -> dict[str, float]:
         \text{WD} = \frac{\text{errors}}{\text{windows}}, \quad
         S = 1 - \frac{\text{penalty}}{\text{potential}}
 
-    and WinPR's :math:`P = TP/(TP+FP)`, :math:`R = TP/(TP+FN)`, :math:`F_1 = 2TP/(2TP+FP+FN)`.
-    A 0/0 (no window, no boundary) gives NaN with a :class:`~tvseg.errors.TvsegWarning`.
-    ``s`` is present only when the components hold S's counts.
+    and WinPR's :math:`P = TP/(TP+FP)`, :math:`R = TP/(TP+FN)`, :math:`F_1 = 2TP/(2TP+FP+FN)`;
+    NIST TDT's :math:`C_{seg}` with TDT's costs (:math:`C_{miss} = 1, C_{FA} = 0.3, P_{seg} = 0.3`,
+    :mod:`tvseg.unit.cseg`), raw (``cseg``) and normalised (``cseg_norm``), from
+    :math:`P_{miss} = \text{miss} / \text{ref probes}` and :math:`P_{FA} = \text{fa} / \text{nonref probes}`;
+    the normalised GHD ``ghd = ghd_sum / ghd_positions`` (nltk's GHD per potential boundary,
+    :mod:`tvseg.unit.ghd`); boundary similarity ``b = 1 - b_penalty / b_denominator``.
+    A 0/0 (no window, no boundary) gives NaN with a :class:`~tvseg.errors.TvsegWarning`, also for
+    ``b`` where :func:`tvseg.boundary_similarity` returns 1 (segeval's choice for two segmentations
+    without boundaries). ``s``, ``cseg``, ``cseg_norm``, ``ghd`` and ``b`` are present only when the
+    components hold their counts.
     """
     c = components
     tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
@@ -105,4 +138,13 @@ def unit_metrics(components: dict) -> dict[str, float]:
     }
     if "s_penalty" in c:
         out["s"] = 1 - _rate(c["s_penalty"], c["s_potential"], "s")
+    if "cseg_miss" in c:
+        p_miss = _rate(c["cseg_miss"], c["cseg_ref_probes"], "cseg P_miss")
+        p_fa = _rate(c["cseg_fa"], c["cseg_nonref_probes"], "cseg P_fa")
+        out["cseg"] = segmentation_cost(p_miss, p_fa, normalized=False)
+        out["cseg_norm"] = segmentation_cost(p_miss, p_fa, normalized=True)
+    if "ghd_sum" in c:
+        out["ghd"] = _rate(c["ghd_sum"], c["ghd_positions"], "ghd")
+    if "b_penalty" in c:
+        out["b"] = 1 - _rate(c["b_penalty"], c["b_denominator"], "b")
     return out
