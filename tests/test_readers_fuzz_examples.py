@@ -4,9 +4,11 @@ Each valid example is mutated (lines deleted, duplicated, swapped or replaced, b
 file truncated or re-encoded) and read. A refusal must be an InputError naming the file; a
 success must give exactly the records that the file holds, counted here by simple means of
 the test's own (one cue per ``-->`` line, one segment per RTTM span line, one row per CSV record,
-one region per UEM line) with their times: nothing dropped, folded, added or changed silently.
+one region per UEM line, one segment per JSONL boundary and chapter line) with their times: nothing
+dropped, folded, added or changed silently.
 """
 import codecs
+import json
 import re
 import tempfile
 import warnings
@@ -19,9 +21,11 @@ from hypothesis import strategies as st
 
 from tvseg import read_metadata, read_segments, read_uem, read_units
 from tvseg.errors import InputError, TvsegWarning
+from tvseg.readers import NO_LABEL
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
-VALID = sorted(EXAMPLES.glob("*-valid.*"))
+VALID = sorted(EXAMPLES.glob("*-valid.*")) + sorted(EXAMPLES.glob("txt/*-valid.*"))  # txt/: chapter lists
+CHAPTERS_END = 10 ** 6  # the show's end given to the chapter lists
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SPAN_TYPES = {"SEGMENT", "NOSCORE", "NO_RT_METADATA", "LEXEME", "NON-LEX", "NON-SPEECH", "FILLER",
@@ -159,6 +163,35 @@ def csv_seconds(cell: str) -> float:
     return float(Decimal(total * 60) + Decimal(seconds))
 
 
+def jsonl_sides(lines: list[str], stem: str) -> dict[str, dict[str, list[tuple[float, float, str]]]]:
+    """``{side: {show: [(start, end, title)]}}`` of a JSONL file (a side only where it is a list)."""
+    sides = {"reference": {}, "hypothesis": {}}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        show = entry.get("show", f"{stem}-{number}")
+        for side, titles in (("reference", "reference_titles"), ("hypothesis", "hyp_titles")):
+            if isinstance(entry.get(side), list):
+                times = [0.0] + sorted({float(t) for t in entry[side]} - {0.0}) + [float(entry["duration"])]
+                named = {float(start): title.strip() for title, start in entry.get(titles) or []}
+                sides[side][show] = [(a, b, named.get(a) or NO_LABEL) for a, b in zip(times, times[1:])]
+    return sides
+
+
+def chapter_starts(lines: list[str]) -> list[int]:
+    """The start in seconds of every line that is not blank (each is one chapter)."""
+    starts = []
+    for line in lines:
+        if line.strip():
+            clock = re.match(r"[ \t]*(?:[-*\u2022][ \t]+)?([0-9:]+)", line).group(1).rstrip(":")
+            total = 0
+            for part in clock.split(":"):
+                total = total * 60 + int(part)
+            starts.append(total)
+    return starts
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 def check_read(kind: str, path: Path, data: bytes) -> None:
@@ -176,6 +209,23 @@ def check_read(kind: str, path: Path, data: bytes) -> None:
             == sorted(cues)
         # as units, overlapping cues are cut where the next begins and cues with one start joined
         assert [round(t * 1000) for t in units["start"]] == sorted({start for start, _ in cues})
+    elif kind == "jsonl":
+        reference = read_segments(path, which="reference")  # refused here, or the file is JSON
+        expected = jsonl_sides(decoded_lines(data), path.stem)
+        for side in ("reference", "hypothesis"):
+            if side == "hypothesis" and len(expected[side]) < len(expected["reference"]):
+                with pytest.raises(InputError, match="hypothesis"):
+                    read_segments(path, which=side)
+                continue
+            result = reference if side == "reference" else read_segments(path, which=side)
+            assert {show: [(s.start, s.end, label) for s, _, label in a.itertracks(yield_label=True)]
+                    for show, a in result.items()} == expected[side]
+    elif kind == "chapter_list":
+        result = read_segments(path, format="txt", end=CHAPTERS_END)
+        starts = chapter_starts(decoded_lines(data))
+        assert list(result) == [path.stem]
+        assert [(s.start, s.end) for s, _ in result[path.stem].itertracks()] \
+            == list(zip(starts, starts[1:] + [CHAPTERS_END]))
     elif kind == "uem":
         result = read_uem(path)
         regions = [line for line in decoded_lines(data)

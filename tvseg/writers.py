@@ -1,4 +1,4 @@
-"""Writers for segmentations: RTTM, WebVTT chapters, SRT and segments CSV.
+"""Writers for segmentations: RTTM, WebVTT chapters, SRT, segments CSV, chapter lists and chunkseg JSONL.
 
 Times are written in milliseconds' precision (3 decimals), each rounded to the nearest
 millisecond, and durations are computed from the rounded start and end, so that reading a file
@@ -21,6 +21,16 @@ Labels and the formats' limits (see ``formats/``):
   refused. :data:`NO_LABEL` is an empty cue.
 - CSV: :data:`NO_LABEL` is an empty ``label`` cell; a cell with a comma, a quote, a CR or an LF is
   quoted (RFC 4180), a bare CR included.
+- Chapter lists (``[H:]MM:SS Title``, one show per file): the segments must cover the show from 0
+  without gaps or overlaps (each chapter ends where the next starts); starts are rounded to the
+  nearest whole second (one :class:`~tvseg.errors.TvsegWarning` per file when one is not whole),
+  refused when two would fall on the same second; the show's end is not written (the format has no
+  place for it). Line breaks become spaces; :data:`NO_LABEL` is a time without a title; a title
+  starting with a dash and a space is written after `` - `` so that it reads back whole.
+- chunkseg JSONL: one line per show (``show``, ``reference``, ``duration``, ``reference_titles``,
+  and with ``hypothesis=`` the ``hypothesis`` and ``hyp_titles`` of the same show); each side must
+  cover the show from 0 to its end without gaps or overlaps (both sides end at the same time, the
+  ``duration``). Titles are written for the segments that have one (not :data:`NO_LABEL`).
 - No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
   id is refused.
 """
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 import warnings
 from pathlib import Path
@@ -41,27 +52,34 @@ from tvseg.readers.validation import NO_LABEL
 
 __all__ = ["write_segments", "WRITE_FORMATS"]
 
-WRITE_FORMATS = ("rttm", "vtt", "srt", "csv")
-_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
+WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
+_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".txt": "txt", ".jsonl": "jsonl"}
+_PER_SHOW = {"vtt": "WebVTT", "srt": "SRT", "txt": "chapter list"}
 _WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<.*?>|\{\\an[1-9]\}", re.IGNORECASE)  # what SRT readers remove as markup
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None) -> list[Path]:
-    """Write segmentations to an RTTM file, a segments CSV, or WebVTT or SRT chapters.
+def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None,
+                   hypothesis: dict[str, Annotation] | None = None) -> list[Path]:
+    """Write segmentations to an RTTM file, a segments CSV, WebVTT or SRT chapters, chapter lists
+    or a chunkseg JSONL file.
 
     Parameters
     ----------
     segmentations : dict of str to pyannote.core.Annotation
         ``{show_id: Annotation}``, as returned by :func:`tvseg.read_segments`.
     path : str or os.PathLike
-        The file to write, or, for WebVTT or SRT chapters, a folder (one ``<show>.vtt`` or
-        ``<show>.srt`` per show, created if missing). A single show may go to one ``.vtt`` or
-        ``.srt`` file.
-    format : {"rttm", "vtt", "srt", "csv"}, optional
-        Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``, ``.srt``); a path
-        that is a folder or has no extension means WebVTT chapters in a folder.
+        The file to write, or, for WebVTT or SRT chapters or chapter lists, a folder (one
+        ``<show>.vtt``, ``<show>.srt`` or ``<show>.txt`` per show, created if missing). A single show
+        may go to one ``.vtt``, ``.srt`` or ``.txt`` file.
+    format : {"rttm", "vtt", "srt", "csv", "txt", "jsonl"}, optional
+        Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``, ``.srt``, ``.txt``
+        for a chapter list, ``.jsonl``); a path that is a folder or has no extension means WebVTT
+        chapters in a folder.
+    hypothesis : dict of str to pyannote.core.Annotation, optional
+        Only for JSONL: ``segmentations`` is then the reference and this the hypothesis of the same
+        shows, written on the same lines (a line without a hypothesis is not one chunkseg scores).
 
     Returns
     -------
@@ -77,6 +95,8 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     """
     path = Path(path)
     format = _output_format(path, format)
+    if hypothesis is not None and format != "jsonl":
+        raise UsageError("hypothesis= only applies to JSONL (the reference and the hypothesis on one line)")
     rows = {_writable(show, "show id"): _rows(annotation, show) for show, annotation in segmentations.items()}
     if format == "rttm":
         _atomic_write(path, _rttm_text(rows))
@@ -84,20 +104,29 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
     if format == "csv":
         _atomic_write(path, _csv_text(rows))
         return [path]
-    name = "WebVTT" if format == "vtt" else "SRT"
+    if format == "jsonl":
+        hypothesis_rows = None if hypothesis is None else {
+            _writable(show, "show id"): _rows(annotation, show) for show, annotation in hypothesis.items()}
+        _atomic_write(path, _jsonl_text(rows, hypothesis_rows))
+        return [path]
+    name = _PER_SHOW[format]
     if path.suffix.lower() == f".{format}" and not path.is_dir():
         if len(rows) != 1:
             raise UsageError(f"{len(rows)} shows cannot go to one {name} file {path}: "
                              f"give a folder (one <show>.{format} per show)")
         ((show, show_rows),) = rows.items()
-        _atomic_write(path, _cues_text(show, show_rows, format=format))
+        _atomic_write(path, _show_text(show, show_rows, format=format))
         return [path]
     texts = {}
     for show, show_rows in rows.items():
         if not show or Path(show).name != show or show in (".", ".."):
             raise InputError(f"show id cannot be a file name for {name} chapters", value=show)
-        texts[f"{show}.{format}"] = _cues_text(show, show_rows, format=format)
+        texts[f"{show}.{format}"] = _show_text(show, show_rows, format=format)
     return write_folder_atomic(path, texts)
+
+
+def _show_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
+    return _chapter_list_text(show, rows) if format == "txt" else _cues_text(show, rows, format=format)
 
 
 def _output_format(path: Path, format: str | None) -> str:
@@ -110,7 +139,7 @@ def _output_format(path: Path, format: str | None) -> str:
     found = _EXTENSIONS.get(path.suffix.lower())
     if found is None:
         raise UsageError(f"cannot tell the output format from {path.name!r} "
-                         "(use .rttm, .csv, .vtt, .srt or a folder, or give the format)")
+                         "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format)")
     return found
 
 
@@ -188,6 +217,74 @@ def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> s
     buffer = io.StringIO()
     webvtt.WebVTT(captions=captions).write(buffer, format=format)
     return buffer.getvalue().rstrip("\n") + "\n"
+
+
+def _contiguous(show: str, rows: list[tuple[int, int, str]], what: str) -> None:
+    """Refuse segments that do not cover the show from 0 without gaps (a boundary list cannot hold them)."""
+    if not rows:
+        raise InputError(f"show {show!r}: a show without segments cannot be written as {what}", value=show)
+    if rows[0][0] != 0:
+        raise InputError(f"show {show!r}: {what} covers the show from 0, and its first segment starts later",
+                         value=_seconds(rows[0][0]))
+    for (_, end_ms, _), (start_ms, _, _) in zip(rows, rows[1:]):
+        if end_ms != start_ms:
+            problem = "a gap" if end_ms < start_ms else "an overlap"
+            raise InputError(f"show {show!r}: {what} cannot hold {problem} between segments (each ends where "
+                             "the next starts)", value=f"{_seconds(end_ms)} -> {_seconds(start_ms)}")
+
+
+def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    """One show as a chapter list: ``M:SS Title`` (``H:MM:SS`` when a chapter starts after an hour)."""
+    from tvseg.readers.chapter_list import clock_text
+
+    _contiguous(show, rows, "a chapter list")
+    starts = [(start_ms + 500) // 1000 for start_ms, _, _ in rows]
+    for (previous, _, _), (start_ms, _, _), a, b in zip(rows, rows[1:], starts, starts[1:]):
+        if a == b:
+            raise InputError(f"show {show!r}: two chapters would start at the same whole second "
+                             "(a chapter list holds whole seconds)", value=f"{_seconds(previous)}, {_seconds(start_ms)}")
+    rounded = [start_ms for start_ms, _, _ in rows if start_ms % 1000]
+    if rounded:
+        warnings.warn(f"show {show!r}: {len(rounded)} chapter start(s) rounded to whole seconds (a chapter "
+                      f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
+                      f"{clock_text((rounded[0] + 500) // 1000)}", TvsegWarning, stacklevel=4)
+    hours = starts[-1] >= 3600
+    lines = []
+    for start, (_, _, label) in zip(starts, rows):
+        title = "" if label == NO_LABEL else " ".join(label.split())
+        separator = " - " if re.match(r"[-\u2013\u2014](\s|$)", title) else " "
+        lines.append(clock_text(start, hours=hours) + (separator + title if title else ""))
+    return "".join(line + "\n" for line in lines)
+
+
+def _jsonl_text(rows: dict[str, list[tuple[int, int, str]]],
+                hypothesis: dict[str, list[tuple[int, int, str]]] | None) -> str:
+    """One chunkseg JSONL line per show (times in seconds, to the millisecond)."""
+    if hypothesis is not None and set(hypothesis) != set(rows):
+        only = sorted(set(rows) ^ set(hypothesis))
+        raise InputError("the reference and the hypothesis of a JSONL file must have the same shows", value=only[0])
+    lines = []
+    for show, show_rows in rows.items():
+        if not show:
+            raise InputError("a JSONL show id cannot be empty", value=show)
+        _contiguous(show, show_rows, "chunkseg's JSONL")
+        duration = show_rows[-1][1]
+        line = {"show": show, "reference": [start_ms / 1000 for start_ms, _, _ in show_rows[1:]]}
+        if hypothesis is not None:
+            other = hypothesis[show]
+            _contiguous(show, other, "chunkseg's JSONL")
+            if other[-1][1] != duration:
+                raise InputError(f"show {show!r}: the hypothesis must end where the reference ends (chunkseg's "
+                                 "JSONL has one duration per show)",
+                                 value=f"{_seconds(other[-1][1])} and {_seconds(duration)}")
+            line["hypothesis"] = [start_ms / 1000 for start_ms, _, _ in other[1:]]
+        line["duration"] = duration / 1000
+        for side, side_rows in (("reference_titles", show_rows), ("hyp_titles", hypothesis and hypothesis[show])):
+            titles = [[label, start_ms / 1000] for start_ms, _, label in side_rows or () if label != NO_LABEL]
+            if titles:
+                line[side] = titles
+        lines.append(json.dumps(line, ensure_ascii=False))
+    return "".join(line + "\n" for line in lines)
 
 
 def _timestamp(milliseconds: int) -> str:

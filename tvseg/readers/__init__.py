@@ -1,4 +1,5 @@
-"""Readers for the timed formats of topic segmentation: RTTM, WebVTT, SRT, CSV, UEM and show metadata.
+"""Readers for the timed formats of topic segmentation: RTTM, WebVTT, SRT, CSV, chapter lists, chunkseg's
+JSONL, UEM and show metadata.
 
 Segmentations come back as ``{show_id: pyannote.core.Annotation}`` (one track per segment, the
 label being the segment's title or topic id, :data:`NO_LABEL` when it has none); units as
@@ -16,6 +17,8 @@ import pandas as pd
 from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.readers.chapter_list import chapter_records, check_ends
+from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.rttm import check_types, read_rttm_records
 from tvseg.readers.source import warn
@@ -24,24 +27,38 @@ from tvseg.readers.uem import read_uem
 from tvseg.readers.validation import NO_LABEL, Record, check_records, to_annotation
 from tvseg.readers.webvtt import read_cues
 
-__all__ = ["NO_LABEL", "FORMATS", "detect_format", "list_files", "read_segments", "read_units",
+__all__ = ["NO_LABEL", "FORMATS", "READ_FORMATS", "detect_format", "list_files", "read_segments", "read_units",
            "read_uem", "read_metadata"]
 
-FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv"}
+FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl"}
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
+
+READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt")
+"""Every ``format=``: those of :data:`FORMATS`, and ``txt`` (a chapter list), read only when named."""
 
 
 def detect_format(path, format: str | None = None) -> str:
     """Return the format of a file: ``format`` when given, else the one its extension names."""
     if format is not None:
-        if format not in set(FORMATS.values()):
-            raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(set(FORMATS.values())))})")
+        if format not in READ_FORMATS:
+            raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
     found = FORMATS.get(Path(path).suffix.lower())
     if found is None:
-        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt or "
-                         ".csv, or give the format)", path=path)
+        hint = (" (a chapter list: give format 'txt', --from txt)" if Path(path).suffix.lower() == ".txt"
+                else "")
+        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or "
+                         f".jsonl, or give the format){hint}", path=path)
     return found
+
+
+def _extension_format(file: Path, format: str | None) -> str | None:
+    """The format a folder's file is read as (``None``: not read)."""
+    suffix = file.suffix.lower()
+    if format == "txt":
+        return "txt" if suffix == ".txt" else None
+    found = FORMATS.get(suffix)
+    return found if format is None or found == format else None
 
 
 def list_files(path, *, format: str | None = None) -> list[Path]:
@@ -56,32 +73,42 @@ def list_files(path, *, format: str | None = None) -> list[Path]:
         raise InputError("no such file or folder", path=path)
     if not path.is_dir():
         return [path]
-    files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in FORMATS
-                   and (format is None or FORMATS[p.suffix.lower()] == format))
+    files = sorted(p for p in path.iterdir() if p.is_file() and _extension_format(p, format) is not None)
     if not files:
-        raise InputError("no file to read in this folder (.rttm, .vtt, .srt or .csv)", path=path)
+        raise InputError("no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter "
+                         "lists with format 'txt')", path=path)
     unread = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir()
                     if not p.name.startswith(".") and p not in files)
     if unread:
-        warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt and .csv files are read"
-             f"{'' if format is None else ' as ' + format}): {', '.join(unread[:8])}"
+        warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
+             f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
+             f"{', '.join(unread[:8])}"
              f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}", path=path)
     return files
 
 
 def read_segments(path, *, format: str | None = None, show: str | None = None, types=None,
-                  uem: dict[str, Timeline] | None = None, side: str | None = None) -> dict[str, Annotation]:
+                  uem: dict[str, Timeline] | None = None, side: str | None = None,
+                  which: str | None = None, end=None) -> dict[str, Annotation]:
     """Read topic segmentations from a file or a folder of files.
 
     Parameters
     ----------
     path : str or os.PathLike
-        An RTTM, WebVTT (chapters), SRT or CSV file (segments ``show,start,end,label``, or breath
-        groups with a ``topic`` column), or a folder of such files (not searched recursively).
-    format : {"rttm", "vtt", "srt", "csv"}, optional
-        Read every file as this format instead of guessing it from the extension.
+        An RTTM, WebVTT (chapters), SRT, CSV (segments ``show,start,end,label``, or breath
+        groups with a ``topic`` column), chunkseg JSONL or chapter list (``format="txt"``) file, or a
+        folder of such files (not searched recursively; ``.txt`` files only with ``format="txt"``).
+    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt"}, optional
+        Read every file as this format instead of guessing it from the extension. A ``.txt``
+        file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines).
     show : str, optional
-        The show id of a single VTT or SRT file (default: the file's stem).
+        The show id of a single VTT, SRT or chapter list file (default: the file's stem).
+    which : {"reference", "hypothesis"}, optional
+        The side of a chunkseg JSONL file to read (ignored for the other formats). Default: the
+        reference, unless ``side`` names a system: ``which`` must then be given (formats/jsonl.md).
+    end : float or dict of str to float, optional
+        Where the last chapter of a chapter list ends (ignored for the other formats): one number for
+        a single file, or ``{show: end}``; else the show's end in ``uem``; else an error.
     types : set of str, optional
         RTTM line types to keep (e.g. ``{"SEGMENT"}``). By default every type that carries a time
         span is kept: SEGMENT, NOSCORE, NO_RT_METADATA, LEXEME, NON-LEX, NON-SPEECH, FILLER, EDIT,
@@ -106,9 +133,12 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     """
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
-        raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
+        raise UsageError("show= names the show of a single VTT, SRT or chapter list file, not of a folder")
     if types is not None:
         check_types(types)
+    if which is not None and which not in SIDES:
+        raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
+    end = check_ends(end, folder=Path(path).is_dir())
     result: dict[str, Annotation] = {}
     origin: dict[str, tuple[Path, int]] = {}
     track_lines: dict[str, list[int]] = {}
@@ -119,7 +149,8 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
                  path=file)
             continue
         for show_id, (annotation, line, lines) in _segments_of_file(
-                file, format=format, show=show, types=types, lines=uem is not None).items():
+                file, format=format, show=show, types=types, lines=uem is not None, which=which,
+                side=side, end=end, uem=uem).items():
             _check_new_show(show_id, origin, file, line)
             result[show_id] = annotation
             track_lines[show_id] = lines
@@ -172,17 +203,21 @@ def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) ->
     origin[show_id] = (file, line)
 
 
-def _segments_of_file(file: Path, *, format, show, types, lines: bool = False
-                      ) -> dict[str, tuple[Annotation, int, list[int] | None]]:
+def _segments_of_file(file: Path, *, format, show, types, lines: bool = False, which=None, side=None,
+                      end=None, uem=None) -> dict[str, tuple[Annotation, int, list[int] | None]]:
     """``{show: (Annotation, line of its first segment, line of each track)}`` of one file.
 
     The lines of the tracks are only listed when ``lines`` is true (else ``None``).
     """
     kind = detect_format(file, format)
-    if show is not None and kind not in ("vtt", "srt"):
-        raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
+    if show is not None and kind not in ("vtt", "srt", "txt"):
+        raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kind.upper()}")
     if kind == "rttm":
         records = read_rttm_records(file, types=types)
+    elif kind == "jsonl":
+        records = jsonl_records(file, which=which, side=side)
+    elif kind == "txt":
+        records = {show or file.stem: chapter_records(file, show=show or file.stem, end=end, uem=uem)}
     elif kind == "csv":
         table = read_table(file)
         table_type = table_kind(table.columns, path=file)
@@ -296,8 +331,9 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> d
 def _units_of_file(file: Path, *, format, show) -> dict[str, tuple[pd.DataFrame, int]]:
     """``{show: (DataFrame, line of its first unit)}`` of one file."""
     kind = detect_format(file, format)
-    if kind == "rttm":
-        raise InputError("an RTTM file holds segments, not transcript units", path=file)
+    if kind in ("rttm", "jsonl", "txt"):
+        name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
+        raise InputError(f"{name} holds segments, not transcript units", path=file)
     if show is not None and kind not in ("vtt", "srt"):
         raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
     if kind == "csv":

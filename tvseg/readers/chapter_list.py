@@ -1,0 +1,161 @@
+"""Chapter lists as people write them in a video description: one ``[H:]MM:SS Title`` per line.
+
+The rules (``formats/chapter-list.md``):
+
+- every line that is not blank is one chapter: an optional bullet (``-``, ``*`` or ``•`` and a space),
+  a time ``M:SS``, ``MM:SS`` (any number of minutes) or ``H:MM:SS`` (two-digit minutes), then either
+  nothing, or whitespace, or ``: `` (a colon and whitespace), and the title; after the whitespace
+  an optional separator ``-``, ``–`` or ``—`` followed by whitespace (or ending the line) is not part
+  of the title (``0:00 - Intro`` is ``Intro``); the title is stripped, and an empty title is
+  :data:`~tvseg.readers.validation.NO_LABEL`;
+- times are whole seconds (a fraction is refused), minutes and seconds at most 59 (minutes are not
+  bounded without hours);
+- the first chapter starts at ``0:00`` (YouTube's rule) and the times increase strictly;
+- each chapter ends where the next one starts, and the last one at the show's end, which the file
+  does not hold: it is given by the caller (``end=``, a UEM, the reference's end), else refused.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tvseg.errors import InputError
+from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record
+
+__all__ = ["Chapter", "read_chapters", "chapter_records", "check_end", "check_ends", "clock_text"]
+
+_LINE = re.compile(r"[ \t]*(?:[-*\u2022][ \t]+)?(?P<time>[0-9]+(?::[0-9]+)*)(?P<rest>.*)", re.DOTALL)
+_SEPARATOR = re.compile(r"(?::\s+|\s+(?:[-\u2013\u2014](?:\s+|$))?)")
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One line of a chapter list: its start in whole seconds, its title, its line number."""
+
+    start: int
+    title: str
+    line: int
+
+
+def read_chapters(path) -> list[Chapter]:
+    """Read and check the chapters of a chapter list, without their ends.
+
+    Everything about the file is checked here (syntax, whole seconds, first at 0:00, increasing
+    times); only the end of the last chapter, which the file does not hold, is left to
+    :func:`chapter_records`.
+    """
+    chapters: list[Chapter] = []
+    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+        if not raw.strip():
+            continue
+        match = _LINE.fullmatch(raw)
+        if match is None:
+            raise InputError("not a chapter line '[H:]MM:SS Title'", path=path, line=number, value=raw)
+        start = _seconds(match["time"], path=path, line=number)
+        rest = match["rest"]
+        if re.match(r"[.,][0-9]", rest):
+            raise InputError("a chapter time is whole seconds ([H:]MM:SS, no fraction)", path=path,
+                             line=number, value=raw)
+        separator = _SEPARATOR.match(rest)
+        if rest and separator is None:
+            raise InputError("a chapter time must be followed by a space (or ' - ', ': ') and the title",
+                             path=path, line=number, value=raw)
+        title = rest[separator.end():].strip() if rest else ""
+        if chapters:
+            previous = chapters[-1]
+            if start == previous.start:
+                raise InputError(f"two chapters start at the same time (lines {previous.line} and {number})",
+                                 path=path, line=number, value=raw)
+            if start < previous.start:
+                raise InputError(f"chapter times must increase: line {previous.line} starts at "
+                                 f"{clock_text(previous.start)}", path=path, line=number, value=raw)
+        elif start != 0:
+            raise InputError("the first chapter must start at 0:00 (add a '0:00' line for what comes "
+                             "before)", path=path, line=number, value=raw)
+        chapters.append(Chapter(start, title or NO_LABEL, number))
+    return chapters
+
+
+def _seconds(text: str, *, path, line: int) -> int:
+    parts = text.split(":")
+    if len(parts) not in (2, 3):
+        raise InputError("not a [H:]MM:SS chapter time", path=path, line=line, value=text)
+    *hours, minutes, seconds = parts
+    if len(seconds) != 2 or int(seconds) > 59:
+        raise InputError("chapter time seconds must be two digits, at most 59", path=path, line=line, value=text)
+    if hours and (len(minutes) != 2 or int(minutes) > 59):
+        raise InputError("chapter time minutes must be two digits, at most 59, after hours (H:MM:SS)",
+                         path=path, line=line, value=text)
+    total = (int(hours[0]) * 3600 if hours else 0) + int(minutes) * 60 + int(seconds)
+    if total > MAX_SECONDS:
+        raise InputError(f"chapter time is too large (more than {MAX_SECONDS:g} seconds)", path=path,
+                         line=line, value=text)
+    return total
+
+
+def chapter_records(path, *, show: str, end=None, uem=None) -> list[Record]:
+    """The segments of a chapter list: each chapter ends at the next start, the last at the show's end.
+
+    The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
+    else the end of the show's last region in ``uem``; without either, an error at the last line.
+    """
+    chapters = read_chapters(path)
+    last = chapters[-1]
+    end_source, ends_given = "end=", isinstance(end, Mapping)
+    if ends_given:
+        end = end.get(show)
+    if end is None and uem is not None and uem.get(show):
+        end, end_source = uem[show].extent().end, "the UEM"
+    if end is None:
+        missing = []
+        if ends_given:
+            missing.append(f"the shows' ends given (those of the reference) have no show {show!r}")
+        if uem is not None:
+            missing.append(f"the UEM has no show {show!r}")
+        raise InputError("the end of the last chapter is unknown (a chapter list does not hold the show's "
+                         f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, "
+                         "or the show's end (end= in Python, --end in tvseg convert)",
+                         path=path, line=last.line, value=clock_text(last.start))
+    if not last.start < end:
+        raise InputError(f"the show's end ({end:g} s, from {end_source}) is not after the last chapter's start",
+                         path=path, line=last.line, value=clock_text(last.start))
+    ends = [chapter.start for chapter in chapters[1:]] + [end]
+    return [Record(float(chapter.start), float(stop), chapter.title, chapter.line)
+            for chapter, stop in zip(chapters, ends)]
+
+
+def check_ends(end, *, folder: bool):
+    """``end=`` as given to ``read_segments``: ``None``, one number (not for a folder), or ``{show: seconds}``."""
+    from tvseg.errors import UsageError
+
+    if end is None:
+        return None
+    if isinstance(end, Mapping):
+        return {key: check_end(value, what=f"end of show {key!r}") for key, value in end.items()}
+    if folder:
+        raise UsageError("end= as one number is the end of a single chapter list: give {show: end} for a folder")
+    return check_end(end)
+
+
+def check_end(value, *, what: str = "end") -> float:
+    """A show's end given by the caller, as float seconds (a finite, non-negative number)."""
+    from tvseg.errors import UsageError
+
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a number of seconds, not {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_SECONDS:
+        raise UsageError(f"{what} must be a positive number of seconds up to {MAX_SECONDS:g}, not {value!r}")
+    return seconds
+
+
+def clock_text(seconds: int, *, hours: bool = False) -> str:
+    """``M:SS`` (``H:MM:SS`` from one hour on, or always with ``hours``) of whole seconds."""
+    minutes, secs = divmod(int(seconds), 60)
+    if hours or minutes >= 60:
+        return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"

@@ -1,0 +1,211 @@
+"""chunkseg's JSONL (chunkseg 0.4.0): one show per line, its reference and a hypothesis.
+
+A line is a JSON object (``formats/jsonl.md``)::
+
+    {"show": "news", "reference": [90, 245], "hypothesis": [88.5], "duration": 900.0,
+     "reference_titles": [["Headlines", 0], ["Storm", 90]], "hyp_titles": [["Storm", 88.5]]}
+
+- ``reference`` and ``hypothesis`` are lists of boundary times in seconds: the segments of a side
+  are ``[0, b1), [b1, b2), ..., [bk, duration)``. A boundary at 0 is the start of the first
+  segment (chunkseg drops it too); the order of the list does not matter; a boundary given twice,
+  or at or after the ``duration``, is refused;
+- ``duration`` (seconds, above 0) ends the last segment of both sides;
+- ``reference_titles`` / ``hyp_titles`` (optional, ``null`` = absent) are ``[title, start]`` pairs;
+  each start must be the start of a segment of its side (0 or one of its boundaries); a segment
+  without a title, or with an empty one, has the label :data:`~tvseg.readers.validation.NO_LABEL`;
+- ``show`` (tvseg's field; chunkseg has no show id and ignores it) is the show id; without it the
+  show id is ``<file stem>-<line number>``;
+- chunkseg's other fields (``audio``, ``reference_transcript``, ``format``) do not bear on the
+  segments and are not read; any other field is reported by one warning per file;
+- ``reference`` and ``duration`` are required; ``hypothesis`` may be missing (a line tvseg wrote
+  from one segmentation) or a transcript (chunkseg's transcript mode), and is then an error only
+  when the hypothesis is read.
+
+Both sides of every line are checked whichever side is read. Numbers are read from the digits as
+written (exactly as ``float`` of the decimal); ``NaN``, ``Infinity``, strings and booleans are
+refused as times.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tvseg.errors import InputError, UsageError
+from tvseg.readers.source import read_text, split_lines, warn
+from tvseg.readers.validation import NO_LABEL, Record, parse_time
+
+__all__ = ["SIDES", "JsonlShow", "read_jsonl", "jsonl_records"]
+
+SIDES = ("reference", "hypothesis")
+_TITLES = {"reference": "reference_titles", "hypothesis": "hyp_titles"}
+_READ = {"show", "reference", "hypothesis", "duration", "reference_titles", "hyp_titles"}
+_NOT_SEGMENTS = {"audio", "reference_transcript", "format"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Number(str):
+    """A JSON number (or constant) kept as the text written in the file."""
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+@dataclass
+class JsonlShow:
+    """One line: the show id, its line, the duration and the records of each side (None: absent)."""
+
+    show: str
+    line: int
+    duration: float
+    sides: dict[str, list[Record] | None]
+    missing: dict[str, str]
+
+
+def _object(pairs):
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise _DuplicateKey(key)
+    return dict(pairs)
+
+
+def read_jsonl(path) -> list[JsonlShow]:
+    """Read and check every line of a chunkseg JSONL file (both sides of each)."""
+    shows: list[JsonlShow] = []
+    seen: dict[str, int] = {}
+    unknown: dict[str, int] = {}
+    stem = Path(path).stem
+    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw, parse_float=_Number, parse_int=_Number, parse_constant=_Number,
+                              object_pairs_hook=_object)
+        except _DuplicateKey as key:
+            raise InputError("a field is given twice in this line", path=path, line=number,
+                             value=str(key)) from None
+        except json.JSONDecodeError as error:
+            raise InputError(f"not JSON ({error.msg} at column {error.colno})", path=path, line=number,
+                             value=raw) from None
+        except RecursionError:
+            raise InputError("not a chunkseg line (nested too deep)", path=path, line=number) from None
+        if not isinstance(data, dict):
+            raise InputError("a chunkseg JSONL line is a JSON object {\"reference\": [...], \"duration\": ...}",
+                             path=path, line=number, value=raw)
+        for key in data:
+            if key not in _READ and key not in _NOT_SEGMENTS:
+                unknown.setdefault(key, number)
+        show = data.get("show")
+        if show is None:
+            show = f"{stem}-{number}"
+        elif not isinstance(show, str) or not show.strip() or isinstance(show, _Number):
+            raise InputError("'show' must be a non-empty string", path=path, line=number, value=repr(show))
+        elif _SURROGATE.search(show):
+            raise InputError("'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number,
+                             value=repr(show))
+        if show in seen:
+            raise InputError(f"show already read from line {seen[show]}", path=path, line=number, value=show)
+        seen[show] = number
+        if "duration" not in data:
+            raise InputError("no 'duration' (the show's length in seconds)", path=path, line=number)
+        duration = _time(data["duration"], path=path, line=number, field="duration")
+        if duration == 0:
+            raise InputError("duration is zero", path=path, line=number, value=str(data["duration"]))
+        if "reference" not in data:
+            raise InputError("no 'reference' (the reference's boundary times)", path=path, line=number)
+        sides: dict[str, list[Record] | None] = {}
+        missing: dict[str, str] = {}
+        for side in SIDES:
+            value = data.get(side)
+            if side == "hypothesis" and (value is None or isinstance(value, str)) \
+                    and not isinstance(value, _Number):
+                sides[side] = None
+                missing[side] = ("no 'hypothesis' in this line" if value is None else
+                                 "the hypothesis is a transcript (chunkseg's transcript mode), not "
+                                 "boundary times")
+                continue
+            sides[side] = _side(data[side], data.get(_TITLES[side]), duration, path=path, line=number,
+                                side=side)
+        shows.append(JsonlShow(show, number, duration, sides, missing))
+    if not shows:
+        raise InputError("no JSONL line", path=path, line=1)
+    if unknown:
+        names = sorted(unknown, key=unknown.get)
+        warn(f"field(s) not read (tvseg reads show, reference, hypothesis, duration, reference_titles, "
+             f"hyp_titles): {', '.join(map(repr, names))}", path=path, line=unknown[names[0]])
+    return shows
+
+
+def _time(value, *, path, line: int, field: str) -> float:
+    if not isinstance(value, _Number):
+        raise InputError(f"{field} must be a number of seconds", path=path, line=line,
+                         value=json.dumps(value, ensure_ascii=False))
+    return parse_time(value, path=path, line=line, field=field)
+
+
+def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[Record]:
+    if not isinstance(boundaries, list):
+        raise InputError(f"'{side}' must be a list of boundary times in seconds", path=path, line=line,
+                         value=json.dumps(boundaries, ensure_ascii=False)[:120])
+    times: set[float] = set()
+    for value in boundaries:
+        time = _time(value, path=path, line=line, field=f"{side} boundary")
+        if time >= duration:
+            raise InputError(f"{side} boundary at or after the duration ({duration:g} s)", path=path,
+                             line=line, value=str(value))
+        if time in times:
+            raise InputError(f"{side} boundary given twice", path=path, line=line, value=str(value))
+        times.add(time)
+    starts = [0.0] + sorted(times - {0.0})
+    labels = _titles(titles, set(starts), path=path, line=line, side=side) if titles is not None else {}
+    ends = starts[1:] + [duration]
+    return [Record(start, end, labels.get(start, NO_LABEL), line) for start, end in zip(starts, ends)]
+
+
+def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
+    field = _TITLES[side]
+    if not isinstance(titles, list):
+        raise InputError(f"'{field}' must be a list of [title, start] pairs", path=path, line=line,
+                         value=json.dumps(titles, ensure_ascii=False)[:120])
+    labels: dict[float, str] = {}
+    for pair in titles:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                and not isinstance(pair[0], _Number)):
+            raise InputError(f"'{field}' holds a pair that is not [title, start]", path=path, line=line,
+                             value=json.dumps(pair, ensure_ascii=False))
+        title, start_value = pair
+        if _SURROGATE.search(title):
+            raise InputError(f"a title of '{field}' holds a lone surrogate (a broken \\u escape)", path=path,
+                             line=line, value=repr(title))
+        start = _time(start_value, path=path, line=line, field=f"{field} start")
+        if start not in starts:
+            raise InputError(f"a title of '{field}' starts at no segment start of the {side} (0 or one of "
+                             "its boundaries)", path=path, line=line, value=json.dumps(pair, ensure_ascii=False))
+        if start in labels:
+            raise InputError(f"two titles of '{field}' start at the same time", path=path, line=line,
+                             value=str(start_value))
+        labels[start] = title.strip() or NO_LABEL
+    return labels
+
+
+def jsonl_records(path, *, which: str | None, side: str | None = None) -> dict[str, list[Record]]:
+    """``{show: records}`` of one side (``"reference"`` or ``"hypothesis"``) of a JSONL file.
+
+    ``which=None`` reads the reference, unless ``side`` (how the caller names what it reads) is a
+    system's name: a JSONL file given as a system must say which side it is read as.
+    """
+    if which is None and side not in (None, "reference"):
+        raise UsageError(f"{path}: a chunkseg JSONL file holds a reference and a hypothesis on each line: "
+                         f"say which side to read as {side!r} (which='hypothesis' or which='reference')")
+    which = which or "reference"
+    result = {}
+    for entry in read_jsonl(path):
+        records = entry.sides[which]
+        if records is None:
+            raise InputError(f"{entry.missing[which]}: cannot read the hypothesis of show {entry.show!r}",
+                             path=path, line=entry.line)
+        result[entry.show] = records
+    return result
