@@ -14,7 +14,7 @@ import sys
 import warnings
 
 from tvseg import __version__
-from tvseg.errors import TvsegError
+from tvseg.errors import TvsegError, UsageError
 
 COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate")
 BUG_REPORT = "https://github.com/tvseg/tvseg/issues"
@@ -42,7 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # a command whose module is not written yet is simply not offered
         module.add_parser(sub)
+    _remember_parsers(parser)
     return parser
+
+
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give each (sub-)command's parser as the default ``_parser`` of its arguments, so that a usage
+    error is reported with the usage of the command that was run (the deepest one wins)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(_parser=sub)
+                _remember_parsers(sub)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -51,10 +62,17 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    command = getattr(args, "_parser", parser)
+    if extra:  # argparse would report them with the top-level usage
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
     warnings.showwarning = _show_warning
     try:
         return int(args.run(args) or 0)
+    except UsageError as error:
+        command.print_usage(sys.stderr)
+        print(f"{command.prog}: error: {error}", file=sys.stderr)
+        return 2
     except TvsegError as error:
         print(f"tvseg: error: {error}" if not _is_located(error) else str(error), file=sys.stderr)
         return 2

@@ -33,7 +33,8 @@ from tvseg.exact import ticks
 from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
-from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents
+from tvseg.time_base import (check_hypothesis_extents, check_shows_in_common, check_unit_extents,
+                             warn_if_captions)
 from tvseg.unit.projection import frames
 from tvseg.unit.scores import unit_components, unit_metrics
 
@@ -210,6 +211,7 @@ def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[
     ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
     ref = from_segmentations(ref_anns, names=shows, side="reference")
     region_start, region_end = regions(ref, uem_start, uem_end)
+    warn_if_captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
     if units is not None:
         check_unit_extents(shows, units, region_start, region_end, strict=check_time_base)
@@ -220,6 +222,7 @@ def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[
         aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
         hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
+        warn_if_captions(name, shows, hyp)
         hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
         systems[name] = (aligned, hyp)
     return Prepared(settings=settings, shows=shows, reference=ref_anns, reference_segments=ref, uem_start=uem_start,

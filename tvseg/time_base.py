@@ -20,6 +20,10 @@ the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
 the region
 ========================================================  =================================
 
+A segmentation that looks like captions rather than topics (:func:`warn_if_captions`: a median
+segment under :data:`CAPTION_MEDIAN` seconds and more than :data:`CAPTION_RATE` segments per hour)
+gets a warning naming ``--units``, the option that reads caption cues as units.
+
 Errors are :class:`~tvseg.errors.InputError` naming the show, both extents and, when the numbers
 suggest one, the likely cause (:func:`likely_cause`). ``check_time_base=False`` (CLI
 ``--no-time-base-check``) turns the errors on extents into warnings, for the rare corpus where a
@@ -34,8 +38,12 @@ import numpy as np
 from tvseg.errors import InputError, TvsegWarning
 
 __all__ = ["MIN_UNIT_COVERAGE", "likely_cause", "check_shows_in_common", "check_hypothesis_extents",
-           "check_unit_extents"]
+           "check_unit_extents", "warn_if_captions"]
 
+CAPTION_MEDIAN = 10.0
+"""Median segment duration (s) under which a segmentation may be captions rather than topics."""
+CAPTION_RATE = 100.0
+"""Segments per hour above which a segmentation may be captions rather than topics."""
 MIN_UNIT_COVERAGE = 0.5
 """Share of a show's evaluated region that its units must cover before a warning is given."""
 
@@ -146,3 +154,25 @@ def check_unit_extents(shows, units, region_start, region_end, *, strict: bool =
             warnings.warn(f"{where} cover only {100 * share:.0f}% of the show's evaluated region "
                           f"{_extent_text(r0, r1)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
                           f"see only that part{likely_cause((r0, r1), extent)}", TvsegWarning, stacklevel=2)
+
+
+def warn_if_captions(side: str, shows, segments) -> None:
+    """Warn when the shows of ``side`` look like caption cues rather than topic segments.
+
+    A show looks like captions when its median segment is shorter than :data:`CAPTION_MEDIAN`
+    seconds and it has more than :data:`CAPTION_RATE` segments per hour of its extent (topic
+    segments of news last minutes; caption cues a few seconds).
+    """
+    off = segments.offsets()
+    flagged = []
+    for k in np.flatnonzero(np.diff(off) > 1).tolist():
+        a, b = int(off[k]), int(off[k + 1])
+        hours = (segments.end[b - 1] - segments.start[a]) / 3600.0
+        median = float(np.median(segments.duration[a:b]))
+        if median < CAPTION_MEDIAN and (b - a) / hours > CAPTION_RATE:
+            flagged.append((shows[k], median, (b - a) / hours))
+    if flagged:
+        show, median, rate = flagged[0]
+        warnings.warn(f"{side}: {len(flagged)} show(s) look like captions, not topic segments (show {show!r}: "
+                      f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
+                      "give them with --units", TvsegWarning, stacklevel=3)

@@ -8,6 +8,7 @@ schema atomically (a temporary file renamed into place). ``--demo`` runs on the 
 """
 from __future__ import annotations
 
+import argparse
 import math
 import re
 from pathlib import Path
@@ -17,6 +18,15 @@ from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
 from tvseg.settings import CONVENTIONS, Settings
 
+DESCRIPTION = """\
+Score every system (--hypothesis NAME=PATH, repeatable) against the reference on every reference
+show: CovN/CovD and boundary P/R/F (Bouchekif et al.), and with --units or --frame the unit metrics
+(Pk, WindowDiff, WinPR, S). Prints one row per system (pooled corpus values and macro means);
+--json writes every number, --html a report. A PATH is a file or a folder of files."""
+EXAMPLES = """\
+examples:
+  tvseg evaluate --demo --no-html
+  tvseg evaluate --reference ref/ --hypothesis mine=out/mine.rttm --units breath_groups.csv --json scores.json"""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # The registry's summary columns; those of the unit and title groups only when some system has them
 # (units given; titles on both sides).
@@ -26,10 +36,12 @@ OPTIONAL = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("evaluate", help="score topic segmentations (CovN/CovD, boundaries, units)",
-                              description=__doc__.split("\n\n")[1] if __doc__ else None)
+                              description=DESCRIPTION, epilog=EXAMPLES,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     add_input_arguments(p)
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    p.add_argument("--html", metavar="DIR", nargs="?", const="", help="write the HTML report")
+    p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
+                   "reports/demo/ unless given)")
     p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
     p.set_defaults(run=run)
 
@@ -40,6 +52,8 @@ def add_input_arguments(p) -> None:
     p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
     p.add_argument("--hypothesis", metavar="NAME=PATH", action="append", default=[],
                    help="a system's segments (file or folder); repeat for several systems")
+    p.add_argument("--format", metavar="FORMAT", help="read the reference and hypothesis files as FORMAT (rttm, "
+                   "vtt, srt, csv, ...) whatever their extension (default: from each file's extension)")
     p.add_argument("--units", metavar="PATH", help="units (breath groups, cues) for the unit metrics")
     p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
     p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
@@ -119,8 +133,9 @@ def load(args):
                         frame=args.frame, k=args.k, convention=args.convention,
                         bootstrap=args.bootstrap, seed=args.seed)
     uem = read_uem(args.uem) if args.uem else None
-    inputs = {"reference": read_segments(args.reference, uem=uem, side="reference"),
-              "hypotheses": {name: read_segments(path, uem=uem, side=name) for name, path in systems.items()},
+    inputs = {"reference": read_segments(args.reference, format=args.format, uem=uem, side="reference"),
+              "hypotheses": {name: read_segments(path, format=args.format, uem=uem, side=name)
+                             for name, path in systems.items()},
               "uem": uem,
               "units": read_units(args.units) if args.units else None,
               "metadata": read_metadata(args.metadata) if args.metadata else None}

@@ -108,7 +108,7 @@ def add_parser(subparsers) -> None:
                             description=FOURNIER_INKPEN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     fi.add_argument("--as-published", action="store_true",
                     help="sizes on lo..hi and segeval 1.x's WindowDiff: our reading of what the paper ran")
-    _common_options(fi)
+    _common_options(fi, as_published=True)
 
     sr = studies.add_parser("segment-retrieval",
                             help="CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
@@ -123,7 +123,7 @@ def add_parser(subparsers) -> None:
     sr.set_defaults(run=run)
 
 
-def _common_options(parser) -> None:
+def _common_options(parser, *, as_published: bool = False) -> None:
     parser.add_argument("--trials", type=int, default=10, help="trials per cell (default 10, as in the paper)")
     parser.add_argument("--hypotheses", type=int, default=100,
                         help="hypotheses per trial (default 100, as in the paper)")
@@ -131,7 +131,8 @@ def _common_options(parser) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; the numbers do not change)")
     parser.add_argument("--references", choices=("stratified", "iid"), default=None,
                         help="reference sizes: every size equally often (stratified, the default) or drawn "
-                             "independently (iid, as the papers describe; the default with --as-published)")
+                             "independently (iid, as the papers describe"
+                             + ("; the default with --as-published)" if as_published else ")"))
     parser.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
     parser.set_defaults(run=run)
 

@@ -53,7 +53,7 @@ def run(args) -> int:
                 checks = [(folder, validate_file)]
             for item, check in checks:
                 try:
-                    summary = check(item)
+                    summary = check(item, format=args.format)
                 except TvsegError as error:
                     failures += 1
                     print(error if getattr(error, "path", None) else f"{item}: {error}", file=sys.stderr)
@@ -62,16 +62,16 @@ def run(args) -> int:
     return 2 if failures else 0
 
 
-def validate_folder(folder: Path) -> str:
+def validate_folder(folder: Path, *, format: str | None = None) -> str:
     """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis``."""
     from tvseg.readers import read_segments, read_units
 
     try:
-        segments = read_segments(folder)
+        segments = read_segments(folder, format=format)
     except InputError as error:
         if "overlap" not in error.message:
             raise
-        units = read_units(folder)
+        units = read_units(folder, format=format)
         return (f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
                 f"as --units only ({error})")
     return f"folder of segmentations, {len(segments)} show(s), {_count(segments)} segment(s) (as evaluate reads it)"
@@ -118,7 +118,7 @@ def _files(path: Path) -> list[Path]:
     return [path]
 
 
-def validate_file(file: Path) -> str:
+def validate_file(file: Path, *, format: str | None = None) -> str:
     """Read ``file`` with the readers that fit it; return a one-line summary or raise TvsegError."""
     from tvseg.readers import detect_format, read_metadata, read_segments, read_uem, read_units
     from tvseg.readers.tables import read_table, table_kind
@@ -128,30 +128,30 @@ def validate_file(file: Path) -> str:
     if file.suffix.lower() == ".uem":
         uem = read_uem(file)
         return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
-    kind = detect_format(file)
+    kind = detect_format(file, format)
     if kind == "csv":
         table_type = table_kind(read_table(file).columns, path=file)
         if table_type == "metadata":
             return f"metadata, {len(read_metadata(file))} show(s)"
         if table_type == "units":
-            units = read_units(file)
+            units = read_units(file, format=kind)
             summary = f"breath groups, {len(units)} show(s), {sum(map(len, units.values()))} unit(s)"
             if "topic" not in next(iter(units.values())).columns:
                 return summary
-            segments = read_segments(file)
+            segments = read_segments(file, format=kind)
             return summary + f", {_count(segments)} topic segment(s)"
     if kind in ("vtt", "srt"):
-        units = read_units(file)
+        units = read_units(file, format=kind)
         cues = sum(map(len, units.values()))
         try:
-            segments = read_segments(file)
+            segments = read_segments(file, format=kind)
         except InputError as error:
             if "overlap" not in error.message:
                 raise
             # roll-up captions: valid units, not a chapter file
             return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(cues)} as units only ({error})"
         return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s), {cue_count(cues)}"
-    segments = read_segments(file)
+    segments = read_segments(file, format=kind)
     return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"
 
 

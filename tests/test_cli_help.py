@@ -1,0 +1,161 @@
+"""The command line as people read it (issue 17): help without internal markup, usage errors that
+name the subcommand, every example of the README and of --help runnable, the README's table naming
+keys that exist."""
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tvseg import metrics
+from tvseg.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data_samples"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+MARKUP = re.compile(r":func:|:class:|:mod:|:meth:|:data:|``")
+
+
+def command_parsers(parser=None, prefix=("tvseg",)):
+    """``(argv prefix, parser)`` of every command and subcommand."""
+    import argparse
+
+    parser = parser or build_parser()
+    yield prefix, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from command_parsers(sub, prefix + (name,))
+
+
+@pytest.mark.parametrize("argv", [p for p, _ in command_parsers()], ids=" ".join)
+def test_help_has_no_internal_markup(argv):
+    text = dict(command_parsers())[argv].format_help()
+    assert not MARKUP.search(text), MARKUP.search(text).group()
+    assert "contract" not in text
+
+
+def test_simulate_help_offers_only_its_own_options():
+    parsers = dict(command_parsers())
+    assert "--as-published" not in parsers[("tvseg", "simulate", "pevzner-hearst")].format_help()
+    assert "--as-published" in parsers[("tvseg", "simulate", "fournier-inkpen")].format_help()
+
+
+def test_usage_errors_name_the_subcommand(capsys):
+    with pytest.raises(SystemExit) as exit_:              # argparse's own error: exit 2
+        main(["evaluate", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: tvseg evaluate") and "tvseg evaluate: error: unrecognized arguments: --bogus" in err
+    assert main(["evaluate"]) == 2                         # a UsageError raised by the command
+    err = capsys.readouterr().err
+    assert err.startswith("usage: tvseg evaluate") and err.strip().endswith("--reference is required (or --demo)")
+    with pytest.raises(SystemExit):
+        main(["simulate", "pevzner-hearst", "--as-published"])
+    assert capsys.readouterr().err.startswith("usage: tvseg simulate pevzner-hearst")
+
+
+def test_html_needs_its_folder(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", "--demo", "--html"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--html DIR" in err and "expected one argument" in err
+
+
+def test_format_option_reads_a_file_whose_extension_does_not_say(tmp_path, capsys):
+    path = tmp_path / "sysa.txt"
+    shutil.copy(ROOT / "formats" / "examples" / "rttm-valid.rttm", path)
+    assert main(["validate", str(path)]) == 2
+    assert main(["validate", "--format", "rttm", str(path)]) == 0
+    assert "RTTM" in capsys.readouterr().out
+
+
+def test_captions_given_as_chapters_get_a_hint(capsys):
+    code = main(["evaluate", "--reference", str(SAMPLES / "units" / "captions" / "fr2_journal20h_2024-03-11.srt"),
+                 "--hypothesis", f"a={SAMPLES / 'hypotheses' / 'system_a.rttm'}", "--bootstrap", "0"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert "reference: 1 show(s) look like captions" in err and "--units" in err
+
+
+def readme_commands() -> list[str]:
+    """Every ``tvseg`` command line of the README's bash blocks (continuations joined, comments cut)."""
+    out = []
+    for block in re.findall(r"```bash\n(.*?)```", README, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split(" # ")[0].split("  #")[0].strip()
+            if line.startswith("tvseg "):
+                out.append(line)
+    return out
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """A folder holding the files the README's examples name, made from the bundled data."""
+    work = tmp_path_factory.mktemp("readme")
+    shutil.copytree(SAMPLES / "reference" / "chapters", work / "ref")
+    (work / "out").mkdir()
+    shutil.copy(SAMPLES / "hypotheses" / "system_a.rttm", work / "out" / "mine.rttm")
+    shutil.copytree(SAMPLES / "hypotheses" / "system_b", work / "out" / "base")
+    shutil.copy(SAMPLES / "units" / "breath_groups.csv", work / "breath_groups.csv")
+    shutil.copy(SAMPLES / "corpus.uem", work / "shows.uem")
+    shutil.copy(SAMPLES / "metadata.csv", work / "shows.csv")
+    shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
+    shutil.copy(ROOT / "tests" / "data" / "agreement" / sorted(p.name for p in (ROOT / "tests" / "data" / "agreement")
+                                                               .glob("*.json"))[0], work / "coders.json")
+    return work
+
+
+@pytest.mark.parametrize("line", readme_commands())
+def test_every_readme_command_runs(line, workdir):
+    argv = shlex.split(line)
+    if argv[:3] == ["tvseg", "simulate", "pevzner-hearst"]:
+        argv += ["--trials", "1", "--hypotheses", "2"]   # the same command, a smaller run
+    result = subprocess.run([sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, (line, result.stderr[-2000:])
+
+
+def test_every_help_example_runs(workdir):
+    examples = []
+    for _, parser in command_parsers():
+        for line in (parser.epilog or "").splitlines():
+            if line.strip().startswith("tvseg "):
+                examples.append(line.strip())
+    assert examples, "no example in any --help"
+    for line in examples:
+        argv = shlex.split(line)
+        result = subprocess.run([sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True,
+                                text=True, timeout=300)
+        assert result.returncode == 0, (line, result.stderr[-2000:])
+
+
+def test_the_readme_python_example_runs(tmp_path):
+    code = re.search(r"```python\n(.*?)```", README, re.S).group(1)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_the_numbers_table_names_keys_that_exist():
+    section = README.split("## What the numbers mean", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in section.splitlines() if line.startswith("|") and not line.startswith("|---")][1:]
+    assert rows
+    import tvseg
+
+    for row in rows:
+        where = row.rstrip("|").rsplit("|", 1)[-1]
+        for name in re.findall(r"`([^`]+)`", where):
+            for token in re.split(r"[,\s]+", name):
+                token = token.strip()
+                if not token or "..." in token or "(" in token or "=" in token or token.startswith("-"):
+                    continue
+                if token.startswith("tvseg."):
+                    assert hasattr(tvseg, token.split(".")[1].split("(")[0]), token
+                elif token.endswith("*"):
+                    assert any(k.startswith(token[:-1]) for k in metrics.METRICS), token
+                elif re.fullmatch(r"[a-z_0-9<>]+", token) and token not in ("by_length",):
+                    assert token in metrics.METRICS, (row[:40], token)
