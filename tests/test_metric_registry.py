@@ -46,7 +46,7 @@ def test_counts_are_integers_and_intervals_follow_the_registry(demo_json):
 def test_the_views_take_their_columns_from_the_registry():
     assert tuple(UNIT_METRICS) == metrics.keys("unit")
     assert {k for k, _ in SUMMARY + OPTIONAL} == {k for k, _ in metrics.SUMMARY}
-    for columns in (render.RETRIEVAL, render.COUNTS, render.UNIT, render.TITLING, render.SIGNIFICANCE, render.LENGTH):
+    for columns in (render.RETRIEVAL, render.COUNTS, render.UNIT, render.TITLING, render.CHAPTERS, render.SIGNIFICANCE, render.LENGTH):
         for key, label in columns:
             m = metrics.METRICS[key]
             assert label == (m.html or m.label)

@@ -98,7 +98,7 @@ REGISTRY: tuple[Metric, ...] = (
     *(Metric(f"vc_detection_{side}", f"VC det. {short}", "chapters", "rate",
              _VIDCHAPTERS + f"evaluate_detection: {side} averaged over tIoU 0.3/0.5/0.7/0.9 (tIoU > t; not "
              "one-to-one)" + (", F per threshold from the show-averaged P and R, then averaged" if side == "f1"
-                              else "") + _MEAN_OVER_SHOWS)
+                              else "") + _MEAN_OVER_SHOWS, bootstrap=True)
       for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))),
     *(Metric(f"detection_{side}_1to1", f"1:1 det. {short}", "chapters", "rate",
              f"tvseg: VidChapters' detection {side} with pairs matched one to one (a maximum matching of "

@@ -47,13 +47,14 @@ from tvseg.report.model import Estimate, Report, Show
 from tvseg.report.paths import inside, replace_directory, safe_names
 
 __all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write", "visible",
-           "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING"]
+           "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING", "CHAPTERS"]
 
 # Column labels come from the metric registry (tvseg.metrics), one per key.
 RETRIEVAL = metrics.columns("coverage", "boundary")
 COUNTS = metrics.columns(keys_=("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"))
 UNIT = metrics.columns("unit")
 TITLING = metrics.columns("title")
+CHAPTERS = metrics.columns("chapters")
 SIGNIFICANCE = metrics.columns(keys_=metrics.COMPARED)
 LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "precision_n", "recall_d", "precision_d"))
 COUNT_KEYS = metrics.COUNT_KEYS
@@ -213,7 +214,7 @@ def _index_context(report: Report, names: Mapping[str, str]) -> dict:
     return {
         "report": report, "shows": report.shows, "has_ci": has_ci,
         "retrieval_columns": _labels(RETRIEVAL), "count_columns": _labels(COUNTS),
-        "unit_columns": unit, "title_columns": titling,
+        "unit_columns": unit, "title_columns": titling, "chapter_columns": _present(report, CHAPTERS),
         "significance": significance,
         "by_length": any(s.by_length for s in report.systems), "length_columns": _labels(LENGTH),
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",

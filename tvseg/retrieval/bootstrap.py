@@ -73,7 +73,8 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
     intervals = {}
     for name in names:
         with_titles = bool(titles and titles.get(name))
-        metrics = [k for k in BOOTSTRAPPED if METRICS[k].group != "title" or with_titles]
+        metrics = [k for k in BOOTSTRAPPED
+                   if (METRICS[k].group != "title" or with_titles) and k in samples[name]]
         intervals[name] = {}
         for metric in metrics:
             values = samples[name][metric].to_numpy(float)
