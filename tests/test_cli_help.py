@@ -157,5 +157,7 @@ def test_the_numbers_table_names_keys_that_exist():
                     assert hasattr(tvseg, token.split(".")[1].split("(")[0]), token
                 elif token.endswith("*"):
                     assert any(k.startswith(token[:-1]) for k in metrics.METRICS), token
-                elif re.fullmatch(r"[a-z_0-9<>]+", token) and token not in ("by_length",):
+                elif "<d>" in token:
+                    assert all(token.replace("<d>", str(d)) in metrics.METRICS for d in (1, 3, 5, 10, 30, 60)), token
+                elif re.fullmatch(r"[a-z_0-9]+", token) and token not in ("by_length",):
                     assert token in metrics.METRICS, (row[:40], token)
