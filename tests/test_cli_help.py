@@ -161,3 +161,11 @@ def test_the_numbers_table_names_keys_that_exist():
                     assert all(token.replace("<d>", str(d)) in metrics.METRICS for d in (1, 3, 5, 10, 30, 60)), token
                 elif re.fullmatch(r"[a-z_0-9]+", token) and token not in ("by_length",):
                     assert token in metrics.METRICS, (row[:40], token)
+
+
+def test_validate_reads_a_chapter_list_with_its_format(capsys):
+    examples = ROOT / "formats" / "examples" / "txt"
+    assert main(["validate", "--format", "txt", str(examples / "chapter_list-valid.txt")]) == 0
+    assert "chapter list, 5 chapter(s)" in capsys.readouterr().out
+    assert main(["validate", "--format", "txt", str(examples / "chapter_list-invalid.txt")]) == 2
+    assert "chapter_list-invalid.txt:3: chapter times must increase" in capsys.readouterr().err

@@ -129,6 +129,10 @@ def validate_file(file: Path, *, format: str | None = None) -> str:
         uem = read_uem(file)
         return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
     kind = detect_format(file, format)
+    if kind == "txt":  # a chapter list: everything but the last chapter's end, which evaluate takes from the UEM
+        from tvseg.readers.chapter_list import read_chapters
+
+        return f"chapter list, {len(read_chapters(file))} chapter(s) (the last ends at the show's end)"
     if kind == "csv":
         table_type = table_kind(read_table(file).columns, path=file)
         if table_type == "metadata":
