@@ -116,6 +116,13 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("ghd", "GHD/(N-1)", "unit", "error",
            "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary"),
     Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)"),
+    # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
+    Metric("title_rougeL_f1", "title ROUGE-L", "title", "rate",
+           "Lin 2004; rouge-score (ROUGE-L F, no stemming, over correctly retrieved titled reference segments)",
+           True),
+    Metric("title_list_rougeL_f1", "title list ROUGE-L", "title", "rate",
+           "Lin 2004; rouge-score (ROUGE-L F of the show's titles in time order as one text)"
+           "; corpus value: the mean over shows with a titled reference segment (not pooled)", True),
 )
 
 METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}

@@ -23,7 +23,12 @@ Components per show (columns of :attr:`ShowScores.components`):
 - with titles: ``n_untitled_reference`` (reference segments without a title: no title can be
   judged there), ``n_correct_titled_reference`` (correctly retrieved reference segments with a
   title), ``title_correct_reference`` (those whose partner's title is correct), ``title_f1_sum``
-  (their title-word F1 summed), ``title_correct_hypothesis``.
+  (their title-word F1 summed), ``title_rougeL_sum`` (their title ROUGE-L F summed,
+  :mod:`tvseg.retrieval.rouge`), ``title_correct_hypothesis``; and the whole-list title score:
+  ``title_list_n_shows`` (1 for a show with a titled reference segment) and ``title_list_rougeL_sum``
+  (that show's ROUGE-L F of its reference titles read in time order as one text against its
+  hypothesis titles read likewise; untitled segments are skipped, every segment of the show is read,
+  not only those of the evaluated region).
 
 Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
 
@@ -33,8 +38,11 @@ Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rat
     R_D = \frac{d_{correct\,ref}}{d_{ref}},\ P_D = \frac{d_{correct\,hyp}}{d_{hyp}},\
     P_B = \frac{n_{matched}}{n^B_{hyp}},\ R_B = \frac{n_{matched}}{n^B_{ref}}
 
-``title_accuracy`` and ``title_f1`` are over correctly retrieved reference segments that have a
-title (an untitled reference segment is left out, whatever the hypothesis says);
+``title_accuracy``, ``title_f1`` and ``title_rougeL_f1`` are over correctly retrieved reference
+segments that have a title (an untitled reference segment is left out, whatever the hypothesis says;
+a hypothesis partner without a title scores 0); ``title_list_rougeL_f1`` is the mean over shows with
+a titled reference segment of the show's whole-list ROUGE-L F (the corpus value too, as for the
+``chapters`` group: a mean over shows, not pooled);
 ``titled_recall = title_correct_reference / n_reference`` and
 ``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
 and correctly titled. The macro value of a metric is the mean over the shows where it is defined
@@ -56,6 +64,7 @@ from tvseg.retrieval.chapters import chapter_components, chapter_metrics
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.exact import tick
 from tvseg.rates import f_measure, rate
+from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.titles import compare_titles, has_title
 
@@ -97,8 +106,8 @@ class ShowScores:
     pairs : tuple of ndarray
         ``(i, j)``: indices into the reference and hypothesis boundaries of the pairs matched at
         the settings' tolerance.
-    reference_title_correct, hypothesis_title_correct, reference_title_f1 : ndarray or None
-        Per segment, when titles are scored.
+    reference_title_correct, hypothesis_title_correct, reference_title_f1, reference_title_rougeL : ndarray or None
+        Per segment, when titles are scored (``reference_title_rougeL``: ROUGE-L F with the partner's title).
     """
 
     shows: list
@@ -115,6 +124,7 @@ class ShowScores:
     reference_title_correct: np.ndarray | None = None
     hypothesis_title_correct: np.ndarray | None = None
     reference_title_f1: np.ndarray | None = None
+    reference_title_rougeL: np.ndarray | None = None
 
 
 def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
@@ -124,7 +134,8 @@ def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
 def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[str], gamma: float,
                 long_threshold: float, tolerance: float, tolerances: Sequence[float] = (),
                 uem_start: np.ndarray | None = None, uem_end: np.ndarray | None = None,
-                title_f1_threshold: float | None = None, titles: bool | None = None) -> ShowScores:
+                title_f1_threshold: float | None = None, titles: bool | None = None,
+                title_stemmer: bool = False) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring).
 
     Parameters
@@ -140,6 +151,8 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         extent (:func:`tvseg.retrieval.boundaries.regions`).
     titles : bool, optional
         Score titles; default: when some reference and some hypothesis segment carry a title.
+    title_stemmer : bool
+        Title ROUGE-L with Porter stemming (needs nltk; :mod:`tvseg.retrieval.rouge`).
     """
     n = len(shows)
     m = match(reference, hypothesis)
@@ -177,7 +190,7 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
 
     if titles is None:
         titles = any(map(has_title, reference.label)) and any(map(has_title, hypothesis.label))
-    t_ok_r = t_ok_h = f1_r = None
+    t_ok_r = t_ok_h = f1_r = rouge_r = None
     if titles:
         partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
         partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
@@ -194,12 +207,44 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         comp["title_correct_reference"] = _sum(reference.show, t_ok_r, n)
         comp["title_f1_sum"] = _sum(reference.show, f1_r, n)
         comp["title_correct_hypothesis"] = _sum(hypothesis.show, t_ok_h, n)
+        rouge_r = _title_rouge(reference.label, hypothesis.label, ok_r, partner_r, title_stemmer)
+        comp["title_rougeL_sum"] = _sum(reference.show, rouge_r, n)
+        comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(reference, hypothesis, n,
+                                                                                title_stemmer)
     index = pd.Index(list(shows), name="show")
     return ShowScores(shows=list(shows), components=pd.DataFrame(comp, index=index),
                       boundary_matched=pd.DataFrame(matched, index=index), titles=bool(titles),
                       reference=reference, hypothesis=hypothesis, matching=m, region_start=e_start,
                       region_end=e_end, boundaries=(r_show, r_time, h_show, h_time), pairs=pairs,
-                      reference_title_correct=t_ok_r, hypothesis_title_correct=t_ok_h, reference_title_f1=f1_r)
+                      reference_title_correct=t_ok_r, hypothesis_title_correct=t_ok_h, reference_title_f1=f1_r,
+                      reference_title_rougeL=rouge_r)
+
+
+def _title_rouge(ref_labels, hyp_labels, ok_r, partner_r, stemmer: bool) -> np.ndarray:
+    """ROUGE-L F of each correctly retrieved reference segment's title with its partner's (0 elsewhere,
+    and where either side has no title)."""
+    out = np.zeros(len(ok_r))
+    for k in np.flatnonzero(ok_r):
+        a, b = ref_labels[k], hyp_labels[partner_r[k]]
+        if has_title(a) and has_title(b):
+            out[k] = rouge_l(a, b, use_stemmer=stemmer).fmeasure
+    return out
+
+
+def _title_lists(reference: Segments, hypothesis: Segments, n: int, stemmer: bool):
+    """Per show: 1 when it has a titled reference segment, and its whole-list title ROUGE-L F."""
+    def titles(side):
+        out = [[] for _ in range(n)]
+        for show, label in zip(side.show, side.label):  # sorted by (show, start): time order
+            if has_title(label):
+                out[show].append(label)
+        return out
+
+    ref, hyp = titles(reference), titles(hypothesis)
+    shows = np.array([1.0 if ref[s] else 0.0 for s in range(n)])
+    f = np.array([rouge_l_list(ref[s], hyp[s], use_stemmer=stemmer).fmeasure if ref[s] else 0.0
+                  for s in range(n)])
+    return shows, f
 
 
 def _coverage_metrics(c, suffix: str = "") -> dict:
@@ -231,6 +276,8 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     if titles:
         out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_titled_reference"]),
                    title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
+                   title_rougeL_f1=rate(c["title_rougeL_sum"], c["n_correct_titled_reference"]),
+                   title_list_rougeL_f1=rate(c["title_list_rougeL_sum"], c["title_list_n_shows"]),
                    titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
                    titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
                    n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float))
