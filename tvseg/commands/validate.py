@@ -22,16 +22,18 @@ from tvseg.errors import InputError, TvsegError, UsageError
 
 __all__ = ["add_parser", "run", "validate_file"]
 
+DESCRIPTION = ("With evaluate's options (--reference, --hypothesis, --units, --uem, ...): read and check exactly as "
+               "evaluate does, without scoring. With PATHs: read each file with every reader that fits it, and each "
+               "folder as evaluate reads a folder. Exit 0 when all pass; else print PATH:LINE: message lines on "
+               "stderr and exit 2.")
+
 
 def add_parser(subparsers) -> None:
     from tvseg.commands.evaluate import add_input_arguments
 
-    parser = subparsers.add_parser(
-        "validate", help="check inputs without scoring (files, folders, or a whole evaluate command line)",
-        description="With evaluate's options (--reference, --hypothesis, --units, --uem, ...): read and check "
-                    "exactly as evaluate does, without scoring. With PATHs: read each file with every reader "
-                    "that fits it, and each folder as evaluate reads a folder. Exit 0 when all pass; else "
-                    "print PATH:LINE: message lines on stderr and exit 2.")
+    parser = subparsers.add_parser("validate", description=DESCRIPTION,
+                                   help="check inputs without scoring (files, folders, or a whole evaluate "
+                                        "command line)")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
     add_input_arguments(parser)
     parser.set_defaults(run=run)

@@ -19,59 +19,60 @@ RANGES = ((20, 30), (15, 35), (10, 40), (5, 45))
 #: Metric keys in the order of Pevzner & Hearst's rows: P_k, P'_k, WD.
 METRICS = ("pk", "pk_prime", "windowdiff")
 
-# Pevzner & Hearst Tables 1 and 2: {table: {(errors, p): {metric: row over RANGES}}}.
-# The sub-table letter is in the comment after each block.
-_PH_BY_RANGE = {
-    "1": {
-        ("FN", 0.5): {  # Table 1 (a) False negatives, p = 0.5
-            "pk": (0.245, 0.245, 0.240, 0.223),
-            "pk_prime": (0.245, 0.245, 0.240, 0.223),
-            "windowdiff": (0.245, 0.245, 0.242, 0.237),
-        },
-        ("FP", 0.5): {  # Table 1 (b) False positives, p = 0.5
-            "pk": (0.128, 0.122, 0.112, 0.107),
-            "pk_prime": (0.256, 0.245, 0.225, 0.213),
-            "windowdiff": (0.240, 0.241, 0.238, 0.236),
-        },
-        ("FNP", 0.5): {  # Table 1 (c) False positives and false negatives, p = 0.5
-            "pk": (0.317, 0.309, 0.290, 0.268),
-            "pk_prime": (0.446, 0.432, 0.403, 0.375),
-            "windowdiff": (0.376, 0.370, 0.357, 0.343),
-        },
-    },
-    "2": {
-        ("FN", 0.05): {  # Table 2 (a) False negatives, p = 0.05
-            "pk": (0.025, 0.025, 0.024, 0.022),
-            "pk_prime": (0.025, 0.025, 0.024, 0.022),
-            "windowdiff": (0.025, 0.025, 0.024, 0.024),
-        },
-        ("FP", 0.05): {  # Table 2 (b) False positives, p = 0.05
-            "pk": (0.013, 0.012, 0.011, 0.011),
-            "pk_prime": (0.026, 0.025, 0.023, 0.021),
-            "windowdiff": (0.024, 0.024, 0.024, 0.024),
-        },
-        ("FNP", 0.05): {  # Table 2 (c) False positives and false negatives, p = 0.05
-            "pk": (0.037, 0.036, 0.035, 0.032),
-            "pk_prime": (0.050, 0.048, 0.046, 0.042),
-            "windowdiff": (0.048, 0.048, 0.048, 0.047),
-        },
-        ("FN", 0.25): {  # Table 2 (d) False negatives, p = 0.25
-            "pk": (0.122, 0.122, 0.121, 0.110),
-            "pk_prime": (0.122, 0.122, 0.121, 0.110),
-            "windowdiff": (0.122, 0.122, 0.122, 0.121),
-        },
-        ("FP", 0.25): {  # Table 2 (e) False positives, p = 0.25
-            "pk": (0.064, 0.061, 0.056, 0.053),
-            "pk_prime": (0.129, 0.123, 0.112, 0.106),
-            "windowdiff": (0.121, 0.121, 0.121, 0.120),
-        },
-        ("FNP", 0.25): {  # Table 2 (f) False positives and false negatives, p = 0.25
-            "pk": (0.172, 0.168, 0.161, 0.147),
-            "pk_prime": (0.236, 0.229, 0.217, 0.200),
-            "windowdiff": (0.215, 0.213, 0.211, 0.205),
-        },
-    },
-}
+# Pevzner & Hearst Tables 1 and 2, one line per printed row: table, errors, p, metric, then the
+# values over RANGES (the papers' columns). A "#" line names the sub-table as the paper does.
+_PH_TABLES_1_2 = """
+# Table 1 (a) False negatives, p = 0.5
+1  FN   0.5   pk          0.245  0.245  0.240  0.223
+1  FN   0.5   pk_prime    0.245  0.245  0.240  0.223
+1  FN   0.5   windowdiff  0.245  0.245  0.242  0.237
+# Table 1 (b) False positives, p = 0.5
+1  FP   0.5   pk          0.128  0.122  0.112  0.107
+1  FP   0.5   pk_prime    0.256  0.245  0.225  0.213
+1  FP   0.5   windowdiff  0.240  0.241  0.238  0.236
+# Table 1 (c) False positives and false negatives, p = 0.5
+1  FNP  0.5   pk          0.317  0.309  0.290  0.268
+1  FNP  0.5   pk_prime    0.446  0.432  0.403  0.375
+1  FNP  0.5   windowdiff  0.376  0.370  0.357  0.343
+# Table 2 (a) False negatives, p = 0.05
+2  FN   0.05  pk          0.025  0.025  0.024  0.022
+2  FN   0.05  pk_prime    0.025  0.025  0.024  0.022
+2  FN   0.05  windowdiff  0.025  0.025  0.024  0.024
+# Table 2 (b) False positives, p = 0.05
+2  FP   0.05  pk          0.013  0.012  0.011  0.011
+2  FP   0.05  pk_prime    0.026  0.025  0.023  0.021
+2  FP   0.05  windowdiff  0.024  0.024  0.024  0.024
+# Table 2 (c) False positives and false negatives, p = 0.05
+2  FNP  0.05  pk          0.037  0.036  0.035  0.032
+2  FNP  0.05  pk_prime    0.050  0.048  0.046  0.042
+2  FNP  0.05  windowdiff  0.048  0.048  0.048  0.047
+# Table 2 (d) False negatives, p = 0.25
+2  FN   0.25  pk          0.122  0.122  0.121  0.110
+2  FN   0.25  pk_prime    0.122  0.122  0.121  0.110
+2  FN   0.25  windowdiff  0.122  0.122  0.122  0.121
+# Table 2 (e) False positives, p = 0.25
+2  FP   0.25  pk          0.064  0.061  0.056  0.053
+2  FP   0.25  pk_prime    0.129  0.123  0.112  0.106
+2  FP   0.25  windowdiff  0.121  0.121  0.121  0.120
+# Table 2 (f) False positives and false negatives, p = 0.25
+2  FNP  0.25  pk          0.172  0.168  0.161  0.147
+2  FNP  0.25  pk_prime    0.236  0.229  0.217  0.200
+2  FNP  0.25  windowdiff  0.215  0.213  0.211  0.205
+"""
+
+
+def _parse_tables_1_2(text: str) -> dict:
+    """``{table: {(errors, p): {metric: row over RANGES}}}`` from the lines of :data:`_PH_TABLES_1_2`."""
+    out: dict = {}
+    for line in text.strip().splitlines():
+        if line.startswith("#"):
+            continue
+        table, errors, p, metric, *row = line.split()
+        out.setdefault(table, {}).setdefault((errors, float(p)), {})[metric] = tuple(map(float, row))
+    return out
+
+
+_PH_BY_RANGE = _parse_tables_1_2(_PH_TABLES_1_2)
 
 # Pevzner & Hearst Table 3: range (15, 35), p = 0.5; columns FN FP1 FP2 FP3 FNP1 FNP2 FNP3.
 _PH_TABLE3_COLUMNS = ("FN", "FP1", "FP2", "FP3", "FNP1", "FNP2", "FNP3")
