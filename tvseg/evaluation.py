@@ -302,9 +302,13 @@ MAX_FRAMES_PER_SHOW = 2_000_000
 
 
 def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
+    if settings.convention == "chunkseg" and settings.units == "file":
+        raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
+                         "not on units from a file")
     if settings.units != "frames":
         return
-    length = np.nan_to_num(region_end - region_start)
+    # chunkseg's grid starts at time 0, tvseg's frames at the region's start
+    length = np.nan_to_num(region_end - (0.0 if settings.convention == "chunkseg" else region_start))
     worst = int(np.argmax(length)) if len(length) else 0
     if len(length) and length[worst] / settings.frame > MAX_FRAMES_PER_SHOW:
         raise UsageError(f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
@@ -355,11 +359,14 @@ def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, ue
     if settings.units == "frames":
         e_start, e_end = regions(ref, uem_start, uem_end)
     rows, total = {}, None
+    chunkseg = settings.convention == "chunkseg"
     for k, show in enumerate(shows):
         if settings.units == "frames":
             if np.isnan(e_start[k]):
                 continue
-            table = frames(Segment(float(e_start[k]), float(e_end[k])), settings.frame)
+            region = Segment(float(e_start[k]), float(e_end[k]))
+            # chunkseg's grid is not tvseg's frames (tvseg.unit.projection.chunk_masses)
+            table = None if chunkseg else frames(region, settings.frame)
         else:
             table = units.get(show)
             if table is None:
@@ -368,7 +375,11 @@ def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, ue
                 continue
         comp = unit_components(ref_anns[k] if ref_anns[k] is not None else Annotation(),
                                hyp_anns[k] if hyp_anns[k] is not None else Annotation(),
-                               units=table, settings=settings)
+                               units=table, settings=settings, region=region if chunkseg else None)
+        if comp is None:
+            warnings.warn(f"{name}: show {show} is shorter than one chunk of {settings.frame:g} s: its unit "
+                          "metrics are left out (chunkseg scores no such show)", TvsegWarning, stacklevel=3)
+            continue
         rows[show] = dict(unit_metrics(comp))
         total = comp if total is None else _add(total, comp)
     per_show = pd.DataFrame.from_dict(rows, orient="index").reindex(shows)

@@ -39,6 +39,9 @@ def add_parser(subparsers) -> None:
                               description=DESCRIPTION, epilog=EXAMPLES,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     add_input_arguments(p)
+    p.add_argument("--chunkseg", metavar="FILE.jsonl", help="a chunkseg JSONL file (each line a show's reference "
+                   "and hypothesis): scores its hypotheses as the system 'hypothesis' (instead of --reference and "
+                   "--hypothesis; with --frame 6 --convention chunkseg, Pk, WindowDiff, B and GHD are chunkseg's)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
                    "reports/demo/ unless given)")
@@ -100,6 +103,17 @@ def load(args):
     metadata)."""
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
 
+    chunkseg = getattr(args, "chunkseg", None)
+    if chunkseg is not None:
+        if args.reference or args.hypothesis or args.demo:
+            raise UsageError("--chunkseg FILE holds the reference and the hypothesis: it excludes --reference, "
+                             "--hypothesis and --demo")
+        if not chunkseg:
+            raise UsageError("--chunkseg needs a chunkseg JSONL file")
+        if args.format not in (None, "jsonl"):
+            raise UsageError(f"--chunkseg reads a chunkseg JSONL file, not --format {args.format}")
+        args.reference, args.hypothesis = chunkseg, [f"hypothesis={chunkseg}"]
+        args.format = args.format or "jsonl"
     if args.demo:
         root = demo_root()
         args.reference = args.reference or str(root / "reference" / "chapters")
@@ -133,8 +147,14 @@ def load(args):
                         frame=args.frame, k=args.k, convention=args.convention,
                         bootstrap=args.bootstrap, seed=args.seed)
     uem = read_uem(args.uem) if args.uem else None
-    inputs = {"reference": read_segments(args.reference, format=args.format, uem=uem, side="reference"),
-              "hypotheses": {name: read_segments(path, format=args.format, uem=uem, side=name)
+    # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
+    # hypothesis ends where the reference's show ends (where the UEM does not say it)
+    reference = read_segments(args.reference, format=args.format, uem=uem, side="reference", which="reference")
+    ends = {show: annotation.get_timeline().extent().end for show, annotation in reference.items()
+            if annotation and not (uem and uem.get(show))}
+    inputs = {"reference": reference,
+              "hypotheses": {name: read_segments(path, format=args.format, uem=uem, side=name, which="hypothesis",
+                                                 end=ends)
                              for name, path in systems.items()},
               "uem": uem,
               "units": read_units(args.units) if args.units else None,

@@ -24,6 +24,11 @@ at gap ``s``. How wide a window is, where the windows start and what divides the
     ``nltk.metrics.segmentation``: the masses stand for a string of ``N - 1`` characters, one per gap;
     ``k`` defaults to :math:`\mathrm{round}((N-1) / (2 \max(|\text{boundaries}|, 1)))` (half to even,
     may be 0); windows of ``k`` characters, ``N - k`` of them.
+``"chunkseg"``
+    chunkseg 0.4.0, which scores time segmentations cut into fixed chunks through segeval 2.0.11: on
+    masses, ``"segeval"``'s ``k`` and windows (:func:`base_convention`), except that WindowDiff where
+    no window fits (``k = N``, segeval divides 0 by 0) is what chunkseg substitutes, 1 when the two
+    segmentations are equal, else 0. The chunk grid is :func:`tvseg.unit.projection.chunk_masses`.
 
 This module needs no numpy: :mod:`tvseg.settings` takes :data:`CONVENTIONS` from here.
 
@@ -45,11 +50,17 @@ from dataclasses import dataclass
 
 from tvseg.errors import TvsegWarning, UsageError
 
-__all__ = ["CONVENTIONS", "Geometry", "check_convention", "check_k", "convention_k", "geometry",
+__all__ = ["CONVENTIONS", "Geometry", "base_convention", "check_convention", "check_k", "convention_k", "geometry",
            "winpr_geometry", "ratio"]
 
-CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
+CONVENTIONS = ("paper", "segeval1", "segeval", "nltk", "chunkseg")
 """The conventions of Pk and WindowDiff (module docstring)."""
+
+
+def base_convention(convention: str) -> str:
+    """The convention whose windows ``convention`` counts: ``"segeval"`` for ``"chunkseg"`` (chunkseg
+    calls segeval), else ``convention`` itself."""
+    return "segeval" if convention == "chunkseg" else convention
 
 
 def check_convention(convention) -> None:
@@ -80,6 +91,7 @@ def _round_half_even(num: int, den: int) -> int:
 def convention_k(n: int, segments: int, convention: str) -> int:
     """The default ``k`` of a reference of ``n`` units in ``segments`` segments (exact integer rounding;
     :func:`tvseg.unit.windows.default_k` gives the formulas)."""
+    convention = base_convention(convention)
     if convention == "paper":
         return max(1, _round_half_up(n, 2 * segments))
     if convention == "segeval1":
@@ -113,9 +125,10 @@ def geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metr
     check_convention(convention)
     if lamprier and convention == "nltk":
         raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
-    if weighted and convention in ("segeval", "segeval1"):
+    if weighted and convention in ("segeval", "segeval1", "chunkseg"):
         raise UsageError(f"convention {convention!r} has no weighted WindowDiff")
     check_k(k, 1 if convention in ("paper", "segeval1") else 0)
+    convention = base_convention(convention)
     k = convention_k(n, segments, convention) if k is None else int(k)
     if convention == "paper":
         if lamprier:
@@ -143,7 +156,9 @@ def winpr_geometry(n: int, k: int) -> Geometry:
 def ratio(num, g: Geometry, convention: str, metric: str) -> float:
     """``num / divisor``, or, when no window fits, what the convention returns: 0.0 where the tool
     returns 0 (segeval's Pk, segeval's WindowDiff for ``k > N``, nltk's Pk for ``k > N``), else NaN
-    with a :class:`~tvseg.errors.TvsegWarning`."""
+    with a :class:`~tvseg.errors.TvsegWarning` (``"chunkseg"`` as ``"segeval"``; its WindowDiff for
+    ``k = N`` is :func:`tvseg.unit.windows.windowdiff`'s)."""
+    convention = base_convention(convention)
     if g.divisor > 0:
         return float(num) / g.divisor
     if convention == "segeval" and (metric == "pk" or g.divisor < 0):

@@ -8,6 +8,9 @@ start of the segment that follows it (pyannote.metrics drops that start). Put di
 ``u`` gets the last segment whose start is at or before its midpoint.
 
 Segments that receive no unit (shorter than the units around them) disappear from the masses.
+
+chunkseg's grid (:func:`chunk_masses`, ``convention="chunkseg"``) is another projection: chunks of
+``chunk`` seconds from time 0, a chunk per potential boundary (chunkseg 0.4.0's ``core.py``).
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from pyannote.core import Annotation, Segment, Timeline
 from tvseg.errors import InputError
 from tvseg.exact import ticks
 
-__all__ = ["to_masses", "unit_segments", "frames"]
+__all__ = ["to_masses", "unit_segments", "frames", "chunk_boundaries", "chunk_flags", "chunk_masses"]
 
 
 def _starts(annotation) -> np.ndarray:
@@ -134,3 +137,64 @@ def frames(extent: Segment, frame: float) -> pd.DataFrame:
     end = np.minimum(start + frame, extent.end)
     end[-1] = extent.end
     return pd.DataFrame({"start": start, "end": end})
+
+
+def chunk_boundaries(annotation, region: Segment) -> np.ndarray:
+    """The boundary times of a segmentation, as :mod:`tvseg.retrieval.boundaries` takes them: its
+    segments' starts and ends strictly inside ``region`` (a start and an end at one time, compared in
+    integer microseconds, are one boundary), sorted."""
+    if isinstance(annotation, Annotation):
+        timeline = annotation.get_timeline(copy=False)
+    elif isinstance(annotation, Timeline):
+        timeline = annotation
+    else:
+        raise InputError("a segmentation must be a pyannote.core Annotation or Timeline",
+                         value=type(annotation).__name__)
+    times = np.array([t for s in timeline for t in (s.start, s.end)], dtype=float)
+    tick = ticks(times)
+    inside = (tick > ticks(region.start)) & (tick < ticks(region.end))
+    tick, first = np.unique(tick[inside], return_index=True)
+    return times[inside][first]
+
+
+def chunk_flags(boundaries, duration: float, chunk: float) -> np.ndarray:
+    """chunkseg 0.4.0's ``build_target_sequence``, operation for operation (Python floats): the
+    duration is cut down to whole chunks (``floor(duration / chunk) * chunk``), so a last partial chunk
+    is dropped; there are ``int(that / chunk)`` chunks from time 0; a boundary ``b`` flags chunk
+    ``int(b / chunk)`` (the last chunk for ``b`` at the cut-down duration), a boundary outside
+    ``[0, cut-down duration]`` flags none, nor does one at 0 (chunkseg drops boundaries ``<= 0``).
+
+    Returns
+    -------
+    numpy.ndarray of bool, one flag per chunk (empty when the duration is shorter than one chunk).
+    """
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, float)) or not math.isfinite(chunk) or chunk <= 0:
+        raise InputError("the chunk length must be a positive number of seconds", value=chunk)
+    duration = float(duration)
+    if not duration > 0.0:
+        return np.zeros(0, dtype=bool)
+    duration = math.floor(duration / chunk) * chunk
+    count = int(duration / chunk)
+    flags = np.zeros(count, dtype=bool)
+    for b in (float(b) for b in boundaries):
+        if b <= 0.0 or b > duration:
+            continue
+        flags[min(int(b / chunk), count - 1)] = True
+    return flags
+
+
+def chunk_masses(annotation, region: Segment, chunk: float) -> np.ndarray | None:
+    """Masses of a time segmentation on chunkseg's grid of ``chunk`` seconds, as chunkseg hands them
+    to segeval (``convert_nltk_to_masses`` of the chunk flags): ``C`` chunks are ``C`` potential
+    boundaries, hence ``C + 1`` units, and a flagged chunk ``i`` (from 0) is a boundary after unit
+    ``i + 1``.
+
+    The grid runs from time 0 to ``region.end`` (chunkseg's duration); the boundaries are
+    :func:`chunk_boundaries` inside ``region``. None when the region ends before one chunk (chunkseg
+    scores no such show).
+    """
+    flags = chunk_flags(chunk_boundaries(annotation, region), region.end, chunk)
+    if flags.size == 0:
+        return None
+    edges = np.concatenate(([0], np.flatnonzero(flags) + 1, [flags.size + 1]))
+    return np.diff(edges).astype(np.int64)

@@ -37,15 +37,16 @@ import math
 import warnings
 
 import pandas as pd
+from pyannote.core import Segment
 
 from tvseg.errors import TvsegWarning
 from tvseg.rates import rate
 from tvseg.unit.cseg import cseg_components, segmentation_cost
 from tvseg.unit.ghd import ghd_components
 from tvseg.unit.masses import boundary_positions
-from tvseg.unit.projection import to_masses
+from tvseg.unit.projection import chunk_masses, to_masses
 from tvseg.unit.similarity import pair_counts, similarity_counts
-from tvseg.unit.windows import pk_components, windowdiff_components
+from tvseg.unit.windows import pk_components, windowdiff, windowdiff_components
 from tvseg.unit.winpr import winpr
 
 __all__ = ["unit_components", "unit_metrics", "UNIT_METRICS"]
@@ -54,7 +55,8 @@ UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall
                 "cseg", "cseg_norm", "ghd", "b")
 
 
-def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> dict[str, float]:
+def unit_components(reference, hypothesis, *, units: pd.DataFrame | None = None, settings,
+                    region: Segment | None = None) -> dict[str, float] | None:
     """Additive unit-domain counts of one show.
 
     Parameters
@@ -62,20 +64,30 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     reference, hypothesis : pyannote.core.Annotation or Timeline
         The show's segmentations in time.
     units : pandas.DataFrame
-        The show's units (``start, end``), sorted by time.
+        The show's units (``start, end``), sorted by time (not read under ``convention="chunkseg"``).
     settings : tvseg.settings.Settings
         ``k`` (None: the convention's default) and ``convention`` of Pk and WindowDiff. WinPR and
         C_seg's probe distance use ``k`` too, or the paper's default (half the mean reference segment
-        size of the show, rounded half up).
+        size of the show, rounded half up). Under ``"chunkseg"`` the masses are chunkseg's chunks of
+        ``settings.frame`` seconds (:func:`tvseg.unit.projection.chunk_masses`).
+    region : pyannote.core.Segment
+        The show's evaluated region: needed under ``"chunkseg"`` (the grid ends at its end).
 
     Returns
     -------
     dict of str to float
-        The keys of the module docstring.
+        The keys of the module docstring; None under ``"chunkseg"`` when the show is shorter than
+        one chunk (chunkseg scores no such show).
     """
-    ref = to_masses(reference, units)
-    hyp = to_masses(hypothesis, units)
     k, convention = settings.k, settings.convention
+    if convention == "chunkseg":
+        ref = chunk_masses(reference, region, settings.frame)
+        if ref is None:
+            return None
+        hyp = chunk_masses(hypothesis, region, settings.frame)
+    else:
+        ref = to_masses(reference, units)
+        hyp = to_masses(hypothesis, units)
     out: dict[str, float] = {}
     # a show of one unit, or a k that fits no window, has 0 windows (and 0 errors)
     p = pk_components(ref, hyp, k=k, convention=convention)
@@ -94,7 +106,23 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame, settings) -> 
     b_penalty, b_denominator = pair_counts(boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1,
                                            metric="B", convention="segeval", n=2)
     out.update(b_penalty=float(b_penalty), b_denominator=float(b_denominator))
+    if convention == "chunkseg":
+        _as_chunkseg(out, ref, hyp, k)
     return out
+
+
+def _as_chunkseg(out: dict, ref, hyp, k) -> None:
+    """chunkseg's values of one show where they are not segeval's counts: where segeval counts no
+    window or B has no boundary to count, chunkseg reports a value (segeval's Pk 0; for WindowDiff's
+    0/0 and B's, 1 for equal segmentations, else 0), kept as one window (one match for B) holding it;
+    GHD is chunkseg's raw distance (``ghd_positions`` 1, so the corpus value is the mean over shows)."""
+    if out["pk_windows"] == 0:
+        out.update(pk_miss=0, pk_false_alarm=0, pk_windows=1)
+    if out["wd_windows"] == 0:
+        out.update(wd_errors=windowdiff(ref, hyp, k=k, convention="chunkseg"), wd_windows=1)
+    if out["b_denominator"] == 0:
+        out.update(b_penalty=0.0, b_denominator=1.0)
+    out["ghd_positions"] = 1
 
 
 def _rate(num, den, name):

@@ -74,7 +74,7 @@ def default_k(reference, *, convention: str = "paper") -> int:
     ----------
     reference : sequence of int
         Reference masses (``N`` units in ``S`` segments).
-    convention : {"paper", "segeval1", "segeval", "nltk"}
+    convention : {"paper", "segeval1", "segeval", "nltk", "chunkseg"}
 
     Returns
     -------
@@ -161,7 +161,7 @@ def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="pap
         Window size; None is the convention's default (:func:`default_k`).
     false_alarm_weight : float
         Weight of a false-alarm window (1 for Pk, 2 for P'k).
-    convention : {"paper", "segeval1", "segeval", "nltk"}
+    convention : {"paper", "segeval1", "segeval", "nltk", "chunkseg"}
         See :mod:`tvseg.unit.conventions` and ``docs/conventions.md``.
 
     Returns
@@ -246,17 +246,20 @@ def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
     weighted : bool
         Sum :math:`|r_s - h_s|` instead of counting windows where they differ: the weighted
         variant Pevzner & Hearst mention in section 3 (and nltk's ``weighted=True``). Not bounded by 1.
-    convention : {"paper", "segeval1", "segeval", "nltk"}
+    convention : {"paper", "segeval1", "segeval", "nltk", "chunkseg"}
 
     Returns
     -------
     float
         In [0, 1] unless ``weighted``. When no window fits: NaN with a
         :class:`~tvseg.errors.TvsegWarning`, except where a tool returns a value (segeval returns
-        0 when ``k > N``).
+        0 when ``k > N``; chunkseg, for ``k = N``, 1 when the segmentations are equal, else 0).
     """
     n, segments, pr, ph = pair_positions(reference, hypothesis)
     g = geometry(n, segments, k, convention, lamprier=lamprier, weighted=weighted)
+    if convention == "chunkseg" and g.divisor == 0:
+        # segeval divides 0 by 0 and chunkseg substitutes 1 for equal segmentations, else 0
+        return float(np.array_equal(pr, ph))
     return ratio(_wd_errors(pr, ph, g, weighted), g, convention, "windowdiff")
 
 
