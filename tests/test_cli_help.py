@@ -105,6 +105,7 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "corpus.uem", work / "shows.uem")
     shutil.copy(SAMPLES / "metadata.csv", work / "shows.csv")
     shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
+    shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
     shutil.copy(ROOT / "tests" / "data" / "agreement" / sorted(p.name for p in (ROOT / "tests" / "data" / "agreement")
                                                                .glob("*.json"))[0], work / "coders.json")
     return work

@@ -114,7 +114,8 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("cseg_norm", "C_seg norm.", "unit", "error", "NIST TDT (normalised by the better trivial segmentation)",
            html="C<sub>seg</sub> norm."),
     Metric("ghd", "GHD/(N-1)", "unit", "error",
-           "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary"),
+           "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary (raw, "
+           "and the corpus value a mean over shows, under convention 'chunkseg', as chunkseg reports it)"),
     Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)"),
     # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
     Metric("title_rougeL_f1", "title ROUGE-L", "title", "rate",

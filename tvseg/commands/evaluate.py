@@ -39,9 +39,6 @@ def add_parser(subparsers) -> None:
                               description=DESCRIPTION, epilog=EXAMPLES,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     add_input_arguments(p)
-    p.add_argument("--chunkseg", metavar="FILE.jsonl", help="a chunkseg JSONL file (each line a show's reference "
-                   "and hypothesis): scores its hypotheses as the system 'hypothesis' (instead of --reference and "
-                   "--hypothesis; with --frame 6 --convention chunkseg, Pk, WindowDiff, B and GHD are chunkseg's)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
                    "reports/demo/ unless given)")
@@ -53,6 +50,9 @@ def add_input_arguments(p) -> None:
     """The options that say what is read and how it is scored: shared by ``evaluate`` and
     ``validate``, so that ``validate`` runs exactly the reading and the checks of ``evaluate``."""
     p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
+    p.add_argument("--chunkseg", metavar="FILE.jsonl", help="a chunkseg JSONL file (each line a show's reference "
+                   "and hypothesis): scores its hypotheses as the system 'hypothesis' (instead of --reference and "
+                   "--hypothesis; with --frame 6 --convention chunkseg, Pk, WindowDiff, B and GHD are chunkseg's)")
     p.add_argument("--hypothesis", metavar="NAME=PATH", action="append", default=[],
                    help="a system's segments (file or folder); repeat for several systems")
     p.add_argument("--format", metavar="FORMAT", help="read the reference and hypothesis files as FORMAT (rttm, "

@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     failures = 0
-    if args.reference or args.hypothesis or args.demo:
+    if args.reference or args.hypothesis or args.demo or args.chunkseg:
         failures += _validate_run(args)
     elif not args.paths:
         raise UsageError("give files or folders to check, or evaluate's options (--reference, --hypothesis ...)")
