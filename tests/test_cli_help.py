@@ -170,3 +170,14 @@ def test_validate_reads_a_chapter_list_with_its_format(capsys):
     assert "chapter list, 5 chapter(s)" in capsys.readouterr().out
     assert main(["validate", "--format", "txt", str(examples / "chapter_list-invalid.txt")]) == 2
     assert "chapter_list-invalid.txt:3: chapter times must increase" in capsys.readouterr().err
+
+
+def test_every_row_of_the_coming_from_table_names_a_test_that_exists():
+    section = README.split("**Coming from another tool", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| coming")]
+    assert len(rows) >= 8
+    for row in rows:
+        tests = re.findall(r"`(tests/[^`]+\.py)`", row.rstrip("|").rsplit("|", 1)[-1])
+        assert tests, row
+        for path in tests:
+            assert (ROOT / path).is_file(), path
