@@ -26,19 +26,19 @@ from tvseg.exact import ticks
 __all__ = ["to_masses", "unit_segments", "frames", "chunk_boundaries", "chunk_flags", "chunk_masses"]
 
 
-def _starts(annotation) -> np.ndarray:
+def _timeline(annotation) -> Timeline:
     if isinstance(annotation, Annotation):
-        timeline = annotation.get_timeline(copy=False)
-    elif isinstance(annotation, Timeline):
-        timeline = annotation
-    else:
-        raise InputError("a segmentation must be a pyannote.core Annotation or Timeline",
-                         value=type(annotation).__name__)
-    seg = np.array([(s.start, s.end) for s in timeline], dtype=float).reshape(-1, 2)
-    # compared in integer microseconds, as every time decision (tvseg.rates' sibling tvseg.exact)
-    ticks = np.rint(seg * 1_000_000).astype(np.int64)
-    if seg.size and (ticks[1:, 0] < ticks[:-1, 1]).any():
-        i = int(np.flatnonzero(ticks[1:, 0] < ticks[:-1, 1])[0])
+        return annotation.get_timeline(copy=False)
+    if isinstance(annotation, Timeline):
+        return annotation
+    raise InputError("a segmentation must be a pyannote.core Annotation or Timeline", value=type(annotation).__name__)
+
+
+def _starts(annotation) -> np.ndarray:
+    seg = np.array([(s.start, s.end) for s in _timeline(annotation)], dtype=float).reshape(-1, 2)
+    t = ticks(seg)  # compared in integer microseconds, as every time decision (tvseg.exact)
+    if seg.size and (t[1:, 0] < t[:-1, 1]).any():
+        i = int(np.flatnonzero(t[1:, 0] < t[:-1, 1])[0])
         raise InputError("segments of a segmentation must not overlap",
                          value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})")
     return seg[:, 0]
@@ -143,14 +143,7 @@ def chunk_boundaries(annotation, region: Segment) -> np.ndarray:
     """The boundary times of a segmentation, as :mod:`tvseg.retrieval.boundaries` takes them: its
     segments' starts and ends strictly inside ``region`` (a start and an end at one time, compared in
     integer microseconds, are one boundary), sorted."""
-    if isinstance(annotation, Annotation):
-        timeline = annotation.get_timeline(copy=False)
-    elif isinstance(annotation, Timeline):
-        timeline = annotation
-    else:
-        raise InputError("a segmentation must be a pyannote.core Annotation or Timeline",
-                         value=type(annotation).__name__)
-    times = np.array([t for s in timeline for t in (s.start, s.end)], dtype=float)
+    times = np.array([t for s in _timeline(annotation) for t in (s.start, s.end)], dtype=float)
     tick = ticks(times)
     inside = (tick > ticks(region.start)) & (tick < ticks(region.end))
     tick, first = np.unique(tick[inside], return_index=True)
