@@ -181,3 +181,15 @@ def test_every_row_of_the_coming_from_table_names_a_test_that_exists():
         assert tests, row
         for path in tests:
             assert (ROOT / path).is_file(), path
+
+
+def test_agreement_takes_the_format_of_its_segment_files(tmp_path, capsys):
+    # two coders' RTTM files named .txt: refused without --format, read with it
+    for k, name in enumerate(("a", "b")):
+        shutil.copy(SAMPLES / "hypotheses" / "system_a.rttm" if k else SAMPLES / "reference" / "reference.rttm",
+                    tmp_path / f"{name}.txt")
+    args = ["agreement", f"a={tmp_path / 'a.txt'}", f"b={tmp_path / 'b.txt'}", "--frame", "10"]
+    assert main(args) == 2
+    capsys.readouterr()
+    assert main(args + ["--format", "rttm"]) == 0
+    assert "segeval 2.0" not in dict(command_parsers())[("tvseg", "agreement")].format_help().split("--chance-count")[1]

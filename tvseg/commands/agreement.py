@@ -54,6 +54,8 @@ def add_parser(subparsers) -> None:
                              "conventions count as their code does (segeval1 segments, segeval boundaries)")
     parser.add_argument("--system", metavar="NAME",
                         help="a coder that is an automatic segmenter: report agreement without and with it")
+    parser.add_argument("--format", metavar="FORMAT", help="read the segment files as FORMAT (rttm, vtt, srt, csv, "
+                        "...) whatever their extension (default: from each file's extension)")
     parser.add_argument("--units", metavar="PATH", help="units of every show (segment files only)")
     parser.add_argument("--frame", type=float, metavar="SECONDS",
                         help="fixed frames as units when no --units is given (segment files only)")
@@ -70,7 +72,7 @@ def run(args) -> int:
             raise UsageError("--units and --frame apply to segment files, not to a JSON dataset")
         dataset = read_dataset_json(args.paths[0], check=check_dataset)
     else:
-        dataset = _dataset_from_segment_files(args.paths, units=args.units, frame=args.frame)
+        dataset = _dataset_from_segment_files(args.paths, units=args.units, frame=args.frame, format=args.format)
     options = dict(n=args.n, chance_count=args.chance_count, metric=args.metric, convention=args.convention)
     if args.system is not None:
         coders = {c for codings in dataset.values() for c in codings}
@@ -120,7 +122,7 @@ def _table(rows) -> str:
     return "\n".join(lines)
 
 
-def _dataset_from_segment_files(specs, *, units, frame) -> dict:
+def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
     from tvseg.readers import read_segments, read_units
     from tvseg.unit import projection
 
@@ -133,7 +135,7 @@ def _dataset_from_segment_files(specs, *, units, frame) -> dict:
             raise UsageError(f"expected NAME=PATH or PATH, got {spec!r}")
         if name in coders:
             raise UsageError(f"coder {name!r} given twice")
-        coders[name] = read_segments(file)
+        coders[name] = read_segments(file, format=format)
     shows = None
     for name, segs in coders.items():
         shows = set(segs) if shows is None else shows
