@@ -45,10 +45,10 @@ def detect_format(path, format: str | None = None) -> str:
         return format
     found = FORMATS.get(Path(path).suffix.lower())
     if found is None:
-        hint = (" (a chapter list: give format 'txt', --from txt)" if Path(path).suffix.lower() == ".txt"
-                else "")
-        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or "
-                         f".jsonl, or give the format){hint}", path=path)
+        hint = (" (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else "")
+        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or .jsonl, or give "
+                         f"the format: format= in Python, --format on the command line, --from for convert){hint}",
+                         path=path)
     return found
 
 
