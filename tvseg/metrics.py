@@ -124,6 +124,15 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("title_list_rougeL_f1", "title list ROUGE-L", "title", "rate",
            "Lin 2004; rouge-score (ROUGE-L F of the show's titles in time order as one text)"
            "; corpus value: the mean over shows with a titled reference segment (not pooled)", True),
+    # chunkseg's temporally matched title ROUGE-L (issue 14): tvseg.retrieval.chapters.match_in_time
+    *(Metric(f"title_matched_rougeL_{side}", f"matched title ROUGE-L {short}", "title", "rate",
+             f"chunkseg 0.4.0 titles.py; Lin 2004 (tm_rl_{side}: mean ROUGE-L {short} of the chapters paired greedily one to one with start and end within 5 s, over a "
+             "show's pairs; no stemming in evaluate, chunkseg stems); corpus value: the mean over shows "
+             "with a matched pair (not pooled)", True)
+      for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))),
+    Metric("title_matched_fraction", "matched titles", "title", "rate",
+           "chunkseg 0.4.0 titles.py (tm_matched: reference chapters temporally matched, over the reference "
+           "chapters); corpus value: the mean over shows with a titled reference segment (not pooled)", True),
 )
 
 METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}

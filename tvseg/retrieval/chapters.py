@@ -84,6 +84,24 @@ are sorted and disjoint, so the graph of overlapping pairs has no crossing pairs
 :math:`j > j'` cannot both overlap); in the order of (reference, hypothesis) the lexicographically
 first pair belongs to some maximum matching (an exchange argument), so the greedy scan in that order
 is a maximum matching, computed here for all shows at once.
+
+**Temporally matched titles** (chunkseg 0.4.0, ``chunkseg/titles.py``, function
+``_match_titles_by_time``, called by ``compute_title_scores`` for its ``tm_*`` scores):
+:func:`titled_chapters` and :func:`match_in_time` reproduce chunkseg's pairing of reference and
+predicted chapter titles. A chapter is a titled segment: chunkseg gets ``(title, start)`` pairs and
+ends each chapter at the **next title's start** (the last at the show's ``duration``), so an untitled
+segment belongs to the titled chapter before it. A reference chapter :math:`(s, e)` and a predicted
+one :math:`(\hat s, \hat e)` can be paired when :math:`|\hat s - s| \le \tau` **and**
+:math:`|\hat e - e| \le \tau` (both boundaries, inclusive; :math:`\tau` = 5 s, chunkseg's default).
+The matching is chunkseg's **greedy one-to-one** scan, not a maximum matching: the reference chapters in
+time order, each taking the not yet taken prediction with the smallest :math:`|\hat s - s| + |\hat e - e|`
+(on a tie, the earliest prediction: the code's test is a strict ``<`` in list order); a reference
+chapter with no candidate left stays unmatched, and an earlier one may take the only candidate of a
+later one. Computed for all shows at once: round :math:`k` pairs the :math:`k`-th reference chapter of
+every show. Decided in integer microseconds (:mod:`tvseg.exact`): on decimal times the code's float
+subtraction may put a distance of exactly :math:`\tau` on either side of it, and break a tie of
+:math:`|\hat s - s| + |\hat e - e|` that is exact in decimals; on times that floats hold exactly
+(multiples of 1/2, 1/4 s...) the two agree.
 """
 from __future__ import annotations
 
@@ -95,7 +113,7 @@ from tvseg.retrieval.segments import Segments, count_before, from_segmentation, 
 
 __all__ = ["TIOU_THRESHOLDS", "NAV_DISTANCES", "DETECTION_KEYS", "ONE_TO_ONE_KEYS", "NAVIGATION_KEYS",
            "overlapping_pairs", "one_to_one", "nearest_start_distance", "chapter_components",
-           "chapter_metrics", "chapters"]
+           "chapter_metrics", "chapters", "titled_chapters", "match_in_time"]
 
 TIOU_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
 """VidChapters' tIoU thresholds (``eval_dvc(tious=[0.3, 0.5, 0.7, 0.9])``)."""
@@ -275,3 +293,61 @@ def chapters(reference, hypothesis) -> dict:
     hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
     values = chapter_metrics(chapter_components(ref, hyp, 1))
     return {k: float(v[0]) for k, v in values.items()}
+
+
+def titled_chapters(side: Segments, titled: np.ndarray, show_end: np.ndarray):
+    """chunkseg's chapters of one side: its titled segments, each ending where the next titled segment
+    of its show starts, the last one at ``show_end`` of its show (microseconds; chunkseg's ``duration``).
+
+    Returns ``(index, show, start, end)``: the indices of the titled segments into ``side`` and the
+    chapters' shows and times in microseconds, sorted by (show, start) as ``side`` is.
+    """
+    index = np.flatnonzero(np.asarray(titled, dtype=bool))
+    show, start = side.show[index], side.start_ticks[index]
+    end = np.asarray(show_end, dtype=np.int64)[show]
+    same = show[1:] == show[:-1]
+    end[:-1][same] = start[1:][same]
+    return index, show, start, end
+
+
+def match_in_time(reference, hypothesis, tolerance: float):
+    """chunkseg's greedy one-to-one matching of chapters on both start and end (module docstring).
+
+    ``reference`` and ``hypothesis`` are ``(show, start, end)`` arrays of chapters sorted by (show,
+    start), times in microseconds (:func:`titled_chapters`). Returns ``(ref, hyp)``: the indices of the
+    matched chapters, sorted by reference chapter.
+    """
+    r_show, r_start, r_end = (np.asarray(a, dtype=np.int64) for a in reference)
+    h_show, h_start, h_end = (np.asarray(a, dtype=np.int64) for a in hypothesis)
+    tol = tick(tolerance)
+    # candidates by start: a contiguous run of each show's predictions, then the test on the end
+    lo = count_before(h_show, h_start, r_show, r_start - tol, inclusive=False)
+    hi = count_before(h_show, h_start, r_show, r_start + tol, inclusive=True)
+    counts = np.maximum(hi - lo, 0)
+    first = np.cumsum(counts) - counts
+    pair_ref = np.repeat(np.arange(len(r_show), dtype=np.int64), counts)
+    pair_hyp = np.repeat(lo, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first, counts))
+    d_end = np.abs(h_end[pair_hyp] - r_end[pair_ref])
+    keep = d_end <= tol
+    pair_ref, pair_hyp = pair_ref[keep], pair_hyp[keep]
+    cost = np.abs(h_start[pair_hyp] - r_start[pair_ref]) + d_end[keep]
+    # the rank of each reference chapter in its show: round k pairs every show's k-th chapter
+    show_first = np.searchsorted(r_show, r_show, side="left")
+    rank = np.arange(len(r_show), dtype=np.int64) - show_first
+    order = np.lexsort((pair_hyp, cost, pair_ref, rank[pair_ref]))
+    pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
+    pair_rank = rank[pair_ref]
+    edges = np.searchsorted(pair_rank, np.arange(int(rank.max(initial=-1)) + 2), side="left")
+    taken = np.zeros(len(h_show), dtype=bool)
+    out_ref, out_hyp = [], []
+    for a, b in zip(edges[:-1], edges[1:]):
+        free = ~taken[pair_hyp[a:b]]
+        refs, hyps = pair_ref[a:b][free], pair_hyp[a:b][free]
+        refs, best = np.unique(refs, return_index=True)  # sorted by cost then prediction: the first is taken
+        taken[hyps[best]] = True
+        out_ref.append(refs)
+        out_hyp.append(hyps[best])
+    ref = np.concatenate(out_ref) if out_ref else np.empty(0, dtype=np.int64)
+    hyp = np.concatenate(out_hyp) if out_hyp else np.empty(0, dtype=np.int64)
+    order = np.argsort(ref, kind="stable")
+    return ref[order], hyp[order]

@@ -28,7 +28,12 @@ Components per show (columns of :attr:`ShowScores.components`):
   ``title_list_n_shows`` (1 for a show with a titled reference segment) and ``title_list_rougeL_sum``
   (that show's ROUGE-L F of its reference titles read in time order as one text against its
   hypothesis titles read likewise; untitled segments are skipped, every segment of the show is read,
-  not only those of the evaluated region).
+  not only those of the evaluated region); and chunkseg's temporally matched title score
+  (:func:`tvseg.retrieval.chapters.match_in_time`): ``title_matched_n_shows`` (1 for a show with at
+  least one matched pair), ``title_matched_rougeL_p_sum``, ``title_matched_rougeL_r_sum``,
+  ``title_matched_rougeL_f_sum`` (that show's mean over its matched pairs of ROUGE-L P, R and F) and
+  ``title_matched_sum`` (its matched reference chapters over its reference chapters, over
+  ``title_list_n_shows``).
 
 Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
 
@@ -43,6 +48,15 @@ segments that have a title (an untitled reference segment is left out, whatever 
 a hypothesis partner without a title scores 0); ``title_list_rougeL_f1`` is the mean over shows with
 a titled reference segment of the show's whole-list ROUGE-L F (the corpus value too, as for the
 ``chapters`` group: a mean over shows, not pooled);
+``title_matched_rougeL_precision``, ``_recall``, ``_f1`` and ``title_matched_fraction`` are chunkseg
+0.4.0's ``tm_rl_precision``, ``tm_rl_recall``, ``tm_rl_f1`` and ``tm_matched`` (``chunkseg/titles.py``,
+``compute_title_scores``): the chapters (titled segments, each ending at the next title's start)
+paired greedily one to one on start and end within 5 s (:mod:`tvseg.retrieval.chapters`); a show's
+P, R, F are the **means over its matched pairs** (unmatched chapters do not enter them; no pair: NaN,
+as chunkseg leaves ``tm_rl_*`` out), and the corpus value is the **mean over shows with a pair**, as
+chunkseg's ``aggregate_metrics``; ``title_matched_fraction``: matched over reference chapters, mean
+over shows with a titled reference segment. chunkseg stems: ``score_shows(title_stemmer=True)`` gives
+its numbers; ``tvseg evaluate`` does not stem, as for the other title ROUGE-L scores;
 ``titled_recall = title_correct_reference / n_reference`` and
 ``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
 and correctly titled. The macro value of a metric is the mean over the shows where it is defined
@@ -60,7 +74,7 @@ import pandas as pd
 from tvseg.errors import TvsegWarning
 from tvseg.metrics import METRICS, keys
 from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
-from tvseg.retrieval.chapters import chapter_components, chapter_metrics
+from tvseg.retrieval.chapters import chapter_components, chapter_metrics, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.exact import tick
 from tvseg.rates import f_measure, rate
@@ -135,7 +149,7 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
                 long_threshold: float, tolerance: float, tolerances: Sequence[float] = (),
                 uem_start: np.ndarray | None = None, uem_end: np.ndarray | None = None,
                 title_f1_threshold: float | None = None, titles: bool | None = None,
-                title_stemmer: bool = False) -> ShowScores:
+                title_stemmer: bool = False, title_match_tolerance: float = 5.0) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring).
 
     Parameters
@@ -153,6 +167,9 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         Score titles; default: when some reference and some hypothesis segment carry a title.
     title_stemmer : bool
         Title ROUGE-L with Porter stemming (needs nltk; :mod:`tvseg.retrieval.rouge`).
+    title_match_tolerance : float
+        Seconds within which the starts and the ends of temporally matched chapters must both lie
+        (chunkseg's ``tolerance``, 5 s by default).
     """
     n = len(shows)
     m = match(reference, hypothesis)
@@ -211,6 +228,7 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         comp["title_rougeL_sum"] = _sum(reference.show, rouge_r, n)
         comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(reference, hypothesis, n,
                                                                                 title_stemmer)
+        comp.update(_title_matched(reference, hypothesis, n, title_stemmer, title_match_tolerance))
     index = pd.Index(list(shows), name="show")
     return ShowScores(shows=list(shows), components=pd.DataFrame(comp, index=index),
                       boundary_matched=pd.DataFrame(matched, index=index), titles=bool(titles),
@@ -247,6 +265,31 @@ def _title_lists(reference: Segments, hypothesis: Segments, n: int, stemmer: boo
     return shows, f
 
 
+def _title_matched(reference: Segments, hypothesis: Segments, n: int, stemmer: bool, tolerance: float) -> dict:
+    """Per show: chunkseg's temporally matched title ROUGE-L (its mean P, R, F over the matched pairs,
+    summed in reference order as chunkseg does) and the fraction of its reference chapters matched."""
+    show_end = np.zeros(n, dtype=np.int64)
+    np.maximum.at(show_end, reference.show, reference.end_ticks)  # chunkseg's duration: the reference's end
+    sides = []
+    for side in (reference, hypothesis):
+        titled = np.fromiter(map(has_title, side.label), dtype=bool, count=len(side))
+        sides.append(titled_chapters(side, titled, show_end))
+    (r_index, r_show, r_start, r_end), (h_index, h_show, h_start, h_end) = sides
+    ref, hyp = match_in_time((r_show, r_start, r_end), (h_show, h_start, h_end), tolerance)
+    sums = np.zeros((n, 3))
+    pairs = np.zeros(n)
+    for k, j in zip(ref.tolist(), hyp.tolist()):
+        show = int(r_show[k])
+        score = rouge_l(reference.label[r_index[k]], hypothesis.label[h_index[j]], use_stemmer=stemmer)
+        sums[show] = [sums[show, 0] + score.precision, sums[show, 1] + score.recall, sums[show, 2] + score.fmeasure]
+        pairs[show] += 1
+    means = sums / np.maximum(pairs, 1)[:, None]
+    n_ref = np.bincount(r_show, minlength=n).astype(float)
+    return {"title_matched_n_shows": (pairs > 0).astype(float), "title_matched_rougeL_p_sum": means[:, 0],
+            "title_matched_rougeL_r_sum": means[:, 1], "title_matched_rougeL_f_sum": means[:, 2],
+            "title_matched_sum": pairs / np.maximum(n_ref, 1)}
+
+
 def _coverage_metrics(c, suffix: str = "") -> dict:
     def g(key):
         return np.asarray(c[key + suffix], dtype=float)
@@ -278,6 +321,10 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
                    title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
                    title_rougeL_f1=rate(c["title_rougeL_sum"], c["n_correct_titled_reference"]),
                    title_list_rougeL_f1=rate(c["title_list_rougeL_sum"], c["title_list_n_shows"]),
+                   title_matched_rougeL_precision=rate(c["title_matched_rougeL_p_sum"], c["title_matched_n_shows"]),
+                   title_matched_rougeL_recall=rate(c["title_matched_rougeL_r_sum"], c["title_matched_n_shows"]),
+                   title_matched_rougeL_f1=rate(c["title_matched_rougeL_f_sum"], c["title_matched_n_shows"]),
+                   title_matched_fraction=rate(c["title_matched_sum"], c["title_list_n_shows"]),
                    titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
                    titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
                    n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float))
