@@ -99,3 +99,17 @@ def test_title_f1_threshold_is_decided_exactly():
     # "a b c d e" against "a b c d f": F1 = 2 x 4 / 10 = 0.8 exactly, so threshold 0.8 matches
     # (in floats 2 * 4 / 10 is 0.8 too; the exact rule makes it so by construction)
     assert title_match("a b c d e", "a b c d f", f1_threshold=0.8)
+
+
+def test_title_stemming_is_a_setting_of_evaluate(capsys):
+    # "Nations unies" against "nation unie": without stemming ROUGE-L shares no token (F 0); with the
+    # Porter stemmer both sides are "nation uni" (F 1), as rouge-score's use_stemmer=True
+    ref = ann((0, 60, "Nations unies"), (60, 120, "Sport"))
+    hyp = ann((0, 60, "nation unie"), (60, 120, "Sport"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        plain = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0))
+        stemmed = evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0, title_stemming=True))
+    assert plain.systems["sys"].corpus["title_rougeL_f1"] == pytest.approx((0 + 1) / 2)
+    assert stemmed.systems["sys"].corpus["title_rougeL_f1"] == pytest.approx((1 + 1) / 2)
+    assert "stem:yes" in stemmed.settings.signature() and "stem:no" in plain.settings.signature()

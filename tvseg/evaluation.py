@@ -273,7 +273,8 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     for name, (aligned, hyp) in p.systems.items():
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
-                             uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold)
+                             uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold,
+                             title_stemmer=settings.title_stemming)
         per_show = metric_table(scores.components, titles=scores.titles)
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)

@@ -38,6 +38,9 @@ class Settings:
         Segments of at least this many seconds are "long", shorter ones "short".
     title_f1_threshold : float or None
         None: a title is correct on a normalised exact match; a number: on title-word F1 >= it.
+    title_stemming : bool
+        Title ROUGE-L with the Porter stemmer, as rouge-score's ``use_stemmer=True`` and chunkseg
+        (needs nltk, which is not a dependency of tvseg).
     uem : bool
         Whether a UEM cropped the shows (and its edges are the shows' edges).
     units : str
@@ -60,6 +63,7 @@ class Settings:
     tolerance: float = _key(10.0, "tol", "boundary tolerance (s)")
     long_threshold: float = _key(30.0, "long", "short/long split (s)")
     title_f1_threshold: float | None = _key(None, "title", "title match rule")
+    title_stemming: bool = _key(False, "stem", "Porter stemming in title ROUGE-L (needs nltk)")
     uem: bool = _key(False, "uem", "UEM applied")
     units: str = _key("none", "units", "unit source")
     frame: float | None = _key(None, "frame", "frame length (s)")
@@ -86,6 +90,8 @@ class Settings:
         finite("confidence", 0.0, 1.0, low_open=True)
         if self.title_f1_threshold is not None:
             finite("title_f1_threshold", 0.0, 1.0)
+        if not isinstance(self.title_stemming, bool):
+            raise UsageError(f"title_stemming must be True or False, got {self.title_stemming!r}")
         if self.units not in ("none", "file", "frames"):
             raise UsageError(f"units must be 'none', 'file' or 'frames', got {self.units!r}")
         if self.units == "frames":
@@ -118,7 +124,7 @@ class Settings:
         Examples
         --------
         >>> Settings().signature()  # doctest: +ELLIPSIS
-        'gamma:0.85|tol:10|long:30|title:exact|uem:no|units:none|frame:none|k:auto|conv:paper|boot:1000|seed:0|ci:0.95|version:...'
+        'gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|boot:1000|seed:0|ci:0.95|version:...'
         """
         from tvseg import __version__
 

@@ -66,6 +66,8 @@ def add_input_arguments(p) -> None:
     p.add_argument("--long-threshold", type=float, default=30.0, help="short/long split in s (default 30)")
     p.add_argument("--title-f1", type=float, metavar="X", help="a title is correct when its word F1 >= X "
                    "(default: normalised exact match)")
+    p.add_argument("--title-stemming", action="store_true", help="title ROUGE-L with the Porter stemmer, as "
+                   "rouge-score's use_stemmer=True and chunkseg (needs nltk installed)")
     p.add_argument("--k", type=int, metavar="K", help="window size of Pk/WindowDiff/WinPR "
                    "(default: the convention's, half the mean reference segment)")
     p.add_argument("--convention", choices=CONVENTIONS, default="paper",
@@ -142,7 +144,8 @@ def load(args):
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
     settings = Settings(gamma=args.gamma, tolerance=args.tolerance, long_threshold=args.long_threshold,
-                        title_f1_threshold=args.title_f1, uem=args.uem is not None,
+                        title_f1_threshold=args.title_f1, title_stemming=args.title_stemming,
+                        uem=args.uem is not None,
                         units="frames" if args.frame is not None else ("file" if args.units else "none"),
                         frame=args.frame, k=args.k, convention=args.convention,
                         bootstrap=args.bootstrap, seed=args.seed)
