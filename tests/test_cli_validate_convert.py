@@ -207,42 +207,21 @@ def test_convert_to_a_folder_it_cannot_write_is_exit_2(tmp_path, capsys):
     assert blocker.read_text() == "a file, not a folder\n"
 
 
-def test_convert_into_a_new_folder_is_all_or_none(tmp_path, monkeypatch, capsys):
-    import tvseg.output
-
+def test_convert_into_a_new_folder_is_all_or_none(tmp_path, second_write_fails, capsys):
     (tmp_path / "in.rttm").write_text(RTTM)
-    real, calls = tvseg.output.write_file, []
-
-    def second_fails(path, text, **options):
-        calls.append(path)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real(path, text, **options)
-
-    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
+    calls = second_write_fails
     assert main(["convert", str(tmp_path / "in.rttm"), str(tmp_path / "chapters")]) == 2
     assert len(calls) == 2 and "No space left" in capsys.readouterr().err
     # not a folder with n1.vtt alone: no folder at all, and no hidden temporary one
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.rttm"]
 
 
-def test_convert_into_an_existing_folder_is_all_or_none(tmp_path, monkeypatch):
-    import tvseg.output
-
+def test_convert_into_an_existing_folder_is_all_or_none(tmp_path, monkeypatch, second_write_fails):
     (tmp_path / "in.rttm").write_text(RTTM)
     folder = tmp_path / "chapters"
     folder.mkdir()
     (folder / "n1.vtt").write_text("old n1\n")
     (folder / "mine.txt").write_text("keep\n")
-    real, calls = tvseg.output.write_file, []
-
-    def second_fails(path, text, **options):
-        calls.append(path)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real(path, text, **options)
-
-    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
     assert main(["convert", str(tmp_path / "in.rttm"), str(folder)]) == 2
     assert sorted(p.name for p in folder.iterdir()) == ["mine.txt", "n1.vtt"]
     assert (folder / "n1.vtt").read_text() == "old n1\n"

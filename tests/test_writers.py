@@ -216,18 +216,7 @@ def test_csv_cells_with_cr_lf_quote_or_comma_are_quoted_and_read_back(tmp_path):
     assert [label for _, _, label in segments(read_segments(path)["s"])] == labels
 
 
-def test_folder_of_chapters_is_written_all_or_none(tmp_path, monkeypatch):
-    import tvseg.output
-
-    real, calls = tvseg.output.write_file, []
-
-    def second_fails(path, text, **options):
-        calls.append(path)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real(path, text, **options)
-
-    monkeypatch.setattr(tvseg.output, "write_file", second_fails)
+def test_folder_of_chapters_is_written_all_or_none(tmp_path, second_write_fails):
     with pytest.raises(InputError, match="No space left"):
         write_segments(SHOWS, tmp_path / "chapters")
     assert list(tmp_path.iterdir()) == []
