@@ -73,12 +73,17 @@ def list_files(path, *, format: str | None = None) -> list[Path]:
         raise InputError("no such file or folder", path=path)
     if not path.is_dir():
         return [path]
-    files = sorted(p for p in path.iterdir() if p.is_file() and _extension_format(p, format) is not None)
+    files, unread = [], []
+    for p in path.iterdir():  # one listing: a folder may hold tens of thousands of shows
+        if p.is_file() and _extension_format(p, format) is not None:
+            files.append(p)
+        elif not p.name.startswith("."):
+            unread.append(p.name + ("/" if p.is_dir() else ""))
+    files.sort()
+    unread.sort()
     if not files:
         raise InputError("no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter "
                          "lists with format 'txt')", path=path)
-    unread = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir()
-                    if not p.name.startswith(".") and p not in files)
     if unread:
         warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
              f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
