@@ -9,22 +9,20 @@ in ``formats/README.md``.
 """
 from __future__ import annotations
 
-import bisect
-import warnings
 from pathlib import Path
 
 import pandas as pd
 from pyannote.core import Annotation, Timeline
 
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import InputError, UsageError
 from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.rttm import check_types, read_rttm_records
 from tvseg.readers.source import warn
 from tvseg.readers.tables import read_table, segment_records, table_kind, unit_frames
-from tvseg.readers.uem import read_uem
-from tvseg.readers.validation import NO_LABEL, Record, check_records, to_annotation
+from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
+from tvseg.readers.validation import NO_LABEL, Record, to_annotation
 from tvseg.readers.webvtt import read_cues
 
 __all__ = ["NO_LABEL", "FORMATS", "READ_FORMATS", "detect_format", "list_files", "read_segments", "read_units",
@@ -180,22 +178,6 @@ def _is_metadata(file: Path) -> bool:
         return False  # read again below, where the error is raised with its line
 
 
-class UemCrop:
-    """What cropping to the UEM did to the segments of one file (counts and seconds)."""
-
-    def __init__(self):
-        self.shows = self.shortened = self.split = self.dropped = 0
-        self.seconds = 0.0
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.shortened or self.split or self.dropped)
-
-    def __str__(self) -> str:
-        return (f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
-                f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)")
-
-
 def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> None:
     """Refuse a show already read from another file of the folder; else remember where it was read.
 
@@ -239,59 +221,6 @@ def _segments_of_file(file: Path, *, format, show, types, lines: bool = False, w
                       [r.line for r in sorted(show_records, key=lambda r: (r.start, r.end, r.line))]
                       if lines else None)
             for show_id, show_records in records.items()}
-
-
-def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
-                lines: list[int] | None = None, side: str | None = None,
-                counts: UemCrop | None = None) -> Annotation:
-    """Crop a show's segments to its UEM regions (see :func:`read_segments`).
-
-    ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
-    named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
-    """
-    show = annotation.uri
-    who = f"{side}: " if side else ""
-    if show not in uem:
-        _warn_show(f"{who}show {show!r} is not in the UEM: its segments are kept uncropped", path,
-                   None if not lines else min(lines))
-        return annotation
-    counts = counts if counts is not None else UemCrop()
-    before = (counts.shortened, counts.split, counts.dropped)
-    regions = sorted(uem[show])
-    region_ends = [region.end for region in regions]
-    cropped = Annotation(uri=show)
-    track = 0
-    for segment, track, label in annotation.itertracks(yield_label=True):
-        first = bisect.bisect_right(region_ends, segment.start)
-        pieces = []
-        for region in regions[first:]:
-            if region.start >= segment.end:
-                break
-            piece = segment & region
-            if piece:
-                pieces.append(piece)
-        if not pieces:
-            counts.dropped += 1
-            _warn_show(f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
-                       "is outside the UEM and is left out", path, lines[track] if lines else None)
-        elif len(pieces) > 1:
-            counts.split += 1
-        elif pieces[0] != segment:
-            counts.shortened += 1
-        counts.seconds += segment.duration - sum(piece.duration for piece in pieces)
-        for piece in pieces:
-            cropped[piece, track] = label
-            track += 1
-    if (counts.shortened, counts.split, counts.dropped) != before:
-        counts.shows += 1
-    return cropped
-
-
-def _warn_show(message: str, path, line: int | None) -> None:
-    if path is None:
-        warnings.warn(message, TvsegWarning, stacklevel=4)
-    else:
-        warn(message, path=path, line=line)
 
 
 def read_units(path, *, format: str | None = None, show: str | None = None) -> dict[str, pd.DataFrame]:

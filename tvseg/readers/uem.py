@@ -2,18 +2,22 @@
 
 One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START END`` (seconds).
 ``;;`` starts a comment line; blank lines are skipped. A show may have several regions; they
-must not overlap (touching is fine). See ``formats/uem.md``.
+must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_to_uem` crops a show's
+segments to its regions and counts what it changed (:class:`UemCrop`).
 """
 from __future__ import annotations
 
-from pyannote.core import Segment, Timeline
+import bisect
+import warnings
 
-from tvseg.errors import InputError
+from pyannote.core import Annotation, Segment, Timeline
+
+from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers.rttm import split_fields
-from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import Record, check_records, parse_time
 
-__all__ = ["read_uem"]
+__all__ = ["read_uem", "crop_to_uem", "UemCrop"]
 
 
 def read_uem(path) -> dict[str, Timeline]:
@@ -42,3 +46,72 @@ def read_uem(path) -> dict[str, Timeline]:
     return {show: Timeline([Segment(r.start, r.end)
                             for r in check_records(records, path=path, what="UEM region")], uri=show)
             for show, records in regions.items()}
+
+
+class UemCrop:
+    """What cropping to the UEM did to the segments of one file (counts and seconds)."""
+
+    def __init__(self):
+        self.shows = self.shortened = self.split = self.dropped = 0
+        self.seconds = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.shortened or self.split or self.dropped)
+
+    def __str__(self) -> str:
+        return (f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
+                f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)")
+
+
+def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
+                lines: list[int] | None = None, side: str | None = None,
+                counts: UemCrop | None = None) -> Annotation:
+    """Crop a show's segments to its UEM regions (see :func:`read_segments`).
+
+    ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
+    named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
+    """
+    show = annotation.uri
+    who = f"{side}: " if side else ""
+    if show not in uem:
+        _warn_show(f"{who}show {show!r} is not in the UEM: its segments are kept uncropped", path,
+                   None if not lines else min(lines))
+        return annotation
+    counts = counts if counts is not None else UemCrop()
+    before = (counts.shortened, counts.split, counts.dropped)
+    regions = sorted(uem[show])
+    region_ends = [region.end for region in regions]
+    cropped = Annotation(uri=show)
+    track = 0
+    for segment, track, label in annotation.itertracks(yield_label=True):
+        first = bisect.bisect_right(region_ends, segment.start)
+        pieces = []
+        for region in regions[first:]:
+            if region.start >= segment.end:
+                break
+            piece = segment & region
+            if piece:
+                pieces.append(piece)
+        if not pieces:
+            counts.dropped += 1
+            _warn_show(f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
+                       "is outside the UEM and is left out", path, lines[track] if lines else None)
+        elif len(pieces) > 1:
+            counts.split += 1
+        elif pieces[0] != segment:
+            counts.shortened += 1
+        counts.seconds += segment.duration - sum(piece.duration for piece in pieces)
+        for piece in pieces:
+            cropped[piece, track] = label
+            track += 1
+    if (counts.shortened, counts.split, counts.dropped) != before:
+        counts.shows += 1
+    return cropped
+
+
+def _warn_show(message: str, path, line: int | None) -> None:
+    if path is None:
+        warnings.warn(message, TvsegWarning, stacklevel=4)
+    else:
+        warn(message, path=path, line=line)

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Mapping
 
 import jinja2
-import numpy as np
 from markupsafe import Markup, escape
 
 from tvseg import metrics

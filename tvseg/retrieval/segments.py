@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Iterable, Sequence
 
 import numpy as np
-from pyannote.core import Annotation, Segment, Timeline
+from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import InputError
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks

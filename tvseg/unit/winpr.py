@@ -20,7 +20,6 @@ References
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 
