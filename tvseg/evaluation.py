@@ -103,7 +103,7 @@ class EvaluationResult:
                 "corpus": sr.corpus,
                 "macro": sr.macro,
                 "by_length": sr.by_length,
-                "shows": sr.shows.to_dict(orient="index"),
+                "shows": sr.shows,
                 "groups": sr.groups,
                 "sweeps": {"gamma": sr.gamma_sweep.to_dict(orient="records"),
                            "tolerance": sr.tolerance_sweep.to_dict(orient="records")},
