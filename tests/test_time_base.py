@@ -112,3 +112,42 @@ def test_the_api_raises_value_errors():
     with pytest.raises(InputError, match="does not overlap") as error:
         evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0))
     assert isinstance(error.value, ValueError)
+
+
+def test_caption_warning_flags_the_shows_a_per_show_median_flags():
+    # the vectorised medians (one sort) against numpy.median show by show, on random shows mixing
+    # caption-like cues (1-5 s) and topic segments (1-10 min)
+    import warnings
+
+    import numpy as np
+
+    from tvseg.errors import TvsegWarning
+    from tvseg.retrieval.segments import from_segmentations
+    from tvseg.time_base import CAPTION_MEDIAN, CAPTION_RATE, warn_if_captions
+
+    rng = np.random.default_rng(5)
+    for trial in range(30):
+        shows, parts = [], []
+        for k in range(int(rng.integers(1, 12))):
+            n = int(rng.integers(0, 40))
+            scale = 3.0 if rng.random() < 0.5 else 300.0
+            bounds = np.concatenate(([0.0], np.cumsum(np.round(rng.uniform(0.5, 2 * scale, n), 3))))
+            shows.append(f"s{k}")
+            parts.append([(float(a), float(b)) for a, b in zip(bounds[:-1], bounds[1:])])
+        segments = from_segmentations(parts, names=shows, side="reference")
+        expected = []
+        for name, part in zip(shows, parts):
+            if len(part) > 1:
+                median = float(np.median(segments.duration[segments.show == shows.index(name)]))
+                rate = len(part) / ((part[-1][1] - part[0][0]) / 3600.0)
+                if median < CAPTION_MEDIAN and rate > CAPTION_RATE:
+                    expected.append(name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warn_if_captions("reference", shows, segments)
+        messages = [str(w.message) for w in caught if issubclass(w.category, TvsegWarning)]
+        if expected:
+            assert len(messages) == 1 and f"{len(expected)} show(s) look like captions" in messages[0]
+            assert f"(show {expected[0]!r}:" in messages[0]
+        else:
+            assert messages == []

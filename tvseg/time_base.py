@@ -164,13 +164,23 @@ def warn_if_captions(side: str, shows, segments) -> None:
     segments of news last minutes; caption cues a few seconds).
     """
     off = segments.offsets()
-    flagged = []
-    for k in np.flatnonzero(np.diff(off) > 1).tolist():
-        a, b = int(off[k]), int(off[k + 1])
-        hours = (segments.end[b - 1] - segments.start[a]) / 3600.0
-        median = float(np.median(segments.duration[a:b]))
-        if median < CAPTION_MEDIAN and (b - a) / hours > CAPTION_RATE:
-            flagged.append((shows[k], median, (b - a) / hours))
+    count = np.diff(off)
+    if not len(segments):
+        return
+    # each show's median duration from one sort by (show, duration): the middle one, or the mean of
+    # the two middle ones, as numpy.median gives it
+    order = np.lexsort((segments.duration, segments.show))
+    duration = segments.duration[order]
+    shows_with = np.flatnonzero(count > 1)
+    lo = off[shows_with] + (count[shows_with] - 1) // 2
+    hi = off[shows_with] + count[shows_with] // 2
+    median = (duration[lo] + duration[hi]) / 2
+    hours = (segments.end[off[shows_with + 1] - 1] - segments.start[off[shows_with]]) / 3600.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_hour = count[shows_with] / hours
+    caption_like = (median < CAPTION_MEDIAN) & (per_hour > CAPTION_RATE)
+    flagged = [(shows[k], m, r) for k, m, r in zip(shows_with[caption_like].tolist(), median[caption_like].tolist(),
+                                                    per_hour[caption_like].tolist())]
     if flagged:
         show, median, rate = flagged[0]
         warnings.warn(f"{side}: {len(flagged)} show(s) look like captions, not topic segments (show {show!r}: "
