@@ -1,0 +1,305 @@
+r"""Unit-domain scores of a whole corpus at once: every show's components and metrics from flat arrays.
+
+:func:`corpus_unit_scores` returns what the per-show loop of ``tvseg.evaluation`` (one
+:func:`tvseg.unit.scores.unit_components` per show, then :func:`tvseg.unit.scores.unit_metrics` per
+show and on the sum) returns, computed as array operations over the concatenated shows:
+
+* the projection (:mod:`tvseg.unit.projection`): unit ``u`` of show ``s`` gets the last segment of
+  ``s`` whose start is at or before its midpoint :math:`(a_u + b_u) / 2` (floats, as there), the first
+  segment when none is; one ``searchsorted`` of the keys ``(show, midpoint)`` among the keys
+  ``(show, segment start)``, compared lexicographically as complex numbers (show the real part, time
+  the imaginary part). A boundary is a unit whose segment differs from the previous unit's: its
+  position is the number of units of the show before it (:func:`tvseg.unit.masses.boundary_positions`);
+* frames (:func:`tvseg.unit.projection.frames`) of every show's region, with the same float operations;
+* Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions (:mod:`tvseg.unit.corpus_windows`);
+* GHD, S and B through the batch functions of :mod:`tvseg.unit.corpus_edits`;
+* each show's metrics as :func:`tvseg.unit.scores.unit_metrics`, element-wise (same operations, so
+  the same floats), and the corpus metrics from the summed components.
+
+``convention="chunkseg"`` keeps the per-show loop (chunkseg's grid, :func:`tvseg.unit.projection.chunk_masses`,
+and its substitutes for segeval's 0/0 are per show); only its metrics are computed as arrays.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Segment, Timeline
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.rates import rate
+from tvseg.unit.corpus_edits import boundary_edits_many, ghd_many
+from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
+from tvseg.unit.cseg import segmentation_cost
+from tvseg.unit.projection import frames
+from tvseg.unit.scores import unit_components, unit_metrics
+
+__all__ = ["corpus_unit_scores"]
+
+_INT_KEYS = ("pk_miss", "pk_false_alarm", "pk_windows", "wd_errors", "wd_windows", "winpr_tp", "winpr_tn",
+             "winpr_fp", "winpr_fn", "cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes",
+             "ghd_positions")
+_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
+_NAN_WARNINGS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
+                 "cseg P_miss", "cseg P_fa", "ghd", "b")
+
+
+def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, settings,
+                       region_start, region_end, name):
+    r"""Unit-domain metrics of every show and of the corpus, from flat arrays.
+
+    Parameters
+    ----------
+    ref, hyp : tvseg.retrieval.segments.Segments
+        Reference and (cropped) hypothesis of the same ``shows`` (show index ``k`` is ``shows[k]``),
+        read by duck typing (``show, start, start_ticks, end_ticks, n_shows, offsets()``): ``retrieval``
+        is a layer beside ``unit``, which imports nothing from it, not even for type checking
+        (``tests/test_unit_layers.py``).
+    unit_show, unit_start, unit_end : numpy.ndarray or None
+        The units of every show: show index (int, sorted), start and end in seconds (sorted by start
+        within a show); None for all three when ``settings.units == "frames"``.
+    shows : sequence of str
+        The show names.
+    settings : tvseg.settings.Settings
+        ``units``, ``frame``, ``k`` and ``convention``.
+    region_start, region_end : numpy.ndarray of float
+        Each show's evaluated region (NaN for a show without one); frames cover it.
+    name : str
+        The system's name, for the warnings.
+
+    Returns
+    -------
+    (pandas.DataFrame, dict) or None
+        Per show (index ``shows``, NaN rows for shows not scored) the metrics of
+        :func:`tvseg.unit.scores.unit_metrics`, and the corpus's from the summed components
+        (:math:`P_k = \sum(\text{miss} + \text{fa}) / \sum \text{windows}`, and so on); None when
+        there are neither units nor frames. Warns as the per-show loop: a show without units, a
+        show shorter than one chunk (``"chunkseg"``), and each metric that is 0/0 in some show (one
+        warning per metric, in the order they first occur) or in the corpus.
+
+    Raises
+    ------
+    InputError
+        As :func:`tvseg.unit.projection.to_masses` on the first show in error: overlapping segments,
+        a unit with a bad or unordered time span, a frame region that is empty.
+    """
+    frames_mode = settings.units == "frames"
+    if unit_show is None and not frames_mode:
+        return None
+    n_shows = len(shows)
+    region_start = np.asarray(region_start, dtype=float)
+    region_end = np.asarray(region_end, dtype=float)
+    if settings.convention == "chunkseg":
+        if not frames_mode:
+            raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
+                             "not on units from a file")
+        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name)
+    events = []
+    if frames_mode:
+        scored = np.flatnonzero(~np.isnan(region_start))
+        u_show, u_start, u_end = _frames(region_start[scored], region_end[scored], settings.frame, scored)
+    else:
+        u_show = np.asarray(unit_show, dtype=np.int64)
+        u_start = np.asarray(unit_start, dtype=float)
+        u_end = np.asarray(unit_end, dtype=float)
+        has = np.zeros(n_shows, bool)
+        has[u_show] = True
+        scored = np.flatnonzero(has)
+        events = [(int(k), -1, f"{name}: no units for show {shows[k]}: its unit metrics are left out")
+                  for k in np.flatnonzero(~has).tolist()]
+    compact = np.searchsorted(scored, u_show)            # units' show among the scored shows
+    u_off = np.searchsorted(compact, np.arange(scored.size + 1))
+    n = np.diff(u_off)
+    mid = (u_start + u_end) / 2
+    _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored)
+    pr, r_off = _positions(ref, u_show, mid, compact, u_off)
+    ph, h_off = _positions(hyp, u_show, mid, compact, u_off)
+    comps = _components(pr, r_off, ph, h_off, n, settings)
+    return _assemble(comps, scored, shows, events)
+
+
+def _frames(start, end, frame, scored):
+    """:func:`tvseg.unit.projection.frames` of every region, concatenated: ``(show, start, end)``."""
+    empty = ~(end > start)
+    if empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        frames(Segment(float(start[i]), float(end[i])), frame)   # raises its InputError
+    count = np.maximum(1, np.ceil((end - start) / frame - 1e-9)).astype(np.int64)
+    which = np.repeat(np.arange(scored.size), count)
+    first = np.cumsum(count) - count
+    j = (np.arange(int(count.sum())) - first[which]).astype(float)
+    f_start = start[which] + frame * j
+    f_end = np.minimum(f_start + frame, end[which])
+    f_end[first + count - 1] = end
+    return scored[which], f_start, f_end
+
+
+def _first_overlap(side, scored_mask):
+    """``(show, i)`` of the first overlap (in microseconds) among the scored shows, or None."""
+    show = np.asarray(side.show, np.int64)
+    if show.size < 2:
+        return None
+    ts, te = side.start_ticks, side.end_ticks
+    bad = (ts[1:] < te[:-1]) & (show[1:] == show[:-1]) & scored_mask[show[1:]]
+    if not bad.any():
+        return None
+    i = int(np.flatnonzero(bad)[0])
+    return int(show[i]), i
+
+
+def _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored):
+    """The errors of :func:`tvseg.unit.projection.to_masses`, for the first show in error, in its
+    order: the reference's overlaps, the units, the hypothesis's overlaps."""
+    failures = []
+    mask = np.zeros(max(ref.n_shows, hyp.n_shows), bool)
+    mask[scored] = True
+    for order, side in ((0, ref), (2, hyp)):
+        hit = _first_overlap(side, mask)
+        if hit is not None:
+            failures.append((hit[0], order, side, hit[1]))
+    bad = ~(np.isfinite(u_start) & np.isfinite(u_end) & (u_end >= u_start))
+    back = np.zeros(mid.size, bool)
+    back[1:] = (mid[1:] < mid[:-1]) & (compact[1:] == compact[:-1])
+    for kind, mask_u in (("bad", bad), ("back", back)):
+        if mask_u.any():
+            u = int(np.flatnonzero(mask_u)[0])
+            failures.append((int(scored[compact[u]]), 1, kind, u))
+    if not failures:
+        return
+    show, order, what, i = min(failures, key=lambda f: (f[0], f[1], f[2] != "bad"))
+    if order == 1:
+        local = int(i - u_off[compact[i]])
+        if what == "bad":
+            raise InputError(f"unit {local} has no valid [start, end]", value=(u_start[i], u_end[i]))
+        raise InputError(f"units must be sorted by time; unit {local} starts before unit {local - 1}",
+                         value=(u_start[i], u_end[i]))
+    s, e = what.start, what.end
+    raise InputError("segments of a segmentation must not overlap",
+                     value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})")
+
+
+def _positions(side, u_show, mid, compact, u_off):
+    """Boundary positions of one side on the units of every scored show: ``(positions, offsets)``."""
+    seg_show = np.asarray(side.show, np.int64)
+    keys = np.empty(seg_show.size, np.complex128)
+    keys.real = seg_show
+    keys.imag = side.start
+    query = np.empty(mid.size, np.complex128)
+    query.real = u_show
+    query.imag = mid
+    label = np.searchsorted(keys, query, side="right") - np.searchsorted(seg_show, u_show, side="left")
+    np.maximum(label, 1, out=label)   # units before the first segment join it
+    change = np.flatnonzero((label[1:] != label[:-1]) & (compact[1:] == compact[:-1])) + 1
+    owner = compact[change]
+    return change - u_off[owner], np.searchsorted(owner, np.arange(u_off.size))
+
+
+def _components(pr, r_off, ph, h_off, n, settings):
+    """The additive counts of :func:`tvseg.unit.scores.unit_components` of every scored show (arrays)."""
+    n_ref = np.diff(r_off)
+    n_hyp = np.diff(h_off)
+    segments = n_ref + 1
+    k = corpus_k(n, segments, settings.convention, settings.k)
+    kp = corpus_k(n, segments, "paper", settings.k)      # WinPR's and C_seg's k
+    stride = int(n.max()) + 2 if n.size else 2
+    both, b_off = merged(pr, r_off, ph, h_off, stride)
+    out = {}
+    # Pk: windows of k gaps starting at 1 .. N - k; miss = |A u B| - |B|, false alarm = |A u B| - |A|
+    hi = n - k
+    in_r, in_h, in_any = (covered(p, o, k, hi) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
+    out.update(pk_miss=in_any - in_h, pk_false_alarm=in_any - in_r, pk_windows=np.maximum(hi, 0))
+    width, top = (k - 1, n + 1 - k) if settings.convention == "segeval1" else (k, n - k)
+    out.update(wd_errors=wd_errors(pr, r_off, ph, h_off, width, np.ones_like(n), top),
+               wd_windows=np.maximum(top, 0))
+    # WinPR: TP = sum of min(r_s, h_s); each boundary is in k windows
+    tp = winpr_tp(pr, r_off, ph, h_off, kp, n)
+    fp, fn = kp * n_hyp - tp, kp * n_ref - tp
+    out.update(winpr_tp=tp, winpr_tn=kp * (n - 1) - tp - fp - fn, winpr_fp=fp, winpr_fn=fn)
+    # C_seg: Pk's probes with the paper's k, conditioned on the reference
+    last = n - kp
+    in_r, in_h, in_any = (covered(p, o, kp, last) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
+    out.update(cseg_miss=in_any - in_h, cseg_ref_probes=in_r, cseg_fa=in_any - in_r,
+               cseg_nonref_probes=np.maximum(last, 0) - in_r)
+    edits = boundary_edits_many(pr, r_off, ph, h_off, n)
+    distance, positions = ghd_many(pr, r_off, ph, h_off, n)
+    out.update(s_penalty=np.asarray(edits["s_penalty"], float), s_potential=np.asarray(edits["s_potential"], float),
+               ghd_sum=np.asarray(distance, float), ghd_positions=np.asarray(positions, np.int64),
+               b_penalty=np.asarray(edits["b_penalty"], float),
+               b_denominator=np.asarray(edits["b_denominator"], float))
+    return out
+
+
+def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name):
+    """The per-show loop under ``"chunkseg"`` (chunkseg's grid and substitutes are per show)."""
+    r_off, h_off = ref.offsets(), hyp.offsets()
+    rows, scored, events = [], [], []
+    for k in np.flatnonzero(~np.isnan(region_start)).tolist():
+        region = Segment(float(region_start[k]), float(region_end[k]))
+        comp = unit_components(_timeline(ref, r_off, k), _timeline(hyp, h_off, k), units=None,
+                               settings=settings, region=region)
+        if comp is None:
+            events.append((k, -1, f"{name}: show {shows[k]} is shorter than one chunk of {settings.frame:g} s: "
+                                  "its unit metrics are left out (chunkseg scores no such show)"))
+            continue
+        rows.append(comp)
+        scored.append(k)
+    comps = {key: np.array([c[key] for c in rows], dtype=np.int64 if key in _INT_KEYS else float)
+             for key in _INT_KEYS + _FLOAT_KEYS}
+    return _assemble(comps, np.array(scored, np.int64), shows, events)
+
+
+def _timeline(side, off, k) -> Timeline:
+    return Timeline([Segment(s, e) for s, e in zip(side.start[off[k]:off[k + 1]].tolist(),
+                                                    side.end[off[k]:off[k + 1]].tolist())])
+
+
+def _metrics(c):
+    r""":func:`tvseg.unit.scores.unit_metrics` element-wise, and each 0/0's mask (by warning name)."""
+    tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
+    p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
+    p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
+    out = {
+        "pk": rate(c["pk_miss"] + c["pk_false_alarm"], c["pk_windows"]),
+        "pk_prime": rate(c["pk_miss"] + 2 * c["pk_false_alarm"], c["pk_windows"]),
+        "windowdiff": rate(c["wd_errors"], c["wd_windows"]),
+        "winpr_precision": rate(tp, tp + fp),
+        "winpr_recall": rate(tp, tp + fn),
+        "winpr_f1": rate(2 * tp, 2 * tp + fp + fn),
+        "s": 1 - rate(c["s_penalty"], c["s_potential"]),
+        "cseg": segmentation_cost(p_miss, p_fa, normalized=False),
+        "cseg_norm": segmentation_cost(p_miss, p_fa, normalized=True),
+        "ghd": rate(c["ghd_sum"], c["ghd_positions"]),
+        "b": 1 - rate(c["b_penalty"], c["b_denominator"]),
+    }
+    nan = {w: np.isnan(out[w]) for w in _NAN_WARNINGS if w in out}
+    nan["cseg P_miss"] = np.isnan(p_miss)
+    nan["cseg P_fa"] = np.isnan(p_fa)
+    return out, nan
+
+
+def _assemble(comps, scored, shows, events):
+    """The per-show table, the corpus metrics and the warnings, in the per-show loop's order."""
+    n_shows = len(shows)
+    values, nan = _metrics(comps)
+    for order, w in enumerate(_NAN_WARNINGS):
+        hit = np.flatnonzero(nan[w])
+        if hit.size:
+            events.append((int(scored[hit[0]]), order, f"{w} is 0/0 (NaN)"))
+    for _, _, message in sorted(events, key=lambda e: e[:2]):
+        warnings.warn(message, TvsegWarning, stacklevel=3)
+    if scored.size == 0:
+        return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
+    table = {}
+    for key, v in values.items():
+        column = np.full(n_shows, np.nan)
+        column[scored] = v
+        table[key] = column
+    per_show = pd.DataFrame(table, index=pd.Index(shows))
+    total = {key: int(comps[key].sum()) for key in _INT_KEYS}
+    for key in _FLOAT_KEYS:   # added show after show, as the loop adds them
+        s = 0.0
+        for v in comps[key].tolist():
+            s += v
+        total[key] = s
+    return per_show, dict(unit_metrics(total))
