@@ -12,7 +12,7 @@ show and on the sum) returns, computed as array operations over the concatenated
   position is the number of units of the show before it (:func:`tvseg.unit.masses.boundary_positions`);
 * frames (:func:`tvseg.unit.projection.frames`) of every show's region, with the same float operations;
 * Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions (:mod:`tvseg.unit.corpus_windows`);
-* GHD, S and B through the batch functions of :mod:`tvseg.unit.corpus_edits`;
+* GHD, S and B by the batch functions of :mod:`tvseg.unit.edits_batch`;
 * each show's metrics as :func:`tvseg.unit.scores.unit_metrics`, element-wise (same operations, so
   the same floats), and the corpus metrics from the summed components.
 
@@ -29,7 +29,7 @@ from pyannote.core import Segment, Timeline
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.rates import rate
-from tvseg.unit.corpus_edits import boundary_edits_many, ghd_many
+from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
 from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
 from tvseg.unit.cseg import segmentation_cost
 from tvseg.unit.projection import frames
