@@ -151,3 +151,87 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
             assert f"(show {expected[0]!r}:" in messages[0]
         else:
             assert messages == []
+
+
+def _unit_verdicts_show_by_show(shows, units, region_start, region_end):
+    """The per-show loop the vectorised check replaced: ("error"|"warn", show index) in show order."""
+    import numpy as np
+
+    from tvseg.time_base import MIN_UNIT_COVERAGE, likely_cause
+
+    out = []
+    for k, show in enumerate(shows):
+        table = units.get(show)
+        if table is None or not len(table) or np.isnan(region_start[k]):
+            continue
+        start, end = np.asarray(table[0], float), np.asarray(table[1], float)
+        r0, r1 = float(region_start[k]), float(region_end[k])
+        inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
+        cause = likely_cause((r0, r1), (float(start.min()), float(end.max())))
+        if inside.sum() == 0.0:
+            out.append(("error", k))
+            continue
+        if cause and inside.sum() < 0.5 * (end - start).sum():
+            out.append(("error", k))
+            continue
+        order = np.argsort(start, kind="stable")
+        s, e = np.clip(start[order], r0, r1), np.clip(end[order], r0, r1)
+        reach = np.maximum.accumulate(e)
+        prev = np.concatenate(([r0], reach[:-1]))
+        covered = float(np.clip(e - np.maximum(s, prev), 0.0, None).sum())
+        if (covered / (r1 - r0) if r1 > r0 else 1.0) < MIN_UNIT_COVERAGE:
+            out.append(("warn", k))
+    return out
+
+
+def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
+    # random shows whose units overlap (roll-up captions), leave gaps, stray outside the region, are
+    # shifted by an hour or scaled by 1000, or are missing; the first error and every warning match
+    import warnings
+
+    import numpy as np
+
+    from tvseg.errors import InputError, TvsegWarning
+    from tvseg.time_base import check_unit_extents
+
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        n = int(rng.integers(1, 8))
+        shows = [f"s{k}" for k in range(n)]
+        region_start = np.round(rng.uniform(0, 50, n), 3)
+        region_end = region_start + np.round(rng.uniform(10, 600, n), 3)
+        region_start[rng.random(n) < 0.1] = np.nan
+        units = {}
+        for k in range(n):
+            if rng.random() < 0.15:
+                continue
+            m = int(rng.integers(1, 30))
+            start = np.sort(np.round(rng.uniform(region_start[k] if not np.isnan(region_start[k]) else 0,
+                                                 (region_end[k] if not np.isnan(region_end[k]) else 100) * 1.2, m), 3))
+            end = start + np.round(rng.uniform(0.5, 8 if rng.random() < 0.5 else 60, m), 3)
+            kind = rng.random()
+            if kind < 0.1:
+                start, end = start + 3600, end + 3600
+            elif kind < 0.2:
+                start, end = start * 1000, end * 1000
+            units[shows[k]] = (start, end)
+        expected = _unit_verdicts_show_by_show(shows, units, region_start, region_end)
+        flat = [(k, s, e) for k, show in enumerate(shows) if show in units for s, e in zip(*units[show])]
+        unit_show = np.array([f[0] for f in flat], dtype=np.int64)
+        unit_start = np.array([f[1] for f in flat], dtype=float)
+        unit_end = np.array([f[2] for f in flat], dtype=float)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, region_end)
+                error = None
+            except InputError as e:
+                error = str(e)
+        first_error = next((k for v, k in expected if v == "error"), None)
+        if first_error is None:
+            assert error is None
+        else:
+            assert error is not None and error.startswith(f"show {shows[first_error]!r}: units")
+        warned = [w for w in caught if issubclass(w.category, TvsegWarning)]
+        before_error = [k for v, k in expected if v == "warn" and (first_error is None or k < first_error)]
+        assert [str(w.message).split(":")[0] for w in warned] == [f"show {shows[k]!r}" for k in before_error]

@@ -21,7 +21,7 @@ import pandas as pd
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg import __version__
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import TvsegWarning
 from tvseg.metrics import COUNT_KEYS, keys
 from tvseg.output import json_safe
 from tvseg.retrieval.bootstrap import paired_bootstrap
@@ -29,12 +29,9 @@ from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metr
                                     metric_table, score_shows, warn_undefined)
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.coverage import match_table
-from tvseg.exact import ticks
-from tvseg.retrieval.segments import from_segmentations
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
-from tvseg.time_base import (check_hypothesis_extents, check_shows_in_common, check_unit_extents,
-                             warn_if_captions)
+from tvseg.preparation import Prepared, prepare
 from tvseg.unit.projection import frames
 from tvseg.unit.scores import unit_components, unit_metrics
 
@@ -118,117 +115,6 @@ class EvaluationResult:
         }, integer_keys=COUNT_KEYS)
 
 
-def _uem_edges(uem, shows):
-    if uem is None:
-        return None, None
-    start = np.full(len(shows), np.nan)
-    end = np.full(len(shows), np.nan)
-    for k, show in enumerate(shows):
-        timeline = uem.get(show)
-        if timeline is not None and len(timeline):
-            extent = timeline.extent()
-            start[k], end[k] = extent.start, extent.end
-    return start, end
-
-
-def _align(name: str, reference_shows: list, hypothesis: Mapping) -> list:
-    extra = sorted(set(hypothesis) - set(reference_shows))
-    if extra:
-        warnings.warn(f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
-                      TvsegWarning, stacklevel=3)
-    out = []
-    for show in reference_shows:
-        if show not in hypothesis:
-            warnings.warn(f"{name}: no hypothesis for show {show}: scored as an empty hypothesis",
-                          TvsegWarning, stacklevel=3)
-            out.append(None)
-        else:
-            out.append(hypothesis[show])
-    return out
-
-
-def _crop(segmentation, timeline):
-    if segmentation is None or timeline is None:
-        return segmentation
-    return segmentation.crop(timeline, mode="intersection")
-
-
-@dataclass(frozen=True, eq=False)
-class Prepared:
-    """The inputs of one evaluation, read and checked, ready to score (:func:`prepare`).
-
-    Attributes
-    ----------
-    settings : Settings
-        The effective settings (``uem`` and ``units`` set from the inputs).
-    shows : list of str
-        The reference's shows, sorted: the shows scored.
-    reference : list
-        Each show's reference segmentation (cropped to its UEM).
-    reference_segments : Segments
-    uem_start, uem_end : ndarray or None
-        Per-show UEM edges (NaN where a show has no UEM).
-    region_start, region_end : ndarray
-        Each show's evaluated region (the UEM extent, else the reference's extent).
-    systems : dict
-        System name -> ``(annotations, Segments)``: its hypothesis per show, cropped to the region.
-    """
-
-    settings: Settings
-    shows: list
-    reference: list
-    reference_segments: object
-    uem_start: np.ndarray | None
-    uem_end: np.ndarray | None
-    region_start: np.ndarray
-    region_end: np.ndarray
-    systems: dict
-
-
-def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
-            settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
-            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True) -> Prepared:
-    """Every check :func:`evaluate` makes before scoring, and the inputs it scores.
-
-    ``tvseg validate`` with roles (``--reference``, ``--hypothesis``...) runs this and nothing
-    else, so that it gives the verdict ``tvseg evaluate`` would give. Parameters and errors as in
-    :func:`evaluate`.
-    """
-    settings = settings or Settings()
-    changes = {}
-    if (uem is not None) != settings.uem:
-        changes["uem"] = uem is not None
-    if units is not None and settings.units != "file":
-        changes["units"] = "file"
-    if changes:
-        settings = settings.replace(**changes)
-    if not reference:
-        raise InputError("the reference has no show")
-    if not hypotheses:
-        raise UsageError("no hypothesis to score")
-    shows = sorted(reference)
-    uem_start, uem_end = _uem_edges(uem, shows)
-    ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
-    ref = from_segmentations(ref_anns, names=shows, side="reference")
-    region_start, region_end = regions(ref, uem_start, uem_end)
-    warn_if_captions("reference", shows, ref)
-    _check_frames(settings, shows, region_start, region_end)
-    if units is not None:
-        check_unit_extents(shows, units, region_start, region_end, strict=check_time_base)
-    for name, hypothesis in hypotheses.items():
-        check_shows_in_common(name, shows, list(hypothesis))
-    systems = {}
-    for name, hypothesis in hypotheses.items():
-        aligned = [_crop(h, uem.get(s) if uem else None) for s, h in zip(shows, _align(name, shows, hypothesis))]
-        hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
-        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
-        warn_if_captions(name, shows, hyp)
-        hyp, aligned = _crop_to_regions(name, hyp, aligned, shows, region_start, region_end)
-        systems[name] = (aligned, hyp)
-    return Prepared(settings=settings, shows=shows, reference=ref_anns, reference_segments=ref, uem_start=uem_start,
-                    uem_end=uem_end, region_start=region_start, region_end=region_end, systems=systems)
-
-
 def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
              settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
              units: Mapping[str, pd.DataFrame] | None = None, metadata: pd.DataFrame | None = None,
@@ -267,10 +153,10 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     EvaluationResult
     """
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
-    settings, shows, ref, ref_anns = p.settings, p.shows, p.reference_segments, p.reference
+    settings, shows, ref = p.settings, p.shows, p.reference_segments
     uem_start, uem_end = p.uem_start, p.uem_end
     systems = {}
-    for name, (aligned, hyp) in p.systems.items():
+    for name, hyp in p.systems.items():
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
                              tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
                              uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold,
@@ -278,7 +164,8 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
         per_show = metric_table(scores.components, titles=scores.titles)
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
-        unit_rows = _unit_scores(name, shows, ref_anns, aligned, units, settings, uem_start, uem_end, ref, hyp)
+        unit_rows = _unit_scores(name, shows, _annotations(ref, shows), _annotations(hyp, shows), units, settings,
+                                 uem_start, uem_end, ref, hyp)
         if unit_rows is not None:
             per_show_units, corpus_units = unit_rows
             per_show = per_show.join(per_show_units)
@@ -294,55 +181,8 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
         {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
         confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
     return EvaluationResult(settings=settings, shows=shows, systems=systems,
-                            reference=dict(zip(shows, ref_anns)), hypotheses=dict(hypotheses), metadata=metadata,
+                            reference=p.reference, hypotheses=dict(hypotheses), metadata=metadata,
                             intervals=intervals, pairwise=pairwise, uem=dict(uem) if uem is not None else None)
-
-
-MAX_FRAMES_PER_SHOW = 2_000_000
-"""Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
-
-
-def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
-    if settings.convention == "chunkseg" and settings.units == "file":
-        raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
-                         "not on units from a file")
-    if settings.units != "frames":
-        return
-    # chunkseg's grid starts at time 0, tvseg's frames at the region's start
-    length = np.nan_to_num(region_end - (0.0 if settings.convention == "chunkseg" else region_start))
-    worst = int(np.argmax(length)) if len(length) else 0
-    if len(length) and length[worst] / settings.frame > MAX_FRAMES_PER_SHOW:
-        raise UsageError(f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
-                         f"{length[worst] / settings.frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: "
-                         "use a longer frame")
-
-
-def _crop_to_regions(name, hyp, aligned, shows, region_start, region_end):
-    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's),
-    with one warning per system saying how much was cropped; ``(Segments, annotations)``."""
-    off = hyp.offsets()
-    nonempty = off[1:] > off[:-1]
-    first = np.zeros(hyp.n_shows, dtype=np.int64)
-    last = np.zeros(hyp.n_shows, dtype=np.int64)
-    first[nonempty] = hyp.start_ticks[off[:-1][nonempty]]
-    last[nonempty] = hyp.end_ticks[off[1:][nonempty] - 1]
-    has = nonempty & ~np.isnan(region_start)
-    lo = ticks(np.where(has, region_start, 0.0))
-    hi = ticks(np.where(has, region_end, 0.0))
-    outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
-    if not len(outside):
-        return hyp, aligned
-    aligned = list(aligned)
-    before = float(hyp.duration.sum())
-    for k in outside.tolist():
-        aligned[k] = aligned[k].crop(Segment(float(region_start[k]), float(region_end[k])), mode="intersection")
-    hyp = from_segmentations(aligned, names=shows, side=f"{name} hypothesis")
-    removed = before - float(hyp.duration.sum())
-    warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
-                  f"{removed:.3f} s removed from {len(outside)} show(s) "
-                  f"({', '.join(shows[k] for k in outside[:5].tolist())}{' ...' if len(outside) > 5 else ''})",
-                  TvsegWarning, stacklevel=3)
-    return hyp, aligned
 
 
 def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
@@ -351,6 +191,17 @@ def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
     names = np.asarray(shows, dtype=object)
     return pd.DataFrame({"show": names[r_show[i]] if len(i) else np.empty(0, object),
                          "reference": r_time[i], "hypothesis": h_time[j]})
+
+
+def _annotations(segments, shows) -> list:
+    out = []
+    off = segments.offsets()
+    for k, show in enumerate(shows):
+        a = Annotation(uri=show)
+        for i in range(off[k], off[k + 1]):
+            a[Segment(float(segments.start[i]), float(segments.end[i])), i - off[k]] = segments.label[i]
+        out.append(a)
+    return out
 
 
 def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, uem_end, ref, hyp):

@@ -123,37 +123,69 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
                 warnings.warn(problem, TvsegWarning, stacklevel=2)
 
 
-def check_unit_extents(shows, units, region_start, region_end, *, strict: bool = True) -> None:
-    """Check each show's units against its evaluated region (see the module docstring)."""
-    for k, show in enumerate(shows):
-        table = units.get(show)
-        if table is None or not len(table) or np.isnan(region_start[k]):
-            continue
-        start, end = table["start"].to_numpy(float), table["end"].to_numpy(float)
-        r0, r1 = float(region_start[k]), float(region_end[k])
-        inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
-        extent = (float(start.min()), float(end.max()))
-        where = f"show {show!r}: units {_extent_text(*extent)}"
-        cause = likely_cause((r0, r1), extent)
-        if inside.sum() == 0.0:
-            _report(f"{where} do not overlap the show's evaluated region {_extent_text(r0, r1)}{cause}",
+def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, region_end, *,
+                       strict: bool = True) -> None:
+    """Check each show's units against its evaluated region (see the module docstring).
+
+    Parameters
+    ----------
+    shows : sequence of str
+    unit_show, unit_start, unit_end : ndarray
+        Every unit's show index (into ``shows``), start and end in seconds.
+    region_start, region_end : ndarray
+        Per show (NaN where undefined).
+    strict : bool
+        Raise on units that miss their region (else warn).
+
+    The sums over each show's units are taken for all shows at once; the shows are then visited in
+    order only where a check fails, so the first error is the first show's, as in a show-by-show loop.
+    """
+    n = len(shows)
+    unit_show = np.asarray(unit_show, dtype=np.int64)
+    if not len(unit_show):
+        return
+    # units of a show sorted by start (stable), and each show's block of them
+    order = np.lexsort((unit_start, unit_show))
+    sh, start, end = unit_show[order], np.asarray(unit_start, float)[order], np.asarray(unit_end, float)[order]
+    bounds = np.searchsorted(sh, np.arange(n + 1))
+    r0, r1 = region_start[sh], region_end[sh]
+    inside = np.bincount(sh, weights=np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None), minlength=n)
+    total = np.bincount(sh, weights=end - start, minlength=n)
+    # the region's share covered by units (units may overlap as roll-up captions do: a union): the
+    # running maximum of the clipped ends within each show, from the ends' ranks in (show, end) order
+    # (every rank of a show exceeds every rank of the shows before it)
+    s, e = np.clip(start, r0, r1), np.clip(end, r0, r1)
+    by_end = np.lexsort((e, sh))
+    rank = np.empty(len(e), dtype=np.int64)
+    rank[by_end] = np.arange(len(e))
+    reach = e[by_end[np.maximum.accumulate(rank)]]
+    prev = np.empty(len(e))
+    prev[1:] = reach[:-1]
+    first = bounds[:-1][bounds[:-1] < bounds[1:]]
+    prev[first] = r0[first]
+    covered = np.bincount(sh, weights=np.clip(e - np.maximum(s, prev), 0.0, None), minlength=n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(region_end > region_start, covered / (region_end - region_start), 1.0)
+    valid = (bounds[1:] > bounds[:-1]) & ~np.isnan(region_start)
+    suspect = valid & ((inside == 0.0) | (inside < 0.5 * total) | (share < MIN_UNIT_COVERAGE))
+    for k in np.flatnonzero(suspect).tolist():
+        a, b = int(bounds[k]), int(bounds[k + 1])
+        r = (float(region_start[k]), float(region_end[k]))
+        extent = (float(start[a:b].min()), float(end[a:b].max()))
+        where = f"show {shows[k]!r}: units {_extent_text(*extent)}"
+        cause = likely_cause(r, extent)
+        if inside[k] == 0.0:
+            _report(f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}",
                     strict=strict)
             continue
-        if cause and inside.sum() < 0.5 * (end - start).sum():
-            _report(f"{where}: only {100 * inside.sum() / (end - start).sum():.0f}% of their time lies in the "
-                    f"show's evaluated region {_extent_text(r0, r1)}{cause}", strict=strict)
+        if cause and inside[k] < 0.5 * total[k]:
+            _report(f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
+                    f"show's evaluated region {_extent_text(*r)}{cause}", strict=strict)
             continue
-        # the region's share covered by units (units may overlap as roll-up captions do: a union)
-        order = np.argsort(start, kind="stable")
-        s, e = np.clip(start[order], r0, r1), np.clip(end[order], r0, r1)
-        reach = np.maximum.accumulate(e)
-        prev = np.concatenate(([r0], reach[:-1]))
-        covered = float(np.clip(e - np.maximum(s, prev), 0.0, None).sum())
-        share = covered / (r1 - r0) if r1 > r0 else 1.0
-        if share < MIN_UNIT_COVERAGE:
-            warnings.warn(f"{where} cover only {100 * share:.0f}% of the show's evaluated region "
-                          f"{_extent_text(r0, r1)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
-                          f"see only that part{likely_cause((r0, r1), extent)}", TvsegWarning, stacklevel=2)
+        if share[k] < MIN_UNIT_COVERAGE:
+            warnings.warn(f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
+                          f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
+                          f"see only that part{likely_cause(r, extent)}", TvsegWarning, stacklevel=2)
 
 
 def warn_if_captions(side: str, shows, segments) -> None:

@@ -164,7 +164,7 @@ def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
 
 def _check_frame(frame, show, extent):
     """``frame``, unless it cuts ``show`` into more frames than ``evaluate`` allows (before allocating them)."""
-    from tvseg.evaluation import MAX_FRAMES_PER_SHOW
+    from tvseg.preparation import MAX_FRAMES_PER_SHOW
 
     if isinstance(frame, (int, float)) and frame > 0 and extent.duration / frame > MAX_FRAMES_PER_SHOW:
         raise UsageError(f"--frame {frame:g} cuts show {show!r} ({extent.duration:.0f} s) into "

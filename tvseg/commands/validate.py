@@ -82,7 +82,7 @@ def validate_folder(folder: Path, *, format: str | None = None) -> str:
 def _validate_run(args) -> int:
     """The reading and the checks of ``tvseg evaluate`` with the same options; 1 on failure."""
     from tvseg.commands.evaluate import load
-    from tvseg.evaluation import prepare
+    from tvseg.preparation import prepare
 
     try:
         settings, inputs = load(args)
@@ -93,7 +93,7 @@ def _validate_run(args) -> int:
         return 1
     print(f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), "
           f"{len(prepared.reference_segments)} segment(s)")
-    for spec, (name, (_, segments)) in zip(args.hypothesis, prepared.systems.items()):
+    for spec, (name, segments) in zip(args.hypothesis, prepared.systems.items()):
         print(f"{spec.partition('=')[2]}: ok: system {name}, {len(segments)} segment(s) in the scored shows")
     for option, value in (("units", inputs["units"]), ("uem", inputs["uem"]), ("metadata", inputs["metadata"])):
         if value is not None:

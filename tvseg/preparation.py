@@ -1,0 +1,199 @@
+"""Every check :func:`tvseg.evaluate` makes before scoring, and the arrays it scores (:func:`prepare`).
+
+``tvseg validate`` with roles runs :func:`prepare` and nothing else, so that it gives the verdict
+``tvseg evaluate`` would give. Two ways in, one result:
+
+- **columns**: the reference and every system as pristine :class:`tvseg.columns.SegmentColumns`
+  (what :func:`tvseg.read_segments` returns) and no UEM: the flat arrays are gathered from the
+  columns (:mod:`tvseg.retrieval.columnar`), no pyannote object is built;
+- **annotations**: any other mapping of show id to Annotation/Timeline (or a UEM to crop to): each
+  show's segmentation is read (:func:`tvseg.retrieval.segments.from_segmentations`).
+
+From there the checks (time base, caption-likeness, frames) and the cropping of hypotheses to their
+show's evaluated region run on the arrays, the same code for both.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Annotation, Timeline
+
+from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.exact import ticks
+from tvseg.retrieval.boundaries import regions
+from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
+from tvseg.retrieval.segments import Segments, from_segmentations
+from tvseg.settings import Settings
+from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents, warn_if_captions
+
+__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW"]
+
+MAX_FRAMES_PER_SHOW = 2_000_000
+"""Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """The inputs of one evaluation, read and checked, ready to score (:func:`prepare`).
+
+    Attributes
+    ----------
+    settings : Settings
+        The effective settings (``uem`` and ``units`` set from the inputs).
+    shows : list of str
+        The reference's shows, sorted: the shows scored.
+    reference : Mapping
+        Show id -> reference segmentation (cropped to its UEM), as the result keeps it.
+    reference_segments : Segments
+    uem_start, uem_end : ndarray or None
+        Per-show UEM edges (NaN where a show has no UEM).
+    region_start, region_end : ndarray
+        Each show's evaluated region (the UEM extent, else the reference's extent).
+    systems : dict
+        System name -> :class:`Segments`: its hypothesis per show, cropped to the region.
+    units : tuple of ndarray or None
+        ``(show index, start, end)`` of the units of the scored shows (None without units).
+    """
+
+    settings: Settings
+    shows: list
+    reference: Mapping
+    reference_segments: Segments
+    uem_start: np.ndarray | None
+    uem_end: np.ndarray | None
+    region_start: np.ndarray
+    region_end: np.ndarray
+    systems: dict
+    units: tuple | None = None
+
+
+def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
+            settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
+            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True) -> Prepared:
+    """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
+
+    Parameters and errors as in :func:`tvseg.evaluate`.
+    """
+    settings = settings or Settings()
+    changes = {}
+    if (uem is not None) != settings.uem:
+        changes["uem"] = uem is not None
+    if units is not None and settings.units != "file":
+        changes["units"] = "file"
+    if changes:
+        settings = settings.replace(**changes)
+    if not reference:
+        raise InputError("the reference has no show")
+    if not hypotheses:
+        raise UsageError("no hypothesis to score")
+    shows = sorted(reference)
+    columnar = uem is None and is_columnar(reference) and all(is_columnar(h) for h in hypotheses.values())
+    uem_start, uem_end = _uem_edges(uem, shows)
+    if columnar:
+        kept = reference
+        ref = segments_from_columns(reference, shows, side="reference")
+    else:
+        ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
+        kept = dict(zip(shows, ref_anns))
+        ref = from_segmentations(ref_anns, names=shows, side="reference")
+    region_start, region_end = regions(ref, uem_start, uem_end)
+    warn_if_captions("reference", shows, ref)
+    _check_frames(settings, shows, region_start, region_end)
+    unit_data = None
+    if units is not None:
+        unit_data = unit_arrays(units, shows)
+        check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base)
+    for name, hypothesis in hypotheses.items():
+        check_shows_in_common(name, shows, list(hypothesis))
+    systems = {}
+    for name, hypothesis in hypotheses.items():
+        side = f"{name} hypothesis"
+        missing = set(_warn_alignment(name, shows, hypothesis))
+        if columnar:
+            hyp = segments_from_columns(hypothesis, shows, side=side)
+        else:
+            aligned = [None if s in missing else _crop(hypothesis[s], uem.get(s) if uem else None) for s in shows]
+            hyp = from_segmentations(aligned, names=shows, side=side)
+        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
+        warn_if_captions(name, shows, hyp)
+        systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end)
+    return Prepared(settings=settings, shows=shows, reference=kept, reference_segments=ref, uem_start=uem_start,
+                    uem_end=uem_end, region_start=region_start, region_end=region_end, systems=systems,
+                    units=unit_data)
+
+
+def _uem_edges(uem, shows):
+    if uem is None:
+        return None, None
+    start = np.full(len(shows), np.nan)
+    end = np.full(len(shows), np.nan)
+    for k, show in enumerate(shows):
+        timeline = uem.get(show)
+        if timeline is not None and len(timeline):
+            extent = timeline.extent()
+            start[k], end[k] = extent.start, extent.end
+    return start, end
+
+
+def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> list[str]:
+    """Warn about the shows of ``hypothesis`` the reference lacks (left out), and the reference shows
+    it lacks (scored as empty); return the latter."""
+    extra = sorted(set(hypothesis) - set(reference_shows))
+    if extra:
+        warnings.warn(f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
+                      TvsegWarning, stacklevel=3)
+    missing = [show for show in reference_shows if show not in hypothesis]
+    for show in missing:
+        warnings.warn(f"{name}: no hypothesis for show {show}: scored as an empty hypothesis",
+                      TvsegWarning, stacklevel=3)
+    return missing
+
+
+def _crop(segmentation, timeline):
+    if segmentation is None or timeline is None:
+        return segmentation
+    return segmentation.crop(timeline, mode="intersection")
+
+
+def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
+    if settings.convention == "chunkseg" and settings.units == "file":
+        raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
+                         "not on units from a file")
+    if settings.units != "frames":
+        return
+    # chunkseg's grid starts at time 0, tvseg's frames at the region's start
+    length = np.nan_to_num(region_end - (0.0 if settings.convention == "chunkseg" else region_start))
+    worst = int(np.argmax(length)) if len(length) else 0
+    if len(length) and length[worst] / settings.frame > MAX_FRAMES_PER_SHOW:
+        raise UsageError(f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
+                         f"{length[worst] / settings.frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: "
+                         "use a longer frame")
+
+
+def _crop_to_region(name, hyp, shows, region_start, region_end) -> Segments:
+    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's),
+    with one warning per system saying how much was cropped."""
+    off = hyp.offsets()
+    nonempty = off[1:] > off[:-1]
+    first = np.zeros(hyp.n_shows, dtype=np.int64)
+    last = np.zeros(hyp.n_shows, dtype=np.int64)
+    first[nonempty] = hyp.start_ticks[off[:-1][nonempty]]
+    last[nonempty] = hyp.end_ticks[off[1:][nonempty] - 1]
+    has = nonempty & ~np.isnan(region_start)
+    lo = ticks(np.where(has, region_start, 0.0))
+    hi = ticks(np.where(has, region_end, 0.0))
+    outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
+    if not len(outside):
+        return hyp
+    before = float(hyp.duration.sum())
+    hyp = crop_to_regions(hyp, region_start, region_end, outside)
+    removed = before - float(hyp.duration.sum())
+    warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
+                  f"{removed:.3f} s removed from {len(outside)} show(s) "
+                  f"({', '.join(shows[k] for k in outside[:5].tolist())}{' ...' if len(outside) > 5 else ''})",
+                  TvsegWarning, stacklevel=3)
+    return hyp

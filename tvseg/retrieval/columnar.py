@@ -1,0 +1,97 @@
+"""The corpus path from columns: segmentations and units read as sorted columns
+(:class:`tvseg.columns.SegmentColumns`, :class:`tvseg.columns.UnitColumns`) to the flat arrays the
+kernels score, without a pyannote object per show.
+
+:func:`tvseg.evaluate` takes this path when the reference and every system are pristine
+``SegmentColumns`` (as :func:`tvseg.read_segments` returns them) and no UEM is given; otherwise it
+reads each show's Annotation. Both paths give the same arrays (``tests/test_columnar_path.py``).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from tvseg.errors import InputError
+from tvseg.retrieval.segments import Segments, check
+
+__all__ = ["is_columnar", "segments_from_columns", "crop_to_regions", "unit_arrays", "SEGMENT_PRECISION"]
+
+SEGMENT_PRECISION = 1e-6
+"""pyannote.core's emptiness threshold: a segment no longer than this (seconds) is empty
+(``Segment.__bool__``), and the Annotation path drops such a remainder of a crop."""
+
+
+def is_columnar(mapping) -> bool:
+    """True when ``mapping`` is a pristine columns object (its arrays are the whole truth)."""
+    return bool(getattr(mapping, "pristine", False)) and hasattr(mapping, "offsets")
+
+
+def _gather(columns, shows: Sequence[str]):
+    """Row indices of ``shows``' rows in ``columns`` (in show order) and the count per show."""
+    index = {name: k for k, name in enumerate(columns.names)}
+    source = np.fromiter((index.get(s, -1) for s in shows), dtype=np.int64, count=len(shows))
+    offsets = np.asarray(columns.offsets, dtype=np.int64)
+    present = source >= 0
+    counts = np.zeros(len(shows), dtype=np.int64)
+    counts[present] = offsets[source[present] + 1] - offsets[source[present]]
+    first = np.zeros(len(shows), dtype=np.int64)
+    first[present] = offsets[source[present]]
+    total = int(counts.sum())
+    # row j of show k is first[k] + j: a running index minus where each show's block starts
+    block_start = np.repeat(np.cumsum(counts) - counts, counts)
+    rows = np.repeat(first, counts) + (np.arange(total, dtype=np.int64) - block_start)
+    return rows, counts
+
+
+def segments_from_columns(columns, shows: Sequence[str], *, side: str) -> Segments:
+    """The :class:`Segments` of ``shows`` (a show absent from ``columns`` has none), checked as
+    :func:`tvseg.retrieval.segments.from_segmentations` checks them."""
+    rows, counts = _gather(columns, shows)
+    label = np.asarray(columns.label, dtype=object)[rows]
+    segments = Segments(show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
+                        start=np.asarray(columns.start, dtype=float)[rows],
+                        end=np.asarray(columns.end, dtype=float)[rows], label=label, n_shows=len(shows))
+    check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
+    return segments
+
+
+def crop_to_regions(segments: Segments, region_start: np.ndarray, region_end: np.ndarray,
+                    shows_to_crop: np.ndarray) -> Segments:
+    """Each segment of the shows ``shows_to_crop`` (indices) replaced by its intersection with its
+    show's region, as pyannote's ``Annotation.crop(region, mode="intersection")`` does: a remainder
+    no longer than :data:`SEGMENT_PRECISION` is dropped."""
+    crop = np.zeros(segments.n_shows, dtype=bool)
+    crop[shows_to_crop] = True
+    lo = np.where(crop, region_start, -np.inf)[segments.show]
+    hi = np.where(crop, region_end, np.inf)[segments.show]
+    start = np.maximum(segments.start, lo)
+    end = np.minimum(segments.end, hi)
+    keep = (end - start) > SEGMENT_PRECISION
+    return Segments(show=segments.show[keep], start=start[keep], end=end[keep], label=segments.label[keep],
+                    n_shows=segments.n_shows)
+
+
+def unit_arrays(units: Mapping, shows: Sequence[str]):
+    """``(show index, start, end)`` of the units of ``shows`` (float seconds, in each show's row order),
+    from :class:`tvseg.columns.UnitColumns` or any mapping of show id to a ``start, end`` table."""
+    if is_columnar(units):
+        rows, counts = _gather(units, shows)
+        return (np.repeat(np.arange(len(shows), dtype=np.int64), counts),
+                np.asarray(units.start, dtype=float)[rows], np.asarray(units.end, dtype=float)[rows])
+    parts_s, parts_e, counts = [], [], []
+    for show in shows:
+        table = units.get(show)
+        if table is None:
+            counts.append(0)
+            continue
+        if not isinstance(table, pd.DataFrame) or not {"start", "end"} <= set(table.columns):
+            raise InputError(f"units of show {show!r} must be a DataFrame with columns start and end")
+        parts_s.append(table["start"].to_numpy(dtype=float))
+        parts_e.append(table["end"].to_numpy(dtype=float))
+        counts.append(len(table))
+    show = np.repeat(np.arange(len(shows), dtype=np.int64), np.asarray(counts, dtype=np.int64))
+    if not parts_s:
+        return show, np.empty(0), np.empty(0)
+    return show, np.concatenate(parts_s), np.concatenate(parts_e)
