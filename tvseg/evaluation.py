@@ -32,6 +32,7 @@ from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.preparation import Prepared, prepare
+from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.projection import frames
 from tvseg.unit.scores import unit_components, unit_metrics
 
@@ -164,8 +165,12 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
         per_show = metric_table(scores.components, titles=scores.titles)
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
-        unit_rows = _unit_scores(name, shows, _annotations(ref, shows), _annotations(hyp, shows), units, settings,
-                                 uem_start, uem_end, ref, hyp)
+        unit_rows = None
+        if p.units is not None or settings.units == "frames":
+            u_show, u_start, u_end = p.units if p.units is not None else (None, None, None)
+            unit_rows = corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end,
+                                           shows=shows, settings=settings, region_start=p.region_start,
+                                           region_end=p.region_end, name=name)
         if unit_rows is not None:
             per_show_units, corpus_units = unit_rows
             per_show = per_show.join(per_show_units)
@@ -191,17 +196,6 @@ def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
     names = np.asarray(shows, dtype=object)
     return pd.DataFrame({"show": names[r_show[i]] if len(i) else np.empty(0, object),
                          "reference": r_time[i], "hypothesis": h_time[j]})
-
-
-def _annotations(segments, shows) -> list:
-    out = []
-    off = segments.offsets()
-    for k, show in enumerate(shows):
-        a = Annotation(uri=show)
-        for i in range(off[k], off[k + 1]):
-            a[Segment(float(segments.start[i]), float(segments.end[i])), i - off[k]] = segments.label[i]
-        out.append(a)
-    return out
 
 
 def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, uem_end, ref, hyp):
