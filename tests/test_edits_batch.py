@@ -181,6 +181,25 @@ def test_both_orders_of_the_ghd_programme_agree(monkeypatch):
     assert_rows_equal(pairs)
 
 
+def test_a_show_with_many_boundaries_gets_a_block_of_its_own(monkeypatch):
+    assert edits_batch._blocks(np.array([0, 1, 1, 3, 2000]), cells=4000) == [(0, 4), (4, 5)]
+    assert edits_batch._blocks(np.array([5000, 5000]), cells=4000) == [(0, 1), (1, 2)]
+    assert edits_batch._blocks(np.zeros(0, np.int64)) == []
+    rng = np.random.default_rng(13)
+    n = 2400
+    ref = np.sort(rng.choice(np.arange(1, n), 1100, replace=False))
+    hyp = np.unique(np.clip(ref + rng.choice([-1, 0, 1, 5], ref.size), 1, n - 1))
+    long_show = (from_positions(ref, n), from_positions(hyp, n))
+    pairs = [random_show(rng) for _ in range(120)]
+    assert_rows_equal(pairs[:60] + [long_show] + pairs[60:])          # one block: 121 shows x 1,101
+    blocks = edits_batch._blocks
+    seen = []
+    monkeypatch.setattr(edits_batch, "_blocks", lambda size: seen.append(blocks(size, cells=2000)) or seen[-1])
+    assert_rows_equal(pairs[:60] + [long_show] + pairs[60:])
+    assert len(seen[0]) > 2 and seen[0][-1][1] - seen[0][-1][0] == 1    # the long show alone, last
+    assert_rows_equal([long_show, pairs[0]], (1.3, 0.7, 0.2))
+
+
 def test_exactness_test_of_the_costs():
     assert edits_batch._exact(2.0, 2.0, 1.0, 40, 40, 10 ** 6)
     assert edits_batch._exact(0.5, 1.25, 0.75, 40, 40, 10 ** 6)

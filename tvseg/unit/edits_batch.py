@@ -6,7 +6,8 @@ A corpus of ``K`` show pairs is given as flat arrays: the boundary positions
 ``ref_pos[ref_offsets[k]:ref_offsets[k + 1]]`` and ``hyp_pos[hyp_offsets[k]:hyp_offsets[k + 1]]``, and
 ``n_units[k]`` is its number of units ``N_k``. Row ``k`` of every result equals, bit for bit, the
 per-show function on that show's masses (``tests/test_edits_batch.py``); no Python loop runs over the
-shows, only over the rows of the GHD programme.
+shows, only over the rows of the GHD programme (and over blocks of shows of similar sizes: one block for
+a corpus of ordinary shows).
 
 GHD (Bookstein, Kulyukin & Raita 2002; nltk's recursion, :mod:`tvseg.unit.ghd`)
     With hypothesis boundaries :math:`h_1 < \dots < h_H` (rows) and reference boundaries
@@ -19,15 +20,18 @@ GHD (Bookstein, Kulyukin & Raita 2002; nltk's recursion, :mod:`tvseg.unit.ghd`)
 
     and GHD is :math:`M_{H,R}`. One row ``i`` is computed for all shows at once on arrays padded to the
     largest boundary count (shows sorted by ``H``, so row ``i`` only touches the shows with
-    :math:`H \ge i`). Within a row, the columns with :math:`r_j \le h_i` read the row above only; those
-    with :math:`r_j > h_i` form a suffix :math:`j \ge j_0` where :math:`M_{i,j} = \min(a_j, c_{ins} + M_{i,j-1})`,
-    :math:`a_j = c_{shift}|h_i - r_j| + M_{i-1,j-1}`, whose solution is a running minimum:
+    :math:`H \ge i`; a show with far more boundaries than the others gets a block of its own, so that
+    no array holds more than about a million values). Within a row, the columns with :math:`r_j \le h_i`
+    read the row above only; those with :math:`r_j > h_i` form a suffix :math:`j \ge j_0` where
+    :math:`M_{i,j} = \min(a_j, c_{ins} + M_{i,j-1})`, :math:`a_j = c_{shift}|h_i - r_j| + M_{i-1,j-1}`,
+    whose solution is a running minimum:
 
     .. math:: M_{i,j} = c_{ins}\,j + \min_{j_0 - 1 \le l \le j} (a_l - c_{ins}\,l), \qquad a_{j_0 - 1} = M_{i,j_0-1}.
 
     That rewriting adds the same numbers in another order, so it is used only when every sum is exact
     in float64: each cost is a binary fraction :math:`p / 2^s` (every float is) and every value of the
-    programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)`, stays below
+    programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` (plus :math:`c_{ins} R` for the
+    running minimum's terms), stays below
     :math:`2^{52 - s}` (true of the defaults 2, 2, 1, whose GHDs are integers). Otherwise
     :func:`ghd_many` runs nltk's order exactly, one anti-diagonal :math:`i + j = d` at a time for all
     shows (each cell's operations are the per-show code's, so the floats are the same).
@@ -110,11 +114,11 @@ def _corpus(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units):
     return n_units, ref, hyp
 
 
-def _padded(pos, counts, order, width):
-    """Positions of the shows in ``order``, one row each, left-aligned and padded with 0 to ``width``."""
+def _padded(pos, counts, starts, order, width):
+    """Positions of the shows in ``order`` (show ``k``'s are ``pos[starts[k]:starts[k] + counts[k]]``),
+    one row each, left-aligned and padded with 0 to ``width``."""
     out = np.zeros((order.size, width), dtype=np.int64)
     c = counts[order]
-    starts = np.cumsum(counts) - counts
     row = np.repeat(np.arange(order.size), c)
     col = np.arange(row.size) - np.repeat(np.cumsum(c) - c, c)
     out[row, col] = pos[np.repeat(starts[order], c) + col]
@@ -164,16 +168,34 @@ def ghd_many(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units, *, ins_cost: f
     distance = np.zeros(n_units.size)
     if n_units.size == 0:
         return distance, n_units - 1
-    order = np.argsort(-hc, kind="stable")       # most hypothesis boundaries first
-    h_sorted, r_sorted = hc[order], rc[order]
-    hpad = _padded(hp, hc, order, int(h_sorted[0]))
-    rpad = _padded(rp, rc, order, int(r_sorted.max()))
-    if _exact(ins, dele, shift, int(h_sorted[0]), rpad.shape[1], int(n_units.max())):
-        out = _ghd_rows(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
-    else:
-        out = _ghd_diagonals(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
-    distance[order] = out
+    size = np.maximum(hc, rc)
+    by_size = np.argsort(size, kind="stable")
+    r_starts, h_starts = np.cumsum(rc) - rc, np.cumsum(hc) - hc
+    for lo, hi in _blocks(size[by_size]):
+        shows = by_size[lo:hi]
+        order = shows[np.argsort(-hc[shows], kind="stable")]      # most hypothesis boundaries first
+        h_sorted, r_sorted = hc[order], rc[order]
+        hpad = _padded(hp, hc, h_starts, order, int(h_sorted[0]))
+        rpad = _padded(rp, rc, r_starts, order, int(r_sorted.max()))
+        if _exact(ins, dele, shift, hpad.shape[1], rpad.shape[1], int(n_units[order].max())):
+            distance[order] = _ghd_rows(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
+        else:
+            distance[order] = _ghd_diagonals(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
     return distance, n_units - 1
+
+
+def _blocks(size, cells: int = 1 << 20):
+    """``(lo, hi)`` slices of shows sorted by increasing ``size`` (their larger boundary count) whose
+    padded arrays hold at most ``cells`` values each (one show at least): one block for a corpus of
+    ordinary shows, and no show padded to the width of a much longer one."""
+    lo, out = 0, []
+    while lo < size.size:
+        width = size[lo:lo + cells] + 1
+        fits = np.arange(1, width.size + 1) * width <= cells        # shows lo .. lo + i in one block
+        hi = lo + max(int(np.searchsorted(~fits, True)), 1)
+        out.append((lo, hi))
+        lo = hi
+    return out
 
 
 def _exact(ins: float, dele: float, shift: float, h_max: int, r_max: int, n_max: int) -> bool:
