@@ -123,6 +123,12 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
                 warnings.warn(problem, TvsegWarning, stacklevel=2)
 
 
+def _ascending(show: np.ndarray, value: np.ndarray) -> bool:
+    """Whether the pairs ``(show, value)`` are in lexicographic order already (no sort needed)."""
+    step = show[1:] - show[:-1]
+    return bool(((step > 0) | ((step == 0) & (value[1:] >= value[:-1]))).all())
+
+
 def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, region_end, *,
                        strict: bool = True) -> None:
     """Check each show's units against its evaluated region (see the module docstring).
@@ -145,8 +151,10 @@ def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, reg
     if not len(unit_show):
         return
     # units of a show sorted by start (stable), and each show's block of them
-    order = np.lexsort((unit_start, unit_show))
-    sh, start, end = unit_show[order], np.asarray(unit_start, float)[order], np.asarray(unit_end, float)[order]
+    sh, start, end = unit_show, np.asarray(unit_start, float), np.asarray(unit_end, float)
+    if not _ascending(sh, start):
+        order = np.lexsort((start, sh))
+        sh, start, end = sh[order], start[order], end[order]
     bounds = np.searchsorted(sh, np.arange(n + 1))
     r0, r1 = region_start[sh], region_end[sh]
     inside = np.bincount(sh, weights=np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None), minlength=n)
@@ -155,10 +163,13 @@ def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, reg
     # running maximum of the clipped ends within each show, from the ends' ranks in (show, end) order
     # (every rank of a show exceeds every rank of the shows before it)
     s, e = np.clip(start, r0, r1), np.clip(end, r0, r1)
-    by_end = np.lexsort((e, sh))
-    rank = np.empty(len(e), dtype=np.int64)
-    rank[by_end] = np.arange(len(e))
-    reach = e[by_end[np.maximum.accumulate(rank)]]
+    if _ascending(sh, e):
+        reach = e  # units that do not overlap (breath groups): each end is the furthest so far
+    else:
+        by_end = np.lexsort((e, sh))
+        rank = np.empty(len(e), dtype=np.int64)
+        rank[by_end] = np.arange(len(e))
+        reach = e[by_end[np.maximum.accumulate(rank)]]
     prev = np.empty(len(e))
     prev[1:] = reach[:-1]
     first = bounds[:-1][bounds[:-1] < bounds[1:]]

@@ -60,15 +60,16 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
         return {}, []
     n_shows = len(next(iter(components.values())))
     rng = np.random.default_rng(seed)
-    samples = {name: [] for name in names}
+    matrices = {name: components[name].to_numpy(float) for name in names}
+    sums = {name: np.empty((resamples, matrices[name].shape[1])) for name in names}
     for done in range(0, resamples, block):
         b = min(block, resamples - done)
         weights = rng.multinomial(n_shows, np.full(n_shows, 1.0 / n_shows), size=b).astype(float)
         for name in names:
-            c = components[name]
-            sums = pd.DataFrame(weights @ c.to_numpy(float), columns=c.columns)
-            samples[name].append(metric_table(sums, titles=bool(titles and titles.get(name))))
-    samples = {name: pd.concat(parts, ignore_index=True) for name, parts in samples.items()}
+            sums[name][done:done + b] = weights @ matrices[name]
+    samples = {name: metric_table(pd.DataFrame(sums[name], columns=components[name].columns),
+                                  titles=bool(titles and titles.get(name)))
+               for name in names}
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals = {}
     for name in names:
