@@ -103,19 +103,22 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
         u_show = np.asarray(unit_show, dtype=np.int64)
         u_start = np.asarray(unit_start, dtype=float)
         u_end = np.asarray(unit_end, dtype=float)
-        has = np.zeros(n_shows, bool)
-        has[u_show] = True
-        scored = np.flatnonzero(has)
+        if u_show.size and (u_show[0] < 0 or u_show[-1] >= n_shows or (np.diff(u_show) < 0).any()):
+            raise InputError(f"unit_show must be show indices in 0 .. {n_shows - 1}, sorted")
+    count = np.bincount(u_show, minlength=n_shows)
+    if not frames_mode:
+        scored = np.flatnonzero(count)
         events = [(int(k), -1, f"{name}: no units for show {shows[k]}: its unit metrics are left out")
-                  for k in np.flatnonzero(~has).tolist()]
-    compact = np.searchsorted(scored, u_show)            # units' show among the scored shows
-    u_off = np.searchsorted(compact, np.arange(scored.size + 1))
-    n = np.diff(u_off)
+                  for k in np.flatnonzero(count == 0).tolist()]
+    first = np.concatenate(([0], np.cumsum(count)))          # show k's units: first[k] .. first[k + 1]
     mid = (u_start + u_end) / 2
-    _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored)
-    pr, r_off = _positions(ref, u_show, mid, compact, u_off)
-    ph, h_off = _positions(hyp, u_show, mid, compact, u_off)
-    comps = _components(pr, r_off, ph, h_off, n, settings)
+    _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows)
+    key = np.empty(mid.size, np.complex128)                   # (show, midpoint), sorted
+    key.real = u_show
+    key.imag = mid
+    pr, r_off = _positions(ref, key, first, scored, count)
+    ph, h_off = _positions(hyp, key, first, scored, count)
+    comps = _components(pr, r_off, ph, h_off, count[scored], settings)
     return _assemble(comps, scored, shows, events)
 
 
@@ -148,11 +151,11 @@ def _first_overlap(side, scored_mask):
     return int(show[i]), i
 
 
-def _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored):
+def _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows):
     """The errors of :func:`tvseg.unit.projection.to_masses`, for the first show in error, in its
     order: the reference's overlaps, the units, the hypothesis's overlaps."""
     failures = []
-    mask = np.zeros(max(ref.n_shows, hyp.n_shows), bool)
+    mask = np.zeros(n_shows, bool)
     mask[scored] = True
     for order, side in ((0, ref), (2, hyp)):
         hit = _first_overlap(side, mask)
@@ -160,16 +163,16 @@ def _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored):
             failures.append((hit[0], order, side, hit[1]))
     bad = ~(np.isfinite(u_start) & np.isfinite(u_end) & (u_end >= u_start))
     back = np.zeros(mid.size, bool)
-    back[1:] = (mid[1:] < mid[:-1]) & (compact[1:] == compact[:-1])
+    back[1:] = (mid[1:] < mid[:-1]) & (u_show[1:] == u_show[:-1])
     for kind, mask_u in (("bad", bad), ("back", back)):
         if mask_u.any():
             u = int(np.flatnonzero(mask_u)[0])
-            failures.append((int(scored[compact[u]]), 1, kind, u))
+            failures.append((int(u_show[u]), 1, kind, u))
     if not failures:
         return
     show, order, what, i = min(failures, key=lambda f: (f[0], f[1], f[2] != "bad"))
     if order == 1:
-        local = int(i - u_off[compact[i]])
+        local = int(i - first[show])
         if what == "bad":
             raise InputError(f"unit {local} has no valid [start, end]", value=(u_start[i], u_end[i]))
         raise InputError(f"units must be sorted by time; unit {local} starts before unit {local - 1}",
@@ -179,20 +182,29 @@ def _check(ref, hyp, u_start, u_end, mid, compact, u_off, scored):
                      value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})")
 
 
-def _positions(side, u_show, mid, compact, u_off):
-    """Boundary positions of one side on the units of every scored show: ``(positions, offsets)``."""
+def _positions(side, key, first, scored, count):
+    r"""Boundary positions of one side on the units of every scored show: ``(positions, offsets)``.
+
+    Segment ``j`` of a show owns the units from :math:`c_j = \#\{u : m_u < t_j\}` on (midpoints
+    :math:`m_u`, start :math:`t_j`) up to the next segment's :math:`c_{j+1}`: one ``searchsorted`` per
+    segment among the ``(show, midpoint)`` keys. A unit starts a new segment when some segment other
+    than the show's first has :math:`c_j = u` (units before the first segment join it), so the
+    positions are the distinct :math:`c_j` of the later segments in ``1 .. N - 1``.
+    """
     seg_show = np.asarray(side.show, np.int64)
-    keys = np.empty(seg_show.size, np.complex128)
-    keys.real = seg_show
-    keys.imag = side.start
-    query = np.empty(mid.size, np.complex128)
-    query.real = u_show
-    query.imag = mid
-    label = np.searchsorted(keys, query, side="right") - np.searchsorted(seg_show, u_show, side="left")
-    np.maximum(label, 1, out=label)   # units before the first segment join it
-    change = np.flatnonzero((label[1:] != label[:-1]) & (compact[1:] == compact[:-1])) + 1
-    owner = compact[change]
-    return change - u_off[owner], np.searchsorted(owner, np.arange(u_off.size))
+    keep = count[seg_show] > 0
+    show = seg_show[keep]
+    query = np.empty(show.size, np.complex128)
+    query.real = show
+    query.imag = np.asarray(side.start, float)[keep]
+    c = np.searchsorted(key, query, side="left") - first[show]
+    later = np.zeros(c.size, bool)
+    later[1:] = show[1:] == show[:-1]
+    again = np.zeros(c.size, bool)
+    again[1:] = later[1:] & later[:-1] & (c[1:] == c[:-1])
+    boundary = later & ~again & (c >= 1) & (c < count[show])
+    owner = np.searchsorted(scored, show[boundary])
+    return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
 
 
 def _components(pr, r_off, ph, h_off, n, settings):

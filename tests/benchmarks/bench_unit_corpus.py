@@ -1,0 +1,106 @@
+"""Benchmark (issue 13): the unit-domain metrics of a whole corpus at once (``tvseg.unit.corpus``) against
+the per-show loop of ``tvseg.evaluation._unit_scores``.
+
+    python tests/benchmarks/bench_unit_corpus.py [--shows 2000] [--seed 13] [--keep DIR] [--repeat 3]
+
+The corpus is ``bench_end_to_end.py``'s (deterministic: shows of 10-30 min, 8-25 topic segments, two
+systems a and b, breath-group units of 1-6 s in one CSV), generated in a temporary folder or reused from
+``--keep DIR``. Both systems are scored with units (``Settings(units="file")``: Pk, P'k, WindowDiff,
+WinPR, S, C_seg, GHD, B); the two sides are checked equal (per-show tables bit for bit, corpus values
+``==``) before the times are printed. Timed: the per-show loop (one run: it is slow) and
+:func:`tvseg.unit.corpus.corpus_unit_scores` (best of ``--repeat``), each for both systems; the flat unit
+arrays are built once from ``tvseg.read_units``'s frames, outside the timing (a columnar reader gives them
+directly), and that time is printed too.
+
+Target: under 0.4 s for both systems on 2,000 shows.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_end_to_end import corpus  # noqa: E402
+
+import tvseg  # noqa: E402
+from tvseg.evaluation import _unit_scores  # noqa: E402
+from tvseg.retrieval.boundaries import regions  # noqa: E402
+from tvseg.retrieval.segments import from_segmentations  # noqa: E402
+from tvseg.settings import Settings  # noqa: E402
+from tvseg.unit.corpus import corpus_unit_scores  # noqa: E402
+
+
+def flat_units(shows, units):
+    """``(show index, start, end)`` of every unit, shows in order."""
+    index = {s: k for k, s in enumerate(shows)}
+    parts = [(index[s], t) for s, t in units.items() if s in index]
+    parts.sort(key=lambda p: p[0])
+    show = np.concatenate([np.full(len(t), k, np.int64) for k, t in parts])
+    start = np.concatenate([t["start"].to_numpy(float) for _, t in parts])
+    end = np.concatenate([t["end"].to_numpy(float) for _, t in parts])
+    return show, start, end
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shows", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--keep", type=Path, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    folder, counts, _, tmp = corpus(args.keep, args.shows, args.seed)
+    ref_read = tvseg.read_segments(folder / "ref")
+    shows = sorted(ref_read)
+    ref_anns = [ref_read[s] for s in shows]
+    ref = from_segmentations(ref_anns, names=shows, side="reference")
+    r_start, r_end = regions(ref)
+    units = tvseg.read_units(folder / "units.csv")
+    t0 = time.perf_counter()
+    u_show, u_start, u_end = flat_units(shows, units)
+    flat_seconds = time.perf_counter() - t0
+    systems = {}
+    for name in ("a", "b"):
+        read = tvseg.read_segments(folder / f"{name}.rttm")
+        anns = [read.get(s) for s in shows]
+        systems[name] = (anns, from_segmentations(anns, names=shows, side=f"{name} hypothesis"))
+    settings = Settings(units="file")
+    warnings.simplefilter("ignore")
+
+    loop_seconds, loop = 0.0, {}
+    for name, (anns, hyp) in systems.items():
+        t0 = time.perf_counter()
+        loop[name] = _unit_scores(name, shows, ref_anns, anns, units, settings, None, None, ref, hyp)
+        loop_seconds += time.perf_counter() - t0
+
+    def batch():
+        return {name: corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end,
+                                         shows=shows, settings=settings, region_start=r_start,
+                                         region_end=r_end, name=name)
+                for name, (_, hyp) in systems.items()}
+
+    best, result = np.inf, None
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        result = batch()
+        best = min(best, time.perf_counter() - t0)
+    for name in systems:
+        pd.testing.assert_frame_equal(result[name][0], loop[name][0], check_exact=True)
+        assert all(result[name][1][k] == v or (np.isnan(v) and np.isnan(result[name][1][k]))
+                   for k, v in loop[name][1].items()), name
+    print(f"{len(shows):,} shows, {len(u_show):,} units, two systems; equal: yes")
+    print(f"per-show loop (_unit_scores)      {loop_seconds:8.3f} s")
+    print(f"corpus_unit_scores (best of {args.repeat})   {best:8.3f} s   ({loop_seconds / best:.0f}x)")
+    print(f"flat unit arrays from the frames   {flat_seconds:8.3f} s   (not timed above)")
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
