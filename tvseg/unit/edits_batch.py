@@ -30,11 +30,11 @@ GHD (Bookstein, Kulyukin & Raita 2002; nltk's recursion, :mod:`tvseg.unit.ghd`)
 
     That rewriting adds the same numbers in another order, so it is used only when every sum is exact
     in float64: each cost is a binary fraction :math:`p / 2^s` (every float is) and every value of the
-    programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` (plus :math:`c_{ins} R` for the
-    running minimum's terms), stays below
-    :math:`2^{52 - s}` (true of the defaults 2, 2, 1, whose GHDs are integers). Otherwise
-    :func:`ghd_many` runs nltk's order exactly, one anti-diagonal :math:`i + j = d` at a time for all
-    shows (each cell's operations are the per-show code's, so the floats are the same).
+    programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` (plus :math:`c_{ins} R`
+    for the running minimum's terms), stays below :math:`2^{52 - s}` (true of the defaults 2, 2, 1,
+    whose GHDs are integers). Otherwise :func:`ghd_many` runs nltk's order exactly, one anti-diagonal
+    :math:`i + j = d` at a time for all shows (each cell's operations are the per-show code's, so the
+    floats are the same).
 
 S (Fournier & Inkpen 2012) and B (Fournier 2013), ``n = 2``
     A transposition joins two *differences* (a boundary of one side at a position where the other has
