@@ -19,9 +19,14 @@ import numpy as np
 __all__ = ["rate", "f_measure"]
 
 
+def _scalar(x) -> bool:
+    """Whether ``x`` is one number (``numpy.ndim`` without its cost on a Python number)."""
+    return isinstance(x, (int, float)) or np.ndim(x) == 0
+
+
 def rate(numerator, denominator):
     """``numerator / denominator``, NaN where the denominator is 0 (arrays or scalars)."""
-    if np.ndim(numerator) == 0 and np.ndim(denominator) == 0:  # one show's rate: no array machinery
+    if _scalar(numerator) and _scalar(denominator):  # one show's rate: no array machinery
         den = float(denominator)
         return float(numerator) / den if den > 0 else math.nan
     num = np.asarray(numerator, dtype=float)
@@ -36,7 +41,7 @@ def f_measure(precision, recall):
 
     .. math:: F = \frac{2 P R}{P + R}
     """
-    if np.ndim(precision) == 0 and np.ndim(recall) == 0:
+    if _scalar(precision) and _scalar(recall):
         p, r = float(precision), float(recall)
         return 0.0 if p == 0 or r == 0 else 2.0 * p * r / (p + r)
     p = np.asarray(precision, dtype=float)

@@ -24,6 +24,7 @@ maximum one-to-one matching, among those one with the smallest total distance. T
 """
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -31,10 +32,11 @@ import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
-from tvseg.exact import ticks
+from tvseg.exact import MAX_SECONDS, tick, ticks
 from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
 from tvseg.rates import f_measure, rate
-from tvseg.retrieval.segments import Segments, from_segmentation, stack
+from tvseg.retrieval.one_show import match_show, read_show, show_boundaries
+from tvseg.retrieval.segments import Segments
 
 __all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points", "count_matched",
            "greedy_partners", "check_tolerance", "BAND_LIMIT"]
@@ -42,9 +44,16 @@ __all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points",
 
 def check_tolerance(tolerance) -> float:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (
-            np.isfinite(tolerance) and tolerance >= 0):
+            _finite(tolerance) and tolerance >= 0):
         raise UsageError(f"tolerance must be a finite number of seconds >= 0, got {tolerance!r}")
     return float(tolerance)
+
+
+def _finite(x) -> bool:
+    """``numpy.isfinite`` of a Python number, without its cost on a float or a machine-size integer."""
+    if isinstance(x, float):
+        return math.isfinite(x)
+    return True if -2 ** 63 <= x < 2 ** 64 else bool(np.isfinite(x))
 
 
 def regions(reference: Segments, uem_start=None, uem_end=None):
@@ -167,23 +176,38 @@ def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeli
     (1, 0.5, 1.0, [(10.0, 14.0)])
     """
     tolerance = check_tolerance(tolerance)
-    ref = stack([from_segmentation(reference, what="reference")])
-    hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
-    if extent is not None:
-        e_start, e_end = regions(ref, np.array([extent.start]), np.array([extent.end]))
+    ref = read_show(reference, what="reference")
+    hyp = read_show(hypothesis, what="hypothesis")
+    # the region, as regions() decides it: the extent where given (its start not NaN), else the reference's
+    if extent is not None and not math.isnan(extent.start):
+        e_start, e_end = extent.start, extent.end
+    elif ref.start:
+        e_start, e_end = ref.start[0], ref.end[-1]
     else:
-        e_start, e_end = regions(ref)
-    r_show, r_time = extract(ref, e_start, e_end)
-    h_show, h_time = extract(hyp, e_start, e_end)
-    i, j = match_points(r_show, r_time, h_show, h_time, tolerance)
+        e_start = e_end = math.nan
+    lo = hi = None
+    if not math.isnan(e_start):
+        lo, hi = _tick(e_start), _tick(e_end)
+    r_time, r_ticks = show_boundaries(ref, lo, hi)
+    h_time, h_ticks = show_boundaries(hyp, lo, hi)
+    i, j = match_show(r_ticks, h_ticks, tick(tolerance))
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no boundary inside the show: its boundary rate is NaN (0/0)",
                           TvsegWarning, stacklevel=2)
     p, r = rate(n_m, n_h), rate(n_m, n_r)
-    shown_extent = None if np.isnan(e_start[0]) else Segment(float(e_start[0]), float(e_end[0]))
+    shown_extent = None if math.isnan(e_start) else Segment(float(e_start), float(e_end))
     return BoundaryResult(precision=p, recall=r, f1=f_measure(p, r), n_reference=n_r, n_hypothesis=n_h,
-                          n_matched=n_m, pairs=[(float(a), float(b)) for a, b in zip(r_time[i], h_time[j])],
-                          reference_boundaries=r_time, hypothesis_boundaries=h_time, tolerance=tolerance,
+                          n_matched=n_m, pairs=[(r_time[a], h_time[b]) for a, b in zip(i, j)],
+                          reference_boundaries=np.array(r_time, dtype=float),
+                          hypothesis_boundaries=np.array(h_time, dtype=float), tolerance=tolerance,
                           extent=shown_extent)
+
+
+def _tick(seconds: float) -> int:
+    """A region edge in ticks, as :func:`extract` rounds it (numpy's cast for a time beyond
+    :data:`tvseg.exact.MAX_SECONDS` or not finite)."""
+    if -MAX_SECONDS <= seconds <= MAX_SECONDS:
+        return tick(seconds)
+    return int(ticks(np.array([float(seconds)]))[0])

@@ -54,7 +54,8 @@ from pyannote.core import Annotation, Timeline
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
-from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
+from tvseg.retrieval.one_show import read_show, show_coverage
+from tvseg.retrieval.segments import Segments, count_before, stack
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
 
@@ -245,8 +246,8 @@ class CoverageResult:
 
     @cached_property
     def matches(self) -> pd.DataFrame:
-        reference, hypothesis, matching = self._segments
-        return match_table(reference, hypothesis, matching, gamma=self.gamma)
+        reference, hypothesis = (stack([side.arrays()]) for side in self._segments)
+        return match_table(reference, hypothesis, match(reference, hypothesis), gamma=self.gamma)
 
 
 def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline, *,
@@ -294,23 +295,22 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
     (1.0, 2)
     """
     gamma = check_gamma(gamma)
-    ref = stack([from_segmentation(reference, what="reference")])
-    hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
-    m = match(ref, hyp)
-    ok_r, ok_h = correct(m, gamma)
-    n_r, n_h = len(ref), len(hyp)
+    ref = read_show(reference, what="reference")
+    hyp = read_show(hypothesis, what="hypothesis")
+    n_r, n_h = len(ref.start), len(hyp.start)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", TvsegWarning, stacklevel=2)
-    d_r, d_h = float(ref.duration.sum()), float(hyp.duration.sum())
-    dc_r, dc_h = float(ref.duration[ok_r].sum()), float(hyp.duration[ok_h].sum())
-    r_n, p_n = rate(int(ok_r.sum()), n_r), rate(int(ok_h.sum()), n_h)
-    r_d, p_d = rate(dc_r, d_r), rate(dc_h, d_h)
+    c = show_coverage(ref, hyp, gamma)
+    r_n, p_n = rate(c.n_correct_reference, n_r), rate(c.n_correct_hypothesis, n_h)
+    r_d = rate(c.duration_correct_reference, c.duration_reference)
+    p_d = rate(c.duration_correct_hypothesis, c.duration_hypothesis)
     return CoverageResult(
         recall_n=r_n, precision_n=p_n, cov_n=f_measure(p_n, r_n),
         recall_d=r_d, precision_d=p_d, cov_d=f_measure(p_d, r_d),
         n_reference=n_r, n_hypothesis=n_h,
-        n_correct_reference=int(ok_r.sum()), n_correct_hypothesis=int(ok_h.sum()),
-        duration_reference=d_r, duration_hypothesis=d_h,
-        duration_correct_reference=dc_r, duration_correct_hypothesis=dc_h,
-        gamma=gamma, _segments=(ref, hyp, m))
+        n_correct_reference=c.n_correct_reference, n_correct_hypothesis=c.n_correct_hypothesis,
+        duration_reference=c.duration_reference, duration_hypothesis=c.duration_hypothesis,
+        duration_correct_reference=c.duration_correct_reference,
+        duration_correct_hypothesis=c.duration_correct_hypothesis,
+        gamma=gamma, _segments=(ref, hyp))

@@ -1,0 +1,249 @@
+r"""One show at a time: the fast path of the per-show API (:func:`tvseg.boundaries`, :func:`tvseg.coverage`).
+
+The corpus kernels (:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.boundaries.extract`,
+:func:`tvseg.retrieval.matching.match_points`) score every show of a corpus in a few dozen numpy
+operations; on one show of a few dozen segments that fixed cost is all of a call's time. Here the
+same rules are applied to one show's segments held as Python lists, in one pass each: what is
+decided, and how ties are broken, is the corpus path's, and the tests check that the two give the
+same counts bit for bit on random shows (``tests/test_one_show.py``):
+
+- times are decided in integer microseconds, ``round(t * 1e6)`` (:func:`tvseg.exact.tick`), and a
+  coverage against gamma :math:`= p/q` as :math:`2\,|R \cap H|\, q > p\,(d(R) + d(H))` in Python
+  integers (:func:`tvseg.exact.above`);
+- the overlapping candidates, best partners and their tie rule are those of
+  :func:`tvseg.retrieval.coverage.match`; the boundaries those of
+  :func:`tvseg.retrieval.boundaries.extract`; the boundary matching is
+  :func:`tvseg.retrieval.matching.match_points`' cluster rules, with its banded dynamic programme
+  (:func:`tvseg.retrieval.matching._match_cluster`) for clusters of several boundaries of each side;
+- durations are summed one after the other, in time order, as the corpus path's ``numpy.bincount``.
+
+Input that is not plainly valid (not sorted, overlapping, empty, non-finite, beyond
+:data:`tvseg.exact.MAX_SECONDS`, a segment with several tracks, a type other than an array, a
+sequence, an Annotation or a Timeline) goes to the careful path,
+:func:`tvseg.retrieval.segments.from_segmentation`, which sorts it or raises the one error message.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from pyannote.core import Annotation, Timeline
+
+from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ratio, ticks
+from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_points
+from tvseg.retrieval.segments import from_segmentation
+
+__all__ = ["Show", "read_show", "show_boundaries", "match_show", "show_coverage", "gamma_fraction"]
+
+
+class Show(NamedTuple):
+    """One side of one show, checked and sorted: times in seconds and in integer microseconds."""
+
+    start: list
+    end: list
+    start_ticks: list
+    end_ticks: list
+    labels: list | None
+    """One label per segment; None when there are none (arrays, Timelines)."""
+
+    def arrays(self):
+        """``(start, end, label)`` arrays, as :func:`tvseg.retrieval.segments.from_segmentation` gives."""
+        label = np.empty(len(self.start), dtype=object)
+        if self.labels is not None:
+            label[:] = self.labels
+        return np.array(self.start, dtype=float), np.array(self.end, dtype=float), label
+
+
+def _careful(segmentation, what: str) -> Show:
+    start, end, label = from_segmentation(segmentation, what=what)
+    return Show(start.tolist(), end.tolist(), ticks(start).tolist(), ticks(end).tolist(), label.tolist())
+
+
+def read_show(segmentation, *, what: str) -> Show:
+    """One side of one show (an ``(n, 2)`` array, a sequence of ``(start, end)`` pairs, an
+    Annotation, a Timeline or None), checked as :func:`tvseg.retrieval.segments.check` does.
+
+    Raises
+    ------
+    InputError
+        As :func:`tvseg.retrieval.segments.from_segmentation`, with the same message.
+    """
+    labels = None
+    if isinstance(segmentation, Annotation):
+        tracks = getattr(segmentation, "_tracks", None)
+        if not isinstance(tracks, dict):
+            return _careful(segmentation, what)
+        try:  # one label per segment; a segment with several tracks takes the careful path
+            labels = [lab for (lab,) in map(dict.values, dict.values(tracks))]
+        except (TypeError, ValueError):
+            return _careful(segmentation, what)
+        # insertion order, without a per-segment function call: checked sorted below, else the careful path
+        array = np.array([(s.start, s.end) for s in dict.keys(tracks)], dtype=float)
+    elif isinstance(segmentation, Timeline):
+        array = np.array([(s.start, s.end) for s in segmentation], dtype=float)
+    elif isinstance(segmentation, (np.ndarray, list, tuple)):
+        try:
+            array = np.asarray(segmentation, dtype=float)
+        except (TypeError, ValueError):
+            return _careful(segmentation, what)
+    else:
+        return _careful(segmentation, what)
+    if array.ndim != 2 or array.shape[1] != 2 or array.size == 0:
+        return _careful(segmentation, what)
+    # plainly valid: start < end, each start at or after the previous end (so sorted and disjoint),
+    # first and last time within MAX_SECONDS (so all are finite: NaN fails every comparison), and
+    # every segment at least a microsecond long
+    flat = array.ravel()
+    step = flat[1:] - flat[:-1]
+    tk = np.rint(flat * TICKS_PER_SECOND)
+    if not (-MAX_SECONDS <= flat[0] and flat[-1] <= MAX_SECONDS and step[0::2].min() > 0
+            and (len(step) == 1 or step[1::2].min() >= 0) and (tk[1::2] - tk[0::2]).min() > 0):
+        return _careful(segmentation, what)
+    times = flat.tolist()
+    tk = tk.astype(np.int64).tolist()
+    return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], labels)
+
+
+def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, list]:
+    """``(times, ticks)`` of one side's boundaries strictly inside the region ``(lo, hi)`` (ticks;
+    None: no region, no boundary): starts and ends, a start equal to the previous end counted
+    once, as :func:`tvseg.retrieval.boundaries.extract`."""
+    times, tks = [], []
+    if lo is None:
+        return times, tks
+    last = None
+    for s, e, a, b in zip(show.start, show.end, show.start_ticks, show.end_ticks):
+        if a > lo and a != last:
+            times.append(s)
+            tks.append(a)
+            last = a
+        if b < hi and b != last:
+            times.append(e)
+            tks.append(b)
+            last = b
+    return times, tks
+
+
+def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
+    """Indices ``(i, j)`` of the matched pairs of one show's boundaries ``r``, ``h`` (sorted ticks)
+    within ``tolerance`` ticks, in reference order: the pairs of
+    :func:`tvseg.retrieval.matching.match_points`, by its rules."""
+    n_r = len(r)
+    n = n_r + len(h)
+    if n == 0:
+        return [], []
+    times, ids = zip(*sorted(zip(r + h, range(n))))  # by time, a reference first on equal times
+    tolerance = min(tolerance, times[-1] - times[0])
+    # clusters: runs of boundaries each within the tolerance of the previous one
+    cuts = [k for k, a, b in zip(range(1, n), times, times[1:]) if b - a > tolerance]
+    cuts.append(n)
+    out_i, out_j = [], []
+    start = 0
+    for stop in cuts:
+        if stop - start == 2:  # one reference and one hypothesis boundary: a pair
+            x, y = ids[start], ids[start + 1]
+            if x < n_r <= y:
+                out_i.append(x)
+                out_j.append(y - n_r)
+            elif y < n_r <= x:
+                out_i.append(y)
+                out_j.append(x - n_r)
+        elif stop - start > 2:
+            pairs = _cluster(r, h, times[start:stop], ids[start:stop], n_r, tolerance)
+            if pairs is None:  # past BAND_LIMIT: the corpus path's greedy matching, and its warning
+                i, j = match_points(np.zeros(n_r, np.int64), np.array(r) / TICKS_PER_SECOND,
+                                    np.zeros(len(h), np.int64), np.array(h) / TICKS_PER_SECOND,
+                                    tolerance / TICKS_PER_SECOND)
+                return i.tolist(), j.tolist()
+            out_i.extend(pairs[0])
+            out_j.extend(pairs[1])
+        start = stop
+    return out_i, out_j
+
+
+def _cluster(r: list, h: list, times: tuple, ids: tuple, n_r: int, tolerance: int):
+    """``(i, j)`` lists of one cluster of three boundaries or more (None past :data:`BAND_LIMIT`)."""
+    refs = [x for x in ids if x < n_r]
+    n_ref, n_hyp = len(refs), len(ids) - len(refs)
+    if n_ref == 0 or n_hyp == 0:
+        return [], []
+    if n_ref == 1 or n_hyp == 1:  # the lone boundary pairs with its nearest neighbour (left on a tie)
+        lone_is_ref = n_ref == 1
+        p = next(q for q, x in enumerate(ids) if (x < n_r) == lone_is_ref)
+        d_left = times[p] - times[p - 1] if p > 0 else None
+        d_right = times[p + 1] - times[p] if p + 1 < len(ids) else None
+        if d_right is None or (d_left is not None and d_left <= d_right):
+            other, d = ids[p - 1], d_left
+        else:
+            other, d = ids[p + 1], d_right
+        if d > tolerance:
+            return [], []
+        return ([ids[p]], [other - n_r]) if lone_is_ref else ([other], [ids[p] - n_r])
+    # a cluster's members are contiguous in each side's order: references f.., hypotheses g..
+    f = refs[0]
+    g = next(x for x in ids if x >= n_r) - n_r
+    a, b = r[f:f + n_ref], h[g:g + n_hyp]
+    lo = [bisect_left(b, x - tolerance) for x in a]
+    hi = [bisect_right(b, x + tolerance) for x in a]
+    if sum(hi) - sum(lo) > BAND_LIMIT:
+        return None
+    pairs = _match_cluster(a, b, lo, hi, tolerance)
+    return [f + i for i, _ in pairs], [g + j for _, j in pairs]
+
+
+@lru_cache(maxsize=64)
+def gamma_fraction(gamma: float) -> Fraction:
+    """:func:`tvseg.exact.ratio` of a gamma, kept for the next call."""
+    return ratio(gamma)
+
+
+class ShowCoverage(NamedTuple):
+    """Per side: the correct segments' count and durations (s), summed in time order."""
+
+    n_correct_reference: int
+    n_correct_hypothesis: int
+    duration_reference: float
+    duration_hypothesis: float
+    duration_correct_reference: float
+    duration_correct_hypothesis: float
+
+
+def _best_partners(own_s, own_e, own_ts, own_te, other_s, other_e, other_ts, other_te, other_d):
+    """Per segment of one side: its best partner on the other (-1: none) and their overlap in ticks,
+    by :func:`tvseg.retrieval.coverage.match`'s rule: the largest overlap, then the shortest
+    partner, then the first. Overlapping means ``other.end > own.start and other.start < own.end``
+    (seconds, as the corpus path's searches)."""
+    partners, overlaps = [], []
+    for s, e, a, b in zip(own_s, own_e, own_ts, own_te):
+        best, best_ov, best_d = -1, 0, 0
+        for j in range(bisect_right(other_e, s), bisect_left(other_s, e)):
+            ov = (b if b < other_te[j] else other_te[j]) - (a if a > other_ts[j] else other_ts[j])
+            if best < 0 or ov > best_ov or (ov == best_ov and other_d[j] < best_d):
+                best, best_ov, best_d = j, ov, other_d[j]
+        partners.append(best)
+        overlaps.append(best_ov)
+    return partners, overlaps
+
+
+def show_coverage(ref: Show, hyp: Show, gamma: float) -> ShowCoverage:
+    """Correct segments of one show at ``gamma`` (coverage strictly above it, decided exactly)."""
+    g = gamma_fraction(gamma)
+    p, q = g.numerator, g.denominator
+    d_r = [b - a for a, b in zip(ref.start_ticks, ref.end_ticks)]
+    d_h = [b - a for a, b in zip(hyp.start_ticks, hyp.end_ticks)]
+    out = []
+    for own, other, d_own, d_other in ((ref, hyp, d_r, d_h), (hyp, ref, d_h, d_r)):
+        partners, overlaps = _best_partners(*own[:4], *other[:4], d_other)
+        n_ok, total, total_ok = 0, 0.0, 0.0
+        for j, ov, d in zip(partners, overlaps, d_own):
+            seconds = d / TICKS_PER_SECOND
+            total += seconds
+            if j >= 0 and 2 * ov * q > p * (d + d_other[j]):
+                n_ok += 1
+                total_ok += seconds
+        out.append((n_ok, total, total_ok))
+    (n_r, t_r, ok_r), (n_h, t_h, ok_h) = out
+    return ShowCoverage(n_r, n_h, t_r, t_h, ok_r, ok_h)
