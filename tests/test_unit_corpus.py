@@ -213,3 +213,23 @@ def test_overlapping_segments_raise_the_same_error(side):
         errors(shows, anns_bad, [good, good], units, broken, clean, Settings(units="file"))
     else:
         errors(shows, [good, good], anns_bad, units, clean, broken, Settings(units="file"))
+
+
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32 - 1), k=st.sampled_from([None, 1, 2, 6]), convention=st.sampled_from(CONVENTIONS),
+       frame=st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 6.0, 0.3]))
+def test_random_corpora_in_frames(seed, k, convention, frame):
+    shows, ref_anns, hyp_anns, _ = corpus(seed)
+    assert_same(*both(shows, ref_anns, hyp_anns, None, Settings(units="frames", frame=frame, k=k,
+                                                                convention=convention)))
+
+
+def test_chunkseg_needs_frames():
+    shows, ref_anns, hyp_anns, units = corpus(5, 3)
+    ref = from_segmentations(ref_anns, names=shows)
+    u_show, u_start, u_end = flat_units(shows, units)
+    r_start, r_end = regions(ref)
+    with pytest.raises(Exception, match="chunkseg"):
+        corpus_unit_scores(ref, ref, unit_show=u_show, unit_start=u_start, unit_end=u_end, shows=shows,
+                           settings=Settings(units="file", convention="chunkseg"), region_start=r_start,
+                           region_end=r_end, name="sys")

@@ -6,18 +6,23 @@ show and on the sum) returns, computed as array operations over the concatenated
 
 * the projection (:mod:`tvseg.unit.projection`): unit ``u`` of show ``s`` gets the last segment of
   ``s`` whose start is at or before its midpoint :math:`(a_u + b_u) / 2` (floats, as there), the first
-  segment when none is; one ``searchsorted`` of the keys ``(show, midpoint)`` among the keys
-  ``(show, segment start)``, compared lexicographically as complex numbers (show the real part, time
-  the imaginary part). A boundary is a unit whose segment differs from the previous unit's: its
-  position is the number of units of the show before it (:func:`tvseg.unit.masses.boundary_positions`);
+  segment when none is. Segment ``j`` thus owns the units from :math:`c_j = \#\{u : m_u < t_j\}` on:
+  one ``searchsorted`` of the keys ``(show, segment start)`` among the keys ``(show, midpoint)``,
+  compared lexicographically as complex numbers (show the real part, time the imaginary part). The
+  boundary positions (:func:`tvseg.unit.masses.boundary_positions` of the masses) are the distinct
+  :math:`c_j` in ``1 .. N - 1`` of the show's segments but its first (:func:`_positions`);
 * frames (:func:`tvseg.unit.projection.frames`) of every show's region, with the same float operations;
 * Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions (:mod:`tvseg.unit.corpus_windows`);
 * GHD, S and B by the batch functions of :mod:`tvseg.unit.edits_batch`;
 * each show's metrics as :func:`tvseg.unit.scores.unit_metrics`, element-wise (same operations, so
   the same floats), and the corpus metrics from the summed components.
 
-``convention="chunkseg"`` keeps the per-show loop (chunkseg's grid, :func:`tvseg.unit.projection.chunk_masses`,
-and its substitutes for segeval's 0/0 are per show); only its metrics are computed as arrays.
+``convention="chunkseg"`` projects every show onto chunkseg's grid the same way (the chunk flags of
+:func:`tvseg.unit.projection.chunk_flags`, element-wise with the same float operations) and applies
+chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
+
+Every value equals the per-show loop's bit for bit (``tests/test_unit_corpus.py``): the counts are
+integers, S's, B's and GHD's are sums of halves, summed over shows in show order as the loop adds them.
 """
 from __future__ import annotations
 
@@ -25,15 +30,16 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Segment, Timeline
+from pyannote.core import Segment
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.exact import ticks
 from tvseg.rates import rate
 from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
 from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
 from tvseg.unit.cseg import segmentation_cost
 from tvseg.unit.projection import frames
-from tvseg.unit.scores import unit_components, unit_metrics
+from tvseg.unit.scores import unit_metrics
 
 __all__ = ["corpus_unit_scores"]
 
@@ -243,27 +249,78 @@ def _components(pr, r_off, ph, h_off, n, settings):
 
 
 def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name):
-    """The per-show loop under ``"chunkseg"`` (chunkseg's grid and substitutes are per show)."""
-    r_off, h_off = ref.offsets(), hyp.offsets()
-    rows, scored, events = [], [], []
-    for k in np.flatnonzero(~np.isnan(region_start)).tolist():
-        region = Segment(float(region_start[k]), float(region_end[k]))
-        comp = unit_components(_timeline(ref, r_off, k), _timeline(hyp, h_off, k), units=None,
-                               settings=settings, region=region)
-        if comp is None:
-            events.append((k, -1, f"{name}: show {shows[k]} is shorter than one chunk of {settings.frame:g} s: "
-                                  "its unit metrics are left out (chunkseg scores no such show)"))
-            continue
-        rows.append(comp)
-        scored.append(k)
-    comps = {key: np.array([c[key] for c in rows], dtype=np.int64 if key in _INT_KEYS else float)
-             for key in _INT_KEYS + _FLOAT_KEYS}
-    return _assemble(comps, np.array(scored, np.int64), shows, events)
+    r"""Under ``"chunkseg"``: every show on chunkseg's grid (:func:`tvseg.unit.projection.chunk_masses`),
+    the window counts as segeval's, then chunkseg's substitutes (``tvseg.unit.scores._as_chunkseg``).
+
+    A show of duration :math:`D` (its region's end) has :math:`C = \lfloor D / c \rfloor` chunks of
+    ``c`` seconds, :math:`N = C + 1` units; a boundary :math:`t` with :math:`0 < t \le \lfloor D/c \rfloor c`
+    flags chunk :math:`\min(\lfloor t / c \rfloor, C - 1)`, a boundary at position ``chunk + 1``. Where
+    segeval counts no Pk window, Pk is 0 (one window, no error); no WindowDiff window, WindowDiff is
+    1 for equal segmentations when :math:`k = N`, else 0 (one window holding it); no B denominator, B
+    is 1 (one match); GHD is raw (``ghd_positions = 1``).
+    """
+    chunk = settings.frame
+    has = ~np.isnan(region_start)
+    duration = np.where(has, region_end, 0.0)
+    cut = np.floor(duration / chunk) * chunk
+    count = np.where(has & (duration > 0.0), np.floor(cut / chunk), 0).astype(np.int64)
+    short = np.flatnonzero(has & (count == 0))
+    events = [(int(k), -1, f"{name}: show {shows[k]} is shorter than one chunk of {settings.frame:g} s: its unit "
+                           "metrics are left out (chunkseg scores no such show)") for k in short.tolist()]
+    scored = np.flatnonzero(count > 0)
+    n = count[scored] + 1
+    sides = [_chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
+    (pr, r_off), (ph, h_off) = sides
+    comps = _components(pr, r_off, ph, h_off, n, settings)
+    no_window = comps["pk_windows"] == 0
+    comps["pk_miss"][no_window] = comps["pk_false_alarm"][no_window] = 0
+    comps["pk_windows"][no_window] = 1
+    k = corpus_k(n, np.diff(r_off) + 1, "segeval", settings.k)
+    no_window = comps["wd_windows"] == 0
+    r_count, h_count = np.diff(r_off), np.diff(h_off)
+    differ = np.zeros(n.size, bool)
+    same_count = np.repeat(r_count == h_count, r_count)
+    unequal = pr[same_count] != ph[np.repeat(r_count == h_count, h_count)]
+    differ[np.repeat(np.flatnonzero(r_count == h_count), r_count[r_count == h_count])[unequal]] = True
+    equal = (r_count == h_count) & ~differ
+    comps["wd_errors"][no_window] = ((n - k == 0) & equal)[no_window]
+    comps["wd_windows"][no_window] = 1
+    no_match = comps["b_denominator"] == 0
+    comps["b_penalty"][no_match] = 0.0
+    comps["b_denominator"][no_match] = 1.0
+    comps["ghd_positions"][:] = 1
+    return _assemble(comps, scored, shows, events)
 
 
-def _timeline(side, off, k) -> Timeline:
-    return Timeline([Segment(s, e) for s, e in zip(side.start[off[k]:off[k + 1]].tolist(),
-                                                    side.end[off[k]:off[k + 1]].tolist())])
+def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
+    """One side's boundary positions on chunkseg's grid (:func:`tvseg.unit.projection.chunk_flags` of
+    :func:`tvseg.unit.projection.chunk_boundaries`): ``(positions, offsets)`` over the scored shows."""
+    seg_show = np.asarray(side.show, np.int64)
+    keep = count[seg_show] > 0
+    show = np.repeat(seg_show[keep], 2)
+    times = np.empty(show.size)
+    times[0::2] = np.asarray(side.start, float)[keep]
+    times[1::2] = np.asarray(side.end, float)[keep]
+    tick = np.asarray(side.start_ticks)[keep], np.asarray(side.end_ticks)[keep]
+    ticks = np.empty(show.size, np.int64)
+    ticks[0::2], ticks[1::2] = tick
+    inside = (ticks > _ticks(region_start)[show]) & (ticks < _ticks(region_end)[show])
+    show, times, ticks = show[inside], times[inside], ticks[inside]
+    again = np.zeros(show.size, bool)          # a start at the previous end: one boundary, the first time
+    again[1:] = (ticks[1:] == ticks[:-1]) & (show[1:] == show[:-1])
+    show, times = show[~again], times[~again]
+    counted = (times > 0.0) & (times <= cut[show])
+    show, times = show[counted], times[counted]
+    flag = np.minimum(np.floor(times / chunk).astype(np.int64), count[show] - 1)
+    again = np.zeros(show.size, bool)
+    again[1:] = (flag[1:] == flag[:-1]) & (show[1:] == show[:-1])
+    show, flag = show[~again], flag[~again]
+    owner = np.searchsorted(scored, show)
+    return flag + 1, np.searchsorted(owner, np.arange(scored.size + 1))
+
+
+def _ticks(seconds):
+    return ticks(np.nan_to_num(seconds))
 
 
 def _metrics(c):
