@@ -1,7 +1,8 @@
 """Benchmark (issue 13): the unit-domain metrics of a whole corpus at once (``tvseg.unit.corpus``) against
 the per-show loop of ``tvseg.evaluation._unit_scores``.
 
-    python tests/benchmarks/bench_unit_corpus.py [--shows 2000] [--seed 13] [--keep DIR] [--repeat 3]
+    python tests/benchmarks/bench_unit_corpus.py [--shows 2000] [--seed 13] [--keep DIR] [--repeat 5]
+        [--frame SECONDS] [--convention paper|segeval1|segeval|nltk|chunkseg]
 
 The corpus is ``bench_end_to_end.py``'s (deterministic: shows of 10-30 min, 8-25 topic segments, two
 systems a and b, breath-group units of 1-6 s in one CSV), generated in a temporary folder or reused from
@@ -10,7 +11,8 @@ WinPR, S, C_seg, GHD, B); the two sides are checked equal (per-show tables bit f
 ``==``) before the times are printed. Timed: the per-show loop (one run: it is slow) and
 :func:`tvseg.unit.corpus.corpus_unit_scores` (best of ``--repeat``), each for both systems; the flat unit
 arrays are built once from ``tvseg.read_units``'s frames, outside the timing (a columnar reader gives them
-directly), and that time is printed too.
+directly), and that time is printed too. ``--frame`` scores on frames of that length instead of the
+units (``Settings(units="frames")``), ``--convention`` picks the convention (``chunkseg`` needs ``--frame``).
 
 Target: under 0.4 s for both systems on 2,000 shows.
 """
@@ -52,7 +54,9 @@ def main(argv=None) -> int:
     parser.add_argument("--shows", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--keep", type=Path, default=None)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--frame", type=float, default=None)
+    parser.add_argument("--convention", default="paper")
     args = parser.parse_args(argv)
     folder, counts, _, tmp = corpus(args.keep, args.shows, args.seed)
     ref_read = tvseg.read_segments(folder / "ref")
@@ -69,7 +73,10 @@ def main(argv=None) -> int:
         read = tvseg.read_segments(folder / f"{name}.rttm")
         anns = [read.get(s) for s in shows]
         systems[name] = (anns, from_segmentations(anns, names=shows, side=f"{name} hypothesis"))
-    settings = Settings(units="file")
+    settings = Settings(units="file" if args.frame is None else "frames", frame=args.frame,
+                        convention=args.convention)
+    if args.frame is not None:
+        units = u_show = u_start = u_end = None
     warnings.simplefilter("ignore")
 
     loop_seconds, loop = 0.0, {}
@@ -93,7 +100,8 @@ def main(argv=None) -> int:
         pd.testing.assert_frame_equal(result[name][0], loop[name][0], check_exact=True)
         assert all(result[name][1][k] == v or (np.isnan(v) and np.isnan(result[name][1][k]))
                    for k, v in loop[name][1].items()), name
-    print(f"{len(shows):,} shows, {len(u_show):,} units, two systems; equal: yes")
+    what = f"{len(u_show):,} units" if u_show is not None else f"frames of {args.frame:g} s"
+    print(f"{len(shows):,} shows, {what}, convention {args.convention}, two systems; equal: yes")
     print(f"per-show loop (_unit_scores)      {loop_seconds:8.3f} s")
     print(f"corpus_unit_scores (best of {args.repeat})   {best:8.3f} s   ({loop_seconds / best:.0f}x)")
     print(f"flat unit arrays from the frames   {flat_seconds:8.3f} s   (not timed above)")
