@@ -12,6 +12,7 @@ that a hypothesis lacks is scored as an empty hypothesis (with a warning naming 
 """
 from __future__ import annotations
 
+import html
 import warnings
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -29,6 +30,7 @@ from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metr
                                     metric_table, score_shows, warn_undefined)
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.preparation import Prepared, prepare
@@ -92,6 +94,25 @@ class EvaluationResult:
     intervals: dict = field(default_factory=dict)
     pairwise: list = field(default_factory=list)
     uem: dict | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every metric value in long format, one row per (system, scope, group, show, metric), with
+        the bootstrap interval beside the corpus values (:func:`tvseg.retrieval.tables.long_table`)."""
+        return long_table(self)
+
+    def summary(self) -> pd.DataFrame:
+        """Systems x main metrics, pooled over the corpus (fractions): the CLI's summary as a table."""
+        return summary_table(self)
+
+    def __repr__(self) -> str:
+        return (f"<EvaluationResult: {len(self.systems)} system(s) ({', '.join(self.systems)}), "
+                f"{len(self.shows)} show(s); {self.settings.signature()}>")
+
+    def _repr_html_(self) -> str:
+        """The summary table in a notebook, with the settings' signature under it."""
+        table = self.summary().to_html(float_format=lambda v: f"{100 * v:.1f}", na_rep="-", border=0)
+        return (f"{table}<p><small>{len(self.shows)} show(s), percent; "
+                f"{html.escape(self.settings.signature())}</small></p>")
 
     def to_json(self) -> dict:
         """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers)."""
