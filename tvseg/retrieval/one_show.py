@@ -48,6 +48,9 @@ class Show(NamedTuple):
     end_ticks: list
     labels: list | None
     """One label per segment; None when there are none (arrays, Timelines)."""
+    times: list
+    """Start, end, start, end... (seconds), and the same in ticks:"""
+    ticks: list
 
     def arrays(self):
         """``(start, end, label)`` arrays, as :func:`tvseg.retrieval.segments.from_segmentation` gives."""
@@ -59,7 +62,10 @@ class Show(NamedTuple):
 
 def _careful(segmentation, what: str) -> Show:
     start, end, label = from_segmentation(segmentation, what=what)
-    return Show(start.tolist(), end.tolist(), ticks(start).tolist(), ticks(end).tolist(), label.tolist())
+    times = np.column_stack([start, end]).ravel()
+    tk = ticks(times).tolist()
+    times = times.tolist()
+    return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], label.tolist(), times, tk)
 
 
 def read_show(segmentation, *, what: str) -> Show:
@@ -93,38 +99,36 @@ def read_show(segmentation, *, what: str) -> Show:
         return _careful(segmentation, what)
     if array.ndim != 2 or array.shape[1] != 2 or array.size == 0:
         return _careful(segmentation, what)
-    # plainly valid: start < end, each start at or after the previous end (so sorted and disjoint),
-    # first and last time within MAX_SECONDS (so all are finite: NaN fails every comparison), and
-    # every segment at least a microsecond long
+    # plainly valid: each segment at least a microsecond long (so start < end), each start at or
+    # after the previous end (so sorted and disjoint), the first and last time within MAX_SECONDS
+    # (so all are: the times are a chain; NaN fails every comparison)
     flat = array.ravel()
-    step = flat[1:] - flat[:-1]
-    tk = np.rint(flat * TICKS_PER_SECOND)
-    if not (-MAX_SECONDS <= flat[0] and flat[-1] <= MAX_SECONDS and step[0::2].min() > 0
-            and (len(step) == 1 or step[1::2].min() >= 0) and (tk[1::2] - tk[0::2]).min() > 0):
-        return _careful(segmentation, what)
     times = flat.tolist()
+    tk = np.rint(flat * TICKS_PER_SECOND)
+    rounded = tk.tolist()
+    if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS
+            and all(map(float.__lt__, rounded[0::2], rounded[1::2]))
+            and all(map(float.__le__, times[1:-1:2], times[2::2]))):
+        return _careful(segmentation, what)
     tk = tk.astype(np.int64).tolist()
-    return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], labels)
+    return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], labels, times, tk)
 
 
 def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, list]:
-    """``(times, ticks)`` of one side's boundaries strictly inside the region ``(lo, hi)`` (ticks;
-    None: no region, no boundary): starts and ends, a start equal to the previous end counted
-    once, as :func:`tvseg.retrieval.boundaries.extract`."""
-    times, tks = [], []
+    """``(times, ticks)`` of one side's boundaries inside the region ``(lo, hi)`` (ticks; None: no
+    region, no boundary), by :func:`tvseg.retrieval.boundaries.extract`'s rule: the starts after
+    ``lo``, the ends before ``hi``, in time order, a start on the previous end counted once."""
     if lo is None:
-        return times, tks
-    last = None
-    for s, e, a, b in zip(show.start, show.end, show.start_ticks, show.end_ticks):
-        if a > lo and a != last:
-            times.append(s)
-            tks.append(a)
-            last = a
-        if b < hi and b != last:
-            times.append(e)
-            tks.append(b)
-            last = b
-    return times, tks
+        return [], []
+    n = len(show.start)
+    # starts (strictly increasing) after lo are a suffix from a, ends before hi a prefix up to b
+    a, b = bisect_right(show.start_ticks, lo), bisect_left(show.end_ticks, hi)
+    ends, both, starts = slice(1, 2 * min(a, b), 2), slice(2 * a, 2 * max(a, b)), slice(2 * max(a, b), 2 * n, 2)
+    times = show.times[ends] + show.times[both] + show.times[starts]  # ends alone, both, starts alone
+    ticks_ = show.ticks[ends] + show.ticks[both] + show.ticks[starts]
+    # equal ticks are neighbours (the ticks never decrease): keep each one's first time
+    first = dict(zip(reversed(ticks_), reversed(times)))
+    return list(first.values())[::-1], list(first)[::-1]
 
 
 def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
@@ -211,39 +215,56 @@ class ShowCoverage(NamedTuple):
     duration_correct_hypothesis: float
 
 
-def _best_partners(own_s, own_e, own_ts, own_te, other_s, other_e, other_ts, other_te, other_d):
-    """Per segment of one side: its best partner on the other (-1: none) and their overlap in ticks,
-    by :func:`tvseg.retrieval.coverage.match`'s rule: the largest overlap, then the shortest
-    partner, then the first. Overlapping means ``other.end > own.start and other.start < own.end``
-    (seconds, as the corpus path's searches)."""
-    partners, overlaps = [], []
-    for s, e, a, b in zip(own_s, own_e, own_ts, own_te):
-        best, best_ov, best_d = -1, 0, 0
-        for j in range(bisect_right(other_e, s), bisect_left(other_s, e)):
-            ov = (b if b < other_te[j] else other_te[j]) - (a if a > other_ts[j] else other_ts[j])
-            if best < 0 or ov > best_ov or (ov == best_ov and other_d[j] < best_d):
-                best, best_ov, best_d = j, ov, other_d[j]
-        partners.append(best)
-        overlaps.append(best_ov)
-    return partners, overlaps
+def _best_partners(ref: Show, hyp: Show, d_r: list, d_h: list):
+    """Best partner of every segment of each side (-1: none) and their overlap in ticks, by
+    :func:`tvseg.retrieval.coverage.match`'s rule: the largest overlap, then the shortest partner,
+    then the first. ``R`` and ``H`` overlap when ``H.end > R.start and H.start < R.end`` (seconds, as
+    the corpus path's searches); both sides sorted and disjoint, one sweep meets every such pair,
+    each side's candidates in time order."""
+    n_r, n_h = len(d_r), len(d_h)
+    r_partner, r_overlap, h_partner, h_overlap = [-1] * n_r, [0] * n_r, [-1] * n_h, [0] * n_h
+    rs, re, rts, rte = ref.start, ref.end, ref.start_ticks, ref.end_ticks
+    hs, he, hts, hte = hyp.start, hyp.end, hyp.start_ticks, hyp.end_ticks
+    i = j = 0
+    while i < n_r and j < n_h:
+        if he[j] > rs[i] and hs[j] < re[i]:
+            ov = (rte[i] if rte[i] < hte[j] else hte[j]) - (rts[i] if rts[i] > hts[j] else hts[j])
+            k = r_partner[i]
+            if k < 0 or ov > r_overlap[i] or (ov == r_overlap[i] and d_h[j] < d_h[k]):
+                r_partner[i], r_overlap[i] = j, ov
+            k = h_partner[j]
+            if k < 0 or ov > h_overlap[j] or (ov == h_overlap[j] and d_r[i] < d_r[k]):
+                h_partner[j], h_overlap[j] = i, ov
+        # leave the segment that ends first (both when they end together: neither overlaps the other's next)
+        if re[i] < he[j]:
+            i += 1
+        elif he[j] < re[i]:
+            j += 1
+        else:
+            i += 1
+            j += 1
+    return r_partner, r_overlap, h_partner, h_overlap
+
+
+def _correct(partners: list, overlaps: list, d_own: list, d_other: list, p: int, q: int):
+    """Count and durations (s, summed in time order) of one side's segments whose coverage
+    ``2 overlap / (own + partner)`` is strictly above ``p / q``."""
+    n_ok, total, total_ok = 0, 0.0, 0.0
+    for j, ov, d in zip(partners, overlaps, d_own):
+        seconds = d / TICKS_PER_SECOND
+        total += seconds
+        if j >= 0 and 2 * ov * q > p * (d + d_other[j]):
+            n_ok += 1
+            total_ok += seconds
+    return n_ok, total, total_ok
 
 
 def show_coverage(ref: Show, hyp: Show, gamma: float) -> ShowCoverage:
     """Correct segments of one show at ``gamma`` (coverage strictly above it, decided exactly)."""
     g = gamma_fraction(gamma)
-    p, q = g.numerator, g.denominator
     d_r = [b - a for a, b in zip(ref.start_ticks, ref.end_ticks)]
     d_h = [b - a for a, b in zip(hyp.start_ticks, hyp.end_ticks)]
-    out = []
-    for own, other, d_own, d_other in ((ref, hyp, d_r, d_h), (hyp, ref, d_h, d_r)):
-        partners, overlaps = _best_partners(*own[:4], *other[:4], d_other)
-        n_ok, total, total_ok = 0, 0.0, 0.0
-        for j, ov, d in zip(partners, overlaps, d_own):
-            seconds = d / TICKS_PER_SECOND
-            total += seconds
-            if j >= 0 and 2 * ov * q > p * (d + d_other[j]):
-                n_ok += 1
-                total_ok += seconds
-        out.append((n_ok, total, total_ok))
-    (n_r, t_r, ok_r), (n_h, t_h, ok_h) = out
+    r_partner, r_overlap, h_partner, h_overlap = _best_partners(ref, hyp, d_r, d_h)
+    n_r, t_r, ok_r = _correct(r_partner, r_overlap, d_r, d_h, g.numerator, g.denominator)
+    n_h, t_h, ok_h = _correct(h_partner, h_overlap, d_h, d_r, g.numerator, g.denominator)
     return ShowCoverage(n_r, n_h, t_r, t_h, ok_r, ok_h)
