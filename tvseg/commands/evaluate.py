@@ -43,6 +43,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
                    "reports/demo/ unless given)")
     p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
+    p.add_argument("--jobs", metavar="N", type=int, default=None,
+                   help="processes writing the report's show pages (default: the machine's cores; 1: no "
+                        "extra process); the report is the same whatever N")
     p.set_defaults(run=run)
 
 
@@ -166,6 +169,9 @@ def load(args):
 
 
 def run(args) -> int:
+    jobs = getattr(args, "jobs", None)
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
     settings, inputs = load(args)
 
     from tvseg.evaluation import evaluate
@@ -177,7 +183,8 @@ def run(args) -> int:
     if args.html is not None:
         from tvseg.report import write_report
 
-        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None)
+        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None,
+                             jobs=jobs)
         print(f"report: {index}")
     return 0
 

@@ -1,8 +1,9 @@
 """The HTML report: a corpus page, one page per show, and the data behind them.
 
-:func:`write_report` is the entry point (``tvseg evaluate --html DIR`` calls it). The pages are
-built from the plain data model of :mod:`tvseg.report.model`; :mod:`tvseg.report.adapter` builds
-that model from an evaluation result.
+:func:`write_report` is the entry point (``tvseg evaluate --html DIR`` calls it). The pages of an
+evaluation result are written from the result itself, one show at a time
+(:class:`tvseg.report.adapter.ResultPages`), by a pool of processes (:mod:`tvseg.report.workers`);
+a :class:`~tvseg.report.model.Report` built directly (tests, benchmarks) is rendered the same way.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ __all__ = ["write_report", "Report"]
 
 
 def write_report(result, directory: str | os.PathLike, *, progress: bool | None = None,
-                 date: str | None = None) -> Path:
+                 date: str | None = None, jobs: int | None = None) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
     Parameters
@@ -31,12 +32,23 @@ def write_report(result, directory: str | os.PathLike, *, progress: bool | None 
         stderr is a terminal. True or False force it on or off.
     date : str, optional
         The date the footers show (default: today); ``tvseg evaluate --demo`` takes it from the
-        corpus's metadata so that the committed demo report is reproducible byte for byte.
+        corpus's metadata so that the committed demo report is reproducible byte for byte. Ignored
+        for a :class:`~tvseg.report.model.Report`, which carries its own.
+    jobs : int, optional
+        The number of processes writing the show pages (default: the machine's cores,
+        :func:`os.cpu_count`); 1 writes them in this process. Small reports, and systems that
+        cannot fork, are written in this process whatever ``jobs``. The files written are the
+        same, byte for byte, whatever ``jobs``.
+
+    Returns
+    -------
+    pathlib.Path
+        The report's ``index.html``.
     """
     from tvseg.report import render
 
     if not isinstance(result, Report):
-        from tvseg.report.adapter import from_evaluation
+        from tvseg.report.adapter import ResultPages
 
-        result = from_evaluation(result, date=date)
-    return render.write(result, directory, progress=progress)
+        result = ResultPages(result, date=date)
+    return render.write(result, directory, progress=progress, jobs=jobs)

@@ -1,8 +1,15 @@
-"""Build the report model (:mod:`tvseg.report.model`) from a :class:`tvseg.evaluation.EvaluationResult`.
+"""The report's pages read from a :class:`tvseg.evaluation.EvaluationResult`, one show at a time.
 
 Everything the pages show comes from the result as computed: per-show metrics, pooled and macro
 scores with their bootstrap intervals, ``by_length``, groups, sweeps, pairwise tests, the match
-tables, the boundaries of each side and the pairs matched among them, as scored. ``data/scores.json`` is ``result.to_json()`` itself.
+tables, the boundaries of each side and the pairs matched among them, as scored.
+``data/scores.json`` is ``result.to_json()`` itself.
+
+:class:`ResultPages` groups the result's rows by show once (offsets into arrays sorted by show) and
+builds a show's :class:`~tvseg.report.pages.ShowPage` by slicing those arrays when its page is
+written: no per-page table lookups by label, and no object per page kept. :func:`from_evaluation`
+builds the whole :class:`~tvseg.report.model.Report` model from the same pages, for scripts and
+tests that want it.
 """
 from __future__ import annotations
 
@@ -10,12 +17,13 @@ import datetime as _dt
 import math
 
 import numpy as np
+import pandas as pd
 
 from tvseg.retrieval.titles import has_title
-from tvseg.report.model import (BoundaryPair, Comparison, Estimate, MatchRow, Report, Segment, Show,
-                                SystemShow, SystemSummary)
+from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
+from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_text, to_show
 
-__all__ = ["from_evaluation"]
+__all__ = ["ResultPages", "from_evaluation"]
 
 
 def _value(v):
@@ -32,6 +40,15 @@ def _value(v):
 def _label(v):
     v = _value(v)
     return None if v is None else str(v)
+
+
+def _labels(values) -> list:
+    return [v if type(v) is str else _label(v) for v in values]
+
+
+def _optional(values) -> list:
+    """Floats, None for NaN."""
+    return [None if v != v else v for v in values]
 
 
 def _metrics(row: dict) -> dict:
@@ -60,8 +77,160 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
         gamma_sweep=gamma, tolerance_sweep=tolerance)
 
 
+class _System:
+    """One system's arrays, grouped by show once."""
+
+    def __init__(self, name: str, sr, shows: pd.Index):
+        n = len(shows)
+        scores = sr.scores
+        self.name = name
+        hyp = scores.hypothesis
+        self.hyp_off = hyp.offsets()
+        self.hyp_start, self.hyp_end, self.hyp_label = hyp.start, hyp.end, hyp.label
+        r_show, self.r_time, h_show, self.h_time = scores.boundaries
+        pair_i, pair_j = scores.pairs
+        self.r_missed = np.ones(len(self.r_time), dtype=bool)
+        self.r_missed[pair_i] = False
+        self.h_false = np.ones(len(self.h_time), dtype=bool)
+        self.h_false[pair_j] = False
+        self.r_off, self.h_off = _by_show(r_show, n), _by_show(h_show, n)
+        m = sr.matches
+        side = m["side"].to_numpy()
+        ref_rows, hyp_rows = m[side == "reference"], m[side == "hypothesis"]
+        self.hyp_correct = hyp_rows["correct"].to_numpy(dtype=bool)
+        self.rows = {c: ref_rows[c].to_numpy() for c in ("start", "end", "label", "partner_start", "partner_end",
+                                                         "partner_label", "cov_to", "cov_from", "coverage")}
+        self.rows["correct"] = ref_rows["correct"].to_numpy(dtype=bool)
+        self.title_f1 = scores.reference_title_f1
+        pairs = sr.boundary_pairs
+        pair_show = shows.get_indexer(pairs["show"]) if len(pairs) else np.empty(0, dtype=np.int64)
+        order = np.argsort(pair_show, kind="stable")
+        self.pairs_ref = pairs["reference"].to_numpy(dtype=float)[order]
+        self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
+        self.p_off = _by_show(pair_show[order], n)
+        frame = sr.shows
+        self.metric_names = [str(c) for c in frame.columns]
+        self.metric_columns = [frame[c].to_numpy() for c in frame.columns]
+        self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
+        self.defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
+
+    def metrics(self, k: int) -> dict:
+        row = self.metric_row[k]
+        if row < 0:
+            return {}
+        return {name: _value(column[row]) for name, column in zip(self.metric_names, self.metric_columns)}
+
+    def page(self, k: int, a: int, b: int) -> SystemPage:
+        ha, hb = self.hyp_off[k], self.hyp_off[k + 1]
+        pa, pb = self.p_off[k], self.p_off[k + 1]
+        ra, rb = self.r_off[k], self.r_off[k + 1]
+        xa, xb = self.h_off[k], self.h_off[k + 1]
+        rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
+        f1 = self.title_f1
+        # titles are judged on correctly retrieved, titled reference segments only
+        title_f1 = [_value(f1[a + i]) if f1 is not None and ok and has_title(label) else None
+                    for i, (ok, label) in enumerate(zip(rows["correct"], rows["label"]))] \
+            if f1 is not None else [None] * (b - a)
+        return SystemPage(
+            name=self.name, metrics=self.metrics(k),
+            seg_start=self.hyp_start[ha:hb].tolist(), seg_end=self.hyp_end[ha:hb].tolist(),
+            seg_label=_labels(self.hyp_label[ha:hb].tolist()), seg_correct=self.hyp_correct[ha:hb].tolist(),
+            matched_ref=self.pairs_ref[pa:pb].tolist(), matched_hyp=self.pairs_hyp[pa:pb].tolist(),
+            missed=self.r_time[ra:rb][self.r_missed[ra:rb]].tolist(),
+            false_alarms=self.h_time[xa:xb][self.h_false[xa:xb]].tolist(),
+            ref_start=rows["start"], ref_end=rows["end"], ref_label=_labels(rows["label"]),
+            hyp_start=_optional(rows["partner_start"]), hyp_end=_optional(rows["partner_end"]),
+            hyp_label=_labels(rows["partner_label"]), cov_to=rows["cov_to"], cov_from=rows["cov_from"],
+            coverage=rows["coverage"], correct=rows["correct"], title_f1=title_f1)
+
+
+class ResultPages:
+    """The pages of an evaluation result (see :mod:`tvseg.report.pages` for what a source of pages offers).
+
+    Parameters
+    ----------
+    result : tvseg.evaluation.EvaluationResult
+    date : str, optional
+        Shown in the footers (default: today, ISO format).
+    """
+
+    def __init__(self, result, *, date: str | None = None):
+        from tvseg import __version__
+
+        self.result = result
+        self.show_ids = [str(s) for s in result.shows]
+        n = len(self.show_ids)
+        index = pd.Index(list(result.shows))
+        names = list(result.systems)
+        srs = [result.systems[name] for name in names]
+        self.systems = [_System(name, sr, index) for name, sr in zip(names, srs)]
+        # The reference is the same Segments object for every system; take it from the first.
+        self.reference = srs[0].scores.reference if srs else None
+        self.ref_off = self.reference.offsets() if self.reference is not None else np.zeros(n + 1, dtype=np.int64)
+        start, end = np.full(n, np.inf), np.full(n, -np.inf)
+        for sr in srs:
+            start = np.fmin(start, sr.scores.region_start)
+            end = np.fmax(end, sr.scores.region_end)
+        self.start = np.where(np.isfinite(start), start, 0.0)
+        self.end = np.where(np.isfinite(end), end, self.start)
+        by_show = {}
+        if result.metadata is not None and len(result.metadata):
+            for show, row in result.metadata.to_dict(orient="index").items():
+                by_show[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
+        self.metadata = [by_show.get(show, {}) for show in self.show_ids]
+        comparisons = tuple(Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), _value(c.get("p_value")),
+                                       _value(c.get("difference"))) for c in result.pairwise)
+        self.header = Report(
+            signature=result.settings.signature(), version=__version__,
+            date=date or _dt.date.today().isoformat(),
+            systems=tuple(_summary(name, sr, result.intervals) for name, sr in zip(names, srs)),
+            shows=(), comparisons=comparisons, settings=dict(result.settings.as_dict()))
+
+    def __len__(self) -> int:
+        return len(self.show_ids)
+
+    def present(self) -> set:
+        """The metric keys some system has a value for (corpus, macro or any show)."""
+        keys = defined_keys(self.header)
+        for system in self.systems:
+            keys |= system.defined
+        return keys
+
+    def show_metrics(self, keys) -> list:
+        """Per system, one list per key: its value on every show (None where not available)."""
+        out = []
+        for system in self.systems:
+            columns = dict(zip(system.metric_names, system.metric_columns))
+            rows = system.metric_row
+            lists = []
+            for key in keys:
+                column = columns.get(key)
+                lists.append([None if column is None or r < 0 else _value(column[r]) for r in rows.tolist()])
+            out.append(lists)
+        return out
+
+    def scores_json(self) -> str:
+        """``data/scores.json``: ``result.to_json()``, as ``--json`` writes it."""
+        return scores_text(self.result.to_json())
+
+    def page(self, k: int) -> ShowPage:
+        """The data of show ``k``'s page, sliced from the result's arrays."""
+        a, b = int(self.ref_off[k]), int(self.ref_off[k + 1])
+        ref = self.reference
+        if ref is None:
+            ref_start, ref_end, ref_label = [], [], []
+        else:
+            ref_start, ref_end = ref.start[a:b].tolist(), ref.end[a:b].tolist()
+            ref_label = _labels(ref.label[a:b].tolist())
+        return ShowPage(show_id=self.show_ids[k], start=float(self.start[k]), end=float(self.end[k]),
+                        metadata=self.metadata[k], ref_start=ref_start, ref_end=ref_end, ref_label=ref_label,
+                        systems=[s.page(k, a, b) for s in self.systems])
+
+
 def from_evaluation(result, *, date: str | None = None) -> Report:
-    """The report model of an evaluation result.
+    """The whole report model of an evaluation result (the pages of every show, held at once).
+
+    :func:`tvseg.report.write_report` does not build it: it writes each page from the result.
 
     Parameters
     ----------
@@ -73,99 +242,8 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     -------
     Report
     """
-    from tvseg import __version__
-
-    shows = list(result.shows)
-    n = len(shows)
-    names = list(result.systems)
-    systems = [result.systems[name] for name in names]
-
-    # The reference is the same Segments object for every system; take it from the first.
-    reference = systems[0].scores.reference if systems else None
-    ref_off = reference.offsets() if reference is not None else np.zeros(n + 1, dtype=np.int64)
-
-    per_system = []
-    show_start = np.full(n, np.inf)
-    show_end = np.full(n, -np.inf)
-    for name, sr in zip(names, systems):
-        scores = sr.scores
-        hyp = scores.hypothesis
-        show_start = np.fmin(show_start, scores.region_start)
-        show_end = np.fmax(show_end, scores.region_end)
-        r_show, r_time, h_show, h_time = scores.boundaries
-        pair_i, pair_j = scores.pairs
-        ref_missed = np.ones(len(r_time), dtype=bool)
-        ref_missed[pair_i] = False
-        hyp_false = np.ones(len(h_time), dtype=bool)
-        hyp_false[pair_j] = False
-        m = sr.matches
-        ref_rows = m[m["side"] == "reference"]
-        hyp_rows = m[m["side"] == "hypothesis"]
-        pairs = sr.boundary_pairs
-        pair_show = pairs["show"].map({s: k for k, s in enumerate(shows)}).to_numpy(dtype=np.int64) \
-            if len(pairs) else np.empty(0, dtype=np.int64)
-        order = np.argsort(pair_show, kind="stable")
-        per_system.append({
-            "name": name, "sr": sr, "hyp": hyp, "hyp_off": hyp.offsets(),
-            "ref_rows": ref_rows.reset_index(drop=True), "hyp_correct": hyp_rows["correct"].to_numpy(dtype=bool),
-            "title_f1": scores.reference_title_f1,
-            "r_time": r_time, "r_missed": ref_missed, "r_off": _by_show(r_show, n),
-            "h_time": h_time, "h_false": hyp_false, "h_off": _by_show(h_show, n),
-            "pairs_ref": pairs["reference"].to_numpy(dtype=float)[order],
-            "pairs_hyp": pairs["hypothesis"].to_numpy(dtype=float)[order],
-            "p_off": _by_show(pair_show[order], n),
-            "metrics": sr.shows.to_dict(orient="index"),
-        })
-
-    metadata = {}
-    if result.metadata is not None and len(result.metadata):
-        frame = result.metadata
-        for show, row in frame.to_dict(orient="index").items():
-            metadata[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
-
-    out_shows = []
-    for k, show in enumerate(shows):
-        a, b = int(ref_off[k]), int(ref_off[k + 1])
-        ref_segments = tuple(Segment(float(reference.start[i]), float(reference.end[i]), _label(reference.label[i]))
-                             for i in range(a, b)) if reference is not None else ()
-        views = []
-        for p in per_system:
-            hyp, ho = p["hyp"], p["hyp_off"]
-            ha, hb = int(ho[k]), int(ho[k + 1])
-            segments = tuple(Segment(float(hyp.start[j]), float(hyp.end[j]), _label(hyp.label[j]),
-                                     bool(p["hyp_correct"][j])) for j in range(ha, hb))
-            pa, pb = int(p["p_off"][k]), int(p["p_off"][k + 1])
-            matched_ref, matched_hyp = p["pairs_ref"][pa:pb], p["pairs_hyp"][pa:pb]
-            ra, rb = int(p["r_off"][k]), int(p["r_off"][k + 1])
-            xa, xb = int(p["h_off"][k]), int(p["h_off"][k + 1])
-            missed = tuple(float(t) for t in p["r_time"][ra:rb][p["r_missed"][ra:rb]])
-            false_alarms = tuple(float(t) for t in p["h_time"][xa:xb][p["h_false"][xa:xb]])
-            rows = p["ref_rows"].iloc[a:b]
-            f1 = p["title_f1"]
-            matches = tuple(
-                MatchRow(ref_start=float(r.start), ref_end=float(r.end), ref_label=_label(r.label),
-                         hyp_start=_value(r.partner_start), hyp_end=_value(r.partner_end),
-                         hyp_label=_label(r.partner_label), cov_ref_to_hyp=float(r.cov_to),
-                         cov_hyp_to_ref=float(r.cov_from), cov_bidirectional=float(r.coverage),
-                         correct=bool(r.correct),
-                         # titles are judged on correctly retrieved, titled reference segments only
-                         title_f1=_value(f1[a + i]) if f1 is not None and bool(r.correct)
-                         and has_title(r.label) else None)
-                for i, r in enumerate(rows.itertuples(index=False)))
-            views.append(SystemShow(
-                name=p["name"], metrics=_metrics(p["metrics"].get(show, {})), segments=segments,
-                matched=tuple(BoundaryPair(float(x), float(y)) for x, y in zip(matched_ref, matched_hyp)),
-                missed=missed, false_alarms=false_alarms, matches=matches))
-        start = float(show_start[k]) if np.isfinite(show_start[k]) else 0.0
-        end = float(show_end[k]) if np.isfinite(show_end[k]) else start
-        out_shows.append(Show(show_id=str(show), start=start, end=end, reference=ref_segments,
-                              systems=tuple(views), metadata=metadata.get(str(show), {})))
-
-    comparisons = tuple(Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), _value(c.get("p_value")),
-                                   _value(c.get("difference"))) for c in result.pairwise)
-    return Report(
-        signature=result.settings.signature(), version=__version__,
-        date=date or _dt.date.today().isoformat(),
-        systems=tuple(_summary(name, sr, result.intervals) for name, sr in zip(names, systems)),
-        shows=tuple(out_shows), comparisons=comparisons, settings=dict(result.settings.as_dict()),
-        scores=result.to_json())
+    pages = ResultPages(result, date=date)
+    header = pages.header
+    return Report(signature=header.signature, version=header.version, date=header.date, systems=header.systems,
+                  shows=tuple(to_show(pages.page(k)) for k in range(len(pages))),
+                  comparisons=header.comparisons, settings=header.settings, scores=result.to_json())

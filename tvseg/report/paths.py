@@ -12,7 +12,7 @@ from tvseg.errors import UsageError
 from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
 from tvseg.output import leftovers, remove_path, temporary_path, undone_on_failure
 
-__all__ = ["safe_names", "inside", "replace_directory", "looks_like_report"]
+__all__ = ["safe_names", "inside", "plain_stem", "replace_directory", "looks_like_report"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # Names that Windows refuses whatever the extension (a report may be copied there).
@@ -55,6 +55,19 @@ def inside(root: Path, relative: str) -> Path:
     if root not in path.parents:
         raise UsageError(f"refusing to write outside the report folder: {relative!r}")
     return path
+
+
+_STEM = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+
+
+def plain_stem(name: str) -> str:
+    """``name`` if it is a file stem of :func:`safe_names` (no separator, no leading dot), else refused.
+
+    A cheap check for the many pages of a report (:func:`inside` resolves the path on disk).
+    """
+    if _STEM.fullmatch(name) is None:
+        raise UsageError(f"refusing to write outside the report folder: {name!r}")
+    return name
 
 
 def looks_like_report(directory: Path) -> bool:

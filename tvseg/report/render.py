@@ -1,4 +1,7 @@
-"""Render a :class:`~tvseg.report.model.Report` to a folder of self-contained HTML pages.
+"""Render a report to a folder of self-contained HTML pages.
+
+What is rendered is a source of pages (:mod:`tvseg.report.pages`): an evaluation result read one
+show at a time (:class:`tvseg.report.adapter.ResultPages`) or a :class:`~tvseg.report.model.Report`.
 
 Layout of the folder::
 
@@ -8,7 +11,9 @@ Layout of the folder::
     data/shows/<name>.csv   the match tables of one show, one row per (system, reference segment)
 
 Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline CSS and SVG, and
-JavaScript only to sort tables. Output is deterministic: the same model gives the same bytes, apart
+JavaScript only to sort tables; the rows repeated on a page are written by :mod:`tvseg.report.rows`
+and the timeline by :mod:`tvseg.report.svg`. Output is deterministic: the same scores give the same
+bytes, whatever the number of processes writing the show pages (:mod:`tvseg.report.workers`), apart
 from the version and the date in the footers and in ``scores.json``.
 
 Untrusted text (show ids, system names, titles, metadata) is escaped, and its control characters
@@ -28,22 +33,22 @@ a kill at any instant leaves the old complete report or the new complete one.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from tvseg import metrics
-from tvseg.output import csv_line, json_safe, write_file
-from tvseg.report import svg
+from tvseg.output import csv_line, write_file
+from tvseg.report import rows, svg, workers
 from tvseg.report.model import Estimate, Report, Show
-from tvseg.report.paths import inside, replace_directory, safe_names
+from tvseg.report.pages import ModelPages, ShowPage, page_of
+from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
+from tvseg.report.rows import visible
 
 __all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write", "visible",
            "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING", "CHAPTERS"]
@@ -58,68 +63,14 @@ SIGNIFICANCE = metrics.columns(keys_=metrics.COMPARED)
 LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "precision_n", "recall_d", "precision_d"))
 COUNT_KEYS = metrics.COUNT_KEYS
 _MISSING = Estimate(None)
-PROGRESS_MIN_SHOWS = 36
-
-
-# --- formatting filters (fixed formats, so the output is deterministic) -------------------------
-
-def _defined(v) -> bool:
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
-
-
-def _pct(v) -> str:
-    return f"{100 * v:.1f}" if _defined(v) else "\u2013"
-
-
-def _points(v) -> str:
-    return f"{100 * v:+.1f}" if _defined(v) else "\u2013"
-
-
-def _count(v) -> str:
-    if not _defined(v):
-        return "\u2013"
-    return f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}"
-
-
-def _pvalue(p) -> str:
-    if not _defined(p):
-        return "\u2013"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def _sortvalue(v) -> str:
-    return f"{v:.9g}" if _defined(v) and not isinstance(v, bool) else ""
-
-
-def _duration(seconds: float) -> str:
-    return f"{svg.mmss(seconds)} min" if seconds >= 60 else f"{seconds:.1f} s"
-
-
-def _setting(value) -> str:
-    return "none" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
-
-
-def visible(value) -> Markup:
-    """``value`` as escaped HTML text, each control or bidi character as a visible ``<U+XXXX>`` span.
-
-    None is shown as nothing. For attributes and SVG, where markup cannot go, use
-    :func:`tvseg.report.svg.visible_text`.
-    """
-    text = "" if value is None else str(value)
-    if text.isprintable() or svg.HIDDEN.search(text) is None:  # every hidden character is unprintable
-        return escape(text)
-    parts, last = [], 0
-    for match in svg.HIDDEN.finditer(text):
-        parts.append(escape(text[last:match.start()]))
-        parts.append(Markup(f'<span class="cc" title="invisible character">&lt;U+{ord(match.group()):04X}&gt;</span>'))
-        last = match.end()
-    parts.append(escape(text[last:]))
-    return Markup("").join(parts)
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The jinja2 environment on the package's templates, autoescaping every template."""
+    """The jinja2 environment on the package's templates, autoescaping every template.
+
+    Templates are compiled once per process and kept (the environment is cached).
+    """
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("tvseg", "templates"),
         autoescape=True,
@@ -127,11 +78,13 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        cache_size=-1,
+        auto_reload=False,
     )
-    env.filters.update(pct=_pct, points=_points, count=_count, pvalue=_pvalue, sortvalue=_sortvalue,
-                       mmss=svg.mmss, clock=svg.clock, duration=_duration, setting=_setting,
-                       visible=visible, visible_text=svg.visible_text)
-    env.globals.update(count_keys=COUNT_KEYS, missing=_MISSING)
+    env.filters.update(pct=rows.pct, points=rows.points, count=rows.count, pvalue=rows.pvalue,
+                       sortvalue=rows.sortvalue, mmss=svg.mmss, clock=svg.clock, duration=rows.duration,
+                       setting=rows.setting, visible=visible, visible_text=svg.visible_text)
+    env.globals.update(count_keys=COUNT_KEYS, missing=_MISSING, mark_shape=svg.mark_shape)
     return env
 
 
@@ -140,33 +93,30 @@ def _labels(columns) -> list[tuple[str, Markup]]:
     return [(key, Markup(label)) for key, label in columns]
 
 
-def _present(report: Report, columns) -> list:
-    """The columns that some system has a value for (corpus, macro or any show)."""
-    keys = set()
-    for s in report.systems:
-        keys.update(k for k, e in s.corpus.items() if _defined(e.value))
-        keys.update(k for k, v in s.macro.items() if _defined(v))
-    for show in report.shows:
-        for system in show.systems:
-            keys.update(k for k, v in system.metrics.items() if _defined(v))
-    return _labels([c for c in columns if c[0] in keys])
+def _present(present: set, columns) -> list:
+    """The columns whose key is in ``present`` (some system has a value for it)."""
+    return _labels([c for c in columns if c[0] in present])
+
+
+def _pages(source):
+    return ModelPages(source) if isinstance(source, Report) else source
 
 
 # --- pages ------------------------------------------------------------------------------------
 
-def _index_context(report: Report, names: Mapping[str, str]) -> dict:
-    systems = [s.name for s in report.systems]
-    unit = _present(report, UNIT)
-    titling = _present(report, TITLING)
+def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
+    report = pages.header
+    unit = _present(present, UNIT)
+    titling = _present(present, TITLING)
     show_columns = _labels([("cov_n", "CovN"), ("cov_d", "CovD"), ("boundary_f1", "Bound. F")]) \
         + [c for c in unit if c[0] in ("pk", "windowdiff")] + [c for c in titling if c[0] == "title_f1"]
 
     by_pair: dict[tuple[str, str], dict] = {}
     for c in report.comparisons:
         by_pair.setdefault((c.system_a, c.system_b), {})[c.metric] = c
-    present = {metric for cells in by_pair.values() for metric in cells}
-    sig_metrics = [(k, label) for k, label in SIGNIFICANCE if k in present]
-    sig_metrics += [(k, k) for k in sorted(present - {k for k, _ in SIGNIFICANCE})]
+    compared = {metric for cells in by_pair.values() for metric in cells}
+    sig_metrics = [(k, label) for k, label in SIGNIFICANCE if k in compared]
+    sig_metrics += [(k, k) for k in sorted(compared - {k for k, _ in SIGNIFICANCE})]
     significance = {
         "metrics": _labels(sig_metrics),
         "rows": [{"a": a, "b": b, "cells": [cells.get(m) for m, _ in sig_metrics]}
@@ -177,9 +127,9 @@ def _index_context(report: Report, names: Mapping[str, str]) -> dict:
     kinds = sorted({kind for s in report.systems for kind in s.groups})
     for kind in kinds:
         values = sorted({v for s in report.systems for v in s.groups.get(kind, {})})
-        rows = [{"value": v, "systems": [s.groups.get(kind, {}).get(v, {}) for s in report.systems]}
-                for v in values]
-        groups.append({"kind": kind, "rows": rows})
+        group_rows = [{"value": v, "systems": [s.groups.get(kind, {}).get(v, {}) for s in report.systems]}
+                      for v in values]
+        groups.append({"kind": kind, "rows": group_rows})
 
     charts = []
     gamma_series = [s for s in report.systems if s.gamma_sweep]
@@ -202,18 +152,16 @@ def _index_context(report: Report, names: Mapping[str, str]) -> dict:
             series=[(s.name, list(s.tolerance_sweep)) for s in tol_series],
             x_range=(0.0, hi or 1.0), x_ticks=[i * step for i in range(int(hi // step) + 1)]))
 
-    metadata_keys = sorted({k for show in report.shows for k in show.metadata})
-    show_rows = []
-    for show in report.shows:
-        by_name = {s.name: s.metrics for s in show.systems}
-        show_rows.append({"show": show, "file": names[show.show_id],
-                          "metrics": [by_name.get(n, {}) for n in systems]})
+    metadata_keys = sorted({k for meta in pages.metadata for k in meta})
+    keys = [key for key, _ in show_columns]
+    show_rows = rows.show_rows(pages.show_ids, [names[s] for s in pages.show_ids], pages.metadata, metadata_keys,
+                               pages.show_metrics(keys), keys)
     has_ci = any(e.lo is not None for s in report.systems for e in s.corpus.values())
     long_threshold = report.settings.get("long_threshold")
     return {
-        "report": report, "shows": report.shows, "has_ci": has_ci,
+        "report": report, "n_shows": len(pages), "has_ci": has_ci,
         "retrieval_columns": _labels(RETRIEVAL), "count_columns": _labels(COUNTS),
-        "unit_columns": unit, "title_columns": titling, "chapter_columns": _present(report, CHAPTERS),
+        "unit_columns": unit, "title_columns": titling, "chapter_columns": _present(present, CHAPTERS),
         "significance": significance,
         "by_length": any(s.by_length for s in report.systems), "length_columns": _labels(LENGTH),
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",
@@ -222,52 +170,68 @@ def _index_context(report: Report, names: Mapping[str, str]) -> dict:
     }
 
 
-def render_index(report: Report, names: Mapping[str, str] | None = None) -> str:
-    """The corpus page (``index.html``)."""
-    names = names if names is not None else safe_names(s.show_id for s in report.shows)
-    return environment().get_template("index.html").render(_index_context(report, names))
+def render_index(report, names: Mapping[str, str] | None = None) -> str:
+    """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`)."""
+    pages = _pages(report)
+    names = names if names is not None else safe_names(pages.show_ids)
+    return environment().get_template("index.html").render(_index_context(pages, names, pages.present()))
 
 
-def _show_columns(report: Report) -> list:
-    return _labels(RETRIEVAL + COUNTS[:2]) + _present(report, UNIT) + _present(report, TITLING)
+def _show_columns(present: set) -> list:
+    return _labels(RETRIEVAL + COUNTS[:2]) + _present(present, UNIT) + _present(present, TITLING)
 
 
-def render_show(report: Report, index: int, names: Mapping[str, str] | None = None, *, _columns=None) -> str:
-    """The page of ``report.shows[index]``, with links to its neighbours."""
-    names = names if names is not None else safe_names(s.show_id for s in report.shows)
-    shows = report.shows
-    show = shows[index]
-
+def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns) -> str:
     def neighbour(i):
-        if 0 <= i < len(shows):
-            return {"show_id": shows[i].show_id, "file": names[shows[i].show_id]}
+        if 0 <= i < len(show_ids):
+            return {"show_id": show_ids[i], "file": names[show_ids[i]]}
         return None
 
-    tolerance = report.settings.get("tolerance")
+    tolerance = header.settings.get("tolerance")
     tolerance = tolerance if isinstance(tolerance, (int, float)) else None
-    gamma = report.settings.get("gamma")
+    gamma = header.settings.get("gamma")
+    has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
+    keys = [key for key, _ in columns]
+    systems = [{"name": s.name, "n_segments": len(s.seg_start),
+                "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct),
+                "match_rows": rows.match_rows(s, has_title_f1)} for s in page.systems]
     return environment().get_template("show.html").render(
-        report=report, show=show, file=names[show.show_id],
-        previous=neighbour(index - 1), next=neighbour(index + 1),
-        columns=_columns if _columns is not None else _show_columns(report),
-        timeline=svg.timeline(show, tolerance),
+        report=header, show=page, file=names[page.show_id], n_reference=len(page.ref_start),
+        previous=neighbour(k - 1), next=neighbour(k + 1), columns=columns,
+        score_rows=rows.score_rows([(s.name, s.metrics) for s in page.systems], keys),
+        reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label), systems=systems,
+        timeline=svg.timeline(page, tolerance),
         tolerance=None if tolerance is None else f"{tolerance:g} s",
         gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",
-        has_title_f1=any(m.title_f1 is not None for s in show.systems for m in s.matches),
+        has_title_f1=has_title_f1,
     )
+
+
+def render_show(report, index: int, names: Mapping[str, str] | None = None, *, _page: ShowPage | None = None,
+                _columns=None) -> str:
+    """The page of show ``index`` of a :class:`Report` or a source of pages, with links to its neighbours.
+
+    :func:`write` passes the page it built (``_page``, also written as CSV) and the score columns.
+    """
+    pages = _pages(report)
+    names = names if names is not None else safe_names(pages.show_ids)
+    page = _page if _page is not None else pages.page(index)
+    columns = _columns if _columns is not None else _show_columns(pages.present())
+    return _show_html(pages.header, pages.show_ids, index, page, names, columns)
 
 
 # --- data files -------------------------------------------------------------------------------
 
 def scores_json(report: Report) -> str:
     """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
-    if report.scores is None:
-        raise ValueError("the report model carries no scores (build it with tvseg.report.adapter.from_evaluation)")
-    return json.dumps(json_safe(report.scores), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    return _pages(report).scores_json()
 
 
 MATCH_COLUMNS = ("system", "ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",
                  "cov_ref_to_hyp", "cov_hyp_to_ref", "cov_bidirectional", "correct", "title_f1")
+_PAGE_COLUMNS = ("ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",
+                 "cov_to", "cov_from", "coverage", "correct", "title_f1")
+_HEADER = csv_line(MATCH_COLUMNS)
 
 
 _FORMULA_START = frozenset("=+-@\t\r'")
@@ -295,76 +259,61 @@ def _csv_value(v):
     return v
 
 
-def match_csv(show: Show) -> str:
+def match_csv(show) -> str:
     """The match tables of one show as CSV (one row per system and reference segment), for pandas.
 
-    Text cells go through :func:`spreadsheet_safe`: a title such as ``=HYPERLINK(...)`` is written
+    ``show`` is a :class:`~tvseg.report.pages.ShowPage` or a model :class:`Show`. Text cells go
+    through :func:`spreadsheet_safe`: a title such as ``=HYPERLINK(...)`` is written
     ``'=HYPERLINK(...)``; numbers are written as numbers.
     """
-    lines = [csv_line(MATCH_COLUMNS)]
+    if isinstance(show, Show):
+        show = page_of(show)
+    lines = [_HEADER]
     for system in show.systems:
         name = spreadsheet_safe(system.name)
-        for m in system.matches:
-            lines.append(csv_line([name] + [_csv_value(getattr(m, c)) for c in MATCH_COLUMNS[1:]]))
+        columns = [[_csv_value(v) for v in getattr(system, c)] for c in _PAGE_COLUMNS]
+        lines.extend(csv_line([name, *row]) for row in zip(*columns))
     return "".join(lines)
 
 
 # --- the folder -------------------------------------------------------------------------------
 
-class _Progress:
-    """A one-line progress bar on stderr, drawn only when asked to (see :func:`write`)."""
-
-    def __init__(self, total: int, enabled: bool, stream=None):
-        self.total, self.enabled, self.stream = total, enabled, stream or sys.stderr
-        self.shown = -1
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        percent = 100 * done // max(self.total, 1)
-        if percent == self.shown:
-            return
-        self.shown = percent
-        bar = "#" * (percent // 4)
-        self.stream.write(f"\rtvseg: writing report [{bar:<25}] {done}/{self.total} shows")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _progress_enabled(progress: bool | None, n_shows: int) -> bool:
-    if progress is not None:
-        return bool(progress)
-    isatty = getattr(sys.stderr, "isatty", None)
-    return n_shows > PROGRESS_MIN_SHOWS and bool(isatty and isatty())
-
-
-def _put(root: Path, relative: str, text: str) -> None:
-    path = inside(root, relative)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _put(path: Path, text: str) -> None:
     write_file(path, text, sync=False)  # replace_directory flushes the whole folder at once
 
 
-def write(report: Report, directory, *, progress: bool | None = None) -> Path:
+def write(report, directory, *, progress: bool | None = None, jobs: int | None = 1) -> Path:
     """Write the whole report into ``directory`` atomically; return the path of its index.html.
 
+    ``report`` is a :class:`Report` or a source of pages (:class:`tvseg.report.adapter.ResultPages`).
     ``progress``: None draws a progress bar on stderr when there are more than a few dozen shows
-    and stderr is a terminal; True or False force it on or off.
+    and stderr is a terminal; True or False force it on or off. ``jobs``: the number of processes
+    writing the show pages (:func:`tvseg.report.workers.run`; 1: this process alone). The bytes
+    written do not depend on it.
     """
-    names = safe_names(s.show_id for s in report.shows)
-    bar = _Progress(len(report.shows), _progress_enabled(progress, len(report.shows)))
-    columns = _show_columns(report)
+    pages = _pages(report)
+    n = len(pages)
+    names = safe_names(pages.show_ids)
+    present = pages.present()
+    columns = _show_columns(present)
+    show_ids = pages.show_ids
 
     def fill(root: Path) -> None:
-        _put(root, "data/scores.json", scores_json(report))
-        for i, show in enumerate(report.shows):
-            name = names[show.show_id]
-            _put(root, f"shows/{name}.html", render_show(report, i, names, _columns=columns))
-            _put(root, f"data/shows/{name}.csv", match_csv(show))
-            bar.update(i + 1)
-        if not report.shows:
-            (root / "shows").mkdir()
-            (root / "data" / "shows").mkdir()
-        _put(root, "index.html", render_index(report, names))
+        shows, data = inside(root, "shows"), inside(root, "data/shows")
+        shows.mkdir()
+        data.mkdir(parents=True)   # workers create no folder: none can recreate a removed one
+
+        def write_show(k: int) -> None:
+            page = pages.page(k)
+            name = plain_stem(names[show_ids[k]])
+            _put(shows / f"{name}.html", render_show(pages, k, names, _page=page, _columns=columns))
+            _put(data / f"{name}.csv", match_csv(page))
+
+        def corpus() -> None:
+            _put(inside(root, "data/scores.json"), pages.scores_json())
+            _put(inside(root, "index.html"), environment().get_template("index.html").render(
+                _index_context(pages, names, present)))
+
+        workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)
 
     return replace_directory(directory, fill) / "index.html"

@@ -1,19 +1,22 @@
 """Geometry of the report's SVG figures: the show timeline and the sweep line charts.
 
-These functions only compute coordinates and the text of each element (plain dicts); the templates
-``timeline.html`` and ``chart.html`` turn them into SVG with jinja2's autoescaping, so untrusted
-titles never reach the page unescaped. Their control and bidi characters are replaced here by a
-visible ``<U+XXXX>`` (:func:`visible_text`).
+:func:`line_chart` only computes coordinates and the text of each element (plain dicts), which the
+template macro ``chart`` of ``macros.html`` turns into SVG with jinja2's autoescaping. The timeline,
+drawn on every show page, writes its segments and marks itself (:func:`timeline`), each text
+escaped by :func:`escape_text` exactly as the templates escape it. Control and bidi characters of
+untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
 """
 from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
+from itertools import repeat
 from typing import Sequence
 
-from tvseg.report.model import Show
+from markupsafe import Markup
 
-__all__ = ["clock", "mmss", "nice_step", "timeline", "line_chart", "visible_text", "HIDDEN", "SERIES_STYLES"]
+__all__ = ["clock", "mmss", "nice_step", "timeline", "mark_shape", "escape_text", "line_chart", "visible_text", "HIDDEN", "SERIES_STYLES"]
 
 # Control characters (C0, DEL, C1) and the bidirectional-text controls (embeddings, overrides,
 # isolates, marks), which can hide text or reorder how an id or a title reads.
@@ -42,6 +45,7 @@ def mmss(seconds: float) -> str:
     return f"{sign}{s // 60:02d}:{s % 60:02d}"
 
 
+@lru_cache(maxsize=4096)
 def clock(seconds: float | None) -> str:
     """``mm:ss.s`` for tables; an en dash for None."""
     if seconds is None:
@@ -49,6 +53,21 @@ def clock(seconds: float | None) -> str:
     tenths = int(round(abs(seconds) * 10))
     sign = "-" if seconds < 0 and tenths else ""
     return f"{sign}{tenths // 600:02d}:{tenths % 600 // 10:02d}.{tenths % 10}"
+
+
+def escape_text(text: str) -> str:
+    """``text`` escaped for HTML and SVG exactly as :func:`markupsafe.escape` does, as a plain ``str``."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    if "'" in text:
+        text = text.replace("'", "&#39;")
+    if '"' in text:
+        text = text.replace('"', "&#34;")
+    return text
 
 
 def visible_text(value) -> str:
@@ -89,26 +108,51 @@ def _display_title(label) -> str:
     """A label as a reader would write the title: none for a missing one (``<NA>``), and RTTM's
     underscores (it cannot store spaces) shown as spaces. Only the drawing changes; the tables and
     the CSV keep the label as read."""
-    from tvseg.readers import NO_LABEL
-
-    if label is None or label == NO_LABEL:
+    if label is None or label == _no_label():
         return ""
     return visible_text(label).replace("_", " ")
 
 
+@lru_cache(maxsize=1)
+def _no_label() -> str:
+    from tvseg.readers import NO_LABEL
+
+    return NO_LABEL
+
+
 def _segment_title(lane: str, label, start: float, end: float, correct) -> str:
-    what = {True: "correct", False: "wrong", None: ""}[correct]
+    what = _VERDICTS[correct]
     head = f"{lane}: {label}" if label else lane
     tail = f" ({what})" if what else ""
     return f"{head}\n{clock(start)}\u2013{clock(end)}, {end - start:.1f} s{tail}"
 
 
-def timeline(show: Show, tolerance: float | None = None) -> dict:
+def _mark(cls: str, x, y) -> str:
+    if cls == "matched":
+        return f'<path class="mark-matched" d="M{x - 6},{y} L{x + 6},{y} L{x},{y + 9} Z"/>'
+    if cls == "false":
+        return f'<path class="mark-false" d="M{x - 5},{y} L{x + 5},{y + 10} M{x + 5},{y} L{x - 5},{y + 10}"/>'
+    return f'<circle class="mark-missed" cx="{x}" cy="{y + 5}" r="5"/>'
+
+
+def mark_shape(cls: str, x, y) -> Markup:
+    """The SVG shape of a boundary mark at ``(x, y)``: a filled triangle (``matched``), a cross
+    (``false``) or a hollow circle (``missed``)."""
+    return Markup(_mark(cls, x, y))
+
+
+_VERDICTS = {True: "correct", False: "wrong", None: ""}
+_CLASSES = {True: "ok", False: "bad", None: "unknown"}
+
+
+def timeline(show, tolerance: float | None = None) -> dict:
     """Layout of a show's timeline: one lane for the reference, then one per system.
 
-    Segments are drawn to scale between the show's start and end; in system lanes a segment is
-    ``ok`` (solid) or ``bad`` (hatched) and boundaries are ``matched`` (filled triangle), ``false``
-    (cross: a false alarm) or ``missed`` (hollow circle at the reference boundary).
+    ``show`` is a :class:`tvseg.report.pages.ShowPage`. Segments are drawn to scale between the
+    show's start and end; in system lanes a segment is ``ok`` (solid) or ``bad`` (hatched) and
+    boundaries are ``matched`` (filled triangle), ``false`` (cross: a false alarm) or ``missed``
+    (hollow circle at the reference boundary). Each lane's ``body`` (its segments and marks) and
+    ``ticks`` are SVG ready to insert, every text escaped; the rest are coordinates and texts.
     """
     start, end = show.start, show.end
     span = max(end - start, 1e-9)
@@ -119,37 +163,37 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
 
     lanes = []
 
-    def lane(name: str, kind: str, segments, marks) -> None:
+    def lane(name: str, kind: str, starts, ends, labels, correct, marks) -> None:
         name = visible_text(name)
         y = TOP + len(lanes) * (LANE + GAP)
-        rects = []
-        for seg in segments:
-            x0, x1 = x(seg.start), x(seg.end)
-            cls = "ref" if kind == "reference" else {True: "ok", False: "bad", None: "unknown"}[seg.correct]
-            label = _display_title(seg.label)
-            rects.append({"x": x0, "w": round(max(x1 - x0, 0.5), 2), "cls": cls,
-                          "text": _fit(label, x1 - x0),
-                          "title": _segment_title(name, label, seg.start, seg.end,
-                                                  None if kind == "reference" else seg.correct)})
-        lanes.append({"name": name, "kind": kind, "y": y, "h": LANE, "rects": rects, "marks": marks})
+        label_y, top, height = y + LANE / 2 + 7, y + 6, LANE - 6
+        reference = kind == "reference"
+        parts = []
+        for a, b, label, ok in zip(starts, ends, labels, correct):
+            x0, x1 = x(a), x(b)
+            cls = "ref" if reference else _CLASSES[ok]
+            label = _display_title(label)
+            text = _fit(label, x1 - x0)
+            title = escape_text(_segment_title(name, label, a, b, None if reference else ok))
+            text = f'<text class="seg-label" x="{x0 + 4}" y="{label_y}">{escape_text(text)}</text>' if text else ""
+            parts.append(f'<g><rect class="seg {cls}" x="{x0}" y="{top}" width="{round(max(x1 - x0, 0.5), 2)}" '
+                         f'height="{height}"/>{text}<title>{title}</title></g>')
+        for mx, cls, title in marks:
+            parts.append(f'<g class="mark {cls}"><line class="mark-line-{cls}" x1="{mx}" x2="{mx}" y1="{y}" '
+                         f'y2="{y + LANE}"/>{_mark(cls, mx, y - 5)}<title>{escape_text(title)}</title></g>')
+        lanes.append({"name": name, "kind": kind, "y": y, "h": LANE, "body": Markup("".join(parts))})
 
-    lane("reference", "reference", show.reference, [])
+    lane("reference", "reference", show.ref_start, show.ref_end, show.ref_label, repeat(None), [])
     tol = "" if tolerance is None else f" (within {tolerance:g} s)"
     for system in show.systems:
-        marks = []
         shown = visible_text(system.name)
-        for pair in system.matched:
-            marks.append({"x": x(pair.hypothesis), "cls": "matched",
-                          "title": f"{shown}: boundary at {clock(pair.hypothesis)} matches the reference "
-                                   f"boundary at {clock(pair.reference)}{tol}"})
-        for t in system.false_alarms:
-            marks.append({"x": x(t), "cls": "false",
-                          "title": f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})"})
-        for t in system.missed:
-            marks.append({"x": x(t), "cls": "missed",
-                          "title": f"{shown}: missed the reference boundary at {clock(t)}"})
-        marks.sort(key=lambda m: (m["x"], m["cls"]))
-        lane(system.name, "system", system.segments, marks)
+        marks = [(x(h), "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at "
+                                   f"{clock(r)}{tol}") for r, h in zip(system.matched_ref, system.matched_hyp)]
+        marks += [(x(t), "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
+                  for t in system.false_alarms]
+        marks += [(x(t), "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
+        marks.sort(key=lambda m: (m[0], m[1]))
+        lane(system.name, "system", system.seg_start, system.seg_end, system.seg_label, system.seg_correct, marks)
 
     axis_y = TOP + len(lanes) * (LANE + GAP) - GAP + 6
     step = nice_step(span)
@@ -158,10 +202,12 @@ def timeline(show: Show, tolerance: float | None = None) -> dict:
     n = 0
     while first + n * step <= end + 1e-9:
         t = first + n * step
-        ticks.append({"x": x(t), "text": mmss(t)})
+        tx = x(t)
+        ticks.append(f'<g class="tick"><line x1="{tx}" x2="{tx}" y1="{TOP}" y2="{axis_y}"/>'
+                     f'<text x="{tx}" y="{axis_y + 16}" text-anchor="middle">{escape_text(mmss(t))}</text></g>')
         n += 1
     return {"width": WIDTH, "height": axis_y + AXIS, "left": LEFT, "right": WIDTH - RIGHT,
-            "axis_y": axis_y, "top": TOP, "ticks": ticks, "lanes": lanes,
+            "axis_y": axis_y, "top": TOP, "ticks": Markup("".join(ticks)), "lanes": lanes,
             "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
                      f"{mmss(start)} to {mmss(end)}"}
 

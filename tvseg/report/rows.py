@@ -1,0 +1,167 @@
+"""The report's value formats and the table rows repeated on every page, written in Python.
+
+The page layout stays in the jinja2 templates (``tvseg/templates``); the rows that a page repeats
+hundreds of times (the cells of the score tables, the segment and match tables, the shows of the
+corpus page) are written here with plain string formatting, which is several times faster than a
+template macro per cell. Every untrusted text goes through :func:`visible` (escaped by
+:func:`markupsafe.escape`, as the templates' autoescaping does, with its control and bidi
+characters made visible); numbers are written by the fixed formats below, which need no escaping.
+The functions return :class:`markupsafe.Markup`, so the templates insert them as they are.
+"""
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup, escape
+
+from tvseg.metrics import COUNT_KEYS
+from tvseg.report import svg
+
+__all__ = ["visible", "pct", "points", "count", "pvalue", "sortvalue", "duration", "setting", "cell",
+           "score_rows", "segment_rows", "match_rows", "show_rows", "VERDICT"]
+
+NOT_AVAILABLE = '<span title="not available">&ndash;</span>'
+VERDICT = {None: "&ndash;", True: '<span class="ok">&#10003; correct</span>',
+           False: '<span class="bad">&#10007; wrong</span>'}
+
+
+# --- value formats (fixed, so the output is deterministic) --------------------------------------
+
+def _defined(v) -> bool:
+    return v is not None and not (isinstance(v, float) and math.isnan(v))
+
+
+def pct(v) -> str:
+    """A fraction as a percentage with one decimal; an en dash when not available."""
+    return f"{100 * v:.1f}" if _defined(v) else "\u2013"
+
+
+def points(v) -> str:
+    """A difference of fractions in signed percentage points."""
+    return f"{100 * v:+.1f}" if _defined(v) else "\u2013"
+
+
+def count(v) -> str:
+    """A count: no decimals when whole, one otherwise."""
+    if not _defined(v):
+        return "\u2013"
+    return f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}"
+
+
+def pvalue(p) -> str:
+    """A p-value with three decimals, ``< 0.001`` below."""
+    if not _defined(p):
+        return "\u2013"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def sortvalue(v) -> str:
+    """The value a sortable table sorts a cell by (``data-v``); empty when not a number."""
+    return f"{v:.9g}" if _defined(v) and not isinstance(v, bool) else ""
+
+
+def duration(seconds: float) -> str:
+    """``m:ss min`` from a minute on, ``s.s s`` below."""
+    return f"{svg.mmss(seconds)} min" if seconds >= 60 else f"{seconds:.1f} s"
+
+
+def setting(value) -> str:
+    """A setting's value as the settings table shows it."""
+    return "none" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
+
+
+def visible(value) -> Markup:
+    """``value`` as escaped HTML text, each control or bidi character as a visible ``<U+XXXX>`` span.
+
+    None is shown as nothing. For attributes and SVG, where markup cannot go, use
+    :func:`tvseg.report.svg.visible_text`.
+    """
+    text = "" if value is None else str(value)
+    if text.isprintable() or svg.HIDDEN.search(text) is None:  # every hidden character is unprintable
+        return escape(text)
+    parts, last = [], 0
+    for match in svg.HIDDEN.finditer(text):
+        parts.append(escape(text[last:match.start()]))
+        parts.append(Markup(f'<span class="cc" title="invisible character">&lt;U+{ord(match.group()):04X}&gt;</span>'))
+        last = match.end()
+    parts.append(escape(text[last:]))
+    return Markup("").join(parts)
+
+
+# --- rows ---------------------------------------------------------------------------------------
+
+def _text(value) -> str:
+    """:func:`visible` as a plain ``str`` (quicker for the printable text of most cells)."""
+    if value is None:
+        return ""
+    text = value if type(value) is str else str(value)
+    return svg.escape_text(text) if text.isprintable() else str(visible(text))
+
+
+def _percent(v) -> str:
+    return NOT_AVAILABLE if v is None else pct(v)
+
+
+def cell(v, key: str) -> str:
+    """One score cell: ``<td data-v="...">`` with a count or a percentage (the ``cell`` of the tables)."""
+    return f'<td data-v="{sortvalue(v)}">{count(v) if key in COUNT_KEYS else _percent(v)}</td>'
+
+
+def _cells(metrics, keys) -> str:
+    get = metrics.get
+    return "".join([cell(get(key), key) for key in keys])
+
+
+def score_rows(systems, keys) -> Markup:
+    """The rows of a show's score table: ``systems`` are ``(name, metrics)`` pairs."""
+    return Markup("".join([f'<tr><th class="l">{_text(name)}</th>{_cells(metrics, keys)}</tr>\n'
+                           for name, metrics in systems]))
+
+
+def _length(start: float, end: float) -> str:
+    return "%.1f" % (end - start)
+
+
+def segment_rows(starts, ends, labels, correct=None) -> Markup:
+    """The rows of a segment table (``#``, start, end, duration, [correct,] title)."""
+    clock = svg.clock
+    if correct is None:
+        return Markup("".join([
+            f'<tr><td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
+            f'<td class="title">{_text(t)}</td></tr>\n'
+            for i, (a, b, t) in enumerate(zip(starts, ends, labels), 1)]))
+    return Markup("".join([
+        f'<tr><td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
+        f'<td class="l">{VERDICT[c]}</td><td class="title">{_text(t)}</td></tr>\n'
+        for i, (a, b, c, t) in enumerate(zip(starts, ends, correct, labels), 1)]))
+
+
+def match_rows(m, title_f1: bool) -> Markup:
+    """The rows of one system's match table; ``m`` is a :class:`tvseg.report.pages.SystemPage`."""
+    clock = svg.clock
+    rows = []
+    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(zip(
+            m.ref_start, m.ref_end, m.ref_label, m.hyp_start, m.hyp_end, m.hyp_label,
+            m.cov_to, m.cov_from, m.coverage, m.correct, m.title_f1), 1):
+        partner = "none" if hs is None else f"{clock(hs)}&ndash;{clock(he)}"
+        tail = f"<td>{_percent(f1)}</td>" if title_f1 else ""
+        rows.append(f'<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td><td class="title">{_text(rl)}</td>'
+                    f'<td>{partner}</td><td class="title">{_text(hl)}</td><td>{_percent(to)}</td>'
+                    f'<td>{_percent(fr)}</td><td>{_percent(co)}</td><td class="l">{VERDICT[ok]}</td>{tail}</tr>\n')
+    return Markup("".join(rows))
+
+
+def show_rows(show_ids, files, metadata, metadata_keys, metrics, keys) -> Markup:
+    """The rows of the corpus page's show table.
+
+    ``metadata[k]`` maps a metadata key to its text for show ``k``; ``metrics`` holds, per system,
+    one list per key of ``keys`` with the value of every show.
+    """
+    rows = []
+    for k, (show_id, file) in enumerate(zip(show_ids, files)):
+        meta = metadata[k]
+        cells = "".join([f'<td class="l">{_text(meta.get(key, ""))}</td>' for key in metadata_keys])
+        scores = "".join([cell(columns[j][k], key) for columns in metrics for j, key in enumerate(keys)])
+        rows.append(f'<tr><td class="l"><a href="shows/{svg.escape_text(file)}.html">{_text(show_id)}</a></td>'
+                    f'{cells}{scores}</tr>\n')
+    return Markup("".join(rows))
