@@ -94,9 +94,10 @@ def test_convert_round_trip_csv_rttm_csv_in_a_subprocess(tmp_path):
         result = subprocess.run([sys.executable, "-m", "tvseg", *args], capture_output=True,
                                 text=True, timeout=120)
         assert result.returncode == 0, result.stderr
-    # times to the millisecond; the whitespace of a label becomes _ in RTTM (with a warning)
+    # times to the millisecond; the whitespace of a label becomes _ in RTTM (with a warning); the
+    # shows in sorted order, as read_segments gives them (issue 13)
     assert (tmp_path / "out.csv").read_text() == (
-        "show,start,end,label\nb,1.500,2.250,x\nb,2.250,7.125,Storm_in_the_north\na,0.000,0.001,\n")
+        "show,start,end,label\na,0.000,0.001,\nb,1.500,2.250,x\nb,2.250,7.125,Storm_in_the_north\n")
 
 
 def test_convert_refuses_units_only_input(tmp_path, capsys):

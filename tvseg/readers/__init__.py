@@ -1,9 +1,12 @@
 """Readers for the timed formats of topic segmentation: RTTM, WebVTT, SRT, CSV, chapter lists, chunkseg's
 JSONL, UEM and show metadata.
 
-Segmentations come back as ``{show_id: pyannote.core.Annotation}`` (one track per segment, the
-label being the segment's title or topic id, :data:`NO_LABEL` when it has none); units as
-``{show_id: pandas.DataFrame}``. Every reader validates at the edge and raises
+Segmentations come back as a mapping ``{show_id: pyannote.core.Annotation}`` (one track per segment,
+the label being the segment's title or topic id, :data:`NO_LABEL` when it has none), units as a
+mapping ``{show_id: pandas.DataFrame}``: :class:`~tvseg.columns.SegmentColumns` and
+:class:`~tvseg.columns.UnitColumns`, which hold a corpus as sorted arrays. RTTM and CSV files are
+read column-wise when they are regular (:mod:`tvseg.readers.corpus`), else record by record
+(:mod:`tvseg.readers.files`), which names the line of any error. Every reader validates at the edge and raises
 :class:`~tvseg.errors.InputError` naming the file, the line and the value; the policy is written
 in ``formats/README.md``.
 """
@@ -11,21 +14,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-from pyannote.core import Annotation, Timeline
+from pyannote.core import Timeline
 
+from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
-from tvseg.readers.chapter_list import chapter_records, check_ends
-from tvseg.readers.jsonl import SIDES, jsonl_records
+from tvseg.readers.chapter_list import check_ends
+from tvseg.readers.corpus import METADATA_BESIDE, fast_segments, fast_units, is_metadata, segment_columns, unit_columns
+from tvseg.readers.files import caption_units, check_new_show, segment_records_of_file, units_of_file
+from tvseg.readers.jsonl import SIDES
 from tvseg.readers.metadata import read_metadata
-from tvseg.readers.rttm import check_types, read_rttm_records
+from tvseg.readers.rttm import check_types
 from tvseg.readers.source import warn
-from tvseg.readers.tables import read_table, segment_records, table_kind, unit_frames
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
-from tvseg.readers.validation import NO_LABEL, Record, to_annotation
-from tvseg.readers.webvtt import read_cues
+from tvseg.readers.validation import NO_LABEL, to_annotation
 
-__all__ = ["NO_LABEL", "FORMATS", "READ_FORMATS", "detect_format", "list_files", "read_segments", "read_units",
+__all__ = ["NO_LABEL", "SegmentColumns", "UnitColumns", "caption_units", "FORMATS", "READ_FORMATS", "detect_format", "list_files", "read_segments", "read_units",
            "read_uem", "read_metadata"]
 
 FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl"}
@@ -92,7 +95,7 @@ def list_files(path, *, format: str | None = None) -> list[Path]:
 
 def read_segments(path, *, format: str | None = None, show: str | None = None, types=None,
                   uem: dict[str, Timeline] | None = None, side: str | None = None,
-                  which: str | None = None, end=None) -> dict[str, Annotation]:
+                  which: str | None = None, end=None) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
     Parameters
@@ -126,8 +129,10 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
 
     Returns
     -------
-    dict of str to pyannote.core.Annotation
-        One Annotation per show (``uri`` = show id), one track per segment, sorted by start.
+    mapping of str to pyannote.core.Annotation (a SegmentColumns)
+        One Annotation per show (``uri`` = show id), one track per segment, sorted by start; the
+        shows in sorted order. The mapping holds the whole corpus as sorted columns
+        (:class:`~tvseg.columns.SegmentColumns`) and builds a show's Annotation when it is first read.
 
     Raises
     ------
@@ -142,88 +147,53 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     if which is not None and which not in SIDES:
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     end = check_ends(end, folder=Path(path).is_dir())
-    result: dict[str, Annotation] = {}
-    origin: dict[str, tuple[Path, int]] = {}
-    track_lines: dict[str, list[int]] = {}
     in_folder = Path(path).is_dir()
+    kinds = _kinds(files, format)
+    if uem is None and show is None and kinds is not None and set(kinds) <= {"rttm", "csv"}:
+        try:
+            fast = fast_segments(files, kinds, types=types, in_folder=in_folder)
+        except InputError:
+            fast = None  # read again below, the careful way, which raises it in its order
+        if fast is not None and (len(fast[0]) or not in_folder):
+            for message, file in fast[1]:
+                warn(message, path=file)
+            return fast[0]
+    shows: dict[str, tuple[Path, list]] = {}
+    origin: dict[str, tuple[Path, int]] = {}
     for file in files:
-        if in_folder and file.suffix.lower() == ".csv" and _is_metadata(file):
-            warn("a metadata table beside the segmentations: not read as segments (give it with --metadata)",
-                 path=file)
+        if in_folder and file.suffix.lower() == ".csv" and is_metadata(file):
+            warn(METADATA_BESIDE, path=file)
             continue
-        for show_id, (annotation, line, lines) in _segments_of_file(
-                file, format=format, show=show, types=types, lines=uem is not None, which=which,
-                side=side, end=end, uem=uem).items():
-            _check_new_show(show_id, origin, file, line)
-            result[show_id] = annotation
-            track_lines[show_id] = lines
-    if uem is not None:
-        counts: dict[Path, UemCrop] = {}
-        for show_id, annotation in result.items():
-            file = origin[show_id][0]
-            result[show_id] = crop_to_uem(annotation, uem, path=file, lines=track_lines[show_id], side=side,
-                                          counts=counts.setdefault(file, UemCrop()))
-        for file, crop in counts.items():
-            if crop.changed:
-                warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
-    if not result and in_folder:
+        for show_id, (records, line) in segment_records_of_file(
+                file, detect_format(file, format), show=show, types=types, which=which, side=side, end=end,
+                uem=uem).items():
+            check_new_show(show_id, origin, file, line)
+            shows[show_id] = (file, records)
+    if not shows and in_folder:
         raise InputError("no segmentation in this folder", path=path)
-    return result
+    if uem is None:
+        return segment_columns(shows)
+    counts: dict[Path, UemCrop] = {}
+    cropped = {}
+    for show_id, (file, records) in shows.items():
+        cropped[show_id] = crop_to_uem(to_annotation(show_id, records, path=file), uem, path=file,
+                                       lines=[r.line for r in records], side=side,
+                                       counts=counts.setdefault(file, UemCrop()))
+    for file, crop in counts.items():
+        if crop.changed:
+            warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
+    return SegmentColumns.from_annotations(cropped, paths={show_id: file for show_id, (file, _) in shows.items()})
 
 
-def _is_metadata(file: Path) -> bool:
+def _kinds(files, format) -> list[str] | None:
+    """The format of each file (``None`` when one is not known: the careful path says so)."""
     try:
-        return table_kind(read_table(file).columns, path=file) == "metadata"
-    except InputError:
-        return False  # read again below, where the error is raised with its line
+        return [detect_format(file, format) for file in files]
+    except (InputError, UsageError):
+        return None
 
 
-def _check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> None:
-    """Refuse a show already read from another file of the folder; else remember where it was read.
-
-    ``line`` is that of the show's first segment or unit in ``file`` (``None`` for a show without any).
-    """
-    if show_id in origin:
-        first_file, first_line = origin[show_id]
-        where = f"{first_file}" if first_line is None else f"{first_file}:{first_line}"
-        raise InputError(f"show already read from {where}", path=file, line=line, value=show_id)
-    origin[show_id] = (file, line)
-
-
-def _segments_of_file(file: Path, *, format, show, types, lines: bool = False, which=None, side=None,
-                      end=None, uem=None) -> dict[str, tuple[Annotation, int, list[int] | None]]:
-    """``{show: (Annotation, line of its first segment, line of each track)}`` of one file.
-
-    The lines of the tracks are only listed when ``lines`` is true (else ``None``).
-    """
-    kind = detect_format(file, format)
-    if show is not None and kind not in ("vtt", "srt", "txt"):
-        raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kind.upper()}")
-    if kind == "rttm":
-        records = read_rttm_records(file, types=types)
-    elif kind == "jsonl":
-        records = jsonl_records(file, which=which, side=side)
-    elif kind == "txt":
-        records = {show or file.stem: chapter_records(file, show=show or file.stem, end=end, uem=uem)}
-    elif kind == "csv":
-        table = read_table(file)
-        table_type = table_kind(table.columns, path=file)
-        if table_type == "metadata":
-            raise InputError("a metadata table holds no segments", path=file, line=1,
-                             value=",".join(table.columns))
-        records = segment_records(table, table_type)
-    else:
-        records = {show or file.stem: [
-            Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
-            for cue in read_cues(file, format=kind)]}
-    return {show_id: (to_annotation(show_id, show_records, path=file),
-                      min((r.line for r in show_records), default=None),
-                      [r.line for r in sorted(show_records, key=lambda r: (r.start, r.end, r.line))]
-                      if lines else None)
-            for show_id, show_records in records.items()}
-
-
-def read_units(path, *, format: str | None = None, show: str | None = None) -> dict[str, pd.DataFrame]:
+def read_units(path, *, format: str | None = None, show: str | None = None) -> UnitColumns:
     """Read transcript units (breath groups, caption cues) from a file or a folder.
 
     Parameters
@@ -238,8 +208,9 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> d
 
     Returns
     -------
-    dict of str to pandas.DataFrame
-        One frame per show, one row per unit sorted by start, with the columns ``start, end``
+    mapping of str to pandas.DataFrame (a UnitColumns)
+        The shows in sorted order, held as sorted columns (:class:`~tvseg.columns.UnitColumns`), one
+        frame per show built when it is first read, one row per unit sorted by start, with the columns ``start, end``
         (float seconds) and, when the source has them, ``text, speaker, topic`` (``speaker``
         of a caption comes from its ``<v Name>`` voice tag). Caption cues that overlap are made
         into units that do not (see :func:`caption_units`), with a warning.
@@ -253,80 +224,17 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> d
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
-    result: dict[str, pd.DataFrame] = {}
+    if show is None and _kinds(files, format) == ["csv"] * len(files):
+        try:
+            fast = fast_units(files)
+        except InputError:
+            fast = None  # read again below, the careful way, which raises it in its order
+        if fast is not None:
+            return fast
+    shows: dict[str, tuple] = {}
     origin: dict[str, tuple[Path, int]] = {}
     for file in files:
-        for show_id, (frame, line) in _units_of_file(file, format=format, show=show).items():
-            _check_new_show(show_id, origin, file, line)
-            result[show_id] = frame
-    return result
-
-
-def _units_of_file(file: Path, *, format, show) -> dict[str, tuple[pd.DataFrame, int]]:
-    """``{show: (DataFrame, line of its first unit)}`` of one file."""
-    kind = detect_format(file, format)
-    if kind in ("rttm", "jsonl", "txt"):
-        name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
-        raise InputError(f"{name} holds segments, not transcript units", path=file)
-    if show is not None and kind not in ("vtt", "srt"):
-        raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
-    if kind == "csv":
-        table = read_table(file)
-        table_type = table_kind(table.columns, path=file)
-        if table_type != "units":
-            raise InputError(f"a {table_type} table holds no transcript units (expected "
-                             "show,start,end[,text,speaker,topic])", path=file, line=1,
-                             value=",".join(table.columns))
-        return unit_frames(table)
-    cues = read_cues(file, format=kind)
-    for cue in cues:
-        if cue.end_ms <= cue.start_ms:
-            problem = "end before start" if cue.end_ms < cue.start_ms else "zero duration"
-            raise InputError(f"caption with {problem}", path=file, line=cue.line,
-                             value=f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}")
-    frame = caption_units(cues, path=file)
-    return {show or file.stem: (frame, min((c.line for c in cues), default=None))}
-
-
-def caption_units(cues, *, path) -> pd.DataFrame:
-    """The units of a caption file: one per cue, by start, made not to overlap.
-
-    Caption cues overlap when a cue stays on screen while the next one appears (roll-up captions):
-    a unit then ends where the next one begins, which is when the next words are spoken. Cues that
-    start at the same time (two lines shown together) become one unit: their texts joined by a
-    space in file order, its end the latest of theirs, its speakers (distinct, in file order)
-    joined by `` / ``. Each file with such cues gives one :class:`~tvseg.errors.TvsegWarning`
-    counting them and naming the first one's line.
-    """
-    starts, ends, texts, voices, lines = [], [], [], [], []
-    merged = []
-    for cue in sorted(cues, key=lambda c: (c.start_ms, c.line)):
-        if starts and starts[-1] == cue.start_ms:
-            merged.append(cue.line)
-            ends[-1] = max(ends[-1], cue.end_ms)
-            texts[-1] = " ".join(t for t in (texts[-1], cue.text) if t)
-            if cue.voice and cue.voice not in voices[-1]:
-                voices[-1].append(cue.voice)
-            continue
-        starts.append(cue.start_ms)
-        ends.append(cue.end_ms)
-        texts.append(cue.text)
-        voices.append([cue.voice] if cue.voice else [])
-        lines.append(cue.line)
-    shortened = [j for j in range(len(starts) - 1) if ends[j] > starts[j + 1]]
-    for j in shortened:
-        ends[j] = starts[j + 1]
-    if merged or shortened:
-        what = []
-        if shortened:
-            what.append(f"{len(shortened)} caption cue(s) overlap the next one and now end where it "
-                        "begins")
-        if merged:
-            what.append(f"{len(merged)} cue(s) start with an earlier one and are joined to it")
-        warn(" and ".join(what) + " (units may not overlap); first such cue here", path=path,
-             line=min([lines[j] for j in shortened] + merged))
-    frame = pd.DataFrame({"start": [t / 1000 for t in starts], "end": [t / 1000 for t in ends],
-                          "text": texts})
-    if any(voices):
-        frame["speaker"] = [" / ".join(v) for v in voices]
-    return frame
+        for show_id, (frame, line, lines) in units_of_file(file, detect_format(file, format), show=show).items():
+            check_new_show(show_id, origin, file, line)
+            shows[show_id] = (file, frame, lines)
+    return unit_columns(shows)

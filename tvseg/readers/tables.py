@@ -230,9 +230,9 @@ def _topic_runs(records: list[Record], *, path) -> list[Record]:
     return runs
 
 
-def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int]]:
-    """Return ``{show: (DataFrame, line of its first row)}`` of a breath-group table, rows sorted by
-    start, checked not to overlap."""
+def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int, np.ndarray]]:
+    """Return ``{show: (DataFrame, line of its first row, line of each row)}`` of a breath-group table,
+    rows sorted by start, checked not to overlap."""
     starts, ends = _times(table)
     shows = _shows(table)
     extra = [c for c in ("text", "speaker", "topic") if c in table.columns]
@@ -244,5 +244,6 @@ def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int]]:
         records = [Record(s, e, "", int(n)) for s, e, n in zip(rows["start"], rows["end"], rows["line"])]
         check_records(records, path=table.path, what="breath group")
         ordered = rows.sort_values(["start", "end", "line"], kind="stable")
-        result[show] = (ordered[["start", "end", *extra]].reset_index(drop=True), int(rows["line"].min()))
+        result[show] = (ordered[["start", "end", *extra]].reset_index(drop=True), int(rows["line"].min()),
+                        ordered["line"].to_numpy(dtype=np.int64))
     return result

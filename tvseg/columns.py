@@ -1,0 +1,320 @@
+"""The segmentations and the units of many shows as sorted columns (flat arrays), read lazily per show.
+
+:func:`tvseg.read_segments` returns a :class:`SegmentColumns` and :func:`tvseg.read_units` a
+:class:`UnitColumns`: both are mappings of show id to what the readers returned before (one
+``pyannote.core.Annotation`` or one ``pandas.DataFrame`` per show), but they hold the data as one
+set of arrays for the whole corpus, sorted by show and, within a show, by (start, end, line). The
+per-show object is built when a show is first looked up, then kept.
+
+A user may add, replace or remove shows: the new values are kept beside the arrays, which then no
+longer tell the whole truth (:attr:`pristine` is false), and code that reads the arrays directly
+must read the mapping instead.
+"""
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+
+import numpy as np
+import pandas as pd
+from pyannote.core import Annotation, Segment
+
+__all__ = ["SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS"]
+
+UNIT_TEXT_COLUMNS = ("text", "speaker", "topic")
+"""The optional text columns of a unit table, in the order its frames hold them."""
+
+
+class _Columns(MutableMapping):
+    """What both kinds of columns share: the shows, their rows, and the user's changes."""
+
+    def __init__(self, names, offsets, *, start, end, line=None, paths=None):
+        self.names = tuple(names)
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.start = np.asarray(start, dtype=np.float64)
+        self.end = np.asarray(end, dtype=np.float64)
+        self.line = None if line is None else np.asarray(line, dtype=np.int64)
+        self.paths = tuple(paths) if paths is not None else (None,) * len(self.names)
+        n = len(self.names)
+        if (len(self.offsets) != n + 1 or self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0)
+                or self.offsets[-1] != len(self.start) or len(self.end) != len(self.start)
+                or (self.line is not None and len(self.line) != len(self.start)) or len(self.paths) != n):
+            raise ValueError("offsets must run from 0 to the number of rows, one more than the shows")
+        if any(a >= b for a, b in zip(self.names, self.names[1:])):
+            raise ValueError("the show ids must be sorted and unique")
+        self._index = dict(zip(self.names, range(n)))
+        self._cache: dict = {}
+        self._overrides: dict = {}
+        self._deleted: set = set()
+
+    @property
+    def pristine(self) -> bool:
+        """True while the arrays are the whole truth: no show was set or deleted since reading."""
+        return not self._overrides and not self._deleted
+
+    def rows(self, show) -> slice:
+        """The rows of ``show`` in the arrays (``KeyError`` for a show that is not in them)."""
+        k = self._index[show]
+        return slice(int(self.offsets[k]), int(self.offsets[k + 1]))
+
+    def path(self, show):
+        """The file ``show`` was read from (``None`` when not known)."""
+        return self.paths[self._index[show]]
+
+    def __getitem__(self, show):
+        if show in self._overrides:
+            return self._overrides[show]
+        if show in self._deleted or show not in self._index:
+            raise KeyError(show)
+        value = self._cache.get(show)
+        if value is None:
+            value = self._cache[show] = self._build(self._index[show])
+        return value
+
+    def __setitem__(self, show, value) -> None:
+        self._overrides[show] = value
+
+    def __delitem__(self, show) -> None:
+        if show not in self:
+            raise KeyError(show)
+        self._overrides.pop(show, None)
+        if show in self._index:
+            self._deleted.add(show)
+
+    def __contains__(self, show) -> bool:
+        try:
+            return show in self._overrides or (show in self._index and show not in self._deleted)
+        except TypeError:  # an unhashable key
+            return False
+
+    def __iter__(self):
+        for name in self.names:
+            if name not in self._deleted or name in self._overrides:
+                yield name
+        for name in list(self._overrides):
+            if name not in self._index:
+                yield name
+
+    def __len__(self) -> int:
+        added = sum(1 for name in self._overrides if name not in self._index)
+        back = sum(1 for name in self._deleted if name in self._overrides)
+        return len(self.names) - len(self._deleted) + back + added
+
+    def __repr__(self) -> str:
+        state = "" if self.pristine else ", changed"
+        return f"{type(self).__name__}({len(self)} shows, {len(self.start)} rows{state})"
+
+    def _build(self, k: int):
+        raise NotImplementedError
+
+
+def sort_rows(codes, names, start, end, line=None):
+    """Sort rows by (show, start, end, line), the shows' names in sorted order.
+
+    Parameters
+    ----------
+    codes : array of int
+        The show of each row, as an index into ``names``.
+    names : sequence of str
+        The show ids (unique, in any order; a show without rows keeps its place).
+    start, end : array of float
+    line : array of int, optional
+
+    Returns
+    -------
+    names : tuple of str
+        Sorted.
+    offsets : numpy.ndarray
+        ``offsets[k]:offsets[k + 1]`` are the rows of the sorted ``names[k]`` in ``order``.
+    order : numpy.ndarray or None
+        The rows, sorted (``None``: they are already).
+    rank : numpy.ndarray
+        For each of the given names, its index among the sorted names.
+    """
+    given = np.empty(len(names), dtype=object)
+    given[:] = list(names)
+    by_name = np.argsort(given, kind="stable")
+    rank = np.empty(len(given), dtype=np.int64)
+    rank[by_name] = np.arange(len(given))
+    codes = rank[np.asarray(codes, dtype=np.int64)]
+    keys = [np.asarray(key) for key in ((end, start) if line is None else (line, end, start))]
+    order = None if _is_sorted([codes, *keys[::-1]]) else np.lexsort((*keys, codes))
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=len(given))))).astype(np.int64)
+    return tuple(given[by_name].tolist()), offsets, order, rank
+
+
+def _is_sorted(keys) -> bool:
+    """Whether the rows are in increasing order of the keys (the first one first)."""
+    if len(keys[0]) < 2:
+        return True
+    after, tied = np.zeros(len(keys[0]) - 1, dtype=bool), np.ones(len(keys[0]) - 1, dtype=bool)
+    for key in keys:
+        after |= tied & (key[1:] > key[:-1])
+        tied &= key[1:] == key[:-1]
+    return bool(after.all())
+
+
+class SegmentColumns(_Columns):
+    """Topic segmentations of many shows: a mapping of show id to ``pyannote.core.Annotation``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The show ids, sorted.
+    offsets : array of int
+        ``len(names) + 1`` numbers: the segments of show ``names[k]`` are the rows
+        ``offsets[k]:offsets[k + 1]``.
+    start, end : array of float
+        Each segment's times in seconds; within a show, rows are sorted by (start, end, line).
+    label : array of str
+        Each segment's label (:data:`tvseg.readers.NO_LABEL` when it has none).
+    line : array of int, optional
+        The line each segment was read from (``None`` when not known).
+    paths : sequence, optional
+        The file each show was read from, for messages.
+
+    Notes
+    -----
+    ``columns[show]`` is the Annotation of ``uri=show`` whose track ``i`` is the show's row ``i``
+    (segment ``[start, end]``, the row's label), built on first use and kept.
+    """
+
+    def __init__(self, names, offsets, *, start, end, label, line=None, paths=None):
+        super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
+        self.label = np.asarray(label, dtype=object)
+        if len(self.label) != len(self.start):
+            raise ValueError("one label per row")
+
+    @classmethod
+    def from_annotations(cls, annotations, *, paths=None) -> "SegmentColumns":
+        """Columns holding ``{show: Annotation}``; a show whose tracks are not numbered ``0, 1, ...`` in
+        time order (after a UEM split one, say) is kept as given (the columns are then not pristine).
+
+        ``paths`` maps a show to its file.
+        """
+        paths = paths or {}
+        names = sorted(annotations)
+        starts, ends, labels, counts, odd = [], [], [], [], {}
+        for name in names:
+            annotation = annotations[name]
+            tracks = list(annotation.itertracks(yield_label=True))
+            counts.append(len(tracks))
+            starts += [segment.start for segment, _, _ in tracks]
+            ends += [segment.end for segment, _, _ in tracks]
+            labels += [label for _, _, label in tracks]
+            if [track for _, track, _ in tracks] != list(range(len(tracks))) or annotation.uri != name:
+                odd[name] = annotation
+        columns = cls(names, np.concatenate(([0], np.cumsum(counts, dtype=np.int64))), start=starts, end=ends,
+                      label=np.array(labels, dtype=object), paths=[paths.get(name) for name in names])
+        columns._overrides.update(odd)
+        return columns
+
+    def _build(self, k: int) -> Annotation:
+        a, b = int(self.offsets[k]), int(self.offsets[k + 1])
+        annotation = Annotation(uri=self.names[k])
+        rows = zip(self.start[a:b].tolist(), self.end[a:b].tolist(), self.label[a:b].tolist())
+        for track, (start, end, label) in enumerate(rows):
+            annotation[Segment(start, end), track] = label
+        return annotation
+
+    def ends(self) -> dict[str, float]:
+        """``{show: end of its last segment}`` (0.0 for a show without segments), in iteration order."""
+        counts = np.diff(self.offsets)
+        last = np.zeros(len(self.names))
+        filled = np.flatnonzero(counts)
+        if filled.size:
+            last[filled] = np.maximum.reduceat(self.end, self.offsets[filled])
+        result = {}
+        for name in self:
+            if name in self._overrides:
+                result[name] = float(self._overrides[name].get_timeline().extent().end)
+            else:
+                result[name] = float(last[self._index[name]])
+        return result
+
+
+class UnitColumns(_Columns):
+    """Transcript units (breath groups, caption cues) of many shows: a mapping of show id to
+    ``pandas.DataFrame``.
+
+    Parameters
+    ----------
+    names, offsets, start, end, line, paths
+        As for :class:`SegmentColumns`.
+    text, speaker, topic : array of str, optional
+        The text columns, one value per row, given when some show has them.
+    layout : sequence of tuple of str, optional
+        For each show, the text columns its frame holds (default: every one given).
+
+    Notes
+    -----
+    ``columns[show]`` is the DataFrame of the show's rows, with the columns ``start, end`` (float
+    seconds) then the show's text columns, and a ``RangeIndex``; built on first use and kept.
+    """
+
+    def __init__(self, names, offsets, *, start, end, line=None, paths=None, text=None, speaker=None,
+                 topic=None, layout=None):
+        super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
+        given = {"text": text, "speaker": speaker, "topic": topic}
+        for name, values in given.items():
+            if values is not None:
+                values = np.asarray(values, dtype=object)
+                if len(values) != len(self.start):
+                    raise ValueError(f"one {name} per row")
+            setattr(self, name, values)
+        present = tuple(name for name in UNIT_TEXT_COLUMNS if given[name] is not None)
+        self.layout = (present,) * len(self.names) if layout is None else tuple(tuple(x) for x in layout)
+        if len(self.layout) != len(self.names) or any(set(x) - set(present) for x in self.layout):
+            raise ValueError("layout names, for each show, text columns that are given")
+
+    def columns_of(self, show) -> tuple[str, ...]:
+        """The columns of ``show``'s frame: ``("start", "end", *its text columns)``."""
+        return ("start", "end", *self.layout[self._index[show]])
+
+    @classmethod
+    def from_frames(cls, frames, *, paths=None, lines=None) -> "UnitColumns":
+        """Columns holding ``{show: DataFrame}``; a frame the columns would not give back equal (another
+        index, column or dtype) is kept as given (the columns are then not pristine).
+
+        ``paths`` maps a show to its file; ``lines`` a show to the line of each of its rows.
+        """
+        paths, lines = paths or {}, lines or {}
+        names = sorted(frames)
+        parts: dict[str, list] = {name: [] for name in ("start", "end", "line", *UNIT_TEXT_COLUMNS)}
+        counts, layout, odd = [], [], {}
+        for name in names:
+            frame = frames[name]
+            extra = tuple(c for c in frame.columns if c not in ("start", "end"))
+            regular = (isinstance(frame, pd.DataFrame) and list(frame.columns[:2]) == ["start", "end"]
+                       and extra == tuple(c for c in UNIT_TEXT_COLUMNS if c in extra)
+                       and isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0
+                       and frame.index.step == 1
+                       and all(frame[c].dtype == np.float64 for c in ("start", "end"))
+                       and all(frame[c].dtype == "str" for c in extra))
+            if not regular:
+                odd[name] = frame
+                extra, frame = (), frame.iloc[:0] if isinstance(frame, pd.DataFrame) else None
+            n = 0 if frame is None else len(frame)
+            counts.append(n)
+            layout.append(extra)
+            parts["start"].append(np.zeros(0) if not n else frame["start"].to_numpy(dtype=np.float64))
+            parts["end"].append(np.zeros(0) if not n else frame["end"].to_numpy(dtype=np.float64))
+            parts["line"].append(np.asarray(lines.get(name, np.zeros(n, dtype=np.int64)), dtype=np.int64)[:n]
+                                 if name not in odd else np.zeros(0, dtype=np.int64))
+            for c in UNIT_TEXT_COLUMNS:
+                parts[c].append(frame[c].to_numpy(dtype=object) if c in extra else np.full(n, None, dtype=object))
+        used = {c for x in layout for c in x}
+        join = (lambda xs, dtype: np.concatenate(xs) if xs else np.zeros(0, dtype=dtype))
+        columns = cls(names, np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
+                      start=join(parts["start"], float), end=join(parts["end"], float),
+                      line=join(parts["line"], np.int64) if lines else None,
+                      paths=[paths.get(name) for name in names], layout=layout,
+                      **{c: join(parts[c], object) for c in UNIT_TEXT_COLUMNS if c in used})
+        columns._overrides.update(odd)
+        return columns
+
+    def _build(self, k: int) -> pd.DataFrame:
+        a, b = int(self.offsets[k]), int(self.offsets[k + 1])
+        data = {"start": self.start[a:b].copy(), "end": self.end[a:b].copy()}
+        for name in self.layout[k]:
+            data[name] = getattr(self, name)[a:b].copy()
+        return pd.DataFrame(data)

@@ -1,0 +1,208 @@
+"""The fast path of the readers: a text's lines and fields found with numpy, and the corpus-wide checks.
+
+The readers parse a regular file (the common case) column-wise: the positions of the line ends and
+of the separators give each record's line and its number of fields, and the time fields are checked
+to be plain decimals (digits and at most one point) on the bytes, so that the numbers pandas' C
+parser reads from them are those of Python's ``float``. Anything else makes the reader take its
+careful path, line by line, which gives the error messages (see :mod:`tvseg.readers`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from pyannote.core.segment import SEGMENT_PRECISION
+
+from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns, sort_rows
+
+__all__ = ["Scan", "plain_decimals", "Piece", "merge_pieces", "spans_are_valid", "needs_strip",
+           "EXACT_DIGITS", "categories"]
+
+EXACT_DIGITS = 15
+"""A plain decimal of at most this many characters (at most 15 digits: below 2**53 as an integer)
+is read exactly by pandas' "high" precision parser: its digits make an exact double, divided once by
+an exact power of ten, so the result is correctly rounded, as Python's ``float`` is."""
+
+_SPACE_BYTES = np.zeros(256, dtype=bool)
+_SPACE_BYTES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+_SPACE_BYTES[0x80:] = True  # a byte of a non-ASCII character, which may be a Unicode space
+
+
+class Scan:
+    """The lines of a text (bytes, lines ending with ``\\n``) and the separators on each line.
+
+    Attributes
+    ----------
+    buf : numpy.ndarray of uint8
+        The bytes, then 16 zero bytes (so that 16 bytes can be read from any field's start).
+    line_start, line_end : numpy.ndarray
+        The position of each line's first byte, and of its ``\\n``.
+    bounds : numpy.ndarray
+        The positions of the separators and of the line ends, in order; ``first[line]`` is the
+        index of the line's first one, ``count[line]`` the number of separators on the line.
+    """
+
+    def __init__(self, data: bytes, separator: str):
+        self.buf = np.frombuffer(data + bytes(16), dtype=np.uint8)
+        text = self.buf[:len(data)]
+        ends = text == 10
+        self.bounds = np.flatnonzero(np.logical_or(text == ord(separator), ends, out=ends))
+        at_end = np.flatnonzero(self.buf[self.bounds] == 10)
+        self.line_end = self.bounds[at_end]
+        self.line_start = np.concatenate(([0], self.line_end[:-1] + 1))
+        self.first = np.concatenate(([0], at_end[:-1] + 1))
+        self.count = at_end - self.first
+
+    @property
+    def blank(self) -> np.ndarray:
+        """Whether each line is empty."""
+        return self.line_end == self.line_start
+
+    def field(self, lines: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The byte spans ``[start, end)`` of field ``k`` on each of ``lines`` (each has more than ``k``
+        fields)."""
+        first = self.first[lines]
+        start = self.line_start[lines] if k == 0 else self.bounds[first + k - 1] + 1
+        return start, self.bounds[first + k]
+
+
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_ZEROS = np.uint64(0x3030303030303030)  # "00000000"
+_POINTS = np.uint64(0x2E2E2E2E2E2E2E2E)  # "........"
+_HIGH = np.uint64(0xF0F0F0F0F0F0F0F0)
+_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_SIXES = np.uint64(0x0606060606060606)
+
+
+def plain_decimals(scan: Scan, start: np.ndarray, end: np.ndarray, *,
+                   decimals: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """Which fields are plain decimals of at most :data:`EXACT_DIGITS` characters (and their decimals).
+
+    A plain decimal is digits with at most one point and at least one digit (``42``, ``42.``,
+    ``.5``, ``0.000``); a sign, an exponent, spaces or anything else make it not plain. A field's
+    bytes are read as one or two 64-bit words and tested byte-wise within them.
+
+    Returns
+    -------
+    plain : numpy.ndarray of bool
+    decimals : numpy.ndarray of int or None
+        The number of digits after the point (0 without one), when asked for.
+    """
+    n = len(start)
+    length = end - start
+    plain = (length >= 1) & (length <= EXACT_DIGITS)
+    points = np.zeros(n, dtype=np.int64)
+    places = np.zeros(n, dtype=np.int64) if decimals else None
+    words = np.ndarray(shape=(len(scan.buf) - 7,), dtype="<u8", buffer=scan.buf, strides=(1,))
+    for half in (0, 1):
+        rows = np.arange(n) if half == 0 else np.flatnonzero(plain & (length > 8))
+        for a in range(0, len(rows), 1 << 16):  # a chunk at a time, to stay in the cache
+            chunk = rows[a:a + (1 << 16)]
+            used = np.clip(length[chunk] - 8 * half, 0, 8).astype(np.uint64)
+            ok, count, dots = _plain_bytes(words[start[chunk] + 8 * half], used)
+            plain[chunk] &= ok
+            points[chunk] += count
+            if decimals:
+                at = np.bitwise_count((dots & (~dots + np.uint64(1))) - np.uint64(1)).astype(np.int64) // 8
+                places[chunk] += np.where(count == 1, length[chunk] - 1 - 8 * half - at, 0)
+    plain &= (points <= 1) & (length > points)
+    if decimals:
+        places[~plain] = 0
+    return plain, places
+
+
+def _plain_bytes(word: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For 8-byte words of which the first ``used`` bytes count: whether those are digits or points,
+    how many points, and the points' high bits."""
+    mask = np.where(used == 8, _ALL, (np.uint64(1) << (used * np.uint64(8))) - np.uint64(1))
+    word &= mask
+    word |= _ZEROS & ~mask  # the bytes after the field read as "0"
+    y = word ^ _POINTS
+    dots = ~(((y & _LOW7) + _LOW7) | y | _LOW7)  # the high bit of each byte that is "."
+    word ^= (dots >> np.uint64(7)) * np.uint64(0x1E)  # "." -> "0"
+    ok = ((word & _HIGH) == _ZEROS) & (((word & _LOW) + _SIXES) & _HIGH == 0)
+    return ok, np.bitwise_count(dots).astype(np.int64), dots
+
+
+def categories(frame: pd.DataFrame, column, reread) -> tuple[list[str], np.ndarray]:
+    """The distinct texts of a column read as ``category``, and each row's index among them.
+
+    pandas makes the categories numbers when they all look like numbers (``001`` and ``1`` then
+    become one category): the column is then read again as text (``reread(column)``) and factorised.
+    """
+    series = frame[column]
+    names = series.cat.categories
+    codes = series.cat.codes.to_numpy().astype(np.int64)
+    if pd.api.types.is_string_dtype(names.dtype) and not (codes < 0).any():
+        names = names.tolist()
+        if all(isinstance(name, str) for name in names):
+            return names, codes
+    codes, names = pd.factorize(reread(column).to_numpy(dtype=object))
+    return list(names), codes.astype(np.int64)
+
+
+def needs_strip(scan: Scan, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Which fields may change under ``str.strip()``: they begin or end with a byte of whitespace or
+    of a non-ASCII character (which may be a Unicode space)."""
+    filled = end > start
+    first = np.where(filled, scan.buf[start], 0)
+    last = np.where(filled, scan.buf[np.maximum(end - 1, 0)], 0)
+    return filled & (_SPACE_BYTES[first] | _SPACE_BYTES[last])
+
+
+def spans_are_valid(codes: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether rows sorted by (show, start, end, line) pass :func:`~tvseg.readers.validation.check_records`
+    show by show: every span longer than pyannote.core's precision, no two of a show overlapping.
+
+    After such a sort, when every span is positive, a show has an overlap exactly when some row starts
+    before the end of the row before it.
+    """
+    if not np.all((end - start) > SEGMENT_PRECISION):
+        return False
+    return not np.any((codes[1:] == codes[:-1]) & (start[1:] < end[:-1]))
+
+
+class Piece:
+    """The rows of some shows read from some files, before the corpus is sorted and checked.
+
+    ``names`` are the show ids (unique within the piece), ``paths`` the file of each, ``codes`` the
+    show of each row (an index into ``names``), and ``columns`` the row arrays (``start``, ``end``,
+    ``line`` and ``label`` or the unit text columns).
+    """
+
+    def __init__(self, names, paths, codes, **columns):
+        self.names, self.paths = list(names), list(paths)
+        self.codes = np.asarray(codes, dtype=np.int64)
+        self.columns = columns
+
+
+def merge_pieces(pieces: list[Piece], *, units: bool = False):
+    """One :class:`SegmentColumns` (or :class:`UnitColumns`) of the pieces, rows sorted; ``None`` when a
+    show is in two pieces or a show's rows do not pass the checks (the careful path then says why)."""
+    names = [name for piece in pieces for name in piece.names]
+    if len(set(names)) != len(names):
+        return None
+    paths = [path for piece in pieces for path in piece.paths]
+    shift = np.cumsum([0] + [len(piece.names) for piece in pieces])
+    codes = np.concatenate([piece.codes + shift[i] for i, piece in enumerate(pieces)] + [np.zeros(0, np.int64)])
+    texts = [key for key in UNIT_TEXT_COLUMNS if any(key in piece.columns for piece in pieces)] if units else ["label"]
+    columns = {}
+    for key in ("start", "end", "line", *texts):
+        parts = [piece.columns[key] if key in piece.columns else np.full(len(piece.codes), None, dtype=object)
+                 for piece in pieces]
+        columns[key] = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    sorted_names, offsets, order, rank = sort_rows(codes, names, columns["start"], columns["end"], columns["line"])
+    codes = rank[codes]
+    if order is not None:
+        codes = codes[order]
+        columns = {key: values[order] for key, values in columns.items()}
+    if not spans_are_valid(codes, columns["start"], columns["end"]):
+        return None
+    by_rank = np.empty(len(names), dtype=np.int64)
+    by_rank[rank] = np.arange(len(names))
+    paths = [paths[i] for i in by_rank]
+    if not units:
+        return SegmentColumns(sorted_names, offsets, paths=paths, **columns)
+    layout = [tuple(key for key in UNIT_TEXT_COLUMNS if key in piece.columns) for piece in pieces
+              for _ in piece.names]
+    return UnitColumns(sorted_names, offsets, paths=paths, layout=[layout[i] for i in by_rank], **columns)
