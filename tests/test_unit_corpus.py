@@ -1,4 +1,4 @@
-"""tvseg.unit.corpus.corpus_unit_scores (issue 13) equals the per-show loop of tvseg.evaluation._unit_scores:
+"""tvseg.unit.corpus.corpus_unit_scores (issue 13) equals the per-show loop of the per-show loop of tests/unit_reference.py:
 same per-show table, same corpus dict, same warnings, same errors, on random corpora in every convention,
 with units and with frames."""
 import warnings
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from pyannote.core import Annotation, Segment
 
 from tvseg.errors import InputError
-from tvseg.evaluation import _unit_scores
+from unit_reference import _unit_scores
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings

@@ -1,5 +1,5 @@
 """Benchmark (issue 13): the unit-domain metrics of a whole corpus at once (``tvseg.unit.corpus``) against
-the per-show loop of ``tvseg.evaluation._unit_scores``.
+the per-show loop of ``the per-show loop of tests/unit_reference.py``.
 
     python tests/benchmarks/bench_unit_corpus.py [--shows 2000] [--seed 13] [--keep DIR] [--repeat 5]
         [--frame SECONDS] [--convention paper|segeval1|segeval|nltk|chunkseg]
@@ -28,10 +28,11 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/unit_reference.py
 from bench_end_to_end import corpus  # noqa: E402
 
 import tvseg  # noqa: E402
-from tvseg.evaluation import _unit_scores  # noqa: E402
+from unit_reference import _unit_scores  # noqa: E402
 from tvseg.retrieval.boundaries import regions  # noqa: E402
 from tvseg.retrieval.segments import from_segmentations  # noqa: E402
 from tvseg.settings import Settings  # noqa: E402
