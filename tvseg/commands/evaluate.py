@@ -13,6 +13,8 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
+
 from tvseg import metrics
 from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
@@ -156,8 +158,7 @@ def load(args):
     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
     # hypothesis ends where the reference's show ends (where the UEM does not say it)
     reference = read_segments(args.reference, format=args.format, uem=uem, side="reference", which="reference")
-    ends = {show: annotation.get_timeline().extent().end for show, annotation in reference.items()
-            if annotation and not (uem and uem.get(show))}
+    ends = _show_ends(reference, uem)
     inputs = {"reference": reference,
               "hypotheses": {name: read_segments(path, format=args.format, uem=uem, side=name, which="hypothesis",
                                                  end=ends)
@@ -166,6 +167,17 @@ def load(args):
               "units": read_units(args.units) if args.units else None,
               "metadata": read_metadata(args.metadata) if args.metadata else None}
     return settings, inputs
+
+
+def _show_ends(reference, uem) -> dict:
+    """Where each reference show with segments ends, for the shows the UEM does not bound."""
+    if getattr(reference, "pristine", False):  # columns: from the arrays, no Annotation built
+        ends = reference.ends()
+        counts = np.diff(reference.offsets)
+        return {show: ends[show] for show, count in zip(reference.names, counts.tolist())
+                if count and not (uem and uem.get(show))}
+    return {show: annotation.get_timeline().extent().end for show, annotation in reference.items()
+            if annotation and not (uem and uem.get(show))}
 
 
 def run(args) -> int:
@@ -224,4 +236,4 @@ def summary(result) -> str:
 
 def write_json(data: dict, path) -> None:
     """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
-    write_json_atomic(path, data)
+    write_json_atomic(path, data, safe=True)
