@@ -95,9 +95,10 @@ def _parse(files, texts, keep):
     readable = (plain | na)[:n] & (plain | na)[n:]
     if not readable.all():
         return None, {files[i] for i in np.unique(file_of[~readable])}
+    width = int(fields.max())  # 9 or 10: pandas pads the shorter lines
 
     def read(columns):
-        return pd.read_csv(io.BytesIO(data), sep=" ", header=None, names=list(range(10)), usecols=sorted(columns),
+        return pd.read_csv(io.BytesIO(data), sep=" ", header=None, names=list(range(width)), usecols=sorted(columns),
                            dtype=columns, na_values={k: ["<NA>"] for k in (3, 4) if k in columns},
                            keep_default_na=False, quoting=csv.QUOTE_NONE, skip_blank_lines=True, engine="c")
 
