@@ -27,6 +27,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -37,6 +39,9 @@ from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_points
 from tvseg.retrieval.segments import from_segmentation
 
 __all__ = ["Show", "read_show", "show_boundaries", "match_show", "show_coverage", "gamma_fraction"]
+
+
+_START_END = attrgetter("start", "end")
 
 
 class Show(NamedTuple):
@@ -68,6 +73,14 @@ def _careful(segmentation, what: str) -> Show:
     return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], label.tolist(), times, tk)
 
 
+def _flat(segments):
+    """Start, end, start, end... of pyannote Segments as a float array (None: not numbers)."""
+    try:
+        return np.array(list(chain.from_iterable(map(_START_END, segments))), dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
 def read_show(segmentation, *, what: str) -> Show:
     """One side of one show (an ``(n, 2)`` array, a sequence of ``(start, end)`` pairs, an
     Annotation, a Timeline or None), checked as :func:`tvseg.retrieval.segments.check` does.
@@ -86,23 +99,25 @@ def read_show(segmentation, *, what: str) -> Show:
             labels = [lab for (lab,) in map(dict.values, dict.values(tracks))]
         except (TypeError, ValueError):
             return _careful(segmentation, what)
-        # insertion order, without a per-segment function call: checked sorted below, else the careful path
-        array = np.array([(s.start, s.end) for s in dict.keys(tracks)], dtype=float)
+        # insertion order, read by C-level iterators: checked sorted below, else the careful path
+        flat = _flat(dict.keys(tracks))
     elif isinstance(segmentation, Timeline):
-        array = np.array([(s.start, s.end) for s in segmentation], dtype=float)
+        flat = _flat(segmentation)
     elif isinstance(segmentation, (np.ndarray, list, tuple)):
         try:
             array = np.asarray(segmentation, dtype=float)
         except (TypeError, ValueError):
             return _careful(segmentation, what)
+        if array.ndim != 2 or array.shape[1] != 2:
+            return _careful(segmentation, what)
+        flat = array.ravel()
     else:
         return _careful(segmentation, what)
-    if array.ndim != 2 or array.shape[1] != 2 or array.size == 0:
+    if flat is None or flat.size == 0:
         return _careful(segmentation, what)
     # plainly valid: each segment at least a microsecond long (so start < end), each start at or
     # after the previous end (so sorted and disjoint), the first and last time within MAX_SECONDS
     # (so all are: the times are a chain; NaN fails every comparison)
-    flat = array.ravel()
     times = flat.tolist()
     tk = np.rint(flat * TICKS_PER_SECOND)
     rounded = tk.tolist()
@@ -216,44 +231,67 @@ class ShowCoverage(NamedTuple):
 
 
 def _best_partners(ref: Show, hyp: Show, d_r: list, d_h: list):
-    """Best partner of every segment of each side (-1: none) and their overlap in ticks, by
-    :func:`tvseg.retrieval.coverage.match`'s rule: the largest overlap, then the shortest partner,
-    then the first. ``R`` and ``H`` overlap when ``H.end > R.start and H.start < R.end`` (seconds, as
-    the corpus path's searches); both sides sorted and disjoint, one sweep meets every such pair,
-    each side's candidates in time order."""
-    n_r, n_h = len(d_r), len(d_h)
-    r_partner, r_overlap, h_partner, h_overlap = [-1] * n_r, [0] * n_r, [-1] * n_h, [0] * n_h
-    rs, re, rts, rte = ref.start, ref.end, ref.start_ticks, ref.end_ticks
-    hs, he, hts, hte = hyp.start, hyp.end, hyp.start_ticks, hyp.end_ticks
-    i = j = 0
-    while i < n_r and j < n_h:
-        if he[j] > rs[i] and hs[j] < re[i]:
-            ov = (rte[i] if rte[i] < hte[j] else hte[j]) - (rts[i] if rts[i] > hts[j] else hts[j])
-            k = r_partner[i]
-            if k < 0 or ov > r_overlap[i] or (ov == r_overlap[i] and d_h[j] < d_h[k]):
-                r_partner[i], r_overlap[i] = j, ov
-            k = h_partner[j]
-            if k < 0 or ov > h_overlap[j] or (ov == h_overlap[j] and d_r[i] < d_r[k]):
-                h_partner[j], h_overlap[j] = i, ov
-        # leave the segment that ends first (both when they end together: neither overlaps the other's next)
-        if re[i] < he[j]:
-            i += 1
-        elif he[j] < re[i]:
-            j += 1
-        else:
-            i += 1
-            j += 1
-    return r_partner, r_overlap, h_partner, h_overlap
+    """Overlap with its best partner and that partner's duration, in ticks, of every segment of each
+    side (0 and 0 without a partner), by :func:`tvseg.retrieval.coverage.match`'s rule: the largest
+    overlap, then the shortest partner, then the first. ``R`` and ``H`` overlap when
+    ``H.end > R.start and H.start < R.end`` (seconds, as the corpus path's searches). Both sides are
+    sorted and disjoint: one sweep, leaving the segment that ends first (both when they end
+    together), meets every such pair, a segment's candidates one after the other in time order."""
+    r_overlap, r_other, h_overlap, h_other = [], [], [], []
+    r_best = r_dur = h_best = h_dur = 0  # a partner's duration is never 0: 0 means none yet
+    if d_r and d_h:
+        r_items = zip(ref.start, ref.end, ref.start_ticks, ref.end_ticks, d_r)
+        h_items = zip(hyp.start, hyp.end, hyp.start_ticks, hyp.end_ticks, d_h)
+        rs, re, ra, rb, rd = next(r_items)
+        hs, he, ha, hb, hd = next(h_items)
+        while True:
+            if he > rs and hs < re:
+                ov = (rb if rb < hb else hb) - (ra if ra > ha else ha)
+                if r_dur == 0 or ov > r_best or (ov == r_best and hd < r_dur):
+                    r_best, r_dur = ov, hd
+                if h_dur == 0 or ov > h_best or (ov == h_best and rd < h_dur):
+                    h_best, h_dur = ov, rd
+            leave_h = he <= re
+            if re <= he:
+                r_overlap.append(r_best)
+                r_other.append(r_dur)
+                r_best = r_dur = 0
+                following = next(r_items, None)
+                if following is None:
+                    if leave_h:
+                        h_overlap.append(h_best)
+                        h_other.append(h_dur)
+                        h_best = h_dur = 0
+                    break
+                rs, re, ra, rb, rd = following
+            if leave_h:
+                h_overlap.append(h_best)
+                h_other.append(h_dur)
+                h_best = h_dur = 0
+                following = next(h_items, None)
+                if following is None:
+                    break
+                hs, he, ha, hb, hd = following
+    # the segment in hand when the sweep stopped (0 if it had no partner yet), then those never reached
+    for overlap, other, best, dur, n in ((r_overlap, r_other, r_best, r_dur, len(d_r)),
+                                         (h_overlap, h_other, h_best, h_dur, len(d_h))):
+        if len(overlap) < n:
+            overlap.append(best)
+            other.append(dur)
+            overlap.extend([0] * (n - len(overlap)))
+            other.extend([0] * (n - len(other)))
+    return r_overlap, r_other, h_overlap, h_other
 
 
-def _correct(partners: list, overlaps: list, d_own: list, d_other: list, p: int, q: int):
-    """Count and durations (s, summed in time order) of one side's segments whose coverage
-    ``2 overlap / (own + partner)`` is strictly above ``p / q``."""
+def _correct(overlap: list, own: list, other: list, p: int, q: int):
+    """Count and durations (s, added one after the other in time order, as ``numpy.bincount`` in the
+    corpus path) of one side's segments whose coverage ``2 overlap / (own + other)`` is strictly
+    above ``p / q`` (:func:`tvseg.exact.above`, in Python integers; ``other`` 0: no partner)."""
     n_ok, total, total_ok = 0, 0.0, 0.0
-    for j, ov, d in zip(partners, overlaps, d_own):
+    for ov, d, e in zip(overlap, own, other):
         seconds = d / TICKS_PER_SECOND
         total += seconds
-        if j >= 0 and 2 * ov * q > p * (d + d_other[j]):
+        if e > 0 and 2 * ov * q > p * (d + e):
             n_ok += 1
             total_ok += seconds
     return n_ok, total, total_ok
@@ -264,7 +302,7 @@ def show_coverage(ref: Show, hyp: Show, gamma: float) -> ShowCoverage:
     g = gamma_fraction(gamma)
     d_r = [b - a for a, b in zip(ref.start_ticks, ref.end_ticks)]
     d_h = [b - a for a, b in zip(hyp.start_ticks, hyp.end_ticks)]
-    r_partner, r_overlap, h_partner, h_overlap = _best_partners(ref, hyp, d_r, d_h)
-    n_r, t_r, ok_r = _correct(r_partner, r_overlap, d_r, d_h, g.numerator, g.denominator)
-    n_h, t_h, ok_h = _correct(h_partner, h_overlap, d_h, d_r, g.numerator, g.denominator)
-    return ShowCoverage(n_r, n_h, t_r, t_h, ok_r, ok_h)
+    r_overlap, r_other, h_overlap, h_other = _best_partners(ref, hyp, d_r, d_h)
+    c_r, t_r, ok_r = _correct(r_overlap, d_r, r_other, g.numerator, g.denominator)
+    c_h, t_h, ok_h = _correct(h_overlap, d_h, h_other, g.numerator, g.denominator)
+    return ShowCoverage(c_r, c_h, t_r, t_h, ok_r, ok_h)
