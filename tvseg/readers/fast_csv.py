@@ -11,7 +11,6 @@ is found from the positions of the line ends (the header is the first non-blank 
 from __future__ import annotations
 
 import csv
-import io
 
 import numpy as np
 import pandas as pd
@@ -56,23 +55,22 @@ def csv_piece(file, text: str, *, units: bool) -> Piece | None:
     kind = table_kind(names, path=file)
     if (kind != "units") if units else (kind == "metadata" or (kind == "units" and "topic" not in names)):
         return None
-    data = text.encode("utf-8")
-    scan = Scan(data, ",")
+    scan = Scan((text + "\0" * 16).encode("utf-8"), ",", padded=True)
+    del text
     lines = np.flatnonzero(~scan.blank)[1:]
     if not len(lines) or np.any(scan.count[lines] != len(names) - 1):
         return None
     column = {name: k for k, name in enumerate(names)}
-    (a0, a1), (b0, b1) = scan.field(lines, column["start"]), scan.field(lines, column["end"])
-    plain, _ = plain_decimals(scan, np.concatenate((a0, b0)), np.concatenate((a1, b1)))
-    if not plain.all():
-        return None
+    for name in ("start", "end"):
+        if not plain_decimals(scan, *scan.field(lines, column[name]))[0].all():
+            return None
     texts = [name for name in ("text", "speaker", "topic", "label") if name in column]
     categorical = {"show", "label"} | ({"topic"} if not units else set())
     dtype = {column["start"]: np.float64, column["end"]: np.float64,
              **{column[name]: ("category" if name in categorical else str) for name in ("show", *texts)}}
 
     def read(columns):
-        return pd.read_csv(io.BytesIO(data), sep=",", header=0, names=list(range(len(names))),
+        return pd.read_csv(scan.reader(), sep=",", header=0, names=list(range(len(names))),
                            usecols=sorted(columns), dtype=columns, keep_default_na=False, na_filter=False,
                            quoting=csv.QUOTE_NONE, skip_blank_lines=True, engine="c")
 

@@ -10,7 +10,6 @@ careful reader does, here in integers.
 from __future__ import annotations
 
 import csv
-import io
 import re
 
 import numpy as np
@@ -98,7 +97,7 @@ def _parse(files, texts, keep):
     width = int(fields.max())  # 9 or 10: pandas pads the shorter lines
 
     def read(columns):
-        return pd.read_csv(io.BytesIO(data), sep=" ", header=None, names=list(range(width)), usecols=sorted(columns),
+        return pd.read_csv(scan.reader(), sep=" ", header=None, names=list(range(width)), usecols=sorted(columns),
                            dtype=columns, na_values={k: ["<NA>"] for k in (3, 4) if k in columns},
                            keep_default_na=False, quoting=csv.QUOTE_NONE, skip_blank_lines=True, engine="c")
 

@@ -33,7 +33,8 @@ class Scan:
     Attributes
     ----------
     buf : numpy.ndarray of uint8
-        The bytes, then 16 zero bytes (so that 16 bytes can be read from any field's start).
+        The bytes, then 16 zero bytes (so that 16 bytes can be read from any field's start); ``data``
+        the same as ``bytes`` (given ``padded`` when they already end with the 16 zero bytes).
     line_start, line_end : numpy.ndarray
         The position of each line's first byte, and of its ``\\n``.
     bounds : numpy.ndarray
@@ -41,9 +42,11 @@ class Scan:
         index of the line's first one, ``count[line]`` the number of separators on the line.
     """
 
-    def __init__(self, data: bytes, separator: str):
-        self.buf = np.frombuffer(data + bytes(16), dtype=np.uint8)
-        text = self.buf[:len(data)]
+    def __init__(self, data: bytes, separator: str, *, padded: bool = False):
+        self.data = data if padded else data + bytes(16)
+        self.size = len(self.data) - 16
+        self.buf = np.frombuffer(self.data, dtype=np.uint8)
+        text = self.buf[:self.size]
         ends = text == 10
         self.bounds = np.flatnonzero(np.logical_or(text == ord(separator), ends, out=ends))
         at_end = np.flatnonzero(self.buf[self.bounds] == 10)
@@ -51,6 +54,10 @@ class Scan:
         self.line_start = np.concatenate(([0], self.line_end[:-1] + 1))
         self.first = np.concatenate(([0], at_end[:-1] + 1))
         self.count = at_end - self.first
+
+    def reader(self) -> "_Reader":
+        """A binary file over the text (without the padding), for pandas, that copies no more than it reads."""
+        return _Reader(memoryview(self.data)[:self.size])
 
     @property
     def blank(self) -> np.ndarray:
@@ -72,6 +79,18 @@ _HIGH = np.uint64(0xF0F0F0F0F0F0F0F0)
 _LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _SIXES = np.uint64(0x0606060606060606)
+
+
+class _Reader:
+    """A binary file reading from a buffer (``io.BytesIO`` would copy it whole first)."""
+
+    def __init__(self, view: memoryview):
+        self.view, self.at = view, 0
+
+    def read(self, size: int = -1) -> bytes:
+        stop = len(self.view) if size is None or size < 0 else min(len(self.view), self.at + size)
+        chunk, self.at = bytes(self.view[self.at:stop]), stop
+        return chunk
 
 
 def plain_decimals(scan: Scan, start: np.ndarray, end: np.ndarray, *,
