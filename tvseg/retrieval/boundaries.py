@@ -142,7 +142,7 @@ def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeli
 
     Parameters
     ----------
-    reference, hypothesis : pyannote.core.Annotation or Timeline
+    reference, hypothesis : pyannote.core.Annotation, Timeline, sequence of (start, end) or (n, 2) array
         Topic segments of one show (disjoint within each side).
     tolerance : float, default 10.0
         Largest distance in seconds (inclusive) between a reference and a hypothesis boundary that
@@ -165,6 +165,8 @@ def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeli
     with :math:`n_{matched}` the size of a maximum matching of pairs within the tolerance; among
     maximum matchings, ``pairs`` is one with the smallest total distance. See the module docstring
     for what counts as a boundary, and :mod:`tvseg.retrieval.matching` for why the matching is exact.
+    One show is scored by :mod:`tvseg.retrieval.one_show`, by the rules of the corpus path
+    (:func:`extract`, :func:`match_points`) without its fixed cost.
 
     Examples
     --------

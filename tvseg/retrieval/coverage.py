@@ -223,8 +223,9 @@ class CoverageResult:
     gamma : float
         The threshold used (strict: correct when coverage > gamma).
     matches : pandas.DataFrame
-        Per-segment match table (see :func:`match_table`), built on first access: the rates cost a
-        few numpy operations, the table most of a call's time.
+        Per-segment match table (see :func:`match_table`), built on first access by the corpus
+        kernels from the show's checked segments (``_segments``, two
+        :class:`tvseg.retrieval.one_show.Show`): the rates cost far less than the table.
     """
 
     recall_n: float
@@ -256,7 +257,7 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
 
     Parameters
     ----------
-    reference, hypothesis : pyannote.core.Annotation or Timeline
+    reference, hypothesis : pyannote.core.Annotation, Timeline, sequence of (start, end) or (n, 2) array
         Topic segments of one show: disjoint within each side (gaps allowed).
     gamma : float, default 0.85
         A segment is correct when its bidirectional coverage is strictly greater than ``gamma``.
@@ -282,7 +283,9 @@ def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline
         Cov_{R_i \leftrightarrow H_j} = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}, \qquad
         CovN = \frac{2 R_N P_N}{R_N + P_N}, \qquad CovD = \frac{2 R_D P_D}{R_D + P_D}
 
-    See the module docstring for the definitions and the tie rule.
+    See the module docstring for the definitions and the tie rule. One show is scored by
+    :mod:`tvseg.retrieval.one_show`, by the rules of :func:`match` and :func:`correct` without their
+    fixed cost; the match table is built by :func:`match` when first read.
 
     Examples
     --------

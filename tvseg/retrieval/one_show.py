@@ -3,9 +3,11 @@ r"""One show at a time: the fast path of the per-show API (:func:`tvseg.boundari
 The corpus kernels (:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.boundaries.extract`,
 :func:`tvseg.retrieval.matching.match_points`) score every show of a corpus in a few dozen numpy
 operations; on one show of a few dozen segments that fixed cost is all of a call's time. Here the
-same rules are applied to one show's segments held as Python lists, in one pass each: what is
-decided, and how ties are broken, is the corpus path's, and the tests check that the two give the
-same counts bit for bit on random shows (``tests/test_one_show.py``):
+same rules are applied to one show's segments held as Python lists (read and checked with a few
+vectorised operations, then one pass of each step): what is decided, and how ties are broken, is
+the corpus path's, and ``tests/test_one_show.py`` checks on random shows with decimal times (many
+exactly on a threshold) that :func:`tvseg.boundaries` and :func:`tvseg.coverage` give the counts,
+pairs and durations of :func:`tvseg.retrieval.corpus.score_shows` bit for bit:
 
 - times are decided in integer microseconds, ``round(t * 1e6)`` (:func:`tvseg.exact.tick`), and a
   coverage against gamma :math:`= p/q` as :math:`2\,|R \cap H|\, q > p\,(d(R) + d(H))` in Python
@@ -38,7 +40,7 @@ from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ratio, ticks
 from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_points
 from tvseg.retrieval.segments import from_segmentation
 
-__all__ = ["Show", "read_show", "show_boundaries", "match_show", "show_coverage", "gamma_fraction"]
+__all__ = ["Show", "ShowCoverage", "read_show", "show_boundaries", "match_show", "show_coverage", "gamma_fraction"]
 
 
 _START_END = attrgetter("start", "end")
