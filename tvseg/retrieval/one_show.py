@@ -156,11 +156,14 @@ def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
     n = n_r + len(h)
     if n == 0:
         return [], []
-    times, ids = zip(*sorted(zip(r + h, range(n))))  # by time, a reference first on equal times
-    tolerance = min(tolerance, times[-1] - times[0])
+    merged = np.array(r + h, dtype=np.int64)
+    order = np.argsort(merged, kind="stable")  # by time, a reference first on equal times
+    merged = merged[order]
+    tolerance = min(tolerance, int(merged[-1] - merged[0]))
     # clusters: runs of boundaries each within the tolerance of the previous one
-    cuts = [k for k, a, b in zip(range(1, n), times, times[1:]) if b - a > tolerance]
+    cuts = (np.flatnonzero(merged[1:] - merged[:-1] > tolerance) + 1).tolist()
     cuts.append(n)
+    times, ids = merged.tolist(), order.tolist()
     out_i, out_j = [], []
     start = 0
     for stop in cuts:
