@@ -21,7 +21,7 @@ import pandas as pd
 
 from tvseg.retrieval.titles import has_title
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
-from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_text, to_show
+from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
 
 __all__ = ["ResultPages", "from_evaluation"]
 
@@ -49,6 +49,18 @@ def _labels(values) -> list:
 def _optional(values) -> list:
     """Floats, None for NaN."""
     return [None if v != v else v for v in values]
+
+
+def _column(series: pd.Series):
+    """A column's values: a numpy array (a view where pandas holds one) or pandas' own array (text)."""
+    return series.to_numpy() if series.dtype.kind in "biufc" else series.array
+
+
+def _take(values, where: np.ndarray) -> list:
+    """The values at positions ``where``, as Python objects."""
+    if isinstance(values, np.ndarray):
+        return values[where].tolist()
+    return values.take(where).tolist()
 
 
 def _metrics(row: dict) -> dict:
@@ -94,13 +106,16 @@ class _System:
         self.h_false = np.ones(len(self.h_time), dtype=bool)
         self.h_false[pair_j] = False
         self.r_off, self.h_off = _by_show(r_show, n), _by_show(h_show, n)
+        # positions of each side's rows in the match table, and its columns as they are (no copy of
+        # the table: a page takes its rows by position)
         m = sr.matches
-        side = m["side"].to_numpy()
-        ref_rows, hyp_rows = m[side == "reference"], m[side == "hypothesis"]
-        self.hyp_correct = hyp_rows["correct"].to_numpy(dtype=bool)
-        self.rows = {c: ref_rows[c].to_numpy() for c in ("start", "end", "label", "partner_start", "partner_end",
-                                                         "partner_label", "cov_to", "cov_from", "coverage")}
-        self.rows["correct"] = ref_rows["correct"].to_numpy(dtype=bool)
+        side = m["side"]
+        self.ref_pos = np.flatnonzero((side == "reference").to_numpy(dtype=bool))
+        correct = m["correct"].to_numpy(dtype=bool)
+        self.hyp_correct = correct[np.flatnonzero((side == "hypothesis").to_numpy(dtype=bool))]
+        self.ref_correct = correct[self.ref_pos]
+        self.rows = {c: _column(m[c]) for c in ("start", "end", "label", "partner_start", "partner_end",
+                                                "partner_label", "cov_to", "cov_from", "coverage")}
         self.title_f1 = scores.reference_title_f1
         pairs = sr.boundary_pairs
         pair_show = shows.get_indexer(pairs["show"]) if len(pairs) else np.empty(0, dtype=np.int64)
@@ -112,12 +127,17 @@ class _System:
         self.metric_names = [str(c) for c in frame.columns]
         self.metric_columns = [frame[c].to_numpy() for c in frame.columns]
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
+        # all floats (as usual): one row of one 2-D array gives a show's metrics in one step
+        self.metric_matrix = frame.to_numpy() if len(frame.columns) and all(
+            dtype == np.float64 for dtype in frame.dtypes) else None
         self.defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
 
     def metrics(self, k: int) -> dict:
         row = self.metric_row[k]
         if row < 0:
             return {}
+        if self.metric_matrix is not None:
+            return {name: None if v != v else v for name, v in zip(self.metric_names, self.metric_matrix[row].tolist())}
         return {name: _value(column[row]) for name, column in zip(self.metric_names, self.metric_columns)}
 
     def page(self, k: int, a: int, b: int) -> SystemPage:
@@ -125,7 +145,9 @@ class _System:
         pa, pb = self.p_off[k], self.p_off[k + 1]
         ra, rb = self.r_off[k], self.r_off[k + 1]
         xa, xb = self.h_off[k], self.h_off[k + 1]
-        rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
+        where = self.ref_pos[a:b]
+        rows = {c: _take(values, where) for c, values in self.rows.items()}
+        rows["correct"] = self.ref_correct[a:b].tolist()
         f1 = self.title_f1
         # titles are judged on correctly retrieved, titled reference segments only
         title_f1 = [_value(f1[a + i]) if f1 is not None and ok and has_title(label) else None
@@ -209,9 +231,10 @@ class ResultPages:
             out.append(lists)
         return out
 
-    def scores_json(self) -> str:
-        """``data/scores.json``: ``result.to_json()``, as ``--json`` writes it."""
-        return scores_text(self.result.to_json())
+    def scores_json(self):
+        """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it, in pieces (the text of
+        a large corpus is never held whole)."""
+        return scores_chunks(self.result.to_json())
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page, sliced from the result's arrays."""

@@ -1,7 +1,9 @@
 """What the HTML report shows: plain frozen dataclasses, independent of how the scores were computed.
 
-:func:`tvseg.report.adapter.from_evaluation` builds a :class:`Report` from an evaluation result;
-tests and benchmarks build one directly. The renderer reads nothing else.
+Tests and benchmarks build a :class:`Report` directly, and
+:func:`tvseg.report.adapter.from_evaluation` builds one from an evaluation result (every page at
+once); the renderer reads it through :class:`tvseg.report.pages.ModelPages`. ``tvseg evaluate
+--html`` does not build it: :class:`tvseg.report.adapter.ResultPages` reads each page from the result.
 
 Times are seconds from the start of the show; rates are fractions in [0, 1] (the pages print them as
 percentages, as Bouchekif et al.'s tables do); ``None`` stands for "not available" everywhere.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from tvseg.output import json_safe
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
 
-__all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_text", "defined_keys"]
+__all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_text", "scores_chunks", "defined_keys"]
 
 
 @dataclass(slots=True)
@@ -109,6 +109,20 @@ def to_show(page: ShowPage) -> Show:
 def scores_text(scores) -> str:
     """``data/scores.json``: the ``--json`` object ``scores``, as ``--json`` writes it."""
     return json.dumps(json_safe(scores), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def scores_chunks(scores):
+    """:func:`scores_text` of ``scores`` already JSON-safe (``result.to_json()``), in pieces of about 1 MB."""
+    encoder = json.JSONEncoder(indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    pieces, size = [], 0
+    for piece in encoder.iterencode(scores):
+        pieces.append(piece)
+        size += len(piece)
+        if size >= 1 << 20:
+            yield "".join(pieces)
+            pieces, size = [], 0
+    pieces.append("\n")
+    yield "".join(pieces)
 
 
 def defined(v) -> bool:

@@ -34,13 +34,14 @@ a kill at any instant leaves the old complete report or the new complete one.
 from __future__ import annotations
 
 import math
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from tvseg import metrics
 from tvseg.output import csv_line, write_file
@@ -181,6 +182,12 @@ def _show_columns(present: set) -> list:
     return _labels(RETRIEVAL + COUNTS[:2]) + _present(present, UNIT) + _present(present, TITLING)
 
 
+@lru_cache(maxsize=8)
+def _score_head(columns: tuple) -> Markup:
+    """The header cells of a show's score table (the same on every page of a report)."""
+    return Markup("".join(f"<th>{escape(label)}</th>" for _, label in columns))
+
+
 def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns) -> str:
     def neighbour(i):
         if 0 <= i < len(show_ids):
@@ -197,7 +204,8 @@ def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[
                 "match_rows": rows.match_rows(s, has_title_f1)} for s in page.systems]
     return environment().get_template("show.html").render(
         report=header, show=page, file=names[page.show_id], n_reference=len(page.ref_start),
-        previous=neighbour(k - 1), next=neighbour(k + 1), columns=columns,
+        previous=neighbour(k - 1), next=neighbour(k + 1),
+        score_head=_score_head(tuple(columns)),
         score_rows=rows.score_rows([(s.name, s.metrics) for s in page.systems], keys),
         reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label), systems=systems,
         timeline=svg.timeline(page, tolerance),
@@ -224,7 +232,8 @@ def render_show(report, index: int, names: Mapping[str, str] | None = None, *, _
 
 def scores_json(report: Report) -> str:
     """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
-    return _pages(report).scores_json()
+    text = _pages(report).scores_json()
+    return text if isinstance(text, str) else "".join(text)
 
 
 MATCH_COLUMNS = ("system", "ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",
@@ -270,26 +279,48 @@ def match_csv(show) -> str:
         show = page_of(show)
     lines = [_HEADER]
     for system in show.systems:
-        name = spreadsheet_safe(system.name)
-        columns = [[_csv_value(v) for v in getattr(system, c)] for c in _PAGE_COLUMNS]
-        lines.extend(csv_line([name, *row]) for row in zip(*columns))
+        name = _csv_cell(system.name)
+        columns = [_csv_cells(getattr(system, c)) for c in _PAGE_COLUMNS]
+        lines.extend([f"{name},{','.join(row)}\n" for row in zip(*columns)])
     return "".join(lines)
+
+
+def _csv_cells(values) -> list[str]:
+    """:func:`_csv_cell` of each value (floats, the usual case, without a call each)."""
+    return [("" if v != v else repr(v)) if type(v) is float else _csv_cell(v) for v in values]
+
+
+def _csv_cell(v) -> str:
+    """One cell as ``csv_line([_csv_value(v)])`` writes it (quicker for the usual floats and booleans)."""
+    kind = type(v)
+    if kind is float:
+        return "" if v != v else repr(v)
+    if kind is bool:
+        return "True" if v else "False"
+    return csv_line([_csv_value(v)])[:-1]
 
 
 # --- the folder -------------------------------------------------------------------------------
 
-def _put(path: Path, text: str) -> None:
-    write_file(path, text, sync=False)  # replace_directory flushes the whole folder at once
+def _put(path: Path, text) -> None:
+    """Write ``text`` (a ``str``, or its pieces) to ``path``; replace_directory flushes the whole folder at once."""
+    if isinstance(text, str):
+        write_file(path, text, sync=False)
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
+    with open(fd, "wb") as file:
+        for piece in text:
+            file.write(piece.encode("utf-8"))
 
 
-def write(report, directory, *, progress: bool | None = None, jobs: int | None = 1) -> Path:
+def write(report, directory, *, progress: bool | None = None, jobs: int | None = None) -> Path:
     """Write the whole report into ``directory`` atomically; return the path of its index.html.
 
     ``report`` is a :class:`Report` or a source of pages (:class:`tvseg.report.adapter.ResultPages`).
     ``progress``: None draws a progress bar on stderr when there are more than a few dozen shows
     and stderr is a terminal; True or False force it on or off. ``jobs``: the number of processes
-    writing the show pages (:func:`tvseg.report.workers.run`; 1: this process alone). The bytes
-    written do not depend on it.
+    writing the show pages (:func:`tvseg.report.workers.run`; default: the machine's cores; 1: this
+    process alone). The bytes written do not depend on it.
     """
     pages = _pages(report)
     n = len(pages)
@@ -297,6 +328,9 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
     present = pages.present()
     columns = _show_columns(present)
     show_ids = pages.show_ids
+    for template in ("show.html", "index.html"):   # compiled once, here, before any process forks
+        environment().get_template(template)
+    svg.no_label()
 
     def fill(root: Path) -> None:
         shows, data = inside(root, "shows"), inside(root, "data/shows")

@@ -108,23 +108,17 @@ def _display_title(label) -> str:
     """A label as a reader would write the title: none for a missing one (``<NA>``), and RTTM's
     underscores (it cannot store spaces) shown as spaces. Only the drawing changes; the tables and
     the CSV keep the label as read."""
-    if label is None or label == _no_label():
+    if label is None or label == no_label():
         return ""
     return visible_text(label).replace("_", " ")
 
 
 @lru_cache(maxsize=1)
-def _no_label() -> str:
+def no_label() -> str:
+    """The readers' text for a segment without a label (``<NA>``), imported once."""
     from tvseg.readers import NO_LABEL
 
     return NO_LABEL
-
-
-def _segment_title(lane: str, label, start: float, end: float, correct) -> str:
-    what = _VERDICTS[correct]
-    head = f"{lane}: {label}" if label else lane
-    tail = f" ({what})" if what else ""
-    return f"{head}\n{clock(start)}\u2013{clock(end)}, {end - start:.1f} s{tail}"
 
 
 def _mark(cls: str, x, y) -> str:
@@ -141,7 +135,7 @@ def mark_shape(cls: str, x, y) -> Markup:
     return Markup(_mark(cls, x, y))
 
 
-_VERDICTS = {True: "correct", False: "wrong", None: ""}
+_OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
 _CLASSES = {True: "ok", False: "bad", None: "unknown"}
 
 
@@ -158,26 +152,34 @@ def timeline(show, tolerance: float | None = None) -> dict:
     span = max(end - start, 1e-9)
     plot = WIDTH - LEFT - RIGHT
 
+    positions: dict = {}   # a boundary ends one segment and starts the next: placed once
+
     def x(t: float) -> float:
-        return round(LEFT + (min(max(t, start), end) - start) / span * plot, 2)
+        at = positions.get(t)
+        if at is None:
+            at = positions[t] = round(LEFT + (min(max(t, start), end) - start) / span * plot, 2)
+        return at
 
     lanes = []
 
     def lane(name: str, kind: str, starts, ends, labels, correct, marks) -> None:
         name = visible_text(name)
         y = TOP + len(lanes) * (LANE + GAP)
-        label_y, top, height = y + LANE / 2 + 7, y + 6, LANE - 6
+        label_y, rect = f'{y + LANE / 2 + 7}">', f'" y="{y + 6}" width="'
+        tail = f'" height="{LANE - 6}"/>'
         reference = kind == "reference"
+        shown, missing = escape_text(name), no_label()
         parts = []
         for a, b, label, ok in zip(starts, ends, labels, correct):
             x0, x1 = x(a), x(b)
-            cls = "ref" if reference else _CLASSES[ok]
-            label = _display_title(label)
+            cls, what = ("ref", "") if reference else (_CLASSES[ok], _OUTCOMES[ok])
+            # the title as a reader would write it (_display_title), and the segment's tooltip
+            label = "" if label is None or label == missing else visible_text(label).replace("_", " ")
+            head = f"{shown}: {escape_text(label)}" if label else shown
             text = _fit(label, x1 - x0)
-            title = escape_text(_segment_title(name, label, a, b, None if reference else ok))
-            text = f'<text class="seg-label" x="{x0 + 4}" y="{label_y}">{escape_text(text)}</text>' if text else ""
-            parts.append(f'<g><rect class="seg {cls}" x="{x0}" y="{top}" width="{round(max(x1 - x0, 0.5), 2)}" '
-                         f'height="{height}"/>{text}<title>{title}</title></g>')
+            text = f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{escape_text(text)}</text>' if text else ""
+            parts.append(f'<g><rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}{text}'
+                         f'<title>{head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s{what}</title></g>')
         for mx, cls, title in marks:
             parts.append(f'<g class="mark {cls}"><line class="mark-line-{cls}" x1="{mx}" x2="{mx}" y1="{y}" '
                          f'y2="{y + LANE}"/>{_mark(cls, mx, y - 5)}<title>{escape_text(title)}</title></g>')
