@@ -241,7 +241,9 @@ def test_rttm_ends_are_the_decimal_sums():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 10 ** 7), st.integers(0, 6), st.integers(0, 999999)), min_size=1,
+# at most 7 digits before the point: the end cell (the start and a "9") then stays within the 15
+# characters the fast path takes (a longer cell falls back to the careful reader)
+@given(st.lists(st.tuples(st.integers(0, 10 ** 7 - 1), st.integers(0, 6), st.integers(0, 999999)), min_size=1,
                 max_size=40))
 def test_the_c_parser_reads_plain_decimals_as_float_does(cells):
     texts = []
