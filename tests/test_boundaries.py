@@ -197,3 +197,19 @@ def test_swapping_sides_swaps_precision_and_recall(ref, hyp, tol):
         b = boundaries(h_tl, r_tl, tolerance=tol)
     assert a.n_matched == b.n_matched
     assert (a.n_reference, a.n_hypothesis) == (b.n_hypothesis, b.n_reference)
+
+
+def test_boundaries_outside_the_region_are_not_boundaries():
+    # the region is the reference's extent [10, 100]; of the hypothesis's cuts 5, 50, 120 only 50 lies
+    # strictly inside it: 5 (an end before the region) and 120 (a start after it) are not counted
+    import numpy as np
+
+    import tvseg
+
+    reference = [(10, 50), (50, 100)]
+    hypothesis = [(0, 5), (5, 50), (50, 120), (120, 130)]
+    for ref, hyp in ((reference, hypothesis), (np.array(reference, float), np.array(hypothesis, float))):
+        result = tvseg.boundaries(ref, hyp, tolerance=10)
+        assert list(result.hypothesis_boundaries) == [50.0]
+        assert (result.n_reference, result.n_hypothesis, result.n_matched) == (1, 1, 1)
+        assert result.precision == 1.0

@@ -93,8 +93,7 @@ def extract(segments: Segments, region_start: np.ndarray, region_end: np.ndarray
     lo = np.where(defined, ticks(np.where(defined, region_start, 0.0)), np.iinfo(np.int64).max)
     hi = np.where(defined, ticks(np.where(defined, region_end, 0.0)), np.iinfo(np.int64).min)
     keep = np.empty(2 * n, dtype=bool)
-    keep[0::2] = t[0::2] > lo[segments.show]
-    keep[1::2] = t[1::2] < hi[segments.show]
+    keep[:] = (t > lo[show]) & (t < hi[show])
     show, time, t = show[keep], time[keep], t[keep]
     if len(time) > 1:
         fresh = np.ones(len(time), dtype=bool)

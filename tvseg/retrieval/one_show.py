@@ -133,8 +133,8 @@ def read_show(segmentation, *, what: str) -> Show:
 
 def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, list]:
     """``(times, ticks)`` of one side's boundaries inside the region ``(lo, hi)`` (ticks; None: no
-    region, no boundary), by :func:`tvseg.retrieval.boundaries.extract`'s rule: the starts after
-    ``lo``, the ends before ``hi``, in time order, a start on the previous end counted once."""
+    region, no boundary), by :func:`tvseg.retrieval.boundaries.extract`'s rule: the starts and ends
+    strictly between ``lo`` and ``hi``, in time order, a start on the previous end counted once."""
     if lo is None:
         return [], []
     n = len(show.start)
@@ -145,7 +145,10 @@ def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, l
     ticks_ = show.ticks[ends] + show.ticks[both] + show.ticks[starts]
     # equal ticks are neighbours (the ticks never decrease): keep each one's first time
     first = dict(zip(reversed(ticks_), reversed(times)))
-    return list(first.values())[::-1], list(first)[::-1]
+    kept_times, kept_ticks = list(first.values())[::-1], list(first)[::-1]
+    # strictly inside the region: an end before its start or a start after its end is no boundary
+    i, j = bisect_right(kept_ticks, lo), bisect_left(kept_ticks, hi)
+    return kept_times[i:j], kept_ticks[i:j]
 
 
 def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
