@@ -322,6 +322,7 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
     writing the show pages (:func:`tvseg.report.workers.run`; default: the machine's cores; 1: this
     process alone). The bytes written do not depend on it.
     """
+    jobs = workers.checked_jobs(jobs)
     pages = _pages(report)
     n = len(pages)
     names = safe_names(pages.show_ids)

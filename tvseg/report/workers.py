@@ -23,7 +23,7 @@ from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from tvseg.errors import UsageError
 
-__all__ = ["run", "default_jobs", "can_fork", "chunks", "PARALLEL_MIN_SHOWS", "PROGRESS_MIN_SHOWS"]
+__all__ = ["run", "default_jobs", "checked_jobs", "can_fork", "chunks", "PARALLEL_MIN_SHOWS", "PROGRESS_MIN_SHOWS"]
 
 PARALLEL_MIN_SHOWS = 64
 PROGRESS_MIN_SHOWS = 36
@@ -37,6 +37,14 @@ _TASK = None
 def default_jobs() -> int:
     """The number of processes when none is asked for: the machine's cores (:func:`os.cpu_count`)."""
     return os.cpu_count() or 1
+
+
+def checked_jobs(jobs: int | None) -> int:
+    """``jobs``, or :func:`default_jobs` for None; a :class:`~tvseg.errors.UsageError` unless a whole number >= 1."""
+    jobs = default_jobs() if jobs is None else jobs
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise UsageError(f"jobs must be a whole number of processes, at least 1, not {jobs!r}")
+    return jobs
 
 
 def can_fork() -> bool:
@@ -119,9 +127,7 @@ def run(write_show, n: int, *, jobs: int | None = None, meanwhile=None, progress
         The progress bar (see :func:`progress_enabled`).
     """
     global _TASK
-    jobs = default_jobs() if jobs is None else jobs
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise UsageError(f"jobs must be a whole number of processes, at least 1, not {jobs!r}")
+    jobs = checked_jobs(jobs)
     bar = Progress(n, progress_enabled(progress, n))
     parts = chunks(n, jobs)
     if jobs == 1 or n < PARALLEL_MIN_SHOWS or not can_fork() or _TASK is not None:
