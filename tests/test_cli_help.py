@@ -193,3 +193,21 @@ def test_agreement_takes_the_format_of_its_segment_files(tmp_path, capsys):
     capsys.readouterr()
     assert main(args + ["--format", "rttm"]) == 0
     assert "segeval 2.0" not in dict(command_parsers())[("tvseg", "agreement")].format_help().split("--chance-count")[1]
+
+
+def test_the_version_comes_from_one_place(capsys):
+    # tvseg --version, the package's metadata (pyproject reads tvseg.__version__) and the settings'
+    # signature all say the same version
+    from importlib.metadata import version
+
+    import tvseg
+    from tvseg.settings import Settings
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tvseg {tvseg.__version__}"
+    assert version("tvseg") == tvseg.__version__
+    assert Settings().signature().endswith(f"version:{tvseg.__version__}")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "tvseg.__version__"}' in pyproject
