@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Generate the bundled corpus ``data_samples/`` deterministically.
+"""Generate the bundled corpus ``tvseg/data_samples/`` deterministically.
 
 The corpus is synthetic: seven invented news shows on three channels, with a
 reference topic segmentation (titled), the breath groups of the transcript,
@@ -7,7 +7,7 @@ caption files and two systems' hypotheses of different quality.  Everything
 is drawn from seeded random generators, so running this script again writes
 the very same bytes::
 
-    python scripts/make_data_samples.py                 # rewrites data_samples/
+    python scripts/make_data_samples.py                 # rewrites tvseg/data_samples/
     python scripts/make_data_samples.py --out /tmp/ds   # writes elsewhere
 
 It uses only the standard library and numpy, and formats every file itself
@@ -1079,7 +1079,7 @@ def write_corpus(files: dict[str, str], out: Path) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=REPO / "data_samples", help="output folder")
+    parser.add_argument("--out", type=Path, default=REPO / "tvseg" / "data_samples", help="output folder")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = parser.parse_args(argv)
     write_corpus(corpus_files(build_corpus(args.seed)), args.out)

@@ -14,7 +14,7 @@ from tvseg import metrics
 from tvseg.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "data_samples"
+SAMPLES = ROOT / "tvseg" / "data_samples"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 MARKUP = re.compile(r":func:|:class:|:mod:|:meth:|:data:|``")
 

@@ -17,7 +17,7 @@ from tvseg.report.adapter import from_evaluation
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.settings import Settings
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
+SAMPLES = Path(__file__).resolve().parent.parent / "tvseg" / "data_samples"
 
 
 def same(a, b):

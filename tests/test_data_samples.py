@@ -21,7 +21,7 @@ import webvtt
 from pyannote.database.util import load_rttm
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data_samples"
+DATA = ROOT / "tvseg" / "data_samples"
 SCRIPT = ROOT / "scripts" / "make_data_samples.py"
 SHORT = 30.0  # seconds: Bouchekif et al.'s short/long threshold
 

@@ -14,7 +14,7 @@ METRICS = ["recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d
            "n_correct_hypothesis"]
 UNIT_METRICS = ["pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s"]
 TITLE_METRICS = ["title_accuracy", "title_f1", "titled_recall", "titled_precision"]
-needs_samples = pytest.mark.skipif(not (ROOT / "data_samples" / "reference").is_dir(), reason="no data_samples/")
+needs_samples = pytest.mark.skipif(not (ROOT / "tvseg" / "data_samples" / "reference").is_dir(), reason="no data_samples/")
 
 
 @pytest.fixture(scope="module")

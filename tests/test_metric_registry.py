@@ -13,7 +13,7 @@ from tvseg.errors import TvsegWarning
 from tvseg.report import render
 from tvseg.unit.scores import UNIT_METRICS
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
+SAMPLES = Path(__file__).resolve().parent.parent / "tvseg" / "data_samples"
 
 
 @pytest.fixture(scope="module")

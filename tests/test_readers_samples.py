@@ -15,7 +15,7 @@ from tvseg.readers import NO_LABEL
 
 from reader_helpers import segments
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data_samples"
+SAMPLES = Path(__file__).resolve().parent.parent / "tvseg" / "data_samples"
 SHOWS = ["finfo_journal18h_2024-03-11", "finfo_journal18h_2024-03-12", "finfo_nuit_2024-03-12",
          "fr2_journal13h_2024-03-12", "fr2_journal20h_2024-03-11", "fr3_provence1213_2024-03-12",
          "fr3_rhonealpes1920_2024-03-11"]

@@ -21,7 +21,7 @@ from tvseg.report import render, write_report
 from report_fixture import synthetic_report
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "data_samples"
+SAMPLES = ROOT / "tvseg" / "data_samples"
 SORT_JS = (ROOT / "tvseg" / "templates" / "sort.js").read_text(encoding="utf-8")
 
 HOSTILE_TITLES = [

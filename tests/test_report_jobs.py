@@ -19,7 +19,7 @@ from tvseg.report import render, workers, write_report
 from report_fixture import synthetic_report
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "data_samples"
+SAMPLES = ROOT / "tvseg" / "data_samples"
 needs_fork = pytest.mark.skipif(not workers.can_fork() or sys.platform == "win32", reason="needs fork")
 
 

@@ -1,8 +1,8 @@
-"""The committed reports/demo/ is what the current code renders from data_samples/.
+"""The committed reports/demo/ is what the current code renders from tvseg/data_samples/.
 
 Re-render with ``tvseg evaluate --demo --html TMP`` and compare every file byte for byte, after
 masking the two things that may legitimately differ: the tvseg version and the date of writing.
-To refresh the committed report after a change: ``tvseg evaluate --demo`` (it writes reports/demo/).
+To refresh the committed report after a change: ``python scripts/render_demo_report.py``.
 """
 import re
 from pathlib import Path
@@ -43,9 +43,9 @@ def test_masking_only_touches_version_and_date():
 
 def test_committed_demo_report_is_what_the_code_renders(tmp_path):
     if not (COMMITTED / "index.html").is_file():
-        pytest.fail("reports/demo/ is missing: run `tvseg evaluate --demo` and commit it")
+        pytest.fail("reports/demo/ is missing: run `python scripts/render_demo_report.py` and commit it")
     out = tmp_path / "demo"
     assert main(["evaluate", "--demo", "--html", str(out)]) == 0
     assert _files(out) == _files(COMMITTED)
     stale = [name for name in _files(out) if _normalised(out / name) != _normalised(COMMITTED / name)]
-    assert not stale, f"reports/demo/ is stale (re-run `tvseg evaluate --demo`): {stale}"
+    assert not stale, f"reports/demo/ is stale (re-run `python scripts/render_demo_report.py`): {stale}"

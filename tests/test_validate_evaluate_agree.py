@@ -7,7 +7,7 @@ import pytest
 from tvseg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "data_samples"
+SAMPLES = ROOT / "tvseg" / "data_samples"
 LINE = "SEGMENT {show} 1 {start} {dur} <NA> <NA> {label} <NA> <NA>\n"
 
 

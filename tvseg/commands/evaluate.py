@@ -3,8 +3,8 @@
 ``tvseg evaluate --reference PATH --hypothesis NAME=PATH [...]`` reads the files with
 :mod:`tvseg.readers`, scores them with :func:`tvseg.evaluation.evaluate`, prints one row per
 system (pooled corpus values and macro means) and, with ``--json FILE``, writes the contract's
-schema atomically (a temporary file renamed into place). ``--demo`` runs on the bundled
-``data_samples/`` (found beside the ``tvseg`` package, as in a source checkout).
+schema atomically (a temporary file renamed into place). ``--demo`` runs on the demo corpus shipped in
+the package (:func:`tvseg.samples.demo_folder`) and writes its report to ``./tvseg-demo/``.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def add_parser(subparsers) -> None:
     add_input_arguments(p)
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
-                   "reports/demo/ unless given)")
+                   "./tvseg-demo/ unless given)")
     p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
     p.add_argument("--jobs", metavar="N", type=int, default=None,
                    help="processes writing the report's show pages (default: the machine's cores; 1: no "
@@ -82,18 +82,23 @@ def add_input_arguments(p) -> None:
     p.add_argument("--no-time-base-check", action="store_true",
                    help="warn instead of failing when a hypothesis or the units miss their show's time range")
     p.add_argument("--demo", action="store_true",
-                   help="run on the bundled data_samples/ and write the report to reports/demo/ "
+                   help="run on the demo corpus shipped with tvseg and write the report to ./tvseg-demo/ "
                         "(unless --html DIR or --no-html)")
 
 
-def demo_root() -> Path:
-    """The bundled ``data_samples/`` folder (beside the package in a source checkout)."""
-    import tvseg
+DEMO_REPORT = "tvseg-demo"
+"""Where ``--demo`` writes its report, in the current folder (the repository's ``reports/demo/`` is
+rendered by ``scripts/render_demo_report.py``)."""
 
-    root = Path(tvseg.__file__).resolve().parent.parent / "data_samples"
+
+def demo_root() -> Path:
+    """The demo corpus shipped in the package (:func:`tvseg.samples.demo_folder`)."""
+    from tvseg.samples import demo_folder
+
+    root = demo_folder()
     if not (root / "reference").is_dir():
-        raise UsageError(f"--demo needs the bundled data_samples/ folder of a source checkout, not found at "
-                         f"{root} (tvseg installed from a wheel does not include it)")
+        raise UsageError(f"--demo: the demo corpus is missing from this installation of tvseg ({root}); "
+                         "reinstall tvseg")
     return root
 
 
@@ -132,9 +137,9 @@ def load(args):
         args.uem = args.uem or str(root / "corpus.uem")
         args.metadata = args.metadata or str(root / "metadata.csv")
         if getattr(args, "html", None) in (None, "") and not getattr(args, "no_html", True):
-            args.html = str(root.parent / "reports" / "demo")
+            args.html = DEMO_REPORT
     if getattr(args, "html", None) == "":
-        raise UsageError("--html needs a folder (except with --demo, where it is reports/demo/)")
+        raise UsageError(f"--html needs a folder (except with --demo, where it is {DEMO_REPORT}/)")
     if not args.reference:
         raise UsageError("--reference is required (or --demo)")
     if not args.hypothesis:
