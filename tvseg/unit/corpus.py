@@ -26,33 +26,21 @@ integers, S's, B's and GHD's are sums of halves, summed over shows in show order
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-import pandas as pd
 from pyannote.core import Segment
 
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import InputError, UsageError
 from tvseg.exact import ticks
-from tvseg.rates import rate
 from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
+from tvseg.unit.corpus_parts import UnitPart, _assemble, reduce_unit_parts
 from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
-from tvseg.unit.cseg import segmentation_cost
 from tvseg.unit.projection import frames
-from tvseg.unit.scores import unit_metrics
 
-__all__ = ["corpus_unit_scores"]
-
-_INT_KEYS = ("pk_miss", "pk_false_alarm", "pk_windows", "wd_errors", "wd_windows", "winpr_tp", "winpr_tn",
-             "winpr_fp", "winpr_fn", "cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes",
-             "ghd_positions")
-_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
-_NAN_WARNINGS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
-                 "cseg P_miss", "cseg P_fa", "ghd", "b")
+__all__ = ["corpus_unit_scores", "UnitPart", "reduce_unit_parts"]
 
 
 def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, settings,
-                       region_start, region_end, name):
+                       region_start, region_end, name, part: bool = False):
     r"""Unit-domain metrics of every show and of the corpus, from flat arrays.
 
     Parameters
@@ -73,6 +61,10 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
         Each show's evaluated region (NaN for a show without one); frames cover it.
     name : str
         The system's name, for the warnings.
+    part : bool
+        Return the :class:`UnitPart` of these shows (per-show table, components, warnings not yet
+        given) instead: the shows are one shard of a corpus whose parts :func:`reduce_unit_parts`
+        joins (:mod:`tvseg.scale`).
 
     Returns
     -------
@@ -100,7 +92,7 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
         if not frames_mode:
             raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
                              "not on units from a file")
-        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name)
+        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part)
     events = []
     if frames_mode:
         scored = np.flatnonzero(~np.isnan(region_start))
@@ -125,7 +117,7 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
     pr, r_off = _positions(ref, key, first, scored, count)
     ph, h_off = _positions(hyp, key, first, scored, count)
     comps = _components(pr, r_off, ph, h_off, count[scored], settings)
-    return _assemble(comps, scored, shows, events)
+    return _assemble(comps, scored, shows, events, part)
 
 
 def _frames(start, end, frame, scored):
@@ -248,7 +240,7 @@ def _components(pr, r_off, ph, h_off, n, settings):
     return out
 
 
-def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name):
+def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=False):
     r"""Under ``"chunkseg"``: every show on chunkseg's grid (:func:`tvseg.unit.projection.chunk_masses`),
     the window counts as segeval's, then chunkseg's substitutes (``tvseg.unit.scores._as_chunkseg``).
 
@@ -289,7 +281,7 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name):
     comps["b_penalty"][no_match] = 0.0
     comps["b_denominator"][no_match] = 1.0
     comps["ghd_positions"][:] = 1
-    return _assemble(comps, scored, shows, events)
+    return _assemble(comps, scored, shows, events, part)
 
 
 def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
@@ -321,54 +313,3 @@ def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
 
 def _ticks(seconds):
     return ticks(np.nan_to_num(seconds))
-
-
-def _metrics(c):
-    r""":func:`tvseg.unit.scores.unit_metrics` element-wise, and each 0/0's mask (by warning name)."""
-    tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
-    p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
-    p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
-    out = {
-        "pk": rate(c["pk_miss"] + c["pk_false_alarm"], c["pk_windows"]),
-        "pk_prime": rate(c["pk_miss"] + 2 * c["pk_false_alarm"], c["pk_windows"]),
-        "windowdiff": rate(c["wd_errors"], c["wd_windows"]),
-        "winpr_precision": rate(tp, tp + fp),
-        "winpr_recall": rate(tp, tp + fn),
-        "winpr_f1": rate(2 * tp, 2 * tp + fp + fn),
-        "s": 1 - rate(c["s_penalty"], c["s_potential"]),
-        "cseg": segmentation_cost(p_miss, p_fa, normalized=False),
-        "cseg_norm": segmentation_cost(p_miss, p_fa, normalized=True),
-        "ghd": rate(c["ghd_sum"], c["ghd_positions"]),
-        "b": 1 - rate(c["b_penalty"], c["b_denominator"]),
-    }
-    nan = {w: np.isnan(out[w]) for w in _NAN_WARNINGS if w in out}
-    nan["cseg P_miss"] = np.isnan(p_miss)
-    nan["cseg P_fa"] = np.isnan(p_fa)
-    return out, nan
-
-
-def _assemble(comps, scored, shows, events):
-    """The per-show table, the corpus metrics and the warnings, in the per-show loop's order."""
-    n_shows = len(shows)
-    values, nan = _metrics(comps)
-    for order, w in enumerate(_NAN_WARNINGS):
-        hit = np.flatnonzero(nan[w])
-        if hit.size:
-            events.append((int(scored[hit[0]]), order, f"{w} is 0/0 (NaN)"))
-    for _, _, message in sorted(events, key=lambda e: e[:2]):
-        warnings.warn(message, TvsegWarning, stacklevel=3)
-    if scored.size == 0:
-        return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
-    table = {}
-    for key, v in values.items():
-        column = np.full(n_shows, np.nan)
-        column[scored] = v
-        table[key] = column
-    per_show = pd.DataFrame(table, index=pd.Index(shows))
-    total = {key: int(comps[key].sum()) for key in _INT_KEYS}
-    for key in _FLOAT_KEYS:   # added show after show, as the loop adds them
-        s = 0.0
-        for v in comps[key].tolist():
-            s += v
-        total[key] = s
-    return per_show, dict(unit_metrics(total))

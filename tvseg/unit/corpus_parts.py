@@ -1,0 +1,124 @@
+"""The unit scores of a corpus joined from its shards' parts (:func:`reduce_unit_parts`).
+
+:func:`tvseg.unit.corpus.corpus_unit_scores` computes each scored show's additive components; here
+they become each show's metrics (:func:`_metrics`, element-wise as :func:`tvseg.unit.scores.unit_metrics`)
+and the corpus's (the components summed in show order: integers, and floats added show after show
+as the per-show loop adds them), with the warnings given once for the corpus. A corpus scored in
+shards (:mod:`tvseg.scale`) gives the same numbers and the same warnings as one shard of every show.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from tvseg.errors import TvsegWarning
+from tvseg.rates import rate
+from tvseg.unit.cseg import segmentation_cost
+from tvseg.unit.scores import unit_metrics
+
+__all__ = ["UnitPart", "reduce_unit_parts"]
+
+_INT_KEYS = ("pk_miss", "pk_false_alarm", "pk_windows", "wd_errors", "wd_windows", "winpr_tp", "winpr_tn",
+             "winpr_fp", "winpr_fn", "cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes",
+             "ghd_positions")
+_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
+_NAN_WARNINGS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
+                 "cseg P_miss", "cseg P_fa", "ghd", "b")
+
+
+def _metrics(c):
+    r""":func:`tvseg.unit.scores.unit_metrics` element-wise, and each 0/0's mask (by warning name)."""
+    tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
+    p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
+    p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
+    out = {
+        "pk": rate(c["pk_miss"] + c["pk_false_alarm"], c["pk_windows"]),
+        "pk_prime": rate(c["pk_miss"] + 2 * c["pk_false_alarm"], c["pk_windows"]),
+        "windowdiff": rate(c["wd_errors"], c["wd_windows"]),
+        "winpr_precision": rate(tp, tp + fp),
+        "winpr_recall": rate(tp, tp + fn),
+        "winpr_f1": rate(2 * tp, 2 * tp + fp + fn),
+        "s": 1 - rate(c["s_penalty"], c["s_potential"]),
+        "cseg": segmentation_cost(p_miss, p_fa, normalized=False),
+        "cseg_norm": segmentation_cost(p_miss, p_fa, normalized=True),
+        "ghd": rate(c["ghd_sum"], c["ghd_positions"]),
+        "b": 1 - rate(c["b_penalty"], c["b_denominator"]),
+    }
+    nan = {w: np.isnan(out[w]) for w in _NAN_WARNINGS if w in out}
+    nan["cseg P_miss"] = np.isnan(p_miss)
+    nan["cseg P_fa"] = np.isnan(p_fa)
+    return out, nan
+
+
+class UnitPart(NamedTuple):
+    """The unit scores of one shard of shows, before the corpus is reduced (:func:`reduce_unit_parts`).
+
+    ``per_show`` has a row per show of the shard (NaN where not scored) and a column per metric;
+    ``components`` the additive counts of the ``scored`` shows (indices into the shard's shows);
+    ``events`` the warnings ``(show index, order, message)`` not given yet (order -1: a show left
+    out; order ``i``: metric ``_NAN_WARNINGS[i]`` is 0/0 there first).
+    """
+
+    per_show: pd.DataFrame
+    components: dict
+    scored: np.ndarray
+    events: list
+
+
+def _assemble(comps, scored, shows, events, part=False):
+    """The per-show table, the corpus metrics and the warnings, in the per-show loop's order."""
+    values, nan = _metrics(comps)
+    for order, w in enumerate(_NAN_WARNINGS):
+        hit = np.flatnonzero(nan[w])
+        if hit.size:
+            events.append((int(scored[hit[0]]), order, f"{w} is 0/0 (NaN)"))
+    table = {}
+    for key, v in values.items():
+        column = np.full(len(shows), np.nan)
+        column[scored] = v
+        table[key] = column
+    unit_part = UnitPart(pd.DataFrame(table, index=pd.Index(shows)), comps, scored, events)
+    return unit_part if part else reduce_unit_parts([unit_part], [0], shows)
+
+
+def reduce_unit_parts(parts, firsts, shows):
+    """The per-show table and the corpus metrics of a corpus from the :class:`UnitPart` of its shards.
+
+    Parameters
+    ----------
+    parts : list of UnitPart
+        The shards' parts, in show order.
+    firsts : list of int
+        The index of each shard's first show among ``shows``.
+    shows : sequence of str
+        Every show of the corpus.
+
+    Returns
+    -------
+    (pandas.DataFrame, dict)
+        As :func:`corpus_unit_scores`; the warnings are given here, once for the corpus: a metric's
+        0/0 at the first show where it occurs.
+    """
+    first_nan, events = {}, []
+    for part, first in zip(parts, firsts):
+        for show, order, message in part.events:
+            if order < 0:
+                events.append((show + first, order, message))
+            elif order not in first_nan:
+                first_nan[order] = (show + first, order, message)
+    for _, _, message in sorted(events + list(first_nan.values()), key=lambda e: e[:2]):
+        warnings.warn(message, TvsegWarning, stacklevel=3)
+    if sum(part.scored.size for part in parts) == 0:
+        return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
+    per_show = parts[0].per_show if len(parts) == 1 else pd.concat([part.per_show for part in parts])
+    comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
+    total = {key: int(comps[key].sum()) for key in _INT_KEYS}
+    for key in _FLOAT_KEYS:   # added show after show, as the loop adds them
+        s = 0.0
+        for v in comps[key].tolist():
+            s += v
+        total[key] = s
+    return per_show, dict(unit_metrics(total))
