@@ -27,13 +27,15 @@ from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
                                     metric_table, score_shows, warn_undefined)
 from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.shards import join_scores
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.preparation import Prepared, prepare
-from tvseg.unit.corpus import corpus_unit_scores
+from tvseg.unit.corpus import UnitPart, corpus_unit_scores, reduce_unit_parts
 
-__all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS"]
+__all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS", "SystemShard",
+           "score_shard", "reduce_shards"]
 
 UNIT_METRICS = keys("unit")
 
@@ -170,28 +172,96 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     EvaluationResult
     """
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
+    return reduce_shards([score_shard(p, sweep_tolerances=sweep_tolerances)], settings=p.settings, reference=p.reference,
+                         hypotheses=hypotheses, metadata=metadata, uem=uem, sweep_tolerances=sweep_tolerances)
+
+
+@dataclass(frozen=True, eq=False)
+class SystemShard:
+    """One system scored on one shard of the shows (:func:`score_shard`), before the reduction.
+
+    Attributes
+    ----------
+    scores : ShowScores
+        Components per show of the shard, the matching and the segments (show indices local).
+    units : tvseg.unit.corpus.UnitPart or None
+        The unit scores of the shard (None without units or frames).
+    """
+
+    scores: ShowScores
+    units: UnitPart | None = None
+
+
+def score_shard(p: Prepared, *, sweep_tolerances=TOLERANCES, titles: Mapping[str, bool] | None = None) -> dict:
+    """Score every system on the shows of ``p`` (a corpus, or one shard of it): the per-show part of
+    :func:`evaluate`, which :func:`reduce_shards` turns into the result.
+
+    Parameters
+    ----------
+    p : Prepared
+        The shows, prepared (:func:`tvseg.preparation.prepare`).
+    sweep_tolerances : sequence of float
+        As in :func:`evaluate`.
+    titles : dict, optional
+        System name -> whether its titles are scored (default: decided on these shows, as
+        :func:`tvseg.retrieval.corpus.score_shows` does); a shard of a corpus gets the corpus's decision.
+
+    Returns
+    -------
+    dict
+        System name -> :class:`SystemShard`.
+    """
     settings, shows, ref = p.settings, p.shows, p.reference_segments
-    uem_start, uem_end = p.uem_start, p.uem_end
-    systems = {}
+    out = {}
     for name, hyp in p.systems.items():
         scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
-                             tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=uem_start,
-                             uem_end=uem_end, title_f1_threshold=settings.title_f1_threshold,
-                             title_stemmer=settings.title_stemming)
+                             tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=p.uem_start,
+                             uem_end=p.uem_end, title_f1_threshold=settings.title_f1_threshold,
+                             title_stemmer=settings.title_stemming, titles=(titles or {}).get(name))
+        units = None
+        if p.units is not None or settings.units == "frames":
+            u_show, u_start, u_end = p.units if p.units is not None else (None, None, None)
+            units = corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end, shows=shows,
+                                       settings=settings, region_start=p.region_start, region_end=p.region_end,
+                                       name=name, part=True)
+        out[name] = SystemShard(scores=scores, units=units)
+    return out
+
+
+def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, metadata: pd.DataFrame | None = None,
+                  uem=None, sweep_tolerances=TOLERANCES) -> EvaluationResult:
+    """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
+
+    Parameters
+    ----------
+    shards : list of dict
+        :func:`score_shard`'s output for each shard, in show order (one shard: the whole corpus).
+    settings : Settings
+        The effective settings (:attr:`tvseg.preparation.Prepared.settings`).
+    reference, hypotheses, metadata, uem
+        What the result keeps (``reference`` as :attr:`tvseg.preparation.Prepared.reference` holds it).
+    sweep_tolerances : sequence of float
+        As in :func:`evaluate`.
+
+    Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
+    shards' per-show tables joined in show order, and the warnings about them are given here, once.
+    """
+    systems = {}
+    firsts = None
+    for name in shards[0]:
+        scores = join_scores([shard[name].scores for shard in shards])
+        shows = scores.shows
+        if firsts is None:
+            firsts = np.cumsum([0] + [len(shard[name].scores.shows) for shard in shards[:-1]]).tolist()
         per_show = metric_table(scores.components, titles=scores.titles)
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
-        unit_rows = None
-        if p.units is not None or settings.units == "frames":
-            u_show, u_start, u_end = p.units if p.units is not None else (None, None, None)
-            unit_rows = corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end,
-                                           shows=shows, settings=settings, region_start=p.region_start,
-                                           region_end=p.region_end, name=name)
-        if unit_rows is not None:
-            per_show_units, corpus_units = unit_rows
+        if shards[0][name].units is not None:
+            per_show_units, corpus_units = reduce_unit_parts([shard[name].units for shard in shards], firsts, shows)
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
-        matches = match_table(ref, hyp, scores.matching, gamma=settings.gamma, show_names=shows)
+        matches = match_table(scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma,
+                              show_names=shows)
         systems[name] = SystemResult(
             name=name, scores=scores, shows=per_show, corpus=corpus, macro=macro_metrics(per_show),
             by_length=by_length(scores.components, name=name, long_threshold=settings.long_threshold),
@@ -201,9 +271,10 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
         confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
-    return EvaluationResult(settings=settings, shows=shows, systems=systems,
-                            reference=p.reference, hypotheses=dict(hypotheses), metadata=metadata,
-                            intervals=intervals, pairwise=pairwise, uem=dict(uem) if uem is not None else None)
+    shows = next(iter(systems.values())).scores.shows
+    return EvaluationResult(settings=settings, shows=shows, systems=systems, reference=reference,
+                            hypotheses=dict(hypotheses), metadata=metadata, intervals=intervals, pairwise=pairwise,
+                            uem=dict(uem) if uem is not None else None)
 
 
 def _pairs(scores: ShowScores, shows) -> pd.DataFrame:

@@ -1,0 +1,89 @@
+"""One system scored on consecutive shards of shows, joined into the scores of the whole corpus.
+
+Every component, segment, partner and boundary of :class:`tvseg.retrieval.corpus.ShowScores` belongs to
+one show, and scoring a show reads that show alone: the scores of shards ``0 .. k`` of a sorted corpus,
+joined by :func:`join_scores` (arrays concatenated in show order, show indices and indices into the
+other side's arrays moved by what the shards before hold), are the scores of the corpus scored at once,
+array for array (``tests/test_scale.py``).
+"""
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+import pandas as pd
+
+from tvseg.retrieval.corpus import ShowScores
+from tvseg.retrieval.coverage import Matching
+from tvseg.retrieval.segments import Segments
+
+__all__ = ["join_segments", "join_scores"]
+
+
+def _cat(arrays):
+    """The arrays end to end; empty ones left out (an empty shard may hold another dtype)."""
+    full = [a for a in arrays if len(a)]
+    return np.concatenate(full) if full else arrays[0]
+
+
+def _shifted(arrays, shifts):
+    """Indices of each shard moved by its shift (-1, "none", kept)."""
+    return _cat([np.where(a >= 0, a + s, a) if len(a) else a for a, s in zip(arrays, shifts)])
+
+
+def join_segments(parts: list[Segments]) -> Segments:
+    """The segments of consecutive shards as one :class:`Segments` (show indices moved)."""
+    firsts = np.cumsum([0] + [p.n_shows for p in parts[:-1]])
+    return Segments(show=_cat([p.show + f for p, f in zip(parts, firsts)]), start=_cat([p.start for p in parts]),
+                    end=_cat([p.end for p in parts]), label=_cat([p.label for p in parts]),
+                    n_shows=int(sum(p.n_shows for p in parts)))
+
+
+def _before(counts) -> list:
+    return np.cumsum([0] + list(counts[:-1])).tolist()
+
+
+def join_scores(parts: list[ShowScores]) -> ShowScores:
+    """The :class:`ShowScores` of consecutive shards of a corpus as the corpus's (one part: itself).
+
+    Parameters
+    ----------
+    parts : list of ShowScores
+        One system on each shard, in show order, scored with the same settings and the same ``titles``.
+    """
+    if len(parts) == 1:
+        return parts[0]
+    if len({p.titles for p in parts}) != 1:
+        raise ValueError("shards scored with and without titles cannot be joined")
+    r_first = _before([len(p.reference) for p in parts])
+    h_first = _before([len(p.hypothesis) for p in parts])
+    show_first = _before([len(p.shows) for p in parts])
+    matching = {}
+    for f in fields(Matching):
+        arrays = [getattr(p.matching, f.name) for p in parts]
+        if f.name == "reference_partner":
+            matching[f.name] = _shifted(arrays, h_first)
+        elif f.name == "hypothesis_partner":
+            matching[f.name] = _shifted(arrays, r_first)
+        else:
+            matching[f.name] = _cat(arrays)
+    rb_first = _before([len(p.boundaries[1]) for p in parts])
+    hb_first = _before([len(p.boundaries[3]) for p in parts])
+    boundaries = (_shifted([p.boundaries[0] for p in parts], show_first), _cat([p.boundaries[1] for p in parts]),
+                  _shifted([p.boundaries[2] for p in parts], show_first), _cat([p.boundaries[3] for p in parts]))
+    pairs = (_shifted([p.pairs[0] for p in parts], rb_first), _shifted([p.pairs[1] for p in parts], hb_first))
+
+    def titled(name):
+        arrays = [getattr(p, name) for p in parts]
+        return None if arrays[0] is None else _cat(arrays)
+
+    return ShowScores(
+        shows=[s for p in parts for s in p.shows],
+        components=pd.concat([p.components for p in parts]),
+        boundary_matched=pd.concat([p.boundary_matched for p in parts]), titles=parts[0].titles,
+        reference=join_segments([p.reference for p in parts]), hypothesis=join_segments([p.hypothesis for p in parts]),
+        matching=Matching(**matching), region_start=_cat([p.region_start for p in parts]),
+        region_end=_cat([p.region_end for p in parts]), boundaries=boundaries, pairs=pairs,
+        reference_title_correct=titled("reference_title_correct"),
+        hypothesis_title_correct=titled("hypothesis_title_correct"),
+        reference_title_f1=titled("reference_title_f1"), reference_title_rougeL=titled("reference_title_rougeL"))
