@@ -28,9 +28,10 @@ from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
-from tvseg.time_base import check_hypothesis_extents, check_shows_in_common, check_unit_extents, warn_if_captions
+from tvseg.time_base import (caption_like, check_hypothesis_extents, check_shows_in_common, check_unit_extents,
+                             warn_captions)
 
-__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW"]
+__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "check_systems", "warn_extra_shows", "give_notes"]
 
 MAX_FRAMES_PER_SHOW = 2_000_000
 """Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
@@ -73,10 +74,17 @@ class Prepared:
 
 def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
             settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
-            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True) -> Prepared:
+            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True,
+            notes: list | None = None) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
-    Parameters and errors as in :func:`tvseg.evaluate`.
+    Parameters and errors as in :func:`tvseg.evaluate`, and:
+
+    notes : list, optional
+        For one shard of a corpus (:mod:`tvseg.scale`): the warnings that count shows of the whole
+        corpus (shows that look like captions, hypotheses cropped) are not given but their facts
+        appended to ``notes``, for :func:`give_notes` to give once for the corpus; the check that each
+        system shares a show with the reference is the caller's (:func:`check_systems`).
     """
     settings = settings or Settings()
     changes = {}
@@ -101,14 +109,14 @@ def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[
         kept = dict(zip(shows, ref_anns))
         ref = from_segmentations(ref_anns, names=shows, side="reference")
     region_start, region_end = regions(ref, uem_start, uem_end)
-    warn_if_captions("reference", shows, ref)
+    _captions("reference", shows, ref, notes)
     _check_frames(settings, shows, region_start, region_end)
     unit_data = None
     if units is not None:
         unit_data = unit_arrays(units, shows)
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base)
-    for name, hypothesis in hypotheses.items():
-        check_shows_in_common(name, shows, list(hypothesis))
+    if notes is None:
+        check_systems(shows, hypotheses)
     systems = {}
     for name, hypothesis in hypotheses.items():
         side = f"{name} hypothesis"
@@ -119,8 +127,8 @@ def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[
             aligned = [None if s in missing else _crop(hypothesis[s], uem.get(s) if uem else None) for s in shows]
             hyp = from_segmentations(aligned, names=shows, side=side)
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
-        warn_if_captions(name, shows, hyp)
-        systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end)
+        _captions(name, shows, hyp, notes)
+        systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end, notes)
     return Prepared(settings=settings, shows=shows, reference=kept, reference_segments=ref, uem_start=uem_start,
                     uem_end=uem_end, region_start=region_start, region_end=region_end, systems=systems,
                     units=unit_data)
@@ -139,13 +147,24 @@ def _uem_edges(uem, shows):
     return start, end
 
 
-def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> list[str]:
-    """Warn about the shows of ``hypothesis`` the reference lacks (left out), and the reference shows
-    it lacks (scored as empty); return the latter."""
+def check_systems(shows, hypotheses: Mapping) -> None:
+    """Raise :class:`InputError` for a system that shares no show with the reference's ``shows``."""
+    for name, hypothesis in hypotheses.items():
+        check_shows_in_common(name, shows, list(hypothesis))
+
+
+def warn_extra_shows(name: str, reference_shows, hypothesis: Mapping, *, stacklevel: int = 2) -> None:
+    """Warn about the shows of ``hypothesis`` the reference lacks (they are left out)."""
     extra = sorted(set(hypothesis) - set(reference_shows))
     if extra:
         warnings.warn(f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
-                      TvsegWarning, stacklevel=3)
+                      TvsegWarning, stacklevel=stacklevel + 1)
+
+
+def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> list[str]:
+    """Warn about the shows of ``hypothesis`` the reference lacks (left out), and the reference shows
+    it lacks (scored as empty); return the latter."""
+    warn_extra_shows(name, reference_shows, hypothesis, stacklevel=3)
     missing = [show for show in reference_shows if show not in hypothesis]
     for show in missing:
         warnings.warn(f"{name}: no hypothesis for show {show}: scored as an empty hypothesis",
@@ -174,7 +193,39 @@ def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
                          "use a longer frame")
 
 
-def _crop_to_region(name, hyp, shows, region_start, region_end) -> Segments:
+def _captions(side, shows, segments, notes) -> None:
+    """:func:`tvseg.time_base.warn_if_captions`, or its facts appended to ``notes``."""
+    flagged = caption_like(shows, segments)
+    if notes is None:
+        warn_captions(side, len(flagged), flagged[0] if flagged else None, stacklevel=3)
+    else:
+        notes.append(("captions", side, len(flagged), flagged[:1], 0.0))
+
+
+def give_notes(notes: list) -> None:
+    """Give the warnings whose facts :func:`prepare` appended to ``notes`` for the shards of a corpus
+    (in show order): one per side and kind, as :func:`prepare` gives them for the whole corpus."""
+    merged: dict = {}
+    for kind, side, count, facts, seconds in notes:
+        total = merged.setdefault((kind, side), [0, [], 0.0])
+        total[0] += count
+        total[1] += facts
+        total[2] += seconds
+    for (kind, side), (count, facts, seconds) in merged.items():
+        if kind == "captions":
+            warn_captions(side, count, facts[0] if facts else None, stacklevel=2)
+        else:
+            _warn_crop(side, seconds, count, facts)
+
+
+def _warn_crop(name, removed, count, names) -> None:
+    if count:
+        warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
+                      f"{removed:.3f} s removed from {count} show(s) "
+                      f"({', '.join(names[:5])}{' ...' if count > 5 else ''})", TvsegWarning, stacklevel=4)
+
+
+def _crop_to_region(name, hyp, shows, region_start, region_end, notes=None) -> Segments:
     """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's),
     with one warning per system saying how much was cropped."""
     off = hyp.offsets()
@@ -192,8 +243,9 @@ def _crop_to_region(name, hyp, shows, region_start, region_end) -> Segments:
     before = float(hyp.duration.sum())
     hyp = crop_to_regions(hyp, region_start, region_end, outside)
     removed = before - float(hyp.duration.sum())
-    warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
-                  f"{removed:.3f} s removed from {len(outside)} show(s) "
-                  f"({', '.join(shows[k] for k in outside[:5].tolist())}{' ...' if len(outside) > 5 else ''})",
-                  TvsegWarning, stacklevel=3)
+    names = [shows[k] for k in outside[:6].tolist()]
+    if notes is None:
+        _warn_crop(name, removed, len(outside), names)
+    else:
+        notes.append(("crop", name, len(outside), names, removed))
     return hyp

@@ -38,7 +38,7 @@ import numpy as np
 from tvseg.errors import InputError, TvsegWarning
 
 __all__ = ["MIN_UNIT_COVERAGE", "likely_cause", "check_shows_in_common", "check_hypothesis_extents",
-           "check_unit_extents", "warn_if_captions"]
+           "check_unit_extents", "warn_if_captions", "caption_like", "warn_captions"]
 
 CAPTION_MEDIAN = 10.0
 """Median segment duration (s) under which a segmentation may be captions rather than topics."""
@@ -199,17 +199,13 @@ def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, reg
                           f"see only that part{likely_cause(r, extent)}", TvsegWarning, stacklevel=2)
 
 
-def warn_if_captions(side: str, shows, segments) -> None:
-    """Warn when the shows of ``side`` look like caption cues rather than topic segments.
-
-    A show looks like captions when its median segment is shorter than :data:`CAPTION_MEDIAN`
-    seconds and it has more than :data:`CAPTION_RATE` segments per hour of its extent (topic
-    segments of news last minutes; caption cues a few seconds).
-    """
+def caption_like(shows, segments) -> list:
+    """The shows of ``segments`` that look like captions (see :func:`warn_if_captions`):
+    ``[(show, median segment in s, segments per hour), ...]`` in show order."""
     off = segments.offsets()
     count = np.diff(off)
     if not len(segments):
-        return
+        return []
     # each show's median duration from one sort by (show, duration): the middle one, or the mean of
     # the two middle ones, as numpy.median gives it
     order = np.lexsort((segments.duration, segments.show))
@@ -221,11 +217,27 @@ def warn_if_captions(side: str, shows, segments) -> None:
     hours = (segments.end[off[shows_with + 1] - 1] - segments.start[off[shows_with]]) / 3600.0
     with np.errstate(divide="ignore", invalid="ignore"):
         per_hour = count[shows_with] / hours
-    caption_like = (median < CAPTION_MEDIAN) & (per_hour > CAPTION_RATE)
-    flagged = [(shows[k], m, r) for k, m, r in zip(shows_with[caption_like].tolist(), median[caption_like].tolist(),
-                                                    per_hour[caption_like].tolist())]
-    if flagged:
-        show, median, rate = flagged[0]
-        warnings.warn(f"{side}: {len(flagged)} show(s) look like captions, not topic segments (show {show!r}: "
+    caption = (median < CAPTION_MEDIAN) & (per_hour > CAPTION_RATE)
+    return [(shows[k], m, r) for k, m, r in zip(shows_with[caption].tolist(), median[caption].tolist(),
+                                                per_hour[caption].tolist())]
+
+
+def warn_captions(side: str, n_flagged: int, first, *, stacklevel: int = 2) -> None:
+    """The warning of :func:`warn_if_captions` for ``n_flagged`` shows, ``first`` the first of them
+    as :func:`caption_like` gives it (nothing when ``n_flagged`` is 0)."""
+    if n_flagged:
+        show, median, rate = first
+        warnings.warn(f"{side}: {n_flagged} show(s) look like captions, not topic segments (show {show!r}: "
                       f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
-                      "give them with --units", TvsegWarning, stacklevel=3)
+                      "give them with --units", TvsegWarning, stacklevel=stacklevel + 1)
+
+
+def warn_if_captions(side: str, shows, segments) -> None:
+    """Warn when the shows of ``side`` look like caption cues rather than topic segments.
+
+    A show looks like captions when its median segment is shorter than :data:`CAPTION_MEDIAN`
+    seconds and it has more than :data:`CAPTION_RATE` segments per hour of its extent (topic
+    segments of news last minutes; caption cues a few seconds).
+    """
+    flagged = caption_like(shows, segments)
+    warn_captions(side, len(flagged), flagged[0] if flagged else None, stacklevel=3)
