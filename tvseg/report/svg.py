@@ -104,15 +104,6 @@ def _fit(text: str, width: float) -> str:
     return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
-def _display_title(label) -> str:
-    """A label as a reader would write the title: none for a missing one (``<NA>``), and RTTM's
-    underscores (it cannot store spaces) shown as spaces. Only the drawing changes; the tables and
-    the CSV keep the label as read."""
-    if label is None or label == no_label():
-        return ""
-    return visible_text(label).replace("_", " ")
-
-
 @lru_cache(maxsize=1)
 def no_label() -> str:
     """The readers' text for a segment without a label (``<NA>``), imported once."""
@@ -173,7 +164,8 @@ def timeline(show, tolerance: float | None = None) -> dict:
         for a, b, label, ok in zip(starts, ends, labels, correct):
             x0, x1 = x(a), x(b)
             cls, what = ("ref", "") if reference else (_CLASSES[ok], _OUTCOMES[ok])
-            # the title as a reader would write it (_display_title), and the segment's tooltip
+            # the title as a reader would write it: none for a missing label (<NA>), RTTM's underscores
+            # (it cannot store spaces) as spaces; only the drawing changes, the tables keep the label
             label = "" if label is None or label == missing else visible_text(label).replace("_", " ")
             head = f"{shown}: {escape_text(label)}" if label else shown
             text = _fit(label, x1 - x0)
