@@ -106,6 +106,21 @@ class _Columns(MutableMapping):
     def _build(self, k: int):
         raise NotImplementedError
 
+    def _selected(self, shows):
+        """The names among ``shows`` that the arrays hold (sorted), their offsets, the rows they take
+        and the common keyword arguments of the constructor (for :meth:`select`)."""
+        if not self.pristine:
+            raise ValueError("select() reads the arrays: the columns were changed since reading")
+        index = sorted(self._index[name] for name in set(shows) if name in self._index)
+        k = np.asarray(index, dtype=np.int64)
+        counts = self.offsets[k + 1] - self.offsets[k]
+        first = np.repeat(self.offsets[k] - (np.cumsum(counts) - counts), counts)
+        rows = first + np.arange(int(counts.sum()), dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        common = {"start": self.start[rows], "end": self.end[rows], "paths": [self.paths[i] for i in index],
+                  "line": None if self.line is None else self.line[rows]}
+        return [self.names[i] for i in index], offsets, rows, common
+
 
 def sort_rows(codes, names, start, end, line=None):
     """Sort rows by (show, start, end, line), the shows' names in sorted order.
@@ -207,6 +222,12 @@ class SegmentColumns(_Columns):
                       label=np.array(labels, dtype=object), paths=[paths.get(name) for name in names])
         columns._overrides.update(odd)
         return columns
+
+    def select(self, shows) -> "SegmentColumns":
+        """Pristine columns of the ``shows`` they hold (others are ignored): a shard of the corpus,
+        read from the arrays without building an Annotation (:mod:`tvseg.scale`)."""
+        names, offsets, rows, common = self._selected(shows)
+        return SegmentColumns(names, offsets, label=self.label[rows], **common)
 
     def _build(self, k: int) -> Annotation:
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])
@@ -311,6 +332,14 @@ class UnitColumns(_Columns):
                       **{c: join(parts[c], object) for c in UNIT_TEXT_COLUMNS if c in used})
         columns._overrides.update(odd)
         return columns
+
+    def select(self, shows) -> "UnitColumns":
+        """Pristine columns of the ``shows`` they hold (others are ignored), as
+        :meth:`SegmentColumns.select`."""
+        names, offsets, rows, common = self._selected(shows)
+        texts = {c: getattr(self, c)[rows] for c in UNIT_TEXT_COLUMNS if getattr(self, c) is not None}
+        layout = [self.layout[self._index[name]] for name in names]
+        return UnitColumns(names, offsets, layout=layout, **texts, **common)
 
     def _build(self, k: int) -> pd.DataFrame:
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])

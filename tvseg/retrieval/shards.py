@@ -17,7 +17,7 @@ from tvseg.retrieval.corpus import ShowScores
 from tvseg.retrieval.coverage import Matching
 from tvseg.retrieval.segments import Segments
 
-__all__ = ["join_segments", "join_scores"]
+__all__ = ["join_frames", "join_segments", "join_scores"]
 
 
 def _cat(arrays):
@@ -29,6 +29,13 @@ def _cat(arrays):
 def _shifted(arrays, shifts):
     """Indices of each shard moved by its shift (-1, "none", kept)."""
     return _cat([np.where(a >= 0, a + s, a) if len(a) else a for a, s in zip(arrays, shifts)])
+
+
+def join_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Tables of the same columns, one row per show, end to end, built as :func:`tvseg.retrieval.corpus.score_shows` builds one
+    (from a dict of columns): the same memory layout, so that sums over it add in the same order."""
+    index = pd.Index([name for frame in frames for name in frame.index], name=frames[0].index.name)
+    return pd.DataFrame({c: _cat([frame[c].to_numpy() for frame in frames]) for c in frames[0].columns}, index=index)
 
 
 def join_segments(parts: list[Segments]) -> Segments:
@@ -79,8 +86,8 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
 
     return ShowScores(
         shows=[s for p in parts for s in p.shows],
-        components=pd.concat([p.components for p in parts]),
-        boundary_matched=pd.concat([p.boundary_matched for p in parts]), titles=parts[0].titles,
+        components=join_frames([p.components for p in parts]),
+        boundary_matched=join_frames([p.boundary_matched for p in parts]), titles=parts[0].titles,
         reference=join_segments([p.reference for p in parts]), hypothesis=join_segments([p.hypothesis for p in parts]),
         matching=Matching(**matching), region_start=_cat([p.region_start for p in parts]),
         region_end=_cat([p.region_end for p in parts]), boundaries=boundaries, pairs=pairs,

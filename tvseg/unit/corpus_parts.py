@@ -113,7 +113,12 @@ def reduce_unit_parts(parts, firsts, shows):
         warnings.warn(message, TvsegWarning, stacklevel=3)
     if sum(part.scored.size for part in parts) == 0:
         return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
-    per_show = parts[0].per_show if len(parts) == 1 else pd.concat([part.per_show for part in parts])
+    if len(parts) == 1:
+        per_show = parts[0].per_show
+    else:  # built from a dict of columns as _assemble builds it: the same memory layout
+        per_show = pd.DataFrame({c: np.concatenate([part.per_show[c].to_numpy() for part in parts])
+                                 for c in parts[0].per_show.columns},
+                                index=pd.Index([name for part in parts for name in part.per_show.index]))
     comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
     total = {key: int(comps[key].sum()) for key in _INT_KEYS}
     for key in _FLOAT_KEYS:   # added show after show, as the loop adds them

@@ -1,0 +1,204 @@
+"""tvseg.scale.evaluate_sharded (issue 16): shards scored in other processes or on a Dask cluster give
+tvseg.evaluate's result bit for bit, and the same warnings."""
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from pyannote.core import Annotation, Segment, Timeline
+
+import tvseg
+from tvseg.errors import InputError, UsageError
+from tvseg.scale import evaluate_sharded
+
+N_SHOWS = 200
+WORDS = ("météo", "sport", "politique", "économie", "culture", "faits divers", "international", "santé")
+
+
+def _rttm(show, bounds, labels):
+    return "".join(f"SEGMENT {show} 1 {a / 1000:.3f} {(b - a) / 1000:.3f} <NA> <NA> {label} <NA> <NA>\n"
+                   for (a, b), label in zip(zip(bounds[:-1], bounds[1:]), labels))
+
+
+def _title(rng):
+    return "_".join(rng.choice(WORDS, size=int(rng.integers(1, 4))).tolist()).replace(" ", "_")
+
+
+def write_corpus(folder, n_shows=N_SHOWS, seed=3):
+    """Reference folder (titled), system a (titled in the first half of the shows only, running past the
+    reference's end in some shows, one show the reference lacks), system b (untitled, some shows missing,
+    one show empty), units (none for some shows), metadata (channel, programme)."""
+    ref_dir = folder / "ref"
+    ref_dir.mkdir()
+    texts = {"a": [], "b": []}
+    units = []
+    for k in range(n_shows):
+        rng = np.random.default_rng((seed, k))
+        show = f"show{k:04d}"
+        length = int(rng.integers(300_000, 900_001))
+        n_seg = int(rng.integers(2, 12))
+        cuts = np.sort(rng.choice(np.arange(20_000, length - 20_000, 1000), n_seg - 1, replace=False))
+        bounds = [0, *cuts.tolist(), length]
+        (ref_dir / f"{show}.rttm").write_text(_rttm(show, bounds, [_title(rng) for _ in range(n_seg)]))
+        for name, delete in (("a", 0.1), ("b", 0.3)):
+            kept = cuts[rng.random(len(cuts)) >= delete]
+            moved = np.unique(np.clip(kept + np.rint(rng.normal(0, 6000, len(kept))), 2000, length - 2000))
+            moved = moved[np.concatenate(([True], np.diff(moved) >= 1000))].astype(int) if len(moved) else moved
+            end = length + (int(rng.integers(1000, 30_000)) if name == "a" and k % 7 == 0 else 0)
+            hb = [0, *moved.tolist(), end]
+            if name == "a":
+                labels = [_title(rng) if k < n_shows // 2 else "<NA>" for _ in hb[1:]]
+            else:
+                labels = ["<NA>"] * (len(hb) - 1)
+            if name == "b" and k % 23 == 5:
+                continue  # no hypothesis for this show
+            texts[name].append(_rttm(show, hb, labels))
+        if k % 31 != 4:
+            start = np.arange(0, length - 2000, 2500)
+            units += [(show, s / 1000, min(s + 2000, length) / 1000) for s in start.tolist()]
+    texts["a"].append(_rttm("extra_show", [0, 60_000], ["<NA>"]))
+    for name, chunks in texts.items():
+        (folder / f"{name}.rttm").write_text("".join(chunks))
+    pd.DataFrame(units, columns=["show", "start", "end"]).to_csv(folder / "units.csv", index=False,
+                                                                 float_format="%.3f")
+    shows = [f"show{k:04d}" for k in range(n_shows)]
+    metadata = pd.DataFrame({"channel": [f"ch{k % 3}" for k in range(n_shows)],
+                             "programme": [f"prog{k % 5}" for k in range(n_shows)]}, index=pd.Index(shows, name="show"))
+    return metadata
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scale")
+    metadata = write_corpus(folder)
+    reference = tvseg.read_segments(folder / "ref")
+    hypotheses = {"a": tvseg.read_segments(folder / "a.rttm"), "b": tvseg.read_segments(folder / "b.rttm")}
+    units = tvseg.read_units(folder / "units.csv")
+    settings = tvseg.Settings(bootstrap=200)
+    return dict(reference=reference, hypotheses=hypotheses, units=units, metadata=metadata, settings=settings)
+
+
+def recorded(function):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = function()
+    return result, sorted((w.category.__name__, str(w.message)) for w in caught)
+
+
+@pytest.fixture(scope="module")
+def expected(corpus):
+    result, caught = recorded(lambda: tvseg.evaluate(corpus["reference"], corpus["hypotheses"], units=corpus["units"],
+                                                     metadata=corpus["metadata"], settings=corpus["settings"]))
+    return result, result.to_json(), caught
+
+
+def check_same(result, expected):
+    reference, reference_json, _ = expected
+    got = result.to_json()
+    assert got == reference_json
+    assert json.dumps(got) == json.dumps(reference_json)
+    for name, sr in reference.systems.items():
+        other = result.systems[name]
+        pd.testing.assert_frame_equal(other.matches, sr.matches)
+        pd.testing.assert_frame_equal(other.boundary_pairs, sr.boundary_pairs)
+        pd.testing.assert_frame_equal(other.shows, sr.shows)
+        assert np.array_equal(other.scores.matching.reference_partner, sr.scores.matching.reference_partner)
+        assert np.array_equal(other.scores.pairs[1], sr.scores.pairs[1])
+    assert result.shows == reference.shows
+
+
+def run(corpus, **options):
+    return recorded(lambda: evaluate_sharded(corpus["reference"], corpus["hypotheses"], units=corpus["units"],
+                                             metadata=corpus["metadata"], settings=corpus["settings"], **options))
+
+
+def test_the_corpus_exercises_what_it_should(expected):
+    result, _, caught = expected
+    assert result.systems["a"].titles and not result.systems["b"].titles
+    text = " ".join(message for _, message in caught)
+    for part in ("not in the reference", "no hypothesis for show", "cropped", "no units for show", "is NaN (0/0)"):
+        assert part in text
+
+
+@pytest.mark.parametrize("chunk_shows", [37, 1, [1, 120, 79], [199, 1], N_SHOWS])
+def test_shards_in_this_process_give_evaluate_bit_for_bit(corpus, expected, chunk_shows):
+    result, caught = run(corpus, chunk_shows=chunk_shows)
+    check_same(result, expected)
+    assert caught == expected[2]
+
+
+def test_two_local_processes(corpus, expected):
+    result, caught = run(corpus, jobs=2)
+    check_same(result, expected)
+    assert caught == expected[2]
+
+
+def test_a_dask_cluster_of_two_worker_processes(corpus, expected):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        result, caught = run(corpus, dask=cluster.scheduler_address, chunk_shows=45)
+    check_same(result, expected)
+    assert caught == expected[2]
+
+
+def test_dask_local(corpus, expected):
+    pytest.importorskip("dask.distributed")
+    result, caught = run(corpus, dask="local", jobs=2)
+    check_same(result, expected)
+    assert caught == expected[2]
+
+
+def test_annotations_and_a_uem_in_shards(corpus):
+    shows = sorted(corpus["reference"])[:30]
+    reference = {s: corpus["reference"][s] for s in shows}
+    hypotheses = {n: {s: h[s] for s in shows if s in h} for n, h in corpus["hypotheses"].items()}
+    uem = {s: Timeline([Segment(10.0, 200.0)]) for s in shows[::2]}
+    options = dict(uem=uem, units={s: corpus["units"][s] for s in shows if s in corpus["units"]},
+                   settings=tvseg.Settings(bootstrap=50))
+    one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, **options))
+    many, many_caught = recorded(lambda: evaluate_sharded(reference, hypotheses, chunk_shows=[3, 20, 7], **options))
+    assert many.to_json() == one.to_json()
+    assert many_caught == one_caught
+    assert list(many.reference) == list(one.reference)
+
+
+def test_errors_are_those_of_one_process(corpus):
+    shows = sorted(corpus["reference"])[:12]
+    reference = {s: corpus["reference"][s] for s in shows}
+    hypotheses = {"a": {s: corpus["hypotheses"]["a"][s] for s in shows}}
+    bad = dict(hypotheses["a"])
+    bad[shows[9]] = _shifted(bad[shows[9]], 36000.0)  # a timecode origin of 10:00:00
+    for inputs in ({"a": bad}, {"a": {"elsewhere": bad[shows[0]]}}):
+        with pytest.raises(InputError) as one:
+            tvseg.evaluate(reference, inputs, settings=tvseg.Settings(bootstrap=0))
+        with pytest.raises(InputError) as many:
+            evaluate_sharded(reference, inputs, chunk_shows=4, settings=tvseg.Settings(bootstrap=0))
+        assert str(many.value) == str(one.value)
+    with pytest.raises(UsageError):
+        evaluate_sharded(reference, hypotheses, chunk_shows=[5, 5])
+    with pytest.raises(UsageError):
+        evaluate_sharded(reference, hypotheses, jobs=0)
+
+
+def _shifted(annotation, seconds):
+    out = Annotation(uri=annotation.uri)
+    for segment, track, label in annotation.itertracks(yield_label=True):
+        out[Segment(segment.start + seconds, segment.end + seconds), track] = label
+    return out
+
+
+def test_dask_missing_names_the_extra(corpus, monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_dask(name, *args, **kwargs):
+        if name == "dask" or name.startswith("dask."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    shows = sorted(corpus["reference"])[:4]
+    with pytest.raises(UsageError, match=r"pip install tvseg\[dask\]"):
+        evaluate_sharded({s: corpus["reference"][s] for s in shows}, {"a": corpus["hypotheses"]["a"]}, dask="local")
