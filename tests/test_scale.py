@@ -202,3 +202,17 @@ def test_dask_missing_names_the_extra(corpus, monkeypatch):
     shows = sorted(corpus["reference"])[:4]
     with pytest.raises(UsageError, match=r"pip install tvseg\[dask\]"):
         evaluate_sharded({s: corpus["reference"][s] for s in shows}, {"a": corpus["hypotheses"]["a"]}, dask="local")
+
+
+@pytest.mark.parametrize("convention", ["paper", "chunkseg"])
+def test_frames_in_shards(corpus, convention):
+    shows = sorted(corpus["reference"])[:40]
+    reference = corpus["reference"].select(shows)
+    hypotheses = {n: h.select(shows) for n, h in corpus["hypotheses"].items()}
+    settings = tvseg.Settings(frame=6.0, convention=convention, bootstrap=30)
+    one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, settings=settings))
+    many, many_caught = recorded(lambda: evaluate_sharded(reference, hypotheses, settings=settings,
+                                                          chunk_shows=[1, 13, 26]))
+    assert one.to_json()["systems"]["a"]["corpus"]["pk"] is not None
+    assert json.dumps(many.to_json()) == json.dumps(one.to_json())
+    assert many_caught == one_caught
