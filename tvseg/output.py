@@ -31,7 +31,7 @@ import pandas as pd
 from tvseg.errors import InputError, UsageError
 from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
 
-__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "frame_records", "dumps_json", "csv_line", "write_file",
+__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "frame_records", "dumps_json", "json_pieces", "csv_line", "write_file",
            "flush_tree", "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange",
            "locked", "cannot_write", "undone_on_failure"]
 
@@ -302,6 +302,14 @@ def dumps_json(data, *, indent: int = 1) -> str:
     parts: list[str] = []
     _dump(data, 0, indent, parts)
     return "".join(parts)
+
+
+def json_pieces(data, *, indent: int = 1, size: int = 1 << 20):
+    """:func:`dumps_json` of ``data`` in pieces of about ``size`` characters (for a large file written
+    without the intermediate list growing with the whole corpus twice)."""
+    text = dumps_json(data, indent=indent)
+    for start in range(0, len(text), size):
+        yield text[start:start + size]
 
 
 def _holds_containers(values) -> bool:

@@ -10,11 +10,10 @@ segment, so that building one costs little and nothing holds every page at once.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
-from tvseg.output import json_safe
+from tvseg.output import dumps_json, json_pieces, json_safe
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
 
 __all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_text", "scores_chunks", "defined_keys"]
@@ -108,21 +107,13 @@ def to_show(page: ShowPage) -> Show:
 
 def scores_text(scores) -> str:
     """``data/scores.json``: the ``--json`` object ``scores``, as ``--json`` writes it."""
-    return json.dumps(json_safe(scores), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    return dumps_json(json_safe(scores)) + "\n"
 
 
 def scores_chunks(scores):
     """:func:`scores_text` of ``scores`` already JSON-safe (``result.to_json()``), in pieces of about 1 MB."""
-    encoder = json.JSONEncoder(indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    pieces, size = [], 0
-    for piece in encoder.iterencode(scores):
-        pieces.append(piece)
-        size += len(piece)
-        if size >= 1 << 20:
-            yield "".join(pieces)
-            pieces, size = [], 0
-    pieces.append("\n")
-    yield "".join(pieces)
+    yield from json_pieces(scores)
+    yield "\n"
 
 
 def defined(v) -> bool:

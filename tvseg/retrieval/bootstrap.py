@@ -2,7 +2,7 @@ r"""Paired bootstrap over shows: confidence intervals and system comparisons (Ko
 
 The corpus scores are functions of per-show additive components (:mod:`tvseg.retrieval.corpus`),
 so a bootstrap resample of the shows needs no re-scoring: draw :math:`S` show indices with
-replacement (as multinomial counts :math:`w_b`), and the resample's components are
+replacement (:math:`S` uniform draws, counted: the weights :math:`w_b`), and the resample's components are
 :math:`w_b^\top C` (one matrix product for a block of resamples). Every system uses the **same**
 resamples (paired).
 
@@ -64,7 +64,9 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
     sums = {name: np.empty((resamples, matrices[name].shape[1])) for name in names}
     for done in range(0, resamples, block):
         b = min(block, resamples - done)
-        weights = rng.multinomial(n_shows, np.full(n_shows, 1.0 / n_shows), size=b).astype(float)
+        # each resample draws n_shows shows with replacement: its weights are how often each was drawn
+        drawn = rng.integers(0, n_shows, size=(b, n_shows)) + (np.arange(b) * n_shows)[:, None]
+        weights = np.bincount(drawn.ravel(), minlength=b * n_shows).reshape(b, n_shows).astype(float)
         for name in names:
             sums[name][done:done + b] = weights @ matrices[name]
     samples = {name: metric_table(pd.DataFrame(sums[name], columns=components[name].columns),
