@@ -209,7 +209,7 @@ def test_frames_in_shards(corpus, convention):
     shows = sorted(corpus["reference"])[:40]
     reference = corpus["reference"].select(shows)
     hypotheses = {n: h.select(shows) for n, h in corpus["hypotheses"].items()}
-    settings = tvseg.Settings(frame=6.0, convention=convention, bootstrap=30)
+    settings = tvseg.Settings(units="frames", frame=6.0, convention=convention, bootstrap=30)
     one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, settings=settings))
     many, many_caught = recorded(lambda: evaluate_sharded(reference, hypotheses, settings=settings,
                                                           chunk_shows=[1, 13, 26]))
