@@ -48,6 +48,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--jobs", metavar="N", type=int, default=None,
                    help="processes writing the report's show pages (default: the machine's cores; 1: no "
                         "extra process); the report is the same whatever N")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--progress", dest="progress", action="store_const", const=True, default=None,
+                       help="draw progress bars on stderr (reading, writing the report) even when it is not "
+                            "a terminal (default: only on a terminal)")
+    shown.add_argument("--quiet", dest="progress", action="store_const", const=False,
+                       help="draw no progress bar")
     p.set_defaults(run=run)
 
 
@@ -189,6 +195,9 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    from tvseg.progress import set_mode
+
+    set_mode(getattr(args, "progress", None))
     settings, inputs = load(args)
 
     from tvseg.evaluation import evaluate

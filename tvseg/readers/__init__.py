@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pyannote.core import Timeline
 
+from tvseg.progress import iterate
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.chapter_list import check_ends
@@ -160,7 +161,7 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
             return fast[0]
     shows: dict[str, tuple[Path, list]] = {}
     origin: dict[str, tuple[Path, int]] = {}
-    for file in files:
+    for file in iterate(files, desc="reading segmentations"):
         if in_folder and file.suffix.lower() == ".csv" and is_metadata(file):
             warn(METADATA_BESIDE, path=file)
             continue
@@ -233,7 +234,7 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> U
             return fast
     shows: dict[str, tuple] = {}
     origin: dict[str, tuple[Path, int]] = {}
-    for file in files:
+    for file in iterate(files, desc="reading units"):
         for show_id, (frame, line, lines) in units_of_file(file, detect_format(file, format), show=show).items():
             check_new_show(show_id, origin, file, line)
             shows[show_id] = (file, frame, lines)

@@ -15,6 +15,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from tvseg.progress import iterate
 from tvseg.readers.rttm import INFO_TYPES, POINT_TYPES, SPAN_TYPES
 from tvseg.readers.scan import Piece, Scan, categories, plain_decimals
 from tvseg.readers.source import read_text
@@ -47,7 +48,7 @@ def rttm_piece(files, keep) -> tuple[Piece | None, list]:
     careful : list of path
         The files to read with the careful reader.
     """
-    texts = {file: lines_of(read_text(file)) for file in files}
+    texts = {file: lines_of(read_text(file)) for file in iterate(files, desc="reading RTTM files")}
     if any("\x00" in text for text in texts.values()):
         return None, list(files)
     careful: set = set()

@@ -22,6 +22,8 @@ import sys
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from tvseg.errors import UsageError
+from tvseg.progress import Bar
+from tvseg.progress import enabled as bars_enabled
 
 __all__ = ["run", "default_jobs", "checked_jobs", "can_fork", "chunks", "PARALLEL_MIN_SHOWS", "PROGRESS_MIN_SHOWS"]
 
@@ -58,33 +60,12 @@ def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, n)) for a in range(0, n, size)]
 
 
-class Progress:
-    """A one-line progress bar on stderr, drawn only when ``enabled``."""
-
-    def __init__(self, total: int, enabled: bool, stream=None):
-        self.total, self.enabled, self.stream = total, enabled, stream or sys.stderr
-        self.shown = -1
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        percent = 100 * done // max(self.total, 1)
-        if percent == self.shown:
-            return
-        self.shown = percent
-        bar = "#" * (percent // 4)
-        self.stream.write(f"\rtvseg: writing report [{bar:<25}] {done}/{self.total} shows")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def progress_enabled(progress: bool | None, n_shows: int) -> bool:
-    """``progress`` if given, else True when there are more than a few dozen shows and stderr is a terminal."""
+    """``progress`` if given, else True when there are more than a few dozen shows and bars are drawn
+    (:func:`tvseg.progress.enabled`: stderr is a terminal, or ``--progress``)."""
     if progress is not None:
         return bool(progress)
-    isatty = getattr(sys.stderr, "isatty", None)
-    return n_shows > PROGRESS_MIN_SHOWS and bool(isatty and isatty())
+    return bars_enabled(n_shows, PROGRESS_MIN_SHOWS + 1)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -126,16 +107,20 @@ def run(write_show, n: int, *, jobs: int | None = None, meanwhile=None, progress
     progress : bool, optional
         The progress bar (see :func:`progress_enabled`).
     """
-    global _TASK
     jobs = checked_jobs(jobs)
-    bar = Progress(n, progress_enabled(progress, n))
+    with Bar(n, desc="writing report", unit="show", minimum=0, enabled_now=progress_enabled(progress, n)) as bar:
+        _run(write_show, n, jobs, meanwhile, bar)
+
+
+def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar) -> None:
+    global _TASK
     parts = chunks(n, jobs)
     if jobs == 1 or n < PARALLEL_MIN_SHOWS or not can_fork() or _TASK is not None:
         if meanwhile is not None:
             meanwhile()
         for k in range(n):
             write_show(k)
-            bar.update(k + 1)
+            bar.update(1)
         return
     _TASK = (write_show, os.getpid())
     try:
@@ -145,12 +130,11 @@ def run(write_show, n: int, *, jobs: int | None = None, meanwhile=None, progress
             futures = [pool.submit(_chunk, a, b) for a, b in parts]
             if meanwhile is not None:
                 meanwhile()
-            pending, done = set(futures), 0
+            pending = set(futures)
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
                 for future in finished:
-                    done += future.result()   # raises the error of a failed chunk
-                bar.update(done)
+                    bar.update(future.result())   # raises the error of a failed chunk
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     finally:
