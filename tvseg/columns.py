@@ -12,7 +12,8 @@ must read the mapping instead.
 """
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -106,7 +107,7 @@ class _Columns(MutableMapping):
     def _build(self, k: int):
         raise NotImplementedError
 
-    def _selected(self, shows):
+    def _selected(self, shows: Iterable[str]) -> tuple[list[str], np.ndarray, np.ndarray, dict[str, Any]]:
         """The names among ``shows`` that the arrays hold (sorted), their offsets, the rows they take
         and the common keyword arguments of the constructor (for :meth:`select`)."""
         if not self.pristine:
@@ -223,7 +224,7 @@ class SegmentColumns(_Columns):
         columns._overrides.update(odd)
         return columns
 
-    def select(self, shows) -> "SegmentColumns":
+    def select(self, shows: Iterable[str]) -> "SegmentColumns":
         """Pristine columns of the ``shows`` they hold (others are ignored): a shard of the corpus,
         read from the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
@@ -333,7 +334,7 @@ class UnitColumns(_Columns):
         columns._overrides.update(odd)
         return columns
 
-    def select(self, shows) -> "UnitColumns":
+    def select(self, shows: Iterable[str]) -> "UnitColumns":
         """Pristine columns of the ``shows`` they hold (others are ignored), as
         :meth:`SegmentColumns.select`."""
         names, offsets, rows, common = self._selected(shows)
