@@ -13,6 +13,22 @@ needs only the readers does not import the metrics.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imported lazily below)
+    from tvseg.errors import InputError, TvsegError, TvsegWarning, UsageError
+    from tvseg.evaluation import evaluate
+    from tvseg.readers import read_metadata, read_segments, read_uem, read_units
+    from tvseg.retrieval.boundaries import boundaries
+    from tvseg.retrieval.coverage import coverage
+    from tvseg.settings import Settings
+    from tvseg.unit.agreement import agreement
+    from tvseg.unit.cseg import cseg
+    from tvseg.unit.ghd import ghd
+    from tvseg.unit.similarity import boundary_edit_distance, boundary_similarity, segmentation_similarity
+    from tvseg.unit.windows import pk, windowdiff
+    from tvseg.unit.winpr import winpr
+    from tvseg.writers import write_segments
 
 __version__ = "0.1.0"
 
@@ -48,7 +64,7 @@ _PUBLIC = {
 __all__ = sorted(_PUBLIC) + ["__version__"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'tvseg' has no attribute {name!r}")
@@ -57,5 +73,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return __all__

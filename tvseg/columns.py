@@ -12,11 +12,13 @@ must read the mapping instead.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping
-from typing import Any
+import os
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 from pyannote.core import Annotation, Segment
 
 __all__ = ["SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS"]
@@ -25,16 +27,22 @@ UNIT_TEXT_COLUMNS = ("text", "speaker", "topic")
 """The optional text columns of a unit table, in the order its frames hold them."""
 
 
-class _Columns(MutableMapping):
+_V = TypeVar("_V")
+PathOrNone: TypeAlias = "str | os.PathLike[str] | None"
+"""The file a show was read from (``None`` when not known)."""
+
+
+class _Columns(MutableMapping[str, _V], Generic[_V]):
     """What both kinds of columns share: the shows, their rows, and the user's changes."""
 
-    def __init__(self, names, offsets, *, start, end, line=None, paths=None):
+    def __init__(self, names: Iterable[str], offsets: ArrayLike, *, start: ArrayLike, end: ArrayLike,
+                 line: ArrayLike | None = None, paths: Iterable[PathOrNone] | None = None) -> None:
         self.names = tuple(names)
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.start = np.asarray(start, dtype=np.float64)
         self.end = np.asarray(end, dtype=np.float64)
         self.line = None if line is None else np.asarray(line, dtype=np.int64)
-        self.paths = tuple(paths) if paths is not None else (None,) * len(self.names)
+        self.paths: tuple[PathOrNone, ...] = tuple(paths) if paths is not None else (None,) * len(self.names)
         n = len(self.names)
         if (len(self.offsets) != n + 1 or self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0)
                 or self.offsets[-1] != len(self.start) or len(self.end) != len(self.start)
@@ -43,25 +51,25 @@ class _Columns(MutableMapping):
         if any(a >= b for a, b in zip(self.names, self.names[1:])):
             raise ValueError("the show ids must be sorted and unique")
         self._index = dict(zip(self.names, range(n)))
-        self._cache: dict = {}
-        self._overrides: dict = {}
-        self._deleted: set = set()
+        self._cache: dict[str, _V] = {}
+        self._overrides: dict[str, _V] = {}
+        self._deleted: set[str] = set()
 
     @property
     def pristine(self) -> bool:
         """True while the arrays are the whole truth: no show was set or deleted since reading."""
         return not self._overrides and not self._deleted
 
-    def rows(self, show) -> slice:
+    def rows(self, show: str) -> slice:
         """The rows of ``show`` in the arrays (``KeyError`` for a show that is not in them)."""
         k = self._index[show]
         return slice(int(self.offsets[k]), int(self.offsets[k + 1]))
 
-    def path(self, show):
+    def path(self, show: str) -> PathOrNone:
         """The file ``show`` was read from (``None`` when not known)."""
         return self.paths[self._index[show]]
 
-    def __getitem__(self, show):
+    def __getitem__(self, show: str) -> _V:
         if show in self._overrides:
             return self._overrides[show]
         if show in self._deleted or show not in self._index:
@@ -71,23 +79,23 @@ class _Columns(MutableMapping):
             value = self._cache[show] = self._build(self._index[show])
         return value
 
-    def __setitem__(self, show, value) -> None:
+    def __setitem__(self, show: str, value: _V) -> None:
         self._overrides[show] = value
 
-    def __delitem__(self, show) -> None:
+    def __delitem__(self, show: str) -> None:
         if show not in self:
             raise KeyError(show)
         self._overrides.pop(show, None)
         if show in self._index:
             self._deleted.add(show)
 
-    def __contains__(self, show) -> bool:
+    def __contains__(self, show: object) -> bool:
         try:
             return show in self._overrides or (show in self._index and show not in self._deleted)
         except TypeError:  # an unhashable key
             return False
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         for name in self.names:
             if name not in self._deleted or name in self._overrides:
                 yield name
@@ -104,10 +112,10 @@ class _Columns(MutableMapping):
         state = "" if self.pristine else ", changed"
         return f"{type(self).__name__}({len(self)} shows, {len(self.start)} rows{state})"
 
-    def _build(self, k: int):
+    def _build(self, k: int) -> _V:
         raise NotImplementedError
 
-    def _selected(self, shows: Iterable[str]) -> tuple[list[str], np.ndarray, np.ndarray, dict[str, Any]]:
+    def _selected(self, shows: Iterable[str]) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], dict[str, Any]]:
         """The names among ``shows`` that the arrays hold (sorted), their offsets, the rows they take
         and the common keyword arguments of the constructor (for :meth:`select`)."""
         if not self.pristine:
@@ -123,7 +131,8 @@ class _Columns(MutableMapping):
         return [self.names[i] for i in index], offsets, rows, common
 
 
-def sort_rows(codes, names, start, end, line=None):
+def sort_rows(codes: ArrayLike, names: Sequence[str], start: ArrayLike, end: ArrayLike, line: ArrayLike | None = None
+              ) -> tuple[tuple[str, ...], NDArray[np.int64], NDArray[np.intp] | None, NDArray[np.int64]]:
     """Sort rows by (show, start, end, line), the shows' names in sorted order.
 
     Parameters
@@ -151,14 +160,14 @@ def sort_rows(codes, names, start, end, line=None):
     by_name = np.argsort(given, kind="stable")
     rank = np.empty(len(given), dtype=np.int64)
     rank[by_name] = np.arange(len(given))
-    codes = rank[np.asarray(codes, dtype=np.int64)]
+    code = rank[np.asarray(codes, dtype=np.int64)]
     keys = [np.asarray(key) for key in ((end, start) if line is None else (line, end, start))]
-    order = None if _is_sorted([codes, *keys[::-1]]) else np.lexsort((*keys, codes))
-    offsets = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=len(given))))).astype(np.int64)
+    order = None if _is_sorted([code, *keys[::-1]]) else np.lexsort((*keys, code))
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(code, minlength=len(given))))).astype(np.int64)
     return tuple(given[by_name].tolist()), offsets, order, rank
 
 
-def _is_sorted(keys) -> bool:
+def _is_sorted(keys: Sequence[NDArray[Any]]) -> bool:
     """Whether the rows are in increasing order of the keys (the first one first)."""
     if len(keys[0]) < 2:
         return True
@@ -169,7 +178,7 @@ def _is_sorted(keys) -> bool:
     return bool(after.all())
 
 
-class SegmentColumns(_Columns):
+class SegmentColumns(_Columns[Annotation]):
     """Topic segmentations of many shows: a mapping of show id to ``pyannote.core.Annotation``.
 
     Parameters
@@ -194,14 +203,16 @@ class SegmentColumns(_Columns):
     (segment ``[start, end]``, the row's label), built on first use and kept.
     """
 
-    def __init__(self, names, offsets, *, start, end, label, line=None, paths=None):
+    def __init__(self, names: Iterable[str], offsets: ArrayLike, *, start: ArrayLike, end: ArrayLike,
+                 label: ArrayLike, line: ArrayLike | None = None, paths: Iterable[PathOrNone] | None = None) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
         self.label = np.asarray(label, dtype=object)
         if len(self.label) != len(self.start):
             raise ValueError("one label per row")
 
     @classmethod
-    def from_annotations(cls, annotations, *, paths=None) -> "SegmentColumns":
+    def from_annotations(cls, annotations: Mapping[str, Annotation], *,
+                         paths: Mapping[str, PathOrNone] | None = None) -> "SegmentColumns":
         """Columns holding ``{show: Annotation}``; a show whose tracks are not numbered ``0, 1, ...`` in
         time order (after a UEM split one, say) is kept as given (the columns are then not pristine).
 
@@ -209,7 +220,11 @@ class SegmentColumns(_Columns):
         """
         paths = paths or {}
         names = sorted(annotations)
-        starts, ends, labels, counts, odd = [], [], [], [], {}
+        starts: list[float] = []
+        ends: list[float] = []
+        labels: list[Any] = []
+        counts: list[int] = []
+        odd: dict[str, Annotation] = {}
         for name in names:
             annotation = annotations[name]
             tracks = list(annotation.itertracks(yield_label=True))
@@ -245,7 +260,7 @@ class SegmentColumns(_Columns):
         filled = np.flatnonzero(counts)
         if filled.size:
             last[filled] = np.maximum.reduceat(self.end, self.offsets[filled])
-        result = {}
+        result: dict[str, float] = {}
         for name in self:
             if name in self._overrides:
                 result[name] = float(self._overrides[name].get_timeline().extent().end)
@@ -254,7 +269,7 @@ class SegmentColumns(_Columns):
         return result
 
 
-class UnitColumns(_Columns):
+class UnitColumns(_Columns[pd.DataFrame]):
     """Transcript units (breath groups, caption cues) of many shows: a mapping of show id to
     ``pandas.DataFrame``.
 
@@ -273,8 +288,14 @@ class UnitColumns(_Columns):
     seconds) then the show's text columns, and a ``RangeIndex``; built on first use and kept.
     """
 
-    def __init__(self, names, offsets, *, start, end, line=None, paths=None, text=None, speaker=None,
-                 topic=None, layout=None):
+    text: NDArray[np.object_] | None
+    speaker: NDArray[np.object_] | None
+    topic: NDArray[np.object_] | None
+
+    def __init__(self, names: Iterable[str], offsets: ArrayLike, *, start: ArrayLike, end: ArrayLike,
+                 line: ArrayLike | None = None, paths: Iterable[PathOrNone] | None = None,
+                 text: ArrayLike | None = None, speaker: ArrayLike | None = None, topic: ArrayLike | None = None,
+                 layout: Iterable[Iterable[str]] | None = None) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
         given = {"text": text, "speaker": speaker, "topic": topic}
         for name, values in given.items():
@@ -288,12 +309,13 @@ class UnitColumns(_Columns):
         if len(self.layout) != len(self.names) or any(set(x) - set(present) for x in self.layout):
             raise ValueError("layout names, for each show, text columns that are given")
 
-    def columns_of(self, show) -> tuple[str, ...]:
+    def columns_of(self, show: str) -> tuple[str, ...]:
         """The columns of ``show``'s frame: ``("start", "end", *its text columns)``."""
         return ("start", "end", *self.layout[self._index[show]])
 
     @classmethod
-    def from_frames(cls, frames, *, paths=None, lines=None) -> "UnitColumns":
+    def from_frames(cls, frames: Mapping[str, pd.DataFrame], *, paths: Mapping[str, PathOrNone] | None = None,
+                    lines: Mapping[str, ArrayLike | None] | None = None) -> "UnitColumns":
         """Columns holding ``{show: DataFrame}``; a frame the columns would not give back equal (another
         index, column or dtype) is kept as given (the columns are then not pristine).
 
@@ -301,8 +323,10 @@ class UnitColumns(_Columns):
         """
         paths, lines = paths or {}, lines or {}
         names = sorted(frames)
-        parts: dict[str, list] = {name: [] for name in ("start", "end", "line", *UNIT_TEXT_COLUMNS)}
-        counts, layout, odd = [], [], {}
+        parts: dict[str, list[NDArray[Any]]] = {name: [] for name in ("start", "end", "line", *UNIT_TEXT_COLUMNS)}
+        counts: list[int] = []
+        layout: list[tuple[str, ...]] = []
+        odd: dict[str, pd.DataFrame] = {}
         for name in names:
             frame = frames[name]
             extra = tuple(c for c in frame.columns if c not in ("start", "end"))
@@ -312,20 +336,25 @@ class UnitColumns(_Columns):
                        and frame.index.step == 1
                        and all(frame[c].dtype == np.float64 for c in ("start", "end"))
                        and all(frame[c].dtype == "str" for c in extra))
+            kept: pd.DataFrame | None = frame
             if not regular:
                 odd[name] = frame
-                extra, frame = (), frame.iloc[:0] if isinstance(frame, pd.DataFrame) else None
-            n = 0 if frame is None else len(frame)
+                extra, kept = (), frame.iloc[:0] if isinstance(frame, pd.DataFrame) else None
+            n = 0 if kept is None else len(kept)
             counts.append(n)
             layout.append(extra)
-            parts["start"].append(np.zeros(0) if not n else frame["start"].to_numpy(dtype=np.float64))
-            parts["end"].append(np.zeros(0) if not n else frame["end"].to_numpy(dtype=np.float64))
+            parts["start"].append(np.zeros(0) if kept is None or not n else kept["start"].to_numpy(dtype=np.float64))
+            parts["end"].append(np.zeros(0) if kept is None or not n else kept["end"].to_numpy(dtype=np.float64))
             parts["line"].append(np.asarray(lines.get(name, np.zeros(n, dtype=np.int64)), dtype=np.int64)[:n]
                                  if name not in odd else np.zeros(0, dtype=np.int64))
             for c in UNIT_TEXT_COLUMNS:
-                parts[c].append(frame[c].to_numpy(dtype=object) if c in extra else np.full(n, None, dtype=object))
+                parts[c].append(kept[c].to_numpy(dtype=object) if c in extra and kept is not None
+                                else np.full(n, None, dtype=object))
         used = {c for x in layout for c in x}
-        join = (lambda xs, dtype: np.concatenate(xs) if xs else np.zeros(0, dtype=dtype))
+
+        def join(xs: list[NDArray[Any]], dtype: DTypeLike) -> NDArray[Any]:
+            return np.concatenate(xs) if xs else np.zeros(0, dtype=dtype)
+
         columns = cls(names, np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
                       start=join(parts["start"], float), end=join(parts["end"], float),
                       line=join(parts["line"], np.int64) if lines else None,
@@ -344,7 +373,7 @@ class UnitColumns(_Columns):
 
     def _build(self, k: int) -> pd.DataFrame:
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])
-        data = {"start": self.start[a:b].copy(), "end": self.end[a:b].copy()}
+        data: dict[str, NDArray[Any]] = {"start": self.start[a:b].copy(), "end": self.end[a:b].copy()}
         for name in self.layout[k]:
             data[name] = getattr(self, name)[a:b].copy()
         return pd.DataFrame(data)

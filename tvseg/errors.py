@@ -34,7 +34,7 @@ class InputError(TvsegError, ValueError):
     ``tvseg validate`` prints and that editors and CI logs recognise.
     """
 
-    def __init__(self, message: str, *, path: str | os.PathLike | None = None,
+    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None,
                  line: int | None = None, value: object = None):
         self.message = message
         self.path = None if path is None else os.fspath(path)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["TICKS_PER_SECOND", "MAX_SECONDS", "ticks", "tick", "ratio", "above", "largest_numerator_below"]
 
@@ -37,9 +38,10 @@ MAX_SECONDS = 2.0 ** 51 / TICKS_PER_SECOND
 _INT64_SAFE = 2 ** 62
 
 
-def ticks(seconds) -> np.ndarray:
+def ticks(seconds: ArrayLike) -> NDArray[np.int64]:
     """Times in seconds as integer microseconds (nearest; ``int64`` array)."""
-    return np.rint(np.asarray(seconds, dtype=float) * TICKS_PER_SECOND).astype(np.int64)
+    scaled: NDArray[np.float64] = np.asarray(seconds, dtype=float) * TICKS_PER_SECOND
+    return np.rint(scaled).astype(np.int64)
 
 
 def tick(seconds: float) -> int:

@@ -124,7 +124,7 @@ def _lock_fd(fd: int) -> None:
     try:
         import fcntl
     except ImportError:
-        fcntl = None
+        fcntl = None  # type: ignore[assignment]  # not on Windows
     if fcntl is not None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

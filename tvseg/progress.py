@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from types import TracebackType
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = ["set_mode", "enabled", "iterate", "Bar"]
 
@@ -30,26 +34,27 @@ def enabled(count: int | None = None, minimum: int = 0) -> bool:
     return bool(isatty and isatty()) and (count is None or count >= minimum)
 
 
-def iterate(items: Iterable, *, desc: str, total: int | None = None, unit: str = "file",
-            minimum: int = 100) -> Iterable:
+def iterate(items: Iterable[_T], *, desc: str, total: int | None = None, unit: str = "file",
+            minimum: int = 100) -> Iterable[_T]:
     """``items``, with a bar while they are consumed when :func:`enabled` and there are at least
     ``minimum`` of them."""
-    total = len(items) if total is None and hasattr(items, "__len__") else total
+    total = len(items) if total is None and hasattr(items, "__len__") else total  # type: ignore[arg-type]
     if total is None or not enabled(total, minimum):
         return items
     from tqdm import tqdm
 
-    return tqdm(items, desc=f"tvseg: {desc}", total=total, unit=unit, file=sys.stderr, leave=False,
+    bar: Iterable[_T] = tqdm(items, desc=f"tvseg: {desc}", total=total, unit=unit, file=sys.stderr, leave=False,
                 dynamic_ncols=True)
+    return bar
 
 
 class Bar:
     """A bar for work counted by hand: ``with Bar(total, desc=...) as bar: ... bar.update(n)``."""
 
     def __init__(self, total: int, *, desc: str, unit: str = "show", minimum: int = 100,
-                 enabled_now: bool | None = None):
+                 enabled_now: bool | None = None) -> None:
         show = enabled(total, minimum) if enabled_now is None else enabled_now
-        self._bar = None
+        self._bar: Any = None  # a tqdm bar (tqdm has no type information)
         if show:
             from tqdm import tqdm
 
@@ -63,6 +68,7 @@ class Bar:
     def __enter__(self) -> "Bar":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if self._bar is not None:
             self._bar.close()

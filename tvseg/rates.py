@@ -13,22 +13,32 @@ Policy (the same everywhere in tvseg, documented in the README):
 from __future__ import annotations
 
 import math
+from typing import Any, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["rate", "f_measure"]
 
 
-def _scalar(x) -> bool:
+def _scalar(x: ArrayLike) -> bool:
     """Whether ``x`` is one number (``numpy.ndim`` without its cost on a Python number)."""
     return isinstance(x, (int, float)) or np.ndim(x) == 0
 
 
-def rate(numerator, denominator):
+@overload
+def rate(numerator: float, denominator: float) -> float: ...
+@overload
+def rate(numerator: NDArray[Any], denominator: ArrayLike) -> NDArray[np.float64]: ...
+@overload
+def rate(numerator: ArrayLike, denominator: NDArray[Any]) -> NDArray[np.float64]: ...
+@overload
+def rate(numerator: ArrayLike, denominator: ArrayLike) -> float | NDArray[np.float64]: ...
+def rate(numerator: ArrayLike, denominator: ArrayLike) -> float | NDArray[np.float64]:
     """``numerator / denominator``, NaN where the denominator is 0 (arrays or scalars)."""
     if _scalar(numerator) and _scalar(denominator):  # one show's rate: no array machinery
-        den = float(denominator)
-        return float(numerator) / den if den > 0 else math.nan
+        d = float(denominator)  # type: ignore[arg-type]  # one number, checked above
+        return float(numerator) / d if d > 0 else math.nan  # type: ignore[arg-type]
     num = np.asarray(numerator, dtype=float)
     den = np.asarray(denominator, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -36,17 +46,25 @@ def rate(numerator, denominator):
     return out if out.ndim else float(out)
 
 
-def f_measure(precision, recall):
+@overload
+def f_measure(precision: float, recall: float) -> float: ...
+@overload
+def f_measure(precision: NDArray[Any], recall: ArrayLike) -> NDArray[np.float64]: ...
+@overload
+def f_measure(precision: ArrayLike, recall: NDArray[Any]) -> NDArray[np.float64]: ...
+@overload
+def f_measure(precision: ArrayLike, recall: ArrayLike) -> float | NDArray[np.float64]: ...
+def f_measure(precision: ArrayLike, recall: ArrayLike) -> float | NDArray[np.float64]:
     r"""Harmonic mean of precision and recall under the 0/0 policy of this module.
 
     .. math:: F = \frac{2 P R}{P + R}
     """
     if _scalar(precision) and _scalar(recall):
-        p, r = float(precision), float(recall)
+        p, r = float(precision), float(recall)  # type: ignore[arg-type]  # numbers, checked above
         return 0.0 if p == 0 or r == 0 else 2.0 * p * r / (p + r)
-    p = np.asarray(precision, dtype=float)
-    r = np.asarray(recall, dtype=float)
+    pa = np.asarray(precision, dtype=float)
+    ra = np.asarray(recall, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = 2.0 * p * r / (p + r)
-    f = np.where((p == 0) | (r == 0), 0.0, f)
+        f = 2.0 * pa * ra / (pa + ra)
+    f = np.where((pa == 0) | (ra == 0), 0.0, f)
     return f if f.ndim else float(f)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from tvseg.errors import UsageError
 from tvseg.unit.conventions import CONVENTIONS
@@ -19,7 +20,10 @@ MAX_BOOTSTRAP = 100_000
 """Most bootstrap resamples a run may ask for: the resampled scores are held in memory."""
 
 
-def _key(default, short: str, doc: str):
+_T = TypeVar("_T")
+
+
+def _key(default: _T, short: str, doc: str) -> _T:
     return field(default=default, metadata={"key": short, "doc": doc})
 
 
@@ -77,7 +81,7 @@ class Settings:
         self._check()
 
     def _check(self) -> None:
-        def finite(name, lo=-math.inf, hi=math.inf, *, low_open=False):
+        def finite(name: str, lo: float = -math.inf, hi: float = math.inf, *, low_open: bool = False) -> None:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise UsageError(f"{name} must be a finite number, got {v!r}")
@@ -110,11 +114,11 @@ class Settings:
             raise UsageError(f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
                              f"long before), got {self.bootstrap!r}")
 
-    def replace(self, **changes) -> "Settings":
+    def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (validated again)."""
         return Settings(**{**self.as_dict(), **changes})
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (the JSON ``settings`` object)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
@@ -135,7 +139,7 @@ class Settings:
         return "|".join(parts)
 
 
-def _show(name: str, value) -> str:
+def _show(name: str, value: object) -> str:
     if name == "title_f1_threshold":
         return "exact" if value is None else f"f1>={value:g}"
     if name == "k" and value is None:

@@ -12,7 +12,10 @@ in ``formats/README.md``.
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from pyannote.core import Timeline
 
@@ -35,11 +38,14 @@ __all__ = ["NO_LABEL", "SegmentColumns", "UnitColumns", "caption_units", "FORMAT
 FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl"}
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
 
+PathArg: TypeAlias = "str | os.PathLike[str]"
+"""What a reader's ``path`` may be: a path as text or a path object."""
+
 READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt")
 """Every ``format=``: those of :data:`FORMATS`, and ``txt`` (a chapter list), read only when named."""
 
 
-def detect_format(path, format: str | None = None) -> str:
+def detect_format(path: PathArg, format: str | None = None) -> str:
     """Return the format of a file: ``format`` when given, else the one its extension names."""
     if format is not None:
         if format not in READ_FORMATS:
@@ -63,20 +69,21 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     return found if format is None or found == format else None
 
 
-def list_files(path, *, format: str | None = None) -> list[Path]:
+def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
     """The files to read for ``path``: the file itself, or a folder's supported files, sorted.
 
     A folder is not searched recursively; its files are those whose extension is supported (or,
     when ``format`` is given, whose extension names that format). A folder without any is an
     :class:`InputError`.
     """
-    path = Path(path)
-    if not path.exists():
-        raise InputError("no such file or folder", path=path)
-    if not path.is_dir():
-        return [path]
-    files, unread = [], []
-    for p in path.iterdir():  # one listing: a folder may hold tens of thousands of shows
+    folder = Path(path)
+    if not folder.exists():
+        raise InputError("no such file or folder", path=folder)
+    if not folder.is_dir():
+        return [folder]
+    files: list[Path] = []
+    unread: list[str] = []
+    for p in folder.iterdir():  # one listing: a folder may hold tens of thousands of shows
         if p.is_file() and _extension_format(p, format) is not None:
             files.append(p)
         elif not p.name.startswith("."):
@@ -85,18 +92,19 @@ def list_files(path, *, format: str | None = None) -> list[Path]:
     unread.sort()
     if not files:
         raise InputError("no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter "
-                         "lists with format 'txt')", path=path)
+                         "lists with format 'txt')", path=folder)
     if unread:
         warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
              f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
              f"{', '.join(unread[:8])}"
-             f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}", path=path)
+             f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}", path=folder)
     return files
 
 
-def read_segments(path, *, format: str | None = None, show: str | None = None, types=None,
-                  uem: dict[str, Timeline] | None = None, side: str | None = None,
-                  which: str | None = None, end=None) -> SegmentColumns:
+def read_segments(path: PathArg, *, format: str | None = None, show: str | None = None,
+                  types: Collection[str] | None = None, uem: dict[str, Timeline] | None = None,
+                  side: str | None = None, which: str | None = None,
+                  end: float | Mapping[str, float] | None = None) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
     Parameters
@@ -147,7 +155,7 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
         check_types(types)
     if which is not None and which not in SIDES:
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
-    end = check_ends(end, folder=Path(path).is_dir())
+    ends = check_ends(end, folder=Path(path).is_dir())
     in_folder = Path(path).is_dir()
     kinds = _kinds(files, format)
     if uem is None and show is None and kinds is not None and set(kinds) <= {"rttm", "csv"}:
@@ -159,14 +167,14 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
             for message, file in fast[1]:
                 warn(message, path=file)
             return fast[0]
-    shows: dict[str, tuple[Path, list]] = {}
+    shows: dict[str, tuple[Path, list[Any]]] = {}
     origin: dict[str, tuple[Path, int]] = {}
     for file in iterate(files, desc="reading segmentations"):
         if in_folder and file.suffix.lower() == ".csv" and is_metadata(file):
             warn(METADATA_BESIDE, path=file)
             continue
         for show_id, (records, line) in segment_records_of_file(
-                file, detect_format(file, format), show=show, types=types, which=which, side=side, end=end,
+                file, detect_format(file, format), show=show, types=types, which=which, side=side, end=ends,
                 uem=uem).items():
             check_new_show(show_id, origin, file, line)
             shows[show_id] = (file, records)
@@ -175,7 +183,7 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     if uem is None:
         return segment_columns(shows)
     counts: dict[Path, UemCrop] = {}
-    cropped = {}
+    cropped: dict[str, Any] = {}  # show id -> pyannote.core Annotation
     for show_id, (file, records) in shows.items():
         cropped[show_id] = crop_to_uem(to_annotation(show_id, records, path=file), uem, path=file,
                                        lines=[r.line for r in records], side=side,
@@ -186,7 +194,7 @@ def read_segments(path, *, format: str | None = None, show: str | None = None, t
     return SegmentColumns.from_annotations(cropped, paths={show_id: file for show_id, (file, _) in shows.items()})
 
 
-def _kinds(files, format) -> list[str] | None:
+def _kinds(files: Iterable[Path], format: str | None) -> list[str] | None:
     """The format of each file (``None`` when one is not known: the careful path says so)."""
     try:
         return [detect_format(file, format) for file in files]
@@ -194,7 +202,7 @@ def _kinds(files, format) -> list[str] | None:
         return None
 
 
-def read_units(path, *, format: str | None = None, show: str | None = None) -> UnitColumns:
+def read_units(path: PathArg, *, format: str | None = None, show: str | None = None) -> UnitColumns:
     """Read transcript units (breath groups, caption cues) from a file or a folder.
 
     Parameters
@@ -232,7 +240,7 @@ def read_units(path, *, format: str | None = None, show: str | None = None) -> U
             fast = None  # read again below, the careful way, which raises it in its order
         if fast is not None:
             return fast
-    shows: dict[str, tuple] = {}
+    shows: dict[str, tuple[Path, Any, Any]] = {}  # show id -> (file, frame, source lines)
     origin: dict[str, tuple[Path, int]] = {}
     for file in iterate(files, desc="reading units"):
         for show_id, (frame, line, lines) in units_of_file(file, detect_format(file, format), show=show).items():

@@ -51,7 +51,7 @@ def read_uem(path) -> dict[str, Timeline]:
 class UemCrop:
     """What cropping to the UEM did to the segments of one file (counts and seconds)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.shows = self.shortened = self.split = self.dropped = 0
         self.seconds = 0.0
 
