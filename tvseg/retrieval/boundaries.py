@@ -28,7 +28,10 @@ import math
 import warnings
 from dataclasses import dataclass
 
+from typing import Any, TypeAlias
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
@@ -36,27 +39,30 @@ from tvseg.exact import MAX_SECONDS, tick, ticks
 from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.one_show import match_show, read_show, show_boundaries
-from tvseg.retrieval.segments import Segments
+from tvseg.retrieval.segments import Segmentation, Segments
+
+Floats: TypeAlias = "NDArray[np.float64]"
 
 __all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points", "count_matched",
            "greedy_partners", "check_tolerance", "BAND_LIMIT"]
 
 
-def check_tolerance(tolerance) -> float:
+def check_tolerance(tolerance: object) -> float:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (
             _finite(tolerance) and tolerance >= 0):
         raise UsageError(f"tolerance must be a finite number of seconds >= 0, got {tolerance!r}")
     return float(tolerance)
 
 
-def _finite(x) -> bool:
+def _finite(x: float) -> bool:
     """``numpy.isfinite`` of a Python number, without its cost on a float or a machine-size integer."""
     if isinstance(x, float):
         return math.isfinite(x)
     return True if -2 ** 63 <= x < 2 ** 64 else bool(np.isfinite(x))
 
 
-def regions(reference: Segments, uem_start=None, uem_end=None):
+def regions(reference: Segments, uem_start: ArrayLike | None = None, uem_end: ArrayLike | None = None
+            ) -> tuple[Floats, Floats]:
     """Per show ``(start, end)`` of its evaluated region: the UEM where given (not NaN), else the
     reference's extent (first start, last end).
 
@@ -78,7 +84,7 @@ def regions(reference: Segments, uem_start=None, uem_end=None):
     return start, end
 
 
-def extract(segments: Segments, region_start: np.ndarray, region_end: np.ndarray):
+def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tuple[NDArray[np.intp], Floats]:
     """``(show, time)`` of a corpus's boundaries, sorted: segment starts and ends strictly inside
     their show's region (compared in microseconds), a start equal to the previous end counted once."""
     n = len(segments)
@@ -128,14 +134,14 @@ class BoundaryResult:
     n_reference: int
     n_hypothesis: int
     n_matched: int
-    pairs: list
-    reference_boundaries: np.ndarray
-    hypothesis_boundaries: np.ndarray
+    pairs: list[tuple[float, float]]
+    reference_boundaries: Floats
+    hypothesis_boundaries: Floats
     tolerance: float
     extent: Segment | None
 
 
-def boundaries(reference: Annotation | Timeline, hypothesis: Annotation | Timeline, *,
+def boundaries(reference: Segmentation, hypothesis: Segmentation, *,
                tolerance: float = 10.0, extent: Segment | None = None) -> BoundaryResult:
     r"""Boundary precision, recall and F of one show, with a maximum one-to-one matching.
 

@@ -44,6 +44,7 @@ as a segment retrieval task. Interspeech 2015.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -54,8 +55,8 @@ from pyannote.core import Annotation, Timeline
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
-from tvseg.retrieval.one_show import read_show, show_coverage
-from tvseg.retrieval.segments import Segments, count_before, stack
+from tvseg.retrieval.one_show import Show, read_show, show_coverage
+from tvseg.retrieval.segments import Segmentation, Segments, count_before, stack
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
 
@@ -161,14 +162,14 @@ def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
             above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g))
 
 
-def check_gamma(gamma) -> float:
+def check_gamma(gamma: object) -> float:
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 <= gamma <= 1.0:
         raise UsageError(f"gamma must be a number in [0, 1], got {gamma!r}")
     return float(gamma)
 
 
 def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *, gamma: float,
-                show_names=None) -> pd.DataFrame:
+                show_names: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per reference segment, then one per hypothesis segment, with its best partner.
 
     Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
@@ -243,7 +244,7 @@ class CoverageResult:
     duration_correct_reference: float
     duration_correct_hypothesis: float
     gamma: float
-    _segments: tuple = field(repr=False)
+    _segments: tuple[Show, Show] = field(repr=False)
 
     @cached_property
     def matches(self) -> pd.DataFrame:
@@ -251,7 +252,7 @@ class CoverageResult:
         return match_table(reference, hypothesis, match(reference, hypothesis), gamma=self.gamma)
 
 
-def coverage(reference: Annotation | Timeline, hypothesis: Annotation | Timeline, *,
+def coverage(reference: Segmentation, hypothesis: Segmentation, *,
              gamma: float = 0.85) -> CoverageResult:
     r"""CovN and CovD of one show's hypothesis against its reference (Bouchekif et al., section 3).
 

@@ -29,37 +29,43 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
+from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 from pyannote.core import Annotation, Timeline
 
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ratio, ticks
 from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_points
-from tvseg.retrieval.segments import from_segmentation
+from tvseg.retrieval.segments import Segmentation, from_segmentation
 
 __all__ = ["Show", "ShowCoverage", "read_show", "show_boundaries", "match_show", "show_coverage", "gamma_fraction"]
 
 
 _START_END = attrgetter("start", "end")
 
+Seconds: TypeAlias = "list[float]"
+Ticks: TypeAlias = "list[int]"
+Pairs: TypeAlias = "tuple[list[int], list[int]]"
+
 
 class Show(NamedTuple):
     """One side of one show, checked and sorted: times in seconds and in integer microseconds."""
 
-    start: list
-    end: list
-    start_ticks: list
-    end_ticks: list
-    labels: list | None
+    start: Seconds
+    end: Seconds
+    start_ticks: Ticks
+    end_ticks: Ticks
+    labels: list[Any] | None
     """One label per segment; None when there are none (arrays, Timelines)."""
-    times: list
+    times: Seconds
     """Start, end, start, end... (seconds), and the same in ticks:"""
-    ticks: list
+    ticks: Ticks
 
-    def arrays(self):
+    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
         """``(start, end, label)`` arrays, as :func:`tvseg.retrieval.segments.from_segmentation` gives."""
         label = np.empty(len(self.start), dtype=object)
         if self.labels is not None:
@@ -67,15 +73,15 @@ class Show(NamedTuple):
         return np.array(self.start, dtype=float), np.array(self.end, dtype=float), label
 
 
-def _careful(segmentation, what: str) -> Show:
+def _careful(segmentation: Segmentation, what: str) -> Show:
     start, end, label = from_segmentation(segmentation, what=what)
-    times = np.column_stack([start, end]).ravel()
-    tk = ticks(times).tolist()
-    times = times.tolist()
+    flat = np.column_stack([start, end]).ravel()
+    tk: Ticks = ticks(flat).tolist()
+    times: Seconds = flat.tolist()
     return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], label.tolist(), times, tk)
 
 
-def _flat(segments):
+def _flat(segments: Iterable[Any]) -> NDArray[np.float64] | None:
     """Start, end, start, end... of pyannote Segments as a float array (None: not numbers)."""
     try:
         return np.array(list(chain.from_iterable(map(_START_END, segments))), dtype=float)
@@ -83,7 +89,7 @@ def _flat(segments):
         return None
 
 
-def read_show(segmentation, *, what: str) -> Show:
+def read_show(segmentation: Segmentation, *, what: str) -> Show:
     """One side of one show (an ``(n, 2)`` array, a sequence of ``(start, end)`` pairs, an
     Annotation, a Timeline or None), checked as :func:`tvseg.retrieval.segments.check` does.
 
@@ -120,22 +126,22 @@ def read_show(segmentation, *, what: str) -> Show:
     # plainly valid: each segment at least a microsecond long (so start < end), each start at or
     # after the previous end (so sorted and disjoint), the first and last time within MAX_SECONDS
     # (so all are: the times are a chain; NaN fails every comparison)
-    times = flat.tolist()
-    tk = np.rint(flat * TICKS_PER_SECOND)
-    rounded = tk.tolist()
+    times: Seconds = flat.tolist()
+    rounded_ticks = np.rint(flat * TICKS_PER_SECOND)
+    rounded = rounded_ticks.tolist()
     if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS
             and all(map(float.__lt__, rounded[0::2], rounded[1::2]))
             and all(map(float.__le__, times[1:-1:2], times[2::2]))):
         return _careful(segmentation, what)
-    tk = tk.astype(np.int64).tolist()
+    tk: Ticks = rounded_ticks.astype(np.int64).tolist()
     return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], labels, times, tk)
 
 
-def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, list]:
+def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[Seconds, Ticks]:
     """``(times, ticks)`` of one side's boundaries inside the region ``(lo, hi)`` (ticks; None: no
     region, no boundary), by :func:`tvseg.retrieval.boundaries.extract`'s rule: the starts and ends
     strictly between ``lo`` and ``hi``, in time order, a start on the previous end counted once."""
-    if lo is None:
+    if lo is None or hi is None:  # no region (both are None then)
         return [], []
     n = len(show.start)
     # starts (strictly increasing) after lo are a suffix from a, ends before hi a prefix up to b
@@ -151,7 +157,7 @@ def show_boundaries(show: Show, lo: int | None, hi: int | None) -> tuple[list, l
     return kept_times[i:j], kept_ticks[i:j]
 
 
-def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
+def match_show(r: Ticks, h: Ticks, tolerance: int) -> Pairs:
     """Indices ``(i, j)`` of the matched pairs of one show's boundaries ``r``, ``h`` (sorted ticks)
     within ``tolerance`` ticks, in reference order: the pairs of
     :func:`tvseg.retrieval.matching.match_points`, by its rules."""
@@ -191,7 +197,8 @@ def match_show(r: list, h: list, tolerance: int) -> tuple[list, list]:
     return out_i, out_j
 
 
-def _cluster(r: list, h: list, times: tuple, ids: tuple, n_r: int, tolerance: int):
+def _cluster(r: Ticks, h: Ticks, times: tuple[int, ...], ids: tuple[int, ...], n_r: int, tolerance: int
+             ) -> Pairs | None:
     """``(i, j)`` lists of one cluster of three boundaries or more (None past :data:`BAND_LIMIT`)."""
     refs = [x for x in ids if x < n_r]
     n_ref, n_hyp = len(refs), len(ids) - len(refs)
@@ -206,6 +213,7 @@ def _cluster(r: list, h: list, times: tuple, ids: tuple, n_r: int, tolerance: in
             other, d = ids[p - 1], d_left
         else:
             other, d = ids[p + 1], d_right
+        assert d is not None  # a cluster has a reference and a hypothesis: two boundaries or more
         if d > tolerance:
             return [], []
         return ([ids[p]], [other - n_r]) if lone_is_ref else ([other], [ids[p] - n_r])
@@ -238,7 +246,7 @@ class ShowCoverage(NamedTuple):
     duration_correct_hypothesis: float
 
 
-def _best_partners(ref: Show, hyp: Show, d_r: list, d_h: list):
+def _best_partners(ref: Show, hyp: Show, d_r: Ticks, d_h: Ticks) -> tuple[Ticks, Ticks, Ticks, Ticks]:
     """Overlap with its best partner and that partner's duration, in ticks, of every segment of each
     side (0 and 0 without a partner), by :func:`tvseg.retrieval.coverage.match`'s rule: the largest
     overlap, then the shortest partner, then the first. ``R`` and ``H`` overlap when
@@ -291,7 +299,7 @@ def _best_partners(ref: Show, hyp: Show, d_r: list, d_h: list):
     return r_overlap, r_other, h_overlap, h_other
 
 
-def _correct(overlap: list, own: list, other: list, p: int, q: int):
+def _correct(overlap: Ticks, own: Ticks, other: Ticks, p: int, q: int) -> tuple[int, float, float]:
     """Count and durations (s, added one after the other in time order, as ``numpy.bincount`` in the
     corpus path) of one side's segments whose coverage ``2 overlap / (own + other)`` is strictly
     above ``p / q`` (:func:`tvseg.exact.above`, in Python integers; ``other`` 0: no partner)."""

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import InputError
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
 
-__all__ = ["Segments", "from_segmentation", "stack", "count_before", "lex_order"]
+Segmentation: TypeAlias = "Annotation | Timeline | NDArray[Any] | Sequence[Sequence[float]] | None"
+"""One show's segmentation as the per-show functions take it: an Annotation, a Timeline, an ``(n, 2)``
+array or a sequence of ``(start, end)`` pairs (None: no segment)."""
+
+__all__ = ["Segmentation", "Segments", "from_segmentation", "stack", "count_before", "lex_order"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,7 +125,8 @@ def _pairs(pairs, what: str):
     return array[order, 0].copy(), array[order, 1].copy(), np.full(len(array), None, dtype=object)
 
 
-def from_segmentation(segmentation: Annotation | Timeline | None, *, what: str = "segmentation"):
+def from_segmentation(segmentation: Segmentation, *, what: str = "segmentation"
+                      ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
     """``(start, end, label)`` arrays of one show's segmentation, checked.
 
     Parameters
@@ -195,7 +201,9 @@ def _flat(segmentations: list):
     need the careful per-show path of :func:`_raw`: a type other than Annotation/Timeline/None, a
     segment with several tracks, or segments not inserted in sorted order.
     """
-    keys, tracks, counts = [], [], []
+    keys: list[Any] = []
+    tracks: list[Any] = []
+    counts: list[int] = []
     for seg in segmentations:
         if seg is None:
             counts.append(0)
