@@ -216,3 +216,23 @@ def test_frames_in_shards(corpus, convention):
     assert one.to_json()["systems"]["a"]["corpus"]["pk"] is not None
     assert json.dumps(many.to_json()) == json.dumps(one.to_json())
     assert many_caught == one_caught
+
+
+def test_the_command_scores_in_processes_or_dask_with_the_same_json(tmp_path):
+    # tvseg evaluate --jobs 2 (shows scored in 2 processes) and --dask local give the --json of one process
+    import json as _json
+
+    from tvseg.cli import main
+    from tvseg.samples import demo_folder
+
+    demo = demo_folder()
+    base = ["evaluate", "--reference", str(demo / "reference" / "chapters"),
+            "--hypothesis", f"system_a={demo / 'hypotheses' / 'system_a.rttm'}",
+            "--hypothesis", f"system_b={demo / 'hypotheses' / 'system_b'}",
+            "--units", str(demo / "units" / "breath_groups.csv"), "--bootstrap", "100"]
+    outputs = {}
+    for name, extra in (("one", []), ("jobs", ["--jobs", "2"]), ("dask", ["--dask", "local", "--jobs", "2"])):
+        out = tmp_path / f"{name}.json"
+        assert main(base + extra + ["--json", str(out)]) == 0
+        outputs[name] = _json.loads(out.read_text(encoding="utf-8"))
+    assert outputs["jobs"] == outputs["one"] and outputs["dask"] == outputs["one"]
