@@ -64,14 +64,16 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass
+from typing import Any
 
 import numpy as np
 
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.rates import rate
 from tvseg.unit.conventions import check_k, convention_k
-from tvseg.unit.masses import pair_positions
+from tvseg.unit.masses import Masses, pair_positions
 
 __all__ = ["cseg", "cseg_components", "segmentation_cost", "CsegComponents"]
 
@@ -100,7 +102,7 @@ class CsegComponents:
     nonref_probes: int
     k: int
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(astuple(self))
 
 
@@ -121,7 +123,7 @@ def _separated(positions: np.ndarray, k: int, last: int) -> int:
     return int(np.maximum(added, 0).sum())
 
 
-def cseg_components(reference, hypothesis, *, k=None) -> CsegComponents:
+def cseg_components(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> CsegComponents:
     """The counts of :math:`C_{seg}` (module docstring) for one pair of masses.
 
     Parameters
@@ -150,7 +152,7 @@ def cseg_components(reference, hypothesis, *, k=None) -> CsegComponents:
     return CsegComponents(in_any - in_h, in_r, in_any - in_r, probes - in_r, k)
 
 
-def _check_costs(c_miss, c_fa, p_seg, normalized) -> tuple[float, float, float]:
+def _check_costs(c_miss: object, c_fa: object, p_seg: object, normalized: object) -> tuple[float, float, float]:
     out = []
     for name, value in (("c_miss", c_miss), ("c_fa", c_fa), ("p_seg", p_seg)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
@@ -175,7 +177,7 @@ def segmentation_cost(p_miss: float, p_fa: float, *, c_miss: float = 1.0, c_fa: 
     return cost
 
 
-def cseg(reference, hypothesis, *, k=None, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3,
+def cseg(reference: Masses, hypothesis: Masses, *, k: int | None = None, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3,
          normalized: bool = True) -> float:
     r"""NIST TDT's segmentation cost :math:`C_{seg}`, normalised by default.
 

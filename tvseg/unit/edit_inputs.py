@@ -6,9 +6,11 @@ boundary, ``1 .. N-1`` (segeval's boundary-string index plus one).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tvseg.errors import InputError
 from tvseg.unit.masses import as_pair, boundary_positions
@@ -26,7 +28,14 @@ def _is_boundary_string(seq) -> bool:
     return isinstance(seq[0], (set, frozenset, list, tuple))
 
 
-def as_boundary_string_pair(a, b, boundary_types=None):
+Boundaries: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]] | Sequence[Collection[Hashable]]"
+"""A segmentation for the edit-based metrics: masses, or a boundary string (a collection of boundary
+types per potential boundary)."""
+Positions: TypeAlias = "dict[Hashable, NDArray[np.int64]]"
+
+
+def as_boundary_string_pair(a: Boundaries, b: Boundaries, boundary_types: Iterable[Hashable] | None = None
+                            ) -> tuple[tuple[Hashable, ...], Positions, Positions, int]:
     """Check two segmentations and return ``(types, positions_a, positions_b, pbs)``.
 
     ``positions_x`` maps each boundary type to the sorted int64 array of its positions in ``x``; ``pbs``

@@ -23,12 +23,12 @@ number of boundaries, not with the number of units. The inputs are read by
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass
-from typing import Hashable
+from typing import Any, Hashable, Iterable
 
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.unit.edit_inputs import as_boundary_string_pair, check_edit_options
+from tvseg.unit.edit_inputs import Boundaries, as_boundary_string_pair, check_edit_options
 
 __all__ = [
     "Transposition", "FullMiss", "BoundaryEdits", "PairPenalty", "boundary_edit_distance", "transposition_error",
@@ -307,8 +307,9 @@ def single_type_penalty(pa, pb, *, n, w_sub, w_trp, scale, selection="optimal") 
 # Public entry point
 
 
-def boundary_edit_distance(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
-                           boundary_types=None, selection: str = "optimal") -> BoundaryEdits:
+def boundary_edit_distance(a: Boundaries, b: Boundaries, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0),
+                           scale_transpositions: bool = True, boundary_types: Iterable[Hashable] | None = None,
+                           selection: str = "optimal") -> BoundaryEdits:
     r"""Boundary edit distance of Fournier & Inkpen (2012, sections 3.2-3.3).
 
     The edit distance ``d`` is the weighted count of the operations that resolve every difference:
@@ -380,7 +381,7 @@ def boundary_edit_distance(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transp
             te_total += float(transposition_error(spans).sum()) if scale_transpositions else float(first.size)
         for p, s in zip(pos[~used].tolist(), side[~used].tolist()):
             (left_a if s == 0 else left_b).setdefault(p, []).append(t)
-    misses = []
+    misses: list[Any] = []
     for p in sorted(set(left_a) | set(left_b)):
         ta, tb = left_a.get(p, []), left_b.get(p, [])
         k = min(len(ta), len(tb))

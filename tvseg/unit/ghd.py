@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass
+from typing import Any
 
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.unit.masses import pair_positions
+from tvseg.unit.masses import Masses, pair_positions
 
 __all__ = ["ghd", "ghd_components", "GhdComponents"]
 
@@ -59,17 +61,17 @@ class GhdComponents:
     distance: float
     positions: int
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(astuple(self))
 
 
-def _cost(value, name: str) -> float:
+def _cost(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
         raise InputError(f"{name} must be a finite number >= 0", value=value)
     return float(value)
 
 
-def ghd(reference, hypothesis, *, ins_cost: float = 2.0, del_cost: float = 2.0,
+def ghd(reference: Masses, hypothesis: Masses, *, ins_cost: float = 2.0, del_cost: float = 2.0,
         shift_cost_coeff: float = 1.0) -> float:
     r"""Generalized Hamming distance (Bookstein et al. 2002), equal to nltk's ``ghd``.
 
@@ -113,7 +115,7 @@ def ghd(reference, hypothesis, *, ins_cost: float = 2.0, del_cost: float = 2.0,
     return _ghd(pr, ph, ins, dele, shift)
 
 
-def ghd_components(reference, hypothesis, *, ins_cost: float = 2.0, del_cost: float = 2.0,
+def ghd_components(reference: Masses, hypothesis: Masses, *, ins_cost: float = 2.0, del_cost: float = 2.0,
                    shift_cost_coeff: float = 1.0) -> GhdComponents:
     """:func:`ghd` and the ``N - 1`` positions it is normalised by (additive over shows)."""
     ins = _cost(ins_cost, "ins_cost")

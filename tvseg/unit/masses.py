@@ -15,8 +15,10 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tvseg.errors import InputError
 
@@ -173,7 +175,12 @@ def _same_total(ta: int, tb: int, names=("reference", "hypothesis")) -> None:
         raise InputError(f"{names[0]} and {names[1]} cover different numbers of units ({ta} and {tb})")
 
 
-def pair_positions(reference, hypothesis):
+Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
+"""One segmentation as masses: the number of units in each segment, in order."""
+
+
+def pair_positions(reference: Masses, hypothesis: Masses
+                   ) -> tuple[int, int, NDArray[np.int64], NDArray[np.int64]]:
     """A checked pair (:func:`as_pair`) as ``(N, reference segments, reference positions, hypothesis
     positions)``: what the window metrics need.
 

@@ -25,8 +25,13 @@ choice included), for masses with one boundary type.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
 from tvseg.errors import InputError
-from tvseg.unit.edit_inputs import SINGLE_TYPE, as_boundary_string_pair, check_edit_options
+from tvseg.unit.edit_inputs import SINGLE_TYPE, Boundaries, as_boundary_string_pair, check_edit_options
 from tvseg.unit.edits import BoundaryEdits, boundary_edit_distance, single_type_penalty
 from tvseg.unit.edits_segeval1 import segeval1_edits
 
@@ -36,7 +41,7 @@ __all__ = ["segmentation_similarity", "similarity_counts", "boundary_similarity"
 S_CONVENTIONS = ("paper", "segeval1", "segeval")
 
 
-def check_s_convention(convention) -> str:
+def check_s_convention(convention: str) -> str:
     """``convention`` if S has it (:data:`S_CONVENTIONS`), else an InputError."""
     if convention not in S_CONVENTIONS:
         raise InputError(f"S has no convention {convention!r}; use one of {', '.join(S_CONVENTIONS)}",
@@ -44,7 +49,7 @@ def check_s_convention(convention) -> str:
     return convention
 
 
-def pair_counts(pa, pb, pbs: int, *, metric: str = "S", convention: str = "paper", n: int = 2,
+def pair_counts(pa: NDArray[np.int64], pb: NDArray[np.int64], pbs: int, *, metric: str = "S", convention: str = "paper", n: int = 2,
                 w_sub: float = 1.0, w_trp: float = 1.0, scale: bool = True) -> tuple[float, float]:
     r"""``(penalty, denominator)`` of S or B for one pair of boundary-position arrays (one type).
 
@@ -75,8 +80,8 @@ def pair_counts(pa, pb, pbs: int, *, metric: str = "S", convention: str = "paper
     return single_type_penalty(pa, pb, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale).distance, pbs
 
 
-def similarity_counts(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
-                      boundary_types=None, convention: str = "paper") -> tuple[float, int]:
+def similarity_counts(a: Boundaries, b: Boundaries, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0),
+                      scale_transpositions: bool = True, boundary_types: Iterable[Hashable] | None = None, convention: str = "paper") -> tuple[float, int]:
     r"""The two counts S is made of: ``(penalty, potential_boundaries)``.
 
     ``penalty`` is the weighted boundary edit distance ``d`` in PBs and ``potential_boundaries`` is
@@ -103,8 +108,9 @@ def similarity_counts(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositi
     return edits.distance, edits.potential_boundaries
 
 
-def segmentation_similarity(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
-                            boundary_types=None, convention: str = "paper") -> float:
+def segmentation_similarity(a: Boundaries, b: Boundaries, *, n: int = 2,
+                            weights: tuple[float, float] = (1.0, 1.0), scale_transpositions: bool = True,
+                            boundary_types: Iterable[Hashable] | None = None, convention: str = "paper") -> float:
     r"""Segmentation similarity S (Fournier & Inkpen 2012, equation 4).
 
     The proportion of potential boundaries (PBs) left unedited by the boundary edit distance:
@@ -173,7 +179,7 @@ def segmentation_similarity(a, b, *, n: int = 2, weights=(1.0, 1.0), scale_trans
     return 1.0 - penalty / pbs
 
 
-def boundary_similarity(a, b, *, n: int = 2) -> float:
+def boundary_similarity(a: Boundaries, b: Boundaries, *, n: int = 2) -> float:
     r"""Boundary similarity B (Fournier 2013), as segeval 2.0.11's ``boundary_similarity``.
 
     .. math::

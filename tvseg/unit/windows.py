@@ -30,12 +30,14 @@ References
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass
+from typing import Any
 
 import numpy as np
 
 from tvseg.unit.conventions import Geometry, check_convention, convention_k, geometry, ratio
-from tvseg.unit.masses import as_masses, pair_positions
+from tvseg.unit.masses import Masses, as_masses, pair_positions
 
 __all__ = ["pk", "windowdiff", "pk_components", "windowdiff_components", "default_k", "PkComponents",
            "WindowDiffComponents"]
@@ -51,7 +53,7 @@ class PkComponents:
     false_alarm: int
     windows: int
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(astuple(self))
 
 
@@ -63,11 +65,11 @@ class WindowDiffComponents:
     errors: int
     windows: int
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(astuple(self))
 
 
-def default_k(reference, *, convention: str = "paper") -> int:
+def default_k(reference: Masses, *, convention: str = "paper") -> int:
     """The window size a convention uses when ``k`` is not given.
 
     Parameters
@@ -92,7 +94,8 @@ def default_k(reference, *, convention: str = "paper") -> int:
     return convention_k(int(ref.sum()), int(ref.size), convention)
 
 
-def pk_components(reference, hypothesis, *, k=None, convention="paper") -> PkComponents:
+def pk_components(reference: Masses, hypothesis: Masses, *, k: int | None = None,
+                  convention: str = "paper") -> PkComponents:
     """Pk's additive counts for one pair (ints): misses, false alarms and windows.
 
     See :func:`pk` for the parameters. ``windows`` is the number of windows actually counted
@@ -139,7 +142,8 @@ def _pk_counts(pr: np.ndarray, ph: np.ndarray, g: Geometry) -> PkComponents:
     return PkComponents(in_any - in_h, in_any - in_r, g.windows)
 
 
-def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="paper") -> float:
+def pk(reference: Masses, hypothesis: Masses, *, k: int | None = None, false_alarm_weight: float = 1.0,
+       convention: str = "paper") -> float:
     r"""Pk (Beeferman et al. 1999) and P'k (Pevzner & Hearst 2002), from masses.
 
     .. math::
@@ -178,8 +182,8 @@ def pk(reference, hypothesis, *, k=None, false_alarm_weight=1.0, convention="pap
     return ratio(c.miss + false_alarm_weight * c.false_alarm, g, convention, "pk")
 
 
-def windowdiff_components(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
-                          convention="paper") -> WindowDiffComponents:
+def windowdiff_components(reference: Masses, hypothesis: Masses, *, k: int | None = None, lamprier: bool = False,
+                          weighted: bool = False, convention: str = "paper") -> WindowDiffComponents:
     """WindowDiff's additive counts for one pair: windows in error (weighted: summed differences)
     and the divisor of the convention (never negative). See :func:`windowdiff`."""
     n, segments, pr, ph = pair_positions(reference, hypothesis)
@@ -219,8 +223,8 @@ def _wd_errors(pr: np.ndarray, ph: np.ndarray, g: Geometry, weighted: bool) -> i
     return int(np.dot(run, d != 0))
 
 
-def windowdiff(reference, hypothesis, *, k=None, lamprier=False, weighted=False,
-               convention="paper") -> float:
+def windowdiff(reference: Masses, hypothesis: Masses, *, k: int | None = None, lamprier: bool = False,
+               weighted: bool = False, convention: str = "paper") -> float:
     r"""WindowDiff (Pevzner & Hearst 2002, section 3), from masses.
 
     .. math::
@@ -268,7 +272,7 @@ _MOVED = {"winpr": "tvseg.unit.winpr", "WinPR": "tvseg.unit.winpr", "window_batc
           "windowdiff_batch": "tvseg.unit.batch", "WindowBatch": "tvseg.unit.batch"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _MOVED.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

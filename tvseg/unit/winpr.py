@@ -20,12 +20,13 @@ References
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
 from tvseg.unit.conventions import Geometry, check_k, convention_k, winpr_geometry
 from tvseg.rates import rate
-from tvseg.unit.masses import as_pair, boundary_positions
+from tvseg.unit.masses import Masses, as_pair, boundary_positions
 
 __all__ = ["winpr", "WinPR"]
 
@@ -61,12 +62,12 @@ class WinPR:
     fn: float
     k: int
     n: int
-    masses: tuple = dataclasses.field(default=(), repr=False, compare=False)
+    masses: tuple[Any, ...] = dataclasses.field(default=(), repr=False, compare=False)
     precision: float = dataclasses.field(init=False, compare=False)
     recall: float = dataclasses.field(init=False, compare=False)
     f1: float = dataclasses.field(init=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         tp, fp, fn = self.tp, self.fp, self.fn
         object.__setattr__(self, "precision", rate(tp, tp + fp))
         object.__setattr__(self, "recall", rate(tp, tp + fn))
@@ -91,7 +92,7 @@ class WinPR:
                                    fp=me.fp - strict.fp, fn=me.fn - strict.fn)
 
 
-def winpr(reference, hypothesis, *, k=None) -> WinPR:
+def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> WinPR:
     r"""WinPR (Scaiano & Inkpen 2012): a confusion matrix counted over windows, with the Lamprier
     et al. correction.
 
@@ -137,7 +138,7 @@ def winpr(reference, hypothesis, *, k=None) -> WinPR:
     return WinPR(tp=tp, tn=tn, fp=fp, fn=fn, k=k, n=n, masses=(ref, hyp))
 
 
-def _pieces(pr: np.ndarray, ph: np.ndarray, g: Geometry):
+def _pieces(pr: np.ndarray, ph: np.ndarray, g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split the window starts ``lo .. hi`` into runs on which ``(r_s, h_s)`` is constant.
 
     A boundary at gap ``p`` is in the windows starting at ``p - w + 1 .. p``. Returns the run
