@@ -23,6 +23,7 @@ from report_fixture import synthetic_report
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
 SORT_JS = (ROOT / "tvseg" / "templates" / "sort.js").read_text(encoding="utf-8")
+TIMELINE_JS = (ROOT / "tvseg" / "templates" / "timeline.js").read_text(encoding="utf-8")
 
 HOSTILE_TITLES = [
     "<script>alert(1)</script>",
@@ -136,11 +137,11 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
             for a, v in attrs:
                 if a in ("href", "src", "xlink:href") and v:
                     assert not v.strip().lower().startswith("javascript:"), (page, v)
-        # the only script is our own table sorter, on the corpus page
+        # the only scripts are our own: the table sorter on the corpus page, the timeline on a show's
         if page.name == "index.html":
             assert len(p.scripts) == 1 and p.scripts[0].strip() == SORT_JS.strip()
         else:
-            assert p.scripts == []
+            assert len(p.scripts) == 1 and p.scripts[0].strip() == TIMELINE_JS.strip()
         seen += "".join(p.text)
     # the hostile strings are there, as text (jinja syntax in a title is not evaluated either)
     for title in HOSTILE_TITLES:

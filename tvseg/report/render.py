@@ -132,26 +132,7 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
                       for v in values]
         groups.append({"kind": kind, "rows": group_rows})
 
-    charts = []
-    gamma_series = [s for s in report.systems if s.gamma_sweep]
-    if gamma_series:
-        ticks = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
-        lo = min(min(p[0] for p in s.gamma_sweep) for s in gamma_series)
-        hi = max(max(p[0] for p in s.gamma_sweep) for s in gamma_series)
-        for i, name in ((1, "CovN"), (2, "CovD")):
-            charts.append(svg.line_chart(
-                title=f"{name} against the coverage threshold \u03b3", x_label="\u03b3", y_label=name,
-                series=[(s.name, [(p[0], p[i]) for p in s.gamma_sweep]) for s in gamma_series],
-                x_range=(min(lo, 0.5), max(hi, 1.0)), x_ticks=[t for t in ticks if lo <= t <= hi] or ticks,
-                x_format="{:.2f}"))
-    tol_series = [s for s in report.systems if s.tolerance_sweep]
-    if tol_series:
-        hi = max(max(p[0] for p in s.tolerance_sweep) for s in tol_series)
-        step = svg.nice_step(hi, 6) if hi > 0 else 1
-        charts.append(svg.line_chart(
-            title="Boundary F against the tolerance", x_label="tolerance (s)", y_label="boundary F",
-            series=[(s.name, list(s.tolerance_sweep)) for s in tol_series],
-            x_range=(0.0, hi or 1.0), x_ticks=[i * step for i in range(int(hi // step) + 1)]))
+    charts = svg.sweep_charts(report)
 
     metadata_keys = sorted({k for meta in pages.metadata for k in meta})
     keys = [key for key, _ in show_columns]
@@ -179,7 +160,10 @@ def render_index(report, names: Mapping[str, str] | None = None) -> str:
 
 
 def _show_columns(present: set) -> list:
-    return _labels(RETRIEVAL + COUNTS[:2]) + _present(present, UNIT) + _present(present, TITLING)
+    """The groups of a show's score tables: ``(heading, columns)``, one small table each."""
+    groups = [("Segment retrieval", _labels(RETRIEVAL[:6] + COUNTS[:2])), ("Boundaries", _labels(RETRIEVAL[6:])),
+              ("Unit domain", _present(present, UNIT)), ("Titling", _present(present, TITLING))]
+    return [(heading, tuple(columns)) for heading, columns in groups if columns]
 
 
 @lru_cache(maxsize=8)
@@ -198,16 +182,17 @@ def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[
     tolerance = tolerance if isinstance(tolerance, (int, float)) else None
     gamma = header.settings.get("gamma")
     has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
-    keys = [key for key, _ in columns]
-    systems = [{"name": s.name, "n_segments": len(s.seg_start),
-                "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct),
-                "match_rows": rows.match_rows(s, has_title_f1)} for s in page.systems]
+    named = [(s.name, s.metrics) for s in page.systems]
+    tables = [{"heading": heading, "head": _score_head(group), "rows": rows.score_rows(named, [key for key, _ in group])}
+              for heading, group in columns]
+    systems = [{"name": s.name, "n_segments": len(s.seg_start), "key": f"s{i}",
+                "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}"),
+                "match_rows": rows.match_rows(s, has_title_f1)} for i, s in enumerate(page.systems)]
     return environment().get_template("show.html").render(
         report=header, show=page, file=names[page.show_id], n_reference=len(page.ref_start),
         previous=neighbour(k - 1), next=neighbour(k + 1),
-        score_head=_score_head(tuple(columns)),
-        score_rows=rows.score_rows([(s.name, s.metrics) for s in page.systems], keys),
-        reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label), systems=systems,
+        score_tables=tables,
+        reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label, key="r"), systems=systems,
         timeline=svg.timeline(page, tolerance),
         tolerance=None if tolerance is None else f"{tolerance:g} s",
         gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",

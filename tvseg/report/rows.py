@@ -122,16 +122,23 @@ def _length(start: float, end: float) -> str:
     return "%.1f" % (end - start)
 
 
-def segment_rows(starts, ends, labels, correct=None) -> Markup:
-    """The rows of a segment table (``#``, start, end, duration, [correct,] title)."""
+def segment_rows(starts, ends, labels, correct=None, key: str = "") -> Markup:
+    """The rows of a segment table (``#``, start, end, duration, [correct,] title).
+
+    With ``key`` (``r`` for the reference, ``s0``, ``s1``... for the systems), row ``i`` carries
+    ``data-seg="key-i"``, the key of its segment on the timeline.
+    """
     clock = svg.clock
+    tag = f'<tr data-seg="{key}-' if key else ""
     if correct is None:
         return Markup("".join([
-            f'<tr><td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
+            (f'{tag}{i}">' if tag else "<tr>")
+            + f'<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
             f'<td class="title">{_text(t)}</td></tr>\n'
             for i, (a, b, t) in enumerate(zip(starts, ends, labels), 1)]))
     return Markup("".join([
-        f'<tr><td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
+        (f'{tag}{i}">' if tag else "<tr>")
+        + f'<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
         f'<td class="l">{VERDICT[c]}</td><td class="title">{_text(t)}</td></tr>\n'
         for i, (a, b, c, t) in enumerate(zip(starts, ends, correct, labels), 1)]))
 

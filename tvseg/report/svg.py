@@ -16,7 +16,8 @@ from typing import Sequence
 
 from markupsafe import Markup
 
-__all__ = ["clock", "mmss", "nice_step", "timeline", "mark_shape", "escape_text", "line_chart", "visible_text", "HIDDEN", "SERIES_STYLES"]
+__all__ = ["clock", "mmss", "nice_step", "timeline", "mark_shape", "escape_text", "line_chart", "visible_text", "sweep_charts",
+           "HIDDEN", "SERIES_STYLES"]
 
 # Control characters (C0, DEL, C1) and the bidirectional-text controls (embeddings, overrides,
 # isolates, marks), which can hide text or reorder how an id or a title reads.
@@ -94,6 +95,7 @@ TOP = 10
 LANE = 36
 GAP = 16
 AXIS = 34
+OVERVIEW = 14  # height of the overview lane
 CHAR = 6.6  # approximate width of a character of the 12px label font
 
 
@@ -130,14 +132,34 @@ _OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
 _CLASSES = {True: "ok", False: "bad", None: "unknown"}
 
 
+def _verdicts(show, i: int) -> str:
+    """What each system made of reference segment ``i``: the lines added to its tooltip."""
+    lines = []
+    for system in show.systems:
+        if i >= len(system.correct):
+            continue
+        ok, cov, hs, he = system.correct[i], system.coverage[i], system.hyp_start[i], system.hyp_end[i]
+        verdict = "retrieved" if ok else "missed"
+        best = "no overlapping segment" if hs is None else f"best {clock(hs)}\u2013{clock(he)}"
+        shown = "" if cov is None or cov != cov else f", R\u2194H {100 * cov:.1f}%"
+        lines.append(f"\n{visible_text(system.name)}: {verdict} ({best}{shown})")
+    return "".join(lines)
+
+
 def timeline(show, tolerance: float | None = None) -> dict:
-    """Layout of a show's timeline: one lane for the reference, then one per system.
+    """Layout of a show's timeline: one lane for the reference, then one per system, and an overview.
 
     ``show`` is a :class:`tvseg.report.pages.ShowPage`. Segments are drawn to scale between the
     show's start and end; in system lanes a segment is ``ok`` (solid) or ``bad`` (hatched) and
     boundaries are ``matched`` (filled triangle), ``false`` (cross: a false alarm) or ``missed``
     (hollow circle at the reference boundary). Each lane's ``body`` (its segments and marks) and
     ``ticks`` are SVG ready to insert, every text escaped; the rest are coordinates and texts.
+
+    Every segment carries its times (``data-a``, ``data-b``), its full label (``data-label``) and
+    the key of its table row (``data-seg``: ``r-3``, ``s0-3``), and every mark its time
+    (``data-t``), so that the page's script (``timeline.js``) can zoom and scroll the lanes, fit
+    the labels to their boxes and link the segments to the tables. The ``overview`` lane shows the
+    whole show with the reference segments and, once the script runs, the visible window.
     """
     start, end = show.start, show.end
     span = max(end - start, 1e-9)
@@ -153,41 +175,47 @@ def timeline(show, tolerance: float | None = None) -> dict:
 
     lanes = []
 
-    def lane(name: str, kind: str, starts, ends, labels, correct, marks) -> None:
+    def lane(name: str, kind: str, key: str, starts, ends, labels, correct, marks, notes) -> None:
         name = visible_text(name)
         y = TOP + len(lanes) * (LANE + GAP)
-        label_y, rect = f'{y + LANE / 2 + 7}">', f'" y="{y + 6}" width="'
+        label_y, rect = f'{y + LANE / 2 + 7}" data-label="', f'" y="{y + 6}" width="'
         tail = f'" height="{LANE - 6}"/>'
         reference = kind == "reference"
         shown, missing = escape_text(name), no_label()
         parts = []
-        for a, b, label, ok in zip(starts, ends, labels, correct):
+        for i, (a, b, label, ok) in enumerate(zip(starts, ends, labels, correct)):
             x0, x1 = x(a), x(b)
-            cls, what = ("ref", "") if reference else (_CLASSES[ok], _OUTCOMES[ok])
+            cls, what = ("ref", notes(i)) if reference else (_CLASSES[ok], _OUTCOMES[ok])
             # the title as a reader would write it: none for a missing label (<NA>), RTTM's underscores
             # (it cannot store spaces) as spaces; only the drawing changes, the tables keep the label
             label = "" if label is None or label == missing else visible_text(label).replace("_", " ")
             head = f"{shown}: {escape_text(label)}" if label else shown
-            text = _fit(label, x1 - x0)
-            text = f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{escape_text(text)}</text>' if text else ""
-            parts.append(f'<g><rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}{text}'
-                         f'<title>{head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s{what}</title></g>')
-        for mx, cls, title in marks:
-            parts.append(f'<g class="mark {cls}"><line class="mark-line-{cls}" x1="{mx}" x2="{mx}" y1="{y}" '
-                         f'y2="{y + LANE}"/>{_mark(cls, mx, y - 5)}<title>{escape_text(title)}</title></g>')
+            full = escape_text(label)
+            text = escape_text(_fit(label, x1 - x0))
+            parts.append(f'<g class="seg-g" data-seg="{key}-{i + 1}" data-a="{a!r}" data-b="{b!r}">'
+                         f'<rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
+                         f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}">{text}</text>'
+                         f'<title>#{i + 1} {head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s'
+                         f'{escape_text(what)}</title></g>')
+        for t, cls, title in marks:
+            parts.append(f'<g class="mark {cls}" data-t="{t!r}" transform="translate({x(t)} 0)">'
+                         f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
+                         f'{_mark(cls, 0, y - 5)}<title>{escape_text(title)}</title></g>')
         lanes.append({"name": name, "kind": kind, "y": y, "h": LANE, "body": Markup("".join(parts))})
 
-    lane("reference", "reference", show.ref_start, show.ref_end, show.ref_label, repeat(None), [])
+    lane("reference", "reference", "r", show.ref_start, show.ref_end, show.ref_label, repeat(None), [],
+         lambda i: _verdicts(show, i))
     tol = "" if tolerance is None else f" (within {tolerance:g} s)"
-    for system in show.systems:
+    for k, system in enumerate(show.systems):
         shown = visible_text(system.name)
-        marks = [(x(h), "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at "
-                                   f"{clock(r)}{tol}") for r, h in zip(system.matched_ref, system.matched_hyp)]
-        marks += [(x(t), "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
+        marks = [(h, "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at "
+                                f"{clock(r)}{tol}") for r, h in zip(system.matched_ref, system.matched_hyp)]
+        marks += [(t, "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
                   for t in system.false_alarms]
-        marks += [(x(t), "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
-        marks.sort(key=lambda m: (m[0], m[1]))
-        lane(system.name, "system", system.seg_start, system.seg_end, system.seg_label, system.seg_correct, marks)
+        marks += [(t, "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
+        marks.sort(key=lambda m: (x(m[0]), m[1]))
+        lane(system.name, "system", f"s{k}", system.seg_start, system.seg_end, system.seg_label,
+             system.seg_correct, marks, None)
 
     axis_y = TOP + len(lanes) * (LANE + GAP) - GAP + 6
     step = nice_step(span)
@@ -200,8 +228,13 @@ def timeline(show, tolerance: float | None = None) -> dict:
         ticks.append(f'<g class="tick"><line x1="{tx}" x2="{tx}" y1="{TOP}" y2="{axis_y}"/>'
                      f'<text x="{tx}" y="{axis_y + 16}" text-anchor="middle">{escape_text(mmss(t))}</text></g>')
         n += 1
-    return {"width": WIDTH, "height": axis_y + AXIS, "left": LEFT, "right": WIDTH - RIGHT,
+    over_y = axis_y + AXIS + 4
+    overview = "".join(f'<rect class="ov-seg ov-{i % 2}" x="{x(a)}" y="{over_y}" width="{round(max(x(b) - x(a), 0.5), 2)}"'
+                       f' height="{OVERVIEW}"/>' for i, (a, b) in enumerate(zip(show.ref_start, show.ref_end)))
+    return {"width": WIDTH, "height": over_y + OVERVIEW + 6, "left": LEFT, "right": WIDTH - RIGHT,
             "axis_y": axis_y, "top": TOP, "ticks": Markup("".join(ticks)), "lanes": lanes,
+            "over_y": over_y, "over_h": OVERVIEW, "overview": Markup(overview), "start": repr(float(start)),
+            "end": repr(float(end)), "span": f"{mmss(start)}\u2013{mmss(end)}",
             "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
                      f"{mmss(start)} to {mmss(end)}"}
 
@@ -223,11 +256,15 @@ def _polylines(points: Sequence[tuple[float, float | None]], fx, fy) -> list[str
 
 def line_chart(*, title: str, x_label: str, y_label: str, series: Sequence[tuple[str, Sequence]],
                x_range: tuple[float, float], x_ticks: Sequence[float], x_format: str = "{:g}",
-               y_range: tuple[float, float] = (0.0, 1.0), y_percent: bool = True) -> dict:
+               y_range: tuple[float, float] = (0.0, 1.0), y_percent: bool = True,
+               setting: tuple[float, str] | None = None, bands: Sequence[tuple] = ()) -> dict:
     """Layout of a line chart with axes, ticks, a legend, and one line per ``(name, points)`` series.
 
     ``points`` are ``(x, y)`` pairs; y values are fractions, labelled as percentages when
     ``y_percent``. Series keep the colour, marker and dash of their index in :data:`SERIES_STYLES`.
+    ``setting`` is ``(x, label)``: the value the run used, marked by a vertical line and its label;
+    ``bands`` are ``(series index, value, low, high)``: a series' value at the setting with its
+    bootstrap interval, drawn as a bar at the setting's x (side by side when there are several).
     """
     width, height = 460, 300
     left, right, top, bottom = 56, 16, 28, 48
@@ -253,6 +290,21 @@ def line_chart(*, title: str, x_label: str, y_label: str, series: Sequence[tuple
             markers.append({"x": round(fx(px), 2), "y": round(fy(py), 2),
                             "title": f"{name}: {x_label} {x_format.format(px)} \u2192 {y_label} {shown}"})
         lines.append({"name": name, "polylines": _polylines(points, fx, fy), "markers": markers, **style})
+    mark, band_rows = None, []
+    if setting is not None and x0 <= setting[0] <= x1:
+        sx = round(fx(setting[0]), 2)
+        right_side = sx > left + 0.6 * plot_w
+        mark = {"x": sx, "label": visible_text(setting[1]), "lx": sx - 5 if right_side else sx + 5,
+                "anchor": "end" if right_side else "start"}
+        for k, (i, value, lo, hi) in enumerate(bands):
+            if value is None or lo is None or hi is None:
+                continue
+            style, name = SERIES_STYLES[i % len(SERIES_STYLES)], lines[i]["name"]
+            shown = [f"{100 * v:.1f}%" if y_percent else f"{v:.3f}" for v in (value, lo, hi)]
+            band_rows.append({"x": round(sx + (k - (len(bands) - 1) / 2) * 9, 2), "y": round(fy(value), 2),
+                              "lo": round(fy(lo), 2), "hi": round(fy(hi), 2), "colour": style["colour"],
+                              "title": f"{name}: {y_label} {shown[0]} at {setting[1]}, bootstrap interval "
+                                       f"[{shown[1]}, {shown[2]}]"})
     legend_rows = []
     for i, line in enumerate(lines):
         legend_rows.append({**line, "lx": left + (i % 3) * (plot_w / 3), "ly": height + 18 * (i // 3) + 4})
@@ -262,5 +314,58 @@ def line_chart(*, title: str, x_label: str, y_label: str, series: Sequence[tuple
         "left": left, "top": top, "plot_w": plot_w, "plot_h": plot_h, "bottom": top + plot_h,
         "x_ticks": [{"x": round(fx(v), 2), "text": x_format.format(v)} for v in x_ticks],
         "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.0f}%" if y_percent else f"{v:g}"} for v in y_ticks],
-        "lines": lines, "legend": legend_rows,
+        "lines": lines, "legend": legend_rows, "setting": mark, "bands": band_rows,
     }
+
+
+def _number(value) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _bands(series, key: str) -> list:
+    """``(series index, value, low, high)`` of ``key`` for each system of ``series`` with an interval."""
+    estimates = [s.corpus.get(key) for s in series]
+    return [(i, e.value, e.lo, e.hi) for i, e in enumerate(estimates) if e is not None and e.lo is not None]
+
+
+def sweep_charts(report) -> list:
+    """Layouts of the corpus page's sweep charts (:func:`line_chart`): CovN and CovD against gamma,
+    boundary F against the tolerance.
+
+    Each marks the setting the run used (``report.settings``) and, where the result has bootstrap
+    intervals, each system's corpus value there with its interval.
+
+    Parameters
+    ----------
+    report : tvseg.report.model.Report
+        Its ``systems`` (sweeps and corpus estimates) and ``settings`` are read.
+
+    Returns
+    -------
+    list of dict
+    """
+    charts: list = []
+    gamma, tolerance = _number(report.settings.get("gamma")), _number(report.settings.get("tolerance"))
+    gamma_series = [s for s in report.systems if s.gamma_sweep]
+    if gamma_series:
+        ticks = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+        lo = min(min(p[0] for p in s.gamma_sweep) for s in gamma_series)
+        hi = max(max(p[0] for p in s.gamma_sweep) for s in gamma_series)
+        for i, name, key in ((1, "CovN", "cov_n"), (2, "CovD", "cov_d")):
+            charts.append(line_chart(
+                title=f"{name} against the coverage threshold \u03b3", x_label="\u03b3", y_label=name,
+                series=[(s.name, [(p[0], p[i]) for p in s.gamma_sweep]) for s in gamma_series],
+                x_range=(min(lo, 0.5), max(hi, 1.0)), x_ticks=[t for t in ticks if lo <= t <= hi] or ticks,
+                x_format="{:.2f}", setting=None if gamma is None else (gamma, f"\u03b3 = {gamma:g} (this run)"),
+                bands=_bands(gamma_series, key)))
+    tol_series = [s for s in report.systems if s.tolerance_sweep]
+    if tol_series:
+        hi = max(max(p[0] for p in s.tolerance_sweep) for s in tol_series)
+        step = nice_step(hi, 6) if hi > 0 else 1
+        charts.append(line_chart(
+            title="Boundary F against the tolerance", x_label="tolerance (s)", y_label="boundary F",
+            series=[(s.name, list(s.tolerance_sweep)) for s in tol_series],
+            x_range=(0.0, hi or 1.0), x_ticks=[i * step for i in range(int(hi // step) + 1)],
+            setting=None if tolerance is None else (tolerance, f"{tolerance:g} s (this run)"),
+            bands=_bands(tol_series, "boundary_f1")))
+    return charts

@@ -60,7 +60,8 @@ Only one boundary type (masses) is handled here.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
+from typing import Any, TypeAlias
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -68,7 +69,7 @@ import numpy as np
 
 from tvseg.errors import InputError
 from tvseg.unit.edit_inputs import check_edit_options
-from tvseg.unit.masses import as_masses, boundary_positions
+from tvseg.unit.masses import Masses, as_masses, boundary_positions
 from tvseg.unit.similarity import pair_counts
 
 __all__ = ["Agreement", "SystemAgreement", "agreement", "agreement_with_system", "check_dataset",
@@ -78,7 +79,9 @@ CHANCE_COUNTS = ("segments", "boundaries")
 AGREEMENT_CONVENTIONS = ("paper", "segeval1", "segeval")
 METRICS = ("S", "B")
 # what |boundaries(s)| counts, and whether P_e^pi pools PBs (True) or averages per-item proportions
-_CHANCE = {"paper": ("segments", True), "segeval1": ("segments", False), "segeval": ("boundaries", False)}
+Dataset: TypeAlias = "Mapping[Hashable, Mapping[Hashable, Masses]]"  # {item: {coder: masses}}
+Checked: TypeAlias = "dict[Hashable, dict[Hashable, np.ndarray]]"
+_CHANCE: dict[str, tuple[str, bool]] = {"paper": ("segments", True), "segeval1": ("segments", False), "segeval": ("boundaries", False)}
 
 
 @dataclass(frozen=True)
@@ -129,19 +132,19 @@ class Agreement:
     expected_pi: float
     expected_kappa: float
     p_boundary: float
-    p_boundary_by_coder: dict = field(repr=False)
-    pairwise: dict = field(repr=False)
+    p_boundary_by_coder: dict[Hashable, float] = field(repr=False)
+    pairwise: dict[tuple[Hashable, Hashable], float] = field(repr=False)
     penalty: float
     potential_boundaries: int
-    coders: tuple
-    items: tuple
+    coders: tuple[Hashable, ...]
+    items: tuple[Hashable, ...]
     n: int
     chance_count: str
     metric: str = "S"
     convention: str = "paper"
     denominator: float | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (pairs of coders joined by ``" / "``)."""
         return {
             "coders": list(self.coders), "items": list(self.items), "n": self.n,
@@ -180,22 +183,22 @@ class SystemAgreement:
     def drop_actual(self) -> float:
         return self.humans.actual - self.with_system.actual
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"system": self.system, "humans": self.humans.as_dict(),
                 "with_system": self.with_system.as_dict(),
                 "drop_pi_star": self.drop_pi_star, "drop_kappa_star": self.drop_kappa_star,
                 "drop_actual": self.drop_actual}
 
 
-def check_dataset(dataset) -> tuple[tuple, tuple, dict]:
+def check_dataset(dataset: Dataset) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], Checked]:
     """Check ``{item: {coder: masses}}``: at least one item, the same two or more coders on every item,
     and the same total per item. Returns ``(items, coders, {item: {coder: ndarray}})``."""
     if not isinstance(dataset, Mapping) or not dataset:
         raise InputError("a dataset must be a non-empty mapping {item: {coder: masses}}",
                          value=type(dataset).__name__)
     items = tuple(dataset)
-    coders = None
-    checked = {}
+    coders: tuple[Hashable, ...] | None = None
+    checked: Checked = {}
     for item in items:
         codings = dataset[item]
         if not isinstance(codings, Mapping):
@@ -214,16 +217,16 @@ def check_dataset(dataset) -> tuple[tuple, tuple, dict]:
         if len(set(totals.values())) != 1:
             raise InputError(f"item {item!r}: coders disagree on its number of units", value=totals)
         checked[item] = masses
-    return items, coders, checked
+    return items, coders or (), checked  # coders: set by the first item
 
 
-def _coefficient(actual, expected):
+def _coefficient(actual: float, expected: float) -> float:
     if expected == 1.0:
         return math.nan  # every PB a boundary for every coder: chance explains everything, 0/0
     return (actual - expected) / (1.0 - expected)
 
 
-def _check_agreement_options(metric, convention, chance_count) -> str:
+def _check_agreement_options(metric: str, convention: str, chance_count: str | None) -> str:
     """The chance count to use; InputError for options that do not go together."""
     if convention not in AGREEMENT_CONVENTIONS:
         raise InputError(f"agreement has no convention {convention!r}; use one of "
@@ -244,7 +247,8 @@ def _check_agreement_options(metric, convention, chance_count) -> str:
     return chance_count
 
 
-def _chance(data, items, coders, pbs_item, *, count: str, pooled: bool):
+def _chance(data: Checked, items: tuple[Hashable, ...], coders: tuple[Hashable, ...], pbs_item: dict[Hashable, int],
+            *, count: str, pooled: bool) -> tuple[float, dict[Hashable, float]]:
     """``(P_e^pi(seg), {coder: P_e^kappa(seg|c)})`` (equations 8 and 11, or the tools' readings)."""
     extra = 1 if count == "segments" else 0
     counts = {c: {item: len(data[item][c]) - 1 + extra for item in items} for c in coders}
@@ -260,7 +264,7 @@ def _chance(data, items, coders, pbs_item, *, count: str, pooled: bool):
     return math.fsum(proportions) / len(proportions), by_coder
 
 
-def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: bool = True,
+def agreement(dataset: Dataset, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0), scale_transpositions: bool = True,
               chance_count: str | None = None, metric: str = "S", convention: str = "paper") -> Agreement:
     r"""S-based Scott's :math:`\pi`, Cohen's :math:`\kappa`, Fleiss's :math:`\pi^*` and :math:`\kappa^*`, and bias.
 
@@ -316,7 +320,7 @@ def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: 
     if total_pbs == 0:
         raise InputError("every item has a single unit: there is no potential boundary to agree on")
     positions = {item: {c: boundary_positions(m) for c, m in data[item].items()} for item in items}
-    options = dict(metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions)
+    options: dict[str, Any] = dict(metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions)
 
     pairwise = {}
     penalty_total = denominator_total = 0.0
@@ -348,7 +352,8 @@ def agreement(dataset, *, n: int = 2, weights=(1.0, 1.0), scale_transpositions: 
         chance_count=chance_count, metric=metric, convention=convention, denominator=denominator_total)
 
 
-def agreement_with_system(dataset, system, *, name: str = "system", n: int = 2, weights=(1.0, 1.0),
+def agreement_with_system(dataset: Dataset, system: Mapping[Hashable, Masses], *, name: str = "system", n: int = 2,
+                          weights: tuple[float, float] = (1.0, 1.0),
                           scale_transpositions: bool = True, chance_count: str | None = None, metric: str = "S",
                           convention: str = "paper") -> SystemAgreement:
     """Agreement of the coders without and with an automatic segmenter as one more coder (section 3.4).
@@ -381,8 +386,8 @@ def agreement_with_system(dataset, system, *, name: str = "system", n: int = 2, 
     extra = [item for item in system if item not in dataset]
     if extra:
         raise InputError("the system segmented items that the coders did not", value=extra[:5])
-    options = dict(n=n, weights=weights, scale_transpositions=scale_transpositions, chance_count=chance_count,
-                   metric=metric, convention=convention)
+    options: dict[str, Any] = dict(n=n, weights=weights, scale_transpositions=scale_transpositions,
+                                   chance_count=chance_count, metric=metric, convention=convention)
     humans = agreement(dataset, **options)
     combined = {item: {**dataset[item], name: system[item]} for item in items}
     return SystemAgreement(humans=humans, with_system=agreement(combined, **options), system=name)

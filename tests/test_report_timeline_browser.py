@@ -1,0 +1,193 @@
+"""The show timeline in headless chromium (issue 15): readable on a 3-hour show of 100 segments and on
+the demo corpus, zoomable, linked with the segment tables, without console errors.
+
+A probe script, added to a copy of a page, measures in the page itself (``getBBox`` of every drawn
+label against its segment's box), zooms with the page's own buttons and Ctrl + wheel, clicks a table
+row and a segment, and writes what it found as JSON into ``data-probe`` on ``<body>``, read back from
+``--dump-dom``. Screenshots at 1,280 px are saved under ``tmp_path`` (``timeline-*.png``).
+"""
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pyannote.core import Annotation, Segment
+
+import tvseg
+from tvseg.report import write_report
+from test_report_browser import console_errors, png_colours, run_chromium
+
+pytestmark = pytest.mark.browser
+
+PROBE = r"""
+<script>
+window.addEventListener("load", function () {
+  var out = {};
+  var box = document.querySelector(".timeline-box");
+  function view() { return [parseFloat(box.getAttribute("data-view-start")), parseFloat(box.getAttribute("data-view-end"))]; }
+  function labels() {
+    var drawn = 0, bad = [];
+    document.querySelectorAll("g.seg-g").forEach(function (g) {
+      if (g.style.display === "none") { return; }
+      var text = g.querySelector("text"), rect = g.querySelector("rect");
+      if (!text.textContent) { return; }
+      drawn++;
+      var t = text.getBBox(), r = rect.getBBox();
+      if (t.x < r.x - 0.5 || t.x + t.width > r.x + r.width + 0.5 || t.y < r.y - 0.5 || t.y + t.height > r.y + r.height + 0.5) {
+        bad.push([g.getAttribute("data-seg"), text.textContent, t.x, t.width, r.x, r.width]);
+      }
+    });
+    return { drawn: drawn, overflowing: bad };
+  }
+  out.tools = !document.querySelector(".timeline-tools").hidden;
+  out.segments = document.querySelectorAll("g.seg-g").length;
+  out.titles = Array.prototype.every.call(document.querySelectorAll("g.seg-g"), function (g) {
+    return g.querySelector("title") && g.querySelector("title").textContent.length > 0; });
+  out.whole = view();
+  out.labels_whole = labels();
+  document.querySelector("button[data-zoom='0.5']").click();
+  document.querySelector("button[data-zoom='0.5']").click();
+  out.zoomed = view();
+  out.window_width = parseFloat(document.querySelector("rect.ov-window").getAttribute("width"));
+  out.labels_zoomed = labels();
+  document.querySelector("button[data-pan='0.5']").click();
+  out.panned = view();
+  var svg = document.querySelector("svg.timeline"), r = svg.getBoundingClientRect();
+  svg.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, ctrlKey: true, clientX: r.left + r.width * 0.6,
+                                               clientY: r.top + 30, bubbles: true, cancelable: true }));
+  out.wheeled = view();
+  // a row of the reference table, far from the visible window: its segment is selected and shown
+  var rows = document.querySelectorAll("table.segments tr[data-seg^='r-']");
+  var row = rows[rows.length - 2];
+  row.click();
+  var key = row.getAttribute("data-seg"), seg = document.querySelector("g.seg-g[data-seg='" + key + "']");
+  var v = view();
+  out.row_click = { key: key, highlighted: seg.classList.contains("hl"), row: row.classList.contains("hl"),
+                    a: parseFloat(seg.getAttribute("data-a")), b: parseFloat(seg.getAttribute("data-b")), view: v };
+  // a segment of the first system: its row is highlighted (and its folded table opened)
+  var other = document.querySelector("g.seg-g[data-seg^='s0-']:not([style*='none'])");
+  other.querySelector("rect").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  var otherRow = document.querySelector("tr[data-seg='" + other.getAttribute("data-seg") + "']");
+  out.seg_click = { key: other.getAttribute("data-seg"), row: otherRow.classList.contains("hl"),
+                    open: otherRow.closest("details").open,
+                    info: document.querySelector(".timeline-info").textContent };
+  out.labels_end = labels();
+  document.body.setAttribute("data-probe", JSON.stringify(out));
+  console.log("probe-done");
+});
+</script>
+"""
+
+# for the screenshots: zoomed in twice on the middle of the show, one reference segment selected
+SHOT = r"""
+<style>header.page, #scores, .score-groups, main > p.note, ul.legend { display: none; }</style>
+<script>
+window.addEventListener("load", function () {
+  document.querySelector("button[data-zoom='0.5']").click();
+  document.querySelector("button[data-zoom='0.5']").click();
+  var rows = document.querySelectorAll("table.segments tr[data-seg^='r-']");
+  rows[Math.floor(rows.length / 2)].click();
+});
+</script>
+"""
+
+WORDS = ("Pension reform", "Flooding in the valley", "Farmers' protest", "Bird flu", "Weather", "Football results",
+         "Strike notice", "Museum reopens", "Election debate", "Energy prices", "Hospital queues", "Ski resorts")
+
+
+def three_hour_show(seed: int = 7):
+    """One 3-hour show of 100 reference segments (a few long stories, many short briefs) and two systems."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.lognormal(4.2, 0.9, 100)
+    cuts = np.round(np.concatenate([[0.0], np.cumsum(lengths / lengths.sum() * 10800)]), 1)
+    cuts[-1] = 10800.0
+    ref = Annotation(uri="long_show")
+    for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:])):
+        ref[Segment(a, b)] = f"{WORDS[i % len(WORDS)]}: story {i + 1} of the evening"
+    systems = {}
+    for level, name in enumerate(("close", "coarse")):
+        inner = cuts[1:-1]
+        keep = inner[rng.random(inner.size) > 0.2 + 0.3 * level]
+        bounds = np.unique(np.round(np.clip(keep + rng.normal(0, 3 + 8 * level, keep.size), 1, 10799), 1))
+        bounds = np.concatenate([[0.0], bounds, [10800.0]])
+        hyp = Annotation(uri="long_show")
+        for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+            hyp[Segment(a, b)] = f"{WORDS[(i + level) % len(WORDS)]} ({name} {i + 1})"
+        systems[name] = {"long_show": hyp}
+    return tvseg.evaluate({"long_show": ref}, systems)
+
+
+def probe(page: Path, profile: Path) -> dict:
+    copy = page.with_name(page.stem + "-probe.html")
+    copy.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    done = run_chromium(profile, copy.as_uri(), "--dump-dom", "--window-size=1280,1600")
+    copy.unlink()
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "probe-done" in done.stderr, done.stderr[-3000:]
+    assert console_errors(done.stderr) == [], page.name
+    found = re.search(r'data-probe="([^"]*)"', done.stdout)
+    assert found, done.stdout[-2000:]
+    return json.loads(unescape(found.group(1)))
+
+
+def screenshot(page: Path, png: Path, profile: Path) -> Path:
+    copy = page.with_name(page.stem + "-shot.html")
+    copy.write_text(page.read_text(encoding="utf-8").replace("</body>", SHOT + "</body>"), encoding="utf-8")
+    done = run_chromium(profile, copy.as_uri(), f"--screenshot={png}", "--window-size=1280,1100",
+                        "--hide-scrollbars")
+    copy.unlink()
+    assert png.is_file(), done.stderr[-2000:]
+    assert console_errors(done.stderr) == []
+    assert png_colours(png) > 10
+    return png
+
+
+def check(found: dict, n_segments: int) -> None:
+    assert found["tools"] and found["titles"]
+    assert found["segments"] == n_segments
+    for key in ("labels_whole", "labels_zoomed", "labels_end"):
+        assert found[key]["overflowing"] == [], (key, found[key]["overflowing"][:5])
+    whole, zoomed = found["whole"], found["zoomed"]
+    # two clicks on "zoom in" show a quarter of the show, around its middle
+    assert zoomed[1] - zoomed[0] == pytest.approx((whole[1] - whole[0]) / 4, rel=1e-3)
+    assert found["panned"][0] > zoomed[0] and found["panned"][1] - found["panned"][0] == pytest.approx(
+        zoomed[1] - zoomed[0], rel=1e-3)
+    assert found["wheeled"][1] - found["wheeled"][0] < found["panned"][1] - found["panned"][0]
+    row = found["row_click"]
+    assert row["highlighted"] and row["row"]
+    assert row["view"][0] <= row["a"] + 1e-3 and row["b"] <= row["view"][1] + 1e-3, row
+    seg = found["seg_click"]
+    assert seg["row"] and seg["open"] and seg["info"].startswith("#")
+
+
+def test_a_three_hour_show_of_100_segments_reads_and_zooms(tmp_path):
+    result = three_hour_show()
+    index = write_report(result, tmp_path / "long", progress=False, jobs=1)
+    page = index.parent / "shows" / "long_show.html"
+    found = probe(page, tmp_path / "profile")
+    check(found, found["segments"])
+    assert found["segments"] > 100 + 2 * 40   # the reference and both systems' segments
+    assert found["whole"] == [0.0, 10800.0]
+    assert found["window_width"] < 1030 / 3
+    # at the whole show many segments are too narrow for a label; zoomed in, more of them get one
+    assert found["labels_zoomed"]["drawn"] > 0
+    screenshot(page, tmp_path / "timeline-3h.png", tmp_path / "profile-shot")
+
+
+def test_the_demo_timelines_read_and_zoom(tmp_path):
+    from tvseg.cli import main
+
+    out = tmp_path / "demo"
+    assert main(["evaluate", "--demo", "--html", str(out)]) == 0
+    pages = sorted((out / "shows").glob("*.html"))
+    assert len(pages) == 7
+    for page in pages[:3] + [out / "shows" / "fr2_journal20h_2024-03-11.html"]:
+        found = probe(page, tmp_path / f"profile-{page.stem}")
+        check(found, found["segments"])
+        assert found["labels_whole"]["drawn"] > 0
+    screenshot(out / "shows" / "fr2_journal20h_2024-03-11.html", tmp_path / "timeline-demo.png",
+               tmp_path / "profile-shot")
