@@ -53,3 +53,62 @@ def test_interval_covers_the_corpus_value_on_noisy_shows():
     ci, _ = paired_bootstrap({"a": c}, resamples=1000, seed=0, confidence=0.95)
     pooled = c["n_correct_reference"].sum() / c["n_reference"].sum()
     assert ci["a"]["recall_n"]["low"] < pooled < ci["a"]["recall_n"]["high"]
+
+
+def test_unit_metrics_get_intervals_from_the_same_resamples():
+    # the unit metrics' intervals recomputed independently: each show's unit counts from the per-show
+    # reference loop (tests/unit_reference.py's unit_components), summed with the resample weights drawn
+    # as the module docstring says (S uniform draws of a show, counted), then unit_metrics and
+    # numpy.quantile
+    import warnings
+
+    import numpy as np
+    from pyannote.core import Annotation, Segment
+
+    import tvseg
+    from tvseg.unit.scores import unit_components, unit_metrics
+
+    rng = np.random.default_rng(3)
+    ref, hyp, units = {}, {}, {}
+    for k in range(6):
+        show = f"s{k}"
+        cuts = np.sort(rng.choice(np.arange(20, 580, 10), size=int(rng.integers(2, 6)), replace=False))
+        bounds = [0.0, *map(float, cuts), 600.0]
+        moved = [0.0, *sorted({float(min(590, max(10, c + rng.integers(-30, 31)))) for c in cuts}), 600.0]
+        for side, b in ((ref, bounds), (hyp, moved)):
+            a = Annotation(uri=show)
+            for i, (x, y) in enumerate(zip(b[:-1], b[1:])):
+                a[Segment(x, y), i] = f"t{i}"
+            side[show] = a
+        starts = np.arange(0.0, 600.0, 4.0)
+        units[show] = __import__("pandas").DataFrame({"start": starts, "end": starts + 4.0})
+    settings = tvseg.Settings(bootstrap=300, seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = tvseg.evaluate(ref, {"sys": hyp}, units=units, settings=settings)
+        shows = sorted(ref)
+        comps = [unit_components(ref[s], hyp[s], units=units[s], settings=result.settings) for s in shows]
+    keys = list(comps[0])
+    table = np.array([[c[k] for k in keys] for c in comps], dtype=float)
+    draws = np.random.default_rng(5)
+    values = {m: [] for m in ("pk", "windowdiff", "s", "b", "ghd")}
+    n = len(shows)
+    for done in range(0, 300, 200):
+        b = min(200, 300 - done)
+        drawn = draws.integers(0, n, size=(b, n))
+        for row in drawn:
+            weights = np.bincount(row, minlength=n).astype(float)
+            totals = dict(zip(keys, weights @ table))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                metrics = unit_metrics(totals)
+            for m in values:
+                values[m].append(metrics[m])
+    got = result.intervals["sys"]
+    for m, v in values.items():
+        v = np.asarray(v, dtype=float)
+        v = v[~np.isnan(v)]
+        low, high = np.quantile(v, [0.025, 0.975])
+        assert got[m]["low"] == pytest.approx(low, abs=1e-12) and got[m]["high"] == pytest.approx(high, abs=1e-12)
+        corpus = result.systems["sys"].corpus[m]
+        assert low <= corpus + 1e-12 and corpus - 1e-12 <= high or np.isnan(corpus)

@@ -33,6 +33,7 @@ from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.settings import Settings
 from tvseg.preparation import Prepared, prepare
 from tvseg.unit.corpus import UnitPart, corpus_unit_scores, reduce_unit_parts
+from tvseg.unit.corpus_parts import unit_components_table, unit_rates
 
 __all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS", "SystemShard",
            "score_shard", "reduce_shards"]
@@ -246,7 +247,7 @@ def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, me
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once.
     """
-    systems = {}
+    systems, unit_tables = {}, {}
     firsts = None
     for name in shards[0]:
         scores = join_scores([shard[name].scores for shard in shards])
@@ -257,7 +258,9 @@ def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, me
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
         if shards[0][name].units is not None:
-            per_show_units, corpus_units = reduce_unit_parts([shard[name].units for shard in shards], firsts, shows)
+            parts = [shard[name].units for shard in shards]
+            per_show_units, corpus_units = reduce_unit_parts(parts, firsts, shows)
+            unit_tables[name] = (unit_components_table(parts, firsts, len(shows)), unit_rates)
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         matches = match_table(scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma,
@@ -270,7 +273,7 @@ def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, me
             boundary_pairs=_pairs(scores, shows), titles=scores.titles)
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
-        confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()})
+        confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()}, extra=unit_tables)
     shows = next(iter(systems.values())).scores.shows
     return EvaluationResult(settings=settings, shows=shows, systems=systems, reference=reference,
                             hypotheses=dict(hypotheses), metadata=metadata, intervals=intervals, pairwise=pairwise,

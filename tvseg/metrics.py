@@ -86,13 +86,13 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("titled_recall", "titled R", "title", "rate", _BOUCHEKIF + " section 4", True),
     Metric("titled_precision", "titled P", "title", "rate", _BOUCHEKIF + " section 4", True),
     Metric("n_untitled_reference", "untitled ref.", "title", "count", "tvseg (titles that cannot be judged)"),
-    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", summary="Pk"),
-    Metric("pk_prime", "P'k", "unit", "error", "Pevzner & Hearst 2002 section 4", html="P\u2032k"),
-    Metric("windowdiff", "WindowDiff", "unit", "error", "Pevzner & Hearst 2002 section 3", summary="WD"),
-    Metric("winpr_precision", "WinP", "unit", "rate", "Scaiano & Inkpen 2012"),
-    Metric("winpr_recall", "WinR", "unit", "rate", "Scaiano & Inkpen 2012"),
-    Metric("winpr_f1", "WinF", "unit", "rate", "Scaiano & Inkpen 2012"),
-    Metric("s", "S", "unit", "rate", "Fournier & Inkpen 2012", summary="S"),
+    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", True, summary="Pk"),
+    Metric("pk_prime", "P'k", "unit", "error", "Pevzner & Hearst 2002 section 4", True, html="P\u2032k"),
+    Metric("windowdiff", "WindowDiff", "unit", "error", "Pevzner & Hearst 2002 section 3", True, summary="WD"),
+    Metric("winpr_precision", "WinP", "unit", "rate", "Scaiano & Inkpen 2012", True),
+    Metric("winpr_recall", "WinR", "unit", "rate", "Scaiano & Inkpen 2012", True),
+    Metric("winpr_f1", "WinF", "unit", "rate", "Scaiano & Inkpen 2012", True),
+    Metric("s", "S", "unit", "rate", "Fournier & Inkpen 2012", True, summary="S"),
     # video chaptering (issue 14): tvseg.retrieval.chapters. Corpus value = mean over shows, as
     # VidChapters averages over videos (not pooled like the metrics above).
     *(Metric(f"vc_detection_{side}", f"VC det. {short}", "chapters", "rate",
@@ -110,13 +110,13 @@ REGISTRY: tuple[Metric, ...] = (
       for d in (1, 3, 5, 10, 30, 60) for side, short in (("precision", "P"), ("recall", "R"))),
     # NIST TDT's segmentation cost, the generalized Hamming distance, boundary similarity (issue 14)
     Metric("cseg", "C_seg", "unit", "error",
-           "NIST TDT (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)", html="C<sub>seg</sub>"),
+           "NIST TDT (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)", True, html="C<sub>seg</sub>"),
     Metric("cseg_norm", "C_seg norm.", "unit", "error", "NIST TDT (normalised by the better trivial segmentation)",
-           html="C<sub>seg</sub> norm."),
+           True, html="C<sub>seg</sub> norm."),
     Metric("ghd", "GHD/(N-1)", "unit", "error",
            "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary (raw, "
-           "and the corpus value a mean over shows, under convention 'chunkseg', as chunkseg reports it)"),
-    Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)"),
+           "and the corpus value a mean over shows, under convention 'chunkseg', as chunkseg reports it)", True),
+    Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)", True),
     # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
     Metric("title_rougeL_f1", "title ROUGE-L", "title", "rate",
            "Lin 2004; rouge-score (ROUGE-L F, no stemming, over correctly retrieved titled reference segments)",

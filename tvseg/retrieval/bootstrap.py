@@ -35,7 +35,8 @@ __all__ = ["paired_bootstrap", "COMPARED"]
 
 
 def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 1000, seed: int = 0,
-                     confidence: float = 0.95, titles: dict[str, bool] | None = None, block: int = 200):
+                     confidence: float = 0.95, titles: dict[str, bool] | None = None, block: int = 200,
+                     extra: dict | None = None):
     """Confidence intervals per system and p-values per pair of systems.
 
     Parameters
@@ -46,6 +47,10 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
         As in :class:`tvseg.settings.Settings`.
     titles : dict, optional
         System name -> whether it has title components.
+    extra : dict, optional
+        System name -> ``(table, rates)``: more per-show components (same shows, same order) resampled
+        with the same draws, and the function that turns a table of their sums into ``{metric: values}``
+        (the unit metrics: :func:`tvseg.unit.corpus_parts.unit_rates`); their metrics get intervals too.
 
     Returns
     -------
@@ -60,18 +65,25 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
         return {}, []
     n_shows = len(next(iter(components.values())))
     rng = np.random.default_rng(seed)
-    matrices = {name: components[name].to_numpy(float) for name in names}
-    sums = {name: np.empty((resamples, matrices[name].shape[1])) for name in names}
+    extra = extra or {}
+    tables = {name: [components[name]] + ([extra[name][0]] if name in extra else []) for name in names}
+    matrices = {name: [t.to_numpy(float) for t in tables[name]] for name in names}
+    sums = {name: [np.empty((resamples, m.shape[1])) for m in matrices[name]] for name in names}
     for done in range(0, resamples, block):
         b = min(block, resamples - done)
         # each resample draws n_shows shows with replacement: its weights are how often each was drawn
         drawn = rng.integers(0, n_shows, size=(b, n_shows)) + (np.arange(b) * n_shows)[:, None]
         weights = np.bincount(drawn.ravel(), minlength=b * n_shows).reshape(b, n_shows).astype(float)
         for name in names:
-            sums[name][done:done + b] = weights @ matrices[name]
-    samples = {name: metric_table(pd.DataFrame(sums[name], columns=components[name].columns),
-                                  titles=bool(titles and titles.get(name)))
-               for name in names}
+            for total, matrix in zip(sums[name], matrices[name]):
+                total[done:done + b] = weights @ matrix
+    samples = {}
+    for name in names:
+        samples[name] = metric_table(pd.DataFrame(sums[name][0], columns=components[name].columns),
+                                     titles=bool(titles and titles.get(name)))
+        if name in extra:
+            rates = extra[name][1](pd.DataFrame(sums[name][1], columns=tables[name][1].columns))
+            samples[name] = samples[name].assign(**{k: np.asarray(v, dtype=float) for k, v in rates.items()})
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals = {}
     for name in names:

@@ -19,7 +19,7 @@ from tvseg.rates import rate
 from tvseg.unit.cseg import segmentation_cost
 from tvseg.unit.scores import unit_metrics
 
-__all__ = ["UnitPart", "reduce_unit_parts"]
+__all__ = ["UnitPart", "reduce_unit_parts", "unit_components_table", "unit_rates"]
 
 _INT_KEYS = ("pk_miss", "pk_false_alarm", "pk_windows", "wd_errors", "wd_windows", "winpr_tp", "winpr_tn",
              "winpr_fp", "winpr_fn", "cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes",
@@ -127,3 +127,21 @@ def reduce_unit_parts(parts, firsts, shows):
             s += v
         total[key] = s
     return per_show, dict(unit_metrics(total))
+
+
+def unit_rates(components) -> dict:
+    """The unit metrics of every row of a components table (rows: shows, or bootstrap resamples' sums),
+    element-wise as :func:`tvseg.unit.scores.unit_metrics` (NaN for a 0/0, without a warning)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _metrics({k: np.asarray(components[k], dtype=float) for k in components})[0]
+
+
+def unit_components_table(parts, firsts, n_shows: int) -> pd.DataFrame:
+    """The additive unit counts of every show of the corpus (a row per show, zeros for a show not
+    scored), from the shards' :class:`UnitPart`: what a bootstrap resample of the shows sums."""
+    keys = next((list(part.components) for part in parts if part.components), [])
+    table = {k: np.zeros(n_shows) for k in keys}
+    for part, first in zip(parts, firsts):
+        for k in keys:
+            table[k][first + np.asarray(part.scored, dtype=np.int64)] = part.components[k]
+    return pd.DataFrame(table)
