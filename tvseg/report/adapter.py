@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.retrieval.titles import has_title
+from tvseg.report.analysis import analyse
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
 
@@ -207,6 +208,7 @@ class ResultPages:
             date=date or _dt.date.today().isoformat(),
             systems=tuple(_summary(name, sr, result.intervals) for name, sr in zip(names, srs)),
             shows=(), comparisons=comparisons, settings=dict(result.settings.as_dict()))
+        self.analysis = analyse(result)   # the corpus page's retrieval by duration, position, group
 
     def __len__(self) -> int:
         return len(self.show_ids)

@@ -46,6 +46,7 @@ from markupsafe import Markup, escape
 from tvseg import metrics
 from tvseg.output import csv_line, write_file
 from tvseg.report import rows, svg, workers
+from tvseg.report.analysis import report_sentences
 from tvseg.report.model import Estimate, Report, Show
 from tvseg.report.pages import ModelPages, ShowPage, page_of
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
@@ -149,6 +150,8 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",
         "groups": groups, "group_columns": show_columns[:3],
         "charts": charts, "metadata_keys": metadata_keys, "show_columns": show_columns, "show_rows": show_rows,
+        # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
+        "summary": report_sentences(report), "analysis": getattr(pages, "analysis", None), "show_files": names,
     }
 
 
