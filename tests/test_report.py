@@ -4,6 +4,7 @@ and the report of ``tvseg evaluate --demo --html DIR``.
 Expected values come from the inputs: the hostile strings we inject, the show ids we pass, the
 files of ``data_samples/`` counted here, and the evaluation result the report is built from.
 """
+
 from __future__ import annotations
 
 import errno
@@ -15,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_fixture import synthetic_report
 
 from tvseg.errors import UsageError
-from tvseg.report import render, write_report
-from report_fixture import synthetic_report
+from tvseg.report import datafiles, render, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
@@ -27,7 +28,7 @@ TIMELINE_JS = (ROOT / "tvseg" / "templates" / "timeline.js").read_text(encoding=
 
 HOSTILE_TITLES = [
     "<script>alert(1)</script>",
-    "\"><img src=x onerror=alert(2)>",
+    '"><img src=x onerror=alert(2)>',
     "Tom & Jerry's 'quoted' \"title\"",
     "</title></text></svg><blink>bold</blink>",
     "{{ 7 * 7 }} {% if true %}jinja{% endif %}",
@@ -35,12 +36,12 @@ HOSTILE_TITLES = [
 HOSTILE_IDS = [
     "../../x",
     "a b",
-    "a/b",          # reduces to the same text as "a b"
+    "a/b",  # reduces to the same text as "a b"
     "CON",
     "émission été",
     "<script>alert(3)</script>",
     "A_b",
-    "a_b",          # same as "A_b" ignoring case
+    "a_b",  # same as "A_b" ignoring case
     ".hidden",
     "..",
 ]
@@ -85,10 +86,14 @@ def all_files(root: Path) -> list[Path]:
     return [Path(d) / f for d, _, files in os.walk(root) for f in files]
 
 
-def hostile_report(n=len(HOSTILE_IDS)):
-    return synthetic_report(n, systems=("sys<script>", "b&b"), seed=1,
-                            title_of=lambda k, i: HOSTILE_TITLES[(k + i) % len(HOSTILE_TITLES)],
-                            id_of=lambda k: HOSTILE_IDS[k])
+def hostile_report(n=None):
+    return synthetic_report(
+        len(HOSTILE_IDS) if n is None else n,
+        systems=("sys<script>", "b&b"),
+        seed=1,
+        title_of=lambda k, i: HOSTILE_TITLES[(k + i) % len(HOSTILE_TITLES)],
+        id_of=lambda k: HOSTILE_IDS[k],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -214,8 +219,9 @@ def test_a_folder_that_is_not_a_report_is_refused(tmp_path):
 
 # --- the demo: through the command line, from data_samples/ ------------------------------------
 
-needs_samples = pytest.mark.skipif(not (SAMPLES / "reference" / "chapters").is_dir(),
-                                   reason="data_samples/ not present")
+needs_samples = pytest.mark.skipif(
+    not (SAMPLES / "reference" / "chapters").is_dir(), reason="data_samples/ not present"
+)
 
 
 def _demo_inputs():
@@ -223,11 +229,17 @@ def _demo_inputs():
 
     uem = read_uem(str(SAMPLES / "corpus.uem"))
     reference = read_segments(str(SAMPLES / "reference" / "chapters"), uem=uem)
-    hypotheses = {"system_a": read_segments(str(SAMPLES / "hypotheses" / "system_a.rttm"), uem=uem),
-                  "system_b": read_segments(str(SAMPLES / "hypotheses" / "system_b"), uem=uem)}
-    return dict(reference=reference, hypotheses=hypotheses, uem=uem,
-                units=read_units(str(SAMPLES / "units" / "breath_groups.csv")),
-                metadata=read_metadata(str(SAMPLES / "metadata.csv")))
+    hypotheses = {
+        "system_a": read_segments(str(SAMPLES / "hypotheses" / "system_a.rttm"), uem=uem),
+        "system_b": read_segments(str(SAMPLES / "hypotheses" / "system_b"), uem=uem),
+    }
+    return dict(
+        reference=reference,
+        hypotheses=hypotheses,
+        uem=uem,
+        units=read_units(str(SAMPLES / "units" / "breath_groups.csv")),
+        metadata=read_metadata(str(SAMPLES / "metadata.csv")),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -280,8 +292,9 @@ def test_demo_data_folder_is_the_evaluation(demo):
     from tvseg.settings import Settings
 
     inputs = _demo_inputs()
-    result = evaluate(inputs.pop("reference"), inputs.pop("hypotheses"),
-                      settings=Settings(uem=True, units="file"), **inputs)
+    result = evaluate(
+        inputs.pop("reference"), inputs.pop("hypotheses"), settings=Settings(uem=True, units="file"), **inputs
+    )
     loaded = json.loads((demo / "data" / "scores.json").read_text(encoding="utf-8"))
 
     def nan_to_null(v):
@@ -341,21 +354,40 @@ def test_adapter_without_uem_units_or_metadata_accounts_for_every_boundary(tmp_p
 
 # --- issue 11: formulas in the CSV, invisible characters in the HTML, disk errors ----------------
 
-FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tTab", "\rCR",
-            "'quoted", "-5", "+1.5e3", "plain"]
+FORMULAS = [
+    '=HYPERLINK("http://x","y")',
+    "+1+2",
+    "-2+3+cmd|' /C calc'!A0",
+    "@SUM(A1)",
+    "\tTab",
+    "\rCR",
+    "'quoted",
+    "-5",
+    "+1.5e3",
+    "plain",
+]
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numbers(tmp_path):
-    report = synthetic_report(1, systems=("=sys",), seed=3, id_of=lambda k: "=show",
-                              title_of=lambda k, i: FORMULAS[i % len(FORMULAS)])
+    report = synthetic_report(
+        1, systems=("=sys",), seed=3, id_of=lambda k: "=show", title_of=lambda k, i: FORMULAS[i % len(FORMULAS)]
+    )
     rep = tmp_path / "rep"
     write_report(report, rep, progress=False)
     (csv_file,) = (rep / "data" / "shows").iterdir()
     table = pd.read_csv(csv_file, keep_default_na=False, dtype={"ref_label": str, "hyp_label": str})
-    neutralised = {"=HYPERLINK(\"http://x\",\"y\")": "'=HYPERLINK(\"http://x\",\"y\")", "+1+2": "'+1+2",
-                   "-2+3+cmd|' /C calc'!A0": "'-2+3+cmd|' /C calc'!A0", "@SUM(A1)": "'@SUM(A1)",
-                   "\tTab": "'\tTab", "\rCR": "'\rCR", "'quoted": "''quoted",
-                   "-5": "-5", "+1.5e3": "+1.5e3", "plain": "plain"}
+    neutralised = {
+        '=HYPERLINK("http://x","y")': '\'=HYPERLINK("http://x","y")',
+        "+1+2": "'+1+2",
+        "-2+3+cmd|' /C calc'!A0": "'-2+3+cmd|' /C calc'!A0",
+        "@SUM(A1)": "'@SUM(A1)",
+        "\tTab": "'\tTab",
+        "\rCR": "'\rCR",
+        "'quoted": "''quoted",
+        "-5": "-5",
+        "+1.5e3": "+1.5e3",
+        "plain": "plain",
+    }
     reference = [seg.label for seg in report.shows[0].reference]
     assert len(set(reference)) > 5
     assert table["ref_label"].tolist() == [neutralised[t] for t in reference]
@@ -364,7 +396,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numb
     assert [c[1:] if c.startswith("'") else c for c in table["ref_label"]] == reference
     # numeric columns are numbers, negative ones included, never neutralised text
     assert table["ref_start"].dtype.kind == "f" and table["cov_bidirectional"].dtype.kind == "f"
-    assert render._csv_value(-0.25) == "-0.25"
+    assert datafiles._csv_value(-0.25) == "-0.25"
     # the JSON keeps the exact text
     scores = json.loads((rep / "data" / "scores.json").read_text(encoding="utf-8"))
     assert list(scores["systems"]) == ["=sys"] and list(scores["systems"]["=sys"]["shows"]) == ["=show"]
@@ -372,21 +404,42 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numb
 
 def test_spreadsheet_safe_prefixes_only_formula_text():
     for text in ("=1", "+a", "-a", "@a", "\ta", "\ra", "'a", "-1+1", "+-1", "-"):
-        assert render.spreadsheet_safe(text) == "'" + text
+        assert datafiles.spreadsheet_safe(text) == "'" + text
     for text in ("a=1", "", "-5", "+5", "-1.5", "-.5", "1e-3", "-2E+10", " =1"):
-        assert render.spreadsheet_safe(text) == text
-    assert render._csv_value(-0.25) == "-0.25"
+        assert datafiles.spreadsheet_safe(text) == text
+    assert datafiles._csv_value(-0.25) == "-0.25"
 
 
-HIDDEN_CHARACTERS = ["\u202e", "\u202a", "\u202b", "\u202c", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069",
-                     "\u200e", "\u200f", "\u061c", "\x00", "\x1b", "\x7f", "\x85"]
+HIDDEN_CHARACTERS = [
+    "\u202e",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+    "\x00",
+    "\x1b",
+    "\x7f",
+    "\x85",
+]
 
 
 def test_control_and_bidi_characters_are_shown_visibly_never_raw(tmp_path):
-    ids = [f"show\u202egpj.exe", "plain\u2066id\u2069"]
+    ids = ["show\u202egpj.exe", "plain\u2066id\u2069"]
     titles = ["admin\u202e txt.exe", "ok\x1b[31mred", "mark\u200f\u061c"]
-    report = synthetic_report(2, systems=("sys\u202eA", "clean"), seed=4, id_of=lambda k: ids[k],
-                              title_of=lambda k, i: titles[(k + i) % len(titles)])
+    report = synthetic_report(
+        2,
+        systems=("sys\u202eA", "clean"),
+        seed=4,
+        id_of=lambda k: ids[k],
+        title_of=lambda k, i: titles[(k + i) % len(titles)],
+    )
     rep = tmp_path / "rep"
     write_report(report, rep, progress=False)
     pages = [rep / "index.html"] + sorted((rep / "shows").iterdir())
@@ -404,7 +457,7 @@ def test_control_and_bidi_characters_are_shown_visibly_never_raw(tmp_path):
     assert "<title>show&lt;U+202E&gt;gpj.exe" in page
     assert 'data-source="sys&lt;U+202E&gt;A"' in page
     assert "admin&lt;U+202E&gt; txt.exe" in page or "admin<span" in page
-    assert "ok<span class=\"cc\" title=\"invisible character\">&lt;U+001B&gt;</span>[31mred" in page
+    assert 'ok<span class="cc" title="invisible character">&lt;U+001B&gt;</span>[31mred' in page
     # the data keep the exact text
     scores = json.loads((rep / "data" / "scores.json").read_text(encoding="utf-8"))
     assert set(scores["systems"]) == {"sys\u202eA", "clean"}
@@ -418,8 +471,9 @@ def _small_corpus(tmp_path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
-def test_html_on_a_full_disk_or_read_only_target_is_exit_2_and_keeps_the_old_report(tmp_path, monkeypatch,
-                                                                                    capsys, code):
+def test_html_on_a_full_disk_or_read_only_target_is_exit_2_and_keeps_the_old_report(
+    tmp_path, monkeypatch, capsys, code
+):
     from tvseg.cli import main
 
     args = _small_corpus(tmp_path)

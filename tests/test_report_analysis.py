@@ -1,16 +1,18 @@
 """Issue 15 (part A): retrieval by duration, position and group, the stories every system misses or
-gets, and the summary in words at the top of the corpus page (tvseg.report.analysis)."""
+gets (tvseg.report.analysis), and the summary in words at the top of the corpus page (tvseg.report.summary)."""
+
 import warnings
 
 import pandas as pd
 import pytest
 from pyannote.core import Annotation, Segment
+from report_fixture import synthetic_report
 
 import tvseg
-from report_fixture import synthetic_report
 from tvseg.report.adapter import ResultPages
-from tvseg.report.analysis import analyse, report_sentences, sentences, summary_sentences
+from tvseg.report.analysis import analyse
 from tvseg.report.render import render_index
+from tvseg.report.summary import report_sentences, sentences, summary_sentences
 
 
 def _annotation(bounds, labels=None):
@@ -23,9 +25,9 @@ def _annotation(bounds, labels=None):
 # A hand-made corpus (gamma 0.85: a segment is retrieved when 2 |R n H| / (d(R) + d(H)) > 0.85 with
 # its best partner H, the hypothesis segment that overlaps it most).
 REFERENCE = {
-    "s1": _annotation([(0, 10), (10, 40), (40, 100), (100, 400)], ["A", "B", "C", "D"]),   # 10, 30, 60, 300 s
-    "s2": _annotation([(0, 20), (20, 80), (80, 200)], ["E", "F", "G"]),                     # 20, 60, 120 s
-    "s3": _annotation([(0, 100)], ["H"]),                                                    # one story, 100 s
+    "s1": _annotation([(0, 10), (10, 40), (40, 100), (100, 400)], ["A", "B", "C", "D"]),  # 10, 30, 60, 300 s
+    "s2": _annotation([(0, 20), (20, 80), (80, 200)], ["E", "F", "G"]),  # 20, 60, 120 s
+    "s3": _annotation([(0, 100)], ["H"]),  # one story, 100 s
 }
 # system_a: s1 exactly (A, B, C, D retrieved: coverage 1); on s2 [0, 20) is E exactly (retrieved),
 # [20, 200) is F's and G's partner: F 2*60/(60+180) = 0.5, G 2*120/(120+180) = 0.8 (both missed);
@@ -73,12 +75,12 @@ def test_retrieval_by_duration(result):
     assert a.systems == ("system_a", "system_b") and a.n_reference == 8
     # lower edge included: B (30 s) is in 30-60, C and F (60 s) in 60-120, G (120 s) in 120-300, D (300 s) in >= 300
     assert _table(a.by_duration) == {
-        "< 15 s": (1, (1, 0)),            # A: a yes, b no
-        "15\u201330 s": (1, (1, 0)),      # E: a yes, b no
-        "30\u201360 s": (1, (1, 0)),      # B: a yes, b no
-        "60\u2013120 s": (3, (2, 2)),     # C, F, H: a C and H, b C and H
-        "120\u2013300 s": (1, (0, 0)),    # G: missed by both
-        "\u2265 300 s": (1, (1, 1)),      # D: both
+        "< 15 s": (1, (1, 0)),  # A: a yes, b no
+        "15\u201330 s": (1, (1, 0)),  # E: a yes, b no
+        "30\u201360 s": (1, (1, 0)),  # B: a yes, b no
+        "60\u2013120 s": (3, (2, 2)),  # C, F, H: a C and H, b C and H
+        "120\u2013300 s": (1, (0, 0)),  # G: missed by both
+        "\u2265 300 s": (1, (1, 1)),  # D: both
     }
     assert sum(r.n for r in a.by_duration) == 8
     row = a.by_duration[3]
@@ -88,10 +90,10 @@ def test_retrieval_by_duration(result):
 def test_retrieval_by_position(result):
     a = analyse(result)
     assert _table(a.by_position) == {
-        "first story": (2, (2, 0)),                # A (s1), E (s2)
-        "middle stories": (3, (2, 1)),             # B, C (s1), F (s2): a B, C; b C
-        "last story": (2, (1, 1)),                 # D (s1), G (s2): both D only
-        "only story of its show": (1, (1, 1)),     # H (s3)
+        "first story": (2, (2, 0)),  # A (s1), E (s2)
+        "middle stories": (3, (2, 1)),  # B, C (s1), F (s2): a B, C; b C
+        "last story": (2, (1, 1)),  # D (s1), G (s2): both D only
+        "only story of its show": (1, (1, 1)),  # H (s3)
     }
 
 
@@ -99,7 +101,9 @@ def test_stories_missed_and_retrieved_by_every_system(result):
     a = analyse(result)
     assert a.n_missed_by_all == 2
     assert [(s.show, s.start, s.end, s.label, s.duration) for s in a.missed_by_all] == [
-        ("s2", 20.0, 80.0, "F", 60.0), ("s2", 80.0, 200.0, "G", 120.0)]
+        ("s2", 20.0, 80.0, "F", 60.0),
+        ("s2", 80.0, 200.0, "G", 120.0),
+    ]
     assert a.n_retrieved_by_all == 3
     assert [(s.show, s.label) for s in a.retrieved_by_all] == [("s1", "C"), ("s1", "D"), ("s3", "H")]
     limited = analyse(result, limit=1)
@@ -121,6 +125,7 @@ def test_a_single_system_is_its_own_every_system():
 
 
 # --- the summary in words ---------------------------------------------------------------------
+
 
 def _pct(v):
     return f"{100 * v:.1f}\u00a0%"
@@ -149,8 +154,10 @@ def test_summary_follows_the_json_values_whichever_system_is_ahead(swap):
     # the one ahead has the larger R_N, CovN, CovD and boundary F in the JSON
     assert all(corpus[ahead][k] > corpus[behind][k] for k in ("recall_n", "cov_n", "cov_d", "boundary_f1"))
     said = summary_sentences(result)
-    assert said[0] == (f"{ahead} retrieves {_pct(corpus[ahead]['recall_n'])} (6) of the 8 reference stories "
-                       f"against {_pct(corpus[behind]['recall_n'])} (3) for {behind}.")
+    assert said[0] == (
+        f"{ahead} retrieves {_pct(corpus[ahead]['recall_n'])} (6) of the 8 reference stories "
+        f"against {_pct(corpus[behind]['recall_n'])} (3) for {behind}."
+    )
     assert said[1] == f"{ahead} scores higher than {behind} on CovN, CovD and boundary F."
     expected = _expected_significance(data, (ahead, behind))
     names = {"cov_n": "CovN", "cov_d": "CovD", "boundary_f1": "boundary F"}
@@ -159,9 +166,12 @@ def test_summary_follows_the_json_values_whichever_system_is_ahead(swap):
         clause = said[2].split("; it ")
         where = [c for c in clause if names[metric] in c]
         assert len(where) == 1
-        assert where[0].startswith("is significant" if significant else "is not significant at 0.05") or \
-            where[0].startswith("Paired bootstrap over shows: the difference is " +
-                                ("significant" if significant else "not significant at 0.05"))
+        assert where[0].startswith("is significant" if significant else "is not significant at 0.05") or where[
+            0
+        ].startswith(
+            "Paired bootstrap over shows: the difference is "
+            + ("significant" if significant else "not significant at 0.05")
+        )
         assert p in where[0]
     assert said == report_sentences(ResultPages(result, date="2000-01-01").header)
 
@@ -172,7 +182,8 @@ def test_summary_with_one_system_states_its_figures():
     assert summary_sentences(result) == [
         f"system_a retrieves {_pct(c['recall_n'])} (6) of the 8 reference stories.",
         f"system_a has CovN {_pct(c['cov_n'])}, CovD {_pct(c['cov_d'])} and boundary F {_pct(c['boundary_f1'])}; "
-        "with one system, there is nothing to compare."]
+        "with one system, there is nothing to compare.",
+    ]
 
 
 def test_summary_without_bootstrap_claims_no_significance():
@@ -184,19 +195,36 @@ def test_summary_without_bootstrap_claims_no_significance():
 
 
 def test_summary_says_when_systems_rank_differently_and_when_p_is_large():
-    corpus = {"a": {"recall_n": 0.6, "n_reference": 10, "n_correct_reference": 6, "cov_n": 0.62, "cov_d": 0.7,
-                    "boundary_f1": 0.5},
-              "b": {"recall_n": 0.4, "n_reference": 10, "n_correct_reference": 4, "cov_n": 0.45, "cov_d": 0.72,
-                    "boundary_f1": 0.8}}
-    pairwise = [{"a": "a", "b": "b", "metric": "cov_n", "difference": 0.17, "p_value": 0.0004},
-                {"a": "a", "b": "b", "metric": "cov_d", "difference": -0.02, "p_value": 0.41},
-                {"a": "a", "b": "b", "metric": "boundary_f1", "difference": -0.3, "p_value": 0.012}]
+    corpus = {
+        "a": {
+            "recall_n": 0.6,
+            "n_reference": 10,
+            "n_correct_reference": 6,
+            "cov_n": 0.62,
+            "cov_d": 0.7,
+            "boundary_f1": 0.5,
+        },
+        "b": {
+            "recall_n": 0.4,
+            "n_reference": 10,
+            "n_correct_reference": 4,
+            "cov_n": 0.45,
+            "cov_d": 0.72,
+            "boundary_f1": 0.8,
+        },
+    }
+    pairwise = [
+        {"a": "a", "b": "b", "metric": "cov_n", "difference": 0.17, "p_value": 0.0004},
+        {"a": "a", "b": "b", "metric": "cov_d", "difference": -0.02, "p_value": 0.41},
+        {"a": "a", "b": "b", "metric": "boundary_f1", "difference": -0.3, "p_value": 0.012},
+    ]
     said = sentences(corpus, pairwise, 1000)
     assert said == [
         "a retrieves 60.0\u00a0% (6) of the 10 reference stories against 40.0\u00a0% (4) for b.",
         "The systems rank differently on different metrics: a is ahead on CovN, b on CovD and boundary F.",
         "Paired bootstrap over shows: the difference is significant on CovN (p < 0.001) and boundary F "
-        "(p = 0.012); it is not significant at 0.05 on CovD (p = 0.410)."]
+        "(p = 0.012); it is not significant at 0.05 on CovD (p = 0.410).",
+    ]
     # equal values are said to be equal, and no p-value is claimed for them
     corpus["b"]["cov_n"] = 0.62
     said = sentences(corpus, pairwise, 1000)
@@ -209,6 +237,7 @@ def test_summary_says_when_systems_rank_differently_and_when_p_is_large():
 
 
 # --- the page ---------------------------------------------------------------------------------
+
 
 def test_corpus_page_shows_the_summary_and_the_analysis(result):
     page = render_index(ResultPages(result, date="2000-01-01"))

@@ -11,8 +11,9 @@ Layout of the folder::
     data/shows/<name>.csv   the match tables of one show, one row per (system, reference segment)
 
 Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline CSS and SVG, and
-JavaScript only to sort tables; the rows repeated on a page are written by :mod:`tvseg.report.rows`
-and the timeline by :mod:`tvseg.report.svg`. Output is deterministic: the same scores give the same
+JavaScript only to sort tables; the rows repeated on a page are written by :mod:`tvseg.report.rows`,
+the timeline by :mod:`tvseg.report.svg`, the sweep charts by :mod:`tvseg.report.charts` and the
+data files by :mod:`tvseg.report.datafiles`. Output is deterministic: the same scores give the same
 bytes, whatever the number of processes writing the show pages (:mod:`tvseg.report.workers`), apart
 from the version and the date in the footers and in ``scores.json``.
 
@@ -21,39 +22,46 @@ and bidirectional-text controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U
 could hide or reorder what a reader sees, are shown as a visible ``<U+202E>`` (in a ``span.cc``
 in the text, as plain text in attributes and SVG), never passed raw.
 
-In the CSV files, a text cell that a spreadsheet would run as a formula (starting with ``=``,
-``+``, ``-``, ``@``, a tab or a carriage return: OWASP's advice against CSV injection) gets a
-leading ``'``, as does a text cell that already starts with ``'``, so that removing one leading
-``'`` from every text cell that has one gives the exact text back. A text cell that is a plain
-number (``-5``, ``+1.5e3``) is left as it is, and so are the numeric columns. ``scores.json``
-keeps every text exactly.
+The text cells of the CSV files are kept from running as spreadsheet formulas
+(:func:`tvseg.report.datafiles.spreadsheet_safe`); ``scores.json`` keeps every text exactly.
 
 The folder is written and swapped into place by :func:`tvseg.report.paths.replace_directory`:
 a kill at any instant leaves the old complete report or the new complete one.
 """
+
 from __future__ import annotations
 
-import math
 import os
-import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 import jinja2
 from markupsafe import Markup, escape
 
 from tvseg import metrics
-from tvseg.output import csv_line, write_file
+from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
-from tvseg.report.analysis import report_sentences
-from tvseg.report.model import Estimate, Report, Show
-from tvseg.report.pages import ModelPages, ShowPage, page_of
+from tvseg.report.charts import sweep_charts
+from tvseg.report.datafiles import match_csv
+from tvseg.report.model import Estimate, Report
+from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
+from tvseg.report.summary import report_sentences
 
-__all__ = ["environment", "render_index", "render_show", "scores_json", "match_csv", "write", "visible",
-           "spreadsheet_safe", "RETRIEVAL", "COUNTS", "UNIT", "TITLING", "CHAPTERS"]
+__all__ = [
+    "environment",
+    "render_index",
+    "render_show",
+    "write",
+    "visible",
+    "RETRIEVAL",
+    "COUNTS",
+    "UNIT",
+    "TITLING",
+    "CHAPTERS",
+]
 
 # Column labels come from the metric registry (tvseg.metrics), one per key.
 RETRIEVAL = metrics.columns("coverage", "boundary")
@@ -83,9 +91,19 @@ def environment() -> jinja2.Environment:
         cache_size=-1,
         auto_reload=False,
     )
-    env.filters.update(pct=rows.pct, points=rows.points, count=rows.count, pvalue=rows.pvalue,
-                       sortvalue=rows.sortvalue, mmss=svg.mmss, clock=svg.clock, duration=rows.duration,
-                       setting=rows.setting, visible=visible, visible_text=svg.visible_text)
+    env.filters.update(
+        pct=rows.pct,
+        points=rows.points,
+        count=rows.count,
+        pvalue=rows.pvalue,
+        sortvalue=rows.sortvalue,
+        mmss=svg.mmss,
+        clock=svg.clock,
+        duration=rows.duration,
+        setting=rows.setting,
+        visible=visible,
+        visible_text=svg.visible_text,
+    )
     env.globals.update(count_keys=COUNT_KEYS, missing=_MISSING, mark_shape=svg.mark_shape)
     return env
 
@@ -106,12 +124,16 @@ def _pages(source):
 
 # --- pages ------------------------------------------------------------------------------------
 
+
 def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
     report = pages.header
     unit = _present(present, UNIT)
     titling = _present(present, TITLING)
-    show_columns = _labels([("cov_n", "CovN"), ("cov_d", "CovD"), ("boundary_f1", "Bound. F")]) \
-        + [c for c in unit if c[0] in ("pk", "windowdiff")] + [c for c in titling if c[0] == "title_f1"]
+    show_columns = (
+        _labels([("cov_n", "CovN"), ("cov_d", "CovD"), ("boundary_f1", "Bound. F")])
+        + [c for c in unit if c[0] in ("pk", "windowdiff")]
+        + [c for c in titling if c[0] == "title_f1"]
+    )
 
     by_pair: dict[tuple[str, str], dict] = {}
     for c in report.comparisons:
@@ -121,37 +143,57 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
     sig_metrics += [(k, k) for k in sorted(compared - {k for k, _ in SIGNIFICANCE})]
     significance = {
         "metrics": _labels(sig_metrics),
-        "rows": [{"a": a, "b": b, "cells": [cells.get(m) for m, _ in sig_metrics]}
-                 for (a, b), cells in by_pair.items()],
+        "rows": [
+            {"a": a, "b": b, "cells": [cells.get(m) for m, _ in sig_metrics]} for (a, b), cells in by_pair.items()
+        ],
     }
 
     groups = []
     kinds = sorted({kind for s in report.systems for kind in s.groups})
     for kind in kinds:
         values = sorted({v for s in report.systems for v in s.groups.get(kind, {})})
-        group_rows = [{"value": v, "systems": [s.groups.get(kind, {}).get(v, {}) for s in report.systems]}
-                      for v in values]
+        group_rows = [
+            {"value": v, "systems": [s.groups.get(kind, {}).get(v, {}) for s in report.systems]} for v in values
+        ]
         groups.append({"kind": kind, "rows": group_rows})
 
-    charts = svg.sweep_charts(report)
+    charts = sweep_charts(report)
 
     metadata_keys = sorted({k for meta in pages.metadata for k in meta})
     keys = [key for key, _ in show_columns]
-    show_rows = rows.show_rows(pages.show_ids, [names[s] for s in pages.show_ids], pages.metadata, metadata_keys,
-                               pages.show_metrics(keys), keys)
+    show_rows = rows.show_rows(
+        pages.show_ids,
+        [names[s] for s in pages.show_ids],
+        pages.metadata,
+        metadata_keys,
+        pages.show_metrics(keys),
+        keys,
+    )
     has_ci = any(e.lo is not None for s in report.systems for e in s.corpus.values())
     long_threshold = report.settings.get("long_threshold")
     return {
-        "report": report, "n_shows": len(pages), "has_ci": has_ci,
-        "retrieval_columns": _labels(RETRIEVAL), "count_columns": _labels(COUNTS),
-        "unit_columns": unit, "title_columns": titling, "chapter_columns": _present(present, CHAPTERS),
+        "report": report,
+        "n_shows": len(pages),
+        "has_ci": has_ci,
+        "retrieval_columns": _labels(RETRIEVAL),
+        "count_columns": _labels(COUNTS),
+        "unit_columns": unit,
+        "title_columns": titling,
+        "chapter_columns": _present(present, CHAPTERS),
         "significance": significance,
-        "by_length": any(s.by_length for s in report.systems), "length_columns": _labels(LENGTH),
+        "by_length": any(s.by_length for s in report.systems),
+        "length_columns": _labels(LENGTH),
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",
-        "groups": groups, "group_columns": show_columns[:3],
-        "charts": charts, "metadata_keys": metadata_keys, "show_columns": show_columns, "show_rows": show_rows,
+        "groups": groups,
+        "group_columns": show_columns[:3],
+        "charts": charts,
+        "metadata_keys": metadata_keys,
+        "show_columns": show_columns,
+        "show_rows": show_rows,
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
-        "summary": report_sentences(report), "analysis": getattr(pages, "analysis", None), "show_files": names,
+        "summary": report_sentences(report),
+        "analysis": getattr(pages, "analysis", None),
+        "show_files": names,
     }
 
 
@@ -164,8 +206,12 @@ def render_index(report, names: Mapping[str, str] | None = None) -> str:
 
 def _show_columns(present: set) -> list:
     """The groups of a show's score tables: ``(heading, columns)``, one small table each."""
-    groups = [("Segment retrieval", _labels(RETRIEVAL[:6] + COUNTS[:2])), ("Boundaries", _labels(RETRIEVAL[6:])),
-              ("Unit domain", _present(present, UNIT)), ("Titling", _present(present, TITLING))]
+    groups = [
+        ("Segment retrieval", _labels(RETRIEVAL[:6] + COUNTS[:2])),
+        ("Boundaries", _labels(RETRIEVAL[6:])),
+        ("Unit domain", _present(present, UNIT)),
+        ("Titling", _present(present, TITLING)),
+    ]
     return [(heading, tuple(columns)) for heading, columns in groups if columns]
 
 
@@ -186,25 +232,44 @@ def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[
     gamma = header.settings.get("gamma")
     has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
     named = [(s.name, s.metrics) for s in page.systems]
-    tables = [{"heading": heading, "head": _score_head(group), "rows": rows.score_rows(named, [key for key, _ in group])}
-              for heading, group in columns]
-    systems = [{"name": s.name, "n_segments": len(s.seg_start), "key": f"s{i}",
-                "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}"),
-                "match_rows": rows.match_rows(s, has_title_f1)} for i, s in enumerate(page.systems)]
-    return environment().get_template("show.html").render(
-        report=header, show=page, file=names[page.show_id], n_reference=len(page.ref_start),
-        previous=neighbour(k - 1), next=neighbour(k + 1),
-        score_tables=tables,
-        reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label, key="r"), systems=systems,
-        timeline=svg.timeline(page, tolerance),
-        tolerance=None if tolerance is None else f"{tolerance:g} s",
-        gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",
-        has_title_f1=has_title_f1,
+    tables = [
+        {"heading": heading, "head": _score_head(group), "rows": rows.score_rows(named, [key for key, _ in group])}
+        for heading, group in columns
+    ]
+    systems = [
+        {
+            "name": s.name,
+            "n_segments": len(s.seg_start),
+            "key": f"s{i}",
+            "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}"),
+            "match_rows": rows.match_rows(s, has_title_f1),
+        }
+        for i, s in enumerate(page.systems)
+    ]
+    return (
+        environment()
+        .get_template("show.html")
+        .render(
+            report=header,
+            show=page,
+            file=names[page.show_id],
+            n_reference=len(page.ref_start),
+            previous=neighbour(k - 1),
+            next=neighbour(k + 1),
+            score_tables=tables,
+            reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label, key="r"),
+            systems=systems,
+            timeline=svg.timeline(page, tolerance),
+            tolerance=None if tolerance is None else f"{tolerance:g} s",
+            gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",
+            has_title_f1=has_title_f1,
+        )
     )
 
 
-def render_show(report, index: int, names: Mapping[str, str] | None = None, *, _page: ShowPage | None = None,
-                _columns=None) -> str:
+def render_show(
+    report, index: int, names: Mapping[str, str] | None = None, *, _page: ShowPage | None = None, _columns=None
+) -> str:
     """The page of show ``index`` of a :class:`Report` or a source of pages, with links to its neighbours.
 
     :func:`write` passes the page it built (``_page``, also written as CSV) and the score columns.
@@ -216,79 +281,8 @@ def render_show(report, index: int, names: Mapping[str, str] | None = None, *, _
     return _show_html(pages.header, pages.show_ids, index, page, names, columns)
 
 
-# --- data files -------------------------------------------------------------------------------
-
-def scores_json(report: Report) -> str:
-    """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
-    text = _pages(report).scores_json()
-    return text if isinstance(text, str) else "".join(text)
-
-
-MATCH_COLUMNS = ("system", "ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",
-                 "cov_ref_to_hyp", "cov_hyp_to_ref", "cov_bidirectional", "correct", "title_f1")
-_PAGE_COLUMNS = ("ref_start", "ref_end", "ref_label", "hyp_start", "hyp_end", "hyp_label",
-                 "cov_to", "cov_from", "coverage", "correct", "title_f1")
-_HEADER = csv_line(MATCH_COLUMNS)
-
-
-_FORMULA_START = frozenset("=+-@\t\r'")
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """``text`` with a leading ``'`` if a spreadsheet would run it as a formula (OWASP's advice).
-
-    Applies to text starting with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return, or ``'``
-    (so that one leading ``'`` can always be taken off again); a plain number is left alone.
-    """
-    if text[:1] in _FORMULA_START and _PLAIN_NUMBER.fullmatch(text) is None:
-        return "'" + text
-    return text
-
-
-def _csv_value(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, str):
-        return spreadsheet_safe(v)
-    return v
-
-
-def match_csv(show) -> str:
-    """The match tables of one show as CSV (one row per system and reference segment), for pandas.
-
-    ``show`` is a :class:`~tvseg.report.pages.ShowPage` or a model :class:`Show`. Text cells go
-    through :func:`spreadsheet_safe`: a title such as ``=HYPERLINK(...)`` is written
-    ``'=HYPERLINK(...)``; numbers are written as numbers.
-    """
-    if isinstance(show, Show):
-        show = page_of(show)
-    lines = [_HEADER]
-    for system in show.systems:
-        name = _csv_cell(system.name)
-        columns = [_csv_cells(getattr(system, c)) for c in _PAGE_COLUMNS]
-        lines.extend([f"{name},{','.join(row)}\n" for row in zip(*columns)])
-    return "".join(lines)
-
-
-def _csv_cells(values) -> list[str]:
-    """:func:`_csv_cell` of each value (floats, the usual case, without a call each)."""
-    return [("" if v != v else repr(v)) if type(v) is float else _csv_cell(v) for v in values]
-
-
-def _csv_cell(v) -> str:
-    """One cell as ``csv_line([_csv_value(v)])`` writes it (quicker for the usual floats and booleans)."""
-    kind = type(v)
-    if kind is float:
-        return "" if v != v else repr(v)
-    if kind is bool:
-        return "True" if v else "False"
-    return csv_line([_csv_value(v)])[:-1]
-
-
 # --- the folder -------------------------------------------------------------------------------
+
 
 def _put(path: Path, text) -> None:
     """Write ``text`` (a ``str``, or its pieces) to ``path``; replace_directory flushes the whole folder at once."""
@@ -317,14 +311,14 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
     present = pages.present()
     columns = _show_columns(present)
     show_ids = pages.show_ids
-    for template in ("show.html", "index.html"):   # compiled once, here, before any process forks
+    for template in ("show.html", "index.html"):  # compiled once, here, before any process forks
         environment().get_template(template)
     svg.no_label()
 
     def fill(root: Path) -> None:
         shows, data = inside(root, "shows"), inside(root, "data/shows")
         shows.mkdir()
-        data.mkdir(parents=True)   # workers create no folder: none can recreate a removed one
+        data.mkdir(parents=True)  # workers create no folder: none can recreate a removed one
 
         def write_show(k: int) -> None:
             page = pages.page(k)
@@ -334,8 +328,10 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
 
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json())
-            _put(inside(root, "index.html"), environment().get_template("index.html").render(
-                _index_context(pages, names, present)))
+            _put(
+                inside(root, "index.html"),
+                environment().get_template("index.html").render(_index_context(pages, names, present)),
+            )
 
         workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)
 

@@ -1,39 +1,35 @@
-"""Geometry of the report's SVG figures: the show timeline and the sweep line charts.
+"""The show timeline of the report's pages, and the text and time helpers of its SVG figures.
 
-:func:`line_chart` only computes coordinates and the text of each element (plain dicts), which the
-template macro ``chart`` of ``macros.html`` turns into SVG with jinja2's autoescaping. The timeline,
-drawn on every show page, writes its segments and marks itself (:func:`timeline`), each text
-escaped by :func:`escape_text` exactly as the templates escape it. Control and bidi characters of
-untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
+The timeline, drawn on every show page, writes its segments and marks itself (:func:`timeline`),
+each text escaped by :func:`escape_text` exactly as the templates escape it. Control and bidi
+characters of untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
+The times on axes and in tables are written by :func:`mmss` and :func:`clock`, the axis steps
+chosen by :func:`nice_step` (also used by the sweep charts, :mod:`tvseg.report.charts`).
 """
+
 from __future__ import annotations
 
 import math
 import re
 from functools import lru_cache
 from itertools import repeat
-from typing import Sequence
 
 from markupsafe import Markup
 
-__all__ = ["clock", "mmss", "nice_step", "timeline", "mark_shape", "escape_text", "line_chart", "visible_text", "sweep_charts",
-           "HIDDEN", "SERIES_STYLES"]
+__all__ = [
+    "clock",
+    "mmss",
+    "nice_step",
+    "timeline",
+    "mark_shape",
+    "escape_text",
+    "visible_text",
+    "HIDDEN",
+]
 
 # Control characters (C0, DEL, C1) and the bidirectional-text controls (embeddings, overrides,
 # isolates, marks), which can hide text or reorder how an id or a title reads.
 HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-# Okabe & Ito's colour-blind-safe palette; each series also gets its own marker and dash pattern,
-# so the charts still read in greyscale.
-SERIES_STYLES = (
-    {"colour": "#0072B2", "marker": "circle", "dash": ""},
-    {"colour": "#D55E00", "marker": "square", "dash": "6 3"},
-    {"colour": "#009E73", "marker": "triangle", "dash": "2 2"},
-    {"colour": "#CC79A7", "marker": "diamond", "dash": "8 3 2 3"},
-    {"colour": "#E69F00", "marker": "cross", "dash": "1 3"},
-    {"colour": "#56B4E9", "marker": "circle", "dash": "10 2"},
-    {"colour": "#000000", "marker": "square", "dash": "4 1 1 1"},
-)
 
 _STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600)
 
@@ -165,7 +161,7 @@ def timeline(show, tolerance: float | None = None) -> dict:
     span = max(end - start, 1e-9)
     plot = WIDTH - LEFT - RIGHT
 
-    positions: dict = {}   # a boundary ends one segment and starts the next: placed once
+    positions: dict = {}  # a boundary ends one segment and starts the next: placed once
 
     def x(t: float) -> float:
         at = positions.get(t)
@@ -192,30 +188,56 @@ def timeline(show, tolerance: float | None = None) -> dict:
             head = f"{shown}: {escape_text(label)}" if label else shown
             full = escape_text(label)
             text = escape_text(_fit(label, x1 - x0))
-            parts.append(f'<g class="seg-g" data-seg="{key}-{i + 1}" data-a="{a!r}" data-b="{b!r}">'
-                         f'<rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
-                         f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}">{text}</text>'
-                         f'<title>#{i + 1} {head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s'
-                         f'{escape_text(what)}</title></g>')
+            parts.append(
+                f'<g class="seg-g" data-seg="{key}-{i + 1}" data-a="{a!r}" data-b="{b!r}">'
+                f'<rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
+                f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}">{text}</text>'
+                f"<title>#{i + 1} {head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s"
+                f"{escape_text(what)}</title></g>"
+            )
         for t, cls, title in marks:
-            parts.append(f'<g class="mark {cls}" data-t="{t!r}" transform="translate({x(t)} 0)">'
-                         f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
-                         f'{_mark(cls, 0, y - 5)}<title>{escape_text(title)}</title></g>')
+            parts.append(
+                f'<g class="mark {cls}" data-t="{t!r}" transform="translate({x(t)} 0)">'
+                f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
+                f"{_mark(cls, 0, y - 5)}<title>{escape_text(title)}</title></g>"
+            )
         lanes.append({"name": name, "kind": kind, "y": y, "h": LANE, "body": Markup("".join(parts))})
 
-    lane("reference", "reference", "r", show.ref_start, show.ref_end, show.ref_label, repeat(None), [],
-         lambda i: _verdicts(show, i))
+    lane(
+        "reference",
+        "reference",
+        "r",
+        show.ref_start,
+        show.ref_end,
+        show.ref_label,
+        repeat(None),
+        [],
+        lambda i: _verdicts(show, i),
+    )
     tol = "" if tolerance is None else f" (within {tolerance:g} s)"
     for k, system in enumerate(show.systems):
         shown = visible_text(system.name)
-        marks = [(h, "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at "
-                                f"{clock(r)}{tol}") for r, h in zip(system.matched_ref, system.matched_hyp)]
-        marks += [(t, "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
-                  for t in system.false_alarms]
+        marks = [
+            (h, "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at {clock(r)}{tol}")
+            for r, h in zip(system.matched_ref, system.matched_hyp)
+        ]
+        marks += [
+            (t, "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
+            for t in system.false_alarms
+        ]
         marks += [(t, "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
         marks.sort(key=lambda m: (x(m[0]), m[1]))
-        lane(system.name, "system", f"s{k}", system.seg_start, system.seg_end, system.seg_label,
-             system.seg_correct, marks, None)
+        lane(
+            system.name,
+            "system",
+            f"s{k}",
+            system.seg_start,
+            system.seg_end,
+            system.seg_label,
+            system.seg_correct,
+            marks,
+            None,
+        )
 
     axis_y = TOP + len(lanes) * (LANE + GAP) - GAP + 6
     step = nice_step(span)
@@ -225,147 +247,32 @@ def timeline(show, tolerance: float | None = None) -> dict:
     while first + n * step <= end + 1e-9:
         t = first + n * step
         tx = x(t)
-        ticks.append(f'<g class="tick"><line x1="{tx}" x2="{tx}" y1="{TOP}" y2="{axis_y}"/>'
-                     f'<text x="{tx}" y="{axis_y + 16}" text-anchor="middle">{escape_text(mmss(t))}</text></g>')
+        ticks.append(
+            f'<g class="tick"><line x1="{tx}" x2="{tx}" y1="{TOP}" y2="{axis_y}"/>'
+            f'<text x="{tx}" y="{axis_y + 16}" text-anchor="middle">{escape_text(mmss(t))}</text></g>'
+        )
         n += 1
     over_y = axis_y + AXIS + 4
-    overview = "".join(f'<rect class="ov-seg ov-{i % 2}" x="{x(a)}" y="{over_y}" width="{round(max(x(b) - x(a), 0.5), 2)}"'
-                       f' height="{OVERVIEW}"/>' for i, (a, b) in enumerate(zip(show.ref_start, show.ref_end)))
-    return {"width": WIDTH, "height": over_y + OVERVIEW + 6, "left": LEFT, "right": WIDTH - RIGHT,
-            "axis_y": axis_y, "top": TOP, "ticks": Markup("".join(ticks)), "lanes": lanes,
-            "over_y": over_y, "over_h": OVERVIEW, "overview": Markup(overview), "start": repr(float(start)),
-            "end": repr(float(end)), "span": f"{mmss(start)}\u2013{mmss(end)}",
-            "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
-                     f"{mmss(start)} to {mmss(end)}"}
-
-
-def _polylines(points: Sequence[tuple[float, float | None]], fx, fy) -> list[str]:
-    """SVG ``points`` strings, one per run of defined values (a None breaks the line)."""
-    runs, current = [], []
-    for px, py in points:
-        if py is None or (isinstance(py, float) and math.isnan(py)):
-            if current:
-                runs.append(current)
-            current = []
-        else:
-            current.append(f"{fx(px):.2f},{fy(py):.2f}")
-    if current:
-        runs.append(current)
-    return [" ".join(r) for r in runs]
-
-
-def line_chart(*, title: str, x_label: str, y_label: str, series: Sequence[tuple[str, Sequence]],
-               x_range: tuple[float, float], x_ticks: Sequence[float], x_format: str = "{:g}",
-               y_range: tuple[float, float] = (0.0, 1.0), y_percent: bool = True,
-               setting: tuple[float, str] | None = None, bands: Sequence[tuple] = ()) -> dict:
-    """Layout of a line chart with axes, ticks, a legend, and one line per ``(name, points)`` series.
-
-    ``points`` are ``(x, y)`` pairs; y values are fractions, labelled as percentages when
-    ``y_percent``. Series keep the colour, marker and dash of their index in :data:`SERIES_STYLES`.
-    ``setting`` is ``(x, label)``: the value the run used, marked by a vertical line and its label;
-    ``bands`` are ``(series index, value, low, high)``: a series' value at the setting with its
-    bootstrap interval, drawn as a bar at the setting's x (side by side when there are several).
-    """
-    width, height = 460, 300
-    left, right, top, bottom = 56, 16, 28, 48
-    plot_w, plot_h = width - left - right, height - top - bottom
-    (x0, x1), (y0, y1) = x_range, y_range
-
-    def fx(v):
-        return left + (v - x0) / ((x1 - x0) or 1) * plot_w
-
-    def fy(v):
-        return top + plot_h - (min(max(v, y0), y1) - y0) / ((y1 - y0) or 1) * plot_h
-
-    y_ticks = [y0 + i * (y1 - y0) / 5 for i in range(6)]
-    lines = []
-    for i, (name, points) in enumerate(series):
-        name = visible_text(name)
-        style = SERIES_STYLES[i % len(SERIES_STYLES)]
-        markers = []
-        for px, py in points:
-            if py is None or (isinstance(py, float) and math.isnan(py)):
-                continue
-            shown = f"{100 * py:.1f}%" if y_percent else f"{py:.3f}"
-            markers.append({"x": round(fx(px), 2), "y": round(fy(py), 2),
-                            "title": f"{name}: {x_label} {x_format.format(px)} \u2192 {y_label} {shown}"})
-        lines.append({"name": name, "polylines": _polylines(points, fx, fy), "markers": markers, **style})
-    mark, band_rows = None, []
-    if setting is not None and x0 <= setting[0] <= x1:
-        sx = round(fx(setting[0]), 2)
-        right_side = sx > left + 0.6 * plot_w
-        mark = {"x": sx, "label": visible_text(setting[1]), "lx": sx - 5 if right_side else sx + 5,
-                "anchor": "end" if right_side else "start"}
-        for k, (i, value, lo, hi) in enumerate(bands):
-            if value is None or lo is None or hi is None:
-                continue
-            style, name = SERIES_STYLES[i % len(SERIES_STYLES)], lines[i]["name"]
-            shown = [f"{100 * v:.1f}%" if y_percent else f"{v:.3f}" for v in (value, lo, hi)]
-            band_rows.append({"x": round(sx + (k - (len(bands) - 1) / 2) * 9, 2), "y": round(fy(value), 2),
-                              "lo": round(fy(lo), 2), "hi": round(fy(hi), 2), "colour": style["colour"],
-                              "title": f"{name}: {y_label} {shown[0]} at {setting[1]}, bootstrap interval "
-                                       f"[{shown[1]}, {shown[2]}]"})
-    legend_rows = []
-    for i, line in enumerate(lines):
-        legend_rows.append({**line, "lx": left + (i % 3) * (plot_w / 3), "ly": height + 18 * (i // 3) + 4})
+    overview = "".join(
+        f'<rect class="ov-seg ov-{i % 2}" x="{x(a)}" y="{over_y}" width="{round(max(x(b) - x(a), 0.5), 2)}"'
+        f' height="{OVERVIEW}"/>'
+        for i, (a, b) in enumerate(zip(show.ref_start, show.ref_end))
+    )
     return {
-        "title": title, "x_label": x_label, "y_label": y_label,
-        "width": width, "height": height + 18 * math.ceil(len(lines) / 3) + 6,
-        "left": left, "top": top, "plot_w": plot_w, "plot_h": plot_h, "bottom": top + plot_h,
-        "x_ticks": [{"x": round(fx(v), 2), "text": x_format.format(v)} for v in x_ticks],
-        "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.0f}%" if y_percent else f"{v:g}"} for v in y_ticks],
-        "lines": lines, "legend": legend_rows, "setting": mark, "bands": band_rows,
+        "width": WIDTH,
+        "height": over_y + OVERVIEW + 6,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "axis_y": axis_y,
+        "top": TOP,
+        "ticks": Markup("".join(ticks)),
+        "lanes": lanes,
+        "over_y": over_y,
+        "over_h": OVERVIEW,
+        "overview": Markup(overview),
+        "start": repr(float(start)),
+        "end": repr(float(end)),
+        "span": f"{mmss(start)}\u2013{mmss(end)}",
+        "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
+        f"{mmss(start)} to {mmss(end)}",
     }
-
-
-def _number(value) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _bands(series, key: str) -> list:
-    """``(series index, value, low, high)`` of ``key`` for each system of ``series`` with an interval."""
-    estimates = [s.corpus.get(key) for s in series]
-    return [(i, e.value, e.lo, e.hi) for i, e in enumerate(estimates) if e is not None and e.lo is not None]
-
-
-def sweep_charts(report) -> list:
-    """Layouts of the corpus page's sweep charts (:func:`line_chart`): CovN and CovD against gamma,
-    boundary F against the tolerance.
-
-    Each marks the setting the run used (``report.settings``) and, where the result has bootstrap
-    intervals, each system's corpus value there with its interval.
-
-    Parameters
-    ----------
-    report : tvseg.report.model.Report
-        Its ``systems`` (sweeps and corpus estimates) and ``settings`` are read.
-
-    Returns
-    -------
-    list of dict
-    """
-    charts: list = []
-    gamma, tolerance = _number(report.settings.get("gamma")), _number(report.settings.get("tolerance"))
-    gamma_series = [s for s in report.systems if s.gamma_sweep]
-    if gamma_series:
-        ticks = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
-        lo = min(min(p[0] for p in s.gamma_sweep) for s in gamma_series)
-        hi = max(max(p[0] for p in s.gamma_sweep) for s in gamma_series)
-        for i, name, key in ((1, "CovN", "cov_n"), (2, "CovD", "cov_d")):
-            charts.append(line_chart(
-                title=f"{name} against the coverage threshold \u03b3", x_label="\u03b3", y_label=name,
-                series=[(s.name, [(p[0], p[i]) for p in s.gamma_sweep]) for s in gamma_series],
-                x_range=(min(lo, 0.5), max(hi, 1.0)), x_ticks=[t for t in ticks if lo <= t <= hi] or ticks,
-                x_format="{:.2f}", setting=None if gamma is None else (gamma, f"\u03b3 = {gamma:g} (this run)"),
-                bands=_bands(gamma_series, key)))
-    tol_series = [s for s in report.systems if s.tolerance_sweep]
-    if tol_series:
-        hi = max(max(p[0] for p in s.tolerance_sweep) for s in tol_series)
-        step = nice_step(hi, 6) if hi > 0 else 1
-        charts.append(line_chart(
-            title="Boundary F against the tolerance", x_label="tolerance (s)", y_label="boundary F",
-            series=[(s.name, list(s.tolerance_sweep)) for s in tol_series],
-            x_range=(0.0, hi or 1.0), x_ticks=[i * step for i in range(int(hi // step) + 1)],
-            setting=None if tolerance is None else (tolerance, f"{tolerance:g} s (this run)"),
-            bands=_bands(tol_series, "boundary_f1")))
-    return charts
