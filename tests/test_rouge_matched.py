@@ -3,6 +3,7 @@
 (``chunkseg/titles.py``, ``compute_title_scores``) on 300 random shows, per show and as the corpus mean,
 through chunkseg's own functions; the end-to-end ``tvseg evaluate --chunkseg`` numbers against
 ``chunkseg.evaluate_batch``; and a hand-counted example (greedy matching, ties, the 5 s edge)."""
+
 import json
 import math
 import random
@@ -17,17 +18,40 @@ from tvseg.cli import main
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
 from tvseg.retrieval.chapters import match_in_time
-from tvseg.retrieval.corpus import corpus_metrics, metric_table, score_shows
+from tvseg.retrieval.corpus import score_shows
+from tvseg.retrieval.reductions import corpus_metrics, metric_table
 from tvseg.retrieval.segments import from_segmentations
 from tvseg.settings import Settings
 
 chunkseg = pytest.importorskip("chunkseg")
 from chunkseg import titles as chunkseg_titles  # noqa: E402
 
-KEYS = (("title_matched_rougeL_precision", "tm_rl_precision"), ("title_matched_rougeL_recall", "tm_rl_recall"),
-        ("title_matched_rougeL_f1", "tm_rl_f1"))
-WORDS = ["storm", "storms", "weather", "forecast", "tour", "de", "France", "élections", "municipales",
-         "sport", "sports", "running", "markets", "the", "nations", "news", "2015", "Réforme", "retraites"]
+KEYS = (
+    ("title_matched_rougeL_precision", "tm_rl_precision"),
+    ("title_matched_rougeL_recall", "tm_rl_recall"),
+    ("title_matched_rougeL_f1", "tm_rl_f1"),
+)
+WORDS = [
+    "storm",
+    "storms",
+    "weather",
+    "forecast",
+    "tour",
+    "de",
+    "France",
+    "élections",
+    "municipales",
+    "sport",
+    "sports",
+    "running",
+    "markets",
+    "the",
+    "nations",
+    "news",
+    "2015",
+    "Réforme",
+    "retraites",
+]
 
 
 class _NoBert:
@@ -102,22 +126,24 @@ def _annotation(bounds, titles, duration):
 
 
 def tvseg_scores(lines, *, stemmer):
-    ref = from_segmentations([_annotation(r["reference"], r.get("reference_titles", []), r["duration"])
-                              for r in lines])
-    hyp = from_segmentations([_annotation(r["hypothesis"], r.get("hyp_titles", []), r["duration"])
-                              for r in lines])
+    ref = from_segmentations([_annotation(r["reference"], r.get("reference_titles", []), r["duration"]) for r in lines])
+    hyp = from_segmentations([_annotation(r["hypothesis"], r.get("hyp_titles", []), r["duration"]) for r in lines])
     shows = [f"s{i}" for i in range(len(lines))]
-    scores = score_shows(ref, hyp, shows=shows, gamma=0.85, long_threshold=60.0, tolerance=10.0, titles=True,
-                         title_stemmer=stemmer)
+    scores = score_shows(
+        ref, hyp, shows=shows, gamma=0.85, long_threshold=60.0, tolerance=10.0, titles=True, title_stemmer=stemmer
+    )
     return metric_table(scores.components, titles=True), corpus_metrics(scores.components, titles=True)
 
 
 def chunkseg_show(line):
     """chunkseg's title metrics of one line, as its evaluate() computes them (no BERTScore)."""
-    return chunkseg.evaluate(line["hypothesis"], line["reference"], line["duration"],
-                             reference_titles=[tuple(p) for p in line["reference_titles"]]
-                             if "reference_titles" in line else None,
-                             hyp_titles=[tuple(p) for p in line.get("hyp_titles", [])] or None)
+    return chunkseg.evaluate(
+        line["hypothesis"],
+        line["reference"],
+        line["duration"],
+        reference_titles=[tuple(p) for p in line["reference_titles"]] if "reference_titles" in line else None,
+        hyp_titles=[tuple(p) for p in line.get("hyp_titles", [])] or None,
+    )
 
 
 def test_equal_to_chunksegs_compute_title_scores_on_300_random_shows(no_bert):
@@ -138,8 +164,11 @@ def test_equal_to_chunksegs_compute_title_scores_on_300_random_shows(no_bert):
             # the pairing itself, straight from chunkseg's _match_titles_by_time
             if "hyp_titles" in line:
                 pairs = chunkseg_titles._match_titles_by_time(
-                    [tuple(p) for p in line["hyp_titles"]], [tuple(p) for p in line["reference_titles"]],
-                    5.0, line["duration"])
+                    [tuple(p) for p in line["hyp_titles"]],
+                    [tuple(p) for p in line["reference_titles"]],
+                    5.0,
+                    line["duration"],
+                )
                 matched += len(pairs[0])
                 unmatched_some += len(pairs[0]) < len(line["reference_titles"])
         else:
@@ -150,8 +179,9 @@ def test_equal_to_chunksegs_compute_title_scores_on_300_random_shows(no_bert):
     for key, their_key in (*KEYS, ("title_matched_fraction", "tm_matched")):
         values = [t[their_key] for t in theirs if their_key in t]
         assert corpus[key] == pytest.approx(float(np.mean(values)), abs=1e-12), key
-    batch = chunkseg.evaluate_batch([{k: v for k, v in line.items()} for line in lines[:60]], titles=True,
-                                    num_bootstrap=1)
+    batch = chunkseg.evaluate_batch(
+        [{k: v for k, v in line.items()} for line in lines[:60]], titles=True, num_bootstrap=1
+    )
     _, corpus60 = tvseg_scores(lines[:60], stemmer=True)
     for key, their_key in (*KEYS, ("title_matched_fraction", "tm_matched")):
         assert corpus60[key] == pytest.approx(batch[their_key]["mean"], abs=1e-12), key
@@ -178,8 +208,9 @@ def test_evaluate_chunkseg_file_gives_chunksegs_numbers_without_stemming(tmp_pat
         warnings.simplefilter("ignore")
         assert main(["evaluate", "--chunkseg", str(path), "--json", str(out), "--bootstrap", "0"]) == 0
     system = json.loads(out.read_text())["systems"]["hypothesis"]
-    batch = chunkseg.evaluate_batch([{k: v for k, v in line.items() if k != "show"} for line in lines],
-                                    titles=True, num_bootstrap=1)
+    batch = chunkseg.evaluate_batch(
+        [{k: v for k, v in line.items() if k != "show"} for line in lines], titles=True, num_bootstrap=1
+    )
     for key, their_key in (*KEYS, ("title_matched_fraction", "tm_matched")):
         assert system["corpus"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12), key
         assert system["macro"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12), key
@@ -196,17 +227,20 @@ def _ann(*segments):
     return a
 
 
-REF = {"a": _ann((0, 30, "Storm warning"), (30, 32, "<NA>"), (32, 60, "Tour de France"), (60, 100, "Weather")),
-       "b": _ann((0, 2, "<NA>"), (2, 5, "Sport"), (5, 9, "Markets"), (9, 20, "Weather")),
-       "c": _ann((0, 2, "<NA>"), (2, 8, "Alpha"), (8, 20, "Beta")),
-       "d": _ann((0, 50, "Sport"), (50, 100, "News")),
-       "e": _ann((0, 100, "<NA>"))}
-HYP = {"a": _ann((0, 27, "storm"), (27, 58, "The Tour de France stage"), (58, 64, "Tour"),
-                 (64, 100, "Weather forecast")),
-       "b": _ann((0, 3, "Sport news"), (3, 6, "Markets"), (6, 20, "Weather")),
-       "c": _ann((0, 5, "Gamma"), (5, 10, "Alpha"), (10, 20, "Beta")),
-       "d": _ann((0, 50, "<NA>"), (50, 100, "<NA>")),
-       "e": _ann((0, 100, "Something"))}
+REF = {
+    "a": _ann((0, 30, "Storm warning"), (30, 32, "<NA>"), (32, 60, "Tour de France"), (60, 100, "Weather")),
+    "b": _ann((0, 2, "<NA>"), (2, 5, "Sport"), (5, 9, "Markets"), (9, 20, "Weather")),
+    "c": _ann((0, 2, "<NA>"), (2, 8, "Alpha"), (8, 20, "Beta")),
+    "d": _ann((0, 50, "Sport"), (50, 100, "News")),
+    "e": _ann((0, 100, "<NA>")),
+}
+HYP = {
+    "a": _ann((0, 27, "storm"), (27, 58, "The Tour de France stage"), (58, 64, "Tour"), (64, 100, "Weather forecast")),
+    "b": _ann((0, 3, "Sport news"), (3, 6, "Markets"), (6, 20, "Weather")),
+    "c": _ann((0, 5, "Gamma"), (5, 10, "Alpha"), (10, 20, "Beta")),
+    "d": _ann((0, 50, "<NA>"), (50, 100, "<NA>")),
+    "e": _ann((0, 100, "Something")),
+}
 
 
 def test_counted_by_hand(no_bert):

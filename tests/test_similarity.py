@@ -4,6 +4,7 @@ Expected values come from Fournier & Inkpen 2012 (worked examples of sections 3.
 hand computations drawn below, from segeval 2.0.11 run on the same input, and from a brute-force
 search written here.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 
 import tvseg
 from tvseg.errors import InputError
-from tvseg.unit.edits import FullMiss, Transposition, boundary_edit_distance, transposition_error
+from tvseg.unit.edit_operations import FullMiss, Transposition
+from tvseg.unit.edits import boundary_edit_distance, transposition_error
 from tvseg.unit.masses import from_indicator
 from tvseg.unit.similarity import boundary_similarity, segmentation_similarity, similarity_counts
 
@@ -45,8 +47,13 @@ def test_section_3_3_walkthrough_is_9_over_13():
     assert edits.distance == 4.0
     assert edits.potential_boundaries == 13
     assert edits.matches == 3  # 1, 3 and 12
-    assert edits.counts == {"substitutions": 3, "additions": 3, "type_substitutions": 0,
-                            "transpositions": 1, "matches": 3}
+    assert edits.counts == {
+        "substitutions": 3,
+        "additions": 3,
+        "type_substitutions": 0,
+        "transpositions": 1,
+        "matches": 3,
+    }
     assert similarity_counts(s1, s2) == (4.0, 13)
 
 
@@ -132,8 +139,10 @@ def test_public_names():
 # Bad input
 
 
-@pytest.mark.parametrize("kwargs", [{"n": 0}, {"n": 2.5}, {"n": True}, {"weights": (1.5, 1.0)},
-                                    {"weights": (1.0,)}, {"weights": (-0.1, 1.0)}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"n": 0}, {"n": 2.5}, {"n": True}, {"weights": (1.5, 1.0)}, {"weights": (1.0,)}, {"weights": (-0.1, 1.0)}],
+)
 def test_bad_options(kwargs):
     with pytest.raises(InputError):
         segmentation_similarity((2, 3), (1, 4), **kwargs)
@@ -200,13 +209,16 @@ def test_s_equals_segeval_2_s_with_half_weighted_transpositions():
 def test_edit_operations_equal_segeval_for_n_2():
     from segeval.format import boundary_string_from_masses
     from segeval.similarity.distance.multipleboundary import boundary_edit_distance as segeval_bed
+
     for a, b in _random_pairs(300, seed=11):
-        additions, substitutions, transpositions = segeval_bed(boundary_string_from_masses(a),
-                                                               boundary_string_from_masses(b), n_t=2)
+        additions, substitutions, transpositions = segeval_bed(
+            boundary_string_from_masses(a), boundary_string_from_masses(b), n_t=2
+        )
         ours = boundary_edit_distance(a, b, n=2)
         # segeval indexes the boundary string from 0: our position p is its index p - 1
-        assert sorted((t.start - 1, t.end - 1) for t in ours.transpositions) == \
-            sorted((t.start, t.end) for t in transpositions)
+        assert sorted((t.start - 1, t.end - 1) for t in ours.transpositions) == sorted(
+            (t.start, t.end) for t in transpositions
+        )
         assert len(ours.additions) == len(additions)
         assert not substitutions and not ours.type_substitutions
 
@@ -219,8 +231,11 @@ def _brute_force_distance(a, b, n, w_sub, w_trp, scale):
     pa = set(np.cumsum(a)[:-1].tolist())
     pb = set(np.cumsum(b)[:-1].tolist())
     diffs = sorted([(p, 0) for p in pa - pb] + [(p, 1) for p in pb - pa])
-    candidates = [(i, j) for i, j in itertools.combinations(range(len(diffs)), 2)
-                  if diffs[i][1] != diffs[j][1] and diffs[j][0] - diffs[i][0] < n]
+    candidates = [
+        (i, j)
+        for i, j in itertools.combinations(range(len(diffs)), 2)
+        if diffs[i][1] != diffs[j][1] and diffs[j][0] - diffs[i][0] < n
+    ]
     best = w_sub * len(diffs)
     # every set of transpositions whose spans [start, end] do not overlap
     for r in range(1, len(diffs) // 2 + 1):
@@ -239,10 +254,12 @@ def _brute_force_distance(a, b, n, w_sub, w_trp, scale):
 @given(st.data())
 def test_optimal_transpositions_match_brute_force(data):
     total = data.draw(st.integers(2, 16))
-    a = tuple(int(m) for m in from_indicator(data.draw(st.lists(st.booleans(), min_size=total - 1,
-                                                                 max_size=total - 1))))
-    b = tuple(int(m) for m in from_indicator(data.draw(st.lists(st.booleans(), min_size=total - 1,
-                                                                 max_size=total - 1))))
+    a = tuple(
+        int(m) for m in from_indicator(data.draw(st.lists(st.booleans(), min_size=total - 1, max_size=total - 1)))
+    )
+    b = tuple(
+        int(m) for m in from_indicator(data.draw(st.lists(st.booleans(), min_size=total - 1, max_size=total - 1)))
+    )
     n = data.draw(st.integers(1, 6))
     w_sub = data.draw(st.sampled_from([1.0, 0.5, 0.25]))
     w_trp = data.draw(st.sampled_from([1.0, 0.5, 0.0]))
@@ -250,17 +267,21 @@ def test_optimal_transpositions_match_brute_force(data):
     expected = _brute_force_distance(a, b, n, w_sub, w_trp, scale)
     got = boundary_edit_distance(a, b, n=n, weights=(w_sub, w_trp), scale_transpositions=scale)
     assert got.distance == pytest.approx(expected, abs=1e-9)
-    assert similarity_counts(a, b, n=n, weights=(w_sub, w_trp), scale_transpositions=scale)[0] == \
-        pytest.approx(expected, abs=1e-9)
+    assert similarity_counts(a, b, n=n, weights=(w_sub, w_trp), scale_transpositions=scale)[0] == pytest.approx(
+        expected, abs=1e-9
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Laws
 
 
-masses_pairs = st.integers(1, 40).flatmap(lambda total: st.tuples(
-    st.lists(st.booleans(), min_size=total - 1, max_size=total - 1),
-    st.lists(st.booleans(), min_size=total - 1, max_size=total - 1)))
+masses_pairs = st.integers(1, 40).flatmap(
+    lambda total: st.tuples(
+        st.lists(st.booleans(), min_size=total - 1, max_size=total - 1),
+        st.lists(st.booleans(), min_size=total - 1, max_size=total - 1),
+    )
+)
 
 
 def _masses(indicator):
@@ -268,8 +289,12 @@ def _masses(indicator):
 
 
 @settings(max_examples=200, deadline=None)
-@given(masses_pairs, st.integers(1, 5), st.booleans(),
-       st.tuples(st.sampled_from([0.0, 0.5, 1.0]), st.sampled_from([0.0, 0.5, 1.0])))
+@given(
+    masses_pairs,
+    st.integers(1, 5),
+    st.booleans(),
+    st.tuples(st.sampled_from([0.0, 0.5, 1.0]), st.sampled_from([0.0, 0.5, 1.0])),
+)
 def test_s_laws(pair, n, scale, weights):
     a, b = _masses(pair[0]), _masses(pair[1])
     s_ab = segmentation_similarity(a, b, n=n, weights=weights, scale_transpositions=scale)

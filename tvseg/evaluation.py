@@ -10,11 +10,12 @@ Show alignment: the reference decides which shows are scored. A show that a hypo
 reference lacks is left out (with a :class:`~tvseg.errors.TvsegWarning` naming it); a reference show
 that a hypothesis lacks is scored as an empty hypothesis (with a warning naming it).
 """
+
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -23,20 +24,29 @@ from pyannote.core import Annotation, Timeline
 from tvseg import __version__
 from tvseg.metrics import COUNT_KEYS, keys
 from tvseg.output import json_safe
-from tvseg.retrieval.bootstrap import paired_bootstrap
-from tvseg.retrieval.corpus import (ShowScores, by_group, by_length, corpus_metrics, macro_metrics,
-                                    metric_table, score_shows, warn_undefined)
-from tvseg.retrieval.coverage import match_table
-from tvseg.retrieval.shards import join_scores
-from tvseg.retrieval.tables import long_table, summary_table
-from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
-from tvseg.settings import Settings
 from tvseg.preparation import Prepared, prepare
+from tvseg.retrieval.bootstrap import paired_bootstrap
+from tvseg.retrieval.corpus import ShowScores, score_shows
+from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, macro_metrics, metric_table, warn_undefined
+from tvseg.retrieval.shards import join_scores
+from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
+from tvseg.retrieval.tables import long_table, summary_table
+from tvseg.settings import Settings
 from tvseg.unit.corpus import UnitPart, corpus_unit_scores, reduce_unit_parts
 from tvseg.unit.corpus_parts import unit_components_table, unit_rates
 
-__all__ = ["evaluate", "prepare", "Prepared", "EvaluationResult", "SystemResult", "UNIT_METRICS", "SystemShard",
-           "score_shard", "reduce_shards"]
+__all__ = [
+    "evaluate",
+    "prepare",
+    "Prepared",
+    "EvaluationResult",
+    "SystemResult",
+    "UNIT_METRICS",
+    "SystemShard",
+    "score_shard",
+    "reduce_shards",
+]
 
 UNIT_METRICS = keys("unit")
 
@@ -103,14 +113,17 @@ class EvaluationResult:
         return summary_table(self)
 
     def __repr__(self) -> str:
-        return (f"<EvaluationResult: {len(self.systems)} system(s) ({', '.join(self.systems)}), "
-                f"{len(self.shows)} show(s); {self.settings.signature()}>")
+        return (
+            f"<EvaluationResult: {len(self.systems)} system(s) ({', '.join(self.systems)}), "
+            f"{len(self.shows)} show(s); {self.settings.signature()}>"
+        )
 
     def _repr_html_(self) -> str:
         """The summary table in a notebook, with the settings' signature under it."""
         table = self.summary().to_html(float_format=lambda v: f"{100 * v:.1f}", na_rep="-", border=0)
-        return (f"{table}<p><small>{len(self.shows)} show(s), percent; "
-                f"{html.escape(self.settings.signature())}</small></p>")
+        return (
+            f"{table}<p><small>{len(self.shows)} show(s), percent; {html.escape(self.settings.signature())}</small></p>"
+        )
 
     def to_json(self) -> dict:
         """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers)."""
@@ -122,23 +135,35 @@ class EvaluationResult:
                 "by_length": sr.by_length,
                 "shows": sr.shows,
                 "groups": sr.groups,
-                "sweeps": {"gamma": sr.gamma_sweep.to_dict(orient="records"),
-                           "tolerance": sr.tolerance_sweep.to_dict(orient="records")},
+                "sweeps": {
+                    "gamma": sr.gamma_sweep.to_dict(orient="records"),
+                    "tolerance": sr.tolerance_sweep.to_dict(orient="records"),
+                },
                 "bootstrap": self.intervals.get(name, {}),
             }
-        return json_safe({
-            "tvseg_version": __version__,
-            "signature": self.settings.signature(),
-            "settings": self.settings.as_dict(),
-            "systems": systems,
-            "pairwise": self.pairwise,
-        }, integer_keys=COUNT_KEYS)
+        return json_safe(
+            {
+                "tvseg_version": __version__,
+                "signature": self.settings.signature(),
+                "settings": self.settings.as_dict(),
+                "systems": systems,
+                "pairwise": self.pairwise,
+            },
+            integer_keys=COUNT_KEYS,
+        )
 
 
-def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
-             settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
-             units: Mapping[str, pd.DataFrame] | None = None, metadata: pd.DataFrame | None = None,
-             sweep_tolerances=TOLERANCES, check_time_base: bool = True) -> EvaluationResult:
+def evaluate(
+    reference: Mapping[str, Annotation | Timeline],
+    hypotheses: Mapping[str, Mapping[str, Annotation]],
+    *,
+    settings: Settings | None = None,
+    uem: Mapping[str, Timeline] | None = None,
+    units: Mapping[str, pd.DataFrame] | None = None,
+    metadata: pd.DataFrame | None = None,
+    sweep_tolerances=TOLERANCES,
+    check_time_base: bool = True,
+) -> EvaluationResult:
     """Score every system on every reference show.
 
     Parameters
@@ -173,8 +198,15 @@ def evaluate(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping
     EvaluationResult
     """
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
-    return reduce_shards([score_shard(p, sweep_tolerances=sweep_tolerances)], settings=p.settings, reference=p.reference,
-                         hypotheses=hypotheses, metadata=metadata, uem=uem, sweep_tolerances=sweep_tolerances)
+    return reduce_shards(
+        [score_shard(p, sweep_tolerances=sweep_tolerances)],
+        settings=p.settings,
+        reference=p.reference,
+        hypotheses=hypotheses,
+        metadata=metadata,
+        uem=uem,
+        sweep_tolerances=sweep_tolerances,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,22 +247,50 @@ def score_shard(p: Prepared, *, sweep_tolerances=TOLERANCES, titles: Mapping[str
     settings, shows, ref = p.settings, p.shows, p.reference_segments
     out = {}
     for name, hyp in p.systems.items():
-        scores = score_shows(ref, hyp, shows=shows, gamma=settings.gamma, long_threshold=settings.long_threshold,
-                             tolerance=settings.tolerance, tolerances=sweep_tolerances, uem_start=p.uem_start,
-                             uem_end=p.uem_end, title_f1_threshold=settings.title_f1_threshold,
-                             title_stemmer=settings.title_stemming, titles=(titles or {}).get(name))
+        scores = score_shows(
+            ref,
+            hyp,
+            shows=shows,
+            gamma=settings.gamma,
+            long_threshold=settings.long_threshold,
+            tolerance=settings.tolerance,
+            tolerances=sweep_tolerances,
+            uem_start=p.uem_start,
+            uem_end=p.uem_end,
+            title_f1_threshold=settings.title_f1_threshold,
+            title_stemmer=settings.title_stemming,
+            titles=(titles or {}).get(name),
+        )
         units = None
         if p.units is not None or settings.units == "frames":
             u_show, u_start, u_end = p.units if p.units is not None else (None, None, None)
-            units = corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end, shows=shows,
-                                       settings=settings, region_start=p.region_start, region_end=p.region_end,
-                                       name=name, part=True)
+            units = corpus_unit_scores(
+                ref,
+                hyp,
+                unit_show=u_show,
+                unit_start=u_start,
+                unit_end=u_end,
+                shows=shows,
+                settings=settings,
+                region_start=p.region_start,
+                region_end=p.region_end,
+                name=name,
+                part=True,
+            )
         out[name] = SystemShard(scores=scores, units=units)
     return out
 
 
-def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, metadata: pd.DataFrame | None = None,
-                  uem=None, sweep_tolerances=TOLERANCES) -> EvaluationResult:
+def reduce_shards(
+    shards: list,
+    *,
+    settings: Settings,
+    reference,
+    hypotheses,
+    metadata: pd.DataFrame | None = None,
+    uem=None,
+    sweep_tolerances=TOLERANCES,
+) -> EvaluationResult:
     """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
 
     Parameters
@@ -263,26 +323,49 @@ def reduce_shards(shards: list, *, settings: Settings, reference, hypotheses, me
             unit_tables[name] = (unit_components_table(parts, firsts, len(shows)), unit_rates)
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
-        matches = match_table(scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma,
-                              show_names=shows)
+        matches = match_table(
+            scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
+        )
         systems[name] = SystemResult(
-            name=name, scores=scores, shows=per_show, corpus=corpus, macro=macro_metrics(per_show),
+            name=name,
+            scores=scores,
+            shows=per_show,
+            corpus=corpus,
+            macro=macro_metrics(per_show),
             by_length=by_length(scores.components, name=name, long_threshold=settings.long_threshold),
-            groups=by_group(scores.components, metadata, titles=scores.titles), matches=matches,
-            gamma_sweep=gamma_sweep(scores), tolerance_sweep=tolerance_sweep(scores, sweep_tolerances),
-            boundary_pairs=_pairs(scores, shows), titles=scores.titles)
+            groups=by_group(scores.components, metadata, titles=scores.titles),
+            matches=matches,
+            gamma_sweep=gamma_sweep(scores),
+            tolerance_sweep=tolerance_sweep(scores, sweep_tolerances),
+            boundary_pairs=_pairs(scores, shows),
+            titles=scores.titles,
+        )
     intervals, pairwise = paired_bootstrap(
-        {n: s.scores.components for n, s in systems.items()}, resamples=settings.bootstrap, seed=settings.seed,
-        confidence=settings.confidence, titles={n: s.titles for n, s in systems.items()}, extra=unit_tables)
+        {n: s.scores.components for n, s in systems.items()},
+        resamples=settings.bootstrap,
+        seed=settings.seed,
+        confidence=settings.confidence,
+        titles={n: s.titles for n, s in systems.items()},
+        extra=unit_tables,
+    )
     shows = next(iter(systems.values())).scores.shows
-    return EvaluationResult(settings=settings, shows=shows, systems=systems, reference=reference,
-                            hypotheses=dict(hypotheses), metadata=metadata, intervals=intervals, pairwise=pairwise,
-                            uem=dict(uem) if uem is not None else None)
+    return EvaluationResult(
+        settings=settings,
+        shows=shows,
+        systems=systems,
+        reference=reference,
+        hypotheses=dict(hypotheses),
+        metadata=metadata,
+        intervals=intervals,
+        pairwise=pairwise,
+        uem=dict(uem) if uem is not None else None,
+    )
 
 
 def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
     r_show, r_time, _, h_time = scores.boundaries
     i, j = scores.pairs
     names = np.asarray(shows, dtype=object)
-    return pd.DataFrame({"show": names[r_show[i]] if len(i) else np.empty(0, object),
-                         "reference": r_time[i], "hypothesis": h_time[j]})
+    return pd.DataFrame(
+        {"show": names[r_show[i]] if len(i) else np.empty(0, object), "reference": r_time[i], "hypothesis": h_time[j]}
+    )

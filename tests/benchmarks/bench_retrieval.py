@@ -16,6 +16,7 @@ tvseg the pyannote Annotations, once with its corpus-wide sweep and once with ``
 called show by show. The matched counts are checked equal before anything is timed. Times are the
 best of ``--repeat`` runs in one process.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,23 +56,33 @@ def _annotation(cuts, length, prefix):
 
 
 def run_tvseg(reference, hypothesis):
-    from tvseg.retrieval.corpus import corpus_metrics, score_shows
+    from tvseg.retrieval.corpus import score_shows
+    from tvseg.retrieval.reductions import corpus_metrics
     from tvseg.retrieval.segments import from_segmentations
 
     shows = list(reference)
     ref = from_segmentations((reference[s] for s in shows), names=shows, side="reference")
     hyp = from_segmentations((hypothesis[s] for s in shows), names=shows, side="hypothesis")
-    scores = score_shows(ref, hyp, shows=shows, gamma=0.85, long_threshold=30.0, tolerance=10.0,
-                         tolerances=(5.0, 15.0), titles=False)
+    scores = score_shows(
+        ref, hyp, shows=shows, gamma=0.85, long_threshold=30.0, tolerance=10.0, tolerances=(5.0, 15.0), titles=False
+    )
     return corpus_metrics(scores.components), scores.boundary_matched.sum()
 
 
 def run_pyannote(reference, hypothesis, shows):
-    from pyannote.metrics.segmentation import (SegmentationCoverage, SegmentationPrecision,
-                                               SegmentationPurity, SegmentationRecall)
+    from pyannote.metrics.segmentation import (
+        SegmentationCoverage,
+        SegmentationPrecision,
+        SegmentationPurity,
+        SegmentationRecall,
+    )
 
-    metrics = [SegmentationPrecision(tolerance=10.0), SegmentationRecall(tolerance=10.0),
-               SegmentationPurity(), SegmentationCoverage()]
+    metrics = [
+        SegmentationPrecision(tolerance=10.0),
+        SegmentationRecall(tolerance=10.0),
+        SegmentationPurity(),
+        SegmentationCoverage(),
+    ]
     for show in shows:
         for metric in metrics:
             metric(reference[show], hypothesis[show])
@@ -88,8 +99,10 @@ def intervals(annotation):
 def run_mir_eval(ref_intervals, hyp_intervals):
     import mir_eval
 
-    return [[mir_eval.segment.detection(r, h, window=t, trim=True) for t in TOLERANCES]
-            for r, h in zip(ref_intervals, hyp_intervals)]
+    return [
+        [mir_eval.segment.detection(r, h, window=t, trim=True) for t in TOLERANCES]
+        for r, h in zip(ref_intervals, hyp_intervals)
+    ]
 
 
 def run_tvseg_boundaries_corpus(reference, hypothesis):
@@ -133,17 +146,23 @@ def main(argv=None):
     print(f"corpus: {args.shows} shows, {n_segments} segments (reference + hypothesis)")
 
     t_tvseg, (corpus, matched) = best_of(args.repeat, run_tvseg, reference, hypothesis)
-    print(f"tvseg: CovN/CovD + boundary P/R/F at 5, 10, 15 s on {args.shows} shows: {t_tvseg:.3f} s "
-          f"(best of {args.repeat}); CovN {corpus['cov_n']:.4f}, CovD {corpus['cov_d']:.4f}, "
-          f"boundary F@10 {corpus['boundary_f1']:.4f}")
+    print(
+        f"tvseg: CovN/CovD + boundary P/R/F at 5, 10, 15 s on {args.shows} shows: {t_tvseg:.3f} s "
+        f"(best of {args.repeat}); CovN {corpus['cov_n']:.4f}, CovD {corpus['cov_d']:.4f}, "
+        f"boundary F@10 {corpus['boundary_f1']:.4f}"
+    )
 
-    subset = list(reference)[:args.pyannote_shows]
+    subset = list(reference)[: args.pyannote_shows]
     t_sub, values = best_of(max(1, min(args.repeat, 2)), run_pyannote, reference, hypothesis, subset)
     t_pyannote = t_sub * args.shows / len(subset)
-    print(f"pyannote.metrics: precision, recall (10 s), purity, coverage on {len(subset)} shows: {t_sub:.2f} s "
-          f"-> {t_pyannote:.1f} s extrapolated to {args.shows} shows")
-    print(f"ratio: tvseg is {t_pyannote / t_tvseg:.0f}x faster (target >= 50x; tvseg target < 3 s: "
-          f"{'met' if t_tvseg < 3 else 'NOT met'})")
+    print(
+        f"pyannote.metrics: precision, recall (10 s), purity, coverage on {len(subset)} shows: {t_sub:.2f} s "
+        f"-> {t_pyannote:.1f} s extrapolated to {args.shows} shows"
+    )
+    print(
+        f"ratio: tvseg is {t_pyannote / t_tvseg:.0f}x faster (target >= 50x; tvseg target < 3 s: "
+        f"{'met' if t_tvseg < 3 else 'NOT met'})"
+    )
 
     benchmark_mir_eval(reference, hypothesis, subset, args)
     benchmark_one_call(reference, hypothesis, subset, args)
@@ -152,8 +171,9 @@ def main(argv=None):
 def benchmark_one_call(reference, hypothesis, subset, args):
     """``tvseg.coverage`` one show at a time (rates, match table left unbuilt) against pyannote.metrics'
     SegmentationCoverage, the closest one-call measure (its purity is the same computation reversed)."""
-    import tvseg
     from pyannote.metrics.segmentation import SegmentationCoverage
+
+    import tvseg
 
     metric = SegmentationCoverage()
 
@@ -168,8 +188,10 @@ def benchmark_one_call(reference, hypothesis, subset, args):
     t_ours, _ = best_of(args.repeat, ours)
     t_theirs, _ = best_of(max(1, min(args.repeat, 2)), theirs)
     per = 1e3 / len(subset)
-    print(f"one show per call on {len(subset)} shows: tvseg.coverage {t_ours * per:.3f} ms, "
-          f"pyannote.metrics SegmentationCoverage {t_theirs * per:.3f} ms -> {t_theirs / t_ours:.1f}x")
+    print(
+        f"one show per call on {len(subset)} shows: tvseg.coverage {t_ours * per:.3f} ms, "
+        f"pyannote.metrics SegmentationCoverage {t_theirs * per:.3f} ms -> {t_theirs / t_ours:.1f}x"
+    )
 
 
 def benchmark_mir_eval(reference, hypothesis, subset, args):
@@ -189,12 +211,18 @@ def benchmark_mir_eval(reference, hypothesis, subset, args):
     t_mir_all = t_mir * args.shows / len(subset)
     t_corpus, _ = best_of(args.repeat, run_tvseg_boundaries_corpus, reference, hypothesis)
     t_per_show, _ = best_of(max(1, min(args.repeat, 2)), run_tvseg_boundaries_per_show, small_ref, small_hyp)
-    print(f"mir_eval.segment.detection (trim=True) at 5, 10, 15 s on {len(subset)} shows: {t_mir:.2f} s "
-          f"-> {t_mir_all:.1f} s extrapolated to {args.shows} shows (interval arrays built beforehand)")
-    print(f"tvseg boundary P/R/F at 5, 10, 15 s, corpus sweep on {args.shows} shows: {t_corpus:.3f} s "
-          f"-> {t_mir_all / t_corpus:.0f}x mir_eval")
-    print(f"tvseg.boundaries() show by show on {len(subset)} shows: {t_per_show:.2f} s "
-          f"-> {t_mir / t_per_show:.1f}x mir_eval")
+    print(
+        f"mir_eval.segment.detection (trim=True) at 5, 10, 15 s on {len(subset)} shows: {t_mir:.2f} s "
+        f"-> {t_mir_all:.1f} s extrapolated to {args.shows} shows (interval arrays built beforehand)"
+    )
+    print(
+        f"tvseg boundary P/R/F at 5, 10, 15 s, corpus sweep on {args.shows} shows: {t_corpus:.3f} s "
+        f"-> {t_mir_all / t_corpus:.0f}x mir_eval"
+    )
+    print(
+        f"tvseg.boundaries() show by show on {len(subset)} shows: {t_per_show:.2f} s "
+        f"-> {t_mir / t_per_show:.1f}x mir_eval"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ A JSON dataset is read by :func:`tvseg.readers.agreement.read_dataset_json` and 
 object, nesting too deep to parse, masses that are not positive integers, an item of more than
 :data:`~tvseg.readers.agreement.MAX_UNITS` units, or coders that disagree on an item's number of units.
 """
+
 from __future__ import annotations
 
 import sys
@@ -32,40 +33,69 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "agreement", help="S-based inter-coder agreement (pi*, kappa*, bias) of a multiply-coded dataset",
+        "agreement",
+        help="S-based inter-coder agreement (pi*, kappa*, bias) of a multiply-coded dataset",
         description="Inter-coder agreement with segmentation similarity S (Fournier & Inkpen 2012): "
-                    "Fleiss's multi-pi and multi-kappa (Scott's pi and Cohen's kappa for two coders) "
-                    "and the annotator bias. PATH is a segeval JSON dataset, or segment files "
-                    "(NAME=PATH, one coder each) projected to units.")
-    parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="a JSON dataset, or segment files as NAME=PATH or PATH (one coder each)")
-    parser.add_argument("--metric", choices=("S", "B"), default="S",
-                        help="the similarity actual agreement is built on: S (default; Fournier & Inkpen "
-                             "2012) or B (Fournier 2013; with --convention segeval only)")
-    parser.add_argument("--convention", choices=("paper", "segeval1", "segeval"), default="paper",
-                        help="paper: the 2012 paper's formulas (default); segeval1: the 2012 reference "
-                             "implementation; segeval: segeval 2.0.11 (--metric B: its default "
-                             "fleiss_pi_linear and fleiss_kappa_linear)")
-    parser.add_argument("--n", type=int, default=2,
-                        help="largest transposition span of S or B in potential boundaries (default 2)")
-    parser.add_argument("--chance-count", choices=("segments", "boundaries"), default=None,
-                        help="what the chance agreement counts per coder, with --convention paper: "
-                             "segments (default; the paper's Table 2) or internal boundaries; the other "
-                             "conventions count as their code does (segeval1 segments, segeval boundaries)")
-    parser.add_argument("--system", metavar="NAME",
-                        help="a coder that is an automatic segmenter: report agreement without and with it")
-    parser.add_argument("--format", metavar="FORMAT", help="read the segment files as FORMAT (rttm, vtt, srt, csv, "
-                        "...) whatever their extension (default: from each file's extension)")
+        "Fleiss's multi-pi and multi-kappa (Scott's pi and Cohen's kappa for two coders) "
+        "and the annotator bias. PATH is a segeval JSON dataset, or segment files "
+        "(NAME=PATH, one coder each) projected to units.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a JSON dataset, or segment files as NAME=PATH or PATH (one coder each)",
+    )
+    parser.add_argument(
+        "--metric",
+        choices=("S", "B"),
+        default="S",
+        help="the similarity actual agreement is built on: S (default; Fournier & Inkpen "
+        "2012) or B (Fournier 2013; with --convention segeval only)",
+    )
+    parser.add_argument(
+        "--convention",
+        choices=("paper", "segeval1", "segeval"),
+        default="paper",
+        help="paper: the 2012 paper's formulas (default); segeval1: the 2012 reference "
+        "implementation; segeval: segeval 2.0.11 (--metric B: its default "
+        "fleiss_pi_linear and fleiss_kappa_linear)",
+    )
+    parser.add_argument(
+        "--n", type=int, default=2, help="largest transposition span of S or B in potential boundaries (default 2)"
+    )
+    parser.add_argument(
+        "--chance-count",
+        choices=("segments", "boundaries"),
+        default=None,
+        help="what the chance agreement counts per coder, with --convention paper: "
+        "segments (default; the paper's Table 2) or internal boundaries; the other "
+        "conventions count as their code does (segeval1 segments, segeval boundaries)",
+    )
+    parser.add_argument(
+        "--system", metavar="NAME", help="a coder that is an automatic segmenter: report agreement without and with it"
+    )
+    parser.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="read the segment files as FORMAT (rttm, vtt, srt, csv, "
+        "...) whatever their extension (default: from each file's extension)",
+    )
     parser.add_argument("--units", metavar="PATH", help="units of every show (segment files only)")
-    parser.add_argument("--frame", type=float, metavar="SECONDS",
-                        help="fixed frames as units when no --units is given (segment files only)")
+    parser.add_argument(
+        "--frame",
+        type=float,
+        metavar="SECONDS",
+        help="fixed frames as units when no --units is given (segment files only)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     from tvseg.readers.agreement import read_dataset_json
-    from tvseg.unit.agreement import agreement, agreement_with_system, check_dataset
+    from tvseg.unit.agreement import agreement, agreement_with_system
+    from tvseg.unit.agreement_inputs import check_dataset
 
     if len(args.paths) == 1 and _is_json(args.paths[0]):
         if args.units or args.frame is not None:
@@ -77,13 +107,17 @@ def run(args) -> int:
     if args.system is not None:
         coders = {c for codings in dataset.values() for c in codings}
         if args.system not in coders:
-            raise UsageError(f"--system {args.system!r} is not one of the coders: {', '.join(sorted(map(str, coders)))}")
+            raise UsageError(
+                f"--system {args.system!r} is not one of the coders: {', '.join(sorted(map(str, coders)))}"
+            )
         humans = {item: {c: m for c, m in codings.items() if c != args.system} for item, codings in dataset.items()}
         system = {item: codings[args.system] for item, codings in dataset.items() if args.system in codings}
         result = agreement_with_system(humans, system, name=args.system, **options)
         print(_table([("coders", result.humans), (f"coders + {args.system}", result.with_system)]))
-        print(f"drop when adding {args.system}: pi* {result.drop_pi_star:+.4f}, "
-              f"kappa* {result.drop_kappa_star:+.4f}, A_a {result.drop_actual:+.4f}")
+        print(
+            f"drop when adding {args.system}: pi* {result.drop_pi_star:+.4f}, "
+            f"kappa* {result.drop_kappa_star:+.4f}, A_a {result.drop_actual:+.4f}"
+        )
         payload = result.as_dict()
     else:
         result = agreement(dataset, **options)
@@ -94,12 +128,16 @@ def run(args) -> int:
     return 0
 
 
-_SOURCES = {"paper": "Fournier & Inkpen 2012", "segeval1": "segeval 1.1, the 2012 reference implementation",
-            "segeval": "segeval 2.0.11"}
+_SOURCES = {
+    "paper": "Fournier & Inkpen 2012",
+    "segeval1": "segeval 1.1, the 2012 reference implementation",
+    "segeval": "segeval 2.0.11",
+}
 
 
 def _version() -> str:
     from tvseg import __version__
+
     return __version__
 
 
@@ -108,17 +146,23 @@ def _is_json(path: str) -> bool:
 
 
 def _table(rows) -> str:
-    head = f"{'':<24} {'items':>5} {'coders':>6} {'A_a':>7} {'Ae(pi*)':>8} {'Ae(k*)':>8} " \
-           f"{'pi*':>7} {'kappa*':>7} {'bias':>7}"
+    head = (
+        f"{'':<24} {'items':>5} {'coders':>6} {'A_a':>7} {'Ae(pi*)':>8} {'Ae(k*)':>8} "
+        f"{'pi*':>7} {'kappa*':>7} {'bias':>7}"
+    )
     lines = [head]
     for label, r in rows:
-        lines.append(f"{label:<24} {len(r.items):>5} {len(r.coders):>6} {r.actual:>7.4f} {r.expected_pi:>8.4f} "
-                     f"{r.expected_kappa:>8.4f} {r.pi_star:>7.4f} {r.kappa_star:>7.4f} {r.bias:>7.4f}")
+        lines.append(
+            f"{label:<24} {len(r.items):>5} {len(r.coders):>6} {r.actual:>7.4f} {r.expected_pi:>8.4f} "
+            f"{r.expected_kappa:>8.4f} {r.pi_star:>7.4f} {r.kappa_star:>7.4f} {r.bias:>7.4f}"
+        )
     first = rows[0][1]
     if len(first.coders) == 2:
         lines.append(f"two coders: Scott's pi {first.pi:.4f}, Cohen's kappa {first.kappa:.4f}")
-    lines.append(f"{first.metric}: n={first.n}, chance counts {first.chance_count}, convention {first.convention} "
-                 f"({_SOURCES[first.convention]})")
+    lines.append(
+        f"{first.metric}: n={first.n}, chance counts {first.chance_count}, convention {first.convention} "
+        f"({_SOURCES[first.convention]})"
+    )
     return "\n".join(lines)
 
 
@@ -157,8 +201,9 @@ def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
                 e = segs[show].get_timeline().extent()
                 extent = e if extent is None else extent | e
             table = projection.frames(extent, _check_frame(frame, show, extent))
-        dataset[show] = {name: [int(m) for m in projection.to_masses(segs[show], table)]
-                         for name, segs in coders.items()}
+        dataset[show] = {
+            name: [int(m) for m in projection.to_masses(segs[show], table)] for name, segs in coders.items()
+        }
     return dataset
 
 
@@ -167,8 +212,10 @@ def _check_frame(frame, show, extent):
     from tvseg.preparation import MAX_FRAMES_PER_SHOW
 
     if isinstance(frame, (int, float)) and frame > 0 and extent.duration / frame > MAX_FRAMES_PER_SHOW:
-        raise UsageError(f"--frame {frame:g} cuts show {show!r} ({extent.duration:.0f} s) into "
-                         f"{extent.duration / frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: use a longer frame")
+        raise UsageError(
+            f"--frame {frame:g} cuts show {show!r} ({extent.duration:.0f} s) into "
+            f"{extent.duration / frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: use a longer frame"
+        )
     return frame
 
 

@@ -5,8 +5,9 @@ A dataset is refused (``PATH:LINE: message``) rather than read in part: bytes th
 repeated in one object (JSON would keep the last silently), nesting too deep to parse, an integer too
 long to be a number of units, masses that are not positive integers, an item of more than
 :data:`MAX_UNITS` units; and whatever the ``check`` given to :func:`read_dataset_json` refuses (the
-command passes :func:`tvseg.unit.agreement.check_dataset`: the coders of every item, their totals).
+command passes :func:`tvseg.unit.agreement_inputs.check_dataset`: the coders of every item, their totals).
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,8 @@ __all__ = ["read_dataset_json", "MAX_UNITS", "MAX_DEPTH"]
 
 # An item of more units than this is no segmentation of a real text or show (10^9 one-second frames
 # are 31 years); refused before any work, which also keeps every sum of masses far inside int64.
-MAX_UNITS = 10 ** 9
-_INT64_MAX = 2 ** 63 - 1
+MAX_UNITS = 10**9
+_INT64_MAX = 2**63 - 1
 # ``{"items": {item: {coder: [masses]}}}`` needs 4 levels; a file nested deeper than this is refused
 # by the line where it passes it when the JSON parser runs out of recursion
 MAX_DEPTH = 64
@@ -63,7 +64,7 @@ def read_dataset_json(path, check=None) -> dict:
         UTF-8 JSON (a byte order mark is allowed).
     check : callable, optional
         Run on the dataset once its masses are checked (``tvseg agreement`` passes
-        :func:`tvseg.unit.agreement.check_dataset`); an :class:`InputError` it raises is raised again
+        :func:`tvseg.unit.agreement_inputs.check_dataset`); an :class:`InputError` it raises is raised again
         with the file and the line of the item its message names.
 
     Returns
@@ -85,25 +86,31 @@ def read_dataset_json(path, check=None) -> dict:
     if isinstance(data, dict) and "items" in data:
         fmt = data.get("segmentation_type", "linear")
         if fmt != "linear":
-            raise InputError("only linear segmentations are supported", path=path,
-                             line=_find_line(text, "segmentation_type"), value=fmt)
+            raise InputError(
+                "only linear segmentations are supported",
+                path=path,
+                line=_find_line(text, "segmentation_type"),
+                value=fmt,
+            )
         data = data["items"]
     if not isinstance(data, dict) or not data:
-        raise InputError("expected a non-empty object {item: {coder: masses}} (or {\"items\": ...})", path=path,
-                         line=1)
+        raise InputError('expected a non-empty object {item: {coder: masses}} (or {"items": ...})', path=path, line=1)
     for item, codings in data.items():
         if not isinstance(codings, dict):
-            raise InputError(f"item {item!r} must map coders to masses", path=path,
-                             line=_find_line(text, item), value=codings)
+            raise InputError(
+                f"item {item!r} must map coders to masses", path=path, line=_find_line(text, item), value=codings
+            )
         for coder, masses in codings.items():
-            _check_masses(masses, f"item {item!r}, coder {coder!r}", path=path,
-                          line=_find_line(text, coder, after=item))
+            _check_masses(
+                masses, f"item {item!r}, coder {coder!r}", path=path, line=_find_line(text, coder, after=item)
+            )
     try:
         if check is not None:
             check(data)
     except InputError as error:
-        raise InputError(error.message, path=path, line=_find_line(text, _first_key(error.message)),
-                         value=error.value) from None
+        raise InputError(
+            error.message, path=path, line=_find_line(text, _first_key(error.message)), value=error.value
+        ) from None
     return data
 
 
@@ -122,8 +129,11 @@ def _read_text(path: Path) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start}: {raw[error.start:error.start + 1]!r})",
-                         path=path, line=raw.count(b"\n", 0, error.start) + 1) from None
+        raise InputError(
+            f"not UTF-8 text (byte {error.start}: {raw[error.start : error.start + 1]!r})",
+            path=path,
+            line=raw.count(b"\n", 0, error.start) + 1,
+        ) from None
 
 
 def _parse(text: str, path: Path):
@@ -131,20 +141,34 @@ def _parse(text: str, path: Path):
     try:
         return json.loads(text, object_pairs_hook=_unique_pairs, parse_int=_parse_int)
     except json.JSONDecodeError as error:
-        raise InputError(f"invalid JSON: {error.msg} (column {error.colno})", path=path, line=error.lineno,
-                         value=_line(text, error.lineno)) from None
+        raise InputError(
+            f"invalid JSON: {error.msg} (column {error.colno})",
+            path=path,
+            line=error.lineno,
+            value=_line(text, error.lineno),
+        ) from None
     except _Repeated as repeated:
         line = _scan(text, repeated=True)
-        raise InputError("a key is repeated in one object (JSON would keep only its last value)", path=path,
-                         line=line, value=repeated.key) from None
+        raise InputError(
+            "a key is repeated in one object (JSON would keep only its last value)",
+            path=path,
+            line=line,
+            value=repeated.key,
+        ) from None
     except RecursionError:
-        raise InputError(f"JSON nested too deeply to read (more than {MAX_DEPTH} levels here; a dataset has 4)",
-                         path=path, line=_scan(text, depth=MAX_DEPTH)) from None
+        raise InputError(
+            f"JSON nested too deeply to read (more than {MAX_DEPTH} levels here; a dataset has 4)",
+            path=path,
+            line=_scan(text, depth=MAX_DEPTH),
+        ) from None
     except _LongInteger as long:
         found = text.find(long.digits)
-        raise InputError(f"an integer of {len(long.digits)} digits cannot be a number of units", path=path,
-                         line=text.count("\n", 0, found) + 1 if found >= 0 else None,
-                         value=long.digits[:20] + "...") from None
+        raise InputError(
+            f"an integer of {len(long.digits)} digits cannot be a number of units",
+            path=path,
+            line=text.count("\n", 0, found) + 1 if found >= 0 else None,
+            value=long.digits[:20] + "...",
+        ) from None
 
 
 def _parse_int(digits: str) -> int:
@@ -201,20 +225,29 @@ def _check_masses(masses, name: str, *, path, line) -> None:
         elif m is None or isinstance(m, str):
             problem = "not a number"
         elif not isinstance(m, int):
-            raise InputError(f"{message} (mass {k + 1} is a JSON {'object' if isinstance(m, dict) else 'array'})",
-                             path=path, line=line, value=masses)
+            raise InputError(
+                f"{message} (mass {k + 1} is a JSON {'object' if isinstance(m, dict) else 'array'})",
+                path=path,
+                line=line,
+                value=masses,
+            )
         elif m <= 0:
             problem = "not positive"
         elif m > _INT64_MAX:
             problem = "beyond a 64-bit integer"
         else:
             continue
-        raise InputError(f"{message} (mass {k + 1} is {_short(json.dumps(m))}, {problem})", path=path, line=line,
-                         value=masses)
+        raise InputError(
+            f"{message} (mass {k + 1} is {_short(json.dumps(m))}, {problem})", path=path, line=line, value=masses
+        )
     total = sum(masses)
     if total > MAX_UNITS:
-        raise InputError(f"{name}: {total:,} units in all, more than the {MAX_UNITS:,} an item may have",
-                         path=path, line=line, value=masses)
+        raise InputError(
+            f"{name}: {total:,} units in all, more than the {MAX_UNITS:,} an item may have",
+            path=path,
+            line=line,
+            value=masses,
+        )
 
 
 def _short(shown: str) -> str:

@@ -8,6 +8,7 @@ comma, a ``;`` separator, a bad field count...) is left to the careful reader
 (:func:`~tvseg.readers.tables.read_table`), which gives the message of any error. Each record's line
 is found from the positions of the line ends (the header is the first non-blank line).
 """
+
 from __future__ import annotations
 
 import csv
@@ -15,7 +16,7 @@ import csv
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import sort_rows
+from tvseg.columns_base import sort_rows
 from tvseg.readers.fast_rttm import lines_of
 from tvseg.readers.scan import Piece, Scan, categories, needs_strip, plain_decimals, spans_are_valid
 from tvseg.readers.tables import table_kind
@@ -30,7 +31,7 @@ def header_of(text: str) -> list[str] | None:
         return None
     text = lines_of(text)
     line = text.lstrip("\n")
-    line = line[:line.index("\n")]
+    line = line[: line.index("\n")]
     if not line.strip() or (";" in line and "," not in line):
         return None
     names = [cell.strip() for cell in line.split(",")]
@@ -66,19 +67,32 @@ def csv_piece(file, text: str, *, units: bool) -> Piece | None:
             return None
     texts = [name for name in ("text", "speaker", "topic", "label") if name in column]
     categorical = {"show", "label"} | ({"topic"} if not units else set())
-    dtype = {column["start"]: np.float64, column["end"]: np.float64,
-             **{column[name]: ("category" if name in categorical else str) for name in ("show", *texts)}}
+    dtype = {
+        column["start"]: np.float64,
+        column["end"]: np.float64,
+        **{column[name]: ("category" if name in categorical else str) for name in ("show", *texts)},
+    }
 
     def read(columns):
-        return pd.read_csv(scan.reader(), sep=",", header=0, names=list(range(len(names))),
-                           usecols=sorted(columns), dtype=columns, keep_default_na=False, na_filter=False,
-                           quoting=csv.QUOTE_NONE, skip_blank_lines=True, engine="c")
+        return pd.read_csv(
+            scan.reader(),
+            sep=",",
+            header=0,
+            names=list(range(len(names))),
+            usecols=sorted(columns),
+            dtype=columns,
+            keep_default_na=False,
+            na_filter=False,
+            quoting=csv.QUOTE_NONE,
+            skip_blank_lines=True,
+            engine="c",
+        )
 
     try:
         frame = read(dtype)
     except (ValueError, pd.errors.ParserError):
         return None
-    reread = (lambda k: read({k: str})[k])
+    reread = lambda k: read({k: str})[k]
     if len(frame) != len(lines):
         return None
     start = frame[column["start"]].to_numpy(dtype=np.float64)
@@ -99,8 +113,12 @@ def csv_piece(file, text: str, *, units: bool) -> Piece | None:
             columns[name] = _stripped(frame[column[name]], scan, *scan.field(lines, column[name]))
     if units or kind == "segments":
         columns.pop("label codes", None)
-        return Piece(shows, [file] * len(shows), show_codes, **{k: v for k, v in columns.items()
-                                                              if k in ("start", "end", "line", "label", *texts)})
+        return Piece(
+            shows,
+            [file] * len(shows),
+            show_codes,
+            **{k: v for k, v in columns.items() if k in ("start", "end", "line", "label", *texts)},
+        )
     return _topic_runs(file, shows, show_codes, columns)
 
 
@@ -134,5 +152,12 @@ def _topic_runs(file, shows, show_codes, columns) -> Piece | None:
     last = np.ones(len(order), dtype=bool)
     last[:-1] = first[1:]
     begins = order[first]
-    return Piece(names, [file] * len(names), codes[first], start=start[begins], end=end[order[last]],
-                 label=columns["topic"][begins], line=line[begins])
+    return Piece(
+        names,
+        [file] * len(names),
+        codes[first],
+        start=start[begins],
+        end=end[order[last]],
+        label=columns["topic"][begins],
+        line=line[begins],
+    )

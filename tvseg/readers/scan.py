@@ -6,16 +6,26 @@ to be plain decimals (digits and at most one point) on the bytes, so that the nu
 parser reads from them are those of Python's ``float``. Anything else makes the reader take its
 careful path, line by line, which gives the error messages (see :mod:`tvseg.readers`).
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from pyannote.core.segment import SEGMENT_PRECISION
 
-from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns, sort_rows
+from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns
+from tvseg.columns_base import sort_rows
 
-__all__ = ["Scan", "plain_decimals", "Piece", "merge_pieces", "spans_are_valid", "needs_strip",
-           "EXACT_DIGITS", "categories"]
+__all__ = [
+    "Scan",
+    "plain_decimals",
+    "Piece",
+    "merge_pieces",
+    "spans_are_valid",
+    "needs_strip",
+    "EXACT_DIGITS",
+    "categories",
+]
 
 EXACT_DIGITS = 15
 """A plain decimal of at most this many characters (at most 15 digits: below 2**53 as an integer)
@@ -46,7 +56,7 @@ class Scan:
         self.data = data if padded else data + bytes(16)
         self.size = len(self.data) - 16
         self.buf = np.frombuffer(self.data, dtype=np.uint8)
-        text = self.buf[:self.size]
+        text = self.buf[: self.size]
         ends = text == 10
         self.bounds = np.flatnonzero(np.logical_or(text == ord(separator), ends, out=ends))
         at_end = np.flatnonzero(self.buf[self.bounds] == 10)
@@ -55,9 +65,9 @@ class Scan:
         self.first = np.concatenate(([0], at_end[:-1] + 1))
         self.count = at_end - self.first
 
-    def reader(self) -> "_Reader":
+    def reader(self) -> _Reader:
         """A binary file over the text (without the padding), for pandas, that copies no more than it reads."""
-        return _Reader(memoryview(self.data)[:self.size])
+        return _Reader(memoryview(self.data)[: self.size])
 
     @property
     def blank(self) -> np.ndarray:
@@ -89,12 +99,13 @@ class _Reader:
 
     def read(self, size: int = -1) -> bytes:
         stop = len(self.view) if size is None or size < 0 else min(len(self.view), self.at + size)
-        chunk, self.at = bytes(self.view[self.at:stop]), stop
+        chunk, self.at = bytes(self.view[self.at : stop]), stop
         return chunk
 
 
-def plain_decimals(scan: Scan, start: np.ndarray, end: np.ndarray, *,
-                   decimals: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+def plain_decimals(
+    scan: Scan, start: np.ndarray, end: np.ndarray, *, decimals: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Which fields are plain decimals of at most :data:`EXACT_DIGITS` characters (and their decimals).
 
     A plain decimal is digits with at most one point and at least one digit (``42``, ``42.``,
@@ -116,7 +127,7 @@ def plain_decimals(scan: Scan, start: np.ndarray, end: np.ndarray, *,
     for half in (0, 1):
         rows = np.arange(n) if half == 0 else np.flatnonzero(plain & (length > 8))
         for a in range(0, len(rows), 1 << 16):  # a chunk at a time, to stay in the cache
-            chunk = rows[a:a + (1 << 16)]
+            chunk = rows[a : a + (1 << 16)]
             used = np.clip(length[chunk] - 8 * half, 0, 8).astype(np.uint64)
             ok, count, dots = _plain_bytes(words[start[chunk] + 8 * half], used)
             plain[chunk] &= ok
@@ -207,8 +218,10 @@ def merge_pieces(pieces: list[Piece], *, units: bool = False):
     texts = [key for key in UNIT_TEXT_COLUMNS if any(key in piece.columns for piece in pieces)] if units else ["label"]
     columns = {}
     for key in ("start", "end", "line", *texts):
-        parts = [piece.columns[key] if key in piece.columns else np.full(len(piece.codes), None, dtype=object)
-                 for piece in pieces]
+        parts = [
+            piece.columns[key] if key in piece.columns else np.full(len(piece.codes), None, dtype=object)
+            for piece in pieces
+        ]
         columns[key] = parts[0] if len(parts) == 1 else np.concatenate(parts)
     sorted_names, offsets, order, rank = sort_rows(codes, names, columns["start"], columns["end"], columns["line"])
     codes = rank[codes]
@@ -222,6 +235,5 @@ def merge_pieces(pieces: list[Piece], *, units: bool = False):
     paths = [paths[i] for i in by_rank]
     if not units:
         return SegmentColumns(sorted_names, offsets, paths=paths, **columns)
-    layout = [tuple(key for key in UNIT_TEXT_COLUMNS if key in piece.columns) for piece in pieces
-              for _ in piece.names]
+    layout = [tuple(key for key in UNIT_TEXT_COLUMNS if key in piece.columns) for piece in pieces for _ in piece.names]
     return UnitColumns(sorted_names, offsets, paths=paths, layout=[layout[i] for i in by_rank], **columns)

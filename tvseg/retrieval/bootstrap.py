@@ -21,6 +21,7 @@ resamples (paired).
 The generator is ``numpy.random.default_rng(seed)`` with the seed of the settings: the same
 settings give the same intervals and p-values.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -29,14 +30,21 @@ import numpy as np
 import pandas as pd
 
 from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
-from tvseg.retrieval.corpus import metric_table
+from tvseg.retrieval.reductions import metric_table
 
 __all__ = ["paired_bootstrap", "COMPARED"]
 
 
-def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 1000, seed: int = 0,
-                     confidence: float = 0.95, titles: dict[str, bool] | None = None, block: int = 200,
-                     extra: dict | None = None):
+def paired_bootstrap(
+    components: dict[str, pd.DataFrame],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    titles: dict[str, bool] | None = None,
+    block: int = 200,
+    extra: dict | None = None,
+):
     """Confidence intervals per system and p-values per pair of systems.
 
     Parameters
@@ -76,11 +84,12 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
         weights = np.bincount(drawn.ravel(), minlength=b * n_shows).reshape(b, n_shows).astype(float)
         for name in names:
             for total, matrix in zip(sums[name], matrices[name]):
-                total[done:done + b] = weights @ matrix
+                total[done : done + b] = weights @ matrix
     samples = {}
     for name in names:
-        samples[name] = metric_table(pd.DataFrame(sums[name][0], columns=components[name].columns),
-                                     titles=bool(titles and titles.get(name)))
+        samples[name] = metric_table(
+            pd.DataFrame(sums[name][0], columns=components[name].columns), titles=bool(titles and titles.get(name))
+        )
         if name in extra:
             rates = extra[name][1](pd.DataFrame(sums[name][1], columns=tables[name][1].columns))
             samples[name] = samples[name].assign(**{k: np.asarray(v, dtype=float) for k, v in rates.items()})
@@ -88,13 +97,12 @@ def paired_bootstrap(components: dict[str, pd.DataFrame], *, resamples: int = 10
     intervals = {}
     for name in names:
         with_titles = bool(titles and titles.get(name))
-        metrics = [k for k in BOOTSTRAPPED
-                   if (METRICS[k].group != "title" or with_titles) and k in samples[name]]
+        metrics = [k for k in BOOTSTRAPPED if (METRICS[k].group != "title" or with_titles) and k in samples[name]]
         intervals[name] = {}
         for metric in metrics:
             values = samples[name][metric].to_numpy(float)
             values = values[~np.isnan(values)]
-            low, high = (np.quantile(values, [lo_q, hi_q]) if len(values) else (np.nan, np.nan))
+            low, high = np.quantile(values, [lo_q, hi_q]) if len(values) else (np.nan, np.nan)
             intervals[name][metric] = {"low": float(low), "high": float(high)}
     pairwise = []
     observed = {name: metric_table(components[name].sum(axis=0).to_frame().T) for name in names}

@@ -56,7 +56,7 @@ Navigation P and R at each :math:`d` are averaged over videos the same way. Cons
   equals the corpus value; for F it differs (a mean of per-show F against an F of means).
 
 The mean over shows is kept additive (so that the corpus, group and bootstrap reductions of
-:mod:`tvseg.retrieval.corpus` apply unchanged): the components per show are the show's rates
+:mod:`tvseg.retrieval.reductions` apply unchanged): the components per show are the show's rates
 themselves and ``chapter_n_shows`` (1 for a scored show), and a rate of the corpus is
 ``sum(rate) / sum(chapter_n_shows)``.
 
@@ -103,6 +103,7 @@ subtraction may put a distance of exactly :math:`\tau` on either side of it, and
 :math:`|\hat s - s| + |\hat e - e|` that is exact in decimals; on times that floats hold exactly
 (multiples of 1/2, 1/4 s...) the two agree.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -111,9 +112,21 @@ from tvseg.exact import above, ratio, tick
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
 
-__all__ = ["TIOU_THRESHOLDS", "NAV_DISTANCES", "DETECTION_KEYS", "ONE_TO_ONE_KEYS", "NAVIGATION_KEYS",
-           "overlapping_pairs", "one_to_one", "nearest_start_distance", "chapter_components",
-           "chapter_metrics", "chapters", "titled_chapters", "match_in_time"]
+__all__ = [
+    "TIOU_THRESHOLDS",
+    "NAV_DISTANCES",
+    "DETECTION_KEYS",
+    "ONE_TO_ONE_KEYS",
+    "NAVIGATION_KEYS",
+    "overlapping_pairs",
+    "one_to_one",
+    "nearest_start_distance",
+    "chapter_components",
+    "chapter_metrics",
+    "chapters",
+    "titled_chapters",
+    "match_in_time",
+]
 
 TIOU_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
 """VidChapters' tIoU thresholds (``eval_dvc(tious=[0.3, 0.5, 0.7, 0.9])``)."""
@@ -199,8 +212,9 @@ def one_to_one(pair_ref: np.ndarray, pair_hyp: np.ndarray) -> np.ndarray:
     return kept
 
 
-def nearest_start_distance(show_a: np.ndarray, start_a: np.ndarray, show_b: np.ndarray,
-                           start_b: np.ndarray) -> np.ndarray:
+def nearest_start_distance(
+    show_a: np.ndarray, start_a: np.ndarray, show_b: np.ndarray, start_b: np.ndarray
+) -> np.ndarray:
     """For each start of side a, the distance (microseconds) to the nearest start of side b in the
     same show; the ``int64`` maximum when that show has no b start. Both sides sorted by (show, start)."""
     n_b = len(start_b)

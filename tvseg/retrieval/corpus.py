@@ -1,8 +1,9 @@
-r"""Scoring a corpus: per-show additive components, pooled (micro), macro, by length and by group.
+r"""Scoring the shows of a corpus: each system's per-show additive components.
 
 A metric is computed from **components** (counts and durations) that add up over shows, as in
 pyannote.metrics: the corpus value pools the components of all shows (micro average, as
-Bouchekif et al.'s tables are computed), the macro value is the mean of the per-show values.
+Bouchekif et al.'s tables are computed), the macro value is the mean of the per-show values; those
+reductions and the metrics' formulas are in :mod:`tvseg.retrieval.reductions`.
 Everything is vectorised over the corpus: all shows' segments are scored in one pass
 (:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.boundaries.match_points`) and summed
 per show with ``numpy.bincount``.
@@ -34,67 +35,28 @@ Components per show (columns of :attr:`ShowScores.components`):
   ``title_matched_rougeL_f_sum`` (that show's mean over its matched pairs of ROUGE-L P, R and F) and
   ``title_matched_sum`` (its matched reference chapters over its reference chapters, over
   ``title_list_n_shows``).
-
-Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
-
-.. math::
-
-    R_N = \frac{n_{correct\,ref}}{n_{ref}},\ P_N = \frac{n_{correct\,hyp}}{n_{hyp}},\
-    R_D = \frac{d_{correct\,ref}}{d_{ref}},\ P_D = \frac{d_{correct\,hyp}}{d_{hyp}},\
-    P_B = \frac{n_{matched}}{n^B_{hyp}},\ R_B = \frac{n_{matched}}{n^B_{ref}}
-
-``title_accuracy``, ``title_f1`` and ``title_rougeL_f1`` are over correctly retrieved reference
-segments that have a title (an untitled reference segment is left out, whatever the hypothesis says;
-a hypothesis partner without a title scores 0); ``title_list_rougeL_f1`` is the mean over shows with
-a titled reference segment of the show's whole-list ROUGE-L F (the corpus value too, as for the
-``chapters`` group: a mean over shows, not pooled);
-``title_matched_rougeL_precision``, ``_recall``, ``_f1`` and ``title_matched_fraction`` are chunkseg
-0.4.0's ``tm_rl_precision``, ``tm_rl_recall``, ``tm_rl_f1`` and ``tm_matched`` (``chunkseg/titles.py``,
-``compute_title_scores``): the chapters (titled segments, each ending at the next title's start)
-paired greedily one to one on start and end within 5 s (:mod:`tvseg.retrieval.chapters`); a show's
-P, R, F are the **means over its matched pairs** (unmatched chapters do not enter them; no pair: NaN,
-as chunkseg leaves ``tm_rl_*`` out), and the corpus value is the **mean over shows with a pair**, as
-chunkseg's ``aggregate_metrics``; ``title_matched_fraction``: matched over reference chapters, mean
-over shows with a titled reference segment. chunkseg stems: ``score_shows(title_stemmer=True)`` gives
-its numbers; ``tvseg evaluate`` does not stem, as for the other title ROUGE-L scores;
-``titled_recall = title_correct_reference / n_reference`` and
-``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
-and correctly titled. The macro value of a metric is the mean over the shows where it is defined
-(a show whose value is NaN is left out of that mean, with a warning).
 """
+
 from __future__ import annotations
 
-import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import TvsegWarning
-from tvseg.metrics import METRICS, keys
-from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
-from tvseg.retrieval.chapters import chapter_components, chapter_metrics, match_in_time, titled_chapters
-from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.exact import tick
-from tvseg.rates import f_measure, rate
+from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
+from tvseg.retrieval.chapters import chapter_components, match_in_time, titled_chapters
+from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.titles import compare_titles, has_title
 
-__all__ = ["ShowScores", "score_shows", "metric_table", "corpus_metrics", "macro_metrics", "by_length",
-           "by_group", "COVERAGE_METRICS", "BOUNDARY_METRICS", "COUNT_METRICS", "TITLE_METRICS",
-           "CHAPTER_METRICS", "warn_undefined"]
-
-COUNTS = keys("count")
-DURATIONS = ("duration_reference", "duration_hypothesis", "duration_correct_reference",
-             "duration_correct_hypothesis")
-COVERAGE_METRICS = keys("coverage")
-BOUNDARY_METRICS = keys("boundary")
-COUNT_METRICS = COUNTS
-TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
-TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
-CHAPTER_METRICS = keys("chapters")
+__all__ = [
+    "ShowScores",
+    "score_shows",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,11 +107,22 @@ def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
     return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
 
 
-def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[str], gamma: float,
-                long_threshold: float, tolerance: float, tolerances: Sequence[float] = (),
-                uem_start: np.ndarray | None = None, uem_end: np.ndarray | None = None,
-                title_f1_threshold: float | None = None, titles: bool | None = None,
-                title_stemmer: bool = False, title_match_tolerance: float = 5.0) -> ShowScores:
+def score_shows(
+    reference: Segments,
+    hypothesis: Segments,
+    *,
+    shows: Sequence[str],
+    gamma: float,
+    long_threshold: float,
+    tolerance: float,
+    tolerances: Sequence[float] = (),
+    uem_start: np.ndarray | None = None,
+    uem_end: np.ndarray | None = None,
+    title_f1_threshold: float | None = None,
+    titles: bool | None = None,
+    title_stemmer: bool = False,
+    title_match_tolerance: float = 5.0,
+) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring).
 
     Parameters
@@ -211,10 +184,12 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
     if titles:
         partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
         partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
-        t_ok_r, f1_r = compare_titles(reference.label[ok_r], hypothesis.label[partner_r[ok_r]],
-                                      f1_threshold=title_f1_threshold)
-        t_ok_h, _ = compare_titles(reference.label[partner_h[ok_h]], hypothesis.label[ok_h],
-                                   f1_threshold=title_f1_threshold)
+        t_ok_r, f1_r = compare_titles(
+            reference.label[ok_r], hypothesis.label[partner_r[ok_r]], f1_threshold=title_f1_threshold
+        )
+        t_ok_h, _ = compare_titles(
+            reference.label[partner_h[ok_h]], hypothesis.label[ok_h], f1_threshold=title_f1_threshold
+        )
         full_r, full_f1, full_h = np.zeros(len(ok_r), bool), np.zeros(len(ok_r)), np.zeros(len(ok_h), bool)
         full_r[ok_r], full_f1[ok_r], full_h[ok_h] = t_ok_r, f1_r, t_ok_h
         t_ok_r, f1_r, t_ok_h = full_r, full_f1, full_h
@@ -226,16 +201,28 @@ def score_shows(reference: Segments, hypothesis: Segments, *, shows: Sequence[st
         comp["title_correct_hypothesis"] = _sum(hypothesis.show, t_ok_h, n)
         rouge_r = _title_rouge(reference.label, hypothesis.label, ok_r, partner_r, title_stemmer)
         comp["title_rougeL_sum"] = _sum(reference.show, rouge_r, n)
-        comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(reference, hypothesis, n,
-                                                                                title_stemmer)
+        comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(
+            reference, hypothesis, n, title_stemmer
+        )
         comp.update(_title_matched(reference, hypothesis, n, title_stemmer, title_match_tolerance))
     index = pd.Index(list(shows), name="show")
-    return ShowScores(shows=list(shows), components=pd.DataFrame(comp, index=index),
-                      boundary_matched=pd.DataFrame(matched, index=index), titles=bool(titles),
-                      reference=reference, hypothesis=hypothesis, matching=m, region_start=e_start,
-                      region_end=e_end, boundaries=(r_show, r_time, h_show, h_time), pairs=pairs,
-                      reference_title_correct=t_ok_r, hypothesis_title_correct=t_ok_h, reference_title_f1=f1_r,
-                      reference_title_rougeL=rouge_r)
+    return ShowScores(
+        shows=list(shows),
+        components=pd.DataFrame(comp, index=index),
+        boundary_matched=pd.DataFrame(matched, index=index),
+        titles=bool(titles),
+        reference=reference,
+        hypothesis=hypothesis,
+        matching=m,
+        region_start=e_start,
+        region_end=e_end,
+        boundaries=(r_show, r_time, h_show, h_time),
+        pairs=pairs,
+        reference_title_correct=t_ok_r,
+        hypothesis_title_correct=t_ok_h,
+        reference_title_f1=f1_r,
+        reference_title_rougeL=rouge_r,
+    )
 
 
 def _title_rouge(ref_labels, hyp_labels, ok_r, partner_r, stemmer: bool) -> np.ndarray:
@@ -251,6 +238,7 @@ def _title_rouge(ref_labels, hyp_labels, ok_r, partner_r, stemmer: bool) -> np.n
 
 def _title_lists(reference: Segments, hypothesis: Segments, n: int, stemmer: bool):
     """Per show: 1 when it has a titled reference segment, and its whole-list title ROUGE-L F."""
+
     def titles(side):
         out = [[] for _ in range(n)]
         for show, label in zip(side.show, side.label):  # sorted by (show, start): time order
@@ -260,8 +248,7 @@ def _title_lists(reference: Segments, hypothesis: Segments, n: int, stemmer: boo
 
     ref, hyp = titles(reference), titles(hypothesis)
     shows = np.array([1.0 if ref[s] else 0.0 for s in range(n)])
-    f = np.array([rouge_l_list(ref[s], hyp[s], use_stemmer=stemmer).fmeasure if ref[s] else 0.0
-                  for s in range(n)])
+    f = np.array([rouge_l_list(ref[s], hyp[s], use_stemmer=stemmer).fmeasure if ref[s] else 0.0 for s in range(n)])
     return shows, f
 
 
@@ -285,115 +272,10 @@ def _title_matched(reference: Segments, hypothesis: Segments, n: int, stemmer: b
         pairs[show] += 1
     means = sums / np.maximum(pairs, 1)[:, None]
     n_ref = np.bincount(r_show, minlength=n).astype(float)
-    return {"title_matched_n_shows": (pairs > 0).astype(float), "title_matched_rougeL_p_sum": means[:, 0],
-            "title_matched_rougeL_r_sum": means[:, 1], "title_matched_rougeL_f_sum": means[:, 2],
-            "title_matched_sum": pairs / np.maximum(n_ref, 1)}
-
-
-def _coverage_metrics(c, suffix: str = "") -> dict:
-    def g(key):
-        return np.asarray(c[key + suffix], dtype=float)
-
-    r_n = rate(g("n_correct_reference"), g("n_reference"))
-    p_n = rate(g("n_correct_hypothesis"), g("n_hypothesis"))
-    r_d = rate(g("duration_correct_reference"), g("duration_reference"))
-    p_d = rate(g("duration_correct_hypothesis"), g("duration_hypothesis"))
-    out = {"recall_n": r_n, "precision_n": p_n, "cov_n": f_measure(p_n, r_n),
-           "recall_d": r_d, "precision_d": p_d, "cov_d": f_measure(p_d, r_d)}
-    for key in COUNTS:
-        out[key] = g(key)
-    return out
-
-
-def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
-    """The metrics of every row of a components table (rows: shows, or bootstrap resamples); the
-    ``chapters`` metrics when the table has their components (:func:`score_shows` always adds them)."""
-    c = components
-    out = _coverage_metrics(c)
-    bp = rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])
-    br = rate(c["boundary_n_matched"], c["boundary_n_reference"])
-    out.update(boundary_precision=bp, boundary_recall=br, boundary_f1=f_measure(bp, br))
-    chapters = "chapter_n_shows" in getattr(c, "columns", c)  # absent from hand-built component tables
-    if chapters:
-        out.update(chapter_metrics(c))
-    if titles:
-        out.update(title_accuracy=rate(c["title_correct_reference"], c["n_correct_titled_reference"]),
-                   title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
-                   title_rougeL_f1=rate(c["title_rougeL_sum"], c["n_correct_titled_reference"]),
-                   title_list_rougeL_f1=rate(c["title_list_rougeL_sum"], c["title_list_n_shows"]),
-                   title_matched_rougeL_precision=rate(c["title_matched_rougeL_p_sum"], c["title_matched_n_shows"]),
-                   title_matched_rougeL_recall=rate(c["title_matched_rougeL_r_sum"], c["title_matched_n_shows"]),
-                   title_matched_rougeL_f1=rate(c["title_matched_rougeL_f_sum"], c["title_matched_n_shows"]),
-                   title_matched_fraction=rate(c["title_matched_sum"], c["title_list_n_shows"]),
-                   titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
-                   titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
-                   n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float))
-    order = [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS] + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else []) \
-        + ([*CHAPTER_METRICS] if chapters else [])
-    index = getattr(components, "index", None)
-    return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
-
-
-def corpus_metrics(components: pd.DataFrame, *, titles: bool = False) -> dict:
-    """Pooled (micro) metrics: the metrics of the components summed over shows (for the ``chapters``
-    group, whose components are per-show rates, this is VidChapters' mean over shows)."""
-    total = components.sum(axis=0).to_frame().T
-    return metric_table(total, titles=titles).iloc[0].to_dict()
-
-
-def macro_metrics(per_show: pd.DataFrame) -> dict:
-    """Mean over shows of each per-show metric, leaving out the shows where it is NaN."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: NaN, reported by warn_undefined
-        return {k: float(np.nanmean(per_show[k].to_numpy(float))) if len(per_show) else float("nan")
-                for k in per_show.columns}
-
-
-def by_length(components: pd.DataFrame, *, name: str = "", long_threshold: float | None = None) -> dict:
-    """Pooled coverage metrics of short and of long segments (see the module docstring).
-
-    Warns (:class:`TvsegWarning`) when a class has no reference or no hypothesis segment: its
-    recall or precision is NaN.
-    """
-    total = components.sum(axis=0)
-    out = {}
-    for cls in ("short", "long"):
-        values = _coverage_metrics(total, "_" + cls)
-        out[cls] = {k: float(v) for k, v in values.items()}
-        for side in ("reference", "hypothesis"):
-            if total[f"n_{side}_{cls}"] == 0:
-                limit = "" if long_threshold is None else f" (threshold {long_threshold:g} s)"
-                warnings.warn(f"{name + ': ' if name else ''}no {cls} {side} segment{limit}: "
-                              f"by_length.{cls} {'recall' if side == 'reference' else 'precision'} is NaN (0/0)",
-                              TvsegWarning, stacklevel=2)
-    return out
-
-
-def by_group(components: pd.DataFrame, metadata: pd.DataFrame | None, *, titles: bool = False) -> dict:
-    """Pooled metrics per value of each metadata column (e.g. channel, programme).
-
-    ``metadata`` is indexed by show id; shows missing from it are grouped under ``"<NA>"``.
-    Only text columns are used (a numeric column such as a duration is not a grouping).
-    """
-    if metadata is None or len(metadata.columns) == 0:
-        return {}
-    out = {}
-    for column in metadata.columns:
-        if pd.api.types.is_numeric_dtype(metadata[column]) or pd.api.types.is_bool_dtype(metadata[column]):
-            continue
-        values = metadata[column].reindex(components.index).astype(object)
-        values = values.where(values.notna(), "<NA>")
-        out[column] = {str(value): corpus_metrics(components[values == value], titles=titles)
-                       for value in sorted(values.unique(), key=str)}
-    return out
-
-
-def warn_undefined(name: str, per_show: pd.DataFrame) -> None:
-    """Warn once per kind of 0/0 found among the per-show metrics of system ``name``."""
-    for metric, what in (("precision_n", "no hypothesis segment"), ("recall_n", "no reference segment"),
-                         ("boundary_f1", "no boundary on either side")):
-        bad = per_show.index[per_show[metric].isna()].tolist()
-        if bad:
-            listed = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-            warnings.warn(f"{name}: {len(bad)} show(s) with {what} ({listed}): their {metric} is NaN (0/0) "
-                          "and they are left out of its macro mean", TvsegWarning, stacklevel=2)
+    return {
+        "title_matched_n_shows": (pairs > 0).astype(float),
+        "title_matched_rougeL_p_sum": means[:, 0],
+        "title_matched_rougeL_r_sum": means[:, 1],
+        "title_matched_rougeL_f_sum": means[:, 2],
+        "title_matched_sum": pairs / np.maximum(n_ref, 1),
+    }

@@ -59,6 +59,7 @@ as a segment retrieval task. Interspeech 2015, sections 3 and 4.
 L. Pevzner, M. Hearst. A critique and improvement of an evaluation metric for text segmentation.
 Computational Linguistics 28(1), 2002, section 4.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -68,8 +69,19 @@ import pandas as pd
 
 from tvseg.simulate.study import Cell, experiment_rng
 
-__all__ = ["STUDY", "Reference", "draw_references", "hypothesis_segments", "inject", "score", "experiments",
-           "run", "format_table", "as_json", "METRICS"]
+__all__ = [
+    "STUDY",
+    "Reference",
+    "draw_references",
+    "hypothesis_segments",
+    "inject",
+    "score",
+    "experiments",
+    "run",
+    "format_table",
+    "as_json",
+    "METRICS",
+]
 
 STUDY = "segment-retrieval"
 SHOW_RANGE = (600.0, 1800.0)
@@ -83,13 +95,14 @@ MAX_SEGMENTS = 180
 PROBABILITIES = (0.05, 0.25, 0.5)
 SIGMAS = (2, 5, 10, 20)
 TABLES = ("deletion", "insertion", "shift", "combined")
-ERRORS = {"deletion": ("DEL", "MISS-short", "MISS-long"),
-          "insertion": ("INS", "INS-edge", "INS-across"),
-          "shift": tuple(f"SHIFT{s}" for s in SIGMAS),
-          "combined": ("DEL+INS", "DEL+INS+SHIFT5")}
+ERRORS = {
+    "deletion": ("DEL", "MISS-short", "MISS-long"),
+    "insertion": ("INS", "INS-edge", "INS-across"),
+    "shift": tuple(f"SHIFT{s}" for s in SIGMAS),
+    "combined": ("DEL+INS", "DEL+INS+SHIFT5"),
+}
 #: The metrics of every experiment (the boundary F-measures are added per tolerance).
-METRICS = ("cov_n", "cov_d", "recall_n", "precision_n", "recall_d", "precision_d", "recall_n_short",
-           "recall_n_long")
+METRICS = ("cov_n", "cov_d", "recall_n", "precision_n", "recall_d", "precision_d", "recall_n_short", "recall_n_long")
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,8 +145,9 @@ def draw_references(rng: np.random.Generator, n_shows: int, *, trials: int = 1) 
     total = trials * n_shows
     target = rng.uniform(*SHOW_RANGE, total)
     brief = rng.random((total, MAX_SEGMENTS)) < BRIEF_SHARE
-    durations = np.where(brief, rng.uniform(*BRIEF_RANGE, (total, MAX_SEGMENTS)),
-                         rng.uniform(*REPORT_RANGE, (total, MAX_SEGMENTS)))
+    durations = np.where(
+        brief, rng.uniform(*BRIEF_RANGE, (total, MAX_SEGMENTS)), rng.uniform(*REPORT_RANGE, (total, MAX_SEGMENTS))
+    )
     ends = np.cumsum(durations, axis=1)
     keep = ends <= target[:, None]
     keep[:, 0] = True  # a show has at least one segment (never needed: the first is at most 240 s)
@@ -142,8 +156,7 @@ def draw_references(rng: np.random.Generator, n_shows: int, *, trials: int = 1) 
     starts = np.concatenate([np.zeros((total, 1)), ends[:, :-1]], axis=1)  # each start is the previous end
     start, end = starts[keep], ends[keep]
     length = end[np.cumsum(counts) - 1]
-    return Reference(segments=_segments(show, start, end, total), length=length,
-                     trial=np.arange(total) // n_shows)
+    return Reference(segments=_segments(show, start, end, total), length=length, trial=np.arange(total) // n_shows)
 
 
 def hypothesis_segments(show: np.ndarray, time: np.ndarray, length: np.ndarray):
@@ -248,18 +261,27 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
     return hypothesis_segments(show[inside], time[inside], reference.length), events
 
 
-def score(reference: Reference, hypothesis, *, gamma: float = 0.85, tolerances=(10.0, 5.0),
-          events: np.ndarray | None = None) -> pd.DataFrame:
+def score(
+    reference: Reference, hypothesis, *, gamma: float = 0.85, tolerances=(10.0, 5.0), events: np.ndarray | None = None
+) -> pd.DataFrame:
     """Pooled metrics of each trial (rows: trials; columns: :data:`METRICS`, ``boundary_f1_<t>s``
     per tolerance and, with ``events``, ``errors``)."""
-    from tvseg.retrieval.corpus import metric_table, score_shows
     from tvseg.rates import rate
+    from tvseg.retrieval.corpus import score_shows
+    from tvseg.retrieval.reductions import metric_table
 
     seg = reference.segments
     shows = list(range(seg.n_shows))
-    scores = score_shows(seg, hypothesis, shows=shows, gamma=gamma, long_threshold=LONG_THRESHOLD,
-                         tolerance=float(tolerances[0]), tolerances=tuple(map(float, tolerances[1:])),
-                         titles=False)
+    scores = score_shows(
+        seg,
+        hypothesis,
+        shows=shows,
+        gamma=gamma,
+        long_threshold=LONG_THRESHOLD,
+        tolerance=float(tolerances[0]),
+        tolerances=tuple(map(float, tolerances[1:])),
+        titles=False,
+    )
     comp = scores.components.copy()
     trial = pd.Index(reference.trial, name="trial")
     comp.index = trial
@@ -285,13 +307,14 @@ def experiments(tables=TABLES) -> list[tuple[str, str, float]]:
     out = []
     for table in tables:
         for errors in ERRORS[table]:
-            for p in ((1.0,) if table == "shift" else PROBABILITIES):
+            for p in (1.0,) if table == "shift" else PROBABILITIES:
                 out.append((table, errors, p))
     return out
 
 
-def run(*, trials: int = 10, n_shows: int = 200, seed: int = 0, gamma: float = 0.85,
-        tolerances=(10.0, 5.0), tables=TABLES) -> list[Cell]:
+def run(
+    *, trials: int = 10, n_shows: int = 200, seed: int = 0, gamma: float = 0.85, tolerances=(10.0, 5.0), tables=TABLES
+) -> list[Cell]:
     """Run the study; one :class:`~tvseg.simulate.study.Cell` per experiment and metric.
 
     ``range`` is the range of the reference segment durations, ``(10, 240)`` s; ``published`` is
@@ -307,13 +330,32 @@ def run(*, trials: int = 10, n_shows: int = 200, seed: int = 0, gamma: float = 0
         for metric in values.columns:
             column = values[metric].to_numpy(float)
             sd = float(column.std(ddof=1)) if len(column) > 1 else 0.0
-            cells.append(Cell(table=table, errors=errors, p=p, range=seg_range, metric=metric,
-                              value=float(np.nanmean(column)), published=None, sd=sd))
+            cells.append(
+                Cell(
+                    table=table,
+                    errors=errors,
+                    p=p,
+                    range=seg_range,
+                    metric=metric,
+                    value=float(np.nanmean(column)),
+                    published=None,
+                    sd=sd,
+                )
+            )
     return cells
 
 
-_HEADERS = {"cov_n": "CovN", "cov_d": "CovD", "recall_n": "R_N", "precision_n": "P_N", "recall_d": "R_D",
-            "precision_d": "P_D", "recall_n_short": "R_N<30", "recall_n_long": "R_N>=30", "errors": "err/seg"}
+_HEADERS = {
+    "cov_n": "CovN",
+    "cov_d": "CovD",
+    "recall_n": "R_N",
+    "precision_n": "P_N",
+    "recall_d": "R_D",
+    "precision_d": "P_D",
+    "recall_n_short": "R_N<30",
+    "recall_n_long": "R_N>=30",
+    "errors": "err/seg",
+}
 
 
 def format_table(cells: list[Cell]) -> str:
@@ -330,8 +372,9 @@ def format_table(cells: list[Cell]) -> str:
         lines.append(f"{table}")
         lines.append("  ".join(["errors".ljust(width), "   p"] + [h.rjust(7) for h in heads]))
         for (errors, p), values in rows.items():
-            lines.append("  ".join([errors.ljust(width), f"{p:4g}"]
-                                   + [f"{values.get(m, float('nan')):7.3f}" for m in metrics]))
+            lines.append(
+                "  ".join([errors.ljust(width), f"{p:4g}"] + [f"{values.get(m, float('nan')):7.3f}" for m in metrics])
+            )
         lines.append("")
     return "\n".join(lines).rstrip()
 
@@ -340,10 +383,18 @@ def as_json(cells: list[Cell], *, trials: int, n_shows: int, seed: int, gamma: f
     """The ``--json`` document (the contract's simulate schema; settings name this study's design)."""
     return {
         "study": STUDY,
-        "settings": {"trials": trials, "shows": n_shows, "seed": seed, "gamma": gamma,
-                     "tolerances": [float(t) for t in tolerances], "long_threshold": LONG_THRESHOLD,
-                     "show_range": list(SHOW_RANGE), "brief_share": BRIEF_SHARE,
-                     "brief_range": list(BRIEF_RANGE), "report_range": list(REPORT_RANGE),
-                     "edge_share": EDGE_SHARE},
+        "settings": {
+            "trials": trials,
+            "shows": n_shows,
+            "seed": seed,
+            "gamma": gamma,
+            "tolerances": [float(t) for t in tolerances],
+            "long_threshold": LONG_THRESHOLD,
+            "show_range": list(SHOW_RANGE),
+            "brief_share": BRIEF_SHARE,
+            "brief_range": list(BRIEF_RANGE),
+            "report_range": list(REPORT_RANGE),
+            "edge_share": EDGE_SHARE,
+        },
         "cells": [c.as_json() for c in cells],
     }

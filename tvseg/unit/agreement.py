@@ -55,33 +55,32 @@ Conventions (``convention=``, ``metric=``; ``docs/conventions.md``)
     Where segeval fails (a pair of codings of an item without any boundary: ``max()`` of no boundary
     type), the pair counts as segeval counts a pair with boundaries of the dataset's one type.
 
-Only one boundary type (masses) is handled here.
+Only one boundary type (masses) is handled here. The dataset and the options are checked by
+:mod:`tvseg.unit.agreement_inputs`.
 """
+
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from typing import Any, TypeAlias
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from tvseg.errors import InputError
+from tvseg.unit.agreement_inputs import Checked, Dataset, check_agreement_options, check_dataset, check_system
 from tvseg.unit.edit_inputs import check_edit_options
-from tvseg.unit.masses import Masses, as_masses, boundary_positions
+from tvseg.unit.masses import Masses, boundary_positions
 from tvseg.unit.similarity import pair_counts
 
-__all__ = ["Agreement", "SystemAgreement", "agreement", "agreement_with_system", "check_dataset",
-           "AGREEMENT_CONVENTIONS", "METRICS"]
-
-CHANCE_COUNTS = ("segments", "boundaries")
-AGREEMENT_CONVENTIONS = ("paper", "segeval1", "segeval")
-METRICS = ("S", "B")
-# what |boundaries(s)| counts, and whether P_e^pi pools PBs (True) or averages per-item proportions
-Dataset: TypeAlias = "Mapping[Hashable, Mapping[Hashable, Masses]]"  # {item: {coder: masses}}
-Checked: TypeAlias = "dict[Hashable, dict[Hashable, np.ndarray]]"
-_CHANCE: dict[str, tuple[str, bool]] = {"paper": ("segments", True), "segeval1": ("segments", False), "segeval": ("boundaries", False)}
+__all__ = [
+    "Agreement",
+    "SystemAgreement",
+    "agreement",
+    "agreement_with_system",
+]
 
 
 @dataclass(frozen=True)
@@ -147,14 +146,25 @@ class Agreement:
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (pairs of coders joined by ``" / "``)."""
         return {
-            "coders": list(self.coders), "items": list(self.items), "n": self.n,
-            "metric": self.metric, "convention": self.convention, "chance_count": self.chance_count,
-            "pi_star": self.pi_star, "kappa_star": self.kappa_star, "pi": self.pi, "kappa": self.kappa,
-            "bias": self.bias, "actual": self.actual, "expected_pi": self.expected_pi,
-            "expected_kappa": self.expected_kappa, "p_boundary": self.p_boundary,
+            "coders": list(self.coders),
+            "items": list(self.items),
+            "n": self.n,
+            "metric": self.metric,
+            "convention": self.convention,
+            "chance_count": self.chance_count,
+            "pi_star": self.pi_star,
+            "kappa_star": self.kappa_star,
+            "pi": self.pi,
+            "kappa": self.kappa,
+            "bias": self.bias,
+            "actual": self.actual,
+            "expected_pi": self.expected_pi,
+            "expected_kappa": self.expected_kappa,
+            "p_boundary": self.p_boundary,
             "p_boundary_by_coder": dict(self.p_boundary_by_coder),
             "pairwise_s": {f"{a} / {b}": s for (a, b), s in self.pairwise.items()},
-            "penalty": self.penalty, "denominator": self.denominator,
+            "penalty": self.penalty,
+            "denominator": self.denominator,
             "potential_boundaries": self.potential_boundaries,
         }
 
@@ -184,40 +194,14 @@ class SystemAgreement:
         return self.humans.actual - self.with_system.actual
 
     def as_dict(self) -> dict[str, Any]:
-        return {"system": self.system, "humans": self.humans.as_dict(),
-                "with_system": self.with_system.as_dict(),
-                "drop_pi_star": self.drop_pi_star, "drop_kappa_star": self.drop_kappa_star,
-                "drop_actual": self.drop_actual}
-
-
-def check_dataset(dataset: Dataset) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], Checked]:
-    """Check ``{item: {coder: masses}}``: at least one item, the same two or more coders on every item,
-    and the same total per item. Returns ``(items, coders, {item: {coder: ndarray}})``."""
-    if not isinstance(dataset, Mapping) or not dataset:
-        raise InputError("a dataset must be a non-empty mapping {item: {coder: masses}}",
-                         value=type(dataset).__name__)
-    items = tuple(dataset)
-    coders: tuple[Hashable, ...] | None = None
-    checked: Checked = {}
-    for item in items:
-        codings = dataset[item]
-        if not isinstance(codings, Mapping):
-            raise InputError(f"item {item!r} must map coders to masses", value=codings)
-        names = tuple(codings)
-        if coders is None:
-            coders = names
-            if len(coders) < 2:
-                raise InputError(f"item {item!r} has fewer than two coders", value=list(coders))
-        elif set(names) != set(coders):
-            missing = sorted(map(str, set(coders) ^ set(names)))
-            raise InputError(f"item {item!r} is not coded by the same coders as item {items[0]!r}",
-                             value=missing)
-        masses = {c: as_masses(codings[c], name=f"item {item!r}, coder {c!r}") for c in coders}
-        totals = {c: int(m.sum()) for c, m in masses.items()}
-        if len(set(totals.values())) != 1:
-            raise InputError(f"item {item!r}: coders disagree on its number of units", value=totals)
-        checked[item] = masses
-    return items, coders or (), checked  # coders: set by the first item
+        return {
+            "system": self.system,
+            "humans": self.humans.as_dict(),
+            "with_system": self.with_system.as_dict(),
+            "drop_pi_star": self.drop_pi_star,
+            "drop_kappa_star": self.drop_kappa_star,
+            "drop_actual": self.drop_actual,
+        }
 
 
 def _coefficient(actual: float, expected: float) -> float:
@@ -226,29 +210,15 @@ def _coefficient(actual: float, expected: float) -> float:
     return (actual - expected) / (1.0 - expected)
 
 
-def _check_agreement_options(metric: str, convention: str, chance_count: str | None) -> str:
-    """The chance count to use; InputError for options that do not go together."""
-    if convention not in AGREEMENT_CONVENTIONS:
-        raise InputError(f"agreement has no convention {convention!r}; use one of "
-                         f"{', '.join(AGREEMENT_CONVENTIONS)}", value=convention)
-    if metric not in METRICS:
-        raise InputError("metric must be 'S' or 'B'", value=metric)
-    if metric == "B" and convention != "segeval":
-        raise InputError("metric 'B' exists under convention 'segeval' only (B-based agreement is segeval 2.0's; "
-                         "the 2012 paper and code define agreement on S)", value=convention)
-    own = _CHANCE[convention][0]
-    if chance_count is None:
-        return own
-    if chance_count not in CHANCE_COUNTS:
-        raise InputError("chance_count must be 'segments' or 'boundaries'", value=chance_count)
-    if convention != "paper" and chance_count != own:
-        raise InputError(f"convention {convention!r} counts {own}; chance_count applies to convention 'paper'",
-                         value=chance_count)
-    return chance_count
-
-
-def _chance(data: Checked, items: tuple[Hashable, ...], coders: tuple[Hashable, ...], pbs_item: dict[Hashable, int],
-            *, count: str, pooled: bool) -> tuple[float, dict[Hashable, float]]:
+def _chance(
+    data: Checked,
+    items: tuple[Hashable, ...],
+    coders: tuple[Hashable, ...],
+    pbs_item: dict[Hashable, int],
+    *,
+    count: str,
+    pooled: bool,
+) -> tuple[float, dict[Hashable, float]]:
     """``(P_e^pi(seg), {coder: P_e^kappa(seg|c)})`` (equations 8 and 11, or the tools' readings)."""
     extra = 1 if count == "segments" else 0
     counts = {c: {item: len(data[item][c]) - 1 + extra for item in items} for c in coders}
@@ -258,14 +228,23 @@ def _chance(data: Checked, items: tuple[Hashable, ...], coders: tuple[Hashable, 
         return sum(by_coder.values()) / len(coders), by_coder
     empty = [item for item in items if pbs_item[item] == 0]
     if empty:
-        raise InputError("item of a single unit: the per-item boundary proportion of this convention is 0/0",
-                         value=empty[0])
+        raise InputError(
+            "item of a single unit: the per-item boundary proportion of this convention is 0/0", value=empty[0]
+        )
     proportions = [counts[c][item] / pbs_item[item] for c in coders for item in items]
     return math.fsum(proportions) / len(proportions), by_coder
 
 
-def agreement(dataset: Dataset, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0), scale_transpositions: bool = True,
-              chance_count: str | None = None, metric: str = "S", convention: str = "paper") -> Agreement:
+def agreement(
+    dataset: Dataset,
+    *,
+    n: int = 2,
+    weights: tuple[float, float] = (1.0, 1.0),
+    scale_transpositions: bool = True,
+    chance_count: str | None = None,
+    metric: str = "S",
+    convention: str = "paper",
+) -> Agreement:
     r"""S-based Scott's :math:`\pi`, Cohen's :math:`\kappa`, Fleiss's :math:`\pi^*` and :math:`\kappa^*`, and bias.
 
     .. math::
@@ -313,14 +292,16 @@ def agreement(dataset: Dataset, *, n: int = 2, weights: tuple[float, float] = (1
     Computational Linguistics 34(4), 555-596.
     """
     n, w_sub, w_trp = check_edit_options(n, weights)
-    chance_count = _check_agreement_options(metric, convention, chance_count)
+    chance_count, pooled = check_agreement_options(metric, convention, chance_count)
     items, coders, data = check_dataset(dataset)
     pbs_item = {item: int(next(iter(data[item].values())).sum()) - 1 for item in items}
     total_pbs = sum(pbs_item.values())
     if total_pbs == 0:
         raise InputError("every item has a single unit: there is no potential boundary to agree on")
     positions = {item: {c: boundary_positions(m) for c, m in data[item].items()} for item in items}
-    options: dict[str, Any] = dict(metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions)
+    options: dict[str, Any] = dict(
+        metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions
+    )
 
     pairwise = {}
     penalty_total = denominator_total = 0.0
@@ -338,24 +319,48 @@ def agreement(dataset: Dataset, *, n: int = 2, weights: tuple[float, float] = (1
     n_pairs = len(coders) * (len(coders) - 1) // 2
     actual = 1.0 - penalty_total / denominator_total
 
-    p_all, by_coder = _chance(data, items, coders, pbs_item, count=chance_count, pooled=_CHANCE[convention][1])
-    expected_pi = p_all ** 2
+    p_all, by_coder = _chance(data, items, coders, pbs_item, count=chance_count, pooled=pooled)
+    expected_pi = p_all**2
     expected_kappa = float(np.mean([by_coder[a] * by_coder[b] for a, b in combinations(coders, 2)]))
     pi_star = _coefficient(actual, expected_pi)
     kappa_star = _coefficient(actual, expected_kappa)
     two = len(coders) == 2
     return Agreement(
-        pi_star=pi_star, kappa_star=kappa_star, pi=pi_star if two else None, kappa=kappa_star if two else None,
-        bias=expected_pi - expected_kappa, actual=actual, expected_pi=expected_pi,
-        expected_kappa=expected_kappa, p_boundary=p_all, p_boundary_by_coder=by_coder, pairwise=pairwise,
-        penalty=penalty_total, potential_boundaries=n_pairs * total_pbs, coders=tuple(coders), items=items, n=n,
-        chance_count=chance_count, metric=metric, convention=convention, denominator=denominator_total)
+        pi_star=pi_star,
+        kappa_star=kappa_star,
+        pi=pi_star if two else None,
+        kappa=kappa_star if two else None,
+        bias=expected_pi - expected_kappa,
+        actual=actual,
+        expected_pi=expected_pi,
+        expected_kappa=expected_kappa,
+        p_boundary=p_all,
+        p_boundary_by_coder=by_coder,
+        pairwise=pairwise,
+        penalty=penalty_total,
+        potential_boundaries=n_pairs * total_pbs,
+        coders=tuple(coders),
+        items=items,
+        n=n,
+        chance_count=chance_count,
+        metric=metric,
+        convention=convention,
+        denominator=denominator_total,
+    )
 
 
-def agreement_with_system(dataset: Dataset, system: Mapping[Hashable, Masses], *, name: str = "system", n: int = 2,
-                          weights: tuple[float, float] = (1.0, 1.0),
-                          scale_transpositions: bool = True, chance_count: str | None = None, metric: str = "S",
-                          convention: str = "paper") -> SystemAgreement:
+def agreement_with_system(
+    dataset: Dataset,
+    system: Mapping[Hashable, Masses],
+    *,
+    name: str = "system",
+    n: int = 2,
+    weights: tuple[float, float] = (1.0, 1.0),
+    scale_transpositions: bool = True,
+    chance_count: str | None = None,
+    metric: str = "S",
+    convention: str = "paper",
+) -> SystemAgreement:
     """Agreement of the coders without and with an automatic segmenter as one more coder (section 3.4).
 
     Parameters
@@ -375,19 +380,15 @@ def agreement_with_system(dataset: Dataset, system: Mapping[Hashable, Masses], *
         ``humans`` and ``with_system`` agreements and the drops of :math:`\\pi^*`, :math:`\\kappa^*` and
         :math:`A_a` when the segmenter is added.
     """
-    if not isinstance(system, Mapping):
-        raise InputError("system must be a mapping {item: masses}", value=type(system).__name__)
-    items, coders, _ = check_dataset(dataset)
-    if name in coders:
-        raise InputError("the system's name is already a coder's", value=name)
-    missing = [item for item in items if item not in system]
-    if missing:
-        raise InputError("the system did not segment every item", value=missing[:5])
-    extra = [item for item in system if item not in dataset]
-    if extra:
-        raise InputError("the system segmented items that the coders did not", value=extra[:5])
-    options: dict[str, Any] = dict(n=n, weights=weights, scale_transpositions=scale_transpositions,
-                                   chance_count=chance_count, metric=metric, convention=convention)
+    items = check_system(dataset, system, name)
+    options: dict[str, Any] = dict(
+        n=n,
+        weights=weights,
+        scale_transpositions=scale_transpositions,
+        chance_count=chance_count,
+        metric=metric,
+        convention=convention,
+    )
     humans = agreement(dataset, **options)
     combined = {item: {**dataset[item], name: system[item]} for item in items}
     return SystemAgreement(humans=humans, with_system=agreement(combined, **options), system=name)

@@ -17,58 +17,27 @@ boundary, ``1 .. N-1`` (segeval's boundary-string index plus one).
 
 Everything works on the sorted boundary positions, never on unit positions: the cost grows with the
 number of boundaries, not with the number of units. The inputs are read by
-:mod:`tvseg.unit.edit_inputs`; the 2012 reference implementation's own transpositions are in
+:mod:`tvseg.unit.edit_inputs`; the edits found and their counts are the data classes of
+:mod:`tvseg.unit.edit_operations`; the 2012 reference implementation's own transpositions are in
 :mod:`tvseg.unit.edits_segeval1`.
 """
+
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
-from typing import Any, Hashable, Iterable
+from collections.abc import Hashable, Iterable
+from typing import Any
 
 import numpy as np
 
 from tvseg.errors import InputError
 from tvseg.unit.edit_inputs import Boundaries, as_boundary_string_pair, check_edit_options
+from tvseg.unit.edit_operations import BoundaryEdits, FullMiss, PairPenalty, Transposition
 
 __all__ = [
-    "Transposition", "FullMiss", "BoundaryEdits", "PairPenalty", "boundary_edit_distance", "transposition_error",
+    "boundary_edit_distance",
+    "transposition_error",
     "single_type_penalty",
 ]
-
-
-@dataclass(frozen=True)
-class Transposition:
-    """A near miss: the boundary of ``type`` at ``start`` in one segmentation is at ``end`` in the other."""
-
-    start: int
-    end: int
-    type: Hashable
-    side: str  # which segmentation has the boundary at ``start``: "a" or "b"
-
-    @property
-    def span(self) -> int:
-        """The number of PBs the transposition covers (``n`` in ``te(n, b)``): ``end - start + 1``."""
-        return self.end - self.start + 1
-
-    def __iter__(self):
-        return iter(astuple(self))
-
-
-@dataclass(frozen=True)
-class FullMiss:
-    """A full miss at ``position``: ``type_a`` in ``a`` against ``type_b`` in ``b`` (None: no boundary)."""
-
-    position: int
-    type_a: Hashable | None
-    type_b: Hashable | None
-
-    @property
-    def is_addition(self) -> bool:
-        """True when only one segmentation has a boundary here (segeval 2.0's addition/deletion)."""
-        return self.type_a is None or self.type_b is None
-
-    def __iter__(self):
-        return iter(astuple(self))
 
 
 def transposition_error(span, b: int = 2):
@@ -82,81 +51,6 @@ def transposition_error(span, b: int = 2):
     Accepts a scalar or a numpy array of spans.
     """
     return b - (1.0 / b) ** (np.asarray(span, dtype=float) - 2.0)
-
-
-@dataclass(frozen=True)
-class BoundaryEdits:
-    """The edit operations that turn one segmentation into the other, and their weighted distance.
-
-    Attributes
-    ----------
-    substitutions : tuple of FullMiss
-        The full misses (Fournier & Inkpen 2012's *substitutions*), sorted by position. With one
-        boundary type every full miss is an addition (``type_a`` or ``type_b`` is None).
-    transpositions : tuple of Transposition
-        The near misses, sorted by start.
-    distance : float
-        The weighted edit distance ``d`` in PBs: ``w_sub * len(substitutions) + w_trp * sum(te)``
-        (``te`` replaced by 1 when transpositions are not scaled).
-    potential_boundaries : int
-        ``t * (N - 1)``: the number of boundary types times the number of PBs.
-    matches : int
-        Boundaries (counted per type) that both segmentations place at the same position.
-    n : int
-        The largest transposition span allowed, in PBs.
-    """
-
-    substitutions: tuple
-    transpositions: tuple
-    distance: float
-    potential_boundaries: int
-    matches: int
-    n: int
-
-    @property
-    def additions(self) -> tuple:
-        """Full misses where only one segmentation has a boundary (segeval 2.0's additions)."""
-        return tuple(m for m in self.substitutions if m.is_addition)
-
-    @property
-    def type_substitutions(self) -> tuple:
-        """Full misses where both segmentations have a boundary of different types (segeval 2.0's substitutions)."""
-        return tuple(m for m in self.substitutions if not m.is_addition)
-
-    @property
-    def counts(self) -> dict:
-        """Numbers of operations: ``substitutions`` (all full misses), ``additions``, ``type_substitutions``,
-        ``transpositions``, and ``matches``."""
-        n_add = sum(1 for m in self.substitutions if m.is_addition)
-        return {"substitutions": len(self.substitutions), "additions": n_add,
-                "type_substitutions": len(self.substitutions) - n_add,
-                "transpositions": len(self.transpositions), "matches": self.matches}
-
-
-@dataclass(frozen=True)
-class PairPenalty:
-    r"""What :func:`single_type_penalty` finds for one pair of position arrays (one boundary type).
-
-    Attributes
-    ----------
-    distance : float
-        The weighted edit distance in PBs.
-    full_misses, transpositions : int
-        The numbers of full misses (additions) and of transpositions.
-    span_sum : int
-        :math:`\sum (\text{span} - 1)` over the transpositions.
-    matches : int
-        Positions where both segmentations have a boundary.
-    """
-
-    distance: float
-    full_misses: int
-    transpositions: int
-    span_sum: int
-    matches: int
-
-    def __iter__(self):
-        return iter(astuple(self))
 
 
 # --------------------------------------------------------------------------------------------
@@ -261,7 +155,7 @@ def _pairs_segeval(pos, side, n):
         order = np.lexsort((cp, cp % d))
         cand, cp = cand[order], cp[order]
         linked = np.zeros(cand.size, dtype=bool)
-        linked[1:] = (cp[1:] == cp[:-1] + d)
+        linked[1:] = cp[1:] == cp[:-1] + d
         take = _alternate(linked)
         first, second = idx[cand[take]], idx[jc[cand[take]]]
         free[first] = False
@@ -307,9 +201,16 @@ def single_type_penalty(pa, pb, *, n, w_sub, w_trp, scale, selection="optimal") 
 # Public entry point
 
 
-def boundary_edit_distance(a: Boundaries, b: Boundaries, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0),
-                           scale_transpositions: bool = True, boundary_types: Iterable[Hashable] | None = None,
-                           selection: str = "optimal") -> BoundaryEdits:
+def boundary_edit_distance(
+    a: Boundaries,
+    b: Boundaries,
+    *,
+    n: int = 2,
+    weights: tuple[float, float] = (1.0, 1.0),
+    scale_transpositions: bool = True,
+    boundary_types: Iterable[Hashable] | None = None,
+    selection: str = "optimal",
+) -> BoundaryEdits:
     r"""Boundary edit distance of Fournier & Inkpen (2012, sections 3.2-3.3).
 
     The edit distance ``d`` is the weighted count of the operations that resolve every difference:
@@ -367,8 +268,9 @@ def boundary_edit_distance(a: Boundaries, b: Boundaries, *, n: int = 2, weights:
     matches = 0
     te_total = 0.0
     for t in types:
-        pos, side, first, second, m = _single_type_edits(pos_a[t], pos_b[t], n, w_sub, w_trp,
-                                                         scale_transpositions, selection)
+        pos, side, first, second, m = _single_type_edits(
+            pos_a[t], pos_b[t], n, w_sub, w_trp, scale_transpositions, selection
+        )
         matches += m
         used = np.zeros(pos.size, dtype=bool)
         used[first] = True
@@ -390,6 +292,11 @@ def boundary_edit_distance(a: Boundaries, b: Boundaries, *, n: int = 2, weights:
         misses.extend(FullMiss(p, None, y) for y in tb[k:])
     transpositions.sort(key=lambda tr: (tr.start, tr.end))
     distance = w_sub * len(misses) + w_trp * te_total
-    return BoundaryEdits(substitutions=tuple(misses), transpositions=tuple(transpositions),
-                         distance=float(distance), potential_boundaries=len(types) * pbs,
-                         matches=matches, n=n)
+    return BoundaryEdits(
+        substitutions=tuple(misses),
+        transpositions=tuple(transpositions),
+        distance=float(distance),
+        potential_boundaries=len(types) * pbs,
+        matches=matches,
+        n=n,
+    )

@@ -23,6 +23,7 @@ Conventions of S (``convention=``, ``docs/conventions.md``)
 ``boundary_similarity`` reproduces segeval 2.0.11's ``boundary_similarity`` exactly (its transposition
 choice included), for masses with one boundary type.
 """
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
@@ -32,11 +33,18 @@ from numpy.typing import NDArray
 
 from tvseg.errors import InputError
 from tvseg.unit.edit_inputs import SINGLE_TYPE, Boundaries, as_boundary_string_pair, check_edit_options
-from tvseg.unit.edits import BoundaryEdits, boundary_edit_distance, single_type_penalty
+from tvseg.unit.edit_operations import BoundaryEdits
+from tvseg.unit.edits import boundary_edit_distance, single_type_penalty
 from tvseg.unit.edits_segeval1 import segeval1_edits
 
-__all__ = ["segmentation_similarity", "similarity_counts", "boundary_similarity", "boundary_edit_distance",
-           "BoundaryEdits", "S_CONVENTIONS"]
+__all__ = [
+    "segmentation_similarity",
+    "similarity_counts",
+    "boundary_similarity",
+    "boundary_edit_distance",
+    "BoundaryEdits",
+    "S_CONVENTIONS",
+]
 
 S_CONVENTIONS = ("paper", "segeval1", "segeval")
 
@@ -44,13 +52,22 @@ S_CONVENTIONS = ("paper", "segeval1", "segeval")
 def check_s_convention(convention: str) -> str:
     """``convention`` if S has it (:data:`S_CONVENTIONS`), else an InputError."""
     if convention not in S_CONVENTIONS:
-        raise InputError(f"S has no convention {convention!r}; use one of {', '.join(S_CONVENTIONS)}",
-                         value=convention)
+        raise InputError(f"S has no convention {convention!r}; use one of {', '.join(S_CONVENTIONS)}", value=convention)
     return convention
 
 
-def pair_counts(pa: NDArray[np.int64], pb: NDArray[np.int64], pbs: int, *, metric: str = "S", convention: str = "paper", n: int = 2,
-                w_sub: float = 1.0, w_trp: float = 1.0, scale: bool = True) -> tuple[float, float]:
+def pair_counts(
+    pa: NDArray[np.int64],
+    pb: NDArray[np.int64],
+    pbs: int,
+    *,
+    metric: str = "S",
+    convention: str = "paper",
+    n: int = 2,
+    w_sub: float = 1.0,
+    w_trp: float = 1.0,
+    scale: bool = True,
+) -> tuple[float, float]:
     r"""``(penalty, denominator)`` of S or B for one pair of boundary-position arrays (one type).
 
     The similarity is ``1 - penalty / denominator``. For S the denominator is the ``N - 1`` PBs
@@ -80,8 +97,16 @@ def pair_counts(pa: NDArray[np.int64], pb: NDArray[np.int64], pbs: int, *, metri
     return single_type_penalty(pa, pb, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale).distance, pbs
 
 
-def similarity_counts(a: Boundaries, b: Boundaries, *, n: int = 2, weights: tuple[float, float] = (1.0, 1.0),
-                      scale_transpositions: bool = True, boundary_types: Iterable[Hashable] | None = None, convention: str = "paper") -> tuple[float, int]:
+def similarity_counts(
+    a: Boundaries,
+    b: Boundaries,
+    *,
+    n: int = 2,
+    weights: tuple[float, float] = (1.0, 1.0),
+    scale_transpositions: bool = True,
+    boundary_types: Iterable[Hashable] | None = None,
+    convention: str = "paper",
+) -> tuple[float, int]:
     r"""The two counts S is made of: ``(penalty, potential_boundaries)``.
 
     ``penalty`` is the weighted boundary edit distance ``d`` in PBs and ``potential_boundaries`` is
@@ -97,20 +122,37 @@ def similarity_counts(a: Boundaries, b: Boundaries, *, n: int = 2, weights: tupl
     check_s_convention(convention)
     types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, boundary_types)
     if types == (SINGLE_TYPE,) and boundary_types is None:
-        penalty, _ = pair_counts(pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE], int(pbs), convention=convention, n=n,
-                                 w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions)
+        penalty, _ = pair_counts(
+            pos_a[SINGLE_TYPE],
+            pos_b[SINGLE_TYPE],
+            int(pbs),
+            convention=convention,
+            n=n,
+            w_sub=w_sub,
+            w_trp=w_trp,
+            scale=scale_transpositions,
+        )
         return float(penalty), int(pbs)
     if convention != "paper":
-        raise InputError(f"S with several boundary types exists under convention 'paper' only, not {convention!r}",
-                         value=list(types))
-    edits = boundary_edit_distance(a, b, n=n, weights=weights, scale_transpositions=scale_transpositions,
-                                   boundary_types=boundary_types)
+        raise InputError(
+            f"S with several boundary types exists under convention 'paper' only, not {convention!r}", value=list(types)
+        )
+    edits = boundary_edit_distance(
+        a, b, n=n, weights=weights, scale_transpositions=scale_transpositions, boundary_types=boundary_types
+    )
     return edits.distance, edits.potential_boundaries
 
 
-def segmentation_similarity(a: Boundaries, b: Boundaries, *, n: int = 2,
-                            weights: tuple[float, float] = (1.0, 1.0), scale_transpositions: bool = True,
-                            boundary_types: Iterable[Hashable] | None = None, convention: str = "paper") -> float:
+def segmentation_similarity(
+    a: Boundaries,
+    b: Boundaries,
+    *,
+    n: int = 2,
+    weights: tuple[float, float] = (1.0, 1.0),
+    scale_transpositions: bool = True,
+    boundary_types: Iterable[Hashable] | None = None,
+    convention: str = "paper",
+) -> float:
     r"""Segmentation similarity S (Fournier & Inkpen 2012, equation 4).
 
     The proportion of potential boundaries (PBs) left unedited by the boundary edit distance:
@@ -172,8 +214,15 @@ def segmentation_similarity(a: Boundaries, b: Boundaries, *, n: int = 2,
     ----------
     Fournier, C. and Inkpen, D. (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161.
     """
-    penalty, pbs = similarity_counts(a, b, n=n, weights=weights, scale_transpositions=scale_transpositions,
-                                     boundary_types=boundary_types, convention=convention)
+    penalty, pbs = similarity_counts(
+        a,
+        b,
+        n=n,
+        weights=weights,
+        scale_transpositions=scale_transpositions,
+        boundary_types=boundary_types,
+        convention=convention,
+    )
     if pbs == 0:
         return 1.0
     return 1.0 - penalty / pbs
@@ -211,8 +260,9 @@ def boundary_similarity(a: Boundaries, b: Boundaries, *, n: int = 2) -> float:
     types, pos_a, pos_b, _ = as_boundary_string_pair(a, b, None)
     if types != (SINGLE_TYPE,):
         raise ValueError("boundary_similarity takes masses")  # pragma: no cover - masses give one type
-    p = single_type_penalty(pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE], n=n, w_sub=1.0, w_trp=1.0, scale=False,
-                            selection="segeval")
+    p = single_type_penalty(
+        pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE], n=n, w_sub=1.0, w_trp=1.0, scale=False, selection="segeval"
+    )
     denominator = p.full_misses + p.transpositions + p.matches
     if denominator == 0:
         return 1.0
