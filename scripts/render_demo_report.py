@@ -6,6 +6,7 @@ is ``tvseg evaluate --demo --html reports/demo`` run from the repository's root 
 ``tvseg evaluate --demo`` writes ``./tvseg-demo/`` where it is run). The report is dated from its
 data, so the committed copy is reproduced byte for byte; ``tests/test_reports_demo.py`` checks it.
 """
+
 from __future__ import annotations
 
 import sys

@@ -4,6 +4,7 @@ Hypothesis: no per-example deadline (a shared 2-core machine makes timings meani
 (``CI=true``) a derandomized run, so that a red CI is reproducible from its log; locally the search
 stays random, which is how new counter-examples are found.
 """
+
 import os
 
 import pytest

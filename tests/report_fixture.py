@@ -4,17 +4,42 @@ Reference segmentations are random; each system perturbs the reference boundarie
 inserts others. Coverages and correct flags follow Bouchekif et al.'s definitions computed here with
 a plain overlap matrix (these are render fixtures, not reference values for the metrics).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from tvseg.report.model import (BoundaryPair, Comparison, Estimate, MatchRow, Report, Segment, Show,
-                                SystemShow, SystemSummary)
+from tvseg.report.model import (
+    BoundaryPair,
+    Comparison,
+    Estimate,
+    MatchRow,
+    Report,
+    Segment,
+    Show,
+    SystemShow,
+    SystemSummary,
+)
 
 __all__ = ["synthetic_report"]
 
-_WORDS = ("budget", "storm", "election", "football", "strike", "museum", "trial", "summit", "weather",
-          "markets", "health", "school", "flood", "festival", "energy")
+_WORDS = (
+    "budget",
+    "storm",
+    "election",
+    "football",
+    "strike",
+    "museum",
+    "trial",
+    "summit",
+    "weather",
+    "markets",
+    "health",
+    "school",
+    "flood",
+    "festival",
+    "energy",
+)
 
 
 def _segments(bounds: np.ndarray, titles: list[str]) -> list[tuple[float, float, str]]:
@@ -43,8 +68,16 @@ def _match(ref, hyp, gamma):
     return rows, ref_ok, hyp_ok
 
 
-def synthetic_report(n_shows: int = 20, systems=("baseline", "speech", "diachronic"), *, seed: int = 0,
-                     title_of=None, id_of=None, gamma: float = 0.85, tolerance: float = 10.0) -> Report:
+def synthetic_report(
+    n_shows: int = 20,
+    systems=("baseline", "speech", "diachronic"),
+    *,
+    seed: int = 0,
+    title_of=None,
+    id_of=None,
+    gamma: float = 0.85,
+    tolerance: float = 10.0,
+) -> Report:
     """A :class:`Report` of ``n_shows`` random shows scored for each of ``systems``.
 
     ``title_of(show, i)`` and ``id_of(show)`` may replace the generated titles and show ids (the
@@ -67,9 +100,12 @@ def synthetic_report(n_shows: int = 20, systems=("baseline", "speech", "diachron
             extra = rng.uniform(0, end, int(rng.integers(0, 4)))
             hb = np.unique(np.round(np.clip(np.concatenate([moved, extra]), 1, end - 1), 1))
             hyp_b = np.concatenate([[0.0], hb, [end]])
-            hyp_titles = [ref_titles[min(int(np.searchsorted(ref_b, (a + b) / 2) - 1), n_ref - 1)]
-                          if rng.random() > 0.3 else " ".join(rng.choice(_WORDS, 2))
-                          for a, b in zip(hyp_b[:-1], hyp_b[1:])]
+            hyp_titles = [
+                ref_titles[min(int(np.searchsorted(ref_b, (a + b) / 2) - 1), n_ref - 1)]
+                if rng.random() > 0.3
+                else " ".join(rng.choice(_WORDS, 2))
+                for a, b in zip(hyp_b[:-1], hyp_b[1:])
+            ]
             hypothesis = _segments(hyp_b, hyp_titles)
             rows, ref_ok, hyp_ok = _match(reference, hypothesis, gamma)
             matched, missed, used = [], [], set()
@@ -91,60 +127,152 @@ def synthetic_report(n_shows: int = 20, systems=("baseline", "speech", "diachron
             def f(a, b):
                 return 0.0 if a + b == 0 else 2 * a * b / (a + b)
 
-            metrics = {"recall_n": rn, "precision_n": pn, "cov_n": f(rn, pn), "recall_d": rd, "precision_d": pd,
-                       "cov_d": f(rd, pd), "boundary_precision": bp, "boundary_recall": br,
-                       "boundary_f1": f(bp, br), "n_reference": nr, "n_hypothesis": nh,
-                       "n_correct_reference": cr, "n_correct_hypothesis": ch}
+            metrics = {
+                "recall_n": rn,
+                "precision_n": pn,
+                "cov_n": f(rn, pn),
+                "recall_d": rd,
+                "precision_d": pd,
+                "cov_d": f(rd, pd),
+                "boundary_precision": bp,
+                "boundary_recall": br,
+                "boundary_f1": f(bp, br),
+                "n_reference": nr,
+                "n_hypothesis": nh,
+                "n_correct_reference": cr,
+                "n_correct_hypothesis": ch,
+            }
             matches = tuple(
-                MatchRow(reference[i][0], reference[i][1], reference[i][2], hypothesis[j][0], hypothesis[j][1],
-                         hypothesis[j][2], float(r2h), float(h2r), float(bi), bool(ok),
-                         1.0 if reference[i][2] == hypothesis[j][2] else 0.0)
-                for i, j, r2h, h2r, bi, ok in rows)
-            sys_views.append(SystemShow(
-                name=name, metrics=metrics,
-                segments=tuple(Segment(a, b, t, ok) for (a, b, t), ok in zip(hypothesis, hyp_ok)),
-                matched=tuple(matched), missed=tuple(missed), false_alarms=false_alarms, matches=matches))
-        shows.append(Show(show_id=show_id, start=0.0, end=end,
-                          reference=tuple(Segment(a, b, t) for a, b, t in reference), systems=tuple(sys_views),
-                          metadata={"channel": ("France 2", "TF1", "Arte")[k % 3]}))
+                MatchRow(
+                    reference[i][0],
+                    reference[i][1],
+                    reference[i][2],
+                    hypothesis[j][0],
+                    hypothesis[j][1],
+                    hypothesis[j][2],
+                    float(r2h),
+                    float(h2r),
+                    float(bi),
+                    bool(ok),
+                    1.0 if reference[i][2] == hypothesis[j][2] else 0.0,
+                )
+                for i, j, r2h, h2r, bi, ok in rows
+            )
+            sys_views.append(
+                SystemShow(
+                    name=name,
+                    metrics=metrics,
+                    segments=tuple(Segment(a, b, t, ok) for (a, b, t), ok in zip(hypothesis, hyp_ok)),
+                    matched=tuple(matched),
+                    missed=tuple(missed),
+                    false_alarms=false_alarms,
+                    matches=matches,
+                )
+            )
+        shows.append(
+            Show(
+                show_id=show_id,
+                start=0.0,
+                end=end,
+                reference=tuple(Segment(a, b, t) for a, b, t in reference),
+                systems=tuple(sys_views),
+                metadata={"channel": ("France 2", "TF1", "Arte")[k % 3]},
+            )
+        )
 
     summaries = []
-    keys = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d",
-            "boundary_precision", "boundary_recall", "boundary_f1")
+    keys = (
+        "recall_n",
+        "precision_n",
+        "cov_n",
+        "recall_d",
+        "precision_d",
+        "cov_d",
+        "boundary_precision",
+        "boundary_recall",
+        "boundary_f1",
+    )
     for level, name in enumerate(systems):
         per_show = [s.systems[level].metrics for s in shows]
         macro = {k: float(np.mean([m[k] for m in per_show])) if per_show else None for k in keys}
-        corpus = {k: Estimate(v, None if v is None else max(v - 0.03, 0.0), None if v is None else min(v + 0.03, 1.0))
-                  for k, v in macro.items()}
+        corpus = {
+            k: Estimate(v, None if v is None else max(v - 0.03, 0.0), None if v is None else min(v + 0.03, 1.0))
+            for k, v in macro.items()
+        }
         for k in ("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"):
             corpus[k] = Estimate(float(sum(m[k] for m in per_show)))
         base = macro["cov_n"] or 0.0
-        summaries.append(SystemSummary(
-            name=name, corpus=corpus, macro=macro,
-            by_length={"long": {"recall_n": min(base + 0.15, 1.0), "precision_n": min(base + 0.12, 1.0),
-                                "n_reference": 761.0, "n_hypothesis": 700.0},
-                       "short": {"recall_n": base * 0.4, "precision_n": base * 0.5,
-                                 "n_reference": 236.0, "n_hypothesis": 250.0}},
-            groups={"channel": {c: {"cov_n": base - 0.05 * i, "cov_d": base + 0.04 - 0.05 * i,
-                                    "boundary_f1": min(base + 0.1, 1.0)}
-                                for i, c in enumerate(("Arte", "France 2", "TF1"))}},
-            gamma_sweep=tuple((g, min(1.0, base * (1.6 - g)), min(1.0, (base + 0.1) * (1.6 - g)))
-                              for g in np.round(np.arange(0.5, 1.0001, 0.05), 2).tolist()),
-            tolerance_sweep=tuple((float(t), min(1.0, base * (0.3 + t / 20)) if t <= 14 else min(1.0, base * 1.0))
-                                  for t in range(0, 31, 2)),
-        ))
-    comparisons = tuple(Comparison(a, b, metric, p, d)
-                        for i, a in enumerate(systems) for b in systems[i + 1:]
-                        for metric, p, d in (("cov_n", 0.012, -0.05), ("cov_d", 0.2, -0.01),
-                                             ("boundary_f1", 0.0004, -0.08)))
+        summaries.append(
+            SystemSummary(
+                name=name,
+                corpus=corpus,
+                macro=macro,
+                by_length={
+                    "long": {
+                        "recall_n": min(base + 0.15, 1.0),
+                        "precision_n": min(base + 0.12, 1.0),
+                        "n_reference": 761.0,
+                        "n_hypothesis": 700.0,
+                    },
+                    "short": {
+                        "recall_n": base * 0.4,
+                        "precision_n": base * 0.5,
+                        "n_reference": 236.0,
+                        "n_hypothesis": 250.0,
+                    },
+                },
+                groups={
+                    "channel": {
+                        c: {
+                            "cov_n": base - 0.05 * i,
+                            "cov_d": base + 0.04 - 0.05 * i,
+                            "boundary_f1": min(base + 0.1, 1.0),
+                        }
+                        for i, c in enumerate(("Arte", "France 2", "TF1"))
+                    }
+                },
+                gamma_sweep=tuple(
+                    (g, min(1.0, base * (1.6 - g)), min(1.0, (base + 0.1) * (1.6 - g)))
+                    for g in np.round(np.arange(0.5, 1.0001, 0.05), 2).tolist()
+                ),
+                tolerance_sweep=tuple(
+                    (float(t), min(1.0, base * (0.3 + t / 20)) if t <= 14 else min(1.0, base * 1.0))
+                    for t in range(0, 31, 2)
+                ),
+            )
+        )
+    comparisons = tuple(
+        Comparison(a, b, metric, p, d)
+        for i, a in enumerate(systems)
+        for b in systems[i + 1 :]
+        for metric, p, d in (("cov_n", 0.012, -0.05), ("cov_d", 0.2, -0.01), ("boundary_f1", 0.0004, -0.08))
+    )
     settings = {"gamma": gamma, "tolerance": tolerance, "long_threshold": 30.0, "bootstrap": 1000, "seed": 0}
     signature = f"gamma:{gamma:g}|tol:{tolerance:g}|long:30|boot:1000|seed:0|version:0.0.0"
     # the contract's --json schema of these invented scores (a real report takes result.to_json())
-    scores = {"tvseg_version": "0.0.0", "signature": signature, "settings": dict(settings),
-              "systems": {s.name: {"corpus": {k: e.value for k, e in s.corpus.items()}, "macro": dict(s.macro),
-                                   "by_length": {part: dict(v) for part, v in s.by_length.items()},
-                                   "shows": {show.show_id: dict(view.metrics) for show in shows
-                                             for view in show.systems if view.name == s.name}}
-                          for s in summaries}}
-    return Report(signature=signature, version="0.0.0", date="2000-01-01", systems=tuple(summaries),
-                  shows=tuple(shows), comparisons=comparisons, settings=settings, scores=scores)
+    scores = {
+        "tvseg_version": "0.0.0",
+        "signature": signature,
+        "settings": dict(settings),
+        "systems": {
+            s.name: {
+                "corpus": {k: e.value for k, e in s.corpus.items()},
+                "macro": dict(s.macro),
+                "by_length": {part: dict(v) for part, v in s.by_length.items()},
+                "shows": {
+                    show.show_id: dict(view.metrics) for show in shows for view in show.systems if view.name == s.name
+                },
+            }
+            for s in summaries
+        },
+    }
+    return Report(
+        signature=signature,
+        version="0.0.0",
+        date="2000-01-01",
+        systems=tuple(summaries),
+        shows=tuple(shows),
+        comparisons=comparisons,
+        settings=settings,
+        scores=scores,
+    )

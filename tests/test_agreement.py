@@ -3,6 +3,7 @@
 Expected values: the paper's Table 2 (The Moonstone chapters whose codings segeval 2.0.11 bundles),
 hand computations written out below, and segeval 2.0.11's coefficients where its definitions coincide.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -58,8 +59,10 @@ def test_table_2_pairwise_one_minus_windowdiff(chapter):
     *_, wd_mean, wd_sd, _, _, _ = TABLE_2[chapter]
     codings = _chapter(chapter)[chapter]
     # footnote 9: "permuted, and with window size recalculated for each pair": every ordered pair
-    values = [1 - windows.windowdiff(codings[r], codings[h], convention="segeval1")
-              for r, h in itertools.permutations(sorted(codings), 2)]
+    values = [
+        1 - windows.windowdiff(codings[r], codings[h], convention="segeval1")
+        for r, h in itertools.permutations(sorted(codings), 2)
+    ]
     assert round(float(np.mean(values)), 4) == wd_mean
     assert round(float(np.std(values)), 4) == wd_sd  # population standard deviation
 
@@ -129,6 +132,7 @@ def test_against_segeval_2_where_the_definitions_coincide():
     # and counts internal boundaries; its kappa* pools per coder (equal to ours on many items), its pi*
     # averages per-item proportions (equal to ours on one item).
     from segeval.similarity.segmentation import segmentation_similarity as segeval_s
+
     options = dict(weights=(1.0, 0.5), chance_count="boundaries")
     for group in (KAZANTSEVA2012_G5, KAZANTSEVA2012_G2):
         data = {item: dict(codings) for item, codings in group.items()}
@@ -138,13 +142,12 @@ def test_against_segeval_2_where_the_definitions_coincide():
             one = agreement({item: dict(group[item])}, **options)
             single = Dataset({item: group[item]})
             assert one.pi_star == pytest.approx(float(segeval.fleiss_pi_linear(single, fnc_compare=segeval_s)))
-            assert one.kappa_star == pytest.approx(
-                float(segeval.fleiss_kappa_linear(single, fnc_compare=segeval_s)))
-            assert one.bias == pytest.approx(float(segeval.artstein_poesio_bias_linear(single,
-                                                                                        fnc_compare=segeval_s)))
+            assert one.kappa_star == pytest.approx(float(segeval.fleiss_kappa_linear(single, fnc_compare=segeval_s)))
+            assert one.bias == pytest.approx(float(segeval.artstein_poesio_bias_linear(single, fnc_compare=segeval_s)))
     stargazer = {item: dict(c) for item, c in HEARST_1997_STARGAZER.items()}
     assert agreement(stargazer, **options).pi_star == pytest.approx(
-        float(segeval.fleiss_pi_linear(HEARST_1997_STARGAZER, fnc_compare=segeval_s)))
+        float(segeval.fleiss_pi_linear(HEARST_1997_STARGAZER, fnc_compare=segeval_s))
+    )
 
 
 def test_system_against_human_agreement_by_hand():

@@ -1,4 +1,5 @@
 """``tvseg agreement``: segeval JSON datasets, the system comparison, and bad input (exit 2, file and line)."""
+
 from __future__ import annotations
 
 import json
@@ -97,8 +98,11 @@ def test_units_options_refused_with_json(tmp_path, capsys):
 
 
 def _rttm(path, rows):
-    path.write_text("".join(f"SEGMENT s1 1 {start:.3f} {end - start:.3f} <NA> <NA> {label} <NA> <NA>\n"
-                            for start, end, label in rows))
+    path.write_text(
+        "".join(
+            f"SEGMENT s1 1 {start:.3f} {end - start:.3f} <NA> <NA> {label} <NA> <NA>\n" for start, end, label in rows
+        )
+    )
     return path
 
 

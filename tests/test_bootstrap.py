@@ -1,4 +1,5 @@
 """Paired bootstrap over shows: seeds, intervals, p-values."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,13 +10,19 @@ from tvseg.retrieval.bootstrap import paired_bootstrap
 def components(correct, n=10, shows=20):
     """Per-show components where each show has n reference and n hypothesis segments (and boundaries)."""
     correct = np.asarray(correct, float)
-    zeros = np.zeros(shows)
-    c = {"n_reference": np.full(shows, n), "n_hypothesis": np.full(shows, n),
-         "n_correct_reference": correct, "n_correct_hypothesis": correct,
-         "duration_reference": np.full(shows, 100.0 * n), "duration_hypothesis": np.full(shows, 100.0 * n),
-         "duration_correct_reference": 100.0 * correct, "duration_correct_hypothesis": 100.0 * correct,
-         "boundary_n_reference": np.full(shows, n - 1), "boundary_n_hypothesis": np.full(shows, n - 1),
-         "boundary_n_matched": np.minimum(correct, n - 1)}
+    c = {
+        "n_reference": np.full(shows, n),
+        "n_hypothesis": np.full(shows, n),
+        "n_correct_reference": correct,
+        "n_correct_hypothesis": correct,
+        "duration_reference": np.full(shows, 100.0 * n),
+        "duration_hypothesis": np.full(shows, 100.0 * n),
+        "duration_correct_reference": 100.0 * correct,
+        "duration_correct_hypothesis": 100.0 * correct,
+        "boundary_n_reference": np.full(shows, n - 1),
+        "boundary_n_hypothesis": np.full(shows, n - 1),
+        "boundary_n_matched": np.minimum(correct, n - 1),
+    }
     return pd.DataFrame(c)
 
 

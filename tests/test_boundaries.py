@@ -1,12 +1,14 @@
 """Boundary P/R/F: what a boundary is, and the matching against brute force, mir_eval and pyannote."""
+
 import itertools
 import warnings
 
 import mir_eval
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-from pyannote.core import Annotation, Segment, Timeline
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyannote.core import Segment, Timeline
 from pyannote.metrics.segmentation import SegmentationPrecision, SegmentationRecall
 
 from tvseg.errors import TvsegWarning, UsageError
@@ -28,6 +30,7 @@ def match(ref, hyp, tol):
 
 
 # --- what counts as a boundary --------------------------------------------------------------------
+
 
 def test_show_edges_are_not_boundaries_and_a_shared_cut_is_one():
     # ref  |0----10|10----20|20----30|   inner boundaries 10, 20 (0 and 30 are the show's edges)
@@ -58,8 +61,7 @@ def test_the_region_is_the_reference_extent_or_the_uem():
     assert r.reference_boundaries.tolist() == [50]
     assert r.hypothesis_boundaries.tolist() == [50, 90]
     # with a UEM [5, 90) as the show's edges, only 50 is left on both sides
-    r = boundaries(timeline((5, 50), (50, 100)), timeline((0, 50), (50, 90)), tolerance=1,
-                   extent=Segment(5, 90))
+    r = boundaries(timeline((5, 50), (50, 100)), timeline((0, 50), (50, 90)), tolerance=1, extent=Segment(5, 90))
     assert r.reference_boundaries.tolist() == [50] and r.hypothesis_boundaries.tolist() == [50]
     assert r.f1 == 1.0
 
@@ -108,6 +110,7 @@ def test_ties_prefer_smaller_total_distance():
 
 # --- against brute force ----------------------------------------------------------------------------
 
+
 def brute(ref, hyp, tol):
     """(size, total distance) of the best matching: largest, then cheapest; all matchings tried."""
     best = (0, 0.0)
@@ -138,6 +141,7 @@ def test_brute_force_cardinality_and_cost(ref, hyp, tol):
 
 
 # --- against mir_eval (maximum matching) and pyannote.metrics (greedy) ---------------------------------
+
 
 def random_case(rng):
     """Two contiguous segmentations of the same show [0, T), cut times on a 0.5 s grid."""

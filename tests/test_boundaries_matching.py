@@ -1,5 +1,6 @@
 """Boundary matching at scale: the banded DP, the greedy count for tolerance sweeps, the fallback past
 the band limit, against brute force, mir_eval and the full-table DP."""
+
 import itertools
 import warnings
 from unittest import mock
@@ -7,7 +8,8 @@ from unittest import mock
 import mir_eval
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyannote.core import Segment, Timeline
 
 from tvseg.errors import TvsegWarning
@@ -100,7 +102,7 @@ def test_brute_force_on_a_decimal_grid(ref, hyp, tol):
 
 
 @settings(max_examples=200)
-@given(tenths, tenths, tolerances, st.sampled_from([1, 3, 10 ** 6]))
+@given(tenths, tenths, tolerances, st.sampled_from([1, 3, 10**6]))
 def test_banded_rows_equal_the_full_table(ref, hyp, tol, wide):
     # the same pairs as the full table, whether rows go through numpy (wide=1) or the loop
     lo = np.searchsorted(hyp, np.subtract(ref, tol), side="left").tolist() if ref else []
@@ -112,8 +114,11 @@ def test_banded_rows_equal_the_full_table(ref, hyp, tol, wide):
 
 
 @settings(max_examples=200)
-@given(st.lists(st.integers(0, 2000), max_size=60, unique=True).map(sorted),
-       st.lists(st.integers(0, 2000), max_size=60, unique=True).map(sorted), st.integers(0, 400))
+@given(
+    st.lists(st.integers(0, 2000), max_size=60, unique=True).map(sorted),
+    st.lists(st.integers(0, 2000), max_size=60, unique=True).map(sorted),
+    st.integers(0, 400),
+)
 def test_greedy_is_the_two_pointer_scan_and_as_large_as_the_dp(ref, hyp, tol):
     args = one_show(ref, hyp, scale=10)
     partner = greedy_partners(*args, tol / 10)
@@ -159,13 +164,12 @@ def test_shows_with_sparse_numbers_are_kept_apart():
     # show numbers too far apart for one int64 axis are matched show by show, with the same result;
     # show 0: ref 10, 20 and hyp 12; show 5 (or 2^61): ref 11 and hyp 9, 30
     r, h = np.array([10.0, 20.0, 11.0]), np.array([12.0, 9.0, 30.0])
-    for far in (5, 2 ** 61):
+    for far in (5, 2**61):
         r_show, h_show = np.array([0, 0, far]), np.array([0, far, far])
         assert greedy_partners(r_show, r, h_show, h, 5.0).tolist() == [0, -1, 1]
         i, j = match_points(r_show, r, h_show, h, 5.0)
         assert list(zip(i.tolist(), j.tolist())) == [(0, 0), (2, 1)]
-    assert count_matched(np.array([0, 0, 5]), r, np.array([0, 5, 5]), h, 5.0, n_shows=6).tolist() == [
-        1, 0, 0, 0, 0, 1]
+    assert count_matched(np.array([0, 0, 5]), r, np.array([0, 5, 5]), h, 5.0, n_shows=6).tolist() == [1, 0, 0, 0, 0, 1]
 
 
 def test_a_huge_tolerance_does_not_overflow():

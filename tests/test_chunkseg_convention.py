@@ -5,12 +5,12 @@ partial chunk dropped), flags the chunk ``int(b / chunk)`` of each boundary ``b`
 to segeval 2.0.11 (Pk, WindowDiff, B) and nltk (GHD). These tests compare tvseg with chunkseg's own
 Python API on random shows, and its collar F1 (greedy) with tvseg's maximum matching.
 """
+
 import json
 import math
 import random
 import warnings
 
-import numpy as np
 import pytest
 from pyannote.core import Annotation, Segment
 
@@ -62,8 +62,12 @@ def tvseg_values(reference, hypothesis, duration, chunk):
     settings = Settings(units="frames", frame=chunk, convention="chunkseg")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        comp = unit_components(segmentation(reference, duration), segmentation(hypothesis, duration),
-                               settings=settings, region=Segment(0.0, duration))
+        comp = unit_components(
+            segmentation(reference, duration),
+            segmentation(hypothesis, duration),
+            settings=settings,
+            region=Segment(0.0, duration),
+        )
         return None if comp is None else unit_metrics(comp)
 
 
@@ -73,8 +77,10 @@ def test_the_grid_is_chunksegs():
         chunk = rng.choice([6.0, 6.0, 2.5, 0.7, 0.3, 10.0])
         duration = rng.randint(1, 3000) / 10
         bounds = [rng.randint(0, 3100) / 10 for _ in range(rng.randint(0, 20))]
-        assert chunk_flags(bounds, duration, chunk).tolist() == \
-            build_target_sequence(duration, [b for b in bounds if b > 0], chunk).astype(bool).tolist()
+        assert (
+            chunk_flags(bounds, duration, chunk).tolist()
+            == build_target_sequence(duration, [b for b in bounds if b > 0], chunk).astype(bool).tolist()
+        )
 
 
 def test_random_shows_equal_chunkseg_for_pk_windowdiff_b_ghd():
@@ -116,8 +122,9 @@ def test_masses_are_segevals_conversion_of_the_flags():
 
     ann = segmentation([5.9, 6.0, 13.0, 29.99], 31.0)
     flags = build_target_sequence(31.0, [5.9, 6.0, 13.0, 29.99], 6.0)
-    assert tuple(chunk_masses(ann, Segment(0.0, 31.0), 6.0)) == \
-        segeval.convert_nltk_to_masses("".join(str(int(v)) for v in flags))
+    assert tuple(chunk_masses(ann, Segment(0.0, 31.0), 6.0)) == segeval.convert_nltk_to_masses(
+        "".join(str(int(v)) for v in flags)
+    )
 
 
 def maximum_matching(reference, hypothesis, tolerance):
@@ -160,8 +167,7 @@ def write_jsonl(path, rng, count):
     records = []
     for i in range(count):
         duration, reference, hypothesis = random_show(rng, 0.1, 6.0)
-        records.append({"show": f"show{i:02d}", "reference": reference, "hypothesis": hypothesis,
-                        "duration": duration})
+        records.append({"show": f"show{i:02d}", "reference": reference, "hypothesis": hypothesis, "duration": duration})
     records.append({"show": "short", "reference": [2.0], "hypothesis": [], "duration": 5.5})
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return records
@@ -172,8 +178,21 @@ def test_evaluate_chunkseg_file_gives_chunksegs_numbers(tmp_path):
     records = write_jsonl(path, random.Random(7), 30)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        code = main(["evaluate", "--chunkseg", str(path), "--frame", "6", "--convention", "chunkseg",
-                     "--json", str(out), "--bootstrap", "0"])
+        code = main(
+            [
+                "evaluate",
+                "--chunkseg",
+                str(path),
+                "--frame",
+                "6",
+                "--convention",
+                "chunkseg",
+                "--json",
+                str(out),
+                "--bootstrap",
+                "0",
+            ]
+        )
     assert code == 0
     system = json.loads(out.read_text())["systems"]["hypothesis"]
     shows = system["shows"]
@@ -186,8 +205,9 @@ def test_evaluate_chunkseg_file_gives_chunksegs_numbers(tmp_path):
         for key, their_key in PAIRS:
             assert shows[r["show"]][key] == pytest.approx(theirs[r["show"]][their_key], abs=1e-12), (r["show"], key)
     # chunkseg's reported means (over the shows it scores) are tvseg's macro values
-    batch = chunkseg.evaluate_batch([{k: r[k] for k in ("hypothesis", "reference", "duration")} for r in records],
-                                    num_bootstrap=1)
+    batch = chunkseg.evaluate_batch(
+        [{k: r[k] for k in ("hypothesis", "reference", "duration")} for r in records], num_bootstrap=1
+    )
     for key, their_key in PAIRS:
         assert system["macro"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12)
     assert system["corpus"]["ghd"] == pytest.approx(batch["ghd"]["mean"], abs=1e-12)
@@ -206,11 +226,31 @@ def test_a_jsonl_hypothesis_is_read_on_its_hypothesis_side(tmp_path):
     records = write_jsonl(path, random.Random(5), 3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert main(["evaluate", "--reference", str(path), "--hypothesis", f"mine={path}", "--frame", "6",
-                     "--convention", "chunkseg", "--json", str(out), "--bootstrap", "0"]) == 0
+        assert (
+            main(
+                [
+                    "evaluate",
+                    "--reference",
+                    str(path),
+                    "--hypothesis",
+                    f"mine={path}",
+                    "--frame",
+                    "6",
+                    "--convention",
+                    "chunkseg",
+                    "--json",
+                    str(out),
+                    "--bootstrap",
+                    "0",
+                ]
+            )
+            == 0
+        )
     shows = json.loads(out.read_text())["systems"]["mine"]["shows"]
     r = records[0]
-    assert shows[r["show"]]["pk"] == pytest.approx(chunkseg.evaluate(r["hypothesis"], r["reference"], r["duration"])["pk"])
+    assert shows[r["show"]]["pk"] == pytest.approx(
+        chunkseg.evaluate(r["hypothesis"], r["reference"], r["duration"])["pk"]
+    )
 
 
 def test_chunkseg_convention_refuses_units_from_a_file():

@@ -1,6 +1,7 @@
 """The command line as people read it (issue 17): help without internal markup, usage errors that
 name the subcommand, every example of the README and of --help runnable, the README's table naming
 keys that exist."""
+
 import re
 import shlex
 import shutil
@@ -45,12 +46,12 @@ def test_simulate_help_offers_only_its_own_options():
 
 
 def test_usage_errors_name_the_subcommand(capsys):
-    with pytest.raises(SystemExit) as exit_:              # argparse's own error: exit 2
+    with pytest.raises(SystemExit) as exit_:  # argparse's own error: exit 2
         main(["evaluate", "--bogus"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: tvseg evaluate") and "tvseg evaluate: error: unrecognized arguments: --bogus" in err
-    assert main(["evaluate"]) == 2                         # a UsageError raised by the command
+    assert main(["evaluate"]) == 2  # a UsageError raised by the command
     err = capsys.readouterr().err
     assert err.startswith("usage: tvseg evaluate") and err.strip().endswith("--reference is required (or --demo)")
     with pytest.raises(SystemExit):
@@ -75,8 +76,17 @@ def test_format_option_reads_a_file_whose_extension_does_not_say(tmp_path, capsy
 
 
 def test_captions_given_as_chapters_get_a_hint(capsys):
-    code = main(["evaluate", "--reference", str(SAMPLES / "units" / "captions" / "fr2_journal20h_2024-03-11.srt"),
-                 "--hypothesis", f"a={SAMPLES / 'hypotheses' / 'system_a.rttm'}", "--bootstrap", "0"])
+    code = main(
+        [
+            "evaluate",
+            "--reference",
+            str(SAMPLES / "units" / "captions" / "fr2_journal20h_2024-03-11.srt"),
+            "--hypothesis",
+            f"a={SAMPLES / 'hypotheses' / 'system_a.rttm'}",
+            "--bootstrap",
+            "0",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 0
     assert "reference: 1 show(s) look like captions" in err and "--units" in err
@@ -106,8 +116,14 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "metadata.csv", work / "shows.csv")
     shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
     shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
-    shutil.copy(ROOT / "tests" / "data" / "agreement" / sorted(p.name for p in (ROOT / "tests" / "data" / "agreement")
-                                                               .glob("*.json"))[0], work / "coders.json")
+    shutil.copy(
+        ROOT
+        / "tests"
+        / "data"
+        / "agreement"
+        / sorted(p.name for p in (ROOT / "tests" / "data" / "agreement").glob("*.json"))[0],
+        work / "coders.json",
+    )
     return work
 
 
@@ -115,9 +131,10 @@ def workdir(tmp_path_factory):
 def test_every_readme_command_runs(line, workdir):
     argv = shlex.split(line)
     if argv[:3] == ["tvseg", "simulate", "pevzner-hearst"]:
-        argv += ["--trials", "1", "--hypotheses", "2"]   # the same command, a smaller run
-    result = subprocess.run([sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True, text=True,
-                            timeout=300)
+        argv += ["--trials", "1", "--hypotheses", "2"]  # the same command, a smaller run
+    result = subprocess.run(
+        [sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, (line, result.stderr[-2000:])
 
 
@@ -130,8 +147,9 @@ def test_every_help_example_runs(workdir):
     assert examples, "no example in any --help"
     for line in examples:
         argv = shlex.split(line)
-        result = subprocess.run([sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True,
-                                text=True, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-m", "tvseg", *argv[1:]], cwd=workdir, capture_output=True, text=True, timeout=300
+        )
         assert result.returncode == 0, (line, result.stderr[-2000:])
 
 
@@ -186,8 +204,10 @@ def test_every_row_of_the_coming_from_table_names_a_test_that_exists():
 def test_agreement_takes_the_format_of_its_segment_files(tmp_path, capsys):
     # two coders' RTTM files named .txt: refused without --format, read with it
     for k, name in enumerate(("a", "b")):
-        shutil.copy(SAMPLES / "hypotheses" / "system_a.rttm" if k else SAMPLES / "reference" / "reference.rttm",
-                    tmp_path / f"{name}.txt")
+        shutil.copy(
+            SAMPLES / "hypotheses" / "system_a.rttm" if k else SAMPLES / "reference" / "reference.rttm",
+            tmp_path / f"{name}.txt",
+        )
     args = ["agreement", f"a={tmp_path / 'a.txt'}", f"b={tmp_path / 'b.txt'}", "--frame", "10"]
     assert main(args) == 2
     capsys.readouterr()

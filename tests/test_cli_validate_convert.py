@@ -1,16 +1,16 @@
 """``tvseg validate`` and ``tvseg convert``, through tvseg.cli.main and through ``python -m tvseg``."""
+
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from reader_helpers import segments
 
 from tvseg import read_segments
 from tvseg.cli import main
 from tvseg.readers import NO_LABEL
-
-from reader_helpers import segments
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
 INVALID = sorted(EXAMPLES.glob("*-invalid.*"))
@@ -43,8 +43,12 @@ def test_validate_invalid_example_in_process(path, capsys):
 
 
 def test_validate_reports_every_bad_file_in_a_subprocess():
-    result = subprocess.run([sys.executable, "-m", "tvseg", "validate", *map(str, INVALID), *map(str, VALID)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "tvseg", "validate", *map(str, INVALID), *map(str, VALID)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     reported = [LOCATED.match(line) for line in result.stderr.strip().splitlines()]
@@ -67,10 +71,12 @@ def test_validate_folder(tmp_path, capsys):
     assert "a.rttm: ok: RTTM, 1 show(s), 1 segment(s)" in out and "b.uem: ok: UEM" in out
 
 
-RTTM = ("SEGMENT n1 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
-        "SEGMENT n1 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n"
-        "SEGMENT n1 1 20.001 0.999 <NA> <NA> <NA> <NA> <NA>\n"
-        "SEGMENT n2 1 0.5 1.0 <NA> <NA> Sport <NA> <NA>\n")
+RTTM = (
+    "SEGMENT n1 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
+    "SEGMENT n1 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n"
+    "SEGMENT n1 1 20.001 0.999 <NA> <NA> <NA> <NA> <NA>\n"
+    "SEGMENT n2 1 0.5 1.0 <NA> <NA> Sport <NA> <NA>\n"
+)
 
 
 def test_convert_round_trip_rttm_vtt_rttm(tmp_path):
@@ -79,25 +85,29 @@ def test_convert_round_trip_rttm_vtt_rttm(tmp_path):
     assert sorted(p.name for p in (tmp_path / "chapters").iterdir()) == ["n1.vtt", "n2.vtt"]
     assert main(["convert", str(tmp_path / "chapters"), str(tmp_path / "out.rttm")]) == 0
     result = read_segments(tmp_path / "out.rttm")
-    assert segments(result["n1"]) == [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
-                                      (20.001, 21.0, NO_LABEL)]
+    assert segments(result["n1"]) == [
+        (0.0, 12.345, "Intro"),
+        (12.345, 15.555, "Storm_warning"),
+        (20.001, 21.0, NO_LABEL),
+    ]
     assert segments(result["n2"]) == [(0.5, 1.5, "Sport")]
     assert (tmp_path / "out.rttm").read_text() == RTTM.replace(" 0.5 1.0 ", " 0.500 1.000 ")
 
 
 def test_convert_round_trip_csv_rttm_csv_in_a_subprocess(tmp_path):
     source = tmp_path / "in.csv"
-    source.write_text("show,start,end,label\nb,1.500,2.250,x\nb,2.250,7.125,Storm in the north\n"
-                      "a,0.000,0.001,\n")
-    for args in (["convert", str(source), str(tmp_path / "mid.rttm")],
-                 ["convert", str(tmp_path / "mid.rttm"), str(tmp_path / "out.csv")]):
-        result = subprocess.run([sys.executable, "-m", "tvseg", *args], capture_output=True,
-                                text=True, timeout=120)
+    source.write_text("show,start,end,label\nb,1.500,2.250,x\nb,2.250,7.125,Storm in the north\na,0.000,0.001,\n")
+    for args in (
+        ["convert", str(source), str(tmp_path / "mid.rttm")],
+        ["convert", str(tmp_path / "mid.rttm"), str(tmp_path / "out.csv")],
+    ):
+        result = subprocess.run([sys.executable, "-m", "tvseg", *args], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
     # times to the millisecond; the whitespace of a label becomes _ in RTTM (with a warning); the
     # shows in sorted order, as read_segments gives them (issue 13)
     assert (tmp_path / "out.csv").read_text() == (
-        "show,start,end,label\na,0.000,0.001,\nb,1.500,2.250,x\nb,2.250,7.125,Storm_in_the_north\n")
+        "show,start,end,label\na,0.000,0.001,\nb,1.500,2.250,x\nb,2.250,7.125,Storm_in_the_north\n"
+    )
 
 
 def test_convert_refuses_units_only_input(tmp_path, capsys):
@@ -127,15 +137,16 @@ def test_convert_round_trip_rttm_srt_rttm(tmp_path):
 
 def test_convert_with_explicit_formats(tmp_path):
     (tmp_path / "in.txt").write_text(RTTM)
-    assert main(["convert", str(tmp_path / "in.txt"), str(tmp_path / "out.dat"),
-                 "--from", "rttm", "--to", "csv"]) == 0
+    assert main(["convert", str(tmp_path / "in.txt"), str(tmp_path / "out.dat"), "--from", "rttm", "--to", "csv"]) == 0
     assert (tmp_path / "out.dat").read_text().startswith("show,start,end,label\nn1,0.000,12.345,Intro\n")
 
 
 # --- issue 11: one show to one file, CSV that reads back, disk errors, all-or-none folders ---------
 
-ONE_SHOW = ("SEGMENT show 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
-            "SEGMENT show 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n")
+ONE_SHOW = (
+    "SEGMENT show 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
+    "SEGMENT show 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n"
+)
 
 
 @pytest.mark.parametrize("name", ["show.vtt", "show.srt", "show.rttm", "show.csv", "SHOW.VTT"])
@@ -146,8 +157,10 @@ def test_convert_one_show_to_one_file(tmp_path, name, capsys):
     assert main(["convert", str(tmp_path / "show.rttm"), str(out)]) == 0, capsys.readouterr().err
     assert out.is_file()
     options = {"show": "show"} if out.suffix.lower() in (".vtt", ".srt") else {}
-    assert segments(read_segments(out, **options)["show"]) == [(0.0, 12.345, "Intro"),
-                                                                (12.345, 15.555, "Storm_warning")]
+    assert segments(read_segments(out, **options)["show"]) == [
+        (0.0, 12.345, "Intro"),
+        (12.345, 15.555, "Storm_warning"),
+    ]
     assert [p.name for p in out.parent.iterdir()] == [name]  # no temporary file left
 
 
@@ -175,8 +188,9 @@ def test_convert_csv_label_with_a_bare_cr_reads_back(tmp_path, capsys):
     source.write_bytes(b'show,start,end,label\ns,0,10,"a\rb"\ns,10,20,"say ""hi"", then\nleave"\n')
     out = tmp_path / "out.csv"
     assert main(["convert", str(source), str(out)]) == 0
-    assert out.read_bytes() == (b'show,start,end,label\ns,0.000,10.000,"a\rb"\n'
-                                b's,10.000,20.000,"say ""hi"", then\nleave"\n')
+    assert out.read_bytes() == (
+        b'show,start,end,label\ns,0.000,10.000,"a\rb"\ns,10.000,20.000,"say ""hi"", then\nleave"\n'
+    )
     assert main(["validate", str(out)]) == 0, capsys.readouterr().err
     assert segments(read_segments(out)["s"]) == [(0.0, 10.0, "a\rb"), (10.0, 20.0, 'say "hi", then\nleave')]
 

@@ -5,6 +5,7 @@ return (``tvseg.retrieval.columnar``) when no UEM is given; any other mapping go
 Annotation per show. On random corpora written as files, both give the same JSON, value for value
 (every number is computed from the same arrays, so equality is exact), and the same warnings.
 """
+
 import warnings
 
 import numpy as np
@@ -32,8 +33,9 @@ def _corpus(rng, n_shows):
     for k in range(n_shows):
         show = f"show{k:03d}"
         length = int(rng.integers(60_000, 900_000))
-        inner = np.sort(rng.choice(np.arange(5_000, length - 5_000, 1_000), size=int(rng.integers(1, 12)),
-                                   replace=False))
+        inner = np.sort(
+            rng.choice(np.arange(5_000, length - 5_000, 1_000), size=int(rng.integers(1, 12)), replace=False)
+        )
         ref[show] = [0, *inner.tolist(), length]
         for system, shift in ((sys_a, 3_000), (sys_b, 20_000)):
             if rng.random() < 0.1:
@@ -76,8 +78,9 @@ def test_the_columnar_path_equals_the_annotation_path(tmp_path, seed):
     assert is_columnar(ref) and all(is_columnar(s) for s in systems.values()) and is_columnar(units)
     fast = _run(ref, systems, units)
     # the same inputs as plain dicts of Annotations and DataFrames: the path through pyannote objects
-    slow = _run({s: ref[s] for s in ref}, {n: {s: h[s] for s in h} for n, h in systems.items()},
-                {s: units[s] for s in units})
+    slow = _run(
+        {s: ref[s] for s in ref}, {n: {s: h[s] for s in h} for n, h in systems.items()}, {s: units[s] for s in units}
+    )
     assert fast[0] == slow[0]
     assert fast[1] == slow[1]
     assert any("cropped to the reference's extent" in m for m in fast[1])  # the crop was exercised
@@ -105,8 +108,13 @@ def test_cropping_on_arrays_is_pyannotes_crop_in_intersection_mode():
         segments = from_segmentations(anns, names=[a.uri for a in anns])
         cropped = crop_to_regions(segments, start, end, np.arange(n))
         expected = [a.crop(Segment(r0, r1), mode="intersection") for a, (r0, r1) in zip(anns, regions)]
-        got = [(int(s), float(a), float(b), lab) for s, a, b, lab in
-               zip(cropped.show, cropped.start, cropped.end, cropped.label)]
-        want = [(k, seg.start, seg.end, lab) for k, e in enumerate(expected)
-                for seg, _, lab in e.itertracks(yield_label=True)]
+        got = [
+            (int(s), float(a), float(b), lab)
+            for s, a, b, lab in zip(cropped.show, cropped.start, cropped.end, cropped.label)
+        ]
+        want = [
+            (k, seg.start, seg.end, lab)
+            for k, e in enumerate(expected)
+            for seg, _, lab in e.itertracks(yield_label=True)
+        ]
         assert got == want

@@ -2,6 +2,7 @@
 per-record readers give (the path every reader took before), on random corpora written as RTTM,
 segment CSV and breath-group CSV files with the variations people write; irregular files fall back to
 the careful path; the mappings' pristine / override rules."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -40,8 +41,11 @@ def careful_segments(path) -> dict[str, Annotation]:
 
 
 def careful_units(path) -> dict[str, pd.DataFrame]:
-    return {show: frame for file in list_files(path)
-            for show, (frame, _, _) in units_of_file(file, detect_format(file), show=None).items()}
+    return {
+        show: frame
+        for file in list_files(path)
+        for show, (frame, _, _) in units_of_file(file, detect_format(file), show=None).items()
+    }
 
 
 def assert_same_segments(columns, expected: dict[str, Annotation]) -> None:
@@ -65,7 +69,7 @@ def times(rng, n: int, *, contiguous: bool) -> list[tuple[str, str]]:
     result, now = [], Fraction(int(rng.integers(0, 3)))
     for _ in range(n):
         places = int(rng.integers(0, 7))
-        length = Fraction(int(rng.integers(1, 10 ** (places + 2))), 10 ** places)
+        length = Fraction(int(rng.integers(1, 10 ** (places + 2))), 10**places)
         start = now if contiguous or rng.random() < 0.5 else now + Fraction(int(rng.integers(1, 1000)), 1000)
         result.append((start, start + length))
         now = start + length
@@ -82,10 +86,22 @@ def rttm_lines(rng, shows: list[str]) -> list[str]:
     for show in (show.replace(" ", "_") for show in shows):  # a space separates RTTM fields
         for start, end in times(rng, int(rng.integers(1, 12)), contiguous=bool(rng.random() < 0.5)):
             duration = _decimal(Fraction(Decimal(end)) - Fraction(Decimal(start)))
-            kind = ["SEGMENT", "segment", "NOSCORE", "SPEAKER"][int(rng.integers(0, 4))] if rng.random() < 0.2 \
+            kind = (
+                ["SEGMENT", "segment", "NOSCORE", "SPEAKER"][int(rng.integers(0, 4))]
+                if rng.random() < 0.2
                 else "SEGMENT"
-            fields = [kind, show, "1", start, duration, "<NA>", "<NA>", LABELS[int(rng.integers(0, len(LABELS)))],
-                      "<NA>"] + (["<NA>"] if rng.random() < 0.3 else [])
+            )
+            fields = [
+                kind,
+                show,
+                "1",
+                start,
+                duration,
+                "<NA>",
+                "<NA>",
+                LABELS[int(rng.integers(0, len(LABELS)))],
+                "<NA>",
+            ] + (["<NA>"] if rng.random() < 0.3 else [])
             lines.append(" ".join(fields))
         if rng.random() < 0.3:
             lines.append(f"SPKR-INFO {show} 1 <NA> <NA> <NA> unknown spk <NA>")
@@ -116,15 +132,16 @@ def dress(rng, lines: list[str], *, rttm: bool) -> str:
 @pytest.mark.parametrize("seed", range(12))
 def test_random_rttm_file_and_folder_equal_the_careful_path(tmp_path, seed):
     rng = np.random.default_rng(seed)
-    shows = [NAMES[i] for i in rng.permutation(len(NAMES))[:int(rng.integers(1, len(NAMES)))]]
+    shows = [NAMES[i] for i in rng.permutation(len(NAMES))[: int(rng.integers(1, len(NAMES)))]]
     one = tmp_path / "one.rttm"
     one.write_text(dress(rng, rttm_lines(rng, shows), rttm=True), encoding="utf-8", newline="")
     assert_same_segments(read_segments(one), careful_segments(one))
     folder = tmp_path / "folder"
     folder.mkdir()
     for k, show in enumerate(shows):
-        (folder / f"{k:03d}.rttm").write_text(dress(rng, rttm_lines(rng, [show]), rttm=True), encoding="utf-8",
-                                              newline="")
+        (folder / f"{k:03d}.rttm").write_text(
+            dress(rng, rttm_lines(rng, [show]), rttm=True), encoding="utf-8", newline=""
+        )
     files = list_files(folder)
     piece, careful = rttm_piece(files, SPAN_TYPES)
     assert piece is not None and careful == []  # every file regular: read in one parse
@@ -140,7 +157,7 @@ def test_random_rttm_file_and_folder_equal_the_careful_path(tmp_path, seed):
 @pytest.mark.parametrize("seed", range(10))
 def test_random_segment_and_unit_csv_equal_the_careful_path(tmp_path, seed):
     rng = np.random.default_rng(100 + seed)
-    shows = [NAMES[i] for i in rng.permutation(len(NAMES))[:int(rng.integers(1, len(NAMES)))]]
+    shows = [NAMES[i] for i in rng.permutation(len(NAMES))[: int(rng.integers(1, len(NAMES)))]]
     extra = [c for c in ("text", "speaker", "topic") if rng.random() < 0.5]
     segment_rows, unit_rows = [], []
     for show in shows:
@@ -148,19 +165,27 @@ def test_random_segment_and_unit_csv_equal_the_careful_path(tmp_path, seed):
             label = LABELS[int(rng.integers(0, len(LABELS)))].replace(";", "")
             cell = [" " + show if rng.random() < 0.1 else show, start, end]
             segment_rows.append(",".join(cell + [["", " ", label, f" {label} "][int(rng.integers(0, 4))]]))
-            texts = {"text": ["bonjour à tous", " élan ", "", "x y"][int(rng.integers(0, 4))],
-                     "speaker": ["A", "", "B\u00a0"][int(rng.integers(0, 3))],
-                     "topic": ["t1", "t2", "", " t1"][int(rng.integers(0, 4)) if rng.random() < 0.3 else 0]}
+            texts = {
+                "text": ["bonjour à tous", " élan ", "", "x y"][int(rng.integers(0, 4))],
+                "speaker": ["A", "", "B\u00a0"][int(rng.integers(0, 3))],
+                "topic": ["t1", "t2", "", " t1"][int(rng.integers(0, 4)) if rng.random() < 0.3 else 0],
+            }
             unit_rows.append(",".join(cell + [texts[c] for c in extra]))
     order = rng.permutation(len(segment_rows))
     segments = tmp_path / "segments.csv"
-    segments.write_text(dress(rng, ["show,start,end,label"] + [segment_rows[i] for i in order], rttm=False),
-                        encoding="utf-8", newline="")
+    segments.write_text(
+        dress(rng, ["show,start,end,label"] + [segment_rows[i] for i in order], rttm=False),
+        encoding="utf-8",
+        newline="",
+    )
     assert csv_piece(segments, read_text(segments), units=False) is not None
     assert_same_segments(read_segments(segments), careful_segments(segments))
     units = tmp_path / "units.csv"
-    units.write_text(dress(rng, [",".join(["show", "start", "end", *extra])] + [unit_rows[i] for i in order],
-                           rttm=False), encoding="utf-8", newline="")
+    units.write_text(
+        dress(rng, [",".join(["show", "start", "end", *extra])] + [unit_rows[i] for i in order], rttm=False),
+        encoding="utf-8",
+        newline="",
+    )
     assert csv_piece(units, read_text(units), units=True) is not None
     assert_same_units(read_units(units), careful_units(units))
     if "topic" in extra:  # a breath-group table read as segments: its topic runs
@@ -180,13 +205,16 @@ def test_a_folder_mixing_formats_equals_the_careful_path(tmp_path):
         assert csv_piece(tmp_path / name, read_text(tmp_path / name), units=False) is None
 
 
-@pytest.mark.parametrize("text", [
-    'show,start,end\ns,0,"1.5"\n',                # quotes
-    "show,start,end\ns,00:00:01,00:00:02.500\n",   # clock times
-    "show;start;end\ns;0,5;1,5\n",                 # ; separator, decimal comma
-    "show,start,end\ns,1e1,2e1\n",                 # exponents
-    "show,start,end\ns, 1,2\n",                    # a space in a time cell
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'show,start,end\ns,0,"1.5"\n',  # quotes
+        "show,start,end\ns,00:00:01,00:00:02.500\n",  # clock times
+        "show;start;end\ns;0,5;1,5\n",  # ; separator, decimal comma
+        "show,start,end\ns,1e1,2e1\n",  # exponents
+        "show,start,end\ns, 1,2\n",  # a space in a time cell
+    ],
+)
 def test_irregular_unit_tables_take_the_careful_path_with_the_same_result(tmp_path, text):
     path = tmp_path / "u.csv"
     path.write_text(text)
@@ -195,17 +223,20 @@ def test_irregular_unit_tables_take_the_careful_path_with_the_same_result(tmp_pa
     assert_same_units(columns, careful_units(path))
 
 
-@pytest.mark.parametrize("text", [
-    "show,start,end\ns,0,1\ns,0.5,2\n",            # overlap
-    "show,start,end\ns,1,1\n",                     # zero duration
-    "show,start,end\ns,2,1\n",                     # end before start
-    "show,start,end\ns,-1,1\n",                    # negative
-    "show,start,end\ns,abc,1\n",                   # not a number
-    "show,start,end\n,0,1\n",                      # no show
-    "show,start,end\ns,0,1,2\n",                   # a field too many
-    "show,start,end,lable\ns,0,1,x\n",             # an unknown column
-    "show,start,end\n",                            # no rows
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "show,start,end\ns,0,1\ns,0.5,2\n",  # overlap
+        "show,start,end\ns,1,1\n",  # zero duration
+        "show,start,end\ns,2,1\n",  # end before start
+        "show,start,end\ns,-1,1\n",  # negative
+        "show,start,end\ns,abc,1\n",  # not a number
+        "show,start,end\n,0,1\n",  # no show
+        "show,start,end\ns,0,1,2\n",  # a field too many
+        "show,start,end,lable\ns,0,1,x\n",  # an unknown column
+        "show,start,end\n",  # no rows
+    ],
+)
 def test_unit_errors_are_the_careful_path_s(tmp_path, text):
     path = tmp_path / "u.csv"
     path.write_text(text)
@@ -232,6 +263,7 @@ def test_rttm_ends_are_the_decimal_sums():
     text = "".join(f"SEGMENT s{k} 1 {a} {b} <NA> <NA> x <NA>\n" for k, (a, b) in enumerate(cases))
     import tempfile
     from pathlib import Path
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.rttm"
         path.write_text(text)
@@ -243,14 +275,16 @@ def test_rttm_ends_are_the_decimal_sums():
 @settings(max_examples=200, deadline=None)
 # at most 7 digits before the point: the end cell (the start and a "9") then stays within the 15
 # characters the fast path takes (a longer cell falls back to the careful reader)
-@given(st.lists(st.tuples(st.integers(0, 10 ** 7 - 1), st.integers(0, 6), st.integers(0, 999999)), min_size=1,
-                max_size=40))
+@given(
+    st.lists(st.tuples(st.integers(0, 10**7 - 1), st.integers(0, 6), st.integers(0, 999999)), min_size=1, max_size=40)
+)
 def test_the_c_parser_reads_plain_decimals_as_float_does(cells):
     texts = []
     for whole, places, fraction in cells:
-        texts.append(f"{whole}.{fraction % 10 ** places:0{places}d}" if places else str(whole))
+        texts.append(f"{whole}.{fraction % 10**places:0{places}d}" if places else str(whole))
     import tempfile
     from pathlib import Path
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "u.csv"
         path.write_text("show,start,end\n" + "".join(f"s{k},{t},{t}9\n" for k, t in enumerate(texts)))
@@ -269,8 +303,15 @@ def test_fast_path_is_taken_for_the_benchmark_shapes(tmp_path):
 
 
 def _columns() -> SegmentColumns:
-    return SegmentColumns(["a", "b"], [0, 2, 3], start=[0.0, 1.0, 5.0], end=[1.0, 2.5, 6.0],
-                          label=np.array(["x", "<NA>", "y"], dtype=object), line=[1, 2, 1], paths=["f", "g"])
+    return SegmentColumns(
+        ["a", "b"],
+        [0, 2, 3],
+        start=[0.0, 1.0, 5.0],
+        end=[1.0, 2.5, 6.0],
+        label=np.array(["x", "<NA>", "y"], dtype=object),
+        line=[1, 2, 1],
+        paths=["f", "g"],
+    )
 
 
 def test_lazy_annotations_are_built_once_and_equal_hand_made_ones():
@@ -320,8 +361,10 @@ def test_columns_from_annotations_keep_the_tracks_they_cannot_hold():
 
 
 def test_unit_columns_give_the_frames_back():
-    frames = {"b": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0], "text": ["x", "y"]}),
-              "a": pd.DataFrame({"start": [3.0], "end": [4.0]})}
+    frames = {
+        "b": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0], "text": ["x", "y"]}),
+        "a": pd.DataFrame({"start": [3.0], "end": [4.0]}),
+    }
     columns = UnitColumns.from_frames(frames)
     assert columns.pristine and list(columns) == ["a", "b"]
     for show, frame in frames.items():

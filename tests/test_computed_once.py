@@ -1,5 +1,6 @@
 """Each number is computed once: the views (JSON, report) read the result, and the boundary matching
 runs once per system and tolerance (issue 12)."""
+
 import json
 import math
 import warnings
@@ -31,10 +32,15 @@ def demo_inputs():
     uem = read_uem(SAMPLES / "corpus.uem")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
-        return dict(reference=read_segments(SAMPLES / "reference" / "chapters", uem=uem),
-                    hypotheses={"a": read_segments(SAMPLES / "hypotheses" / "system_a.rttm", uem=uem),
-                                "b": read_segments(SAMPLES / "hypotheses" / "system_b", uem=uem)},
-                    uem=uem, units=read_units(SAMPLES / "units" / "breath_groups.csv"))
+        return dict(
+            reference=read_segments(SAMPLES / "reference" / "chapters", uem=uem),
+            hypotheses={
+                "a": read_segments(SAMPLES / "hypotheses" / "system_a.rttm", uem=uem),
+                "b": read_segments(SAMPLES / "hypotheses" / "system_b", uem=uem),
+            },
+            uem=uem,
+            units=read_units(SAMPLES / "units" / "breath_groups.csv"),
+        )
 
 
 def test_the_boundary_matching_runs_once_per_system_and_tolerance(monkeypatch, demo_inputs, tmp_path):
@@ -89,4 +95,4 @@ def test_json_and_report_agree_with_the_result(demo_inputs, tmp_path):
             view = next(v for v in show.systems if v.name == name)
             for key, value in sr.shows.loc[show.show_id].items():
                 assert same(view.metrics[key], value), (name, show.show_id, key)
-    assert checked > 300   # 2 systems x (corpus keys + 7 shows x their keys)
+    assert checked > 300  # 2 systems x (corpus keys + 7 shows x their keys)

@@ -1,12 +1,13 @@
 """Corpus scoring: pooled (micro), macro, by_length, groups and the 0/0 policy."""
+
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from pyannote.core import Annotation, Segment
-
 from test_coverage_paper import HYPS, REF, annotation
+
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
 from tvseg.retrieval.coverage import coverage
@@ -65,8 +66,9 @@ def test_by_length_classes_each_side_by_its_own_duration():
     # long:  R_N = 2/2 (R1, R3 correct), P_N = 2/2; short: R_N = 0/1 and no short hypothesis
     # segment: P_N is 0/0 -> NaN with a warning, and CovN of the class is 0 (its R_N is 0).
     with pytest.warns(TvsegWarning, match="no short hypothesis segment"):
-        r = evaluate({"s": ann((0, 100), (100, 110), (110, 210))}, {"sys": {"s": ann((0, 104), (104, 210))}},
-                     settings=QUIET).systems["sys"]
+        r = evaluate(
+            {"s": ann((0, 100), (100, 110), (110, 210))}, {"sys": {"s": ann((0, 104), (104, 210))}}, settings=QUIET
+        ).systems["sys"]
     assert r.by_length["long"]["recall_n"] == 1.0 and r.by_length["long"]["precision_n"] == 1.0
     assert r.by_length["short"]["recall_n"] == 0.0 and r.by_length["short"]["n_reference"] == 1
     assert np.isnan(r.by_length["short"]["precision_n"]) and r.by_length["short"]["cov_n"] == 0.0

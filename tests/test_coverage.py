@@ -1,9 +1,11 @@
 """CovN/CovD on hand-built timelines (expected numbers worked out in the comments) and their laws."""
+
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
@@ -93,8 +95,20 @@ def test_no_partner_and_gaps():
 
 def test_timeline_input_and_table_columns():
     r = coverage(Timeline([Segment(0, 10), Segment(10, 20)]), Timeline([Segment(0, 20)]))
-    assert list(r.matches.columns) == ["side", "start", "end", "label", "partner_start", "partner_end",
-                                       "partner_label", "overlap", "cov_to", "cov_from", "coverage", "correct"]
+    assert list(r.matches.columns) == [
+        "side",
+        "start",
+        "end",
+        "label",
+        "partner_start",
+        "partner_end",
+        "partner_label",
+        "overlap",
+        "cov_to",
+        "cov_from",
+        "coverage",
+        "correct",
+    ]
     # R1 -> H1 = 10/10, H1 -> R1 = 10/20 (H1's best partner: tie 10/10 s, same length, the earlier R1)
     row = r.matches.iloc[0]
     assert (row.cov_to, row.cov_from) == (1.0, 0.5)
@@ -116,10 +130,11 @@ def test_bad_input():
     with pytest.raises(UsageError):
         coverage(ann((0, 10)), ann((0, 10)), gamma=1.5)
     with pytest.raises(InputError):
-        coverage("0 1", ann((0, 10)))     # neither pyannote objects nor (start, end) pairs
+        coverage("0 1", ann((0, 10)))  # neither pyannote objects nor (start, end) pairs
 
 
 # --- laws (hypothesis) --------------------------------------------------------------------------
+
 
 @st.composite
 def segmentations(draw, max_size=12):
@@ -137,6 +152,7 @@ def segmentations(draw, max_size=12):
 
 def brute_force(ref, hyp):
     """All-pairs best partner (largest overlap, then shorter partner, then earlier) and coverage."""
+
     def side(own, other):
         out = []
         for s, e in own:
@@ -149,6 +165,7 @@ def brute_force(ref, hyp):
                         best = (key, 2 * o / ((e - s) + (b - a)))
             out.append(0.0 if best is None else best[1])
         return out
+
     return side(ref, hyp), side(hyp, ref)
 
 
@@ -180,8 +197,13 @@ def test_laws(ref, hyp, gamma):
     if gamma >= 2 / 3:
         assert r.n_correct_reference == r.n_correct_hypothesis
     # a shift in time changes nothing
-    shifted = coverage(ann(*[(s + 1000, e + 1000) for s, e in ref]),
-                       ann(*[(s + 1000, e + 1000) for s, e in hyp]), gamma=gamma) if ref and hyp else None
+    shifted = (
+        coverage(
+            ann(*[(s + 1000, e + 1000) for s, e in ref]), ann(*[(s + 1000, e + 1000) for s, e in hyp]), gamma=gamma
+        )
+        if ref and hyp
+        else None
+    )
     if shifted is not None:
         assert shifted.n_correct_reference == r.n_correct_reference
 
@@ -200,7 +222,7 @@ def test_pairs_and_arrays_are_accepted_as_segmentations():
 
     import tvseg
 
-    ref, hyp = [(0, 100), (100, 200)], np.array([[95.0, 200.0], [0.0, 95.0]])   # any order
+    ref, hyp = [(0, 100), (100, 200)], np.array([[95.0, 200.0], [0.0, 95.0]])  # any order
     r = tvseg.coverage(ref, hyp, gamma=0.85)
     assert (r.n_correct_reference, r.n_correct_hypothesis, r.cov_n) == (2, 2, 1.0)
     b = tvseg.boundaries(ref, hyp, tolerance=5)

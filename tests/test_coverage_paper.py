@@ -5,6 +5,7 @@ chosen to be consistent with *every* number the paper prints for it (coverages, 
 segment matches, R_N, P_N, CovN and the boundary R, P, Fm with the 10 s tolerance). Where a timeline
 is our choice rather than the paper's, the comment says so.
 """
+
 import pytest
 from pyannote.core import Annotation, Segment
 

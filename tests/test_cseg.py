@@ -1,4 +1,5 @@
 """NIST TDT's segmentation cost C_seg (tvseg.cseg), and the pooled unit metrics cseg, cseg_norm, ghd, b."""
+
 import math
 import warnings
 from decimal import Decimal
@@ -51,7 +52,7 @@ def test_trivial_segmentations_normalise_to_one_for_the_better():
     assert tvseg.cseg(reference, none, normalized=False) == pytest.approx(0.3)
     assert tvseg.cseg(reference, everywhere, normalized=False) == pytest.approx(0.21)
     assert tvseg.cseg(reference, everywhere) == 1.0
-    assert tvseg.cseg(reference, none) == pytest.approx(0.3 / 0.21)      # 1.4286, the larger
+    assert tvseg.cseg(reference, none) == pytest.approx(0.3 / 0.21)  # 1.4286, the larger
     # with equal costs the prior decides: no boundary costs 0.3, everywhere 0.7
     assert tvseg.cseg(reference, none, c_fa=1.0) == 1.0
     assert tvseg.cseg(reference, everywhere, c_fa=1.0) == pytest.approx(0.7 / 0.3)
@@ -111,11 +112,11 @@ def test_unnormalised_cost_is_bounded_and_zero_for_identical(pair, c_miss, c_fa,
 
 def test_zero_over_zero_is_nan_with_a_warning():
     with pytest.warns(TvsegWarning, match="P_miss"):
-        assert math.isnan(tvseg.cseg((10,), (10,)))          # the reference separates no probe
+        assert math.isnan(tvseg.cseg((10,), (10,)))  # the reference separates no probe
     with pytest.warns(TvsegWarning, match="P_fa"):
-        assert math.isnan(tvseg.cseg((1, 1, 1), (3,), k=2))   # it separates every probe
+        assert math.isnan(tvseg.cseg((1, 1, 1), (3,), k=2))  # it separates every probe
     with pytest.warns(TvsegWarning):
-        assert math.isnan(tvseg.cseg((2, 3), (5,), k=5))      # no probe fits
+        assert math.isnan(tvseg.cseg((2, 3), (5,), k=5))  # no probe fits
 
 
 def test_input_checks():
@@ -140,20 +141,40 @@ SHOWS = {"a": ((4, 6), (6, 4)), "b": ((5, 5, 10), (5, 2, 3, 10)), "c": ((3, 9, 8
 def components(ref, hyp):
     # the counts unit_components adds for cseg, ghd and b (k: the paper's default per show)
     c = cseg_components(ref, hyp)
-    penalty, denominator = pair_counts(boundary_positions(np.array(ref)), boundary_positions(np.array(hyp)),
-                                       sum(ref) - 1, metric="B", convention="segeval", n=2)
-    out = {"pk_miss": 0, "pk_false_alarm": 0, "pk_windows": 1, "wd_errors": 0, "wd_windows": 1,
-           "winpr_tp": 1, "winpr_tn": 0, "winpr_fp": 0, "winpr_fn": 0,
-           "cseg_miss": c.miss, "cseg_ref_probes": c.ref_probes, "cseg_fa": c.false_alarm,
-           "cseg_nonref_probes": c.nonref_probes, "ghd_sum": tvseg.ghd(ref, hyp), "ghd_positions": sum(ref) - 1,
-           "b_penalty": penalty, "b_denominator": denominator}
+    penalty, denominator = pair_counts(
+        boundary_positions(np.array(ref)),
+        boundary_positions(np.array(hyp)),
+        sum(ref) - 1,
+        metric="B",
+        convention="segeval",
+        n=2,
+    )
+    out = {
+        "pk_miss": 0,
+        "pk_false_alarm": 0,
+        "pk_windows": 1,
+        "wd_errors": 0,
+        "wd_windows": 1,
+        "winpr_tp": 1,
+        "winpr_tn": 0,
+        "winpr_fp": 0,
+        "winpr_fn": 0,
+        "cseg_miss": c.miss,
+        "cseg_ref_probes": c.ref_probes,
+        "cseg_fa": c.false_alarm,
+        "cseg_nonref_probes": c.nonref_probes,
+        "ghd_sum": tvseg.ghd(ref, hyp),
+        "ghd_positions": sum(ref) - 1,
+        "b_penalty": penalty,
+        "b_denominator": denominator,
+    }
     return out
 
 
 def test_per_show_metrics_equal_the_functions():
     for ref, hyp in SHOWS.values():
         if ref == (7,):
-            continue   # no reference boundary: P_miss is 0/0
+            continue  # no reference boundary: P_miss is 0/0
         m = unit_metrics(components(ref, hyp))
         assert m["cseg"] == pytest.approx(tvseg.cseg(ref, hyp, normalized=False), abs=1e-15)
         assert m["cseg_norm"] == pytest.approx(tvseg.cseg(ref, hyp), abs=1e-15)
@@ -172,15 +193,16 @@ def test_corpus_pools_counts_and_b_as_segeval_pools_a_dataset():
     p_fa = total["cseg_fa"] / total["cseg_nonref_probes"]
     assert m["cseg"] == pytest.approx(p_miss * 0.3 + 0.3 * p_fa * 0.7)
     assert m["cseg_norm"] == pytest.approx(segmentation_cost(p_miss, p_fa))
-    assert m["ghd"] == pytest.approx(sum(tvseg.ghd(r, h) for r, h in SHOWS.values())
-                                     / sum(sum(r) - 1 for r, _ in SHOWS.values()))
+    assert m["ghd"] == pytest.approx(
+        sum(tvseg.ghd(r, h) for r, h in SHOWS.values()) / sum(sum(r) - 1 for r, _ in SHOWS.values())
+    )
     # segeval 2.0.11 pools B over a dataset as sum(numerators) / sum(denominators)
     dataset = segeval.Dataset({show: {"ref": list(r), "hyp": list(h)} for show, (r, h) in SHOWS.items()})
     pooled = segeval.actual_agreement_linear(dataset)
     assert isinstance(pooled, Decimal)
     assert m["b"] == pytest.approx(float(pooled), abs=1e-12)
     mean_b = np.mean([tvseg.boundary_similarity(r, h) for r, h in SHOWS.values()])
-    assert abs(m["b"] - mean_b) > 1e-3   # pooled, not the mean of the shows (that is the macro value)
+    assert abs(m["b"] - mean_b) > 1e-3  # pooled, not the mean of the shows (that is the macro value)
 
 
 def test_b_without_any_boundary_is_nan_with_a_warning():
@@ -190,4 +212,4 @@ def test_b_without_any_boundary_is_nan_with_a_warning():
         m = unit_metrics(c)
     assert math.isnan(m["b"]) and math.isnan(m["cseg"])
     assert any("b is 0/0" in str(w.message) for w in caught)
-    assert tvseg.boundary_similarity((7,), (7,)) == 1.0   # segeval's choice for a single pair
+    assert tvseg.boundary_similarity((7,), (7,)) == 1.0  # segeval's choice for a single pair

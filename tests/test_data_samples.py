@@ -73,8 +73,9 @@ def reference() -> dict:
 
 @pytest.fixture(scope="module")
 def groups() -> pd.DataFrame:
-    frame = pd.read_csv(DATA / "units" / "breath_groups.csv", dtype={"show": str, "start": str, "end": str},
-                        keep_default_na=False)
+    frame = pd.read_csv(
+        DATA / "units" / "breath_groups.csv", dtype={"show": str, "start": str, "end": str}, keep_default_na=False
+    )
     # times to integer ms from their decimal text, so nothing is lost to floats
     for column in ("start", "end"):
         assert frame[column].str.fullmatch(r"\d+\.\d{3}").all(), column
@@ -218,7 +219,7 @@ def test_system_a_covers_the_reference_extent_and_is_close_to_it(reference, grou
             n_na += isinstance(label, float) and math.isnan(label)
             n_same_title += label in titles
     assert near / total >= 0.8  # most reference boundaries have a system A boundary within 10 s
-    assert near < total         # but not all
+    assert near < total  # but not all
     assert on_edges / n_boundaries >= 0.8 and on_edges < n_boundaries
     assert n_na >= 3
     assert n_same_title / n_segments >= 0.5 and n_same_title + n_na < n_segments

@@ -6,6 +6,7 @@ are also checked against nltk 3.10.4's ``ghd`` and segeval 2.0.11 (``boundary_si
 ``segmentation_similarity``, ``boundary_statistics``), so that the expected values do not come from
 the code under test alone.
 """
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -38,8 +39,9 @@ def per_show(ref, hyp, costs=(2.0, 2.0, 1.0)):
     ref, hyp = np.asarray(ref, dtype=np.int64), np.asarray(hyp, dtype=np.int64)
     g = ghd_components(ref, hyp, ins_cost=costs[0], del_cost=costs[1], shift_cost_coeff=costs[2])
     s = similarity_counts(ref, hyp, n=2)
-    b = pair_counts(boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1, metric="B",
-                    convention="segeval", n=2)
+    b = pair_counts(
+        boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1, metric="B", convention="segeval", n=2
+    )
     return g.distance, g.positions, s[0], s[1], b[0], b[1]
 
 
@@ -54,7 +56,7 @@ def assert_rows_equal(pairs, costs=(2.0, 2.0, 1.0)):
         got = (distance[k], positions[k], *(counts[key][k] for key in KEYS))
         assert got == expected, (k, list(ref), list(hyp), got, expected)
         if costs == (2.0, 2.0, 1.0):
-            assert distance[k] == int(distance[k])          # integer costs on integer positions
+            assert distance[k] == int(distance[k])  # integer costs on integer positions
         assert counts["b_denominator"][k] == int(counts["b_denominator"][k])
         assert 2 * counts["b_penalty"][k] == int(2 * counts["b_penalty"][k])
     return distance, positions, counts
@@ -76,7 +78,7 @@ def random_show(rng):
         extra = rng.integers(1, n, int(rng.integers(0, 4))) if n > 1 else []
         hyp = np.unique(np.clip(np.concatenate([moved, extra]), 1, max(n - 1, 1))).astype(np.int64)
         hyp = hyp[(hyp >= 1) & (hyp <= n - 1)][:40]
-        if kind == "dense":          # every PB of a stretch: long chains of candidate transpositions
+        if kind == "dense":  # every PB of a stretch: long chains of candidate transpositions
             lo = int(rng.integers(1, max(n - 20, 2)))
             ref = np.arange(lo, min(lo + 20, n), 2)
             hyp = np.arange(lo + 1, min(lo + 21, n), 2 if rng.random() < 0.7 else 1)
@@ -136,8 +138,13 @@ def test_one_unit_shows_and_an_empty_corpus():
     distance, positions, counts = assert_rows_equal([((1,), (1,)), ((2,), (1, 1)), ((1, 1), (1, 1))])
     assert distance.tolist() == [0.0, 2.0, 0.0] and positions.tolist() == [0, 1, 1]
     assert counts["s_potential"].tolist() == [0.0, 1.0, 1.0] and counts["b_denominator"].tolist() == [0.0, 1.0, 1.0]
-    empty = (np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(1, np.int64),
-             np.zeros(0, np.int64))
+    empty = (
+        np.zeros(0, np.int64),
+        np.zeros(1, np.int64),
+        np.zeros(0, np.int64),
+        np.zeros(1, np.int64),
+        np.zeros(0, np.int64),
+    )
     d, p = ghd_many(*empty)
     assert d.shape == p.shape == (0,)
     assert all(v.shape == (0,) for v in boundary_edits_many(*empty).values())
@@ -156,7 +163,7 @@ def test_random_corpora_equal_the_per_show_functions(seed):
 def test_transpositions_and_matches_equal_segevals_on_a_random_corpus():
     rng = np.random.default_rng(7)
     pairs = [random_show(rng) for _ in range(150)]
-    pairs = [(r, h) for r, h in pairs if r.size > 1 or h.size > 1]   # segeval refuses two without boundaries
+    pairs = [(r, h) for r, h in pairs if r.size > 1 or h.size > 1]  # segeval refuses two without boundaries
     counts = boundary_edits_many(*flat(pairs))
     for k, (ref, hyp) in enumerate(pairs):
         stats = segeval.boundary_statistics(tuple(ref.tolist()), tuple(hyp.tolist()), n_t=2)
@@ -175,7 +182,7 @@ def test_both_orders_of_the_ghd_programme_agree(monkeypatch):
     rng = np.random.default_rng(12)
     pairs = [random_show(rng) for _ in range(200)]
     rows, _ = ghd_many(*flat(pairs))
-    monkeypatch.setattr(edits_batch, "_exact", lambda *a: False)   # nltk's order, one anti-diagonal at a time
+    monkeypatch.setattr(edits_batch, "_exact", lambda *a: False)  # nltk's order, one anti-diagonal at a time
     diagonals, _ = ghd_many(*flat(pairs))
     assert (rows == diagonals).all()
     assert_rows_equal(pairs)
@@ -191,20 +198,20 @@ def test_a_show_with_many_boundaries_gets_a_block_of_its_own(monkeypatch):
     hyp = np.unique(np.clip(ref + rng.choice([-1, 0, 1, 5], ref.size), 1, n - 1))
     long_show = (from_positions(ref, n), from_positions(hyp, n))
     pairs = [random_show(rng) for _ in range(120)]
-    assert_rows_equal(pairs[:60] + [long_show] + pairs[60:])          # one block: 121 shows x 1,101
+    assert_rows_equal(pairs[:60] + [long_show] + pairs[60:])  # one block: 121 shows x 1,101
     blocks = edits_batch._blocks
     seen = []
     monkeypatch.setattr(edits_batch, "_blocks", lambda size: seen.append(blocks(size, cells=2000)) or seen[-1])
     assert_rows_equal(pairs[:60] + [long_show] + pairs[60:])
-    assert len(seen[0]) > 2 and seen[0][-1][1] - seen[0][-1][0] == 1    # the long show alone, last
+    assert len(seen[0]) > 2 and seen[0][-1][1] - seen[0][-1][0] == 1  # the long show alone, last
     assert_rows_equal([long_show, pairs[0]], (1.3, 0.7, 0.2))
 
 
 def test_exactness_test_of_the_costs():
-    assert edits_batch._exact(2.0, 2.0, 1.0, 40, 40, 10 ** 6)
-    assert edits_batch._exact(0.5, 1.25, 0.75, 40, 40, 10 ** 6)
-    assert not edits_batch._exact(0.1, 2.0, 1.0, 40, 40, 400)        # 0.1 is not a short binary fraction
-    assert not edits_batch._exact(2.0, 2.0, 1.0, 40, 40, 2 ** 50)    # sums beyond 2**52
+    assert edits_batch._exact(2.0, 2.0, 1.0, 40, 40, 10**6)
+    assert edits_batch._exact(0.5, 1.25, 0.75, 40, 40, 10**6)
+    assert not edits_batch._exact(0.1, 2.0, 1.0, 40, 40, 400)  # 0.1 is not a short binary fraction
+    assert not edits_batch._exact(2.0, 2.0, 1.0, 40, 40, 2**50)  # sums beyond 2**52
 
 
 @st.composite
@@ -224,8 +231,10 @@ def show_pair(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(show_pair(), max_size=12),
-       st.sampled_from([(2.0, 2.0, 1.0), (1.0, 1.0, 0.5), (1.3, 0.7, 0.2), (0.0, 2.0, 1.0)]))
+@given(
+    st.lists(show_pair(), max_size=12),
+    st.sampled_from([(2.0, 2.0, 1.0), (1.0, 1.0, 0.5), (1.3, 0.7, 0.2), (0.0, 2.0, 1.0)]),
+)
 def test_property_rows_equal_the_per_show_functions(pairs, costs):
     assert_rows_equal(pairs, costs)
 
@@ -243,7 +252,7 @@ def test_bad_inputs_raise():
     with pytest.raises(InputError, match="1 .. N - 1"):
         boundary_edits_many(rp, ro, hp, ho, n - 2)
     with pytest.raises(InputError, match="show 0 must increase"):
-        ghd_many(rp[[1, 0, 2]], ro, hp, ho, n)                      # 8, 3 in show 0
+        ghd_many(rp[[1, 0, 2]], ro, hp, ho, n)  # 8, 3 in show 0
     with pytest.raises(InputError, match="show 1 must increase"):
         ghd_many(rp, ro, np.array([4, 6, 4, 4]), np.array([0, 2, 4]), n + 4)
     with pytest.raises(InputError, match="n_units"):

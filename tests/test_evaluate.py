@@ -1,4 +1,5 @@
 """``tvseg evaluate``: the --json schema of the contract on the bundled corpus, and bad usage."""
+
 import json
 from pathlib import Path
 
@@ -9,12 +10,26 @@ from tvseg.cli import main
 from tvseg.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-METRICS = ["recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d", "boundary_precision",
-           "boundary_recall", "boundary_f1", "n_reference", "n_hypothesis", "n_correct_reference",
-           "n_correct_hypothesis"]
+METRICS = [
+    "recall_n",
+    "precision_n",
+    "cov_n",
+    "recall_d",
+    "precision_d",
+    "cov_d",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+    "n_reference",
+    "n_hypothesis",
+    "n_correct_reference",
+    "n_correct_hypothesis",
+]
 UNIT_METRICS = ["pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s"]
 TITLE_METRICS = ["title_accuracy", "title_f1", "titled_recall", "titled_precision"]
-needs_samples = pytest.mark.skipif(not (ROOT / "tvseg" / "data_samples" / "reference").is_dir(), reason="no data_samples/")
+needs_samples = pytest.mark.skipif(
+    not (ROOT / "tvseg" / "data_samples" / "reference").is_dir(), reason="no data_samples/"
+)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +50,9 @@ def test_demo_json_has_every_key_of_the_contract(demo):
             assert not missing, (name, part, missing)
         assert set(system["by_length"]) == {"short", "long"}
         for cls in ("short", "long"):
-            assert {"recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d"} <= set(system["by_length"][cls])
+            assert {"recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d"} <= set(
+                system["by_length"][cls]
+            )
         assert len(system["shows"]) == 7
         for show, values in system["shows"].items():
             assert set(METRICS) <= set(values), show
@@ -62,8 +79,24 @@ def test_settings_and_signature_come_from_one_settings_object(demo):
 @needs_samples
 def test_options_reach_the_numbers(tmp_path):
     out = tmp_path / "g.json"
-    assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "0", "--gamma", "0.5", "--tolerance", "3",
-                 "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--demo",
+                "--no-html",
+                "--bootstrap",
+                "0",
+                "--gamma",
+                "0.5",
+                "--tolerance",
+                "3",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert data["settings"]["gamma"] == 0.5 and "gamma:0.5|tol:3" in data["signature"]
     sweep = {row["gamma"]: row for row in data["systems"]["system_a"]["sweeps"]["gamma"]}

@@ -1,4 +1,5 @@
 """`tvseg evaluate --frame`: time segmentations projected onto fixed frames feed the unit metrics."""
+
 import json
 
 from tvseg.cli import main
@@ -17,8 +18,24 @@ def test_one_second_frames_give_the_hand_computed_pk_and_windowdiff(tmp_path):
     ref.write_text("SEGMENT s 1 0.000 10.000 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 10.000 10.000 <NA> <NA> B <NA> <NA>\n")
     hyp.write_text("SEGMENT s 1 0.000 12.000 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 12.000 8.000 <NA> <NA> B <NA> <NA>\n")
     out = tmp_path / "out.json"
-    assert main(["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}", "--frame", "1",
-                 "--bootstrap", "0", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--reference",
+                str(ref),
+                "--hypothesis",
+                f"sys={hyp}",
+                "--frame",
+                "1",
+                "--bootstrap",
+                "0",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     show = data["systems"]["sys"]["shows"]["s"]
     assert abs(show["pk"] - 4 / 15) < 1e-12

@@ -1,5 +1,6 @@
 """The evaluated region of a show is the UEM, else the reference's extent: the reference's boundaries
 never depend on the hypothesis (issue 10)."""
+
 import warnings
 
 import pytest
@@ -24,8 +25,11 @@ def test_a_hypothesis_running_past_the_reference_is_cropped_and_does_not_change_
     # cropped, with a warning that says how much).
     ref = {"s": annotation(0, 100, 200)}
     hyp = {"sys": {"s": annotation(0, 100, 202)}}
-    with pytest.warns(TvsegWarning, match=r"sys: hypothesis cropped to the reference's extent .*2\.000 s removed "
-                                          r"from 1 show"):
+    with pytest.warns(
+        TvsegWarning,
+        match=r"sys: hypothesis cropped to the reference's extent .*2\.000 s removed "
+        r"from 1 show",
+    ):
         result = evaluate(ref, hyp, settings=Settings(bootstrap=0))
     row = result.systems["sys"].shows.loc["s"]
     assert (row["boundary_recall"], row["boundary_precision"]) == (1.0, 1.0)
@@ -41,10 +45,8 @@ def test_every_system_sees_the_same_reference_boundaries():
     ref = {"a": annotation(0, 40, 90, 150), "b": annotation(10, 30, 60, 100, 130), "c": annotation(5, 50, 95)}
     systems = {
         "same": {k: v for k, v in ref.items()},
-        "longer": {"a": annotation(0, 40, 90, 152), "b": annotation(7, 30, 60, 100, 132),
-                   "c": annotation(2, 50, 97)},
-        "shorter": {"a": annotation(0, 40, 90, 140), "b": annotation(10, 30, 60, 100, 120),
-                    "c": annotation(5, 50, 80)},
+        "longer": {"a": annotation(0, 40, 90, 152), "b": annotation(7, 30, 60, 100, 132), "c": annotation(2, 50, 97)},
+        "shorter": {"a": annotation(0, 40, 90, 140), "b": annotation(10, 30, 60, 100, 120), "c": annotation(5, 50, 80)},
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)

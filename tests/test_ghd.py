@@ -4,6 +4,7 @@ nltk takes a string with one character per gap between adjacent units, the contr
 masses: ``(a, b, c)`` -> ``"0"*(a-1) + "1" + "0"*(b-1) + "1" + "0"*(c-1)``. tvseg runs the same
 recursion anti-diagonal by anti-diagonal, so the values are equal, not merely close.
 """
+
 import math
 
 import numpy as np
@@ -26,10 +27,12 @@ def nltk_string(masses):
 
 def random_pair(rng):
     n = int(rng.integers(1, 120))
+
     def cut():
         gaps = rng.random(n - 1) < rng.random() * 0.6
         edges = np.concatenate(([0], np.flatnonzero(gaps) + 1, [n]))
         return np.diff(edges).tolist()
+
     return cut(), cut()
 
 
@@ -38,7 +41,7 @@ def test_equals_nltk_with_its_defaults_on_1000_random_pairs():
     nonzero = 0
     for _ in range(PAIRS):
         ref, hyp = random_pair(rng)
-        expected = nltk_seg.ghd(nltk_string(ref), nltk_string(hyp))   # ins 2, del 2, shift 1, boundary "1"
+        expected = nltk_seg.ghd(nltk_string(ref), nltk_string(hyp))  # ins 2, del 2, shift 1, boundary "1"
         got = tvseg.ghd(ref, hyp)
         assert got == expected, (ref, hyp, got, expected)
         nonzero += expected > 0
@@ -86,10 +89,11 @@ def test_long_inputs_beyond_nltk_limit():
     # 3m - 1 in all. nltk agrees below its 10,000-character limit; tvseg goes on past it.
     def pair(m):
         return [7] * m, [3] + [7] * (m - 1) + [4]
+
     for m in (10, 1000):
         ref, hyp = pair(m)
         assert tvseg.ghd(ref, hyp) == nltk_seg.ghd(nltk_string(ref), nltk_string(hyp)) == 3 * m - 1
-    ref, hyp = pair(3000)   # 20,999 characters in nltk's form
+    ref, hyp = pair(3000)  # 20,999 characters in nltk's form
     assert tvseg.ghd(ref, hyp) == 3 * 3000 - 1
 
 

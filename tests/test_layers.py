@@ -1,4 +1,5 @@
 """The package's imports follow the layer order written in docs/architecture.md (issue 12)."""
+
 import ast
 import re
 from pathlib import Path
@@ -30,8 +31,11 @@ def imports(path: Path):
 
 def test_every_part_of_the_package_has_a_layer():
     level = layers()
-    parts = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
-             if (p.is_file() and p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()}
+    parts = {
+        p.stem if p.is_file() else p.name
+        for p in PACKAGE.iterdir()
+        if (p.is_file() and p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()
+    }
     assert parts - set(level) == set(), "give these a layer in docs/architecture.md"
 
 
@@ -49,6 +53,8 @@ def test_no_module_imports_a_layer_above_or_beside_its_own():
             if other in ("", own):  # tvseg itself (its version) or the same package
                 continue
             if level[other] >= level[own]:
-                wrong.append(f"{path.relative_to(ROOT)}:{line}: {own} (layer {level[own]}) imports {module} "
-                             f"(layer {level[other]})")
+                wrong.append(
+                    f"{path.relative_to(ROOT)}:{line}: {own} (layer {level[own]}) imports {module} "
+                    f"(layer {level[other]})"
+                )
     assert not wrong, "\n".join(wrong)

@@ -18,8 +18,7 @@ def test_single_segment_and_single_unit():
     assert from_indicator(np.zeros(0, bool)).tolist() == [1]
 
 
-@pytest.mark.parametrize("bad", [[], [3, 0], [2, -1], [1.5, 2], ["a"], [[1, 2]], "12", None, [True, 2],
-                                 [float("nan")]])
+@pytest.mark.parametrize("bad", [[], [3, 0], [2, -1], [1.5, 2], ["a"], [[1, 2]], "12", None, [True, 2], [float("nan")]])
 def test_bad_masses_are_refused(bad):
     with pytest.raises(InputError):
         as_masses(bad)

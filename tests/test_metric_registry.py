@@ -1,5 +1,6 @@
 """Every metric an evaluation outputs is in the registry (tvseg.metrics), and every registry entry is
 output by some evaluation (scikit-learn's scorer-registry test is the model)."""
+
 import json
 import warnings
 from pathlib import Path
@@ -46,7 +47,15 @@ def test_counts_are_integers_and_intervals_follow_the_registry(demo_json):
 def test_the_views_take_their_columns_from_the_registry():
     assert tuple(UNIT_METRICS) == metrics.keys("unit")
     assert {k for k, _ in SUMMARY + OPTIONAL} == {k for k, _ in metrics.SUMMARY}
-    for columns in (render.RETRIEVAL, render.COUNTS, render.UNIT, render.TITLING, render.CHAPTERS, render.SIGNIFICANCE, render.LENGTH):
+    for columns in (
+        render.RETRIEVAL,
+        render.COUNTS,
+        render.UNIT,
+        render.TITLING,
+        render.CHAPTERS,
+        render.SIGNIFICANCE,
+        render.LENGTH,
+    ):
         for key, label in columns:
             m = metrics.METRICS[key]
             assert label == (m.html or m.label)

@@ -1,4 +1,5 @@
 """Notebook use (issue 16): the long table, the summary and the HTML representation of a result."""
+
 import warnings
 
 import numpy as np
@@ -33,12 +34,14 @@ def result():
 def test_to_frame_is_long_and_holds_the_hand_computed_values(result):
     frame = result.to_frame()
     assert tuple(frame.columns) == LONG_COLUMNS
+
     def value(**where):
         rows = frame
         for k, v in where.items():
             rows = rows[rows[k].isna()] if v is None else rows[rows[k] == v]
         assert len(rows) == 1, where
         return rows.iloc[0]
+
     assert value(system="sys", scope="corpus", metric="recall_n")["value"] == pytest.approx(0.6, abs=1e-15)
     assert value(system="sys", scope="show", show="s1", metric="recall_n")["value"] == 1.0
     assert value(system="sys", scope="show", show="s2", metric="recall_n")["value"] == 0.0
@@ -56,9 +59,13 @@ def test_to_frame_has_one_row_per_value_of_the_json(result):
     data = result.to_json()["systems"]
     frame = result.to_frame()
     for name, sr in data.items():
-        expected = (sum(len(row) for row in sr["shows"].values()) + len(sr["corpus"]) + len(sr["macro"])
-                    + sum(len(v) for v in sr["by_length"].values())
-                    + sum(len(m) for by_value in sr["groups"].values() for m in by_value.values()))
+        expected = (
+            sum(len(row) for row in sr["shows"].values())
+            + len(sr["corpus"])
+            + len(sr["macro"])
+            + sum(len(v) for v in sr["by_length"].values())
+            + sum(len(m) for by_value in sr["groups"].values() for m in by_value.values())
+        )
         assert (frame["system"] == name).sum() == expected
 
 

@@ -6,6 +6,7 @@ the tolerance, on a gamma threshold, or shared by both sides) the counts, the pa
 durations must be the same bit for bit, the rates within 1e-12; and bad input must raise the message
 of the careful path.
 """
+
 from __future__ import annotations
 
 import math
@@ -13,7 +14,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment, Timeline
 
 import tvseg
@@ -48,8 +50,9 @@ def corpus_scores(ref, hyp, *, gamma=0.85, tolerance=10.0, extent=None):
     uem = {} if extent is None else {"uem_start": np.array([extent[0]]), "uem_end": np.array([extent[1]])}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return score_shows(r, h, shows=["s"], gamma=gamma, long_threshold=30.0, tolerance=tolerance,
-                           titles=False, **uem)
+        return score_shows(
+            r, h, shows=["s"], gamma=gamma, long_threshold=30.0, tolerance=tolerance, titles=False, **uem
+        )
 
 
 def annotation(pairs, prefix):
@@ -63,43 +66,72 @@ def assert_boundaries_equal(result, scores):
     c = scores.components.iloc[0]
     r_show, r_time, h_show, h_time = scores.boundaries
     assert (result.n_reference, result.n_hypothesis, result.n_matched) == (
-        c["boundary_n_reference"], c["boundary_n_hypothesis"], c["boundary_n_matched"])
+        c["boundary_n_reference"],
+        c["boundary_n_hypothesis"],
+        c["boundary_n_matched"],
+    )
     assert result.reference_boundaries.tolist() == r_time.tolist()
     assert result.hypothesis_boundaries.tolist() == h_time.tolist()
     i, j = scores.pairs
     assert result.pairs == list(zip(r_time[i].tolist(), h_time[j].tolist()))
-    for mine, theirs in ((result.precision, rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])),
-                         (result.recall, rate(c["boundary_n_matched"], c["boundary_n_reference"]))):
+    for mine, theirs in (
+        (result.precision, rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])),
+        (result.recall, rate(c["boundary_n_matched"], c["boundary_n_reference"])),
+    ):
         assert (math.isnan(mine) and math.isnan(theirs)) or abs(mine - theirs) <= 1e-12
 
 
 def assert_coverage_equal(result, scores):
     c = scores.components.iloc[0]
-    for key in ("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis",
-                "duration_reference", "duration_hypothesis", "duration_correct_reference",
-                "duration_correct_hypothesis"):
+    for key in (
+        "n_reference",
+        "n_hypothesis",
+        "n_correct_reference",
+        "n_correct_hypothesis",
+        "duration_reference",
+        "duration_hypothesis",
+        "duration_correct_reference",
+        "duration_correct_hypothesis",
+    ):
         assert getattr(result, key) == c[key], key
-    for mine, num, den in ((result.recall_n, "n_correct_reference", "n_reference"),
-                           (result.precision_n, "n_correct_hypothesis", "n_hypothesis"),
-                           (result.recall_d, "duration_correct_reference", "duration_reference"),
-                           (result.precision_d, "duration_correct_hypothesis", "duration_hypothesis")):
+    for mine, num, den in (
+        (result.recall_n, "n_correct_reference", "n_reference"),
+        (result.precision_n, "n_correct_hypothesis", "n_hypothesis"),
+        (result.recall_d, "duration_correct_reference", "duration_reference"),
+        (result.precision_d, "duration_correct_hypothesis", "duration_hypothesis"),
+    ):
         theirs = rate(c[num], c[den])
         assert (math.isnan(mine) and math.isnan(theirs)) or abs(mine - theirs) <= 1e-12
 
 
 @settings(max_examples=300, deadline=None)
-@given(show(), st.sampled_from(TOLERANCES), st.sampled_from(GAMMAS), st.sampled_from(["array", "list", "annotation",
-                                                                                    "timeline", "reversed"]))
+@given(
+    show(),
+    st.sampled_from(TOLERANCES),
+    st.sampled_from(GAMMAS),
+    st.sampled_from(["array", "list", "annotation", "timeline", "reversed"]),
+)
 def test_fast_path_equals_corpus_path(pair, tolerance, gamma, kind):
     ref, hyp = pair
-    convert = {"array": np.array, "list": list, "annotation": annotation, "timeline": lambda p, _=None: Timeline(
-        [Segment(a, b) for a, b in p]), "reversed": lambda p, _=None: np.array(p[::-1])}[kind]
+    convert = {
+        "array": np.array,
+        "list": list,
+        "annotation": annotation,
+        "timeline": lambda p, _=None: Timeline([Segment(a, b) for a, b in p]),
+        "reversed": lambda p, _=None: np.array(p[::-1]),
+    }[kind]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        b = tvseg.boundaries(convert(ref, "R") if kind == "annotation" else convert(ref),
-                             convert(hyp, "H") if kind == "annotation" else convert(hyp), tolerance=tolerance)
-        c = tvseg.coverage(convert(ref, "R") if kind == "annotation" else convert(ref),
-                           convert(hyp, "H") if kind == "annotation" else convert(hyp), gamma=gamma)
+        b = tvseg.boundaries(
+            convert(ref, "R") if kind == "annotation" else convert(ref),
+            convert(hyp, "H") if kind == "annotation" else convert(hyp),
+            tolerance=tolerance,
+        )
+        c = tvseg.coverage(
+            convert(ref, "R") if kind == "annotation" else convert(ref),
+            convert(hyp, "H") if kind == "annotation" else convert(hyp),
+            gamma=gamma,
+        )
     scores = corpus_scores(annotation(ref, "R"), annotation(hyp, "H"), gamma=gamma, tolerance=tolerance)
     assert_boundaries_equal(b, scores)
     assert_coverage_equal(c, scores)
@@ -117,8 +149,9 @@ def test_fast_path_with_an_extent(pair, tolerance, lo, hi):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         b = tvseg.boundaries(np.array(ref), np.array(hyp), tolerance=tolerance, extent=Segment(*extent))
-    assert_boundaries_equal(b, corpus_scores(annotation(ref, "R"), annotation(hyp, "H"), tolerance=tolerance,
-                                             extent=extent))
+    assert_boundaries_equal(
+        b, corpus_scores(annotation(ref, "R"), annotation(hyp, "H"), tolerance=tolerance, extent=extent)
+    )
 
 
 def test_exactly_on_the_thresholds():
@@ -140,18 +173,21 @@ def test_ties_of_the_matching():
     assert_boundaries_equal(b, corpus_scores(annotation(ref, "R"), annotation(hyp, "H"), tolerance=5))
 
 
-@pytest.mark.parametrize("bad", [
-    [(0.0, 5.0), (4.0, 8.0)],                    # overlapping
-    [(5.0, 1.0)],                                # end before start
-    [(0.0, float("nan"))],                       # NaN
-    [(0.0, float("inf"))],                       # not finite
-    [(0.0, 1e16)],                               # beyond MAX_SECONDS
-    [(1.0, 1.0000001)],                          # shorter than a microsecond
-    [(2.0, 3.0), (0.0, 2.5)],                    # unsorted and overlapping
-    np.zeros((2, 3)),                            # not pairs
-    [("a", "b")],                                # not numbers
-    "0 5",                                       # not a segmentation
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [(0.0, 5.0), (4.0, 8.0)],  # overlapping
+        [(5.0, 1.0)],  # end before start
+        [(0.0, float("nan"))],  # NaN
+        [(0.0, float("inf"))],  # not finite
+        [(0.0, 1e16)],  # beyond MAX_SECONDS
+        [(1.0, 1.0000001)],  # shorter than a microsecond
+        [(2.0, 3.0), (0.0, 2.5)],  # unsorted and overlapping
+        np.zeros((2, 3)),  # not pairs
+        [("a", "b")],  # not numbers
+        "0 5",  # not a segmentation
+    ],
+)
 def test_bad_input_raises_the_careful_paths_message(bad):
     with pytest.raises(InputError) as expected:
         from_segmentation(bad, what="reference")

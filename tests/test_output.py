@@ -1,4 +1,5 @@
 """Atomic output: a failed write leaves neither a partial file nor a temporary one behind."""
+
 import csv
 import errno
 import io
@@ -8,6 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from tvseg.errors import InputError, UsageError
 from tvseg.output import csv_line, write_json_atomic, write_text_atomic
@@ -68,8 +72,9 @@ def test_a_full_disk_is_an_input_error_naming_the_path_and_keeps_the_old_file(tm
 
 
 def _dead_pid() -> int:
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(done.stdout)
 
 
@@ -82,7 +87,8 @@ def test_temporaries_of_a_killed_writer_are_removed_by_the_next_one(tmp_path):
     (tmp_path / f".other.tmp-{dead}-0badc0de").write_text("not ours")
     write_json_atomic(tmp_path / "r.json", {"a": 1})
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["r.json", f".r.json.tmp-{alive}-0badc0de", f".other.tmp-{dead}-0badc0de"])
+        ["r.json", f".r.json.tmp-{alive}-0badc0de", f".other.tmp-{dead}-0badc0de"]
+    )
 
 
 def test_csv_line_quotes_what_a_reader_would_split():
@@ -108,20 +114,25 @@ def test_flush_tree_flushes_every_file(tmp_path, monkeypatch, syncfs):
         monkeypatch.setattr(tvseg.filesystem, "_syncfs", lambda root: False)
     tvseg.output.flush_tree(tmp_path)
     if syncfs and sys.platform.startswith("linux"):
-        assert flushed == []              # one syncfs(2) for the whole file system
+        assert flushed == []  # one syncfs(2) for the whole file system
     else:
-        assert len(flushed) == 3 + (3 if os.name != "nt" else 0)   # the files, then the folders
+        assert len(flushed) == 3 + (3 if os.name != "nt" else 0)  # the files, then the folders
 
 
 # --- the JSON writer of large results (issue 13): same values as the json module's, faster ---------------------
 
-from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
-
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**60, 2**60),
-                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8))
-_json = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(st.text(max_size=6), inner, max_size=4)),
-                     max_leaves=30)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**60), 2**60),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8),
+)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=30,
+)
 
 
 @hsettings(max_examples=300, deadline=None)
@@ -138,8 +149,15 @@ def test_dumps_json_puts_a_container_of_scalars_on_one_line():
     from tvseg.output import dumps_json
 
     text = dumps_json({"a": {"s1": {"x": 1, "y": None}, "s2": {}}, "b": [1, 2]})
-    assert text.splitlines() == ['{', ' "a": {', '  "s1": {"x": 1, "y": null},', '  "s2": {}', ' },',
-                                 ' "b": [1, 2]', '}']
+    assert text.splitlines() == [
+        "{",
+        ' "a": {',
+        '  "s1": {"x": 1, "y": null},',
+        '  "s2": {}',
+        " },",
+        ' "b": [1, 2]',
+        "}",
+    ]
 
 
 def test_frame_records_equal_json_safe_of_to_dict():
@@ -148,12 +166,20 @@ def test_frame_records_equal_json_safe_of_to_dict():
 
     from tvseg.output import frame_records, json_safe
 
-    frame = pd.DataFrame({"n_reference": [3.0, np.nan, 2.5, 7.0], "cov_n": [0.5, np.inf, np.nan, 1.0],
-                          "count": np.array([1, 2, 3, 4], dtype=np.int64), "flag": [True, False, True, True],
-                          "label": ["a", None, np.float64(np.nan), "é"]}, index=["s1", "s2", "s3", "s4"])
+    frame = pd.DataFrame(
+        {
+            "n_reference": [3.0, np.nan, 2.5, 7.0],
+            "cov_n": [0.5, np.inf, np.nan, 1.0],
+            "count": np.array([1, 2, 3, 4], dtype=np.int64),
+            "flag": [True, False, True, True],
+            "label": ["a", None, np.float64(np.nan), "é"],
+        },
+        index=["s1", "s2", "s3", "s4"],
+    )
     expected = json_safe(frame.to_dict(orient="index"), integer_keys={"n_reference"})
     got = frame_records(frame, integer_keys={"n_reference"})
     assert got == expected
-    assert [[type(v) for v in row.values()] for row in got.values()] == \
-        [[type(v) for v in row.values()] for row in expected.values()]
+    assert [[type(v) for v in row.values()] for row in got.values()] == [
+        [type(v) for v in row.values()] for row in expected.values()
+    ]
     assert got["s1"]["n_reference"] == 3 and type(got["s1"]["n_reference"]) is int

@@ -1,5 +1,6 @@
 """Time -> units projection and fixed frames. Expected masses are counted by hand on the drawn
 timelines."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -65,7 +66,7 @@ def test_frames():
     assert f["start"].tolist() == [10, 12, 14]
     assert f["end"].tolist() == [12, 14, 15]
     assert len(frames(Segment(0, 6), 2.0)) == 3
-    assert len(frames(Segment(0, 0.3), 0.1)) == 3     # no extra sliver frame from 0.3 / 0.1
+    assert len(frames(Segment(0, 0.3), 0.1)) == 3  # no extra sliver frame from 0.3 / 0.1
 
 
 @pytest.mark.parametrize("frame", [0, -1, float("nan"), float("inf"), True, "2"])

@@ -1,4 +1,5 @@
 """The 0/0 policy of tvseg.rates, by hand, and its scalar and array paths agreeing."""
+
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ from tvseg.rates import f_measure, rate
 
 def test_rate_by_hand():
     assert rate(3, 4) == 0.75
-    assert math.isnan(rate(0, 0)) and math.isnan(rate(2, 0))     # no denominator: NaN, never 1
+    assert math.isnan(rate(0, 0)) and math.isnan(rate(2, 0))  # no denominator: NaN, never 1
     assert rate(0, 5) == 0.0
     assert rate(np.int64(1), np.float64(8.0)) == 0.125
     out = rate(np.array([3, 0, 1]), np.array([4, 0, 2]))
@@ -19,8 +20,8 @@ def test_rate_by_hand():
 
 def test_f_measure_by_hand():
     assert f_measure(0.5, 0.5) == 0.5
-    assert f_measure(1 / 3, 1.0) == 0.5                          # 2 (1/3)(1) / (4/3) = 1/2
-    assert f_measure(0.0, float("nan")) == 0.0                   # either factor 0: F = 0
+    assert f_measure(1 / 3, 1.0) == 0.5  # 2 (1/3)(1) / (4/3) = 1/2
+    assert f_measure(0.0, float("nan")) == 0.0  # either factor 0: F = 0
     assert f_measure(float("nan"), 0.0) == 0.0
     assert math.isnan(f_measure(float("nan"), 0.5))
     assert f_measure(0.0, 0.0) == 0.0

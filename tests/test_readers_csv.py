@@ -1,20 +1,15 @@
 """CSV readers: segments tables, breath-group tables (units, and segments from topics), metadata."""
+
 import pytest
+from reader_helpers import segments, write
 
 from tvseg import read_metadata, read_segments, read_units
 from tvseg.errors import InputError
 from tvseg.readers import NO_LABEL
 
-from reader_helpers import segments, write
-
 
 def test_segments_csv(tmp_path):
-    text = ("show,start,end,label\n"
-            "s1,12.5,30,Weather\n"
-            "s1,0,12.5,Headlines\n"
-            "s2,1.25,2.5,\n"
-            "\n"
-            's2,3,4,"Budget, taxes"\n')
+    text = 'show,start,end,label\ns1,12.5,30,Weather\ns1,0,12.5,Headlines\ns2,1.25,2.5,\n\ns2,3,4,"Budget, taxes"\n'
     result = read_segments(write(tmp_path, "seg.csv", text))
     assert segments(result["s1"]) == [(0.0, 12.5, "Headlines"), (12.5, 30.0, "Weather")]
     assert segments(result["s2"]) == [(1.25, 2.5, NO_LABEL), (3.0, 4.0, "Budget, taxes")]
@@ -40,9 +35,12 @@ def test_breath_groups_as_segments(tmp_path):
 def test_breath_groups_as_units(tmp_path):
     frame = read_units(write(tmp_path, "bg.csv", BREATH.replace("\n", "\r\n"), bom=True))["s1"]
     assert frame.to_dict("list") == {
-        "start": [0.0, 3.0, 6.0, 10.0], "end": [3.0, 6.0, 9.0, 12.0],
+        "start": [0.0, 3.0, 6.0, 10.0],
+        "end": [3.0, 6.0, 9.0, 12.0],
         "text": ["Good evening", "and the rest", "Rain, then sun", "Back to the news"],
-        "speaker": ["Anna", "Anna", "Bob", "Anna"], "topic": ["T1", "T1", "T2", "T1"]}
+        "speaker": ["Anna", "Anna", "Bob", "Anna"],
+        "topic": ["T1", "T1", "T2", "T1"],
+    }
 
 
 def test_units_without_optional_columns(tmp_path):
@@ -67,17 +65,20 @@ def test_overlapping_breath_groups(tmp_path):
     assert error.value.line == 4 and "lines 2 and 4" in error.value.message
 
 
-@pytest.mark.parametrize("row, message, value", [
-    ("a,1,x,T", "not a number", "x"),
-    ("a,1,nan,T", "not a number", "nan"),
-    ("a,,2,T", "missing", ""),
-    ("a,-1,2,T", "negative", "-1"),
-    ("a,3,2,T", "end before start", None),
-    ("a,2,2,T", "zero duration", None),
-    ("a,1,2,T,extra", "expected 4 fields", None),
-    ("a,1,2", "expected 4 fields", None),
-    (",1,2,T", "show is missing", None),
-])
+@pytest.mark.parametrize(
+    "row, message, value",
+    [
+        ("a,1,x,T", "not a number", "x"),
+        ("a,1,nan,T", "not a number", "nan"),
+        ("a,,2,T", "missing", ""),
+        ("a,-1,2,T", "negative", "-1"),
+        ("a,3,2,T", "end before start", None),
+        ("a,2,2,T", "zero duration", None),
+        ("a,1,2,T,extra", "expected 4 fields", None),
+        ("a,1,2", "expected 4 fields", None),
+        (",1,2,T", "show is missing", None),
+    ],
+)
 def test_bad_row_names_its_real_line(tmp_path, row, message, value):
     # line 1 header, line 2 a row, line 3 blank, line 4 a row whose quoted text spans lines 4-5,
     # line 6 the bad row
@@ -91,15 +92,18 @@ def test_bad_row_names_its_real_line(tmp_path, row, message, value):
         assert error.value.value == value
 
 
-@pytest.mark.parametrize("header, message", [
-    ("show,start,end,lable", "unknown column"),
-    ("show,begin,stop,label", "unknown column"),
-    ("id,from,to,name", "unknown CSV table"),
-    ("show,start,end,label,confidence", "unknown column"),
-    ("show,start,label", "missing column"),
-    ("show,start,end,label,label", "duplicate column"),
-    ("show,start,,label", "empty column name"),
-])
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        ("show,start,end,lable", "unknown column"),
+        ("show,begin,stop,label", "unknown column"),
+        ("id,from,to,name", "unknown CSV table"),
+        ("show,start,end,label,confidence", "unknown column"),
+        ("show,start,label", "missing column"),
+        ("show,start,end,label,label", "duplicate column"),
+        ("show,start,,label", "empty column name"),
+    ],
+)
 def test_bad_header(tmp_path, header, message):
     with pytest.raises(InputError, match=message) as error:
         row = ",".join("1" for _ in header.split(","))
@@ -125,12 +129,15 @@ def test_metadata(tmp_path):
     assert frame.loc["n2", "date"] == ""
 
 
-@pytest.mark.parametrize("row, message", [
-    ("n2,TF1,13h,01/03/2024", "YYYY-MM-DD"),
-    ("n2,TF1,13h,2024-02-30", "YYYY-MM-DD"),
-    ("n1,TF1,13h,2024-03-01", "listed twice"),
-    (",TF1,13h,2024-03-01", "show is missing"),
-])
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ("n2,TF1,13h,01/03/2024", "YYYY-MM-DD"),
+        ("n2,TF1,13h,2024-02-30", "YYYY-MM-DD"),
+        ("n1,TF1,13h,2024-03-01", "listed twice"),
+        (",TF1,13h,2024-03-01", "show is missing"),
+    ],
+)
 def test_bad_metadata(tmp_path, row, message):
     path = write(tmp_path, "meta.csv", "show,channel,programme,date\nn1,F2,20h,2024-03-01\n" + row + "\n")
     with pytest.raises(InputError, match=message) as error:

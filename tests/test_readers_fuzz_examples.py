@@ -7,6 +7,7 @@ the test's own (one cue per ``-->`` line, one segment per RTTM span line, one ro
 one region per UEM line, one segment per JSONL boundary and chapter line) with their times: nothing
 dropped, folded, added or changed silently.
 """
+
 import codecs
 import json
 import re
@@ -25,16 +26,61 @@ from tvseg.readers import NO_LABEL
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
 VALID = sorted(EXAMPLES.glob("*-valid.*")) + sorted(EXAMPLES.glob("txt/*-valid.*"))  # txt/: chapter lists
-CHAPTERS_END = 10 ** 6  # the show's end given to the chapter lists
+CHAPTERS_END = 10**6  # the show's end given to the chapter lists
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-SPAN_TYPES = {"SEGMENT", "NOSCORE", "NO_RT_METADATA", "LEXEME", "NON-LEX", "NON-SPEECH", "FILLER",
-              "EDIT", "SU", "A/P", "SPEAKER"}
-PIECES = [b"\n", b"\r", b"\r\n", b" ", b"\t", b"\xc2\xa0", b"\xe9", b"\xff", b"\x00", b"-->", b"->", b"<",
-          b">", b"&", b"&lt;", b"<i>", b";", b",", b'"', b":", b".", b"0", b"7", b"42", b"-", b"1e308",
-          b";;", b"NOTE", b"<NA>", b"\xe2\x80\xa8"]
-BOMS = {codecs.BOM_UTF32_BE: "utf-32-be", codecs.BOM_UTF32_LE: "utf-32-le", codecs.BOM_UTF8: "utf-8",
-        codecs.BOM_UTF16_BE: "utf-16-be", codecs.BOM_UTF16_LE: "utf-16-le"}
+SPAN_TYPES = {
+    "SEGMENT",
+    "NOSCORE",
+    "NO_RT_METADATA",
+    "LEXEME",
+    "NON-LEX",
+    "NON-SPEECH",
+    "FILLER",
+    "EDIT",
+    "SU",
+    "A/P",
+    "SPEAKER",
+}
+PIECES = [
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b" ",
+    b"\t",
+    b"\xc2\xa0",
+    b"\xe9",
+    b"\xff",
+    b"\x00",
+    b"-->",
+    b"->",
+    b"<",
+    b">",
+    b"&",
+    b"&lt;",
+    b"<i>",
+    b";",
+    b",",
+    b'"',
+    b":",
+    b".",
+    b"0",
+    b"7",
+    b"42",
+    b"-",
+    b"1e308",
+    b";;",
+    b"NOTE",
+    b"<NA>",
+    b"\xe2\x80\xa8",
+]
+BOMS = {
+    codecs.BOM_UTF32_BE: "utf-32-be",
+    codecs.BOM_UTF32_LE: "utf-32-le",
+    codecs.BOM_UTF8: "utf-8",
+    codecs.BOM_UTF16_BE: "utf-16-be",
+    codecs.BOM_UTF16_LE: "utf-16-le",
+}
 
 _folder = tempfile.TemporaryDirectory(prefix="tvseg-fuzz-examples-")
 
@@ -43,8 +89,7 @@ _folder = tempfile.TemporaryDirectory(prefix="tvseg-fuzz-examples-")
 def mutated(draw, data: bytes) -> bytes:
     for _ in range(draw(st.integers(1, 3))):
         lines = data.split(b"\n")
-        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "replace", "insert", "truncate",
-                                     "cut", "utf16"]))
+        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "replace", "insert", "truncate", "cut", "utf16"]))
         i, j = (draw(st.integers(0, len(lines) - 1)) for _ in range(2))
         if kind == "delete":
             del lines[i]
@@ -60,10 +105,10 @@ def mutated(draw, data: bytes) -> bytes:
             at = draw(st.integers(0, len(data)))
             data = data[:at] + draw(st.sampled_from(PIECES)) + data[at:]
         elif kind == "truncate":
-            data = data[:draw(st.integers(0, len(data)))]
+            data = data[: draw(st.integers(0, len(data)))]
         elif kind == "cut" and data:
             at = draw(st.integers(0, len(data) - 1))
-            data = data[:at] + data[at + 1:]
+            data = data[:at] + data[at + 1 :]
         elif kind == "utf16":
             try:
                 data = data.decode("utf-8").encode(draw(st.sampled_from(["utf-16", "utf-32"])))
@@ -73,6 +118,7 @@ def mutated(draw, data: bytes) -> bytes:
 
 
 # --- the test's own counting --------------------------------------------------------------------
+
 
 def decoded_lines(data: bytes) -> list[str]:
     """The lines of a file that a reader accepted (so it decodes)."""
@@ -125,7 +171,7 @@ def csv_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
         while i < len(line):
             char = line[i]
             if quoted:
-                if char == '"' and line[i + 1:i + 2] == '"':
+                if char == '"' and line[i + 1 : i + 2] == '"':
                     cell, i = cell + '"', i + 1
                 elif char == '"':
                     quoted = False
@@ -194,6 +240,7 @@ def chapter_starts(lines: list[str]) -> list[int]:
 
 # --- the checks ----------------------------------------------------------------------------------
 
+
 def check_read(kind: str, path: Path, data: bytes) -> None:
     """Read ``path`` as its kind of example; when it reads, compare with the test's own counting."""
     if kind == "rttm":
@@ -205,8 +252,7 @@ def check_read(kind: str, path: Path, data: bytes) -> None:
         units = read_units(path)[path.stem]
         cues = cue_times(decoded_lines(data))
         assert list(result) == [path.stem]
-        assert [(round(s.start * 1000), round(s.end * 1000)) for s, _ in result[path.stem].itertracks()] \
-            == sorted(cues)
+        assert [(round(s.start * 1000), round(s.end * 1000)) for s, _ in result[path.stem].itertracks()] == sorted(cues)
         # as units, overlapping cues are cut where the next begins and cues with one start joined
         assert [round(t * 1000) for t in units["start"]] == sorted({start for start, _ in cues})
     elif kind == "jsonl":
@@ -218,18 +264,20 @@ def check_read(kind: str, path: Path, data: bytes) -> None:
                     read_segments(path, which=side)
                 continue
             result = reference if side == "reference" else read_segments(path, which=side)
-            assert {show: [(s.start, s.end, label) for s, _, label in a.itertracks(yield_label=True)]
-                    for show, a in result.items()} == expected[side]
+            assert {
+                show: [(s.start, s.end, label) for s, _, label in a.itertracks(yield_label=True)]
+                for show, a in result.items()
+            } == expected[side]
     elif kind == "chapter_list":
         result = read_segments(path, format="txt", end=CHAPTERS_END)
         starts = chapter_starts(decoded_lines(data))
         assert list(result) == [path.stem]
-        assert [(s.start, s.end) for s, _ in result[path.stem].itertracks()] \
-            == list(zip(starts, starts[1:] + [CHAPTERS_END]))
+        assert [(s.start, s.end) for s, _ in result[path.stem].itertracks()] == list(
+            zip(starts, starts[1:] + [CHAPTERS_END])
+        )
     elif kind == "uem":
         result = read_uem(path)
-        regions = [line for line in decoded_lines(data)
-                   if line.strip(" \t") and not line.strip(" \t").startswith(";;")]
+        regions = [line for line in decoded_lines(data) if line.strip(" \t") and not line.strip(" \t").startswith(";;")]
         assert sum(len(timeline) for timeline in result.values()) == len(regions)
     elif kind == "metadata":
         assert len(read_metadata(path)) == len(csv_table(decoded_lines(data))[1])

@@ -3,6 +3,7 @@
 Every outcome must be either a correct parse or an InputError (never another exception). For
 input built from known segments and left intact, the parse must give those segments back.
 """
+
 import tempfile
 from pathlib import Path
 
@@ -31,8 +32,11 @@ def _file(suffix: str, data: bytes) -> Path:
 def timelines(draw, max_size=6):
     gaps = draw(st.lists(st.integers(0, 100_000), min_size=1, max_size=max_size))
     durations = draw(st.lists(st.integers(1, 100_000), min_size=len(gaps), max_size=len(gaps)))
-    labels = draw(st.lists(st.sampled_from(["Intro", "Weather", "Sport_news", "T1", NO_LABEL]),
-                           min_size=len(gaps), max_size=len(gaps)))
+    labels = draw(
+        st.lists(
+            st.sampled_from(["Intro", "Weather", "Sport_news", "T1", NO_LABEL]), min_size=len(gaps), max_size=len(gaps)
+        )
+    )
     rows, t = [], 0
     for gap, duration, label in zip(gaps, durations, labels):
         rows.append((t + gap, t + gap + duration, label))
@@ -45,14 +49,13 @@ def mutated(draw, text: str):
     """The text unchanged, or after one or more edits that a broken file shows."""
     edits = draw(st.integers(0, 3))
     for _ in range(edits):
-        kind = draw(st.sampled_from(["truncate", "delete", "insert", "replace_line", "duplicate_line",
-                                     "drop_line"]))
+        kind = draw(st.sampled_from(["truncate", "delete", "insert", "replace_line", "duplicate_line", "drop_line"]))
         lines = text.split("\n")
         if kind == "truncate":
-            text = text[:draw(st.integers(0, len(text)))]
+            text = text[: draw(st.integers(0, len(text)))]
         elif kind == "delete" and text:
             i = draw(st.integers(0, len(text) - 1))
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         elif kind == "insert":
             i = draw(st.integers(0, len(text)))
             text = text[:i] + draw(st.sampled_from(TRICKY)) + text[i:]
@@ -62,10 +65,10 @@ def mutated(draw, text: str):
             text = "\n".join(lines)
         elif kind == "duplicate_line":
             i = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:i + 1] + lines[i:])
+            text = "\n".join(lines[: i + 1] + lines[i:])
         elif kind == "drop_line":
             i = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:i] + lines[i + 1:])
+            text = "\n".join(lines[:i] + lines[i + 1 :])
     return edits, text
 
 
@@ -87,23 +90,28 @@ def _vtt_time(ms: int, sep: str = ".") -> str:
 
 
 def _rttm(rows):
-    return "".join(f"SEGMENT show 1 {_seconds(a)} {_seconds(b - a)} <NA> <NA> {label} <NA> <NA>\n"
-                   for a, b, label in rows)
+    return "".join(
+        f"SEGMENT show 1 {_seconds(a)} {_seconds(b - a)} <NA> <NA> {label} <NA> <NA>\n" for a, b, label in rows
+    )
 
 
 def _vtt(rows):
-    return "WEBVTT\n\n" + "\n".join(f"{_vtt_time(a)} --> {_vtt_time(b)}\n{'' if l == NO_LABEL else l}\n"
-                                    for a, b, l in rows)
+    return "WEBVTT\n\n" + "\n".join(
+        f"{_vtt_time(a)} --> {_vtt_time(b)}\n{'' if l == NO_LABEL else l}\n" for a, b, l in rows
+    )
 
 
 def _srt(rows):
-    return "\n".join(f"{i}\n{_vtt_time(a, ',')} --> {_vtt_time(b, ',')}\n{'' if l == NO_LABEL else l}\n"
-                     for i, (a, b, l) in enumerate(rows, start=1))
+    return "\n".join(
+        f"{i}\n{_vtt_time(a, ',')} --> {_vtt_time(b, ',')}\n{'' if l == NO_LABEL else l}\n"
+        for i, (a, b, l) in enumerate(rows, start=1)
+    )
 
 
 def _csv(rows):
     return "show,start,end,label\n" + "".join(
-        f"show,{_seconds(a)},{_seconds(b)},{'' if l == NO_LABEL else l}\n" for a, b, l in rows)
+        f"show,{_seconds(a)},{_seconds(b)},{'' if l == NO_LABEL else l}\n" for a, b, l in rows
+    )
 
 
 def _expected(rows):
@@ -111,12 +119,10 @@ def _expected(rows):
 
 
 def _got(annotation):
-    return [(round(s.start, 6), round(s.end, 6), label)
-            for s, _, label in annotation.itertracks(yield_label=True)]
+    return [(round(s.start, 6), round(s.end, 6), label) for s, _, label in annotation.itertracks(yield_label=True)]
 
 
-@pytest.mark.parametrize("suffix, render", [(".rttm", _rttm), (".vtt", _vtt), (".srt", _srt),
-                                            (".csv", _csv)])
+@pytest.mark.parametrize("suffix, render", [(".rttm", _rttm), (".vtt", _vtt), (".srt", _srt), (".csv", _csv)])
 @SETTINGS
 @given(data=st.data())
 def test_segment_readers_parse_or_refuse(suffix, render, data):
@@ -146,7 +152,8 @@ def test_unit_readers_parse_or_refuse(suffix, data):
     rows = data.draw(timelines())
     if suffix == ".csv":
         text = "show,start,end,text,speaker,topic\n" + "".join(
-            f"show,{_seconds(a)},{_seconds(b)},\"word, word\",Anna,{l}\n" for a, b, l in rows)
+            f'show,{_seconds(a)},{_seconds(b)},"word, word",Anna,{l}\n' for a, b, l in rows
+        )
     else:
         text = (_vtt if suffix == ".vtt" else _srt)(rows)
     edits, text = data.draw(mutated(text))
@@ -171,8 +178,9 @@ def test_unit_readers_parse_or_refuse(suffix, data):
 @given(data=st.data())
 def test_uem_reader_parses_or_refuses(data):
     rows = data.draw(timelines())
-    edits, text = data.draw(mutated(";; regions\n" + "".join(
-        f"show 1 {_seconds(a)} {_seconds(b)}\n" for a, b, _ in rows)))
+    edits, text = data.draw(
+        mutated(";; regions\n" + "".join(f"show 1 {_seconds(a)} {_seconds(b)}\n" for a, b, _ in rows))
+    )
     path = _file(".uem", _encode(data.draw, text))
     try:
         result = read_uem(path)
@@ -186,8 +194,9 @@ def test_uem_reader_parses_or_refuses(data):
 @SETTINGS
 @given(data=st.data())
 def test_metadata_reader_parses_or_refuses(data):
-    edits, text = data.draw(mutated("show,channel,programme,date\nn1,France 2,20h,2024-03-01\n"
-                                    "n2,TF1,\"13h, weekend\",\n"))
+    edits, text = data.draw(
+        mutated('show,channel,programme,date\nn1,France 2,20h,2024-03-01\nn2,TF1,"13h, weekend",\n')
+    )
     path = _file(".csv", _encode(data.draw, text))
     try:
         frame = read_metadata(path)
@@ -195,8 +204,10 @@ def test_metadata_reader_parses_or_refuses(data):
         assert edits
         return
     if not edits:
-        assert frame.to_dict("index") == {"n1": {"channel": "France 2", "programme": "20h", "date": "2024-03-01"},
-                                          "n2": {"channel": "TF1", "programme": "13h, weekend", "date": ""}}
+        assert frame.to_dict("index") == {
+            "n1": {"channel": "France 2", "programme": "20h", "date": "2024-03-01"},
+            "n2": {"channel": "TF1", "programme": "13h, weekend", "date": ""},
+        }
 
 
 @pytest.mark.parametrize("suffix", [".rttm", ".vtt", ".srt", ".csv", ".uem"])

@@ -3,22 +3,23 @@
 Each case writes its file here and checks the outcome: an InputError ``PATH:LINE: message: 'value'``,
 a correct read, or a visible TvsegWarning naming the file (and line).
 """
+
 import warnings
 
 import pytest
+from reader_helpers import segments, write
 
 from tvseg import read_segments, read_uem, read_units
 from tvseg.cli import main
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers import NO_LABEL
 
-from reader_helpers import segments, write
-
-SRT = ("1\n00:00:00,000 --> 00:00:05,000\nHeadlines\n\n"
-       "2\n00:00:05,000 --> 00:00:10,000\nFlooding in the Rhone valley\n\n"
-       "3\n00:00:10,000 --> 00:00:15,000\nWeather\n")
-SRT_SEGMENTS = [(0.0, 5.0, "Headlines"), (5.0, 10.0, "Flooding in the Rhone valley"),
-                (10.0, 15.0, "Weather")]
+SRT = (
+    "1\n00:00:00,000 --> 00:00:05,000\nHeadlines\n\n"
+    "2\n00:00:05,000 --> 00:00:10,000\nFlooding in the Rhone valley\n\n"
+    "3\n00:00:10,000 --> 00:00:15,000\nWeather\n"
+)
+SRT_SEGMENTS = [(0.0, 5.0, "Headlines"), (5.0, 10.0, "Flooding in the Rhone valley"), (10.0, 15.0, "Weather")]
 VTT = SRT.replace(",", ".").replace("1\n00", "00").replace("2\n00", "00").replace("3\n00", "00")
 VTT = "WEBVTT\n\n" + VTT
 
@@ -47,11 +48,11 @@ def read_warning(reader, path, **options):
 @pytest.mark.parametrize("name", ["news.srt", "news.vtt"])
 def test_the_fixtures_read(tmp_path, name):
     assert VTT.startswith("WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nHeadlines\n\n00:00:05.000")
-    assert segments(read_segments(write(tmp_path, name, SRT if name.endswith("srt") else VTT))["news"]) \
-        == SRT_SEGMENTS
+    assert segments(read_segments(write(tmp_path, name, SRT if name.endswith("srt") else VTT))["news"]) == SRT_SEGMENTS
 
 
 # --- silent wrong results, now refused or read right ---------------------------------------------
+
 
 def test_srt_cue_without_its_timing_line_is_refused(tmp_path):
     # was read as one segment "Headlines 2 Flooding in the Rhone valley", with validate saying ok
@@ -85,24 +86,29 @@ def test_srt_cues_without_blank_lines_between_them(tmp_path):
 
 def test_vtt_text_with_a_bare_less_than_is_refused_with_the_escape_to_use(tmp_path):
     # a WebVTT player reads "< 3 euros and >" as a tag and shows "Prices  2 in Paris"
-    path = write(tmp_path, "p.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\n"
-                                    "Prices < 3 euros and > 2 in Paris\n")
+    path = write(tmp_path, "p.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nPrices < 3 euros and > 2 in Paris\n")
     error = refused(path, line=4, message="write '<' as '&lt;'")
     assert error.value == "Prices < 3 euros and > 2 in Paris"
-    refused(write(tmp_path, "q.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nx < y\n"),
-            line=4, message="&lt;")
+    refused(write(tmp_path, "q.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nx < y\n"), line=4, message="&lt;")
 
 
 def test_vtt_escaped_text_reads_as_written(tmp_path):
-    path = write(tmp_path, "p.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\n"
-                                    "Prices &lt; 3 euros and &gt; 2 in Paris\n\n"
-                                    "00:00:05.000 --> 00:00:06.000\nAT&T &amp; M&amp;S > 2\n")
+    path = write(
+        tmp_path,
+        "p.vtt",
+        "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\n"
+        "Prices &lt; 3 euros and &gt; 2 in Paris\n\n"
+        "00:00:05.000 --> 00:00:06.000\nAT&T &amp; M&amp;S > 2\n",
+    )
     assert [label for *_, label in segments(read_segments(path)["p"])] == [
-        "Prices < 3 euros and > 2 in Paris", "AT&T & M&S > 2"]
+        "Prices < 3 euros and > 2 in Paris",
+        "AT&T & M&S > 2",
+    ]
 
 
-@pytest.mark.parametrize("text", ["Prices < 3 euros and > 2 in Paris", "x < y and z > w", "a <b", "1 < 2",
-                                  "Tom &amp; Jerry", "Rock & roll"])
+@pytest.mark.parametrize(
+    "text", ["Prices < 3 euros and > 2 in Paris", "x < y and z > w", "a <b", "1 < 2", "Tom &amp; Jerry", "Rock & roll"]
+)
 def test_srt_text_without_known_tags_is_kept_verbatim(tmp_path, text):
     path = write(tmp_path, "p.srt", f"1\n00:00:00,000 --> 00:00:05,000\n{text}\n")
     assert segments(read_segments(path)["p"]) == [(0.0, 5.0, text)]
@@ -110,18 +116,22 @@ def test_srt_text_without_known_tags_is_kept_verbatim(tmp_path, text):
 
 
 def test_vtt_markup_that_the_format_defines_is_removed(tmp_path):
-    text = ("WEBVTT\n\n00:00:00.000 --> 00:00:05.000\n<v Anne Martin>Good <i>evening</i>, "
-            "<b>welcome</b> <u>to</u> <c.yellow.bg_blue>the</c> news</v>\n\n"
-            "00:00:05.000 --> 00:00:09.000\n<lang fr>Bonjour</lang> <00:00:06.000>à <ruby>tous<rt>all</rt></ruby>"
-            " &lt;3 &eacute;t&#233;\n")
+    text = (
+        "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\n<v Anne Martin>Good <i>evening</i>, "
+        "<b>welcome</b> <u>to</u> <c.yellow.bg_blue>the</c> news</v>\n\n"
+        "00:00:05.000 --> 00:00:09.000\n<lang fr>Bonjour</lang> <00:00:06.000>à <ruby>tous<rt>all</rt></ruby>"
+        " &lt;3 &eacute;t&#233;\n"
+    )
     frame = read_units(write(tmp_path, "m.vtt", text))["m"]
     assert frame["text"].tolist() == ["Good evening, welcome to the news", "Bonjour à tousall <3 été"]
     assert frame["speaker"].tolist() == ["Anne Martin", ""]
 
 
 def test_srt_markup_that_players_know_is_removed(tmp_path):
-    text = ('1\n00:00:00,000 --> 00:00:05,000\n{\\an8}<font color="#ffff00">Good</font> <I>evening</I>,\n'
-            "<b>welcome</b> <u>back</u>\n\n2\n00:00:05,000 --> 00:00:06,000\n<v Paul>Rain</v>\n")
+    text = (
+        '1\n00:00:00,000 --> 00:00:05,000\n{\\an8}<font color="#ffff00">Good</font> <I>evening</I>,\n'
+        "<b>welcome</b> <u>back</u>\n\n2\n00:00:05,000 --> 00:00:06,000\n<v Paul>Rain</v>\n"
+    )
     frame = read_units(write(tmp_path, "m.srt", text))["m"]
     assert frame["text"].tolist() == ["Good evening, welcome back", "Rain"]
     assert frame["speaker"].tolist() == ["", "Paul"]
@@ -139,13 +149,16 @@ def test_uem_splits_fields_on_spaces_and_tabs_only(tmp_path):
     assert sorted(read_uem(path)) == ["show", "show\u00a0one"]
 
 
-@pytest.mark.parametrize("line, message", [
-    ("SEGMENT s 1 1e308 1e308 <NA> <NA> T <NA> <NA>", "too large"),
-    ("SEGMENT s 1 9e9 9e9 <NA> <NA> T <NA> <NA>", "end (TBEG + TDUR) is too large"),
-    ("SEGMENT s 1 0 1.7976931348623157e308 <NA> <NA> T <NA> <NA>", "too large"),
-    ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite"),
-    ("SEGMENT s 1 2e10 1 <NA> <NA> T <NA> <NA>", "too large"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("SEGMENT s 1 1e308 1e308 <NA> <NA> T <NA> <NA>", "too large"),
+        ("SEGMENT s 1 9e9 9e9 <NA> <NA> T <NA> <NA>", "end (TBEG + TDUR) is too large"),
+        ("SEGMENT s 1 0 1.7976931348623157e308 <NA> <NA> T <NA> <NA>", "too large"),
+        ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite"),
+        ("SEGMENT s 1 2e10 1 <NA> <NA> T <NA> <NA>", "too large"),
+    ],
+)
 def test_rttm_times_must_be_seconds_of_a_show(tmp_path, line, message):
     path = write(tmp_path, "r.rttm", "SEGMENT s 1 0 5 <NA> <NA> A <NA> <NA>\n" + line + "\n")
     refused(path, line=2, message=message)
@@ -154,20 +167,25 @@ def test_rttm_times_must_be_seconds_of_a_show(tmp_path, line, message):
 
 
 def test_the_time_bound_is_inclusive_and_far_beyond_unix_timestamps(tmp_path):
-    path = write(tmp_path, "r.rttm", "SEGMENT s 1 1700000000.250 2.5 <NA> <NA> A <NA> <NA>\n"
-                                     "SEGMENT s 1 9999999990 10 <NA> <NA> B <NA> <NA>\n")
-    assert segments(read_segments(path)["s"]) == [(1700000000.25, 1700000002.75, "A"),
-                                                  (9999999990.0, 1e10, "B")]
+    path = write(
+        tmp_path,
+        "r.rttm",
+        "SEGMENT s 1 1700000000.250 2.5 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 9999999990 10 <NA> <NA> B <NA> <NA>\n",
+    )
+    assert segments(read_segments(path)["s"]) == [(1700000000.25, 1700000002.75, "A"), (9999999990.0, 1e10, "B")]
 
 
-@pytest.mark.parametrize("name, text, line", [
-    ("big.csv", "show,start,end,label\ns,0,1e308,A\n", 2),
-    ("big.csv", "show,start,end,label\ns,0,1,A\ns,1,10000000000.001,B\n", 3),
-    ("big.csv", "show;start;end;label\ns;0;1;A\ns;1;3000000:00:00;B\n", 3),
-    ("big.uem", "s 1 0 1e300\n", 1),
-    ("big.vtt", "WEBVTT\n\n00:00:00.000 --> 99999999999:00:00.000\nA\n", 3),
-    ("big.srt", "1\n00:00:00,000 --> 99999999999:00:00,000\nA\n", 2),
-])
+@pytest.mark.parametrize(
+    "name, text, line",
+    [
+        ("big.csv", "show,start,end,label\ns,0,1e308,A\n", 2),
+        ("big.csv", "show,start,end,label\ns,0,1,A\ns,1,10000000000.001,B\n", 3),
+        ("big.csv", "show;start;end;label\ns;0;1;A\ns;1;3000000:00:00;B\n", 3),
+        ("big.uem", "s 1 0 1e300\n", 1),
+        ("big.vtt", "WEBVTT\n\n00:00:00.000 --> 99999999999:00:00.000\nA\n", 3),
+        ("big.srt", "1\n00:00:00,000 --> 99999999999:00:00,000\nA\n", 2),
+    ],
+)
 def test_absurd_times_are_refused_in_every_format(tmp_path, name, text, line):
     path = write(tmp_path, name, text)
     refused(path, line=line, message="too large", reader=read_uem if name.endswith("uem") else read_segments)
@@ -175,14 +193,20 @@ def test_absurd_times_are_refused_in_every_format(tmp_path, name, text, line):
 
 # --- valid files that were refused ---------------------------------------------------------------
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be",
-                                      "utf-8-sig"])
+
+@pytest.mark.parametrize(
+    "encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be", "utf-8-sig"]
+)
 @pytest.mark.parametrize("name", ["news.srt", "news.vtt", "news.csv", "news.rttm"])
 def test_utf16_and_utf32_with_a_byte_order_mark(tmp_path, encoding, name):
-    text = {"news.srt": SRT, "news.vtt": VTT,
-            "news.csv": "show,start,end,label\n" + "".join(f"news,{a},{b},{t}\n" for a, b, t in SRT_SEGMENTS),
-            "news.rttm": "".join(f"SEGMENT news 1 {a} {b - a} <NA> <NA> {t.replace(' ', '_')} <NA> <NA>\n"
-                                 for a, b, t in SRT_SEGMENTS)}[name] + "Météo à 20h\n" * name.endswith("srt")
+    text = {
+        "news.srt": SRT,
+        "news.vtt": VTT,
+        "news.csv": "show,start,end,label\n" + "".join(f"news,{a},{b},{t}\n" for a, b, t in SRT_SEGMENTS),
+        "news.rttm": "".join(
+            f"SEGMENT news 1 {a} {b - a} <NA> <NA> {t.replace(' ', '_')} <NA> <NA>\n" for a, b, t in SRT_SEGMENTS
+        ),
+    }[name] + "Météo à 20h\n" * name.endswith("srt")
     bom = {"utf-16": "", "utf-32": "", "utf-8-sig": ""}.get(encoding, "\ufeff")  # the codecs without -le/-be write one
     path = write(tmp_path, name, (bom + text).replace("\n", "\r\n"), encoding=encoding)
     got = segments(read_segments(path)["news"])
@@ -198,12 +222,15 @@ def test_utf16_with_a_bad_byte_names_its_line(tmp_path):
     refused(path, line=3, message="not UTF-16 text although it starts with a UTF-16 byte order mark")
 
 
-@pytest.mark.parametrize("encoding, looks_like, iconv", [
-    ("cp1252", "looks like Windows-1252/Latin-1", "iconv -f WINDOWS-1252 -t UTF-8"),
-    ("latin-1", "looks like", "-t UTF-8"),
-    ("utf-16-le", "looks like UTF-16LE without a byte order mark", "iconv -f UTF-16LE -t UTF-8"),
-    ("utf-16-be", "looks like UTF-16BE without a byte order mark", "iconv -f UTF-16BE -t UTF-8"),
-])
+@pytest.mark.parametrize(
+    "encoding, looks_like, iconv",
+    [
+        ("cp1252", "looks like Windows-1252/Latin-1", "iconv -f WINDOWS-1252 -t UTF-8"),
+        ("latin-1", "looks like", "-t UTF-8"),
+        ("utf-16-le", "looks like UTF-16LE without a byte order mark", "iconv -f UTF-16LE -t UTF-8"),
+        ("utf-16-be", "looks like UTF-16BE without a byte order mark", "iconv -f UTF-16BE -t UTF-8"),
+    ],
+)
 def test_other_encodings_are_refused_naming_the_likely_one_and_the_command(tmp_path, encoding, looks_like, iconv):
     text = SRT.replace("Weather", "Météo – “Sud”" if encoding == "cp1252" else "Météo")
     path = write(tmp_path, "news.srt", text, encoding=encoding)
@@ -219,8 +246,10 @@ def test_other_encodings_are_refused_naming_the_likely_one_and_the_command(tmp_p
 
 def test_a_file_mixing_utf8_and_windows_1252(tmp_path):
     path = tmp_path / "mixed.srt"
-    path.write_bytes(SRT.replace("Headlines", "Météo").encode("utf-8")
-                     + "\n4\n00:00:15,000 --> 00:00:20,000\nCafé\n".encode("cp1252"))
+    path.write_bytes(
+        SRT.replace("Headlines", "Météo").encode("utf-8")
+        + "\n4\n00:00:15,000 --> 00:00:20,000\nCafé\n".encode("cp1252")
+    )
     error = refused(path, line=15, message="UTF-8 before this byte, which looks like Windows-1252/Latin-1")
     assert "mixing two encodings" in error.message and error.value == b"\xe9"
 
@@ -231,8 +260,9 @@ def test_utf16_without_bom_that_decodes_as_utf8(tmp_path):
 
 
 def test_srt_display_coordinates_are_ignored(tmp_path):
-    text = SRT.replace("00:00:05,000\nHeadlines", "00:00:05,000 X1:100 X2:200 Y1:10 Y2:20\nHeadlines") \
-              .replace("00:00:10,000\nFlooding", "00:00:10,000  x1:-5 x2:600 y1:0 y2:40 \nFlooding")
+    text = SRT.replace("00:00:05,000\nHeadlines", "00:00:05,000 X1:100 X2:200 Y1:10 Y2:20\nHeadlines").replace(
+        "00:00:10,000\nFlooding", "00:00:10,000  x1:-5 x2:600 y1:0 y2:40 \nFlooding"
+    )
     assert segments(read_segments(write(tmp_path, "news.srt", text))["news"]) == SRT_SEGMENTS
 
 
@@ -248,32 +278,40 @@ def test_srt_without_cue_numbers(tmp_path):
 
 
 def test_vtt_timestamps_without_padding_are_read_with_a_warning(tmp_path):
-    text = VTT.replace("00:00:05.000 --> 00:00:10.000", "0:0:5.000 --> 0:00:10.000") \
-              .replace("00:00:10.000 --> 00:00:15.000", "00:10.000 --> 0:15.000")
+    text = VTT.replace("00:00:05.000 --> 00:00:10.000", "0:0:5.000 --> 0:00:10.000").replace(
+        "00:00:10.000 --> 00:00:15.000", "00:10.000 --> 0:15.000"
+    )
     path = write(tmp_path, "meeting.vtt", text)
     result, messages = read_warning(read_segments, path)
     assert segments(result["meeting"]) == SRT_SEGMENTS
     # one-digit hours are WebVTT (0:00:10.000), and hours may be left out (00:10.000)
-    assert messages == [f"{path}:6: 2 cue time(s) written without leading zeros, read as if padded "
-                        "(first: '0:0:5.000 --> 0:00:10.000')"]
+    assert messages == [
+        f"{path}:6: 2 cue time(s) written without leading zeros, read as if padded (first: '0:0:5.000 --> 0:00:10.000')"
+    ]
 
 
 def test_overlapping_caption_cues_as_units_end_where_the_next_begins(tmp_path):
     # roll-up captions: each line stays on screen while the next one appears
-    text = ("WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Anne>Good evening\n\n"
-            "00:00:02.000 --> 00:00:06.000\n<v Anne>and welcome\n\n"
-            "00:00:04.000 --> 00:00:08.000\n<v Anne>to the news\n\n"
-            "00:00:09.000 --> 00:00:10.000\n<v Paul>Thanks\n\n"
-            "00:00:09.000 --> 00:00:11.000\n<v Anne>Rain\n")
+    text = (
+        "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Anne>Good evening\n\n"
+        "00:00:02.000 --> 00:00:06.000\n<v Anne>and welcome\n\n"
+        "00:00:04.000 --> 00:00:08.000\n<v Anne>to the news\n\n"
+        "00:00:09.000 --> 00:00:10.000\n<v Paul>Thanks\n\n"
+        "00:00:09.000 --> 00:00:11.000\n<v Anne>Rain\n"
+    )
     path = write(tmp_path, "rollup.vtt", text)
     result, messages = read_warning(read_units, path)
     assert result["rollup"].to_dict("list") == {
-        "start": [0.0, 2.0, 4.0, 9.0], "end": [2.0, 4.0, 8.0, 11.0],
+        "start": [0.0, 2.0, 4.0, 9.0],
+        "end": [2.0, 4.0, 8.0, 11.0],
         "text": ["Good evening", "and welcome", "to the news", "Thanks Rain"],
-        "speaker": ["Anne", "Anne", "Anne", "Paul / Anne"]}
-    assert messages == [f"{path}:3: 2 caption cue(s) overlap the next one and now end where it begins and "
-                        "1 cue(s) start with an earlier one and are joined to it (units may not overlap); "
-                        "first such cue here"]
+        "speaker": ["Anne", "Anne", "Anne", "Paul / Anne"],
+    }
+    assert messages == [
+        f"{path}:3: 2 caption cue(s) overlap the next one and now end where it begins and "
+        "1 cue(s) start with an earlier one and are joined to it (units may not overlap); "
+        "first such cue here"
+    ]
     # as chapters, overlapping cues are still an error
     refused(path, line=6, message="overlap")
 
@@ -286,15 +324,17 @@ def test_overlapping_srt_cues_as_units(tmp_path):
     assert len(messages) == 1 and messages[0].startswith(f"{path}:2: 1 caption cue(s) overlap")
 
 
-@pytest.mark.parametrize("text", [
-    "show;start;end;label\nnews;0;5;Headlines\nnews;5;10;Flooding in the Rhone valley\nnews;10;15;Weather\n",
-    "show;start;end;label\nnews;00:00:00.000;00:00:05.000;Headlines\n"
-    "news;00:00:05,000;0:00:10;Flooding in the Rhone valley\nnews;00:10;00:15,0;Weather\n",
-    "show;start;end;label\nnews;0,0;5,00;Headlines\nnews;5;10;Flooding in the Rhone valley\n"
-    'news;10;15;"Weather"\n',
-    "show,start,end,label\nnews,00:00,00:05.000,Headlines\nnews,0:00:05,0:00:10,Flooding in the Rhone valley\n"
-    "news,10,0:15,Weather\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "show;start;end;label\nnews;0;5;Headlines\nnews;5;10;Flooding in the Rhone valley\nnews;10;15;Weather\n",
+        "show;start;end;label\nnews;00:00:00.000;00:00:05.000;Headlines\n"
+        "news;00:00:05,000;0:00:10;Flooding in the Rhone valley\nnews;00:10;00:15,0;Weather\n",
+        'show;start;end;label\nnews;0,0;5,00;Headlines\nnews;5;10;Flooding in the Rhone valley\nnews;10;15;"Weather"\n',
+        "show,start,end,label\nnews,00:00,00:05.000,Headlines\nnews,0:00:05,0:00:10,Flooding in the Rhone valley\n"
+        "news,10,0:15,Weather\n",
+    ],
+)
 def test_csv_from_spreadsheets(tmp_path, text):
     assert segments(read_segments(write(tmp_path, "sheet.csv", text))["news"]) == SRT_SEGMENTS
 
@@ -305,15 +345,18 @@ def test_csv_clock_times_are_exact(tmp_path):
     assert frame["start"].tolist() == [3607.22, 4530.0] and frame["end"].tolist() == [3607.221, 4530.5]
 
 
-@pytest.mark.parametrize("cell, message", [
-    ("7,22", "expected 4 fields"),            # a decimal comma needs a ;-separated file
-    ('"7,22"', "not a number"),
-    ("00:61", "minutes or seconds over 59"),
-    ("1:60:00", "minutes or seconds over 59"),
-    ("1:5:00", "unpadded minutes"),
-    ("0:0:7", "not a number"),
-    ("12h30", "not a number"),
-])
+@pytest.mark.parametrize(
+    "cell, message",
+    [
+        ("7,22", "expected 4 fields"),  # a decimal comma needs a ;-separated file
+        ('"7,22"', "not a number"),
+        ("00:61", "minutes or seconds over 59"),
+        ("1:60:00", "minutes or seconds over 59"),
+        ("1:5:00", "unpadded minutes"),
+        ("0:0:7", "not a number"),
+        ("12h30", "not a number"),
+    ],
+)
 def test_csv_times_that_stay_refused(tmp_path, cell, message):
     path = write(tmp_path, "s.csv", f"show,start,end,label\na,0,1,A\na,{cell},9000,B\n")
     refused(path, line=3, message=message)
@@ -325,6 +368,7 @@ def test_semicolon_csv_refuses_a_thousands_separator(tmp_path):
 
 
 # --- warnings are never hidden ---------------------------------------------------------------------
+
 
 def test_the_same_warning_twice_is_shown_twice(tmp_path):
     path = write(tmp_path, "meeting.vtt", "WEBVTT\n\n0:0:1.000 --> 0:0:2.000\nhi\n")
@@ -338,18 +382,25 @@ def test_the_same_warning_twice_is_shown_twice(tmp_path):
 
 
 def test_uem_warnings_name_the_segments_file(tmp_path):
-    segments_path = write(tmp_path, "seg.rttm", "SEGMENT a 1 0 5 <NA> <NA> A <NA> <NA>\n"
-                                                "SEGMENT a 1 20 5 <NA> <NA> B <NA> <NA>\n"
-                                                "SEGMENT b 1 0 5 <NA> <NA> C <NA> <NA>\n")
+    segments_path = write(
+        tmp_path,
+        "seg.rttm",
+        "SEGMENT a 1 0 5 <NA> <NA> A <NA> <NA>\n"
+        "SEGMENT a 1 20 5 <NA> <NA> B <NA> <NA>\n"
+        "SEGMENT b 1 0 5 <NA> <NA> C <NA> <NA>\n",
+    )
     uem = read_uem(write(tmp_path, "a.uem", "a 1 0 10\n"))
     result, messages = read_warning(read_segments, segments_path, uem=uem)
     assert segments(result["a"]) == [(0.0, 5.0, "A")]
-    assert sorted(messages) == sorted([
-        f"{segments_path}:2: show 'a': segment 20.000-25.000 (B) is outside the UEM and is left out",
-        f"{segments_path}:3: show 'b' is not in the UEM: its segments are kept uncropped",
-        # one summary per file: [20, 25] left out, 5 s removed, in show a
-        f"{segments_path}: UEM applied: 0 segment(s) shortened, 0 split across UEM gaps, 1 left out (wholly "
-        "outside), 5.000 s removed, in 1 show(s)"])
+    assert sorted(messages) == sorted(
+        [
+            f"{segments_path}:2: show 'a': segment 20.000-25.000 (B) is outside the UEM and is left out",
+            f"{segments_path}:3: show 'b' is not in the UEM: its segments are kept uncropped",
+            # one summary per file: [20, 25] left out, 5 s removed, in show a
+            f"{segments_path}: UEM applied: 0 segment(s) shortened, 0 split across UEM gaps, 1 left out (wholly "
+            "outside), 5.000 s removed, in 1 show(s)",
+        ]
+    )
 
 
 def test_uem_cropping_is_reported_per_file_and_side(tmp_path):
@@ -362,8 +413,10 @@ def test_uem_cropping_is_reported_per_file_and_side(tmp_path):
     uem = read_uem(write(tmp_path, "a.uem", "a 1 5 40\na 1 50 80\n"))
     result, messages = read_warning(read_segments, path, uem=uem, side="system_a")
     assert segments(result["a"]) == [(5.0, 30.0, "T0"), (30.0, 40.0, "T30"), (50.0, 60.0, "T30"), (60.0, 80.0, "T60")]
-    assert messages == [f"{path}: system_a: UEM applied: 2 segment(s) shortened, 1 split across UEM gaps, "
-                        "0 left out (wholly outside), 25.000 s removed, in 1 show(s)"]
+    assert messages == [
+        f"{path}: system_a: UEM applied: 2 segment(s) shortened, 1 split across UEM gaps, "
+        "0 left out (wholly outside), 25.000 s removed, in 1 show(s)"
+    ]
 
 
 def test_a_folder_names_what_it_does_not_read(tmp_path):
@@ -375,8 +428,10 @@ def test_a_folder_names_what_it_does_not_read(tmp_path):
     result, messages = read_warning(read_segments, tmp_path)
     assert list(result) == ["s1"]
     assert any(m.startswith(f"{tmp_path}: not read") and "corpus.uem" in m and "old/" in m for m in messages)
-    assert f"{metadata}: a metadata table beside the segmentations: not read as segments (give it with " \
-           "--metadata)" in messages
+    assert (
+        f"{metadata}: a metadata table beside the segmentations: not read as segments (give it with "
+        "--metadata)" in messages
+    )
 
 
 def test_empty_srt_cue_and_no_label(tmp_path):

@@ -1,16 +1,13 @@
 """RTTM reader: hand-written files with the expected segments written out, and pyannote.database's loader."""
-import warnings
 
 import pytest
 from pyannote.core import Segment, Timeline
 from pyannote.database.util import load_rttm
+from reader_helpers import segments, write
 
 from tvseg import read_segments, read_units
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers import NO_LABEL
-
-from reader_helpers import segments, write
-
 
 # Two shows, unsorted lines, a comment, a blank line, <NA> name, 9- and 10-field lines,
 # SPKR-INFO (times <NA>) and an IP (an instant) that are not segments.
@@ -32,8 +29,7 @@ def test_segments_of_two_shows_sorted_with_na_label(tmp_path):
     result = read_segments(write(tmp_path, "ref.rttm", RTTM))
     assert sorted(result) == ["news1", "news2"]
     assert result["news1"].uri == "news1"
-    assert segments(result["news1"]) == [(0.0, 12.5, "Intro"), (12.5, 30.0, "Weather"),
-                                         (40.0, 41.25, NO_LABEL)]
+    assert segments(result["news1"]) == [(0.0, 12.5, "Intro"), (12.5, 30.0, "Weather"), (40.0, 41.25, NO_LABEL)]
     assert segments(result["news2"]) == [(3.0, 8.0, "Sport")]
 
 
@@ -43,9 +39,11 @@ def test_crlf_and_bom(tmp_path):
 
 
 def test_type_filter(tmp_path):
-    text = ("SPEAKER s 1 0 2 <NA> <NA> Anna <NA> <NA>\n"
-            "SEGMENT s 1 0 10 <NA> <NA> Topic <NA> <NA>\n"
-            "LEXEME s 1 0.5 0.3 hello lex Anna 0.9 <NA>\n")
+    text = (
+        "SPEAKER s 1 0 2 <NA> <NA> Anna <NA> <NA>\n"
+        "SEGMENT s 1 0 10 <NA> <NA> Topic <NA> <NA>\n"
+        "LEXEME s 1 0.5 0.3 hello lex Anna 0.9 <NA>\n"
+    )
     path = write(tmp_path, "mixed.rttm", text)
     assert segments(read_segments(path, types={"SEGMENT"})["s"]) == [(0.0, 10.0, "Topic")]
     # LEXEME's label is its NAME field (the speaker), as for every type
@@ -64,26 +62,30 @@ def test_unknown_or_timeless_type_in_filter():
 
 
 def test_show_with_only_other_types_is_empty(tmp_path):
-    path = write(tmp_path, "x.rttm", "SPEAKER a 1 0 2 <NA> <NA> Anna <NA> <NA>\n"
-                                     "SEGMENT b 1 0 2 <NA> <NA> T <NA> <NA>\n")
+    path = write(
+        tmp_path, "x.rttm", "SPEAKER a 1 0 2 <NA> <NA> Anna <NA> <NA>\nSEGMENT b 1 0 2 <NA> <NA> T <NA> <NA>\n"
+    )
     result = read_segments(path, types={"SEGMENT"})
     assert sorted(result) == ["a", "b"] and len(result["a"]) == 0
 
 
-@pytest.mark.parametrize("line, message, bad", [
-    ("SEGMENT s 1 0 10 <NA> <NA> T <NA> <NA> extra", "expected 9 or 10 fields", None),
-    ("SEGMENT s 1 0 10 <NA> <NA> T", "expected 9 or 10 fields", None),
-    ("TOPIC s 1 0 10 <NA> <NA> T <NA> <NA>", "unknown RTTM line type", "TOPIC"),
-    ("SEGMENT s 1 abc 10 <NA> <NA> T <NA> <NA>", "not a number", "abc"),
-    ("SEGMENT s 1 nan 10 <NA> <NA> T <NA> <NA>", "not a number", "nan"),
-    ("SEGMENT s 1 0 inf <NA> <NA> T <NA> <NA>", "not a number", "inf"),
-    ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite", "1e999"),
-    ("SEGMENT s 1 -1 10 <NA> <NA> T <NA> <NA>", "negative", "-1"),
-    ("SEGMENT s 1 5 0 <NA> <NA> T <NA> <NA>", "zero", "0"),
-    ("SEGMENT s 1 5 -2 <NA> <NA> T <NA> <NA>", "negative", "-2"),
-    ("SEGMENT s 1 <NA> 2 <NA> <NA> T <NA> <NA>", "not a number", "<NA>"),
-    ("SEGMENT s 1 1_0 2 <NA> <NA> T <NA> <NA>", "not a number", "1_0"),
-])
+@pytest.mark.parametrize(
+    "line, message, bad",
+    [
+        ("SEGMENT s 1 0 10 <NA> <NA> T <NA> <NA> extra", "expected 9 or 10 fields", None),
+        ("SEGMENT s 1 0 10 <NA> <NA> T", "expected 9 or 10 fields", None),
+        ("TOPIC s 1 0 10 <NA> <NA> T <NA> <NA>", "unknown RTTM line type", "TOPIC"),
+        ("SEGMENT s 1 abc 10 <NA> <NA> T <NA> <NA>", "not a number", "abc"),
+        ("SEGMENT s 1 nan 10 <NA> <NA> T <NA> <NA>", "not a number", "nan"),
+        ("SEGMENT s 1 0 inf <NA> <NA> T <NA> <NA>", "not a number", "inf"),
+        ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite", "1e999"),
+        ("SEGMENT s 1 -1 10 <NA> <NA> T <NA> <NA>", "negative", "-1"),
+        ("SEGMENT s 1 5 0 <NA> <NA> T <NA> <NA>", "zero", "0"),
+        ("SEGMENT s 1 5 -2 <NA> <NA> T <NA> <NA>", "negative", "-2"),
+        ("SEGMENT s 1 <NA> 2 <NA> <NA> T <NA> <NA>", "not a number", "<NA>"),
+        ("SEGMENT s 1 1_0 2 <NA> <NA> T <NA> <NA>", "not a number", "1_0"),
+    ],
+)
 def test_bad_line_names_file_line_and_value(tmp_path, line, message, bad):
     path = write(tmp_path, "bad.rttm", ";; header\nSEGMENT s 1 20 1 <NA> <NA> ok <NA> <NA>\n" + line + "\n")
     with pytest.raises(InputError) as error:
@@ -98,8 +100,7 @@ def test_bad_line_names_file_line_and_value(tmp_path, line, message, bad):
 def test_overlap_names_both_lines(tmp_path):
     # |----A (0-10)----|
     #            |--B (8-12)--|     B starts before A ends: refused
-    path = write(tmp_path, "o.rttm", "SEGMENT s 1 8 4 <NA> <NA> B <NA> <NA>\n"
-                                     "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n")
+    path = write(tmp_path, "o.rttm", "SEGMENT s 1 8 4 <NA> <NA> B <NA> <NA>\nSEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n")
     with pytest.raises(InputError) as error:
         read_segments(path)
     assert error.value.line == 2 and "lines 1 and 2" in error.value.message
@@ -107,15 +108,22 @@ def test_overlap_names_both_lines(tmp_path):
 
 def test_touching_segments_summed_in_decimal(tmp_path):
     # 0.029 + 0.001 is 0.030000000000000002 in floats, which would overlap the next segment
-    path = write(tmp_path, "t.rttm", "SEGMENT s 1 0.029 0.001 <NA> <NA> A <NA> <NA>\n"
-                                     "SEGMENT s 1 0.030 0.001 <NA> <NA> B <NA> <NA>\n")
+    path = write(
+        tmp_path,
+        "t.rttm",
+        "SEGMENT s 1 0.029 0.001 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 0.030 0.001 <NA> <NA> B <NA> <NA>\n",
+    )
     assert segments(read_segments(path)["s"]) == [(0.029, 0.03, "A"), (0.03, 0.031, "B")]
 
 
 def test_touching_segments_and_gaps_are_kept(tmp_path):
-    path = write(tmp_path, "t.rttm", "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
-                                     "SEGMENT s 1 10 5 <NA> <NA> B <NA> <NA>\n"
-                                     "SEGMENT s 1 100 5 <NA> <NA> C <NA> <NA>\n")
+    path = write(
+        tmp_path,
+        "t.rttm",
+        "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
+        "SEGMENT s 1 10 5 <NA> <NA> B <NA> <NA>\n"
+        "SEGMENT s 1 100 5 <NA> <NA> C <NA> <NA>\n",
+    )
     assert segments(read_segments(path)["s"]) == [(0, 10, "A"), (10, 15, "B"), (100, 105, "C")]
 
 
@@ -138,10 +146,14 @@ def test_uem_crops_and_warns_for_a_segment_wholly_outside(tmp_path):
     # UEM:        [5 ........ 20]         [30 .... 50]
     # segments: A [0-10]   B [10-25]  C [25-28]  D [28-60]
     # A -> 5-10; B -> 10-20; C is outside (warning); D -> 30-50
-    path = write(tmp_path, "u.rttm", "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
-                                     "SEGMENT s 1 10 15 <NA> <NA> B <NA> <NA>\n"
-                                     "SEGMENT s 1 25 3 <NA> <NA> C <NA> <NA>\n"
-                                     "SEGMENT s 1 28 32 <NA> <NA> D <NA> <NA>\n")
+    path = write(
+        tmp_path,
+        "u.rttm",
+        "SEGMENT s 1 0 10 <NA> <NA> A <NA> <NA>\n"
+        "SEGMENT s 1 10 15 <NA> <NA> B <NA> <NA>\n"
+        "SEGMENT s 1 25 3 <NA> <NA> C <NA> <NA>\n"
+        "SEGMENT s 1 28 32 <NA> <NA> D <NA> <NA>\n",
+    )
     uem = {"s": Timeline([Segment(5, 20), Segment(30, 50)])}
     with pytest.warns(TvsegWarning, match="25.000-28.000"):
         result = read_segments(path, uem=uem)
@@ -179,7 +191,7 @@ def test_folder_reads_every_file_and_refuses_a_show_in_two_files(tmp_path):
 def test_units_of_a_show_in_two_files_are_refused_at_their_lines(tmp_path):
     write(tmp_path, "a.csv", "show,start,end\nn2,0,1\nn1,0,1\nn1,1,2\n")
     write(tmp_path, "b.vtt", "WEBVTT\n\n00:00.000 --> 00:01.000\nbonjour\n")
-    (tmp_path / "b.vtt").rename(tmp_path / "n1.vtt")       # a VTT file's show is its stem
+    (tmp_path / "b.vtt").rename(tmp_path / "n1.vtt")  # a VTT file's show is its stem
     with pytest.raises(InputError) as error:
         read_units(tmp_path)
     # a.csv: header line 1, n1's first row on line 3; n1.vtt: its first cue timing on line 3
@@ -201,28 +213,33 @@ def test_txt_is_not_guessed_but_format_may_be_given(tmp_path):
 @pytest.mark.parametrize("keep", ["SPEAKER", "SEGMENT"])
 def test_same_as_pyannote_database_load_rttm(tmp_path, keep):
     # a diarization-like file (no overlap within a type), several shows, 9 and 10 fields
-    text = ("SPEAKER showA 1 0.000 2.500 <NA> <NA> anna <NA> <NA>\n"
-            "SPEAKER showA 1 2.500 1.250 <NA> <NA> bob <NA> <NA>\n"
-            "SPEAKER showA 1 10.125 0.875 <NA> <NA> anna <NA> <NA>\n"
-            "SEGMENT showA 1 0 3.75 <NA> <NA> Intro <NA> <NA>\n"
-            "SEGMENT showA 1 3.75 7.25 <NA> <NA> Weather_report <NA> <NA>\n"
-            "SPEAKER showB 1 1.5 3.0 <NA> <NA> carl <NA> <NA>\n"
-            "SEGMENT showB 1 0.333 4.667 <NA> <NA> Sport <NA> <NA>\n"
-            "SEGMENT showB 1 6 1 <NA> <NA> <NA> <NA> <NA>\n"
-            "SPEAKER showB 1 6 1 <NA> <NA> <NA> <NA> <NA>\n"
-            "SPEAKER showB 1 5.029 0.001 <NA> <NA> dan <NA> <NA>\n"
-            "SEGMENT showB 1 5.029 0.001 <NA> <NA> Brief <NA> <NA>\n")
+    text = (
+        "SPEAKER showA 1 0.000 2.500 <NA> <NA> anna <NA> <NA>\n"
+        "SPEAKER showA 1 2.500 1.250 <NA> <NA> bob <NA> <NA>\n"
+        "SPEAKER showA 1 10.125 0.875 <NA> <NA> anna <NA> <NA>\n"
+        "SEGMENT showA 1 0 3.75 <NA> <NA> Intro <NA> <NA>\n"
+        "SEGMENT showA 1 3.75 7.25 <NA> <NA> Weather_report <NA> <NA>\n"
+        "SPEAKER showB 1 1.5 3.0 <NA> <NA> carl <NA> <NA>\n"
+        "SEGMENT showB 1 0.333 4.667 <NA> <NA> Sport <NA> <NA>\n"
+        "SEGMENT showB 1 6 1 <NA> <NA> <NA> <NA> <NA>\n"
+        "SPEAKER showB 1 6 1 <NA> <NA> <NA> <NA> <NA>\n"
+        "SPEAKER showB 1 5.029 0.001 <NA> <NA> dan <NA> <NA>\n"
+        "SEGMENT showB 1 5.029 0.001 <NA> <NA> Brief <NA> <NA>\n"
+    )
     path = write(tmp_path, "diar.rttm", text)
     ours = read_segments(path, types={keep})
     theirs = load_rttm(str(path), keep_type=keep)
     assert sorted(ours) == sorted(theirs)
     for show in theirs:
         # pandas reads the name <NA> as NaN in load_rttm; tvseg keeps it as NO_LABEL ("<NA>")
-        expected = sorted((s.start, s.end, NO_LABEL if label != label else label)
-                          for s, _, label in theirs[show].itertracks(yield_label=True))
+        expected = sorted(
+            (s.start, s.end, NO_LABEL if label != label else label)
+            for s, _, label in theirs[show].itertracks(yield_label=True)
+        )
         # tvseg sums TBEG + TDUR in decimal (5.029 + 0.001 = 5.030), pyannote in binary floats
         # (5.029999999999999...): equal up to float rounding, far below a millisecond
         assert [label for *_, label in segments(ours[show])] == [label for *_, label in expected]
         assert [t for a, b, _ in segments(ours[show]) for t in (a, b)] == pytest.approx(
-            [t for a, b, _ in expected for t in (a, b)], abs=1e-9)
+            [t for a, b, _ in expected for t in (a, b)], abs=1e-9
+        )
         assert ours[show].uri == theirs[show].uri

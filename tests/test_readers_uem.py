@@ -1,4 +1,5 @@
 """UEM reader."""
+
 import pytest
 from pyannote.core import Segment
 
@@ -21,15 +22,18 @@ def test_uem_regions(tmp_path):
     assert uem["show2"].uri == "show2"
 
 
-@pytest.mark.parametrize("line, message", [
-    ("s 1 0", "expected 4 fields"),
-    ("s 1 0 10 extra", "expected 4 fields"),
-    ("s 1 zero 10", "not a number"),
-    ("s 1 10 5", "end before start"),
-    ("s 1 5 5", "zero duration"),
-    ("s 1 -5 5", "negative"),
-    ("a 1 5 15", "overlap"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("s 1 0", "expected 4 fields"),
+        ("s 1 0 10 extra", "expected 4 fields"),
+        ("s 1 zero 10", "not a number"),
+        ("s 1 10 5", "end before start"),
+        ("s 1 5 5", "zero duration"),
+        ("s 1 -5 5", "negative"),
+        ("a 1 5 15", "overlap"),
+    ],
+)
 def test_bad_uem_line(tmp_path, line, message):
     with pytest.raises(InputError, match=message) as error:
         read_uem(write(tmp_path, "a 1 0 10\n" + line + "\n"))

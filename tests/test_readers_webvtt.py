@@ -1,12 +1,11 @@
 """WebVTT and SRT readers: chapters as segments, captions as units, and the cues webvtt-py would drop."""
+
 import pytest
+from reader_helpers import segments, write
 
 from tvseg import read_segments, read_units
 from tvseg.errors import InputError
 from tvseg.readers import NO_LABEL
-
-from reader_helpers import segments, write
-
 
 # Chapters of one show, cues written out of order, a two-line title, an entity, a tag, a NOTE,
 # an identifier, cue settings and an empty cue:
@@ -30,9 +29,11 @@ in the north
 def test_vtt_chapters(tmp_path):
     result = read_segments(write(tmp_path, "news_0412.vtt", CHAPTERS))
     assert list(result) == ["news_0412"]
-    assert segments(result["news_0412"]) == [(0.0, 65.5, "Headlines"),
-                                             (70.0, 3723.25, "Storm & floods in the north"),
-                                             (3723.25, 3725.0, NO_LABEL)]
+    assert segments(result["news_0412"]) == [
+        (0.0, 65.5, "Headlines"),
+        (70.0, 3723.25, "Storm & floods in the north"),
+        (3723.25, 3725.0, NO_LABEL),
+    ]
 
 
 def test_vtt_crlf_bom_and_show_override(tmp_path):
@@ -63,8 +64,11 @@ Tonight: the budget.
 def test_srt_chapters_keep_an_empty_cue(tmp_path):
     # webvtt-py drops cue 2 (empty text); tvseg keeps it as an unlabelled segment
     result = read_segments(write(tmp_path, "show7.srt", SRT))
-    assert segments(result["show7"]) == [(0.0, 4.5, "Good evening, and welcome."),
-                                        (4.5, 9.0, NO_LABEL), (10.0, 12.25, "Tonight: the budget.")]
+    assert segments(result["show7"]) == [
+        (0.0, 4.5, "Good evening, and welcome."),
+        (4.5, 9.0, NO_LABEL),
+        (10.0, 12.25, "Tonight: the budget."),
+    ]
 
 
 def test_srt_captions_as_units(tmp_path):
@@ -76,13 +80,18 @@ def test_srt_captions_as_units(tmp_path):
 
 
 def test_vtt_captions_with_voices_as_units(tmp_path):
-    text = ("WEBVTT\n\n00:00:03.000 --> 00:00:05.000\n<v Anna Smith>Rain tomorrow.\n\n"
-            "00:00:00.000 --> 00:00:02.500\n<v.loud Bob>Hello!\n\n"
-            "00:00:05.000 --> 00:00:06.000\nMusic\n")
+    text = (
+        "WEBVTT\n\n00:00:03.000 --> 00:00:05.000\n<v Anna Smith>Rain tomorrow.\n\n"
+        "00:00:00.000 --> 00:00:02.500\n<v.loud Bob>Hello!\n\n"
+        "00:00:05.000 --> 00:00:06.000\nMusic\n"
+    )
     frame = read_units(write(tmp_path, "cap.vtt", text))["cap"]
-    assert frame.to_dict("list") == {"start": [0.0, 3.0, 5.0], "end": [2.5, 5.0, 6.0],
-                                     "text": ["Hello!", "Rain tomorrow.", "Music"],
-                                     "speaker": ["Bob", "Anna Smith", ""]}
+    assert frame.to_dict("list") == {
+        "start": [0.0, 3.0, 5.0],
+        "end": [2.5, 5.0, 6.0],
+        "text": ["Hello!", "Rain tomorrow.", "Music"],
+        "speaker": ["Bob", "Anna Smith", ""],
+    }
 
 
 def test_overlapping_captions_are_refused_as_chapters(tmp_path):
@@ -93,14 +102,17 @@ def test_overlapping_captions_are_refused_as_chapters(tmp_path):
     assert error.value.line == 6 and "overlap" in error.value.message
 
 
-@pytest.mark.parametrize("cue, line", [
-    ("00:00:10.000 -> 00:00:12.000\nbroken arrow", 6),    # webvtt-py skips this block silently
-    ("00:00:10.000 --> 00:00:12\nno milliseconds", 6),  # webvtt-py drops it silently
-    ("00:00:10,000 --> 00:00:12,000\ncomma in VTT", 6),
-    ("0:0:10.000 --> 00:00:12.0\nshort milliseconds", 6),
-    ("00:00:10.000 --> 00:00:12.0009\nextra digit", 6),
-    ("00:61:10.000 --> 00:62:12.000\nminute 61", 6),
-])
+@pytest.mark.parametrize(
+    "cue, line",
+    [
+        ("00:00:10.000 -> 00:00:12.000\nbroken arrow", 6),  # webvtt-py skips this block silently
+        ("00:00:10.000 --> 00:00:12\nno milliseconds", 6),  # webvtt-py drops it silently
+        ("00:00:10,000 --> 00:00:12,000\ncomma in VTT", 6),
+        ("0:0:10.000 --> 00:00:12.0\nshort milliseconds", 6),
+        ("00:00:10.000 --> 00:00:12.0009\nextra digit", 6),
+        ("00:61:10.000 --> 00:62:12.000\nminute 61", 6),
+    ],
+)
 def test_vtt_broken_cue_is_refused_at_its_line(tmp_path, cue, line):
     text = "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nfirst\n\n" + cue + "\n\n00:00:20.000 --> 00:00:25.000\nlast\n"
     path = write(tmp_path, "bad.vtt", text)
@@ -131,13 +143,16 @@ def test_vtt_without_header(tmp_path):
     assert error.value.line == 1
 
 
-@pytest.mark.parametrize("text, line", [
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 -> 00:00:03,000\nb\n", 6),
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000\nno arrow\n", 6),
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\nno timing line\n\n3\n00:00:05,000 --> 00:00:06,000\nc\n", 5),
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,5 --> 00:00:03,000\nshort ms\n", 6),
-    ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 --> 00:00:xx,000\nbad\n", 6),
-])
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 -> 00:00:03,000\nb\n", 6),
+        ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000\nno arrow\n", 6),
+        ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\nno timing line\n\n3\n00:00:05,000 --> 00:00:06,000\nc\n", 5),
+        ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,5 --> 00:00:03,000\nshort ms\n", 6),
+        ("1\n00:00:00,000 --> 00:00:01,000\na\n\n2\n00:00:02,000 --> 00:00:xx,000\nbad\n", 6),
+    ],
+)
 def test_srt_broken_cue_is_refused_at_its_line(tmp_path, text, line):
     with pytest.raises(InputError) as error:
         read_segments(write(tmp_path, "bad.srt", text))
@@ -156,6 +171,7 @@ def test_empty_vtt_file(tmp_path):
 
 def test_show_option_only_for_a_single_caption_file(tmp_path):
     from tvseg.errors import UsageError
+
     write(tmp_path, "a.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nx\n")
     write(tmp_path, "b.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\ny\n")
     with pytest.raises(UsageError):

@@ -1,4 +1,5 @@
 """The README's notebook example runs as written (issue 16), on the demo corpus shipped in the package."""
+
 import re
 import warnings
 from pathlib import Path

@@ -3,6 +3,7 @@
 The writers here are forked processes (no interpreter start-up per trial), killed with SIGKILL at
 random instants; see :func:`tvseg.report.paths.replace_directory` for the scheme.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -15,27 +16,27 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tvseg.report import paths, write_report
 from report_fixture import synthetic_report
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
-                                reason="needs fork and SIGKILL")
+from tvseg.report import paths, write_report
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="needs fork and SIGKILL")
 
 OLD = synthetic_report(6, seed=1, id_of=lambda k: f"old-{k}")
 NEW = synthetic_report(20, seed=2, id_of=lambda k: f"new-{k}")
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(Path(d, f).relative_to(root)): Path(d, f).read_bytes()
-            for d, _, files in os.walk(root) for f in files}
+    return {str(Path(d, f).relative_to(root)): Path(d, f).read_bytes() for d, _, files in os.walk(root) for f in files}
 
 
 @pytest.fixture(scope="module")
 def versions(tmp_path_factory):
     base = tmp_path_factory.mktemp("versions")
-    return {name: snapshot(write_report(report, base / name, progress=False).parent)
-            for name, report in (("old", OLD), ("new", NEW))}
+    return {
+        name: snapshot(write_report(report, base / name, progress=False).parent)
+        for name, report in (("old", OLD), ("new", NEW))
+    }
 
 
 def _write(report, out) -> None:
@@ -63,12 +64,12 @@ def test_a_writer_killed_at_any_instant_leaves_the_old_or_the_new_report(tmp_pat
     write_report(OLD, out, progress=False)
     t0 = time.perf_counter()
     _fork(NEW, out).join()
-    duration = time.perf_counter() - t0   # from the fork to the end, old report deleted
+    duration = time.perf_counter() - t0  # from the fork to the end, old report deleted
     rng = random.Random(11)
     trials = 15
     seen = []
     for trial in range(trials):
-        write_report(OLD, out, progress=False)   # the next run: it tidies what the killed one left
+        write_report(OLD, out, progress=False)  # the next run: it tidies what the killed one left
         assert sorted(os.listdir(out.parent)) == ["rep"], trial
         assert state(out, versions) == "old"
         process = _fork(NEW, out)
@@ -89,7 +90,7 @@ def test_a_kill_during_the_swap_leaves_a_complete_report(tmp_path, versions, mon
         write_report(OLD, out, progress=False)
         real = paths.exchange
 
-        def dying_exchange(a, b, when=when):
+        def dying_exchange(a, b, when=when, real=real):
             if when == "before":
                 os.kill(os.getpid(), signal.SIGKILL)
             done = real(a, b)
@@ -120,8 +121,9 @@ def test_concurrent_writers_of_one_folder_all_succeed(tmp_path, versions):
 
 
 def _dead_pid() -> int:
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(done.stdout)
 
 
@@ -129,19 +131,21 @@ def test_leftovers_of_killed_writers_are_removed_and_those_of_live_ones_kept(tmp
     out = tmp_path / "rep"
     write_report(OLD, out, progress=False)
     dead, alive = _dead_pid(), os.getppid()
-    for name in (f".rep.tmp-{dead}-0123abcd", f".rep.old-{dead}-0123abcd", f".rep.tmp-{alive}-0123abcd",
-                 f".other.tmp-{dead}-0123abcd"):
+    for name in (
+        f".rep.tmp-{dead}-0123abcd",
+        f".rep.old-{dead}-0123abcd",
+        f".rep.tmp-{alive}-0123abcd",
+        f".other.tmp-{dead}-0123abcd",
+    ):
         (tmp_path / name / "shows").mkdir(parents=True)
         (tmp_path / name / "shows" / "x.html").write_text("partial")
-    (tmp_path / ".rep.lock").write_text("")   # left by a holder that was killed
+    (tmp_path / ".rep.lock").write_text("")  # left by a holder that was killed
     write_report(NEW, out, progress=False)
-    assert sorted(os.listdir(tmp_path)) == sorted(
-        ["rep", f".rep.tmp-{alive}-0123abcd", f".other.tmp-{dead}-0123abcd"])
+    assert sorted(os.listdir(tmp_path)) == sorted(["rep", f".rep.tmp-{alive}-0123abcd", f".other.tmp-{dead}-0123abcd"])
     assert state(out, versions) == "new"
 
 
-def test_without_an_atomic_swap_a_kill_between_the_renames_is_undone_by_the_next_run(tmp_path, versions,
-                                                                                       monkeypatch):
+def test_without_an_atomic_swap_a_kill_between_the_renames_is_undone_by_the_next_run(tmp_path, versions, monkeypatch):
     # where renameat2/renamex_np are missing: old folder aside, new one in; a kill in between
     # leaves the old report under .rep.old-PID-*, which the next writer puts back first
     monkeypatch.setattr(paths, "exchange", lambda a, b: False)
@@ -169,6 +173,6 @@ def test_the_new_folder_is_flushed_to_disk_before_the_swap(tmp_path, monkeypatch
     monkeypatch.setattr(paths, "exchange", lambda a, b: (events.append("swap"), real_exchange(a, b))[1])
     out = tmp_path / "rep"
     write_report(OLD, out, progress=False)
-    assert events == ["flush"]            # nothing to swap with: a plain rename
+    assert events == ["flush"]  # nothing to swap with: a plain rename
     write_report(NEW, out, progress=False)
     assert events == ["flush", "flush", "swap"]

@@ -5,6 +5,7 @@ Console errors are read from chromium's own log (``--enable-logging=stderr --v=0
 console message as ``CONSOLE(...)`` and uncaught exceptions as ``Uncaught ...``). The screenshot is
 decoded with zlib and struct (no imaging library).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -15,9 +16,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from report_fixture import synthetic_report
 
 from tvseg.report import write_report
-from report_fixture import synthetic_report
 
 pytestmark = pytest.mark.browser
 
@@ -32,14 +33,28 @@ def _chromium() -> str | None:
 
 CHROMIUM = _chromium()
 if CHROMIUM is None:
-    pytest.skip("chromium is not installed (apt-get install -y chromium): browser tests skipped",
-                allow_module_level=True)
+    pytest.skip(
+        "chromium is not installed (apt-get install -y chromium): browser tests skipped", allow_module_level=True
+    )
 
 
 def run_chromium(profile: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
-    args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", *extra, url]
+    args = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        *extra,
+        url,
+    ]
     return subprocess.run(args, capture_output=True, text=True, timeout=60)
 
 
@@ -50,8 +65,7 @@ def console_errors(stderr: str, *, allowed: str = "probe-done") -> list[str]:
     so any such line counts: the report's pages write nothing to the console. ``allowed`` is the
     marker our own probe logs.
     """
-    return [line for line in stderr.splitlines()
-            if ("Uncaught" in line or ":CONSOLE" in line) and allowed not in line]
+    return [line for line in stderr.splitlines() if ("Uncaught" in line or ":CONSOLE" in line) and allowed not in line]
 
 
 def test_console_errors_are_caught(tmp_path):
@@ -80,8 +94,8 @@ def png_colours(path: Path) -> int:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, header = 8, b"", None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -96,7 +110,7 @@ def png_colours(path: Path) -> int:
     colours = set()
     for y in range(height):
         f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
@@ -112,7 +126,7 @@ def png_colours(path: Path) -> int:
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         if y % 4 == 0:  # every fourth row is plenty to tell a page from a blank one
-            colours.update(bytes(line[i:i + bpp]) for i in range(0, stride, bpp * 2))
+            colours.update(bytes(line[i : i + bpp]) for i in range(0, stride, bpp * 2))
         prev = line
     return len(colours)
 
@@ -143,8 +157,10 @@ def test_sorting_script_runs_without_errors(report):
     root, index = report
     page = index.parent / "probe.html"
     text = index.read_text(encoding="utf-8")
-    probe = ("<script>window.addEventListener('load',()=>{document.querySelectorAll('table.sortable th')"
-             ".forEach(th=>{th.click();th.click();});console.log('probe-done');});</script></body>")
+    probe = (
+        "<script>window.addEventListener('load',()=>{document.querySelectorAll('table.sortable th')"
+        ".forEach(th=>{th.click();th.click();});console.log('probe-done');});</script></body>"
+    )
     page.write_text(text.replace("</body>", probe), encoding="utf-8")
     done = run_chromium(root / "profile-probe", page.as_uri(), "--dump-dom")
     page.unlink()
@@ -158,8 +174,9 @@ def test_screenshots_are_not_blank(report):
     show = sorted((index.parent / "shows").glob("*.html"))[0]
     for page in (index, show):
         png = root / f"{page.stem}.png"
-        done = run_chromium(root / f"profile-png-{page.stem}", page.as_uri(), f"--screenshot={png}",
-                            "--window-size=1400,1000")
+        done = run_chromium(
+            root / f"profile-png-{page.stem}", page.as_uri(), f"--screenshot={png}", "--window-size=1400,1000"
+        )
         assert png.is_file(), done.stderr[-2000:]
         assert png_colours(png) > 10, page.name
     # the counter itself: a blank page has a single colour

@@ -1,6 +1,7 @@
 """The report written by a pool of processes (issue 13): the same bytes whatever the number of
 processes, an error in a process raised as it would be in one, and no process left writing after
 the writer is killed."""
+
 from __future__ import annotations
 
 import errno
@@ -13,10 +14,10 @@ import warnings
 from pathlib import Path
 
 import pytest
+from report_fixture import synthetic_report
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.report import render, workers, write_report
-from report_fixture import synthetic_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
@@ -24,8 +25,7 @@ needs_fork = pytest.mark.skipif(not workers.can_fork() or sys.platform == "win32
 
 
 def files(root: Path) -> dict[str, bytes]:
-    return {str(Path(d, f).relative_to(root)): Path(d, f).read_bytes() for d, _, names in os.walk(root)
-            for f in names}
+    return {str(Path(d, f).relative_to(root)): Path(d, f).read_bytes() for d, _, names in os.walk(root) for f in names}
 
 
 @pytest.fixture
@@ -51,12 +51,17 @@ def _demo_result():
     uem = read_uem(str(SAMPLES / "corpus.uem"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
-        return evaluate(read_segments(str(SAMPLES / "reference" / "chapters"), uem=uem),
-                        {"system_a": read_segments(str(SAMPLES / "hypotheses" / "system_a.rttm"), uem=uem),
-                         "system_b": read_segments(str(SAMPLES / "hypotheses" / "system_b"), uem=uem)},
-                        uem=uem, units=read_units(str(SAMPLES / "units" / "breath_groups.csv")),
-                        metadata=read_metadata(str(SAMPLES / "metadata.csv")),
-                        settings=Settings(uem=True, units="file", bootstrap=50))
+        return evaluate(
+            read_segments(str(SAMPLES / "reference" / "chapters"), uem=uem),
+            {
+                "system_a": read_segments(str(SAMPLES / "hypotheses" / "system_a.rttm"), uem=uem),
+                "system_b": read_segments(str(SAMPLES / "hypotheses" / "system_b"), uem=uem),
+            },
+            uem=uem,
+            units=read_units(str(SAMPLES / "units" / "breath_groups.csv")),
+            metadata=read_metadata(str(SAMPLES / "metadata.csv")),
+            settings=Settings(uem=True, units="file", bootstrap=50),
+        )
 
 
 @needs_fork
@@ -88,7 +93,7 @@ def test_an_error_in_a_process_is_raised_and_leaves_no_report(tmp_path, pools, m
     real = render.write_file
 
     def full_disk(path, text, **options):
-        if Path(path).name == "show-00007.csv":   # written by a process of the pool
+        if Path(path).name == "show-00007.csv":  # written by a process of the pool
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, text, **options)
 
@@ -149,11 +154,12 @@ def test_no_process_of_the_pool_outlives_a_killed_writer(tmp_path):
     old = synthetic_report(4, seed=1, id_of=lambda k: f"old-{k}")
     write_report(old, out, progress=False, jobs=1)
     before = files(out)
-    writer = multiprocessing.get_context("fork").Process(target=_slow_writer,
-                                                         args=(synthetic_report(60, seed=2), out, log))
+    writer = multiprocessing.get_context("fork").Process(
+        target=_slow_writer, args=(synthetic_report(60, seed=2), out, log)
+    )
     writer.start()
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:   # wait until the pool's processes write pages
+    while time.monotonic() < deadline:  # wait until the pool's processes write pages
         pids = set(log.read_text().split()) if log.exists() else set()
         if len(pids - {str(writer.pid)}) >= 2:
             break
@@ -166,6 +172,6 @@ def test_no_process_of_the_pool_outlives_a_killed_writer(tmp_path):
     while any(_alive(pid) for pid in pool) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not any(_alive(pid) for pid in pool)
-    assert files(out) == before   # the old report, whole
-    write_report(old, out, progress=False, jobs=1)   # the next run tidies what the killed one left
+    assert files(out) == before  # the old report, whole
+    write_report(old, out, progress=False, jobs=1)  # the next run tidies what the killed one left
     assert sorted(os.listdir(tmp_path)) == ["pids", "rep"]

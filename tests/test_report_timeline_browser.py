@@ -6,6 +6,7 @@ label against its segment's box), zooms with the page's own buttons and Ctrl + w
 row and a segment, and writes what it found as JSON into ``data-probe`` on ``<body>``, read back from
 ``--dump-dom``. Screenshots at 1,280 px are saved under ``tmp_path`` (``timeline-*.png``).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pyannote.core import Annotation, Segment
+from test_report_browser import console_errors, png_colours, run_chromium
 
 import tvseg
 from tvseg.report import write_report
-from test_report_browser import console_errors, png_colours, run_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -95,8 +96,20 @@ window.addEventListener("load", function () {
 </script>
 """
 
-WORDS = ("Pension reform", "Flooding in the valley", "Farmers' protest", "Bird flu", "Weather", "Football results",
-         "Strike notice", "Museum reopens", "Election debate", "Energy prices", "Hospital queues", "Ski resorts")
+WORDS = (
+    "Pension reform",
+    "Flooding in the valley",
+    "Farmers' protest",
+    "Bird flu",
+    "Weather",
+    "Football results",
+    "Strike notice",
+    "Museum reopens",
+    "Election debate",
+    "Energy prices",
+    "Hospital queues",
+    "Ski resorts",
+)
 
 
 def three_hour_show(seed: int = 7):
@@ -137,8 +150,7 @@ def probe(page: Path, profile: Path) -> dict:
 def screenshot(page: Path, png: Path, profile: Path) -> Path:
     copy = page.with_name(page.stem + "-shot.html")
     copy.write_text(page.read_text(encoding="utf-8").replace("</body>", SHOT + "</body>"), encoding="utf-8")
-    done = run_chromium(profile, copy.as_uri(), f"--screenshot={png}", "--window-size=1280,1100",
-                        "--hide-scrollbars")
+    done = run_chromium(profile, copy.as_uri(), f"--screenshot={png}", "--window-size=1280,1100", "--hide-scrollbars")
     copy.unlink()
     assert png.is_file(), done.stderr[-2000:]
     assert console_errors(done.stderr) == []
@@ -155,7 +167,8 @@ def check(found: dict, n_segments: int) -> None:
     # two clicks on "zoom in" show a quarter of the show, around its middle
     assert zoomed[1] - zoomed[0] == pytest.approx((whole[1] - whole[0]) / 4, rel=1e-3)
     assert found["panned"][0] > zoomed[0] and found["panned"][1] - found["panned"][0] == pytest.approx(
-        zoomed[1] - zoomed[0], rel=1e-3)
+        zoomed[1] - zoomed[0], rel=1e-3
+    )
     assert found["wheeled"][1] - found["wheeled"][0] < found["panned"][1] - found["panned"][0]
     row = found["row_click"]
     assert row["highlighted"] and row["row"]
@@ -170,7 +183,7 @@ def test_a_three_hour_show_of_100_segments_reads_and_zooms(tmp_path):
     page = index.parent / "shows" / "long_show.html"
     found = probe(page, tmp_path / "profile")
     check(found, found["segments"])
-    assert found["segments"] > 100 + 2 * 40   # the reference and both systems' segments
+    assert found["segments"] > 100 + 2 * 40  # the reference and both systems' segments
     assert found["whole"] == [0.0, 10800.0]
     assert found["window_width"] < 1030 / 3
     # at the whole show many segments are too narrow for a label; zoomed in, more of them get one
@@ -189,5 +202,6 @@ def test_the_demo_timelines_read_and_zoom(tmp_path):
         found = probe(page, tmp_path / f"profile-{page.stem}")
         check(found, found["segments"])
         assert found["labels_whole"]["drawn"] > 0
-    screenshot(out / "shows" / "fr2_journal20h_2024-03-11.html", tmp_path / "timeline-demo.png",
-               tmp_path / "profile-shot")
+    screenshot(
+        out / "shows" / "fr2_journal20h_2024-03-11.html", tmp_path / "timeline-demo.png", tmp_path / "profile-shot"
+    )

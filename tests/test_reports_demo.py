@@ -4,6 +4,7 @@ Re-render with ``tvseg evaluate --demo --html TMP`` and compare every file byte 
 masking the two things that may legitimately differ: the tvseg version and the date of writing.
 To refresh the committed report after a change: ``python scripts/render_demo_report.py``.
 """
+
 import re
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """Title ROUGE-L (issue 14): equal to rouge-score's RougeScorer(["rougeL"]) on 1,000 random title pairs,
 with and without stemming; a hand-computed example; the evaluate integration counted by hand."""
+
 import math
 import random
 import sys
@@ -18,12 +19,68 @@ from tvseg.settings import Settings
 # French and English words, accents and ligatures, case, digits (ASCII and not), Unicode oddities
 # whose lower case is ASCII (KELVIN SIGN -> "k", "İ" -> "i" + a combining dot) and words the Porter
 # stemmer changes (and some it turns into a shorter or longer token).
-WORDS = ["le", "la", "les", "de", "du", "des", "à", "et", "tour", "France", "france", "élections",
-         "elections", "Élections", "municipales", "réforme", "reforme", "retraites", "Météo", "météo",
-         "grève", "SNCF", "Besançon", "cœur", "Œuvre", "été", "ÉTÉ", "l'étape", "aujourd'hui", "2015",
-         "2ᵉ", "²", "٣", "1er", "10", "journal", "sport", "sports", "running", "runs", "nations",
-         "nationalization", "generously", "flies", "ies", "sky", "news", "The", "the", "\u212aelvin",
-         "İstanbul", "straße", "naïve", "x", "a1b2", "_", "AI", "Ukraine", "ukrainian", "conditional"]
+WORDS = [
+    "le",
+    "la",
+    "les",
+    "de",
+    "du",
+    "des",
+    "à",
+    "et",
+    "tour",
+    "France",
+    "france",
+    "élections",
+    "elections",
+    "Élections",
+    "municipales",
+    "réforme",
+    "reforme",
+    "retraites",
+    "Météo",
+    "météo",
+    "grève",
+    "SNCF",
+    "Besançon",
+    "cœur",
+    "Œuvre",
+    "été",
+    "ÉTÉ",
+    "l'étape",
+    "aujourd'hui",
+    "2015",
+    "2ᵉ",
+    "²",
+    "٣",
+    "1er",
+    "10",
+    "journal",
+    "sport",
+    "sports",
+    "running",
+    "runs",
+    "nations",
+    "nationalization",
+    "generously",
+    "flies",
+    "ies",
+    "sky",
+    "news",
+    "The",
+    "the",
+    "\u212aelvin",
+    "İstanbul",
+    "straße",
+    "naïve",
+    "x",
+    "a1b2",
+    "_",
+    "AI",
+    "Ukraine",
+    "ukrainian",
+    "conditional",
+]
 SEPARATORS = [" ", " ", " ", "  ", " : ", "_", "-", ", ", "'", "\t", " !", "\u00a0", "\n", " « ", " » ", "—"]
 EMPTY = ["", " ", "   ", "!!!", "<>", "é", "_"]
 
@@ -135,14 +192,26 @@ def test_evaluate_title_rouge_counted_by_hand():
     # show c: no reference title -> not judged (NaN), left out of both.
     # corpus: title_rougeL_f1 = 1.6 / 3 (pooled over segments); title_list_rougeL_f1 = mean over
     #   shows a and b = (10/19 + 1) / 2.
-    ref = {"a": _ann((0, 100, "Élections municipales"), (100, 200, "Le tour de France 2015"),
-                     (200, 300, "<NA>"), (300, 400, "La météo")),
-           "b": _ann((0, 100, "Sport"), (100, 200, "Weather")),
-           "c": _ann((0, 100, "<NA>"))}
-    hyp = {"a": _ann((0, 100, "Élections, municipales !"), (100, 200, "Tour de France : l'étape"),
-                     (200, 300, "Bourse"), (300, 400, "<NA>")),
-           "b": _ann((0, 150, "sport"), (150, 200, "Weather")),
-           "c": _ann((0, 100, "Something"))}
+    ref = {
+        "a": _ann(
+            (0, 100, "Élections municipales"),
+            (100, 200, "Le tour de France 2015"),
+            (200, 300, "<NA>"),
+            (300, 400, "La météo"),
+        ),
+        "b": _ann((0, 100, "Sport"), (100, 200, "Weather")),
+        "c": _ann((0, 100, "<NA>")),
+    }
+    hyp = {
+        "a": _ann(
+            (0, 100, "Élections, municipales !"),
+            (100, 200, "Tour de France : l'étape"),
+            (200, 300, "Bourse"),
+            (300, 400, "<NA>"),
+        ),
+        "b": _ann((0, 150, "sport"), (150, 200, "Weather")),
+        "c": _ann((0, 100, "Something")),
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
         result = evaluate(ref, {"sys": hyp}, settings=Settings(bootstrap=50))

@@ -1,5 +1,6 @@
 """tvseg.scale.evaluate_sharded (issue 16): shards scored in other processes or on a Dask cluster give
 tvseg.evaluate's result bit for bit, and the same warnings."""
+
 import json
 import warnings
 
@@ -17,8 +18,10 @@ WORDS = ("météo", "sport", "politique", "économie", "culture", "faits divers"
 
 
 def _rttm(show, bounds, labels):
-    return "".join(f"SEGMENT {show} 1 {a / 1000:.3f} {(b - a) / 1000:.3f} <NA> <NA> {label} <NA> <NA>\n"
-                   for (a, b), label in zip(zip(bounds[:-1], bounds[1:]), labels))
+    return "".join(
+        f"SEGMENT {show} 1 {a / 1000:.3f} {(b - a) / 1000:.3f} <NA> <NA> {label} <NA> <NA>\n"
+        for (a, b), label in zip(zip(bounds[:-1], bounds[1:]), labels)
+    )
 
 
 def _title(rng):
@@ -60,11 +63,12 @@ def write_corpus(folder, n_shows=N_SHOWS, seed=3):
     texts["a"].append(_rttm("extra_show", [0, 60_000], ["<NA>"]))
     for name, chunks in texts.items():
         (folder / f"{name}.rttm").write_text("".join(chunks))
-    pd.DataFrame(units, columns=["show", "start", "end"]).to_csv(folder / "units.csv", index=False,
-                                                                 float_format="%.3f")
+    pd.DataFrame(units, columns=["show", "start", "end"]).to_csv(folder / "units.csv", index=False, float_format="%.3f")
     shows = [f"show{k:04d}" for k in range(n_shows)]
-    metadata = pd.DataFrame({"channel": [f"ch{k % 3}" for k in range(n_shows)],
-                             "programme": [f"prog{k % 5}" for k in range(n_shows)]}, index=pd.Index(shows, name="show"))
+    metadata = pd.DataFrame(
+        {"channel": [f"ch{k % 3}" for k in range(n_shows)], "programme": [f"prog{k % 5}" for k in range(n_shows)]},
+        index=pd.Index(shows, name="show"),
+    )
     return metadata
 
 
@@ -88,8 +92,15 @@ def recorded(function):
 
 @pytest.fixture(scope="module")
 def expected(corpus):
-    result, caught = recorded(lambda: tvseg.evaluate(corpus["reference"], corpus["hypotheses"], units=corpus["units"],
-                                                     metadata=corpus["metadata"], settings=corpus["settings"]))
+    result, caught = recorded(
+        lambda: tvseg.evaluate(
+            corpus["reference"],
+            corpus["hypotheses"],
+            units=corpus["units"],
+            metadata=corpus["metadata"],
+            settings=corpus["settings"],
+        )
+    )
     return result, result.to_json(), caught
 
 
@@ -109,8 +120,16 @@ def check_same(result, expected):
 
 
 def run(corpus, **options):
-    return recorded(lambda: evaluate_sharded(corpus["reference"], corpus["hypotheses"], units=corpus["units"],
-                                             metadata=corpus["metadata"], settings=corpus["settings"], **options))
+    return recorded(
+        lambda: evaluate_sharded(
+            corpus["reference"],
+            corpus["hypotheses"],
+            units=corpus["units"],
+            metadata=corpus["metadata"],
+            settings=corpus["settings"],
+            **options,
+        )
+    )
 
 
 def test_the_corpus_exercises_what_it_should(expected):
@@ -136,8 +155,7 @@ def test_two_local_processes(corpus, expected):
 
 def test_a_dask_cluster_of_two_worker_processes(corpus, expected):
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
         result, caught = run(corpus, dask=cluster.scheduler_address, chunk_shows=45)
     check_same(result, expected)
     assert caught == expected[2]
@@ -155,8 +173,11 @@ def test_annotations_and_a_uem_in_shards(corpus):
     reference = {s: corpus["reference"][s] for s in shows}
     hypotheses = {n: {s: h[s] for s in shows if s in h} for n, h in corpus["hypotheses"].items()}
     uem = {s: Timeline([Segment(10.0, 200.0)]) for s in shows[::2]}
-    options = dict(uem=uem, units={s: corpus["units"][s] for s in shows if s in corpus["units"]},
-                   settings=tvseg.Settings(bootstrap=50))
+    options = dict(
+        uem=uem,
+        units={s: corpus["units"][s] for s in shows if s in corpus["units"]},
+        settings=tvseg.Settings(bootstrap=50),
+    )
     one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, **options))
     many, many_caught = recorded(lambda: evaluate_sharded(reference, hypotheses, chunk_shows=[3, 20, 7], **options))
     assert many.to_json() == one.to_json()
@@ -191,6 +212,7 @@ def _shifted(annotation, seconds):
 
 def test_dask_missing_names_the_extra(corpus, monkeypatch):
     import builtins
+
     real = builtins.__import__
 
     def no_dask(name, *args, **kwargs):
@@ -211,8 +233,9 @@ def test_frames_in_shards(corpus, convention):
     hypotheses = {n: h.select(shows) for n, h in corpus["hypotheses"].items()}
     settings = tvseg.Settings(units="frames", frame=6.0, convention=convention, bootstrap=30)
     one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, settings=settings))
-    many, many_caught = recorded(lambda: evaluate_sharded(reference, hypotheses, settings=settings,
-                                                          chunk_shows=[1, 13, 26]))
+    many, many_caught = recorded(
+        lambda: evaluate_sharded(reference, hypotheses, settings=settings, chunk_shows=[1, 13, 26])
+    )
     assert one.to_json()["systems"]["a"]["corpus"]["pk"] is not None
     assert json.dumps(many.to_json()) == json.dumps(one.to_json())
     assert many_caught == one_caught
@@ -226,10 +249,19 @@ def test_the_command_scores_in_processes_or_dask_with_the_same_json(tmp_path):
     from tvseg.samples import demo_folder
 
     demo = demo_folder()
-    base = ["evaluate", "--reference", str(demo / "reference" / "chapters"),
-            "--hypothesis", f"system_a={demo / 'hypotheses' / 'system_a.rttm'}",
-            "--hypothesis", f"system_b={demo / 'hypotheses' / 'system_b'}",
-            "--units", str(demo / "units" / "breath_groups.csv"), "--bootstrap", "100"]
+    base = [
+        "evaluate",
+        "--reference",
+        str(demo / "reference" / "chapters"),
+        "--hypothesis",
+        f"system_a={demo / 'hypotheses' / 'system_a.rttm'}",
+        "--hypothesis",
+        f"system_b={demo / 'hypotheses' / 'system_b'}",
+        "--units",
+        str(demo / "units" / "breath_groups.csv"),
+        "--bootstrap",
+        "100",
+    ]
     outputs = {}
     for name, extra in (("one", []), ("jobs", ["--jobs", "2"]), ("dask", ["--dask", "local", "--jobs", "2"])):
         out = tmp_path / f"{name}.json"

@@ -1,4 +1,5 @@
 """The settings object and its signature (sacrebleu's lesson: no setting may be left out)."""
+
 import dataclasses
 
 import pytest
@@ -17,11 +18,22 @@ def test_every_field_is_in_the_signature():
     assert len(set(keys)) == len(keys)
 
 
-@pytest.mark.parametrize("field_name, value", [
-    ("gamma", 0.5), ("tolerance", 3.0), ("long_threshold", 60.0), ("title_f1_threshold", 0.5),
-    ("uem", True), ("units", "file"), ("k", 7), ("convention", "nltk"), ("bootstrap", 10),
-    ("seed", 3), ("confidence", 0.9),
-])
+@pytest.mark.parametrize(
+    "field_name, value",
+    [
+        ("gamma", 0.5),
+        ("tolerance", 3.0),
+        ("long_threshold", 60.0),
+        ("title_f1_threshold", 0.5),
+        ("uem", True),
+        ("units", "file"),
+        ("k", 7),
+        ("convention", "nltk"),
+        ("bootstrap", 10),
+        ("seed", 3),
+        ("confidence", 0.9),
+    ],
+)
 def test_changing_any_setting_changes_the_signature(field_name, value):
     assert Settings(**{field_name: value}).signature() != Settings().signature()
 
@@ -35,12 +47,23 @@ def test_frames_need_a_length_and_change_the_signature():
 def test_default_signature_reads_as_documented():
     assert Settings().signature() == (
         "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-        f"boot:1000|seed:0|ci:0.95|version:{tvseg.__version__}")
+        f"boot:1000|seed:0|ci:0.95|version:{tvseg.__version__}"
+    )
 
 
-@pytest.mark.parametrize("bad", [dict(gamma=1.5), dict(gamma=float("nan")), dict(tolerance=-1),
-                                 dict(convention="nltk3"), dict(k=0), dict(bootstrap=-1),
-                                 dict(units="words"), dict(gamma="0.8")])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(gamma=1.5),
+        dict(gamma=float("nan")),
+        dict(tolerance=-1),
+        dict(convention="nltk3"),
+        dict(k=0),
+        dict(bootstrap=-1),
+        dict(units="words"),
+        dict(gamma="0.8"),
+    ],
+)
 def test_bad_settings_are_refused(bad):
     with pytest.raises(UsageError):
         Settings(**bad)

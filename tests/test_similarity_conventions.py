@@ -4,13 +4,15 @@
 Expected values: hand computations written out below (with ``fractions.Fraction``), and segeval
 2.0.11's ``segmentation_similarity`` on random pairs.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tvseg
 from tvseg.errors import InputError
@@ -114,8 +116,9 @@ def test_segeval1_with_n_2_is_the_paper(p, weights, scale):
     # width 2 only: both take the leftmost maximal set of adjacent opposite differences, which the
     # paper's minimum also takes while a transposition costs at most two full misses (w_trp <= 2 w_sub)
     a, b = p
-    assert segmentation_similarity(a, b, n=2, weights=weights, scale_transpositions=scale, convention="segeval1") \
-        == pytest.approx(segmentation_similarity(a, b, n=2, weights=weights, scale_transpositions=scale), abs=1e-12)
+    assert segmentation_similarity(
+        a, b, n=2, weights=weights, scale_transpositions=scale, convention="segeval1"
+    ) == pytest.approx(segmentation_similarity(a, b, n=2, weights=weights, scale_transpositions=scale), abs=1e-12)
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,6 +6,7 @@ published sd (our reading of their design is not exact, see the command's help) 
 errors of our reduced mean, sd * 4 / sqrt(40) (the reference-to-reference part of the spread is
 inside the per-hypothesis sd they print, since their sd pools all trials).
 """
+
 import json
 import math
 
@@ -53,8 +54,12 @@ def test_their_standard_deviation_needs_a_window_size_that_varies(as_published):
 
 def test_cli_fournier_inkpen_as_published_json_says_so(tmp_path, capsys):
     out = tmp_path / "fi.json"
-    assert main(["simulate", "fournier-inkpen", "--trials", "1", "--hypotheses", "2", "--as-published",
-                 "--json", str(out)]) == 0
+    assert (
+        main(
+            ["simulate", "fournier-inkpen", "--trials", "1", "--hypotheses", "2", "--as-published", "--json", str(out)]
+        )
+        == 0
+    )
     assert "iid references" in capsys.readouterr().out
     settings = json.loads(out.read_text())["settings"]
     assert settings["as_published"] is True and settings["references"] == "iid"
@@ -67,8 +72,13 @@ def test_cli_fournier_inkpen_json(tmp_path, capsys):
     assert "±" in printed and "> sd" in printed
     doc = json.loads(out.read_text())
     assert doc["study"] == "fournier-inkpen" and len(doc["cells"]) == 24
-    assert doc["settings"] == {"trials": 1, "hypotheses": 3, "seed": 0, "references": "stratified",
-                               "as_published": False}
+    assert doc["settings"] == {
+        "trials": 1,
+        "hypotheses": 3,
+        "seed": 0,
+        "references": "stratified",
+        "as_published": False,
+    }
     cell = doc["cells"][0]
     assert cell["metric"] == "windowdiff" and cell["published"] == 0.2340 and cell["published_sd"] == 0.0113
     assert cell["sd"] >= 0

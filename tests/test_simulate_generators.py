@@ -5,6 +5,7 @@ tvseg/simulate/generators.py) turned into a count or a moment; the tolerances ar
 of the estimate, computed in the test from the binomial or normal model, so a test fails by chance
 with probability below 1e-6.
 """
+
 import math
 
 import numpy as np
@@ -29,7 +30,7 @@ def _within(observed, expected, standard_error, z=5.0):
 def test_reference_sizes_uniform_on_lo_to_hi_minus_one(size_range):
     lo, hi = size_range
     sizes = np.concatenate([g.reference_masses(rng(s), 1000, size_range) for s in range(20)])
-    assert sizes.min() == lo and sizes.max() == hi - 1          # every value lo..hi-1, never hi
+    assert sizes.min() == lo and sizes.max() == hi - 1  # every value lo..hi-1, never hi
     assert set(np.unique(sizes)) == set(range(lo, hi))
     # uniform on lo..hi-1: mean (lo + hi - 1) / 2 = 24.5, variance ((hi - lo)^2 - 1) / 12
     se = math.sqrt(((hi - lo) ** 2 - 1) / 12 / sizes.size)
@@ -40,9 +41,9 @@ def test_window_size_is_half_the_design_mean_rounded_down():
     # sizes lo..hi-1 have mean (lo + hi - 1) / 2 = 24.5 for the four ranges: k = floor(12.25) = 12
     for lo, hi in [(20, 30), (15, 35), (10, 40), (5, 45)]:
         assert window_size((lo, hi - 1)) == 12
-    assert window_size((5, 45)) == 12                   # lo..hi inclusive: mean 25, 12.5 -> 12
-    assert window_size((3, 4)) == 1                     # mean 3.5, 1.75 -> 1
-    assert window_size((1, 2)) == 1                     # mean 1.5, 0.75 -> 0, at least 1
+    assert window_size((5, 45)) == 12  # lo..hi inclusive: mean 25, 12.5 -> 12
+    assert window_size((3, 4)) == 1  # mean 3.5, 1.75 -> 1
+    assert window_size((1, 2)) == 1  # mean 1.5, 0.75 -> 0, at least 1
 
 
 def test_every_trial_is_scored_with_the_experiments_k():
@@ -56,18 +57,19 @@ def test_every_trial_is_scored_with_the_experiments_k():
 
     for references in ("iid", "stratified"):
         seen.clear()
-        run_experiment("t", ("1", "FN", 0.5, (5, 45)), trials=60, n_hypotheses=1, seed=4, metrics=record,
-                       references=references)
+        run_experiment(
+            "t", ("1", "FN", 0.5, (5, 45)), trials=60, n_hypotheses=1, seed=4, metrics=record, references=references
+        )
         assert {k for k, _ in seen} == {12}
         if references == "iid":
-            assert any(n // 2000 == 11 for _, n in seen)   # the sample would have said 11
+            assert any(n // 2000 == 11 for _, n in seen)  # the sample would have said 11
 
 
 @pytest.mark.parametrize("size_range", [(20, 30), (15, 35), (10, 40), (5, 45)])
 def test_stratified_references_hold_every_size_equally_often(size_range):
     lo, hi = size_range
     m = hi - lo
-    repeats, left_over = divmod(1000, m)                # (15, 35): 20 sizes x 50; (10, 40): 30 x 33 + 10
+    repeats, left_over = divmod(1000, m)  # (15, 35): 20 sizes x 50; (10, 40): 30 x 33 + 10
     for seed in range(5):
         masses = g.stratified_reference_masses(rng(seed), 1000, size_range)
         assert masses.size == 1000
@@ -107,7 +109,7 @@ def test_false_negatives_only_drop_reference_boundaries():
     reference = to_indicator(masses)
     hyp = g.hypotheses(rng(2), masses, "FN", 0.25, 200)
     assert hyp.shape == (200, masses.sum() - 1) and hyp.dtype == bool
-    assert not (hyp & ~reference).any()                  # no boundary outside the reference's
+    assert not (hyp & ~reference).any()  # no boundary outside the reference's
     dropped = (~hyp[:, reference]).mean()
     n = 200 * reference.sum()
     _within(dropped, 0.25, math.sqrt(0.25 * 0.75 / n))
@@ -123,13 +125,13 @@ def test_fp1_at_most_one_interior_boundary_per_segment(errors):
     masses = g.reference_masses(rng(3), 1000, (5, 45))
     reference = to_indicator(masses)
     hyp = g.hypotheses(rng(4), masses, errors, 0.5, 200)
-    assert (hyp[:, reference]).all()                     # reference boundaries all kept
+    assert (hyp[:, reference]).all()  # reference boundaries all kept
     extra = hyp & ~reference
     rows, gaps = np.nonzero(extra)
     segment = _segment_of_each_gap(masses)[gaps]
     per_segment = np.zeros((200, masses.size), dtype=int)
     np.add.at(per_segment, (rows, segment), 1)
-    assert per_segment.max() == 1                        # one per segment at most
+    assert per_segment.max() == 1  # one per segment at most
     _within(per_segment.mean(), 0.5, math.sqrt(0.25 / per_segment.size))
     # uniform among the s - 1 interior gaps: the position within the segment, 1 .. s-1, has mean s/2;
     # (offset - s/2) has variance ((s-1)^2 - 1) / 12 for each segment
@@ -143,8 +145,10 @@ def test_fp1_at_most_one_interior_boundary_per_segment(errors):
 
 def _rounded_normal_moments(scale):
     """Mean of |X| and of X^2 for X = round(z * scale) given X != 0, z standard normal (by summation)."""
+
     def cdf(x):
         return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
     probs = {v: cdf((v + 0.5) / scale) - cdf((v - 0.5) / scale) for v in range(1, int(12 * scale) + 2)}
     total = 2 * sum(probs.values())
     return 2 * sum(v * p for v, p in probs.items()) / total, 2 * sum(v * v * p for v, p in probs.items()) / total
@@ -158,15 +162,15 @@ def test_fp2_offsets_are_rounded_normal_with_a_quarter_of_the_next_segment():
     extra = hyp.copy()
     extra[:, 999] = False
     count = extra.sum(axis=1)
-    assert count.max() == 1                               # one false positive per selected boundary
+    assert count.max() == 1  # one false positive per selected boundary
     _within(count.mean(), 0.5, math.sqrt(0.25 / 4000))
     offsets = np.nonzero(extra)[1] + 1 - 1000
-    assert (offsets != 0).all()                           # zero offsets drawn again
+    assert (offsets != 0).all()  # zero offsets drawn again
     mean_abs, mean_square = _rounded_normal_moments(100.0)
     _within(np.mean(offsets), 0.0, math.sqrt(mean_square / offsets.size))
     _within(np.mean(offsets.astype(float) ** 2), mean_square, mean_square * math.sqrt(2 / offsets.size))
     # the preceding segment's scale would give a mean square of about 250^2: far outside
-    assert abs(np.mean(offsets.astype(float) ** 2) - 250.0 ** 2) > 10 * mean_square * math.sqrt(2 / offsets.size)
+    assert abs(np.mean(offsets.astype(float) ** 2) - 250.0**2) > 10 * mean_square * math.sqrt(2 / offsets.size)
 
 
 def test_fp2_small_scale_never_lands_on_its_boundary():
@@ -188,7 +192,7 @@ def test_fp3_rate_per_gap():
     reference = to_indicator(masses)
     hyp = g.hypotheses(rng(8), masses, "FP3", 0.5, 100)
     assert hyp[:, reference].all()
-    rate = 0.5 * 1000 / n                                 # p * nseg / N: 0.5 per segment on average
+    rate = 0.5 * 1000 / n  # p * nseg / N: 0.5 per segment on average
     free = hyp[:, ~reference]
     _within(free.mean(), rate, math.sqrt(rate * (1 - rate) / free.size))
 
@@ -207,7 +211,7 @@ def test_fnp_combines_independent_false_negatives_and_false_positives(errors):
     has_fp = np.zeros((200, masses.size), dtype=bool)
     rows, gaps = np.nonzero(hyp & ~reference)
     has_fp[rows, segment[gaps]] = True
-    start_kept = kept                                    # boundary before segment j + 1
+    start_kept = kept  # boundary before segment j + 1
     a, b = has_fp[:, 1:][start_kept].mean(), has_fp[:, 1:][~start_kept].mean()
     _within(a - b, 0.0, math.sqrt(0.25 / start_kept.sum() + 0.25 / (~start_kept).sum()))
 

@@ -4,6 +4,7 @@ The metric path of the command (:func:`tvseg.simulate.pevzner_hearst.window_metr
 ``tvseg.unit.batch``) is cross-checked against ``_slow_metrics`` below: a plain loop over the
 probes, written from the paper's definitions, itself checked by hand and against nltk.
 """
+
 import json
 import math
 
@@ -33,14 +34,17 @@ def _slow_metrics(masses, hypotheses, k):
     false_alarm = np.zeros(hypotheses.shape[0])
     wd = np.zeros(hypotheses.shape[0])
     for i in range(1, n - k + 1):
-        r = int(reference[i - 1:i + k - 1].sum())
-        h = hypotheses[:, i - 1:i + k - 1].sum(axis=1)
+        r = int(reference[i - 1 : i + k - 1].sum())
+        h = hypotheses[:, i - 1 : i + k - 1].sum(axis=1)
         miss += (r > 0) & (h == 0)
         false_alarm += (r == 0) & (h > 0)
         wd += h != r
     probes = n - k
-    return {"pk": (miss + false_alarm) / probes, "pk_prime": (miss + 2 * false_alarm) / probes,
-            "windowdiff": wd / probes}
+    return {
+        "pk": (miss + false_alarm) / probes,
+        "pk_prime": (miss + 2 * false_alarm) / probes,
+        "windowdiff": wd / probes,
+    }
 
 
 def _indicator_rows(masses, *hyps):
@@ -143,6 +147,7 @@ def test_false_alarms_do_not_depend_on_the_false_negatives():
     #   hyp A: . . | . | . . | .        fp only                      -> 2 false alarms
     #   hyp B: . . . . | . . . .        fp, both reference boundaries dropped -> still 2
     from tvseg.unit.batch import window_batch
+
     masses = np.array([3, 5, 2])
     got = window_batch(masses, _indicator_rows(10, (3, 2, 3, 2), (5, 5)), k=2)
     assert list(got.false_alarm) == [2, 2]
@@ -166,6 +171,7 @@ def test_published_false_alarms_of_fnp_equal_those_of_fp_except_fnp2():
     def fa(table, errors, p, size_range):
         key = (table, errors, p, size_range)
         return PEVZNER_HEARST[key + ("pk_prime",)] - PEVZNER_HEARST[key + ("pk",)]
+
     pairs = [(("1", p, r), "FP", "FNP") for p in (0.5,) for r in RANGES]
     pairs += [(("2", p, r), "FP", "FNP") for p in (0.05, 0.25) for r in RANGES]
     pairs += [(("3", 0.5, (15, 35)), a, b) for a, b in (("FP1", "FNP1"), ("FP3", "FNP3"))]
@@ -176,8 +182,12 @@ def test_published_false_alarms_of_fnp_equal_those_of_fp_except_fnp2():
 
 def test_run_cells_follow_the_paper_and_do_not_depend_on_the_table_selection():
     cells = ph.run(tables=("3",), trials=1, n_hypotheses=3, seed=7)
-    assert [(c.errors, c.metric) for c in cells][:4] == [("FN", "pk"), ("FN", "pk_prime"), ("FN", "windowdiff"),
-                                                          ("FP1", "pk")]
+    assert [(c.errors, c.metric) for c in cells][:4] == [
+        ("FN", "pk"),
+        ("FN", "pk_prime"),
+        ("FN", "windowdiff"),
+        ("FP1", "pk"),
+    ]
     assert len(cells) == 21 and all(c.published is not None for c in cells)
     both = ph.run(tables=("1", "3"), trials=1, n_hypotheses=3, seed=7, jobs=2)
     assert [c.value for c in both if c.table == "3"] == [c.value for c in cells]
@@ -191,8 +201,15 @@ def test_cli_references_iid_is_the_papers_independent_draw(tmp_path, capsys):
     doc = json.loads(out.read_text())
     assert doc["settings"]["references"] == "iid"
     # the same experiment run directly with independent sizes gives the same numbers
-    direct = run_experiment("pevzner-hearst", ("1", "FN", 0.5, (20, 30)), trials=1, n_hypotheses=2, seed=3,
-                            metrics=ph.window_metrics, references="iid")
+    direct = run_experiment(
+        "pevzner-hearst",
+        ("1", "FN", 0.5, (20, 30)),
+        trials=1,
+        n_hypotheses=2,
+        seed=3,
+        metrics=ph.window_metrics,
+        references="iid",
+    )
     assert doc["cells"][0]["value"] == direct["pk"][0]
     with pytest.raises(SystemExit) as exit_info:
         main(argv + ["--references", "other"])
@@ -201,8 +218,25 @@ def test_cli_references_iid_is_the_papers_independent_draw(tmp_path, capsys):
 
 def test_cli_prints_and_writes_the_contract_json(tmp_path, capsys):
     out = tmp_path / "ph.json"
-    assert main(["simulate", "pevzner-hearst", "--table", "3", "--trials", "1", "--hypotheses", "4",
-                 "--seed", "3", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "pevzner-hearst",
+                "--table",
+                "3",
+                "--trials",
+                "1",
+                "--hypotheses",
+                "4",
+                "--seed",
+                "3",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "FNP2" in printed and "published" in printed and "largest" in printed
     doc = json.loads(out.read_text())
@@ -213,13 +247,29 @@ def test_cli_prints_and_writes_the_contract_json(tmp_path, capsys):
     assert set(cell) == {"table", "errors", "p", "range", "metric", "value", "published"}
     assert cell["table"] == "3" and cell["errors"] == "FN" and cell["range"] == [15, 35]
     assert cell["published"] == 0.245
-    assert [p.name for p in tmp_path.iterdir()] == ["ph.json"]      # no temporary file left
+    assert [p.name for p in tmp_path.iterdir()] == ["ph.json"]  # no temporary file left
 
 
-@pytest.mark.parametrize("argv", [["simulate"], ["simulate", "pevzner-hearst", "--trials", "0"],
-                                  ["simulate", "pevzner-hearst", "--seed", "-1"],
-                                  ["simulate", "pevzner-hearst", "--json", "/no/such/folder/x.json",
-                                   "--table", "3", "--trials", "1", "--hypotheses", "1"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate"],
+        ["simulate", "pevzner-hearst", "--trials", "0"],
+        ["simulate", "pevzner-hearst", "--seed", "-1"],
+        [
+            "simulate",
+            "pevzner-hearst",
+            "--json",
+            "/no/such/folder/x.json",
+            "--table",
+            "3",
+            "--trials",
+            "1",
+            "--hypotheses",
+            "1",
+        ],
+    ],
+)
 def test_cli_bad_usage_exits_2(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err

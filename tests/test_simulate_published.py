@@ -4,6 +4,7 @@ An independent reading of the same source: the Markdown tables are parsed here a
 compared with the hand transcription. The papers are found beside the repository
 (``../shared/papers``, as CI places them); a checkout without them fails here rather than skip.
 """
+
 import re
 from pathlib import Path
 
@@ -23,13 +24,15 @@ def test_pevzner_hearst_tables_match_the_paper_text():
     text = PH.read_text(encoding="utf-8")
     found = {}
     # Tables 1 and 2: "<b>(x) False negatives, <math>p = 0.5</math></b>" then a header and three rows
-    blocks = re.findall(r"<b>\((\w)\) (False negatives|False positives|False positives and false negatives), "
-                        r"<math>p = ([0-9.]+)</math></b>\s*\n[^\n]*\n((?:[^\n]*\n){3})", text)
+    blocks = re.findall(
+        r"<b>\((\w)\) (False negatives|False positives|False positives and false negatives), "
+        r"<math>p = ([0-9.]+)</math></b>\s*\n[^\n]*\n((?:[^\n]*\n){3})",
+        text,
+    )
     assert len(blocks) == 9
-    for index, (letter, kind, p, rows) in enumerate(blocks):
+    for index, (_letter, kind, p, rows) in enumerate(blocks):
         table = "1" if index < 3 else "2"
-        errors = {"False negatives": "FN", "False positives": "FP",
-                  "False positives and false negatives": "FNP"}[kind]
+        errors = {"False negatives": "FN", "False positives": "FP", "False positives and false negatives": "FNP"}[kind]
         for line in rows.strip().splitlines():
             name, *values = line.split("\t")
             for size_range, value in zip(RANGES, values, strict=True):
@@ -58,6 +61,7 @@ def test_fournier_inkpen_table_matches_the_paper_text():
             for i, (mean, sd) in enumerate(values):
                 errors = ("FN", "FP", "FNP")[i // 2]
                 found[(errors, metric, range_pair[i % 2])] = (float(mean), float(sd))
-    ours = {(e, m, r): v for e, metrics in FOURNIER_INKPEN.items() for m, rows in metrics.items()
-            for r, v in rows.items()}
+    ours = {
+        (e, m, r): v for e, metrics in FOURNIER_INKPEN.items() for m, rows in metrics.items() for r, v in rows.items()
+    }
     assert found == ours

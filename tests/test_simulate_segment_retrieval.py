@@ -6,6 +6,7 @@ correct at gamma = 0.85 when 2 u / (1 + u) > 0.85, i.e. u > 0.85 / 1.15 = 0.7391
 move inwards or outwards by s seconds in total has coverage between 2 (d - s) / (2 d - s) and
 2 d / (2 d + s), so it stays correct when s < 2 d (1 - gamma) / (2 - gamma) = 0.26087 d.
 """
+
 import json
 import math
 
@@ -117,6 +118,7 @@ def test_pooled_over_shows_and_split_by_length():
 # ---------------------------------------------------------------------------------------------
 # The error generators on a fixed reference.
 
+
 def boundaries_of(segments):
     off = segments.offsets()
     first = np.zeros(len(segments), bool)
@@ -124,8 +126,7 @@ def boundaries_of(segments):
     return segments.show[~first], segments.start[~first]
 
 
-@pytest.mark.parametrize("errors", ["DEL", "MISS-short", "MISS-long", "INS", "INS-edge", "INS-across",
-                                    "DEL+INS"])
+@pytest.mark.parametrize("errors", ["DEL", "MISS-short", "MISS-long", "INS", "INS-edge", "INS-across", "DEL+INS"])
 def test_probability_zero_leaves_the_reference(errors):
     ref = sr.draw_references(np.random.default_rng(1), 20)
     hyp, events = sr.inject(np.random.default_rng(2), ref, errors, 0.0)
@@ -191,6 +192,7 @@ def test_same_seed_same_numbers_and_experiments_independent():
 # ---------------------------------------------------------------------------------------------
 # Per-error expectations derived by hand, on a large drawn reference.
 
+
 @pytest.fixture(scope="module")
 def big_reference():
     return sr.draw_references(experiment_rng(6, "test", "reference"), 1000)
@@ -227,7 +229,7 @@ def test_false_segment_across_a_boundary_spoils_two_neighbours_per_event(big_ref
     p = 0.25
     ref = big_reference
     n = np.bincount(ref.segments.show)
-    kept_both = 2 * SHIFT_SAFE ** 2
+    kept_both = 2 * SHIFT_SAFE**2
     expected = (2 * p * SPOIL_INS + (n - 2) * (2 * p * (1 - p) * SPOIL_INS + p * p * (1 - kept_both))).sum()
     expected /= (p * (n - 1)).sum()
     per_event, events, _ = spoiled_per_event(ref, "INS-across", p, 3)
@@ -274,7 +276,7 @@ def test_the_study_has_every_experiment_and_metric(cells):
 def test_a_larger_p_never_raises_covn_or_covd(cells):
     # "never raises" within noise: the difference of two means over TRIALS independent trials has
     # standard error sqrt(sd1^2 + sd2^2) / sqrt(TRIALS); allow 4 of them
-    for table, errors, _ in sr.experiments(("deletion", "insertion", "combined")):
+    for _table, errors, _ in sr.experiments(("deletion", "insertion", "combined")):
         for metric in ("cov_n", "cov_d", "recall_n", "boundary_f1_10s"):
             for lo, hi in ((0.05, 0.25), (0.25, 0.5)):
                 a, b = cells[errors, lo, metric], cells[errors, hi, metric]
@@ -293,8 +295,13 @@ def test_a_missed_short_segment_costs_less_than_a_missed_long_one(cells):
     # below 1/2 (about 0.1 in the default run). CovN: a brief merged into a long neighbour loses one
     # segment, a report merged with another report two.
     for p in sr.PROBABILITIES:
-        per_error = {kind: {m: (1 - cells[f"MISS-{kind}", p, m].value) / cells[f"MISS-{kind}", p, "errors"].value
-                            for m in ("cov_n", "cov_d")} for kind in ("short", "long")}
+        per_error = {
+            kind: {
+                m: (1 - cells[f"MISS-{kind}", p, m].value) / cells[f"MISS-{kind}", p, "errors"].value
+                for m in ("cov_n", "cov_d")
+            }
+            for kind in ("short", "long")
+        }
         assert per_error["short"]["cov_d"] < 0.5 * per_error["long"]["cov_d"], p
         assert per_error["short"]["cov_n"] < per_error["long"]["cov_n"], p
 
@@ -314,6 +321,7 @@ def test_small_shifts_keep_long_segments(cells):
 
 # ---------------------------------------------------------------------------------------------
 # The command.
+
 
 def test_command_writes_valid_json(tmp_path, capsys):
     out = tmp_path / "study.json"
@@ -337,8 +345,16 @@ def test_command_writes_valid_json(tmp_path, capsys):
     assert again.read_text() == out.read_text()
 
 
-@pytest.mark.parametrize("bad", [["--trials", "0"], ["--shows", "0"], ["--gamma", "1.5"], ["--seed", "-1"],
-                                 ["--json", "/nonexistent-folder/x.json"]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--trials", "0"],
+        ["--shows", "0"],
+        ["--gamma", "1.5"],
+        ["--seed", "-1"],
+        ["--json", "/nonexistent-folder/x.json"],
+    ],
+)
 def test_command_rejects_bad_options(bad, capsys):
     assert main(["simulate", "segment-retrieval", "--trials", "1", "--shows", "2", *bad]) == 2
     assert "Traceback" not in capsys.readouterr().err
@@ -350,7 +366,7 @@ def test_the_documented_table_is_what_the_command_prints(capsys):
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "segment-retrieval-study.md").read_text()
     start = doc.index("$ tvseg simulate segment-retrieval")
-    block = doc[start:doc.index("```", start)].splitlines()[1:]
+    block = doc[start : doc.index("```", start)].splitlines()[1:]
     assert main(["simulate", "segment-retrieval"]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert len(block) > 40 and printed == block

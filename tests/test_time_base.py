@@ -1,4 +1,5 @@
 """Hypotheses and units on another time base are refused, never scored as zeros or as perfect (issue 11)."""
+
 import pytest
 
 from tvseg.cli import main
@@ -16,10 +17,18 @@ def rttm(path, rows):
 
 def corpus(tmp_path, *, offset=0.0, scale=1.0, prefix=""):
     # two shows of 600 s, three segments each; the hypothesis cuts at 190 and 410 (reference 200, 400)
-    ref = rttm(tmp_path / "ref.rttm", [(s, a, d, lab) for s in ("s1", "s2")
-                                       for a, d, lab in ((0, 200, "a"), (200, 200, "b"), (400, 200, "c"))])
-    hyp = rttm(tmp_path / "hyp.rttm", [(prefix + s, a * scale + offset, d * scale, lab) for s in ("s1", "s2")
-                                       for a, d, lab in ((0, 190, "a"), (190, 220, "b"), (410, 190, "c"))])
+    ref = rttm(
+        tmp_path / "ref.rttm",
+        [(s, a, d, lab) for s in ("s1", "s2") for a, d, lab in ((0, 200, "a"), (200, 200, "b"), (400, 200, "c"))],
+    )
+    hyp = rttm(
+        tmp_path / "hyp.rttm",
+        [
+            (prefix + s, a * scale + offset, d * scale, lab)
+            for s in ("s1", "s2")
+            for a, d, lab in ((0, 190, "a"), (190, 220, "b"), (410, 190, "c"))
+        ],
+    )
     return ref, hyp
 
 
@@ -126,7 +135,7 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
     from tvseg.time_base import CAPTION_MEDIAN, CAPTION_RATE, warn_if_captions
 
     rng = np.random.default_rng(5)
-    for trial in range(30):
+    for _ in range(30):
         shows, parts = [], []
         for k in range(int(rng.integers(1, 12))):
             n = int(rng.integers(0, 40))
@@ -206,8 +215,16 @@ def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
             if rng.random() < 0.15:
                 continue
             m = int(rng.integers(1, 30))
-            start = np.sort(np.round(rng.uniform(region_start[k] if not np.isnan(region_start[k]) else 0,
-                                                 (region_end[k] if not np.isnan(region_end[k]) else 100) * 1.2, m), 3))
+            start = np.sort(
+                np.round(
+                    rng.uniform(
+                        region_start[k] if not np.isnan(region_start[k]) else 0,
+                        (region_end[k] if not np.isnan(region_end[k]) else 100) * 1.2,
+                        m,
+                    ),
+                    3,
+                )
+            )
             end = start + np.round(rng.uniform(0.5, 8 if rng.random() < 0.5 else 60, m), 3)
             kind = rng.random()
             if kind < 0.1:

@@ -1,4 +1,5 @@
 """Titles: normalisation, title-word F1 (Jin & Hauptmann 2001) and titled recall/precision."""
+
 import warnings
 
 import pytest
@@ -53,8 +54,11 @@ def test_titled_recall_and_precision():
     for threshold, accuracy in ((None, 0.5), (0.5, 1.0), (0.6, 0.5)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TvsegWarning)
-            c = evaluate({"s": ref}, {"sys": {"s": hyp}},
-                         settings=Settings(bootstrap=0, title_f1_threshold=threshold)).systems["sys"].corpus
+            c = (
+                evaluate({"s": ref}, {"sys": {"s": hyp}}, settings=Settings(bootstrap=0, title_f1_threshold=threshold))
+                .systems["sys"]
+                .corpus
+            )
         assert c["title_accuracy"] == accuracy
         assert c["title_f1"] == pytest.approx((1.0 + 0.5) / 2)
 

@@ -1,21 +1,25 @@
 """tvseg.unit.corpus.corpus_unit_scores (issue 13) equals the per-show loop of the per-show loop of tests/unit_reference.py:
 same per-show table, same corpus dict, same warnings, same errors, on random corpora in every convention,
 with units and with frames."""
+
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
+from unit_reference import _unit_scores
 
 from tvseg.errors import InputError
-from unit_reference import _unit_scores
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.unit.conventions import CONVENTIONS
 from tvseg.unit.corpus import corpus_unit_scores
+
 
 def segmentation(rng, t0, t1, *, grid):
     """An Annotation over [t0, t1] with gaps, segments on a grid (so unit midpoints hit starts)."""
@@ -23,9 +27,9 @@ def segmentation(rng, t0, t1, *, grid):
     cuts = np.unique(np.round(rng.uniform(t0, t1, rng.integers(0, 10)) / grid) * grid)
     edges = np.concatenate(([t0], cuts[(cuts > t0) & (cuts < t1)], [t1]))
     for i, (s, e) in enumerate(zip(edges[:-1], edges[1:])):
-        if rng.random() < 0.2 and e - s > 2 * grid:     # a gap: the segment ends early
+        if rng.random() < 0.2 and e - s > 2 * grid:  # a gap: the segment ends early
             e = s + grid
-        if rng.random() < 0.1:                           # a hole: no segment at all
+        if rng.random() < 0.1:  # a hole: no segment at all
             continue
         a[Segment(float(s), float(e))] = f"T{i}"
     return a
@@ -77,7 +81,7 @@ def recorded(call):
         warnings.simplefilter("always")
         result = call()
     seen, out = set(), []
-    for w in caught:   # what the default filter shows: once per message and line
+    for w in caught:  # what the default filter shows: once per message and line
         key = (str(w.message), w.filename, w.lineno)
         if key not in seen:
             seen.add(key)
@@ -90,11 +94,23 @@ def both(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):
     hyp = from_segmentations(hyp_anns, names=shows, side="hypothesis")
     old, old_w = recorded(lambda: _unit_scores("sys", shows, ref_anns, hyp_anns, units, st_, *uem, ref, hyp))
     r_start, r_end = regions(ref, *uem)
-    u_show, u_start, u_end = (flat_units(shows, units) if st_.units != "frames" and units is not None
-                             else (None, None, None))
-    new, new_w = recorded(lambda: corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start,
-                                                     unit_end=u_end, shows=shows, settings=st_,
-                                                     region_start=r_start, region_end=r_end, name="sys"))
+    u_show, u_start, u_end = (
+        flat_units(shows, units) if st_.units != "frames" and units is not None else (None, None, None)
+    )
+    new, new_w = recorded(
+        lambda: corpus_unit_scores(
+            ref,
+            hyp,
+            unit_show=u_show,
+            unit_start=u_start,
+            unit_end=u_end,
+            shows=shows,
+            settings=st_,
+            region_start=r_start,
+            region_end=r_end,
+            name="sys",
+        )
+    )
     return old, new, old_w, new_w
 
 
@@ -140,8 +156,8 @@ def test_frames_with_a_uem():
 
 def test_no_units_at_all_and_no_scored_show():
     shows, ref_anns, hyp_anns, _ = corpus(3, 4)
-    assert_same(*both(shows, ref_anns, hyp_anns, None, Settings(units="file")))     # None
-    assert_same(*both(shows, ref_anns, hyp_anns, {}, Settings(units="file")))       # warnings only
+    assert_same(*both(shows, ref_anns, hyp_anns, None, Settings(units="file")))  # None
+    assert_same(*both(shows, ref_anns, hyp_anns, {}, Settings(units="file")))  # warnings only
 
 
 def test_one_unit_shows_and_shows_without_reference():
@@ -149,15 +165,22 @@ def test_one_unit_shows_and_shows_without_reference():
     ref_anns = [None, Annotation(), None]
     ref_anns[1][Segment(0, 5)] = "x"
     hyp_anns = [None, None, None]
-    units = {"a": pd.DataFrame({"start": [1.0], "end": [2.0]}), "b": pd.DataFrame({"start": [0.0], "end": [1.0]}),
-             "c": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0]})}
+    units = {
+        "a": pd.DataFrame({"start": [1.0], "end": [2.0]}),
+        "b": pd.DataFrame({"start": [0.0], "end": [1.0]}),
+        "c": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0]}),
+    }
     for convention in UNIT_CONVENTIONS:
         assert_same(*both(shows, ref_anns, hyp_anns, units, Settings(units="file", convention=convention)))
 
 
 @hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 32 - 1), k=st.sampled_from([None, 1, 3, 8, 40]),
-       convention=st.sampled_from(UNIT_CONVENTIONS), grid=st.sampled_from([0.25, 0.5, 1.0]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    k=st.sampled_from([None, 1, 3, 8, 40]),
+    convention=st.sampled_from(UNIT_CONVENTIONS),
+    grid=st.sampled_from([0.25, 0.5, 1.0]),
+)
 def test_random_corpora(seed, k, convention, grid):
     shows, ref_anns, hyp_anns, units = corpus(seed, grid=grid)
     assert_same(*both(shows, ref_anns, hyp_anns, units, Settings(units="file", k=k, convention=convention)))
@@ -169,8 +192,18 @@ def errors(shows, ref_anns, hyp_anns, units, ref, hyp, st_):
     u_show, u_start, u_end = flat_units(shows, units)
     r_start, r_end = regions(ref)
     with pytest.raises(InputError) as new:
-        corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end, shows=shows,
-                           settings=st_, region_start=r_start, region_end=r_end, name="sys")
+        corpus_unit_scores(
+            ref,
+            hyp,
+            unit_show=u_show,
+            unit_start=u_start,
+            unit_end=u_end,
+            shows=shows,
+            settings=st_,
+            region_start=r_start,
+            region_end=r_end,
+            name="sys",
+        )
     assert str(new.value) == str(old.value)
 
 
@@ -203,10 +236,20 @@ def test_overlapping_segments_raise_the_same_error(side):
     good[Segment(4, 9)] = "y"
     bad[Segment(0, 5)] = "x"
     bad[Segment(4, 9), "t2"] = "y"
-    clean = Segments(show=np.array([0, 0, 1, 1]), start=np.array([0.0, 4.0, 0.0, 4.0]),
-                     end=np.array([4.0, 9.0, 4.0, 9.0]), label=np.array(["x", "y", "x", "y"], object), n_shows=2)
-    broken = Segments(show=np.array([0, 0, 1, 1]), start=np.array([0.0, 4.0, 0.0, 4.0]),
-                      end=np.array([4.0, 9.0, 5.0, 9.0]), label=np.array(["x", "y", "x", "y"], object), n_shows=2)
+    clean = Segments(
+        show=np.array([0, 0, 1, 1]),
+        start=np.array([0.0, 4.0, 0.0, 4.0]),
+        end=np.array([4.0, 9.0, 4.0, 9.0]),
+        label=np.array(["x", "y", "x", "y"], object),
+        n_shows=2,
+    )
+    broken = Segments(
+        show=np.array([0, 0, 1, 1]),
+        start=np.array([0.0, 4.0, 0.0, 4.0]),
+        end=np.array([4.0, 9.0, 5.0, 9.0]),
+        label=np.array(["x", "y", "x", "y"], object),
+        n_shows=2,
+    )
     units = {s: pd.DataFrame({"start": np.arange(9.0), "end": np.arange(9.0) + 1}) for s in shows}
     anns_bad = [good, bad]
     if side == "reference":
@@ -216,12 +259,17 @@ def test_overlapping_segments_raise_the_same_error(side):
 
 
 @hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 32 - 1), k=st.sampled_from([None, 1, 2, 6]), convention=st.sampled_from(CONVENTIONS),
-       frame=st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 6.0, 0.3]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    k=st.sampled_from([None, 1, 2, 6]),
+    convention=st.sampled_from(CONVENTIONS),
+    frame=st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 6.0, 0.3]),
+)
 def test_random_corpora_in_frames(seed, k, convention, frame):
     shows, ref_anns, hyp_anns, _ = corpus(seed)
-    assert_same(*both(shows, ref_anns, hyp_anns, None, Settings(units="frames", frame=frame, k=k,
-                                                                convention=convention)))
+    assert_same(
+        *both(shows, ref_anns, hyp_anns, None, Settings(units="frames", frame=frame, k=k, convention=convention))
+    )
 
 
 def test_chunkseg_needs_frames():
@@ -230,6 +278,15 @@ def test_chunkseg_needs_frames():
     u_show, u_start, u_end = flat_units(shows, units)
     r_start, r_end = regions(ref)
     with pytest.raises(Exception, match="chunkseg"):
-        corpus_unit_scores(ref, ref, unit_show=u_show, unit_start=u_start, unit_end=u_end, shows=shows,
-                           settings=Settings(units="file", convention="chunkseg"), region_start=r_start,
-                           region_end=r_end, name="sys")
+        corpus_unit_scores(
+            ref,
+            ref,
+            unit_show=u_show,
+            unit_start=u_start,
+            unit_end=u_end,
+            shows=shows,
+            settings=Settings(units="file", convention="chunkseg"),
+            region_start=r_start,
+            region_end=r_end,
+            name="sys",
+        )

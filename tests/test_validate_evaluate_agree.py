@@ -1,5 +1,5 @@
 """``tvseg validate`` gives the verdict ``tvseg evaluate`` gives, on the same inputs (issue 11)."""
-import shutil
+
 from pathlib import Path
 
 import pytest
@@ -38,16 +38,24 @@ def scenario(tmp_path, kind):
         rttm(hyp / "all.rttm", three("s1") + [("s2", 0, 300, "a"), ("s2", 200, 400, "b")])
     elif kind == "units off the time base":
         units = tmp_path / "units.csv"
-        units.write_text("show,start,end\n" + "".join(f"s{k},{36000 + t},{36005 + t}\n"
-                                                      for k in (1, 2) for t in range(0, 600, 5)))
+        units.write_text(
+            "show,start,end\n" + "".join(f"s{k},{36000 + t},{36005 + t}\n" for k in (1, 2) for t in range(0, 600, 5))
+        )
         extra = ["--units", str(units)]
     elif kind == "too many frames":
         extra = ["--frame", "0.0001"]
     return ["--reference", str(ref), "--hypothesis", f"sys={hyp}", *extra]
 
 
-KINDS = ["fine", "same show in two files", "no show in common", "timecode origin", "overlapping segments",
-         "units off the time base", "too many frames"]
+KINDS = [
+    "fine",
+    "same show in two files",
+    "no show in common",
+    "timecode origin",
+    "overlapping segments",
+    "units off the time base",
+    "too many frames",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -66,7 +74,7 @@ def test_same_verdict(tmp_path, capsys, kind):
 
 def test_validate_a_folder_as_evaluate_reads_it(tmp_path, capsys):
     # the same show in two files of one folder: each file is fine alone, the folder is not
-    options = scenario(tmp_path, "same show in two files")
+    scenario(tmp_path, "same show in two files")
     code = main(["validate", str(tmp_path / "hyp")])
     err = capsys.readouterr().err
     assert code == 2 and "again.rttm" in err and "all.rttm" in err
@@ -82,8 +90,10 @@ def test_same_verdict_on_the_demo(tmp_path, capsys):
 def test_roll_up_captions_validate_as_units(tmp_path, capsys):
     # cues overlap (roll-up captions): not a chapter file, but valid units; validate says so, exit 0
     path = tmp_path / "rollup.vtt"
-    path.write_text("WEBVTT\n\n00:00:00.000 --> 00:00:04.000\none\n\n00:00:02.000 --> 00:00:06.000\ntwo\n\n"
-                    "00:00:04.000 --> 00:00:08.000\nthree\n")
+    path.write_text(
+        "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\none\n\n00:00:02.000 --> 00:00:06.000\ntwo\n\n"
+        "00:00:04.000 --> 00:00:08.000\nthree\n"
+    )
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
     assert "captions" in out and "3 cue(s) as units only" in out

@@ -1,5 +1,6 @@
 """Video chaptering's metrics (issue 14): VidChapters' detection P/R/F over tIoU thresholds and
 navigation P/R at d seconds (tvseg.retrieval.chapters), and the one-to-one variant of detection."""
+
 import itertools
 import math
 import warnings
@@ -13,8 +14,15 @@ from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
 from tvseg.metrics import METRICS, keys
 from tvseg.rates import f_measure
-from tvseg.retrieval.chapters import (NAV_DISTANCES, TIOU_THRESHOLDS, chapter_components, chapter_metrics,
-                                      chapters, one_to_one, overlapping_pairs)
+from tvseg.retrieval.chapters import (
+    NAV_DISTANCES,
+    TIOU_THRESHOLDS,
+    chapter_components,
+    chapter_metrics,
+    chapters,
+    one_to_one,
+    overlapping_pairs,
+)
 from tvseg.retrieval.segments import stack
 
 # --- a worked example, counted by hand from the definitions ----------------------------------------
@@ -49,12 +57,24 @@ from tvseg.retrieval.segments import stack
 REFERENCE = [(0, 40), (40, 80), (80, 200), (200.1, 200.7), (250, 280)]
 HYPOTHESIS = [(0, 83), (83, 200), (200.1, 200.4), (230, 240)]
 EXPECTED = {
-    "vc_detection_precision": Fr(3, 8), "vc_detection_recall": Fr(7, 20), "vc_detection_f1": Fr(67, 186),
-    "detection_precision_1to1": Fr(3, 8), "detection_recall_1to1": Fr(3, 10), "detection_f1_1to1": Fr(1, 3),
-    "nav_precision_1s": Fr(2, 4), "nav_recall_1s": Fr(2, 5), "nav_precision_3s": Fr(2, 4), "nav_recall_3s": Fr(2, 5),
-    "nav_precision_5s": Fr(3, 4), "nav_recall_5s": Fr(3, 5), "nav_precision_10s": Fr(3, 4),
-    "nav_recall_10s": Fr(3, 5), "nav_precision_30s": Fr(1), "nav_recall_30s": Fr(4, 5),
-    "nav_precision_60s": Fr(1), "nav_recall_60s": Fr(1),
+    "vc_detection_precision": Fr(3, 8),
+    "vc_detection_recall": Fr(7, 20),
+    "vc_detection_f1": Fr(67, 186),
+    "detection_precision_1to1": Fr(3, 8),
+    "detection_recall_1to1": Fr(3, 10),
+    "detection_f1_1to1": Fr(1, 3),
+    "nav_precision_1s": Fr(2, 4),
+    "nav_recall_1s": Fr(2, 5),
+    "nav_precision_3s": Fr(2, 4),
+    "nav_recall_3s": Fr(2, 5),
+    "nav_precision_5s": Fr(3, 4),
+    "nav_recall_5s": Fr(3, 5),
+    "nav_precision_10s": Fr(3, 4),
+    "nav_recall_10s": Fr(3, 5),
+    "nav_precision_30s": Fr(1),
+    "nav_recall_30s": Fr(4, 5),
+    "nav_precision_60s": Fr(1),
+    "nav_recall_60s": Fr(1),
 }
 
 
@@ -106,6 +126,7 @@ def test_no_prediction_scores_zero_and_no_reference_is_left_out():
 
 # --- a transcription of the definitions, show by show, in exact arithmetic ------------------------
 
+
 def _definition(reference, hypothesis):
     """Per show ``{key: Fraction}`` straight from the definitions (None: no reference chapter)."""
     if not reference:
@@ -150,8 +171,10 @@ def _vidchapters_corpus(per_show):
     shows = [s for s in per_show if s is not None]
     mean = lambda key: sum(s[key] for s in shows) / len(shows)  # noqa: E731
     out = {}
-    for name, keys_ in (("vc", ("vc_detection_precision", "vc_detection_recall", "vc_detection_f1")),
-                        ("11", ("detection_precision_1to1", "detection_recall_1to1", "detection_f1_1to1"))):
+    for name, keys_ in (
+        ("vc", ("vc_detection_precision", "vc_detection_recall", "vc_detection_f1")),
+        ("11", ("detection_precision_1to1", "detection_recall_1to1", "detection_f1_1to1")),
+    ):
         ps = [mean((name, "p", Fr(str(t)))) for t in TIOU_THRESHOLDS]
         rs = [mean((name, "r", Fr(str(t)))) for t in TIOU_THRESHOLDS]
         fs = [2 * p * r / (p + r) if p + r else Fr(0) for p, r in zip(ps, rs)]
@@ -180,10 +203,18 @@ def test_corpus_values_equal_the_definitions_on_random_corpora():
         n_shows = int(rng.integers(1, 7))
         refs = [_random_show(rng, 5, gaps=bool(rng.integers(2))) for _ in range(n_shows)]
         hyps = [_random_show(rng, 6, gaps=bool(rng.integers(2))) for _ in range(n_shows)]
-        ref = stack([(np.array([s for s, _ in r], float), np.array([e for _, e in r], float),
-                      np.full(len(r), None, object)) for r in refs])
-        hyp = stack([(np.array([s for s, _ in h], float), np.array([e for _, e in h], float),
-                      np.full(len(h), None, object)) for h in hyps])
+        ref = stack(
+            [
+                (np.array([s for s, _ in r], float), np.array([e for _, e in r], float), np.full(len(r), None, object))
+                for r in refs
+            ]
+        )
+        hyp = stack(
+            [
+                (np.array([s for s, _ in h], float), np.array([e for _, e in h], float), np.full(len(h), None, object))
+                for h in hyps
+            ]
+        )
         comp = chapter_components(ref, hyp, n_shows)
         per_show = [_definition(r, h) for r, h in zip(refs, hyps)]
         # per show
@@ -212,8 +243,18 @@ def test_one_to_one_is_a_maximum_matching_on_random_cases():
     for _ in range(400):
         refs = _random_show(rng, 6, gaps=bool(rng.integers(2)))
         hyps = _random_show(rng, 6, gaps=bool(rng.integers(2)))
-        ref, hyp = (stack([(np.array([s for s, _ in x], float), np.array([e for _, e in x], float),
-                            np.full(len(x), None, object))]) for x in (refs, hyps))
+        ref, hyp = (
+            stack(
+                [
+                    (
+                        np.array([s for s, _ in x], float),
+                        np.array([e for _, e in x], float),
+                        np.full(len(x), None, object),
+                    )
+                ]
+            )
+            for x in (refs, hyps)
+        )
         pr, ph, inter, union = overlapping_pairs(ref, hyp)
         # every pair, and the pairs above 0.3 / 0.1 of tIoU: all non-crossing
         for keep in (np.ones(len(pr), bool), inter * 10 > 3 * union, inter * 10 > union):

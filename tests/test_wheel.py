@@ -7,6 +7,7 @@ so that the test needs no download. The editable install of the test environment
 path added by a ``.pth`` file is not a site folder: its own ``.pth`` hooks do not run), so the ``tvseg``
 that runs is the wheel's.
 """
+
 import subprocess
 import sys
 import sysconfig
@@ -18,26 +19,45 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_wheel_runs_the_demo_from_an_empty_folder(tmp_path):
     wheels = tmp_path / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
-                           capture_output=True, text=True)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, build.stderr
     (wheel,) = wheels.glob("tvseg-*.whl")
     env = tmp_path / "env"
     venv.EnvBuilder(with_pip=True).create(env)
     python = env / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "test_environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    install = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
-                             capture_output=True, text=True)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], capture_output=True, text=True
+    )
     assert install.returncode == 0, install.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    run = subprocess.run([str(env / "bin" / "tvseg"), "evaluate", "--demo", "--bootstrap", "50"], cwd=empty,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [str(env / "bin" / "tvseg"), "evaluate", "--demo", "--bootstrap", "50"],
+        cwd=empty,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     assert "system_a" in run.stdout and "system_b" in run.stdout
     assert (empty / "tvseg-demo" / "index.html").is_file()
-    where = subprocess.run([str(python), "-c", "import tvseg; print(tvseg.__file__)"], cwd=empty,
-                           capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(python), "-c", "import tvseg; print(tvseg.__file__)"],
+        cwd=empty,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert str(env) in where and str(ROOT) not in where  # the wheel's tvseg ran, not the checkout's

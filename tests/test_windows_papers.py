@@ -4,6 +4,7 @@ Scaiano & Inkpen (2012), Figure 4 and Tables 1-2; Fournier & Inkpen (2012), sect
 and Table 2 (the 1-WD column). Figure 4 is missing from our copy of the paper and is reconstructed
 below from its text; every expected number is the paper's, or a hand count written out here.
 """
+
 import itertools
 import math
 import statistics
@@ -54,7 +55,7 @@ def test_scaiano_inkpen_table2(name):
     assert (m.tp, m.tn, m.fp, m.fn) == (tp, tn, fp, fn)
     assert m.total == 44
     if p is None:
-        assert math.isnan(m.precision)      # printed "-": 0/0
+        assert math.isnan(m.precision)  # printed "-": 0/0
     else:
         assert m.precision == pytest.approx(p, abs=0.005)
     assert m.recall == pytest.approx(r)
@@ -127,8 +128,9 @@ def test_fournier_inkpen_section_3_3_walkthrough():
     # boundaries {1,3,5,8,11,12} and {1,3,4,6,12}: 5 gaps differ (4,5,6,8,11), the "5 potential
     # substitutions" of the text. segeval1: mean 14/7 = 2 -> k = max(2, 1) = 2, windows of 2 units
     # hold 1 gap, 14 + 1 - 2 = 13 windows, 5 in error: 1 - WD = 8/13 = 0.6154.
-    assert 1 - windowdiff((1, 2, 2, 3, 3, 1, 2), (1, 2, 1, 2, 6, 2), convention="segeval1") \
-        == pytest.approx(0.6154, abs=5e-5)
+    assert 1 - windowdiff((1, 2, 2, 3, 3, 1, 2), (1, 2, 1, 2, 6, 2), convention="segeval1") == pytest.approx(
+        0.6154, abs=5e-5
+    )
 
 
 def test_fournier_inkpen_near_miss():
@@ -146,17 +148,23 @@ def test_fournier_inkpen_maximal_versus_minimal():
 
 # Table 2, column 1-WD: the mean +- sd over all ordered pairs of coders (footnote 9: "permuted, and
 # with window size recalculated for each pair"), on the Moonstone chapters that segeval bundles.
-TABLE2_1WD = {"ch1": (0.6641, 0.1307), "ch2": (0.7619, 0.1743), "ch3": (0.6732, 0.1559),
-              "ch4": (0.6019, 0.2245), "ch5": (0.6965, 0.1106), "ch8": (0.7505, 0.0911),
-              "ch10": (0.7729, 0.0770), "ch11": (0.6189, 0.1294)}
+TABLE2_1WD = {
+    "ch1": (0.6641, 0.1307),
+    "ch2": (0.7619, 0.1743),
+    "ch3": (0.6732, 0.1559),
+    "ch4": (0.6019, 0.2245),
+    "ch5": (0.6965, 0.1106),
+    "ch8": (0.7505, 0.0911),
+    "ch10": (0.7729, 0.0770),
+    "ch11": (0.6189, 0.1294),
+}
 
 
 def test_fournier_inkpen_table2_pairwise_windowdiff():
     seen = set()
     for group in (samples.KAZANTSEVA2012_G5, samples.KAZANTSEVA2012_G2):
         for chapter, coders in group.items():
-            vals = [1 - windowdiff(a, b, convention="segeval1")
-                    for a, b in itertools.permutations(coders.values(), 2)]
+            vals = [1 - windowdiff(a, b, convention="segeval1") for a, b in itertools.permutations(coders.values(), 2)]
             mean, sd = TABLE2_1WD[chapter]
             assert statistics.mean(vals) == pytest.approx(mean, abs=5e-5), chapter
             assert statistics.pstdev(vals) == pytest.approx(sd, abs=5e-5), chapter

@@ -1,15 +1,17 @@
 """Laws the window metrics obey (hypothesis), the batch form against the single-pair form, and the
 degenerate cases."""
+
 import math
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.unit.masses import as_masses, to_indicator
 from tvseg.unit.batch import WindowBatch, window_batch, windowdiff_batch
+from tvseg.unit.masses import as_masses, to_indicator
 from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
 from tvseg.unit.winpr import winpr
 
@@ -19,10 +21,12 @@ CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 @st.composite
 def pair(draw, min_units=2, max_units=80):
     n = draw(st.integers(min_units, max_units))
+
     def cut():
         gaps = draw(st.lists(st.booleans(), min_size=n - 1, max_size=n - 1))
         edges = [0] + [i + 1 for i, g in enumerate(gaps) if g] + [n]
         return tuple(b - a for a, b in zip(edges, edges[1:]))
+
     return cut(), cut()
 
 
@@ -43,8 +47,7 @@ def test_identity_scores_zero_and_values_are_bounded(p, convention, k):
     assert same == 0 or math.isnan(same)
     same = quiet(windowdiff, ref, ref, k=k, convention=convention)
     assert same == 0 or math.isnan(same)
-    for v in (quiet(pk, ref, hyp, k=k, convention=convention),
-              quiet(windowdiff, ref, hyp, k=k, convention=convention)):
+    for v in (quiet(pk, ref, hyp, k=k, convention=convention), quiet(windowdiff, ref, hyp, k=k, convention=convention)):
         assert math.isnan(v) or 0 <= v <= 1
     if convention == "paper":
         # the paper's windows always fit for the default k when N >= 2
@@ -71,8 +74,13 @@ def test_winpr_total_and_consistency(p, k):
 
 
 @settings(max_examples=60, deadline=None)
-@given(pair(max_units=60), st.sampled_from(CONVENTIONS), st.one_of(st.none(), st.integers(1, 8)),
-       st.integers(1, 5), st.data())
+@given(
+    pair(max_units=60),
+    st.sampled_from(CONVENTIONS),
+    st.one_of(st.none(), st.integers(1, 8)),
+    st.integers(1, 5),
+    st.data(),
+)
 def test_batch_equals_single(p, convention, k, h, data):
     ref, _ = p
     n = sum(ref)
@@ -87,8 +95,7 @@ def test_batch_equals_single(p, convention, k, h, data):
         got = quiet(batch.pk, false_alarm_weight=2.0)
         want = [quiet(pk, ref, x, k=k, convention=convention, false_alarm_weight=2.0) for x in hyps]
         np.testing.assert_allclose(got, want)
-        want = [quiet(windowdiff, ref, x, k=k, convention=convention, lamprier=lam, weighted=wt)
-                for x in hyps]
+        want = [quiet(windowdiff, ref, x, k=k, convention=convention, lamprier=lam, weighted=wt) for x in hyps]
         np.testing.assert_allclose(quiet(batch.windowdiff), want)
         got = quiet(windowdiff_batch, ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
         np.testing.assert_allclose(got, want)
@@ -100,8 +107,13 @@ def test_batch_equals_single(p, convention, k, h, data):
 
 
 @settings(max_examples=80, deadline=None)
-@given(pair(min_units=1, max_units=60), st.sampled_from(CONVENTIONS),
-       st.one_of(st.none(), st.integers(0, 64)), st.integers(1, 5), st.data())
+@given(
+    pair(min_units=1, max_units=60),
+    st.sampled_from(CONVENTIONS),
+    st.one_of(st.none(), st.integers(0, 64)),
+    st.integers(1, 5),
+    st.data(),
+)
 def test_window_batch_equals_single_pair_components(p, convention, k, h, data):
     # k may exceed N (no window) and be 0 or 1 (windows of no gap under nltk and segeval1)
     ref, _ = p
@@ -132,8 +144,8 @@ def test_window_batch_on_long_rows_equals_a_literal_window_count():
     k = 7
     got = window_batch(ref, ind, k=k)
     for i, row in enumerate(ind):
-        rs = np.array([r[s - 1:s - 1 + k].sum() for s in range(1, n - k + 1)])
-        hs = np.array([row[s - 1:s - 1 + k].sum() for s in range(1, n - k + 1)])
+        rs = np.array([r[s - 1 : s - 1 + k].sum() for s in range(1, n - k + 1)])
+        hs = np.array([row[s - 1 : s - 1 + k].sum() for s in range(1, n - k + 1)])
         assert got.miss[i] == np.sum((rs > 0) & (hs == 0))
         assert got.false_alarm[i] == np.sum((rs == 0) & (hs > 0))
         assert got.errors[i] == np.sum(rs != hs)
@@ -151,8 +163,10 @@ def test_sweep_equals_brute_force_windows():
         ref = tuple(np.diff(np.concatenate(([0], np.flatnonzero(r) + 1, [n]))))
         hyp = tuple(np.diff(np.concatenate(([0], np.flatnonzero(h) + 1, [n]))))
         k = int(rng.integers(1, n + 1))
-        def count(ind, s, w):
+
+        def count(ind, s, w, n=n):
             return sum(ind[g - 1] for g in range(s, s + w) if 1 <= g <= n - 1)
+
         starts = range(1, n - k + 1)
         miss = sum(count(r, s, k) > 0 and count(h, s, k) == 0 for s in starts)
         fa = sum(count(r, s, k) == 0 and count(h, s, k) > 0 for s in starts)
@@ -174,8 +188,8 @@ def test_default_k_roundings():
     assert default_k((5, 5)) == 3
     assert default_k((1, 1, 1, 1)) == 1
     assert default_k((5, 5), convention="segeval1") == 3
-    assert default_k((5, 5), convention="segeval") == 2    # half to even, at least 2
-    assert default_k((7, 7), convention="segeval") == 4    # 3.5 -> 4 (even)
+    assert default_k((5, 5), convention="segeval") == 2  # half to even, at least 2
+    assert default_k((7, 7), convention="segeval") == 4  # 3.5 -> 4 (even)
     # nltk: round((N-1) / (2 * boundaries)): (5, 5): 9 / 2 = 4.5 -> 4
     assert default_k((5, 5), convention="nltk") == 4
     assert default_k((1, 1), convention="nltk") == 0
@@ -193,9 +207,9 @@ def test_degenerate_cases():
     with pytest.warns(TvsegWarning):
         assert math.isnan(pk((2, 3), (5,), k=5))
     assert pk((2, 3), (5,), k=5, convention="segeval") == 0.0
-    assert pk((2, 3), (5,), k=9, convention="nltk") == 0.0        # nltk: 0 / negative
+    assert pk((2, 3), (5,), k=9, convention="nltk") == 0.0  # nltk: 0 / negative
     with pytest.warns(TvsegWarning):
-        assert math.isnan(pk((2, 3), (5,), k=5, convention="nltk"))   # nltk: ZeroDivisionError
+        assert math.isnan(pk((2, 3), (5,), k=5, convention="nltk"))  # nltk: ZeroDivisionError
     assert windowdiff((2, 3), (5,), k=9, convention="segeval") == 0.0
     # k = N - 1 under the paper: one window spanning the whole text
     assert windowdiff((2, 3), (5,), k=4) == 1.0
@@ -204,7 +218,7 @@ def test_degenerate_cases():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         m = winpr((5,), (5,))
-        assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)     # k = round(2.5) = 3, 3 * 4 gaps
+        assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)  # k = round(2.5) = 3, 3 * 4 gaps
         assert math.isnan(m.f1) and math.isnan(m.precision) and math.isnan(m.recall)
         assert math.isnan(m.normalized().f1)
 
@@ -234,6 +248,7 @@ def test_bad_options_and_inputs():
 
 def test_results_are_frozen_dataclasses_that_still_unpack():
     import dataclasses
+
     c = pk_components((2, 3), (5,), k=2)
     miss, false_alarm, windows = c
     assert (miss, false_alarm, windows) == (c.miss, c.false_alarm, c.windows) == (2, 0, 3)
@@ -246,13 +261,17 @@ def test_results_are_frozen_dataclasses_that_still_unpack():
         assert dataclasses.is_dataclass(result)
         with pytest.raises(dataclasses.FrozenInstanceError):
             result.k = 3
-    assert (m.precision, m.recall, m.f1) == (m.tp / (m.tp + m.fp), m.tp / (m.tp + m.fn),
-                                             2 * m.tp / (2 * m.tp + m.fp + m.fn))
+    assert (m.precision, m.recall, m.f1) == (
+        m.tp / (m.tp + m.fp),
+        m.tp / (m.tp + m.fn),
+        2 * m.tp / (2 * m.tp + m.fp + m.fn),
+    )
 
 
 def test_old_import_paths_still_resolve():
     import tvseg
     from tvseg.unit import batch, windows
     from tvseg.unit import winpr as winpr_module
+
     assert windows.winpr is winpr_module.winpr and windows.window_batch is batch.window_batch
     assert windows.windowdiff_batch is batch.windowdiff_batch and tvseg.winpr is winpr_module.winpr

@@ -1,7 +1,7 @@
 """Unit-domain components of a show and the metrics computed from (summed) components."""
+
 import math
 
-import pandas as pd
 import pytest
 from pyannote.core import Annotation, Segment
 
@@ -28,8 +28,7 @@ def test_one_show_by_hand():
     # WinPR k = 4: a near miss by one gap shares 3 windows -> TP 3, FP 1, FN 1, TN 4*14 - 5 = 51.
     # S: one 1-wise... a near miss by one position is one transposition -> penalty 1 of 14 PBs.
     u = frames(Segment(0, 30), 2.0)
-    c = unit_components(annotation((0, 10), (12, 30)), annotation((0, 15), (15, 30)),
-                        units=u, settings=Settings())
+    c = unit_components(annotation((0, 10), (12, 30)), annotation((0, 15), (15, 30)), units=u, settings=Settings())
     assert c["pk_miss"] == 1 and c["pk_false_alarm"] == 1 and c["pk_windows"] == 11
     assert c["wd_errors"] == 2 and c["wd_windows"] == 11
     assert (c["winpr_tp"], c["winpr_tn"], c["winpr_fp"], c["winpr_fn"]) == (3, 51, 1, 1)
@@ -43,10 +42,28 @@ def test_one_show_by_hand():
 
 
 def test_pooling_sums_counts():
-    a = {"pk_miss": 1, "pk_false_alarm": 0, "pk_windows": 10, "wd_errors": 2, "wd_windows": 10,
-         "winpr_tp": 4, "winpr_tn": 30, "winpr_fp": 0, "winpr_fn": 4}
-    b = {"pk_miss": 0, "pk_false_alarm": 3, "pk_windows": 30, "wd_errors": 3, "wd_windows": 30,
-         "winpr_tp": 8, "winpr_tn": 80, "winpr_fp": 4, "winpr_fn": 0}
+    a = {
+        "pk_miss": 1,
+        "pk_false_alarm": 0,
+        "pk_windows": 10,
+        "wd_errors": 2,
+        "wd_windows": 10,
+        "winpr_tp": 4,
+        "winpr_tn": 30,
+        "winpr_fp": 0,
+        "winpr_fn": 4,
+    }
+    b = {
+        "pk_miss": 0,
+        "pk_false_alarm": 3,
+        "pk_windows": 30,
+        "wd_errors": 3,
+        "wd_windows": 30,
+        "winpr_tp": 8,
+        "winpr_tn": 80,
+        "winpr_fp": 4,
+        "winpr_fn": 0,
+    }
     m = unit_metrics({key: a[key] + b[key] for key in a})
     # (1 + 3) / 40, (1 + 6) / 40, 5 / 40, P 12/16, R 12/16
     assert m["pk"] == pytest.approx(0.1)

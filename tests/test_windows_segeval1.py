@@ -4,6 +4,7 @@ Expected values: hand counts written out below, a literal window count written f
 description (labels per unit, phantom units, windows of units), and segeval 2.0.11's Pk, whose probe
 is the 2012 code's (unit i against unit i + k) when both are given the same k.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -13,8 +14,8 @@ import numpy as np
 import pytest
 
 from tvseg.errors import TvsegWarning
-from tvseg.unit.masses import as_masses, to_indicator
 from tvseg.unit.batch import window_batch, windowdiff_batch
+from tvseg.unit.masses import as_masses, to_indicator
 from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
 
 segeval = pytest.importorskip("segeval")
@@ -123,5 +124,7 @@ def test_batch_forms_keep_the_two_geometries_apart():
     assert set(got.windows) == {17} and set(got.wd_windows) == {18}
     with warnings.catch_warnings():
         warnings.simplefilter("error", TvsegWarning)
-        np.testing.assert_allclose(windowdiff_batch(ref, ind, convention="segeval1", lamprier=True),
-                                   [windowdiff(ref, h, convention="segeval1", lamprier=True) for h in hyps])
+        np.testing.assert_allclose(
+            windowdiff_batch(ref, ind, convention="segeval1", lamprier=True),
+            [windowdiff(ref, h, convention="segeval1", lamprier=True) for h in hyps],
+        )

@@ -4,6 +4,7 @@ Expected values come from nltk 3.10.4 (``nltk.metrics.segmentation``) and segeva
 same random pairs. nltk takes a string with one character per gap between adjacent units (the
 contract's mapping of masses); segeval takes masses, hypothesis first.
 """
+
 import math
 import warnings
 
@@ -26,11 +27,13 @@ def nltk_string(masses):
 
 def random_pair(rng):
     n = int(rng.integers(2, 60))
+
     def cut():
         p = rng.random() * 0.6
         gaps = rng.random(n - 1) < p
         edges = np.concatenate(([0], np.flatnonzero(gaps) + 1, [n]))
         return np.diff(edges).tolist()
+
     return cut(), cut()
 
 
@@ -48,7 +51,7 @@ def test_pk_equals_nltk_default_and_explicit_k():
     for ref, hyp, k in pairs(1):
         a, b = nltk_string(ref), nltk_string(hyp)
         assert pk(ref, hyp, convention="nltk") == pytest.approx(nltk_seg.pk(a, b), abs=1e-12), (ref, hyp)
-        if k <= len(a):   # nltk divides by len - k + 1
+        if k <= len(a):  # nltk divides by len - k + 1
             assert pk(ref, hyp, k=k, convention="nltk") == pytest.approx(nltk_seg.pk(a, b, k=k), abs=1e-12)
             checked += 1
     assert checked > PAIRS // 2
@@ -61,7 +64,7 @@ def test_windowdiff_equals_nltk_explicit_k_and_nltk_pk_default():
         kk = default_k(ref, convention="nltk")
         # nltk's windowdiff has no default k; the convention borrows nltk pk's default
         for kx in {k, kk}:
-            if kx <= len(a):   # nltk refuses k > len
+            if kx <= len(a):  # nltk refuses k > len
                 for weighted in (False, True):
                     want = nltk_seg.windowdiff(a, b, kx, weighted=weighted)
                     got = windowdiff(ref, hyp, k=kx, weighted=weighted, convention="nltk")
@@ -83,7 +86,7 @@ def test_pk_equals_segeval_default_and_explicit_k():
 def _segeval_wd(ref, hyp, **kw):
     try:
         return float(segeval.window_diff(hyp, ref, **kw))
-    except ArithmeticError:      # 0/0: segeval's Decimal division when no window fits
+    except ArithmeticError:  # 0/0: segeval's Decimal division when no window fits
         return math.nan
 
 

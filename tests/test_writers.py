@@ -1,16 +1,16 @@
 """Writers: exact formats, round trips to the millisecond, label policy, atomic writes."""
+
 import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
+from reader_helpers import segments
 
 from tvseg import read_segments, write_segments
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers import NO_LABEL
-
-from reader_helpers import segments
 
 
 def annotation(show, rows):
@@ -20,9 +20,10 @@ def annotation(show, rows):
     return result
 
 
-SHOWS = {"n1": annotation("n1", [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
-                                  (3599.999, 3600.5, NO_LABEL)]),
-         "n2": annotation("n2", [(0.001, 0.002, "T&<1>")])}
+SHOWS = {
+    "n1": annotation("n1", [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"), (3599.999, 3600.5, NO_LABEL)]),
+    "n2": annotation("n2", [(0.001, 0.002, "T&<1>")]),
+}
 
 
 def test_rttm_text(tmp_path):
@@ -32,16 +33,19 @@ def test_rttm_text(tmp_path):
         "SEGMENT n1 1 0.000 12.345 <NA> <NA> Intro <NA> <NA>\n"
         "SEGMENT n1 1 12.345 3.210 <NA> <NA> Storm_warning <NA> <NA>\n"
         "SEGMENT n1 1 3599.999 0.501 <NA> <NA> <NA> <NA> <NA>\n"
-        "SEGMENT n2 1 0.001 0.001 <NA> <NA> T&<1> <NA> <NA>\n")
+        "SEGMENT n2 1 0.001 0.001 <NA> <NA> T&<1> <NA> <NA>\n"
+    )
 
 
 def test_csv_text(tmp_path):
     path = write_segments(SHOWS, tmp_path / "out.csv")[0]
-    assert path.read_text() == ("show,start,end,label\n"
-                                "n1,0.000,12.345,Intro\n"
-                                "n1,12.345,15.555,Storm_warning\n"
-                                "n1,3599.999,3600.500,\n"
-                                "n2,0.001,0.002,T&<1>\n")
+    assert path.read_text() == (
+        "show,start,end,label\n"
+        "n1,0.000,12.345,Intro\n"
+        "n1,12.345,15.555,Storm_warning\n"
+        "n1,3599.999,3600.500,\n"
+        "n2,0.001,0.002,T&<1>\n"
+    )
 
 
 def test_vtt_folder_text(tmp_path):
@@ -51,10 +55,12 @@ def test_vtt_folder_text(tmp_path):
         "WEBVTT\n\n"
         "00:00:00.000 --> 00:00:12.345\nIntro\n\n"
         "00:00:12.345 --> 00:00:15.555\nStorm_warning\n\n"
-        "00:59:59.999 --> 01:00:00.500\n")
+        "00:59:59.999 --> 01:00:00.500\n"
+    )
     # & and < are escaped in WebVTT cue text
     assert (tmp_path / "chapters" / "n2.vtt").read_text() == (
-        "WEBVTT\n\n00:00:00.001 --> 00:00:00.002\nT&amp;&lt;1&gt;\n")
+        "WEBVTT\n\n00:00:00.001 --> 00:00:00.002\nT&amp;&lt;1&gt;\n"
+    )
 
 
 def test_round_trip_rttm_vtt_rttm(tmp_path):
@@ -63,8 +69,11 @@ def test_round_trip_rttm_vtt_rttm(tmp_path):
     second = write_segments(read_segments(tmp_path / "vtt"), tmp_path / "b.rttm")[0]
     assert second.read_text() == first.read_text()
     again = read_segments(second)
-    assert segments(again["n1"]) == [(0.0, 12.345, "Intro"), (12.345, 15.555, "Storm_warning"),
-                                     (3599.999, 3600.5, NO_LABEL)]
+    assert segments(again["n1"]) == [
+        (0.0, 12.345, "Intro"),
+        (12.345, 15.555, "Storm_warning"),
+        (3599.999, 3600.5, NO_LABEL),
+    ]
     assert segments(again["n2"]) == [(0.001, 0.002, "T&<1>")]
 
 
@@ -74,9 +83,9 @@ def test_round_trip_csv_rttm_csv(tmp_path):
     write_segments(read_segments(source), tmp_path / "mid.rttm")
     write_segments(read_segments(tmp_path / "mid.rttm"), tmp_path / "out.csv")
     # read_segments gives the shows in sorted order (issue 13), and the writer keeps it
-    assert (tmp_path / "out.csv").read_text() == ("show,start,end,label\n"
-                                                  "a,0.000,0.001,\n"
-                                                  "b,1.500,2.250,x\nb,2.250,7.125,y\n")
+    assert (tmp_path / "out.csv").read_text() == (
+        "show,start,end,label\na,0.000,0.001,\nb,1.500,2.250,x\nb,2.250,7.125,y\n"
+    )
 
 
 def test_whitespace_in_rttm_labels_becomes_underscore_with_a_warning(tmp_path):
@@ -138,14 +147,20 @@ def test_srt_folder_text(tmp_path):
     assert (tmp_path / "chapters" / "n1.srt").read_text() == (
         "1\n00:00:00,000 --> 00:00:12,345\nIntro\n\n"
         "2\n00:00:12,345 --> 00:00:15,555\nStorm_warning\n\n"
-        "3\n00:59:59,999 --> 01:00:00,500\n")
+        "3\n00:59:59,999 --> 01:00:00,500\n"
+    )
     # SRT has no escapes: & and a lone < are written as they are
     assert (tmp_path / "chapters" / "n2.srt").read_text() == "1\n00:00:00,001 --> 00:00:00,002\nT&<1\n"
 
 
 def test_round_trip_srt_with_an_empty_cue_in_the_middle(tmp_path):
-    rows = [(0.0, 1.5, "Headlines"), (1.5, 2.0, NO_LABEL), (2.0, 7.25, "Tom & Jerry"), (7.25, 9.0, "x<b"),
-            (9.0, 10.0, "2024")]
+    rows = [
+        (0.0, 1.5, "Headlines"),
+        (1.5, 2.0, NO_LABEL),
+        (2.0, 7.25, "Tom & Jerry"),
+        (7.25, 9.0, "x<b"),
+        (9.0, 10.0, "2024"),
+    ]
     srt = write_segments({"s": annotation("s", rows)}, tmp_path / "s.srt")[0]
     assert "2\n00:00:01,500 --> 00:00:02,000\n\n3\n00:00:02,000" in srt.read_text()
     back = read_segments(srt)
@@ -169,7 +184,7 @@ def test_srt_refuses_labels_a_reader_would_change(tmp_path, label):
     with pytest.raises(InputError, match="SRT") as error:
         write_segments(shows, target, format="srt")
     assert error.value.value == label
-    assert not target.exists()                      # nothing written, not even show "a"
+    assert not target.exists()  # nothing written, not even show "a"
 
 
 def test_several_shows_to_one_srt_file_is_refused(tmp_path):
@@ -180,8 +195,9 @@ def test_several_shows_to_one_srt_file_is_refused(tmp_path):
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(labels=st.lists(st.text(min_size=0, max_size=20), min_size=1, max_size=4),
-       format=st.sampled_from(["vtt", "srt"]))
+@given(
+    labels=st.lists(st.text(min_size=0, max_size=20), min_size=1, max_size=4), format=st.sampled_from(["vtt", "srt"])
+)
 def test_cue_labels_read_back_as_written_or_are_refused(tmp_path, labels, format):
     # The law: a cue file either holds each label as the reader will give it back (whitespace runs,
     # line breaks included, become one space; an empty text is NO_LABEL), or the writer refuses it
@@ -194,8 +210,9 @@ def test_cue_labels_read_back_as_written_or_are_refused(tmp_path, labels, format
     except InputError:
         assert not target.exists()
         return
-    expected = [(s, e, " ".join(label.split()) or NO_LABEL) if label != NO_LABEL else (s, e, NO_LABEL)
-                for s, e, label in rows]
+    expected = [
+        (s, e, " ".join(label.split()) or NO_LABEL) if label != NO_LABEL else (s, e, NO_LABEL) for s, e, label in rows
+    ]
     assert segments(read_segments(target)["p"]) == expected
 
 

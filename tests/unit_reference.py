@@ -2,6 +2,7 @@
 the reference implementation the corpus-wide computation is checked against (``test_unit_corpus.py``,
 ``benchmarks/bench_unit_corpus.py``). One :func:`tvseg.unit.scores.unit_components` per show on its
 Annotations and unit table, summed."""
+
 import warnings
 from collections.abc import Mapping
 
@@ -33,15 +34,24 @@ def _unit_scores(name, shows, ref_anns, hyp_anns, units, settings, uem_start, ue
         else:
             table = units.get(show)
             if table is None:
-                warnings.warn(f"{name}: no units for show {show}: its unit metrics are left out",
-                              TvsegWarning, stacklevel=3)
+                warnings.warn(
+                    f"{name}: no units for show {show}: its unit metrics are left out", TvsegWarning, stacklevel=3
+                )
                 continue
-        comp = unit_components(ref_anns[k] if ref_anns[k] is not None else Annotation(),
-                               hyp_anns[k] if hyp_anns[k] is not None else Annotation(),
-                               units=table, settings=settings, region=region if chunkseg else None)
+        comp = unit_components(
+            ref_anns[k] if ref_anns[k] is not None else Annotation(),
+            hyp_anns[k] if hyp_anns[k] is not None else Annotation(),
+            units=table,
+            settings=settings,
+            region=region if chunkseg else None,
+        )
         if comp is None:
-            warnings.warn(f"{name}: show {show} is shorter than one chunk of {settings.frame:g} s: its unit "
-                          "metrics are left out (chunkseg scores no such show)", TvsegWarning, stacklevel=3)
+            warnings.warn(
+                f"{name}: show {show} is shorter than one chunk of {settings.frame:g} s: its unit "
+                "metrics are left out (chunkseg scores no such show)",
+                TvsegWarning,
+                stacklevel=3,
+            )
             continue
         rows[show] = dict(unit_metrics(comp))
         total = comp if total is None else _add(total, comp)

@@ -10,6 +10,7 @@ Unit domain (masses, segeval's convention): :func:`pk`, :func:`windowdiff`, :fun
 The public names are resolved lazily (PEP 562), so ``import tvseg`` stays fast and a command that
 needs only the readers does not import the metrics.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
     from tvseg.unit.winpr import winpr
     from tvseg.writers import write_segments
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _PUBLIC = {
     # readers and writers

@@ -6,6 +6,7 @@ Each sub-command lives in ``tvseg/commands/<name>.py`` with ``add_parser(subpars
 traceback) or an :class:`OSError` the system raised (a full disk, a read-only folder: the path and
 the system's reason), 1 an internal error (a bug: a short message and where to report it).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,10 +93,14 @@ def main(argv: list[str] | None = None) -> int:
             tb = tb.tb_next
         if tb is not None:
             where = f" (at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno})"
-        print(f"tvseg: internal error: {type(error).__name__}: {error}{where}\n"
-              f"This is a bug in tvseg {__version__}; please report it at {BUG_REPORT} "
-              f"with the command line (set TVSEG_DEBUG=1 for the full traceback).", file=sys.stderr)
+        print(
+            f"tvseg: internal error: {type(error).__name__}: {error}{where}\n"
+            f"This is a bug in tvseg {__version__}; please report it at {BUG_REPORT} "
+            f"with the command line (set TVSEG_DEBUG=1 for the full traceback).",
+            file=sys.stderr,
+        )
         import os
+
         if os.environ.get("TVSEG_DEBUG"):
             raise
         return 1

@@ -3,6 +3,7 @@
 Library code raises; only :func:`tvseg.cli.main` turns these into a message and an exit code
 (2 for :class:`TvsegError`, 1 for anything else, which is a bug).
 """
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,9 @@ class InputError(TvsegError, ValueError):
     ``tvseg validate`` prints and that editors and CI logs recognise.
     """
 
-    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None,
-                 line: int | None = None, value: object = None):
+    def __init__(
+        self, message: str, *, path: str | os.PathLike[str] | None = None, line: int | None = None, value: object = None
+    ):
         self.message = message
         self.path = None if path is None else os.fspath(path)
         self.line = line

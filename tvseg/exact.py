@@ -22,6 +22,7 @@ would make them, for times and tolerances with at most six decimals and below :d
 (where a float still resolves a microsecond); a time with more decimals is decided as its nearest
 microsecond. The numbers reported (coverages, durations) are floats computed from the ticks.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -32,10 +33,10 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = ["TICKS_PER_SECOND", "MAX_SECONDS", "ticks", "tick", "ratio", "above", "largest_numerator_below"]
 
 TICKS_PER_SECOND = 1_000_000
-MAX_SECONDS = 2.0 ** 51 / TICKS_PER_SECOND
+MAX_SECONDS = 2.0**51 / TICKS_PER_SECOND
 """Largest time (about 71 years) for which ``round(t * 1e6)`` recovers a six-decimal time exactly."""
 
-_INT64_SAFE = 2 ** 62
+_INT64_SAFE = 2**62
 
 
 def ticks(seconds: ArrayLike) -> NDArray[np.int64]:

@@ -4,13 +4,14 @@ disk (``syncfs(2)`` on Linux, else one :func:`os.fsync` each), swapping two name
 (``flock``, ``msvcrt.locking``). Each falls back, or says it cannot, where the system lacks the call;
 :mod:`tvseg.output` and :mod:`tvseg.report.paths` build the atomic writes on them.
 """
+
 from __future__ import annotations
 
 import contextlib
 import errno
 import os
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 __all__ = ["flush_tree", "fsync_folder", "exchange", "locked"]
@@ -50,13 +51,14 @@ def _syncfs(root) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def _libc_function(name: str, platform: str):
     """The C library's function ``name`` on ``platform`` (a prefix of :data:`sys.platform`), or None."""
     if not sys.platform.startswith(platform):
         return None
     try:
         import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
     except (ImportError, OSError):
         return None

@@ -13,6 +13,7 @@ leftovers of a writer that was killed (:func:`remove_leftovers`) and leaves thos
 Any :class:`OSError` while writing (a full disk, a read-only folder, a permission) becomes an
 :class:`~tvseg.errors.InputError` naming the path and the system's reason: exit code 2, not a bug.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -31,9 +32,27 @@ import pandas as pd
 from tvseg.errors import InputError, UsageError
 from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
 
-__all__ = ["write_text_atomic", "write_json_atomic", "write_folder_atomic", "json_safe", "frame_records", "dumps_json", "json_pieces", "csv_line", "write_file",
-           "flush_tree", "temporary_path", "leftovers", "remove_leftovers", "remove_path", "fsync_folder", "exchange",
-           "locked", "cannot_write", "undone_on_failure"]
+__all__ = [
+    "write_text_atomic",
+    "write_json_atomic",
+    "write_folder_atomic",
+    "json_safe",
+    "frame_records",
+    "dumps_json",
+    "json_pieces",
+    "csv_line",
+    "write_file",
+    "flush_tree",
+    "temporary_path",
+    "leftovers",
+    "remove_leftovers",
+    "remove_path",
+    "fsync_folder",
+    "exchange",
+    "locked",
+    "cannot_write",
+    "undone_on_failure",
+]
 
 
 _LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?:tmp|old)-(?P<pid>[0-9]+)-[0-9a-f]+")
@@ -84,12 +103,11 @@ def write_file(path, text: str, *, sync: bool = True) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
-
 
 
 def temporary_path(path, kind: str = "tmp") -> Path:
@@ -309,7 +327,7 @@ def json_pieces(data, *, indent: int = 1, size: int = 1 << 20):
     without the intermediate list growing with the whole corpus twice)."""
     text = dumps_json(data, indent=indent)
     for start in range(0, len(text), size):
-        yield text[start:start + size]
+        yield text[start : start + size]
 
 
 def _holds_containers(values) -> bool:

@@ -12,11 +12,12 @@
 From there the checks (time base, caption-likeness, frames) and the cropping of hypotheses to their
 show's evaluated region run on the arrays, the same code for both.
 """
+
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -28,8 +29,13 @@ from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
-from tvseg.time_base import (caption_like, check_hypothesis_extents, check_shows_in_common, check_unit_extents,
-                             warn_captions)
+from tvseg.time_base import (
+    caption_like,
+    check_hypothesis_extents,
+    check_shows_in_common,
+    check_unit_extents,
+    warn_captions,
+)
 
 __all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "check_systems", "warn_extra_shows", "give_notes"]
 
@@ -72,10 +78,16 @@ class Prepared:
     units: tuple | None = None
 
 
-def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[str, Mapping[str, Annotation]], *,
-            settings: Settings | None = None, uem: Mapping[str, Timeline] | None = None,
-            units: Mapping[str, pd.DataFrame] | None = None, check_time_base: bool = True,
-            notes: list | None = None) -> Prepared:
+def prepare(
+    reference: Mapping[str, Annotation | Timeline],
+    hypotheses: Mapping[str, Mapping[str, Annotation]],
+    *,
+    settings: Settings | None = None,
+    uem: Mapping[str, Timeline] | None = None,
+    units: Mapping[str, pd.DataFrame] | None = None,
+    check_time_base: bool = True,
+    notes: list | None = None,
+) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
     Parameters and errors as in :func:`tvseg.evaluate`, and:
@@ -129,9 +141,18 @@ def prepare(reference: Mapping[str, Annotation | Timeline], hypotheses: Mapping[
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
         _captions(name, shows, hyp, notes)
         systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end, notes)
-    return Prepared(settings=settings, shows=shows, reference=kept, reference_segments=ref, uem_start=uem_start,
-                    uem_end=uem_end, region_start=region_start, region_end=region_end, systems=systems,
-                    units=unit_data)
+    return Prepared(
+        settings=settings,
+        shows=shows,
+        reference=kept,
+        reference_segments=ref,
+        uem_start=uem_start,
+        uem_end=uem_end,
+        region_start=region_start,
+        region_end=region_end,
+        systems=systems,
+        units=unit_data,
+    )
 
 
 def _uem_edges(uem, shows):
@@ -157,8 +178,11 @@ def warn_extra_shows(name: str, reference_shows, hypothesis: Mapping, *, stackle
     """Warn about the shows of ``hypothesis`` the reference lacks (they are left out)."""
     extra = sorted(set(hypothesis) - set(reference_shows))
     if extra:
-        warnings.warn(f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
-                      TvsegWarning, stacklevel=stacklevel + 1)
+        warnings.warn(
+            f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
+            TvsegWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> list[str]:
@@ -167,8 +191,9 @@ def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> li
     warn_extra_shows(name, reference_shows, hypothesis, stacklevel=3)
     missing = [show for show in reference_shows if show not in hypothesis]
     for show in missing:
-        warnings.warn(f"{name}: no hypothesis for show {show}: scored as an empty hypothesis",
-                      TvsegWarning, stacklevel=3)
+        warnings.warn(
+            f"{name}: no hypothesis for show {show}: scored as an empty hypothesis", TvsegWarning, stacklevel=3
+        )
     return missing
 
 
@@ -180,17 +205,21 @@ def _crop(segmentation, timeline):
 
 def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
     if settings.convention == "chunkseg" and settings.units == "file":
-        raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
-                         "not on units from a file")
+        raise UsageError(
+            "convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
+            "not on units from a file"
+        )
     if settings.units != "frames":
         return
     # chunkseg's grid starts at time 0, tvseg's frames at the region's start
     length = np.nan_to_num(region_end - (0.0 if settings.convention == "chunkseg" else region_start))
     worst = int(np.argmax(length)) if len(length) else 0
     if len(length) and length[worst] / settings.frame > MAX_FRAMES_PER_SHOW:
-        raise UsageError(f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
-                         f"{length[worst] / settings.frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: "
-                         "use a longer frame")
+        raise UsageError(
+            f"--frame {settings.frame:g} cuts show {shows[worst]!r} ({length[worst]:.0f} s) into "
+            f"{length[worst] / settings.frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: "
+            "use a longer frame"
+        )
 
 
 def _captions(side, shows, segments, notes) -> None:
@@ -220,9 +249,13 @@ def give_notes(notes: list) -> None:
 
 def _warn_crop(name, removed, count, names) -> None:
     if count:
-        warnings.warn(f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
-                      f"{removed:.3f} s removed from {count} show(s) "
-                      f"({', '.join(names[:5])}{' ...' if count > 5 else ''})", TvsegWarning, stacklevel=4)
+        warnings.warn(
+            f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
+            f"{removed:.3f} s removed from {count} show(s) "
+            f"({', '.join(names[:5])}{' ...' if count > 5 else ''})",
+            TvsegWarning,
+            stacklevel=4,
+        )
 
 
 def _crop_to_region(name, hyp, shows, region_start, region_end, notes=None) -> Segments:

@@ -5,6 +5,7 @@ into logs, pipes or notebooks' captured output), unless the CLI's ``--progress``
 (never) set the mode (:func:`set_mode`). Left to itself, a small job draws nothing: a bar appears only
 from ``minimum`` items up; ``--progress`` draws every bar.
 """
+
 from __future__ import annotations
 
 import sys
@@ -34,8 +35,9 @@ def enabled(count: int | None = None, minimum: int = 0) -> bool:
     return bool(isatty and isatty()) and (count is None or count >= minimum)
 
 
-def iterate(items: Iterable[_T], *, desc: str, total: int | None = None, unit: str = "file",
-            minimum: int = 100) -> Iterable[_T]:
+def iterate(
+    items: Iterable[_T], *, desc: str, total: int | None = None, unit: str = "file", minimum: int = 100
+) -> Iterable[_T]:
     """``items``, with a bar while they are consumed when :func:`enabled` and there are at least
     ``minimum`` of them."""
     total = len(items) if total is None and hasattr(items, "__len__") else total  # type: ignore[arg-type]
@@ -43,32 +45,36 @@ def iterate(items: Iterable[_T], *, desc: str, total: int | None = None, unit: s
         return items
     from tqdm import tqdm
 
-    bar: Iterable[_T] = tqdm(items, desc=f"tvseg: {desc}", total=total, unit=unit, file=sys.stderr, leave=False,
-                dynamic_ncols=True)
+    bar: Iterable[_T] = tqdm(
+        items, desc=f"tvseg: {desc}", total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True
+    )
     return bar
 
 
 class Bar:
     """A bar for work counted by hand: ``with Bar(total, desc=...) as bar: ... bar.update(n)``."""
 
-    def __init__(self, total: int, *, desc: str, unit: str = "show", minimum: int = 100,
-                 enabled_now: bool | None = None) -> None:
+    def __init__(
+        self, total: int, *, desc: str, unit: str = "show", minimum: int = 100, enabled_now: bool | None = None
+    ) -> None:
         show = enabled(total, minimum) if enabled_now is None else enabled_now
         self._bar: Any = None  # a tqdm bar (tqdm has no type information)
         if show:
             from tqdm import tqdm
 
-            self._bar = tqdm(total=total, desc=f"tvseg: {desc}", unit=unit, file=sys.stderr, leave=False,
-                             dynamic_ncols=True)
+            self._bar = tqdm(
+                total=total, desc=f"tvseg: {desc}", unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True
+            )
 
     def update(self, n: int = 1) -> None:
         if self._bar is not None:
             self._bar.update(n)
 
-    def __enter__(self) -> "Bar":
+    def __enter__(self) -> Bar:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if self._bar is not None:
             self._bar.close()

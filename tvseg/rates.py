@@ -10,6 +10,7 @@ Policy (the same everywhere in tvseg, documented in the README):
   F = 0 there, as scikit-learn's ``2tp / (2tp + fp + fn)`` does), NaN when either is NaN and
   neither is 0, and ``2PR/(P+R)`` otherwise.
 """
+
 from __future__ import annotations
 
 import math

@@ -9,6 +9,7 @@ tvseg is installed (a wheel carries it as package data), so that the README's ex
     >>> len(reference)
     7
 """
+
 from __future__ import annotations
 
 from pathlib import Path

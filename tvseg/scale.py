@@ -25,14 +25,15 @@ return) are cut by :meth:`~tvseg.columns.SegmentColumns.select` without a per-sh
 mappings are cut show by show. Dask is optional (``pip install tvseg[dask]``); a remote cluster's
 workers need tvseg installed.
 """
+
 from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import pandas as pd
 
@@ -60,18 +61,28 @@ class _Failed:
 @dataclass(frozen=True, eq=False)
 class _Shard:
     settings: Settings
-    systems: dict          # name -> tvseg.evaluation.SystemShard
-    flags: dict            # name -> (some reference title, some hypothesis title) on the shard
-    columnar: bool         # prepared from columns (the result keeps the reference given)
+    systems: dict  # name -> tvseg.evaluation.SystemShard
+    flags: dict  # name -> (some reference title, some hypothesis title) on the shard
+    columnar: bool  # prepared from columns (the result keeps the reference given)
     reference: dict | None  # the reference as prepared, when cropped to a UEM
     notes: list
-    warnings: list         # (category, message), in the order given
+    warnings: list  # (category, message), in the order given
 
 
-def evaluate_sharded(reference: Mapping, hypotheses: Mapping[str, Mapping], *, jobs: int | None = None,
-                     dask=None, chunk_shows: int | Sequence[int] | None = None, settings: Settings | None = None,
-                     uem: Mapping | None = None, units: Mapping | None = None, metadata: pd.DataFrame | None = None,
-                     sweep_tolerances=TOLERANCES, check_time_base: bool = True) -> EvaluationResult:
+def evaluate_sharded(
+    reference: Mapping,
+    hypotheses: Mapping[str, Mapping],
+    *,
+    jobs: int | None = None,
+    dask=None,
+    chunk_shows: int | Sequence[int] | None = None,
+    settings: Settings | None = None,
+    uem: Mapping | None = None,
+    units: Mapping | None = None,
+    metadata: pd.DataFrame | None = None,
+    sweep_tolerances=TOLERANCES,
+    check_time_base: bool = True,
+) -> EvaluationResult:
     """:func:`tvseg.evaluate`, its shows scored in shards by several processes: the same result.
 
     Parameters
@@ -119,11 +130,20 @@ def evaluate_sharded(reference: Mapping, hypotheses: Mapping[str, Mapping], *, j
     sizes = _sizes(len(shows), chunk_shows, workers)
     tasks, first = [], 0
     for size in sizes:
-        names = shows[first:first + size]
+        names = shows[first : first + size]
         first += size
-        tasks.append(dict(reference=_cut(reference, names), hypotheses={n: _cut(h, names) for n, h in hypotheses.items()},
-                          uem=_cut(uem, names), units=_cut(units, names), settings=settings,
-                          check_time_base=check_time_base, sweep_tolerances=sweep_tolerances, titles=None))
+        tasks.append(
+            dict(
+                reference=_cut(reference, names),
+                hypotheses={n: _cut(h, names) for n, h in hypotheses.items()},
+                uem=_cut(uem, names),
+                units=_cut(units, names),
+                settings=settings,
+                check_time_base=check_time_base,
+                sweep_tolerances=sweep_tolerances,
+                titles=None,
+            )
+        )
     with _runner(jobs, dask) as run:
         shards = run(tasks)
         failed = [k for k, shard in enumerate(shards) if isinstance(shard, _Failed)]
@@ -131,10 +151,12 @@ def evaluate_sharded(reference: Mapping, hypotheses: Mapping[str, Mapping], *, j
             _prepare_quietly(reference, hypotheses, kwargs)
             _score_chunk(tasks[failed[0]], quiet=False)  # raises the shard's error here
             raise UsageError(shards[failed[0]].message)  # pragma: no cover - the shard passed here
-        titles = {name: any(s.flags[name][0] for s in shards) and any(s.flags[name][1] for s in shards)
-                  for name in hypotheses}
-        again = [k for k, s in enumerate(shards)
-                 if any(s.systems[name].scores.titles != titles[name] for name in hypotheses)]
+        titles = {
+            name: any(s.flags[name][0] for s in shards) and any(s.flags[name][1] for s in shards) for name in hypotheses
+        }
+        again = [
+            k for k, s in enumerate(shards) if any(s.systems[name].scores.titles != titles[name] for name in hypotheses)
+        ]
         if again:
             redone = run([{**tasks[k], "titles": titles} for k in again])
             for k, shard in zip(again, redone):
@@ -151,8 +173,15 @@ def evaluate_sharded(reference: Mapping, hypotheses: Mapping[str, Mapping], *, j
         kept = {name: reference[name] for name in shows}
     else:
         kept = {name: a for shard in shards for name, a in shard.reference.items()}
-    return reduce_shards([shard.systems for shard in shards], settings=shards[0].settings, reference=kept,
-                         hypotheses=hypotheses, metadata=metadata, uem=uem, sweep_tolerances=sweep_tolerances)
+    return reduce_shards(
+        [shard.systems for shard in shards],
+        settings=shards[0].settings,
+        reference=kept,
+        hypotheses=hypotheses,
+        metadata=metadata,
+        uem=uem,
+        sweep_tolerances=sweep_tolerances,
+    )
 
 
 def _prepare_quietly(reference, hypotheses, kwargs) -> None:
@@ -192,8 +221,15 @@ def _score_chunk(task: dict, quiet: bool = True):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            p = prepare(task["reference"], task["hypotheses"], settings=task["settings"], uem=task["uem"],
-                        units=task["units"], check_time_base=task["check_time_base"], notes=notes)
+            p = prepare(
+                task["reference"],
+                task["hypotheses"],
+                settings=task["settings"],
+                uem=task["uem"],
+                units=task["units"],
+                check_time_base=task["check_time_base"],
+                notes=notes,
+            )
             systems = score_shard(p, sweep_tolerances=task["sweep_tolerances"], titles=task["titles"])
         except (InputError, UsageError) as error:
             if not quiet:
@@ -203,8 +239,15 @@ def _score_chunk(task: dict, quiet: bool = True):
     flags = {name: (ref_titled, any(map(has_title, hyp.label))) for name, hyp in p.systems.items()}
     columnar = not isinstance(p.reference, dict)
     kept = p.reference if not columnar and task["uem"] is not None else None
-    return _Shard(settings=p.settings, systems=systems, flags=flags, columnar=columnar, reference=kept, notes=notes,
-                  warnings=[(w.category, str(w.message)) for w in caught])
+    return _Shard(
+        settings=p.settings,
+        systems=systems,
+        flags=flags,
+        columnar=columnar,
+        reference=kept,
+        notes=notes,
+        warnings=[(w.category, str(w.message)) for w in caught],
+    )
 
 
 @contextmanager
@@ -233,8 +276,12 @@ def _dask_client(dask, jobs):
     if not isinstance(dask, str):
         raise UsageError(f"dask must be 'local', a scheduler's address or a Client, not {dask!r}")
     if dask == "local":
-        with distributed.LocalCluster(n_workers=jobs or os.cpu_count() or 1, processes=True, threads_per_worker=1,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        with (
+            distributed.LocalCluster(
+                n_workers=jobs or os.cpu_count() or 1, processes=True, threads_per_worker=1, dashboard_address=None
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
             yield client
     else:
         with distributed.Client(dask) as client:

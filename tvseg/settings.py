@@ -4,6 +4,7 @@ Every field that changes a number carries a short ``key`` in its metadata; :meth
 is generated from the fields, so a new setting cannot be left out of it (sacrebleu's signature once
 left out a setting that changes BLEU; tests/test_settings.py checks that no field is missing).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -111,10 +112,12 @@ class Settings:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise UsageError(f"{name} must be a non-negative integer, got {v!r}")
         if self.bootstrap > MAX_BOOTSTRAP:
-            raise UsageError(f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
-                             f"long before), got {self.bootstrap!r}")
+            raise UsageError(
+                f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
+                f"long before), got {self.bootstrap!r}"
+            )
 
-    def replace(self, **changes: Any) -> "Settings":
+    def replace(self, **changes: Any) -> Settings:
         """A copy with some fields changed (validated again)."""
         return Settings(**{**self.as_dict(), **changes})
 

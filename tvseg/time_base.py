@@ -29,6 +29,7 @@ suggest one, the likely cause (:func:`likely_cause`). ``check_time_base=False`` 
 ``--no-time-base-check``) turns the errors on extents into warnings, for the rare corpus where a
 system really scores shows it barely overlaps.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -37,8 +38,16 @@ import numpy as np
 
 from tvseg.errors import InputError, TvsegWarning
 
-__all__ = ["MIN_UNIT_COVERAGE", "likely_cause", "check_shows_in_common", "check_hypothesis_extents",
-           "check_unit_extents", "warn_if_captions", "caption_like", "warn_captions"]
+__all__ = [
+    "MIN_UNIT_COVERAGE",
+    "likely_cause",
+    "check_shows_in_common",
+    "check_hypothesis_extents",
+    "check_unit_extents",
+    "warn_if_captions",
+    "caption_like",
+    "warn_captions",
+]
 
 CAPTION_MEDIAN = 10.0
 """Median segment duration (s) under which a segmentation may be captions rather than topics."""
@@ -57,8 +66,9 @@ def likely_cause(region: tuple[float, float], extent: tuple[float, float]) -> st
     hours = round(shift / 3600)
     if hours != 0 and abs(shift - 3600 * hours) <= 300:
         sign = "" if hours > 0 else "-"
-        return (f" (shifted by about {sign}{abs(hours):02d}:00:00: a broadcast timecode origin? "
-                "subtract it from the times)")
+        return (
+            f" (shifted by about {sign}{abs(hours):02d}:00:00: a broadcast timecode origin? subtract it from the times)"
+        )
     if e0 > r1:
         return " (it starts after the reference ends: another time origin or another show?)"
     return ""
@@ -73,9 +83,11 @@ def check_shows_in_common(name: str, reference_shows, hypothesis_shows) -> None:
     if hypothesis_shows and not set(reference_shows) & set(hypothesis_shows):
         ref = sorted(reference_shows)
         hyp = sorted(hypothesis_shows)
-        raise InputError(f"system {name!r} has no show in common with the reference (reference shows: "
-                         f"{', '.join(ref[:3])}{' ...' if len(ref) > 3 else ''}; its shows: "
-                         f"{', '.join(hyp[:3])}{' ...' if len(hyp) > 3 else ''}): check the show ids")
+        raise InputError(
+            f"system {name!r} has no show in common with the reference (reference shows: "
+            f"{', '.join(ref[:3])}{' ...' if len(ref) > 3 else ''}; its shows: "
+            f"{', '.join(hyp[:3])}{' ...' if len(hyp) > 3 else ''}): check the show ids"
+        )
     if not hypothesis_shows:
         raise InputError(f"system {name!r} has no show")
 
@@ -111,12 +123,17 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
         extent = (float(start[0]), float(end[-1]))
         where = f"show {shows[k]!r}: system {name!r}'s hypothesis {_extent_text(*extent)}"
         if inside == 0.0:
-            _report(f"{where} does not overlap the show's evaluated region {_extent_text(r0, r1)}"
-                    f"{likely_cause((r0, r1), extent)}", strict=strict)
+            _report(
+                f"{where} does not overlap the show's evaluated region {_extent_text(r0, r1)}"
+                f"{likely_cause((r0, r1), extent)}",
+                strict=strict,
+            )
         elif inside < 0.5 * total:
             cause = likely_cause((r0, r1), extent)
-            problem = (f"{where}: only {100 * inside / total:.0f}% of it lies in the evaluated region "
-                       f"{_extent_text(r0, r1)}{cause}")
+            problem = (
+                f"{where}: only {100 * inside / total:.0f}% of it lies in the evaluated region "
+                f"{_extent_text(r0, r1)}{cause}"
+            )
             if cause:
                 _report(problem, strict=strict)
             else:
@@ -129,8 +146,9 @@ def _ascending(show: np.ndarray, value: np.ndarray) -> bool:
     return bool(((step > 0) | ((step == 0) & (value[1:] >= value[:-1]))).all())
 
 
-def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, region_end, *,
-                       strict: bool = True) -> None:
+def check_unit_extents(
+    shows, unit_show, unit_start, unit_end, region_start, region_end, *, strict: bool = True
+) -> None:
     """Check each show's units against its evaluated region (see the module docstring).
 
     Parameters
@@ -186,17 +204,23 @@ def check_unit_extents(shows, unit_show, unit_start, unit_end, region_start, reg
         where = f"show {shows[k]!r}: units {_extent_text(*extent)}"
         cause = likely_cause(r, extent)
         if inside[k] == 0.0:
-            _report(f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}",
-                    strict=strict)
+            _report(f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}", strict=strict)
             continue
         if cause and inside[k] < 0.5 * total[k]:
-            _report(f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
-                    f"show's evaluated region {_extent_text(*r)}{cause}", strict=strict)
+            _report(
+                f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
+                f"show's evaluated region {_extent_text(*r)}{cause}",
+                strict=strict,
+            )
             continue
         if share[k] < MIN_UNIT_COVERAGE:
-            warnings.warn(f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
-                          f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
-                          f"see only that part{likely_cause(r, extent)}", TvsegWarning, stacklevel=2)
+            warnings.warn(
+                f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
+                f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
+                f"see only that part{likely_cause(r, extent)}",
+                TvsegWarning,
+                stacklevel=2,
+            )
 
 
 def caption_like(shows, segments) -> list:
@@ -218,8 +242,10 @@ def caption_like(shows, segments) -> list:
     with np.errstate(divide="ignore", invalid="ignore"):
         per_hour = count[shows_with] / hours
     caption = (median < CAPTION_MEDIAN) & (per_hour > CAPTION_RATE)
-    return [(shows[k], m, r) for k, m, r in zip(shows_with[caption].tolist(), median[caption].tolist(),
-                                                per_hour[caption].tolist())]
+    return [
+        (shows[k], m, r)
+        for k, m, r in zip(shows_with[caption].tolist(), median[caption].tolist(), per_hour[caption].tolist())
+    ]
 
 
 def warn_captions(side: str, n_flagged: int, first, *, stacklevel: int = 2) -> None:
@@ -227,9 +253,13 @@ def warn_captions(side: str, n_flagged: int, first, *, stacklevel: int = 2) -> N
     as :func:`caption_like` gives it (nothing when ``n_flagged`` is 0)."""
     if n_flagged:
         show, median, rate = first
-        warnings.warn(f"{side}: {n_flagged} show(s) look like captions, not topic segments (show {show!r}: "
-                      f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
-                      "give them with --units", TvsegWarning, stacklevel=stacklevel + 1)
+        warnings.warn(
+            f"{side}: {n_flagged} show(s) look like captions, not topic segments (show {show!r}: "
+            f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
+            "give them with --units",
+            TvsegWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def warn_if_captions(side: str, shows, segments) -> None:

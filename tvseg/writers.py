@@ -34,6 +34,7 @@ Labels and the formats' limits (see ``formats/``):
 - No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
   id is refused.
 """
+
 from __future__ import annotations
 
 import html
@@ -46,8 +47,8 @@ from pathlib import Path
 import webvtt
 from pyannote.core import Annotation
 
-from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.readers.validation import NO_LABEL
 
 __all__ = ["write_segments", "WRITE_FORMATS"]
@@ -60,8 +61,13 @@ _TAG = re.compile(r"<.*?>|\{\\an[1-9]\}", re.IGNORECASE)  # what SRT readers rem
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def write_segments(segmentations: dict[str, Annotation], path, *, format: str | None = None,
-                   hypothesis: dict[str, Annotation] | None = None) -> list[Path]:
+def write_segments(
+    segmentations: dict[str, Annotation],
+    path,
+    *,
+    format: str | None = None,
+    hypothesis: dict[str, Annotation] | None = None,
+) -> list[Path]:
     """Write segmentations to an RTTM file, a segments CSV, WebVTT or SRT chapters, chapter lists
     or a chunkseg JSONL file.
 
@@ -105,15 +111,19 @@ def write_segments(segmentations: dict[str, Annotation], path, *, format: str | 
         _atomic_write(path, _csv_text(rows))
         return [path]
     if format == "jsonl":
-        hypothesis_rows = None if hypothesis is None else {
-            _writable(show, "show id"): _rows(annotation, show) for show, annotation in hypothesis.items()}
+        hypothesis_rows = (
+            None
+            if hypothesis is None
+            else {_writable(show, "show id"): _rows(annotation, show) for show, annotation in hypothesis.items()}
+        )
         _atomic_write(path, _jsonl_text(rows, hypothesis_rows))
         return [path]
     name = _PER_SHOW[format]
     if path.suffix.lower() == f".{format}" and not path.is_dir():
         if len(rows) != 1:
-            raise UsageError(f"{len(rows)} shows cannot go to one {name} file {path}: "
-                             f"give a folder (one <show>.{format} per show)")
+            raise UsageError(
+                f"{len(rows)} shows cannot go to one {name} file {path}: give a folder (one <show>.{format} per show)"
+            )
         ((show, show_rows),) = rows.items()
         _atomic_write(path, _show_text(show, show_rows, format=format))
         return [path]
@@ -138,8 +148,10 @@ def _output_format(path: Path, format: str | None) -> str:
         return "vtt"
     found = _EXTENSIONS.get(path.suffix.lower())
     if found is None:
-        raise UsageError(f"cannot tell the output format from {path.name!r} "
-                         "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format)")
+        raise UsageError(
+            f"cannot tell the output format from {path.name!r} "
+            "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format)"
+        )
     return found
 
 
@@ -149,8 +161,10 @@ def _rows(annotation: Annotation, show: str) -> list[tuple[int, int, str]]:
     for segment, _, label in annotation.itertracks(yield_label=True):
         start_ms, end_ms = round(segment.start * 1000), round(segment.end * 1000)
         if start_ms < 0 or end_ms <= start_ms:
-            raise InputError(f"show {show!r}: segment too short or negative to write in milliseconds",
-                             value=f"{segment.start!r}-{segment.end!r}")
+            raise InputError(
+                f"show {show!r}: segment too short or negative to write in milliseconds",
+                value=f"{segment.start!r}-{segment.end!r}",
+            )
         rows.append((start_ms, end_ms, _writable(str(label), f"show {show!r}: label")))
     rows.sort()
     return rows
@@ -158,8 +172,7 @@ def _rows(annotation: Annotation, show: str) -> list[tuple[int, int, str]]:
 
 def _writable(text: str, what: str) -> str:
     if _UNWRITABLE.search(text):
-        raise InputError(f"{what} holds a NUL character or a lone surrogate, which no file format "
-                         "can hold", value=text)
+        raise InputError(f"{what} holds a NUL character or a lone surrogate, which no file format can hold", value=text)
     return text
 
 
@@ -177,20 +190,27 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
             name = _WHITESPACE.sub("_", label.strip()) or NO_LABEL
             if name != label and label.strip():
                 renamed.append((label, name))
-            lines.append(f"SEGMENT {show} 1 {_seconds(start_ms)} {_seconds(end_ms - start_ms)} "
-                         f"<NA> <NA> {name} <NA> <NA>")
+            lines.append(
+                f"SEGMENT {show} 1 {_seconds(start_ms)} {_seconds(end_ms - start_ms)} <NA> <NA> {name} <NA> <NA>"
+            )
     if renamed:  # one warning per file, not one per label
         label, name = renamed[0]
-        warnings.warn(f"{len(renamed)} label(s) hold whitespace, written to RTTM with '_' "
-                      f"(e.g. {label!r} -> {name!r}): RTTM fields cannot hold whitespace",
-                      TvsegWarning, stacklevel=3)
+        warnings.warn(
+            f"{len(renamed)} label(s) hold whitespace, written to RTTM with '_' "
+            f"(e.g. {label!r} -> {name!r}): RTTM fields cannot hold whitespace",
+            TvsegWarning,
+            stacklevel=3,
+        )
     return "".join(line + "\n" for line in lines)
 
 
 def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
     lines = [csv_line(("show", "start", "end", "label"))]
-    lines += [csv_line((show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label))
-              for show, show_rows in rows.items() for s, e, label in show_rows]
+    lines += [
+        csv_line((show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label))
+        for show, show_rows in rows.items()
+        for s, e, label in show_rows
+    ]
     return "".join(lines)
 
 
@@ -210,9 +230,12 @@ def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> s
                 raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
             text = html.escape(text, quote=False)
         elif "-->" in text or _TAG.search(text) or SRT_LIKE_TIME.match(text):
-            raise InputError(f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' or '{{\\anN}}' "
-                             "(read as markup) "
-                             "or start like a timestamp: write WebVTT, which escapes them", value=label)
+            raise InputError(
+                f"show {show!r}: an SRT cue text cannot hold '-->', a '<...>' or '{{\\anN}}' "
+                "(read as markup) "
+                "or start like a timestamp: write WebVTT, which escapes them",
+                value=label,
+            )
         captions.append(webvtt.Caption(_timestamp(start_ms), _timestamp(end_ms), text))
     buffer = io.StringIO()
     webvtt.WebVTT(captions=captions).write(buffer, format=format)
@@ -224,13 +247,17 @@ def _contiguous(show: str, rows: list[tuple[int, int, str]], what: str) -> None:
     if not rows:
         raise InputError(f"show {show!r}: a show without segments cannot be written as {what}", value=show)
     if rows[0][0] != 0:
-        raise InputError(f"show {show!r}: {what} covers the show from 0, and its first segment starts later",
-                         value=_seconds(rows[0][0]))
+        raise InputError(
+            f"show {show!r}: {what} covers the show from 0, and its first segment starts later",
+            value=_seconds(rows[0][0]),
+        )
     for (_, end_ms, _), (start_ms, _, _) in zip(rows, rows[1:]):
         if end_ms != start_ms:
             problem = "a gap" if end_ms < start_ms else "an overlap"
-            raise InputError(f"show {show!r}: {what} cannot hold {problem} between segments (each ends where "
-                             "the next starts)", value=f"{_seconds(end_ms)} -> {_seconds(start_ms)}")
+            raise InputError(
+                f"show {show!r}: {what} cannot hold {problem} between segments (each ends where the next starts)",
+                value=f"{_seconds(end_ms)} -> {_seconds(start_ms)}",
+            )
 
 
 def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
@@ -241,13 +268,20 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
     starts = [(start_ms + 500) // 1000 for start_ms, _, _ in rows]
     for (previous, _, _), (start_ms, _, _), a, b in zip(rows, rows[1:], starts, starts[1:]):
         if a == b:
-            raise InputError(f"show {show!r}: two chapters would start at the same whole second "
-                             "(a chapter list holds whole seconds)", value=f"{_seconds(previous)}, {_seconds(start_ms)}")
+            raise InputError(
+                f"show {show!r}: two chapters would start at the same whole second "
+                "(a chapter list holds whole seconds)",
+                value=f"{_seconds(previous)}, {_seconds(start_ms)}",
+            )
     rounded = [start_ms for start_ms, _, _ in rows if start_ms % 1000]
     if rounded:
-        warnings.warn(f"show {show!r}: {len(rounded)} chapter start(s) rounded to whole seconds (a chapter "
-                      f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
-                      f"{clock_text((rounded[0] + 500) // 1000)}", TvsegWarning, stacklevel=4)
+        warnings.warn(
+            f"show {show!r}: {len(rounded)} chapter start(s) rounded to whole seconds (a chapter "
+            f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
+            f"{clock_text((rounded[0] + 500) // 1000)}",
+            TvsegWarning,
+            stacklevel=4,
+        )
     hours = starts[-1] >= 3600
     lines = []
     for start, (_, _, label) in zip(starts, rows):
@@ -257,8 +291,9 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _jsonl_text(rows: dict[str, list[tuple[int, int, str]]],
-                hypothesis: dict[str, list[tuple[int, int, str]]] | None) -> str:
+def _jsonl_text(
+    rows: dict[str, list[tuple[int, int, str]]], hypothesis: dict[str, list[tuple[int, int, str]]] | None
+) -> str:
     """One chunkseg JSONL line per show (times in seconds, to the millisecond)."""
     if hypothesis is not None and set(hypothesis) != set(rows):
         only = sorted(set(rows) ^ set(hypothesis))
@@ -274,9 +309,11 @@ def _jsonl_text(rows: dict[str, list[tuple[int, int, str]]],
             other = hypothesis[show]
             _contiguous(show, other, "chunkseg's JSONL")
             if other[-1][1] != duration:
-                raise InputError(f"show {show!r}: the hypothesis must end where the reference ends (chunkseg's "
-                                 "JSONL has one duration per show)",
-                                 value=f"{_seconds(other[-1][1])} and {_seconds(duration)}")
+                raise InputError(
+                    f"show {show!r}: the hypothesis must end where the reference ends (chunkseg's "
+                    "JSONL has one duration per show)",
+                    value=f"{_seconds(other[-1][1])} and {_seconds(duration)}",
+                )
             line["hypothesis"] = [start_ms / 1000 for start_ms, _, _ in other[1:]]
         line["duration"] = duration / 1000
         for side, side_rows in (("reference_titles", show_rows), ("hyp_titles", hypothesis and hypothesis[show])):

@@ -48,12 +48,12 @@ row does more than the script (two systems, every unit metric, by-length and swe
 bootstrap resamples, the match tables): the like-for-like rows are the ones to compare. Timings are
 single runs; on a shared machine they vary by 10-30 %.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,23 +63,36 @@ from pathlib import Path
 HERE = Path(__file__).resolve()
 GENERATOR = 1  # bump when the corpus generator changes, so that a kept corpus is not reused
 SYSTEMS = {"a": {"delete": 0.10, "insert": 1.0, "shift": 5.0}, "b": {"delete": 0.25, "insert": 3.0, "shift": 5.0}}
-GAMMA = (17, 20)          # 0.85 as p / q
-TOLERANCE = 10_000_000    # 10 s in microseconds
-SHOW_SPAN = 1 << 40       # microseconds between two shows' time origins in the pooled keys (12.7 days)
-CHECKED = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d",
-           "boundary_precision", "boundary_recall", "boundary_f1", "pk", "windowdiff")
+GAMMA = (17, 20)  # 0.85 as p / q
+TOLERANCE = 10_000_000  # 10 s in microseconds
+SHOW_SPAN = 1 << 40  # microseconds between two shows' time origins in the pooled keys (12.7 days)
+CHECKED = (
+    "recall_n",
+    "precision_n",
+    "cov_n",
+    "recall_d",
+    "precision_d",
+    "cov_d",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+    "pk",
+    "windowdiff",
+)
 
 
 # ---------------------------------------------------------------------------------------------- corpus
+
 
 def _ms(value: int) -> str:
     return f"{value // 1000}.{value % 1000:03d}"
 
 
 def _rttm(show: str, bounds, labels=None) -> str:
-    return "".join(f"SEGMENT {show} 1 {_ms(a)} {_ms(b - a)} <NA> <NA> "
-                   f"{labels[i] if labels else '<NA>'} <NA> <NA>\n"
-                   for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])))
+    return "".join(
+        f"SEGMENT {show} 1 {_ms(a)} {_ms(b - a)} <NA> <NA> {labels[i] if labels else '<NA>'} <NA> <NA>\n"
+        for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))
+    )
 
 
 def generate(folder: Path, n_shows: int, seed: int) -> dict:
@@ -96,7 +109,7 @@ def generate(folder: Path, n_shows: int, seed: int) -> dict:
     for k in range(n_shows):
         rng = np.random.default_rng((seed, k))
         show = f"show{k:05d}"
-        length = int(rng.integers(600_000, 1_800_001))          # ms
+        length = int(rng.integers(600_000, 1_800_001))  # ms
         n_seg = int(rng.integers(8, 26))
         weights = rng.uniform(0.25, 1.0, n_seg)
         cuts = np.rint(np.cumsum(weights)[:-1] / weights.sum() * length).astype(np.int64)
@@ -125,8 +138,9 @@ def generate(folder: Path, n_shows: int, seed: int) -> dict:
         (folder / f"{name}.rttm").write_text("".join(texts))
     names = np.array([f"show{k:05d}" for k in range(n_shows)], dtype=object)
     shows = np.concatenate(unit_show)
-    units = pd.DataFrame({"show": names[shows], "start": np.concatenate(unit_start) / 1000,
-                          "end": np.concatenate(unit_end) / 1000})
+    units = pd.DataFrame(
+        {"show": names[shows], "start": np.concatenate(unit_start) / 1000, "end": np.concatenate(unit_end) / 1000}
+    )
     units.to_csv(folder / "units.csv", index=False, float_format="%.3f")
     counts["units"] = len(units)
     return counts
@@ -157,6 +171,7 @@ def corpus(folder: Path | None, n_shows: int, seed: int):
 
 
 # ------------------------------------------------------------------------------------- measuring tools
+
 
 class Phases:
     """Wall time and peak resident memory of successive phases of one process."""
@@ -191,6 +206,7 @@ class Phases:
         peak = self._hwm_kb() if self.exact_peak else None
         if peak is None:
             import resource
+
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         self.rows.append({"phase": name, "seconds": seconds, "peak_mb": peak / 1024})
         return out
@@ -202,6 +218,7 @@ def _write(path: str, data: dict) -> None:
 
 # --------------------------------------------------------------------------- child: tvseg, by phase
 
+
 def tvseg_phases(folder: Path, out: str, html: bool, bootstrap: int) -> None:
     import warnings
 
@@ -211,8 +228,9 @@ def tvseg_phases(folder: Path, out: str, html: bool, bootstrap: int) -> None:
     def imports():
         import tvseg
         from tvseg.evaluation import evaluate
-        from tvseg.settings import Settings
         from tvseg.readers import read_segments, read_units
+        from tvseg.settings import Settings
+
         return tvseg, evaluate, Settings, read_segments, read_units
 
     tvseg, evaluate, Settings, read_segments, read_units = phases.run("import", imports)
@@ -221,41 +239,49 @@ def tvseg_phases(folder: Path, out: str, html: bool, bootstrap: int) -> None:
         # as the command reads them (tvseg.commands.evaluate.load)
         reference = read_segments(folder / "ref", side="reference", which="reference")
         ends = {show: a.get_timeline().extent().end for show, a in reference.items() if a}
-        hypotheses = {name: read_segments(folder / f"{name}.rttm", side=name, which="hypothesis", end=ends)
-                      for name in SYSTEMS}
+        hypotheses = {
+            name: read_segments(folder / f"{name}.rttm", side=name, which="hypothesis", end=ends) for name in SYSTEMS
+        }
         return reference, hypotheses
 
     reference, hypotheses = phases.run("read reference + systems", read_systems)
     units = phases.run("read units", read_units, folder / "units.csv")
-    result = phases.run("evaluate", evaluate, reference, hypotheses, units=units,
-                        settings=Settings(bootstrap=bootstrap))
+    result = phases.run(
+        "evaluate", evaluate, reference, hypotheses, units=units, settings=Settings(bootstrap=bootstrap)
+    )
     data = phases.run("to_json", result.to_json)
 
     def write_json():
         from tvseg.output import write_json_atomic
-        write_json_atomic(folder / "phases.json", data)
+
+        write_json_atomic(folder / "phases.json", data, safe=True)  # noqa: F821 (deleted after use)
 
     phases.run("write JSON", write_json)
     if html:
+
         def report():
             from tvseg.report import write_report
-            return write_report(result, folder / "rep-phases", progress=False)
+
+            return write_report(result, folder / "rep-phases", progress=False)  # noqa: F821
 
         phases.run("write_report", report)
     values = {k: result.systems["a"].corpus[k] for k in CHECKED}
     del result, data
     one = {"a": hypotheses["a"]}
-    lfl = phases.run("like for like: a, units, no bootstrap", evaluate, reference, one, units=units,
-                     settings=Settings(bootstrap=0))
+    lfl = phases.run(
+        "like for like: a, units, no bootstrap", evaluate, reference, one, units=units, settings=Settings(bootstrap=0)
+    )
     lfl_values = {k: lfl.systems["a"].corpus[k] for k in CHECKED}
     del lfl
-    phases.run("like for like: a, no units, no bootstrap", evaluate, reference, one,
-               settings=Settings(bootstrap=0))
-    _write(out, {"phases": phases.rows, "exact_peak": phases.exact_peak, "values": values,
-                 "like_for_like_values": lfl_values})
+    phases.run("like for like: a, no units, no bootstrap", evaluate, reference, one, settings=Settings(bootstrap=0))
+    _write(
+        out,
+        {"phases": phases.rows, "exact_peak": phases.exact_peak, "values": values, "like_for_like_values": lfl_values},
+    )
 
 
 # ------------------------------------------------------------------- child: the plain numpy script
+
 
 def plain_numpy(folder: Path, out: str) -> None:
     """The numbers of system a from the files with pandas and numpy only (see the module docstring)."""
@@ -263,16 +289,19 @@ def plain_numpy(folder: Path, out: str) -> None:
 
     def imports():
         import io
+
         import numpy
         import pandas
+
         return io, numpy, pandas
 
     io, np, pd = phases.run("import", imports)
     columns = {1: "show", 3: "tbeg", 4: "tdur"}
 
     def read_rttm(text):
-        frame = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, usecols=list(columns),
-                            dtype={1: str}).rename(columns=columns)
+        frame = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, usecols=list(columns), dtype={1: str}).rename(
+            columns=columns
+        )
         return frame
 
     def read_systems():
@@ -330,8 +359,14 @@ def plain_numpy(folder: Path, out: str) -> None:
         ok_h = (p_h >= 0) & (2 * o_h * q > p * (dh + dr[np.maximum(p_h, 0)]))
         r_n, p_n = ok_r.sum() / len(rc), ok_h.sum() / len(hc)
         r_d, p_d = dr[ok_r].sum() / dr.sum(), dh[ok_h].sum() / dh.sum()
-        values = {"recall_n": r_n, "precision_n": p_n, "cov_n": 2 * p_n * r_n / (p_n + r_n),
-                  "recall_d": r_d, "precision_d": p_d, "cov_d": 2 * p_d * r_d / (p_d + r_d)}
+        values = {
+            "recall_n": r_n,
+            "precision_n": p_n,
+            "cov_n": 2 * p_n * r_n / (p_n + r_n),
+            "recall_d": r_d,
+            "precision_d": p_d,
+            "cov_d": 2 * p_d * r_d / (p_d + r_d),
+        }
         return values, shows, (rc, rs, re_), (hc, hs, he)
 
     values, shows, ref, hyp = phases.run("evaluate: CovN/CovD", coverage)
@@ -389,8 +424,7 @@ def plain_numpy(folder: Path, out: str) -> None:
             label = np.empty(len(code), dtype=np.int64)
             for i in range(len(shows)):
                 u0, u1 = unit_bounds[i], unit_bounds[i + 1]
-                label[u0:u1] = np.searchsorted(seg_start[seg_bounds[i]:seg_bounds[i + 1]], mid[u0:u1],
-                                               side="right")
+                label[u0:u1] = np.searchsorted(seg_start[seg_bounds[i] : seg_bounds[i + 1]], mid[u0:u1], side="right")
             np.maximum(label - 1, 0, out=label)
             change = np.ones(len(label), dtype=bool)
             change[1:] = (label[1:] != label[:-1]) | (code[1:] != code[:-1])
@@ -409,15 +443,20 @@ def plain_numpy(folder: Path, out: str) -> None:
         j = i + k[code[i]]
         ref_count, hyp_count = dense_r[j] - dense_r[i], dense_h[j] - dense_h[i]
         windows = len(i)
-        return {"pk": float(np.count_nonzero((ref_count > 0) != (hyp_count > 0)) / windows),
-                "windowdiff": float(np.count_nonzero(ref_count != hyp_count) / windows)}
+        return {
+            "pk": float(np.count_nonzero((ref_count > 0) != (hyp_count > 0)) / windows),
+            "windowdiff": float(np.count_nonzero(ref_count != hyp_count) / windows),
+        }
 
     values.update(phases.run("evaluate: Pk/WindowDiff", pk_windowdiff))
-    _write(out, {"phases": phases.rows, "exact_peak": phases.exact_peak,
-                 "values": {k: float(v) for k, v in values.items()}})
+    _write(
+        out,
+        {"phases": phases.rows, "exact_peak": phases.exact_peak, "values": {k: float(v) for k, v in values.items()}},
+    )
 
 
 # ------------------------------------------------------------------ child: pyannote.metrics on a subset
+
 
 def pyannote_subset(folder: Path, out: str, n_subset: int) -> None:
     import warnings
@@ -432,26 +471,58 @@ def pyannote_subset(folder: Path, out: str, n_subset: int) -> None:
     hypothesis = read_segments(folder / "a.rttm")
     shows = sorted(reference)
     t0 = time.perf_counter()
-    from pyannote.metrics.segmentation import (SegmentationCoverage, SegmentationPrecision,
-                                               SegmentationPurity, SegmentationRecall)
+    from pyannote.metrics.segmentation import (
+        SegmentationCoverage,
+        SegmentationPrecision,
+        SegmentationPurity,
+        SegmentationRecall,
+    )
+
     imported = time.perf_counter() - t0
-    metrics = {"coverage": SegmentationCoverage(), "purity": SegmentationPurity(),
-               "precision": SegmentationPrecision(tolerance=10.0), "recall": SegmentationRecall(tolerance=10.0)}
+    metrics = {
+        "coverage": SegmentationCoverage(),
+        "purity": SegmentationPurity(),
+        "precision": SegmentationPrecision(tolerance=10.0),
+        "recall": SegmentationRecall(tolerance=10.0),
+    }
     t0 = time.perf_counter()
     for show in shows:
         for metric in metrics.values():
             metric(reference[show], hypothesis[show])
     seconds = time.perf_counter() - t0
-    _write(out, {"shows": len(shows), "seconds": seconds, "import_seconds": imported,
-                 "values": {name: abs(m) for name, m in metrics.items()}})
+    _write(
+        out,
+        {
+            "shows": len(shows),
+            "seconds": seconds,
+            "import_seconds": imported,
+            "values": {name: abs(m) for name, m in metrics.items()},
+        },
+    )
 
 
 # ------------------------------------------------------------------------------------------ parent
 
+
 def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
-    command = [sys.executable, "-m", "tvseg", "evaluate", "--reference", "ref", "--hypothesis", "a=a.rttm",
-               "--hypothesis", "b=b.rttm", "--units", "units.csv", "--bootstrap", str(bootstrap),
-               "--json", "out.json"]
+    command = [
+        sys.executable,
+        "-m",
+        "tvseg",
+        "evaluate",
+        "--reference",
+        "ref",
+        "--hypothesis",
+        "a=a.rttm",
+        "--hypothesis",
+        "b=b.rttm",
+        "--units",
+        "units.csv",
+        "--bootstrap",
+        str(bootstrap),
+        "--json",
+        "out.json",
+    ]
     if html:
         command += ["--html", "rep"]
     with open(folder / "command.stdout", "w") as stdout, open(folder / "command.stderr", "w") as stderr:
@@ -463,9 +534,15 @@ def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
     if child.returncode:
         raise SystemExit(f"{' '.join(command)}: exit {child.returncode}\n{(folder / 'command.stderr').read_text()}")
     import resource
-    return {"command": " ".join(command[1:]), "seconds": seconds, "peak_mb": usage.ru_maxrss / 1024,
-            "children_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-            "stdout": (folder / "command.stdout").read_text(), "stderr": (folder / "command.stderr").read_text()}
+
+    return {
+        "command": " ".join(command[1:]),
+        "seconds": seconds,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "children_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        "stdout": (folder / "command.stdout").read_text(),
+        "stderr": (folder / "command.stderr").read_text(),
+    }
 
 
 def child(role: str, folder: Path, *extra) -> dict:
@@ -522,17 +599,20 @@ def main(argv=None) -> int:
 
 
 def report(args, folder: Path, counts: dict, generated) -> int:
-    import numpy as np
 
     inputs = [*(folder / "ref").glob("*.rttm"), *(folder / f"{name}.rttm" for name in SYSTEMS), folder / "units.csv"]
     size = sum(p.stat().st_size for p in inputs)
-    print(f"corpus: {args.shows} shows (seed {args.seed}), {counts['reference']} reference segments, "
-          + ", ".join(f"system {n}: {counts[n]} segments" for n in SYSTEMS)
-          + f", {counts['units']} units; {size / 1e6:.0f} MB of input; "
-          + (f"generated in {generated:.1f} s" if generated is not None else f"reused from {folder}"), flush=True)
+    print(
+        f"corpus: {args.shows} shows (seed {args.seed}), {counts['reference']} reference segments, "
+        + ", ".join(f"system {n}: {counts[n]} segments" for n in SYSTEMS)
+        + f", {counts['units']} units; {size / 1e6:.0f} MB of input; "
+        + (f"generated in {generated:.1f} s" if generated is not None else f"reused from {folder}"),
+        flush=True,
+    )
     load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start",
-          flush=True)
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start", flush=True
+    )
 
     whole = run_command(folder, args.bootstrap, html=False)
     with_html = run_command(folder, args.bootstrap, html=True) if args.html else None
@@ -548,12 +628,16 @@ def report(args, folder: Path, counts: dict, generated) -> int:
     theirs = child("pyannote", folder, subset) if subset > 0 else None
 
     # the numbers first: the script's values equal tvseg's (in process, alone, and the command's JSON)
-    worst = max(check_equal(plain["values"], ours["values"], "in-process evaluate"),
-                check_equal(plain["values"], ours["like_for_like_values"], "evaluate of system a alone"),
-                check_equal(plain["values"], command_json, "the command's out.json"))
+    worst = max(
+        check_equal(plain["values"], ours["values"], "in-process evaluate"),
+        check_equal(plain["values"], ours["like_for_like_values"], "evaluate of system a alone"),
+        check_equal(plain["values"], command_json, "the command's out.json"),
+    )
     print("system a, corpus: " + ", ".join(f"{k} {ours['values'][k]:.6f}" for k in CHECKED))
-    print(f"numpy script = tvseg on all {len(CHECKED)} numbers (largest difference {worst:.1e}; "
-          f"checked against the in-process result, system a evaluated alone, and the command's out.json)\n")
+    print(
+        f"numpy script = tvseg on all {len(CHECKED)} numbers (largest difference {worst:.1e}; "
+        f"checked against the in-process result, system a evaluated alone, and the command's out.json)\n"
+    )
 
     t = {r["phase"]: r for r in ours["phases"]}
     p = {r["phase"]: r for r in plain["phases"]}
@@ -572,13 +656,30 @@ def report(args, folder: Path, counts: dict, generated) -> int:
         rows.append(("write_report (HTML)", t["write_report"], None))
     total_t = sum(r["seconds"] for r in ours["phases"] if not r["phase"].startswith("like for like"))
     total_p = sum(r["seconds"] for r in plain["phases"])
-    rows.append(("total, in process", {"seconds": total_t, "peak_mb": max(r["peak_mb"] for r in ours["phases"])},
-                 {"seconds": total_p, "peak_mb": max(r["peak_mb"] for r in plain["phases"])}))
-    rows.append(("like for like: system a with units [2]", t["like for like: a, units, no bootstrap"],
-                 {"seconds": np_eval, "peak_mb": np_eval_peak}))
-    rows.append(("like for like: system a, no units [3]", t["like for like: a, no units, no bootstrap"],
-                 {"seconds": np_time_only, "peak_mb": max(p["evaluate: CovN/CovD"]["peak_mb"],
-                                                          p["evaluate: boundary P/R/F"]["peak_mb"])}))
+    rows.append(
+        (
+            "total, in process",
+            {"seconds": total_t, "peak_mb": max(r["peak_mb"] for r in ours["phases"])},
+            {"seconds": total_p, "peak_mb": max(r["peak_mb"] for r in plain["phases"])},
+        )
+    )
+    rows.append(
+        (
+            "like for like: system a with units [2]",
+            t["like for like: a, units, no bootstrap"],
+            {"seconds": np_eval, "peak_mb": np_eval_peak},
+        )
+    )
+    rows.append(
+        (
+            "like for like: system a, no units [3]",
+            t["like for like: a, no units, no bootstrap"],
+            {
+                "seconds": np_time_only,
+                "peak_mb": max(p["evaluate: CovN/CovD"]["peak_mb"], p["evaluate: boundary P/R/F"]["peak_mb"]),
+            },
+        )
+    )
     width = max(len(r[0]) for r in rows)
     memory = "peak RSS of the phase" if ours["exact_peak"] and plain["exact_peak"] else "peak RSS so far"
     print(f"{args.shows} shows, one run of each ({memory} in brackets)")
@@ -589,32 +690,42 @@ def report(args, folder: Path, counts: dict, generated) -> int:
         cell_b = f"{_fmt_s(b['seconds'])} ({b['peak_mb']:.0f} MB)" if b else "-"
         ratio = f"{a['seconds'] / b['seconds']:.1f}" if b else "-"
         print(f"{name:<{width}} | {cell_a:>18} | {cell_b:>18} | {ratio}")
-    print(f"[1] tvseg: both systems, every metric (CovN/CovD, boundary P/R/F, by length, gamma and tolerance "
-          f"sweeps, VidChapters, match tables, Pk, P'k, WD, WinPR, S, B, C_seg, GHD), {args.bootstrap} bootstrap "
-          f"resamples and p-values; script: system a, CovN/CovD, boundary P/R/F, Pk, WD")
-    print("[2] tvseg.evaluate of system a alone, units given, --bootstrap 0 (still every metric above); "
-          "script: the same as [1]")
+    print(
+        f"[1] tvseg: both systems, every metric (CovN/CovD, boundary P/R/F, by length, gamma and tolerance "
+        f"sweeps, VidChapters, match tables, Pk, P'k, WD, WinPR, S, B, C_seg, GHD), {args.bootstrap} bootstrap "
+        f"resamples and p-values; script: system a, CovN/CovD, boundary P/R/F, Pk, WD"
+    )
+    print(
+        "[2] tvseg.evaluate of system a alone, units given, --bootstrap 0 (still every metric above); "
+        "script: the same as [1]"
+    )
     print("[3] tvseg.evaluate of system a alone, no units, --bootstrap 0; script: CovN/CovD and boundary P/R/F")
     print("numpy script phases: " + ", ".join(f"{r['phase']} {_fmt_s(r['seconds'])}" for r in plain["phases"]))
 
     if theirs:
         extrapolated = theirs["seconds"] * args.shows / theirs["shows"]
         lfl = t["like for like: a, no units, no bootstrap"]["seconds"]
-        print(f"\npyannote.metrics {_pyannote_version()}: coverage, purity, precision, recall (10 s) of system a "
-              f"on the first {theirs['shows']} shows: {_fmt_s(theirs['seconds'])}; EXTRAPOLATED linearly to "
-              f"{args.shows} shows: {_fmt_s(extrapolated)} (Annotations given, reading not timed) -> "
-              f"{extrapolated / lfl:.0f}x tvseg's like-for-like evaluate of system a ({_fmt_s(lfl)}, "
-              f"reading not included either), {extrapolated / np_time_only:.0f}x the numpy script's "
-              f"CovN/CovD + boundary P/R/F ({_fmt_s(np_time_only)})")
-        print("    its values on that subset (other definitions: purity/coverage are not CovN/CovD, greedy "
-              "matching): " + ", ".join(f"{k} {v:.4f}" for k, v in theirs["values"].items()))
+        print(
+            f"\npyannote.metrics {_pyannote_version()}: coverage, purity, precision, recall (10 s) of system a "
+            f"on the first {theirs['shows']} shows: {_fmt_s(theirs['seconds'])}; EXTRAPOLATED linearly to "
+            f"{args.shows} shows: {_fmt_s(extrapolated)} (Annotations given, reading not timed) -> "
+            f"{extrapolated / lfl:.0f}x tvseg's like-for-like evaluate of system a ({_fmt_s(lfl)}, "
+            f"reading not included either), {extrapolated / np_time_only:.0f}x the numpy script's "
+            f"CovN/CovD + boundary P/R/F ({_fmt_s(np_time_only)})"
+        )
+        print(
+            "    its values on that subset (other definitions: purity/coverage are not CovN/CovD, greedy "
+            "matching): " + ", ".join(f"{k} {v:.4f}" for k, v in theirs["values"].items())
+        )
 
     print(f"\nwhole command, subprocess, one run: python {whole['command']}")
     print(f"    wall {_fmt_s(whole['seconds'])}, peak RSS of the child {whole['peak_mb']:.0f} MB")
     if with_html:
         print(f"    with --html rep/: wall {_fmt_s(with_html['seconds'])}, peak RSS {with_html['peak_mb']:.0f} MB")
-    print(f"    resource.getrusage(RUSAGE_CHILDREN).ru_maxrss after the command(s): "
-          f"{(with_html or whole)['children_peak_mb']:.0f} MB (largest child waited for so far)")
+    print(
+        f"    resource.getrusage(RUSAGE_CHILDREN).ru_maxrss after the command(s): "
+        f"{(with_html or whole)['children_peak_mb']:.0f} MB (largest child waited for so far)"
+    )
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.keep:
@@ -625,6 +736,7 @@ def report(args, folder: Path, counts: dict, generated) -> int:
 def _pyannote_version() -> str:
     try:
         from importlib.metadata import version
+
         return version("pyannote.metrics")
     except Exception:  # noqa: BLE001 - only a label
         return ""

@@ -20,6 +20,7 @@ Each measurement runs in a fresh process: the time is the best of ``--repeat`` r
 above ``--before-max`` are skipped for it (its sweep took 191 s at 4,000 segments and its table
 would need gigabytes at 10,000).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,9 @@ def one_show(n: int, seed: int = 0):
 
 
 def load_before(rev: str):
-    source = subprocess.run(["git", "show", f"{rev}:tvseg/retrieval/boundaries.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{rev}:tvseg/retrieval/boundaries.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
     path = Path(tempfile.mkdtemp()) / "boundaries_before.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("boundaries_before", path)
@@ -67,15 +69,19 @@ def child(version: str, call: str, n: int, repeat: int, rev: str) -> dict:
         from tvseg.retrieval import boundaries as module
     args = one_show(n)
     if call == "count_matched":
+
         def run():
             return [int(module.count_matched(*args, t).sum()) for t in TOLERANCES]
     elif call == "match_points x31":
+
         def run():
             return [len(module.match_points(*args, t)[0]) for t in TOLERANCES]
     else:
+
         def run():
             i, j = module.match_points(*args, SETTINGS_TOLERANCE)
             return [len(i), round(float(np.abs(args[1][i] - args[3][j]).sum()), 2)]
+
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     best, result = float("inf"), None
     with warnings.catch_warnings():
@@ -89,11 +95,19 @@ def child(version: str, call: str, n: int, repeat: int, rev: str) -> dict:
 
 
 def measure(version: str, call: str, n: int, repeat: int, rev: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", version, call, str(n), "--repeat", str(repeat),
-                          "--before-rev", rev], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", version, call, str(n), "--repeat", str(repeat), "--before-rev", rev],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     if out.returncode:
-        return {"seconds": float("nan"), "peak_mb": float("nan"), "result": None,
-                "error": out.stderr.strip().splitlines()[-1:]}
+        return {
+            "seconds": float("nan"),
+            "peak_mb": float("nan"),
+            "result": None,
+            "error": out.stderr.strip().splitlines()[-1:],
+        }
     return json.loads(out.stdout)
 
 
@@ -118,8 +132,10 @@ def main(argv=None) -> int:
         version, call, n = args.child
         print(json.dumps(child(version, call, int(n), args.repeat, args.before_rev)))
         return 0
-    print(f"one show of n five-second segments; before = {args.before_rev}; "
-          f"sweep = 31 tolerances 0..30 s; pairs = tolerance 10 s")
+    print(
+        f"one show of n five-second segments; before = {args.before_rev}; "
+        f"sweep = 31 tolerances 0..30 s; pairs = tolerance 10 s"
+    )
     print(f"{'segments':>8}  {'task':<6} {'version':<7} {'call':<18} {'time s':>9} {'peak MB':>8}  check")
     failed = False
     for n in args.sizes:

@@ -19,6 +19,7 @@ machine slows them alike. Before timing, tvseg's matched counts are checked agai
 (with ``trim=True``, whose boundaries are tvseg's: the show's edges left out; and a window of
 10 s + 1e-9, so that its float distances decide as tvseg's exact ones on two-decimal times).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -82,6 +83,7 @@ def alternate(repeat, candidates, items):
 
 def check_against_mir_eval(pairs):
     import mir_eval
+
     import tvseg
 
     for ref, hyp in pairs:
@@ -95,17 +97,26 @@ def check_against_mir_eval(pairs):
 
 def main(argv=None):
     import mir_eval
+    from pyannote.metrics.segmentation import (
+        SegmentationCoverage,
+        SegmentationPrecision,
+        SegmentationPurity,
+        SegmentationRecall,
+    )
+
     import tvseg
-    from pyannote.metrics.segmentation import (SegmentationCoverage, SegmentationPrecision,
-                                               SegmentationPurity, SegmentationRecall)
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shows", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
-    metrics = [SegmentationPurity(), SegmentationCoverage(), SegmentationPrecision(tolerance=10.0),
-               SegmentationRecall(tolerance=10.0)]
+    metrics = [
+        SegmentationPurity(),
+        SegmentationCoverage(),
+        SegmentationPrecision(tolerance=10.0),
+        SegmentationRecall(tolerance=10.0),
+    ]
 
     def detection(ref, hyp):
         return mir_eval.segment.detection(ref, hyp, window=10, trim=False)
@@ -123,19 +134,27 @@ def main(argv=None):
         return [metric(ref, hyp) for metric in metrics]
 
     print("per call, ms (best of --repeat passes; tools timed in turns)")
-    print("| shows | mir_eval detection | tvseg.boundaries | tvseg.coverage | ratios (mir_eval / tvseg) "
-          "| pyannote.metrics x4 (Annotations) | tvseg coverage + boundaries (Annotations) | ratio |")
-    for label, sizes, n_shows in (("8-25 segments", (8, 25), args.shows),
-                                  ("100 segments", (100, 100), max(1, args.shows // 4))):
+    print(
+        "| shows | mir_eval detection | tvseg.boundaries | tvseg.coverage | ratios (mir_eval / tvseg) "
+        "| pyannote.metrics x4 (Annotations) | tvseg coverage + boundaries (Annotations) | ratio |"
+    )
+    for label, sizes, n_shows in (
+        ("8-25 segments", (8, 25), args.shows),
+        ("100 segments", (100, 100), max(1, args.shows // 4)),
+    ):
         arrays = shows(n_shows, sizes)
         check_against_mir_eval(arrays)
         anns = [(annotation(r, "R"), annotation(h, "H")) for r, h in arrays]
-        t = alternate(args.repeat, [("mir_eval", detection), ("boundaries", boundaries),
-                                    ("coverage", coverage)], arrays)
+        t = alternate(
+            args.repeat, [("mir_eval", detection), ("boundaries", boundaries), ("coverage", coverage)], arrays
+        )
         u = alternate(max(1, args.repeat // 2), [("pyannote", pyannote_four), ("tvseg", tvseg_both)], anns)
-        print(f"| {label} ({n_shows} shows) | {t['mir_eval']:.3f} | {t['boundaries']:.3f} | {t['coverage']:.3f} "
-              f"| {t['mir_eval'] / t['boundaries']:.2f}x; {t['mir_eval'] / t['coverage']:.2f}x "
-              f"| {u['pyannote']:.3f} | {u['tvseg']:.3f} | {u['pyannote'] / u['tvseg']:.1f}x |", flush=True)
+        print(
+            f"| {label} ({n_shows} shows) | {t['mir_eval']:.3f} | {t['boundaries']:.3f} | {t['coverage']:.3f} "
+            f"| {t['mir_eval'] / t['boundaries']:.2f}x; {t['mir_eval'] / t['coverage']:.2f}x "
+            f"| {u['pyannote']:.3f} | {u['tvseg']:.3f} | {u['pyannote'] / u['tvseg']:.1f}x |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

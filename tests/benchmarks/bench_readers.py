@@ -10,6 +10,7 @@
 
 Run: ``python tests/benchmarks/bench_readers.py [--segments N] [--repeat R]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -95,11 +96,13 @@ def main() -> None:
         rows.append(("CSV vs pandas.read_csv + Annotations", ours, theirs))
         print(f"{n} segments, best of {args.repeat}")
         for name, ours, theirs in rows:
-            print(f"  {name:40s} tvseg {ours * 1000:8.1f} ms   tool {theirs * 1000:8.1f} ms   ratio {ours / theirs:5.2f}")
+            print(
+                f"  {name:40s} tvseg {ours * 1000:8.1f} ms   tool {theirs * 1000:8.1f} ms   ratio {ours / theirs:5.2f}"
+            )
         print(f"growth from {n} to {4 * n} segments (linear: about 4)")
         for kind in ("rttm", "vtt", "csv"):
-            t1 = best_of(lambda: read_segments(small[kind]), args.repeat)
-            t4 = best_of(lambda: read_segments(large[kind]), max(1, args.repeat // 2))
+            t1 = best_of(lambda kind=kind: read_segments(small[kind]), args.repeat)
+            t4 = best_of(lambda kind=kind: read_segments(large[kind]), max(1, args.repeat // 2))
             print(f"  {kind:5s} {t1 * 1000:8.1f} ms -> {t4 * 1000:8.1f} ms   x{t4 / t1:4.2f}")
 
 

@@ -18,6 +18,7 @@ largest process. The folders written with each ``--jobs`` are checked identical 
 
 Run: ``python tests/benchmarks/bench_report.py [--shows N] [--corpus DIR] [--jobs 1,2] [--repeat R]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from tvseg.report import write_report
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # tests/, for report_fixture
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/, for report_fixture
 from report_fixture import synthetic_report  # noqa: E402
 
 
@@ -53,9 +54,16 @@ def _child(source, out: Path, jobs: int, queue) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     write_report(source, out, progress=False, jobs=jobs, date="2000-01-01")
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    queue.put({"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-               "pool_cpu": children.ru_utime + children.ru_stime, "rss_before": before, "rss_peak": _hwm_mb(),
-               "pool_rss": children.ru_maxrss / 1024})
+    queue.put(
+        {
+            "wall": time.perf_counter() - t0,
+            "cpu": time.process_time() - c0,
+            "pool_cpu": children.ru_utime + children.ru_stime,
+            "rss_before": before,
+            "rss_peak": _hwm_mb(),
+            "pool_rss": children.ru_maxrss / 1024,
+        }
+    )
 
 
 def measure(source, out: Path, jobs: int) -> dict:
@@ -84,8 +92,9 @@ def evaluated(folder: Path):
 
     reference = tvseg.read_segments(str(folder / "ref"))
     systems = {name: tvseg.read_segments(str(folder / f"{name}.rttm")) for name in ("a", "b")}
-    return tvseg.evaluate(reference, systems, units=tvseg.read_units(str(folder / "units.csv")),
-                          settings=tvseg.Settings(bootstrap=1000))
+    return tvseg.evaluate(
+        reference, systems, units=tvseg.read_units(str(folder / "units.csv")), settings=tvseg.Settings(bootstrap=1000)
+    )
 
 
 def main(argv=None) -> None:
@@ -117,11 +126,13 @@ def main(argv=None) -> None:
                 runs.append(measure(source, out, n))
                 folders.setdefault(n, out)
             best = min(runs, key=lambda m: m["wall"])
-            print(f"jobs={n}: wall {best['wall']:.2f} s (median {statistics.median(m['wall'] for m in runs):.2f} s "
-                  f"over {len(runs)}), CPU {best['cpu']:.2f} s here + {best['pool_cpu']:.2f} s in the pool; "
-                  f"peak RSS {best['rss_before']:.0f} MB before -> {best['rss_peak']:.0f} MB "
-                  f"(+{best['rss_peak'] - best['rss_before']:.0f} MB), pool's largest process "
-                  f"{best['pool_rss']:.0f} MB")
+            print(
+                f"jobs={n}: wall {best['wall']:.2f} s (median {statistics.median(m['wall'] for m in runs):.2f} s "
+                f"over {len(runs)}), CPU {best['cpu']:.2f} s here + {best['pool_cpu']:.2f} s in the pool; "
+                f"peak RSS {best['rss_before']:.0f} MB before -> {best['rss_peak']:.0f} MB "
+                f"(+{best['rss_peak'] - best['rss_before']:.0f} MB), pool's largest process "
+                f"{best['pool_rss']:.0f} MB"
+            )
         first = folders[jobs[0]]
         n_files = sum(1 for p in first.rglob("*") if p.is_file())
         size = sum(p.stat().st_size for p in first.rglob("*") if p.is_file())

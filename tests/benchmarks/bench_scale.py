@@ -35,6 +35,7 @@ and the reduction in one process (a fifth of the scoring) take what the second c
 one machine is slower (its scheduler and nannies share the same 2 cores, the shards travel over TCP):
 it is for a cluster of more cores than this machine has.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -81,35 +82,42 @@ def main(argv=None) -> int:
     one, t = _timed(lambda: tvseg.evaluate(reference, hypotheses, **options))
     expected = one.to_json()
     rows.append(("evaluate, 1 process", t, None))
-    result, t = _timed(lambda: evaluate_sharded(reference, hypotheses, jobs=args.jobs, chunk_shows=args.chunk_shows,
-                                                **options))
+    result, t = _timed(
+        lambda: evaluate_sharded(reference, hypotheses, jobs=args.jobs, chunk_shows=args.chunk_shows, **options)
+    )
     assert result.to_json() == expected, "evaluate_sharded(jobs) differs from evaluate"
     rows.append((f"evaluate_sharded(jobs={args.jobs})", t, None))
     if not args.no_dask:
         from dask import distributed
+
         def start():
-            cluster = distributed.LocalCluster(n_workers=args.jobs, processes=True, threads_per_worker=1,
-                                               dashboard_address=None)
+            cluster = distributed.LocalCluster(
+                n_workers=args.jobs, processes=True, threads_per_worker=1, dashboard_address=None
+            )
             client = distributed.Client(cluster)
             client.run(importlib.import_module, "tvseg.scale")  # workers start with tvseg imported
             return cluster, client
 
         (cluster, client), t_start = _timed(start)
         with cluster, client:
-            result, t = _timed(lambda: evaluate_sharded(reference, hypotheses, dask=client,
-                                                        chunk_shows=args.chunk_shows, **options))
+            result, t = _timed(
+                lambda: evaluate_sharded(reference, hypotheses, dask=client, chunk_shows=args.chunk_shows, **options)
+            )
             assert result.to_json() == expected, "evaluate_sharded(dask) differs from evaluate"
             rows.append((f"dask LocalCluster, {args.jobs} workers", t, t_start))
     if tmp is not None:
         tmp.cleanup()
-    print(f"{args.shows} shows ({counts['reference']} reference segments, {counts['units']} units), 2 systems, "
-          f"bootstrap {args.bootstrap}; {os.cpu_count()} CPUs; reading {t_read:.2f} s (one process, every row)")
+    print(
+        f"{args.shows} shows ({counts['reference']} reference segments, {counts['units']} units), 2 systems, "
+        f"bootstrap {args.bootstrap}; {os.cpu_count()} CPUs; reading {t_read:.2f} s (one process, every row)"
+    )
     print(f"{'':36s} {'scoring':>9s} {'read+score':>11s} {'speed-up':>9s}  {'scoring speed-up':>16s}")
     base = rows[0][1]
     for name, t, start in rows:
         extra = f"   (cluster start {start:.2f} s, not included)" if start is not None else ""
-        print(f"{name:36s} {t:8.2f}s {t_read + t:10.2f}s {(t_read + base) / (t_read + t):8.2f}x  "
-              f"{base / t:15.2f}x{extra}")
+        print(
+            f"{name:36s} {t:8.2f}s {t_read + t:10.2f}s {(t_read + base) / (t_read + t):8.2f}x  {base / t:15.2f}x{extra}"
+        )
     return 0
 
 

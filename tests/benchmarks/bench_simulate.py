@@ -14,6 +14,7 @@ Run:  python tests/benchmarks/bench_simulate.py [--repeat 3] [--sample 10]
 
 Not a test: timings on a shared machine are noisy; run it a few times and read the medians.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,9 +37,9 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=10, help="hypotheses timed per tool (default 10)")
     args = parser.parse_args()
 
+    import segeval
     from nltk.metrics.segmentation import pk as nltk_pk
     from nltk.metrics.segmentation import windowdiff as nltk_windowdiff
-    import segeval
 
     from tvseg.simulate import pevzner_hearst as ph
     from tvseg.simulate.generators import hypotheses, reference_masses
@@ -56,7 +57,7 @@ def main() -> None:
 
     rng = experiment_rng(0, "bench", "1", "FN", 0.5, (20, 30))
     masses = reference_masses(rng, 1000, (20, 30))
-    k = window_size((20, 29))                 # sizes 20..29: mean 24.5, k = 12
+    k = window_size((20, 29))  # sizes 20..29: mean 24.5, k = 12
     hyps = hypotheses(rng, masses, "FN", 0.5, args.sample)
     ref_string = "".join("1" if b else "0" for b in to_indicator(masses))
     hyp_strings = ["".join("1" if b else "0" for b in row) for row in hyps]
@@ -74,8 +75,11 @@ def main() -> None:
             segeval.window_diff(h, ref_masses, window_size=k)
 
     ours_cell_best, ours_cell_median = _time(
-        lambda: run_experiment("pevzner-hearst", ("1", "FN", 0.5, (20, 30)), trials=10, n_hypotheses=100,
-                               seed=0, metrics=ph.window_metrics), args.repeat)
+        lambda: run_experiment(
+            "pevzner-hearst", ("1", "FN", 0.5, (20, 30)), trials=10, n_hypotheses=100, seed=0, metrics=ph.window_metrics
+        ),
+        args.repeat,
+    )
     print(f"tvseg, one cell (Table 1 FN (20, 30), 1,000 hypotheses): best {ours_cell_best:.3f} s")
 
     for name, fn in (("nltk", run_nltk), ("segeval", run_segeval)):

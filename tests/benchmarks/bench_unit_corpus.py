@@ -16,6 +16,7 @@ units (``Settings(units="frames")``), ``--convention`` picks the convention (``c
 
 Target: under 0.4 s for both systems on 2,000 shows.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,9 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/unit_reference.py
 from bench_end_to_end import corpus  # noqa: E402
+from unit_reference import _unit_scores  # noqa: E402
 
 import tvseg  # noqa: E402
-from unit_reference import _unit_scores  # noqa: E402
 from tvseg.retrieval.boundaries import regions  # noqa: E402
 from tvseg.retrieval.segments import from_segmentations  # noqa: E402
 from tvseg.settings import Settings  # noqa: E402
@@ -74,8 +75,7 @@ def main(argv=None) -> int:
         read = tvseg.read_segments(folder / f"{name}.rttm")
         anns = [read.get(s) for s in shows]
         systems[name] = (anns, from_segmentations(anns, names=shows, side=f"{name} hypothesis"))
-    settings = Settings(units="file" if args.frame is None else "frames", frame=args.frame,
-                        convention=args.convention)
+    settings = Settings(units="file" if args.frame is None else "frames", frame=args.frame, convention=args.convention)
     if args.frame is not None:
         units = u_show = u_start = u_end = None
     warnings.simplefilter("ignore")
@@ -87,10 +87,21 @@ def main(argv=None) -> int:
         loop_seconds += time.perf_counter() - t0
 
     def batch():
-        return {name: corpus_unit_scores(ref, hyp, unit_show=u_show, unit_start=u_start, unit_end=u_end,
-                                         shows=shows, settings=settings, region_start=r_start,
-                                         region_end=r_end, name=name)
-                for name, (_, hyp) in systems.items()}
+        return {
+            name: corpus_unit_scores(
+                ref,
+                hyp,
+                unit_show=u_show,
+                unit_start=u_start,
+                unit_end=u_end,
+                shows=shows,
+                settings=settings,
+                region_start=r_start,
+                region_end=r_end,
+                name=name,
+            )
+            for name, (_, hyp) in systems.items()
+        }
 
     best, result = np.inf, None
     for _ in range(args.repeat):
@@ -99,8 +110,9 @@ def main(argv=None) -> int:
         best = min(best, time.perf_counter() - t0)
     for name in systems:
         pd.testing.assert_frame_equal(result[name][0], loop[name][0], check_exact=True)
-        assert all(result[name][1][k] == v or (np.isnan(v) and np.isnan(result[name][1][k]))
-                   for k, v in loop[name][1].items()), name
+        assert all(
+            result[name][1][k] == v or (np.isnan(v) and np.isnan(result[name][1][k])) for k, v in loop[name][1].items()
+        ), name
     what = f"{len(u_show):,} units" if u_show is not None else f"frames of {args.frame:g} s"
     print(f"{len(shows):,} shows, {what}, convention {args.convention}, two systems; equal: yes")
     print(f"per-show loop (_unit_scores)      {loop_seconds:8.3f} s")

@@ -12,6 +12,7 @@ flat boundary positions. Both are checked equal (``==``) first. Best of repeated
 
 Target: the batch side under 0.25 s for the 4,000 pairs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,7 @@ from tvseg.unit.masses import boundary_positions, from_positions
 from tvseg.unit.similarity import pair_counts, similarity_counts
 
 SYSTEMS = {"a": {"delete": 0.10, "insert": 1.0}, "b": {"delete": 0.25, "insert": 3.0}}
-SHIFT = 1.5   # units
+SHIFT = 1.5  # units
 
 
 def corpus(n_shows: int, seed: int):
@@ -56,8 +57,12 @@ def flat(pairs):
 def per_show(pairs):
     g = [ghd_components(r, h) for r, h in pairs]
     s = [similarity_counts(r, h, n=2) for r, h in pairs]
-    b = [pair_counts(boundary_positions(r), boundary_positions(h), int(r.sum()) - 1, metric="B",
-                     convention="segeval", n=2) for r, h in pairs]
+    b = [
+        pair_counts(
+            boundary_positions(r), boundary_positions(h), int(r.sum()) - 1, metric="B", convention="segeval", n=2
+        )
+        for r, h in pairs
+    ]
     return g, s, b
 
 
@@ -83,12 +88,23 @@ def main() -> None:
 
     ref_b = np.diff(args_flat[1]).mean()
     hyp_b = np.diff(args_flat[3]).mean()
-    print(f"{len(pairs):,} show pairs ({args.shows:,} shows x {len(SYSTEMS)} systems), "
-          f"{args_flat[4].mean():.0f} units, {ref_b:.1f} reference and {hyp_b:.1f} hypothesis boundaries "
-          f"per show on average; best of {args.repeat} runs")
+    print(
+        f"{len(pairs):,} show pairs ({args.shows:,} shows x {len(SYSTEMS)} systems), "
+        f"{args_flat[4].mean():.0f} units, {ref_b:.1f} reference and {hyp_b:.1f} hypothesis boundaries "
+        f"per show on average; best of {args.repeat} runs"
+    )
     loop_s = lambda: [similarity_counts(r, h, n=2) for r, h in pairs]  # noqa: E731
-    loop_b = lambda: [pair_counts(boundary_positions(r), boundary_positions(h), int(r.sum()) - 1,  # noqa: E731
-                                  metric="B", convention="segeval", n=2) for r, h in pairs]
+    loop_b = lambda: [
+        pair_counts(
+            boundary_positions(r),
+            boundary_positions(h),
+            int(r.sum()) - 1,  # noqa: E731
+            metric="B",
+            convention="segeval",
+            n=2,
+        )
+        for r, h in pairs
+    ]
     rows = [
         ("GHD", [lambda: [ghd_components(r, h) for r, h in pairs]], lambda: ghd_many(*args_flat)),
         ("S and B", [loop_s, loop_b], lambda: boundary_edits_many(*args_flat)),
@@ -102,6 +118,7 @@ def main() -> None:
         total_batch += t_batch
         print(f"{name:<8} {t_loop:>13.3f} {t_batch:>10.4f} {t_loop / t_batch:>7.0f}x")
     print(f"{'total':<8} {total_loop:>13.3f} {total_batch:>10.4f} {total_loop / total_batch:>7.0f}x")
+
 
 if __name__ == "__main__":
     main()

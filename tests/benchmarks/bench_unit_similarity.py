@@ -7,6 +7,7 @@ repeated runs in one process (timeit's advice: the minimum is the least disturbe
 
 Targets: S and B at least 50x faster than segeval's (about 2.5 ms per call or less).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,6 +32,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import segeval
+
     from tvseg.unit.similarity import boundary_similarity, segmentation_similarity
 
     rng = np.random.default_rng(args.seed)
@@ -38,8 +40,10 @@ def main() -> None:
     a_t, b_t = tuple(a), tuple(b)
     # the two compute the same thing first (segeval's S weighs a 2-wise transposition 0.5: weights (1, 0.5))
     assert abs(boundary_similarity(a, b) - float(segeval.boundary_similarity(a_t, b_t))) < 1e-12
-    assert abs(segmentation_similarity(a, b, weights=(1.0, 0.5))
-               - float(segeval.segmentation_similarity(a_t, b_t))) < 1e-12
+    assert (
+        abs(segmentation_similarity(a, b, weights=(1.0, 0.5)) - float(segeval.segmentation_similarity(a_t, b_t)))
+        < 1e-12
+    )
 
     rows = [
         ("S", lambda: segmentation_similarity(a, b), lambda: segeval.segmentation_similarity(a_t, b_t)),

@@ -6,6 +6,7 @@ nltk's strings is not charged to nltk. Best of repeated runs in one process (tim
 
     python tests/benchmarks/bench_unit_windows.py
 """
+
 import timeit
 
 import numpy as np
@@ -28,16 +29,21 @@ def main():
     rng = np.random.default_rng(0)
     ref, hyp = masses(rng), masses(rng)
     a, b = ("1".join("0" * (m - 1) for m in x) for x in (ref, hyp))
-    k = 12   # half the mean segment size (25 / 2 rounded down), the same for every tool
+    k = 12  # half the mean segment size (25 / 2 rounded down), the same for every tool
     assert abs(windowdiff(ref, hyp, k=k, convention="nltk") - nltk_seg.windowdiff(a, b, k)) < 1e-12
     assert abs(pk(ref, hyp, k=k, convention="nltk") - nltk_seg.pk(a, b, k)) < 1e-12
-    assert abs(windowdiff(ref, hyp, k=k, convention="segeval")
-               - float(segeval.window_diff(hyp, ref, window_size=k))) < 1e-12
+    assert (
+        abs(windowdiff(ref, hyp, k=k, convention="segeval") - float(segeval.window_diff(hyp, ref, window_size=k)))
+        < 1e-12
+    )
     rows = [
-        ("windowdiff", lambda: windowdiff(ref, hyp, k=k), lambda: nltk_seg.windowdiff(a, b, k),
-         lambda: segeval.window_diff(hyp, ref, window_size=k)),
-        ("pk", lambda: pk(ref, hyp, k=k), lambda: nltk_seg.pk(a, b, k),
-         lambda: segeval.pk(hyp, ref, window_size=k)),
+        (
+            "windowdiff",
+            lambda: windowdiff(ref, hyp, k=k),
+            lambda: nltk_seg.windowdiff(a, b, k),
+            lambda: segeval.window_diff(hyp, ref, window_size=k),
+        ),
+        ("pk", lambda: pk(ref, hyp, k=k), lambda: nltk_seg.pk(a, b, k), lambda: segeval.pk(hyp, ref, window_size=k)),
     ]
     print(f"{'metric':<11}{'tvseg':>11}{'nltk':>11}{'segeval':>12}{'x nltk':>9}{'x segeval':>11}")
     for name, ours, theirs_nltk, theirs_segeval in rows:

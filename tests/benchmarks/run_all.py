@@ -6,6 +6,7 @@ They run here as separate processes, so that one benchmark's memory and caches d
 next. ``--only NAME`` (repeatable) runs the named ones, e.g. ``--only retrieval``.
 Not part of the test run: timings on a shared machine are noisy; read medians over a few runs.
 """
+
 from __future__ import annotations
 
 import argparse

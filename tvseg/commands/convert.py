@@ -10,6 +10,7 @@ or at the show's end in ``--uem``. A JSONL input gives its reference side unless
 hypothesis``. ``--hypothesis PATH`` (JSONL output) writes the hypothesis of each show on the
 reference's line; a chapter list given there ends where the reference's show ends.
 """
+
 from __future__ import annotations
 
 import sys
@@ -21,28 +22,57 @@ _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "convert", help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and "
-                        "chunkseg JSONL",
+        "convert",
+        help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
-                    ".jsonl; a folder for WebVTT chapters; .txt chapter lists on output) unless --from/--to "
-                    "are given; a .txt input needs --from txt.")
+        ".jsonl; a folder for WebVTT chapters; .txt chapter lists on output) unless --from/--to "
+        "are given; a .txt input needs --from txt.",
+    )
     parser.add_argument("input", metavar="IN", help="file or folder to read")
-    parser.add_argument("output", metavar="OUT",
-                        help="file to write, or folder for WebVTT (or SRT, or chapter list) files, one per show")
-    parser.add_argument("--from", dest="from_format", choices=_FORMATS,
-                        help="input format (default: from the extension; txt = chapter list, never guessed)")
-    parser.add_argument("--to", dest="to_format", choices=_FORMATS,
-                        help="output format (default: from the extension; a folder means vtt)")
-    parser.add_argument("--which", choices=("reference", "hypothesis"), default=None,
-                        help="the side of a chunkseg JSONL input to read (default: reference)")
-    parser.add_argument("--end", type=float, default=None, metavar="SECONDS",
-                        help="the show's end, where the last chapter of a chapter list (--from txt) ends")
-    parser.add_argument("--uem", default=None, metavar="FILE",
-                        help="UEM file: the shows' ends for chapter lists; every segmentation read is cropped to it")
-    parser.add_argument("--hypothesis", default=None, metavar="PATH",
-                        help="with JSONL output: the hypothesis of the same shows, written on the reference's "
-                             "lines (read as IN is: the same --from; a chapter list ends where the "
-                             "reference's show ends)")
+    parser.add_argument(
+        "output",
+        metavar="OUT",
+        help="file to write, or folder for WebVTT (or SRT, or chapter list) files, one per show",
+    )
+    parser.add_argument(
+        "--from",
+        dest="from_format",
+        choices=_FORMATS,
+        help="input format (default: from the extension; txt = chapter list, never guessed)",
+    )
+    parser.add_argument(
+        "--to",
+        dest="to_format",
+        choices=_FORMATS,
+        help="output format (default: from the extension; a folder means vtt)",
+    )
+    parser.add_argument(
+        "--which",
+        choices=("reference", "hypothesis"),
+        default=None,
+        help="the side of a chunkseg JSONL input to read (default: reference)",
+    )
+    parser.add_argument(
+        "--end",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the show's end, where the last chapter of a chapter list (--from txt) ends",
+    )
+    parser.add_argument(
+        "--uem",
+        default=None,
+        metavar="FILE",
+        help="UEM file: the shows' ends for chapter lists; every segmentation read is cropped to it",
+    )
+    parser.add_argument(
+        "--hypothesis",
+        default=None,
+        metavar="PATH",
+        help="with JSONL output: the hypothesis of the same shows, written on the reference's "
+        "lines (read as IN is: the same --from; a chapter list ends where the "
+        "reference's show ends)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -58,19 +88,27 @@ def run(args) -> int:
             if detect_format(file, args.from_format) == "csv":
                 table = read_table(file)
                 if table_kind(table.columns, path=file) == "units" and "topic" not in table.columns:
-                    raise InputError("this breath-group table has units only (no topic column): "
-                                     "there are no segments to convert", path=file, line=1,
-                                     value=",".join(table.columns))
+                    raise InputError(
+                        "this breath-group table has units only (no topic column): there are no segments to convert",
+                        path=file,
+                        line=1,
+                        value=",".join(table.columns),
+                    )
     uem = read_uem(args.uem) if args.uem else None
     segmentations = read_segments(args.input, format=args.from_format, which=args.which, end=args.end, uem=uem)
     hypothesis = None
     if args.hypothesis:
-        ends = {show: annotation.get_timeline().extent().end
-                for show, annotation in segmentations.items() if annotation}
-        hypothesis = read_segments(args.hypothesis, format=args.from_format, which="hypothesis", end=ends,
-                                   uem=uem, side="hypothesis")
+        ends = {
+            show: annotation.get_timeline().extent().end for show, annotation in segmentations.items() if annotation
+        }
+        hypothesis = read_segments(
+            args.hypothesis, format=args.from_format, which="hypothesis", end=ends, uem=uem, side="hypothesis"
+        )
     written = write_segments(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
     count = sum(len(annotation) for annotation in segmentations.values())
-    print(f"{args.input} -> {args.output}: {len(segmentations)} show(s), {count} segment(s), "
-          f"{len(written)} file(s) written", file=sys.stderr)
+    print(
+        f"{args.input} -> {args.output}: {len(segmentations)} show(s), {count} segment(s), "
+        f"{len(written)} file(s) written",
+        file=sys.stderr,
+    )
     return 0

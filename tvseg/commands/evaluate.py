@@ -6,6 +6,7 @@ system (pooled corpus values and macro means) and, with ``--json FILE``, writes 
 schema atomically (a temporary file renamed into place). ``--demo`` runs on the demo corpus shipped in
 the package (:func:`tvseg.samples.demo_folder`) and writes its report to ``./tvseg-demo/``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,27 +38,48 @@ OPTIONAL = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("evaluate", help="score topic segmentations (CovN/CovD, boundaries, units)",
-                              description=DESCRIPTION, epilog=EXAMPLES,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = subparsers.add_parser(
+        "evaluate",
+        help="score topic segmentations (CovN/CovD, boundaries, units)",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_input_arguments(p)
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    p.add_argument("--html", metavar="DIR", help="write the HTML report into the folder DIR (with --demo: "
-                   "./tvseg-demo/ unless given)")
+    p.add_argument(
+        "--html",
+        metavar="DIR",
+        help="write the HTML report into the folder DIR (with --demo: ./tvseg-demo/ unless given)",
+    )
     p.add_argument("--no-html", action="store_true", help="with --demo: do not write the HTML report")
-    p.add_argument("--jobs", metavar="N", type=int, default=None,
-                   help="processes writing the report's show pages (default: the machine's cores; 1: no "
-                        "extra process); given explicitly (N > 1), the shows are also scored in N processes "
-                        "(worth it from about 10,000 shows); the results are the same whatever N")
-    p.add_argument("--dask", metavar="SCHEDULER", default=None,
-                   help="score the shows in Dask tasks: a scheduler address (tcp://host:8786) or 'local' (a "
-                        "local cluster of --jobs processes); needs pip install 'tvseg[dask]'; the same results")
+    p.add_argument(
+        "--jobs",
+        metavar="N",
+        type=int,
+        default=None,
+        help="processes writing the report's show pages (default: the machine's cores; 1: no "
+        "extra process); given explicitly (N > 1), the shows are also scored in N processes "
+        "(worth it from about 10,000 shows); the results are the same whatever N",
+    )
+    p.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        default=None,
+        help="score the shows in Dask tasks: a scheduler address (tcp://host:8786) or 'local' (a "
+        "local cluster of --jobs processes); needs pip install 'tvseg[dask]'; the same results",
+    )
     shown = p.add_mutually_exclusive_group()
-    shown.add_argument("--progress", dest="progress", action="store_const", const=True, default=None,
-                       help="draw progress bars on stderr (reading, writing the report) even when it is not "
-                            "a terminal (default: only on a terminal)")
-    shown.add_argument("--quiet", dest="progress", action="store_const", const=False,
-                       help="draw no progress bar")
+    shown.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_const",
+        const=True,
+        default=None,
+        help="draw progress bars on stderr (reading, writing the report) even when it is not "
+        "a terminal (default: only on a terminal)",
+    )
+    shown.add_argument("--quiet", dest="progress", action="store_const", const=False, help="draw no progress bar")
     p.set_defaults(run=run)
 
 
@@ -65,13 +87,26 @@ def add_input_arguments(p) -> None:
     """The options that say what is read and how it is scored: shared by ``evaluate`` and
     ``validate``, so that ``validate`` runs exactly the reading and the checks of ``evaluate``."""
     p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
-    p.add_argument("--chunkseg", metavar="FILE.jsonl", help="a chunkseg JSONL file (each line a show's reference "
-                   "and hypothesis): scores its hypotheses as the system 'hypothesis' (instead of --reference and "
-                   "--hypothesis; with --frame 6 --convention chunkseg, Pk, WindowDiff, B and GHD are chunkseg's)")
-    p.add_argument("--hypothesis", metavar="NAME=PATH", action="append", default=[],
-                   help="a system's segments (file or folder); repeat for several systems")
-    p.add_argument("--format", metavar="FORMAT", help="read the reference and hypothesis files as FORMAT (rttm, "
-                   "vtt, srt, csv, ...) whatever their extension (default: from each file's extension)")
+    p.add_argument(
+        "--chunkseg",
+        metavar="FILE.jsonl",
+        help="a chunkseg JSONL file (each line a show's reference "
+        "and hypothesis): scores its hypotheses as the system 'hypothesis' (instead of --reference and "
+        "--hypothesis; with --frame 6 --convention chunkseg, Pk, WindowDiff, B and GHD are chunkseg's)",
+    )
+    p.add_argument(
+        "--hypothesis",
+        metavar="NAME=PATH",
+        action="append",
+        default=[],
+        help="a system's segments (file or folder); repeat for several systems",
+    )
+    p.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="read the reference and hypothesis files as FORMAT (rttm, "
+        "vtt, srt, csv, ...) whatever their extension (default: from each file's extension)",
+    )
     p.add_argument("--units", metavar="PATH", help="units (breath groups, cues) for the unit metrics")
     p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
     p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
@@ -79,21 +114,43 @@ def add_input_arguments(p) -> None:
     p.add_argument("--gamma", type=float, default=0.85, help="coverage threshold, strict (default 0.85)")
     p.add_argument("--tolerance", type=float, default=10.0, help="boundary tolerance in s (default 10)")
     p.add_argument("--long-threshold", type=float, default=30.0, help="short/long split in s (default 30)")
-    p.add_argument("--title-f1", type=float, metavar="X", help="a title is correct when its word F1 >= X "
-                   "(default: normalised exact match)")
-    p.add_argument("--title-stemming", action="store_true", help="title ROUGE-L with the Porter stemmer, as "
-                   "rouge-score's use_stemmer=True and chunkseg (needs nltk installed)")
-    p.add_argument("--k", type=int, metavar="K", help="window size of Pk/WindowDiff/WinPR "
-                   "(default: the convention's, half the mean reference segment)")
-    p.add_argument("--convention", choices=CONVENTIONS, default="paper",
-                   help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)")
+    p.add_argument(
+        "--title-f1",
+        type=float,
+        metavar="X",
+        help="a title is correct when its word F1 >= X (default: normalised exact match)",
+    )
+    p.add_argument(
+        "--title-stemming",
+        action="store_true",
+        help="title ROUGE-L with the Porter stemmer, as "
+        "rouge-score's use_stemmer=True and chunkseg (needs nltk installed)",
+    )
+    p.add_argument(
+        "--k",
+        type=int,
+        metavar="K",
+        help="window size of Pk/WindowDiff/WinPR (default: the convention's, half the mean reference segment)",
+    )
+    p.add_argument(
+        "--convention",
+        choices=CONVENTIONS,
+        default="paper",
+        help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)",
+    )
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000, 0: none)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--no-time-base-check", action="store_true",
-                   help="warn instead of failing when a hypothesis or the units miss their show's time range")
-    p.add_argument("--demo", action="store_true",
-                   help="run on the demo corpus shipped with tvseg and write the report to ./tvseg-demo/ "
-                        "(unless --html DIR or --no-html)")
+    p.add_argument(
+        "--no-time-base-check",
+        action="store_true",
+        help="warn instead of failing when a hypothesis or the units miss their show's time range",
+    )
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="run on the demo corpus shipped with tvseg and write the report to ./tvseg-demo/ "
+        "(unless --html DIR or --no-html)",
+    )
 
 
 DEMO_REPORT = "tvseg-demo"
@@ -107,8 +164,9 @@ def demo_root() -> Path:
 
     root = demo_folder()
     if not (root / "reference").is_dir():
-        raise UsageError(f"--demo: the demo corpus is missing from this installation of tvseg ({root}); "
-                         "reinstall tvseg")
+        raise UsageError(
+            f"--demo: the demo corpus is missing from this installation of tvseg ({root}); reinstall tvseg"
+        )
     return root
 
 
@@ -128,8 +186,10 @@ def load(args):
     chunkseg = getattr(args, "chunkseg", None)
     if chunkseg is not None:
         if args.reference or args.hypothesis or args.demo:
-            raise UsageError("--chunkseg FILE holds the reference and the hypothesis: it excludes --reference, "
-                             "--hypothesis and --demo")
+            raise UsageError(
+                "--chunkseg FILE holds the reference and the hypothesis: it excludes --reference, "
+                "--hypothesis and --demo"
+            )
         if not chunkseg:
             raise UsageError("--chunkseg needs a chunkseg JSONL file")
         if args.format not in (None, "jsonl"):
@@ -140,8 +200,10 @@ def load(args):
         root = demo_root()
         args.reference = args.reference or str(root / "reference" / "chapters")
         if not args.hypothesis:
-            args.hypothesis = [f"system_a={root / 'hypotheses' / 'system_a.rttm'}",
-                               f"system_b={root / 'hypotheses' / 'system_b'}"]
+            args.hypothesis = [
+                f"system_a={root / 'hypotheses' / 'system_a.rttm'}",
+                f"system_b={root / 'hypotheses' / 'system_b'}",
+            ]
         if args.units is None and args.frame is None:
             args.units = str(root / "units" / "breath_groups.csv")
         args.uem = args.uem or str(root / "corpus.uem")
@@ -163,24 +225,35 @@ def load(args):
         folder = Path(args.json).parent
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
-    settings = Settings(gamma=args.gamma, tolerance=args.tolerance, long_threshold=args.long_threshold,
-                        title_f1_threshold=args.title_f1, title_stemming=args.title_stemming,
-                        uem=args.uem is not None,
-                        units="frames" if args.frame is not None else ("file" if args.units else "none"),
-                        frame=args.frame, k=args.k, convention=args.convention,
-                        bootstrap=args.bootstrap, seed=args.seed)
+    settings = Settings(
+        gamma=args.gamma,
+        tolerance=args.tolerance,
+        long_threshold=args.long_threshold,
+        title_f1_threshold=args.title_f1,
+        title_stemming=args.title_stemming,
+        uem=args.uem is not None,
+        units="frames" if args.frame is not None else ("file" if args.units else "none"),
+        frame=args.frame,
+        k=args.k,
+        convention=args.convention,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
     uem = read_uem(args.uem) if args.uem else None
     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
     # hypothesis ends where the reference's show ends (where the UEM does not say it)
     reference = read_segments(args.reference, format=args.format, uem=uem, side="reference", which="reference")
     ends = _show_ends(reference, uem)
-    inputs = {"reference": reference,
-              "hypotheses": {name: read_segments(path, format=args.format, uem=uem, side=name, which="hypothesis",
-                                                 end=ends)
-                             for name, path in systems.items()},
-              "uem": uem,
-              "units": read_units(args.units) if args.units else None,
-              "metadata": read_metadata(args.metadata) if args.metadata else None}
+    inputs = {
+        "reference": reference,
+        "hypotheses": {
+            name: read_segments(path, format=args.format, uem=uem, side=name, which="hypothesis", end=ends)
+            for name, path in systems.items()
+        },
+        "uem": uem,
+        "units": read_units(args.units) if args.units else None,
+        "metadata": read_metadata(args.metadata) if args.metadata else None,
+    }
     return settings, inputs
 
 
@@ -189,10 +262,16 @@ def _show_ends(reference, uem) -> dict:
     if getattr(reference, "pristine", False):  # columns: from the arrays, no Annotation built
         ends = reference.ends()
         counts = np.diff(reference.offsets)
-        return {show: ends[show] for show, count in zip(reference.names, counts.tolist())
-                if count and not (uem and uem.get(show))}
-    return {show: annotation.get_timeline().extent().end for show, annotation in reference.items()
-            if annotation and not (uem and uem.get(show))}
+        return {
+            show: ends[show]
+            for show, count in zip(reference.names, counts.tolist())
+            if count and not (uem and uem.get(show))
+        }
+    return {
+        show: annotation.get_timeline().extent().end
+        for show, annotation in reference.items()
+        if annotation and not (uem and uem.get(show))
+    }
 
 
 def run(args) -> int:
@@ -208,8 +287,9 @@ def run(args) -> int:
     if dask is not None or (jobs is not None and jobs > 1):
         from tvseg.scale import evaluate_sharded
 
-        result = evaluate_sharded(settings=settings, check_time_base=not args.no_time_base_check, jobs=jobs,
-                                  dask=dask, **inputs)
+        result = evaluate_sharded(
+            settings=settings, check_time_base=not args.no_time_base_check, jobs=jobs, dask=dask, **inputs
+        )
     else:
         from tvseg.evaluation import evaluate
 
@@ -220,8 +300,7 @@ def run(args) -> int:
     if args.html is not None:
         from tvseg.report import write_report
 
-        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None,
-                             jobs=jobs)
+        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None, jobs=jobs)
         print(f"report: {index}")
     return 0
 
@@ -241,11 +320,11 @@ def _fmt(value) -> str:
 def summary(result) -> str:
     """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows."""
     width = max(len("system"), *(len(n) for n in result.systems))
-    columns = SUMMARY + tuple((k, label) for k, label in OPTIONAL
-                              if any(k in sr.corpus for sr in result.systems.values()))
+    columns = SUMMARY + tuple(
+        (k, label) for k, label in OPTIONAL if any(k in sr.corpus for sr in result.systems.values())
+    )
     head = " ".join(f"{label:>8}" for _, label in columns)
-    lines = [f"{len(result.shows)} shows; {result.settings.signature()}",
-             f"{'system':<{width}}  {'':<6} {head}"]
+    lines = [f"{len(result.shows)} shows; {result.settings.signature()}", f"{'system':<{width}}  {'':<6} {head}"]
     for name, sr in result.systems.items():
         for kind, values in (("corpus", sr.corpus), ("macro", sr.macro)):
             cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in columns)

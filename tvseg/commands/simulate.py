@@ -1,4 +1,5 @@
 """``tvseg simulate NAME``: re-run a published simulation study and print our numbers beside the paper's."""
+
 from __future__ import annotations
 
 import argparse
@@ -93,46 +94,72 @@ deletion and insertion events per reference segment (to compare error types per 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "simulate", help="re-run a published simulation study and print ours beside the paper's",
-        description="Re-run a published simulation study and print our values beside the paper's.")
+        "simulate",
+        help="re-run a published simulation study and print ours beside the paper's",
+        description="Re-run a published simulation study and print our values beside the paper's.",
+    )
     parser.set_defaults(run=run, study=None)
     studies = parser.add_subparsers(dest="study", metavar="NAME", parser_class=type(parser))
 
-    ph = studies.add_parser("pevzner-hearst", help="Pevzner & Hearst 2002, Tables 1-3 (Pk, P'k, WindowDiff)",
-                            description=PEVZNER_HEARST_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ph.add_argument("--table", choices=("1", "2", "3"), action="append",
-                    help="run only this table (repeatable; default: all three)")
+    ph = studies.add_parser(
+        "pevzner-hearst",
+        help="Pevzner & Hearst 2002, Tables 1-3 (Pk, P'k, WindowDiff)",
+        description=PEVZNER_HEARST_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ph.add_argument(
+        "--table", choices=("1", "2", "3"), action="append", help="run only this table (repeatable; default: all three)"
+    )
     _common_options(ph)
 
-    fi = studies.add_parser("fournier-inkpen", help="Fournier & Inkpen 2012, Table 1 (WindowDiff and S)",
-                            description=FOURNIER_INKPEN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    fi.add_argument("--as-published", action="store_true",
-                    help="sizes on lo..hi and segeval 1.x's WindowDiff: our reading of what the paper ran")
+    fi = studies.add_parser(
+        "fournier-inkpen",
+        help="Fournier & Inkpen 2012, Table 1 (WindowDiff and S)",
+        description=FOURNIER_INKPEN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fi.add_argument(
+        "--as-published",
+        action="store_true",
+        help="sizes on lo..hi and segeval 1.x's WindowDiff: our reading of what the paper ran",
+    )
     _common_options(fi, as_published=True)
 
-    sr = studies.add_parser("segment-retrieval",
-                            help="CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
-                            description=SEGMENT_RETRIEVAL_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sr = studies.add_parser(
+        "segment-retrieval",
+        help="CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
+        description=SEGMENT_RETRIEVAL_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sr.add_argument("--trials", type=int, default=10, help="trials (default 10)")
     sr.add_argument("--shows", type=int, default=200, help="reference shows per trial (default 200)")
     sr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sr.add_argument("--gamma", type=float, default=0.85, help="coverage threshold of CovN/CovD (default 0.85)")
-    sr.add_argument("--tolerance", type=float, action="append", metavar="SECONDS",
-                    help="boundary tolerance (repeatable; default 10 and 5)")
+    sr.add_argument(
+        "--tolerance",
+        type=float,
+        action="append",
+        metavar="SECONDS",
+        help="boundary tolerance (repeatable; default 10 and 5)",
+    )
     sr.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
     sr.set_defaults(run=run)
 
 
 def _common_options(parser, *, as_published: bool = False) -> None:
     parser.add_argument("--trials", type=int, default=10, help="trials per cell (default 10, as in the paper)")
-    parser.add_argument("--hypotheses", type=int, default=100,
-                        help="hypotheses per trial (default 100, as in the paper)")
+    parser.add_argument(
+        "--hypotheses", type=int, default=100, help="hypotheses per trial (default 100, as in the paper)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; the numbers do not change)")
-    parser.add_argument("--references", choices=("stratified", "iid"), default=None,
-                        help="reference sizes: every size equally often (stratified, the default) or drawn "
-                             "independently (iid, as the papers describe"
-                             + ("; the default with --as-published)" if as_published else ")"))
+    parser.add_argument(
+        "--references",
+        choices=("stratified", "iid"),
+        default=None,
+        help="reference sizes: every size equally often (stratified, the default) or drawn "
+        "independently (iid, as the papers describe" + ("; the default with --as-published)" if as_published else ")"),
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
     parser.set_defaults(run=run)
 
@@ -168,22 +195,31 @@ def run(args) -> int:
 
         references = args.references or fournier_inkpen.default_references(args.as_published)
         cells = fournier_inkpen.run(as_published=args.as_published, references=references, **settings)
-        title = "Fournier & Inkpen (2012), Table 1" + (" (as published: sizes lo..hi, segeval 1.x WD)"
-                                                        if args.as_published else "")
+        title = "Fournier & Inkpen (2012), Table 1" + (
+            " (as published: sizes lo..hi, segeval 1.x WD)" if args.as_published else ""
+        )
 
-    print(f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}, "
-          f"{references} references")
+    print(f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}, {references} references")
     print(format_cells(cells))
     worst = largest_differences(cells)
     if worst:
         print()
         for table, cell in worst.items():
-            print(f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
-                  f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})")
+            print(
+                f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
+                f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})"
+            )
     if args.json:
         options = {"as_published": args.as_published} if args.study == "fournier-inkpen" else {}
-        document = as_json(args.study, cells, trials=args.trials, hypotheses=args.hypotheses, seed=args.seed,
-                           references=references, **options)
+        document = as_json(
+            args.study,
+            cells,
+            trials=args.trials,
+            hypotheses=args.hypotheses,
+            seed=args.seed,
+            references=references,
+            **options,
+        )
         write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0
@@ -198,7 +234,7 @@ def _run_segment_retrieval(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
     from tvseg.retrieval.boundaries import check_tolerance  # the metrics' own checks (imported late: a
-    from tvseg.retrieval.coverage import check_gamma        # command line's --help stays fast)
+    from tvseg.retrieval.coverage import check_gamma  # command line's --help stays fast)
 
     check_gamma(args.gamma)
     tolerances = args.tolerance or [10.0, 5.0]
@@ -206,16 +242,20 @@ def _run_segment_retrieval(args) -> int:
         check_tolerance(tolerance)
     if args.json:
         _check_folder(args.json)
-    cells = segment_retrieval.run(trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma,
-                                  tolerances=tolerances)
-    print(f"Segment retrieval study: {args.trials} trials x {args.shows} shows, seed {args.seed}, "
-          f"gamma {args.gamma:g}, tolerances {', '.join(f'{t:g}' for t in tolerances)} s "
-          "(means over trials; no published values)")
+    cells = segment_retrieval.run(
+        trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma, tolerances=tolerances
+    )
+    print(
+        f"Segment retrieval study: {args.trials} trials x {args.shows} shows, seed {args.seed}, "
+        f"gamma {args.gamma:g}, tolerances {', '.join(f'{t:g}' for t in tolerances)} s "
+        "(means over trials; no published values)"
+    )
     print()
     print(segment_retrieval.format_table(cells))
     if args.json:
-        document = segment_retrieval.as_json(cells, trials=args.trials, n_shows=args.shows, seed=args.seed,
-                                             gamma=args.gamma, tolerances=tolerances)
+        document = segment_retrieval.as_json(
+            cells, trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma, tolerances=tolerances
+        )
         write_json_atomic(args.json, document)
     sys.stdout.flush()
     return 0

@@ -13,6 +13,7 @@ Two forms:
 Exit 0 when everything passes (one summary line per input on stdout); otherwise one
 ``PATH:LINE: message`` line per bad input on stderr, and exit 2.
 """
+
 from __future__ import annotations
 
 import sys
@@ -22,18 +23,22 @@ from tvseg.errors import InputError, TvsegError, UsageError
 
 __all__ = ["add_parser", "run", "validate_file"]
 
-DESCRIPTION = ("With evaluate's options (--reference, --hypothesis, --units, --uem, ...): read and check exactly as "
-               "evaluate does, without scoring. With PATHs: read each file with every reader that fits it, and each "
-               "folder as evaluate reads a folder. Exit 0 when all pass; else print PATH:LINE: message lines on "
-               "stderr and exit 2.")
+DESCRIPTION = (
+    "With evaluate's options (--reference, --hypothesis, --units, --uem, ...): read and check exactly as "
+    "evaluate does, without scoring. With PATHs: read each file with every reader that fits it, and each "
+    "folder as evaluate reads a folder. Exit 0 when all pass; else print PATH:LINE: message lines on "
+    "stderr and exit 2."
+)
 
 
 def add_parser(subparsers) -> None:
     from tvseg.commands.evaluate import add_input_arguments
 
-    parser = subparsers.add_parser("validate", description=DESCRIPTION,
-                                   help="check inputs without scoring (files, folders, or a whole evaluate "
-                                        "command line)")
+    parser = subparsers.add_parser(
+        "validate",
+        description=DESCRIPTION,
+        help="check inputs without scoring (files, folders, or a whole evaluate command line)",
+    )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
     add_input_arguments(parser)
     parser.set_defaults(run=run)
@@ -74,8 +79,10 @@ def validate_folder(folder: Path, *, format: str | None = None) -> str:
         if "overlap" not in error.message:
             raise
         units = read_units(folder, format=format)
-        return (f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
-                f"as --units only ({error})")
+        return (
+            f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
+            f"as --units only ({error})"
+        )
     return f"folder of segmentations, {len(segments)} show(s), {_count(segments)} segment(s) (as evaluate reads it)"
 
 
@@ -86,13 +93,20 @@ def _validate_run(args) -> int:
 
     try:
         settings, inputs = load(args)
-        prepared = prepare(inputs["reference"], inputs["hypotheses"], settings=settings, uem=inputs["uem"],
-                           units=inputs["units"], check_time_base=not args.no_time_base_check)
+        prepared = prepare(
+            inputs["reference"],
+            inputs["hypotheses"],
+            settings=settings,
+            uem=inputs["uem"],
+            units=inputs["units"],
+            check_time_base=not args.no_time_base_check,
+        )
     except TvsegError as error:
         print(error, file=sys.stderr)
         return 1
-    print(f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), "
-          f"{len(prepared.reference_segments)} segment(s)")
+    print(
+        f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), {len(prepared.reference_segments)} segment(s)"
+    )
     for spec, (name, segments) in zip(args.hypothesis, prepared.systems.items()):
         print(f"{spec.partition('=')[2]}: ok: system {name}, {len(segments)} segment(s) in the scored shows")
     for option, value in (("units", inputs["units"]), ("uem", inputs["uem"]), ("metadata", inputs["metadata"])):
@@ -114,9 +128,11 @@ def _inputs(path: Path) -> list[Path]:
 def _files(path: Path) -> list[Path]:
     """The files of a folder that a reader reads (a file: itself)."""
     from tvseg.readers import FORMATS
+
     if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.is_file()
-                      and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem"))
+        return sorted(
+            p for p in path.iterdir() if p.is_file() and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem")
+        )
     return [path]
 
 

@@ -10,6 +10,7 @@ read column-wise when they are regular (:mod:`tvseg.readers.corpus`), else recor
 :class:`~tvseg.errors.InputError` naming the file, the line and the value; the policy is written
 in ``formats/README.md``.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,9 +20,9 @@ from typing import Any, TypeAlias
 
 from pyannote.core import Timeline
 
-from tvseg.progress import iterate
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
+from tvseg.progress import iterate
 from tvseg.readers.chapter_list import check_ends
 from tvseg.readers.corpus import METADATA_BESIDE, fast_segments, fast_units, is_metadata, segment_columns, unit_columns
 from tvseg.readers.files import caption_units, check_new_show, segment_records_of_file, units_of_file
@@ -32,8 +33,20 @@ from tvseg.readers.source import warn
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL, to_annotation
 
-__all__ = ["NO_LABEL", "SegmentColumns", "UnitColumns", "caption_units", "FORMATS", "READ_FORMATS", "detect_format", "list_files", "read_segments", "read_units",
-           "read_uem", "read_metadata"]
+__all__ = [
+    "NO_LABEL",
+    "SegmentColumns",
+    "UnitColumns",
+    "caption_units",
+    "FORMATS",
+    "READ_FORMATS",
+    "detect_format",
+    "list_files",
+    "read_segments",
+    "read_units",
+    "read_uem",
+    "read_metadata",
+]
 
 FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl"}
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
@@ -53,10 +66,12 @@ def detect_format(path: PathArg, format: str | None = None) -> str:
         return format
     found = FORMATS.get(Path(path).suffix.lower())
     if found is None:
-        hint = (" (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else "")
-        raise InputError("cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or .jsonl, or give "
-                         f"the format: format= in Python, --format on the command line, --from for convert){hint}",
-                         path=path)
+        hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else ""
+        raise InputError(
+            "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or .jsonl, or give "
+            f"the format: format= in Python, --format on the command line, --from for convert){hint}",
+            path=path,
+        )
     return found
 
 
@@ -91,20 +106,32 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
     files.sort()
     unread.sort()
     if not files:
-        raise InputError("no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter "
-                         "lists with format 'txt')", path=folder)
+        raise InputError(
+            "no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter lists with format 'txt')",
+            path=folder,
+        )
     if unread:
-        warn(f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
-             f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
-             f"{', '.join(unread[:8])}"
-             f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}", path=folder)
+        warn(
+            f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
+            f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
+            f"{', '.join(unread[:8])}"
+            f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}",
+            path=folder,
+        )
     return files
 
 
-def read_segments(path: PathArg, *, format: str | None = None, show: str | None = None,
-                  types: Collection[str] | None = None, uem: dict[str, Timeline] | None = None,
-                  side: str | None = None, which: str | None = None,
-                  end: float | Mapping[str, float] | None = None) -> SegmentColumns:
+def read_segments(
+    path: PathArg,
+    *,
+    format: str | None = None,
+    show: str | None = None,
+    types: Collection[str] | None = None,
+    uem: dict[str, Timeline] | None = None,
+    side: str | None = None,
+    which: str | None = None,
+    end: float | Mapping[str, float] | None = None,
+) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
     Parameters
@@ -174,8 +201,8 @@ def read_segments(path: PathArg, *, format: str | None = None, show: str | None 
             warn(METADATA_BESIDE, path=file)
             continue
         for show_id, (records, line) in segment_records_of_file(
-                file, detect_format(file, format), show=show, types=types, which=which, side=side, end=ends,
-                uem=uem).items():
+            file, detect_format(file, format), show=show, types=types, which=which, side=side, end=ends, uem=uem
+        ).items():
             check_new_show(show_id, origin, file, line)
             shows[show_id] = (file, records)
     if not shows and in_folder:
@@ -185,9 +212,14 @@ def read_segments(path: PathArg, *, format: str | None = None, show: str | None 
     counts: dict[Path, UemCrop] = {}
     cropped: dict[str, Any] = {}  # show id -> pyannote.core Annotation
     for show_id, (file, records) in shows.items():
-        cropped[show_id] = crop_to_uem(to_annotation(show_id, records, path=file), uem, path=file,
-                                       lines=[r.line for r in records], side=side,
-                                       counts=counts.setdefault(file, UemCrop()))
+        cropped[show_id] = crop_to_uem(
+            to_annotation(show_id, records, path=file),
+            uem,
+            path=file,
+            lines=[r.line for r in records],
+            side=side,
+            counts=counts.setdefault(file, UemCrop()),
+        )
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)

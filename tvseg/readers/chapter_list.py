@@ -14,6 +14,7 @@ The rules (``formats/chapter-list.md``):
 - each chapter ends where the next one starts, and the last one at the show's end, which the file
   does not hold: it is given by the caller (``end=``, a UEM, the reference's end), else refused.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,24 +58,41 @@ def read_chapters(path) -> list[Chapter]:
         start = _seconds(match["time"], path=path, line=number)
         rest = match["rest"]
         if re.match(r"[.,][0-9]", rest):
-            raise InputError("a chapter time is whole seconds ([H:]MM:SS, no fraction)", path=path,
-                             line=number, value=raw)
+            raise InputError(
+                "a chapter time is whole seconds ([H:]MM:SS, no fraction)", path=path, line=number, value=raw
+            )
         separator = _SEPARATOR.match(rest)
         if rest and separator is None:
-            raise InputError("a chapter time must be followed by a space (or ' - ', ': ') and the title",
-                             path=path, line=number, value=raw)
-        title = rest[separator.end():].strip() if rest else ""
+            raise InputError(
+                "a chapter time must be followed by a space (or ' - ', ': ') and the title",
+                path=path,
+                line=number,
+                value=raw,
+            )
+        title = rest[separator.end() :].strip() if rest else ""
         if chapters:
             previous = chapters[-1]
             if start == previous.start:
-                raise InputError(f"two chapters start at the same time (lines {previous.line} and {number})",
-                                 path=path, line=number, value=raw)
+                raise InputError(
+                    f"two chapters start at the same time (lines {previous.line} and {number})",
+                    path=path,
+                    line=number,
+                    value=raw,
+                )
             if start < previous.start:
-                raise InputError(f"chapter times must increase: line {previous.line} starts at "
-                                 f"{clock_text(previous.start)}", path=path, line=number, value=raw)
+                raise InputError(
+                    f"chapter times must increase: line {previous.line} starts at {clock_text(previous.start)}",
+                    path=path,
+                    line=number,
+                    value=raw,
+                )
         elif start != 0:
-            raise InputError("the first chapter must start at 0:00 (add a '0:00' line for what comes "
-                             "before)", path=path, line=number, value=raw)
+            raise InputError(
+                "the first chapter must start at 0:00 (add a '0:00' line for what comes before)",
+                path=path,
+                line=number,
+                value=raw,
+            )
         chapters.append(Chapter(start, title or NO_LABEL, number))
     return chapters
 
@@ -87,12 +105,17 @@ def _seconds(text: str, *, path, line: int) -> int:
     if len(seconds) != 2 or int(seconds) > 59:
         raise InputError("chapter time seconds must be two digits, at most 59", path=path, line=line, value=text)
     if hours and (len(minutes) != 2 or int(minutes) > 59):
-        raise InputError("chapter time minutes must be two digits, at most 59, after hours (H:MM:SS)",
-                         path=path, line=line, value=text)
+        raise InputError(
+            "chapter time minutes must be two digits, at most 59, after hours (H:MM:SS)",
+            path=path,
+            line=line,
+            value=text,
+        )
     total = (int(hours[0]) * 3600 if hours else 0) + int(minutes) * 60 + int(seconds)
     if total > MAX_SECONDS:
-        raise InputError(f"chapter time is too large (more than {MAX_SECONDS:g} seconds)", path=path,
-                         line=line, value=text)
+        raise InputError(
+            f"chapter time is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=line, value=text
+        )
     return total
 
 
@@ -115,16 +138,25 @@ def chapter_records(path, *, show: str, end=None, uem=None) -> list[Record]:
             missing.append(f"the shows' ends given (those of the reference) have no show {show!r}")
         if uem is not None:
             missing.append(f"the UEM has no show {show!r}")
-        raise InputError("the end of the last chapter is unknown (a chapter list does not hold the show's "
-                         f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, "
-                         "or the show's end (end= in Python, --end in tvseg convert)",
-                         path=path, line=last.line, value=clock_text(last.start))
+        raise InputError(
+            "the end of the last chapter is unknown (a chapter list does not hold the show's "
+            f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, "
+            "or the show's end (end= in Python, --end in tvseg convert)",
+            path=path,
+            line=last.line,
+            value=clock_text(last.start),
+        )
     if not last.start < end:
-        raise InputError(f"the show's end ({end:g} s, from {end_source}) is not after the last chapter's start",
-                         path=path, line=last.line, value=clock_text(last.start))
+        raise InputError(
+            f"the show's end ({end:g} s, from {end_source}) is not after the last chapter's start",
+            path=path,
+            line=last.line,
+            value=clock_text(last.start),
+        )
     ends = [chapter.start for chapter in chapters[1:]] + [end]
-    return [Record(float(chapter.start), float(stop), chapter.title, chapter.line)
-            for chapter, stop in zip(chapters, ends)]
+    return [
+        Record(float(chapter.start), float(stop), chapter.title, chapter.line) for chapter, stop in zip(chapters, ends)
+    ]
 
 
 def check_ends(end, *, folder: bool):

@@ -9,6 +9,7 @@ overlap...), the fast path gives up (``None``) and the caller reads the whole in
 which raises the error the readers always raised, at the same file and line, with the same earlier
 warnings.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -66,9 +67,15 @@ def _records_piece(file, kind: str, types) -> Piece:
     records = segment_records_of_file(file, kind, show=None, types=types)
     names = list(records)
     rows = [(k, r) for k, name in enumerate(names) for r in records[name][0]]
-    return Piece(names, [file] * len(names), [k for k, _ in rows], start=np.array([r.start for _, r in rows]),
-                 end=np.array([r.end for _, r in rows]), line=np.array([r.line for _, r in rows], dtype=np.int64),
-                 label=np.array([r.label for _, r in rows] + [None], dtype=object)[:-1])
+    return Piece(
+        names,
+        [file] * len(names),
+        [k for k, _ in rows],
+        start=np.array([r.start for _, r in rows]),
+        end=np.array([r.end for _, r in rows]),
+        line=np.array([r.line for _, r in rows], dtype=np.int64),
+        label=np.array([r.label for _, r in rows] + [None], dtype=object)[:-1],
+    )
 
 
 def fast_units(files) -> UnitColumns | None:
@@ -86,13 +93,21 @@ def fast_units(files) -> UnitColumns | None:
 def _frames_piece(file, frames) -> Piece:
     names = list(frames)
     counts = [len(frame) for frame, _ in frames.values()]
-    join = (lambda parts: np.concatenate(parts) if parts else np.zeros(0))
-    texts = {name: join([frame[name].to_numpy(dtype=object) for frame, _ in frames.values()])
-             for name in ("text", "speaker", "topic") if names and name in frames[names[0]][0].columns}
-    return Piece(names, [file] * len(names), np.repeat(np.arange(len(names)), counts),
-                 start=join([frame["start"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
-                 end=join([frame["end"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
-                 line=join([lines for _, lines in frames.values()]).astype(np.int64), **texts)
+    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0)
+    texts = {
+        name: join([frame[name].to_numpy(dtype=object) for frame, _ in frames.values()])
+        for name in ("text", "speaker", "topic")
+        if names and name in frames[names[0]][0].columns
+    }
+    return Piece(
+        names,
+        [file] * len(names),
+        np.repeat(np.arange(len(names)), counts),
+        start=join([frame["start"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
+        end=join([frame["end"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
+        line=join([lines for _, lines in frames.values()]).astype(np.int64),
+        **texts,
+    )
 
 
 def segment_columns(shows: dict) -> SegmentColumns:
@@ -100,16 +115,22 @@ def segment_columns(shows: dict) -> SegmentColumns:
     names = sorted(shows)
     records = [r for name in names for r in shows[name][1]]
     offsets = np.concatenate(([0], np.cumsum([len(shows[name][1]) for name in names]))).astype(np.int64)
-    return SegmentColumns(names, offsets, start=np.array([r.start for r in records], dtype=np.float64),
-                          end=np.array([r.end for r in records], dtype=np.float64),
-                          label=np.array([r.label for r in records] + [None], dtype=object)[:-1],
-                          line=np.array([r.line for r in records], dtype=np.int64),
-                          paths=[shows[name][0] for name in names])
+    return SegmentColumns(
+        names,
+        offsets,
+        start=np.array([r.start for r in records], dtype=np.float64),
+        end=np.array([r.end for r in records], dtype=np.float64),
+        label=np.array([r.label for r in records] + [None], dtype=object)[:-1],
+        line=np.array([r.line for r in records], dtype=np.int64),
+        paths=[shows[name][0] for name in names],
+    )
 
 
 def unit_columns(shows: dict) -> UnitColumns:
     """Columns of ``{show: (file, DataFrame, line of each row or None)}``, as the careful reader reads them."""
     lines = {name: value[2] for name, value in shows.items()}
-    return UnitColumns.from_frames({name: value[1] for name, value in shows.items()},
-                                   paths={name: value[0] for name, value in shows.items()},
-                                   lines=lines if all(x is not None for x in lines.values()) else None)
+    return UnitColumns.from_frames(
+        {name: value[1] for name, value in shows.items()},
+        paths={name: value[0] for name, value in shows.items()},
+        lines=lines if all(x is not None for x in lines.values()) else None,
+    )

@@ -7,6 +7,7 @@ within :data:`~tvseg.readers.validation.MAX_SECONDS`. Any other file is left to 
 format, exactly as before. The end of a segment is TBEG + TDUR summed exactly as decimals, as the
 careful reader does, here in integers.
 """
+
 from __future__ import annotations
 
 import csv
@@ -26,8 +27,8 @@ __all__ = ["rttm_piece"]
 _SPACES = re.compile(rb" {2,}")
 _EDGES = re.compile(rb"(?m)^ | $")
 _COMMENT = re.compile(rb"(?m)^;;[^\n]*")
-_POWERS = np.array([10.0 ** k for k in range(23)])  # exact doubles
-_EXACT = 2.0 ** 53
+_POWERS = np.array([10.0**k for k in range(23)])  # exact doubles
+_EXACT = 2.0**53
 _UNKNOWN, _SPAN, _POINT, _INFO = 0, 1, 2, 3
 
 
@@ -88,8 +89,9 @@ def _parse(files, texts, keep):
     if wrong.any() or emptied.any():
         return None, {files[i] for i in np.unique(file_of[wrong])} | {files[i] for i in np.flatnonzero(emptied)}
     onset, duration = scan.field(rows, 3), scan.field(rows, 4)
-    plain, decimals = plain_decimals(scan, np.concatenate((onset[0], duration[0])),
-                                     np.concatenate((onset[1], duration[1])), decimals=True)
+    plain, decimals = plain_decimals(
+        scan, np.concatenate((onset[0], duration[0])), np.concatenate((onset[1], duration[1])), decimals=True
+    )
     na = _is_na(scan, np.concatenate((onset[0], duration[0])), np.concatenate((onset[1], duration[1])))
     n = len(rows)
     readable = (plain | na)[:n] & (plain | na)[n:]
@@ -98,13 +100,23 @@ def _parse(files, texts, keep):
     width = int(fields.max())  # 9 or 10: pandas pads the shorter lines
 
     def read(columns):
-        return pd.read_csv(scan.reader(), sep=" ", header=None, names=list(range(width)), usecols=sorted(columns),
-                           dtype=columns, na_values={k: ["<NA>"] for k in (3, 4) if k in columns},
-                           keep_default_na=False, quoting=csv.QUOTE_NONE, skip_blank_lines=True, engine="c")
+        return pd.read_csv(
+            scan.reader(),
+            sep=" ",
+            header=None,
+            names=list(range(width)),
+            usecols=sorted(columns),
+            dtype=columns,
+            na_values={k: ["<NA>"] for k in (3, 4) if k in columns},
+            keep_default_na=False,
+            quoting=csv.QUOTE_NONE,
+            skip_blank_lines=True,
+            engine="c",
+        )
 
     try:
         frame = read({0: "category", 1: "category", 3: np.float64, 4: np.float64, 7: "category"})
-        reread = (lambda k: read({k: str})[k])
+        reread = lambda k: read({k: str})[k]
         kinds, kind_codes = categories(frame, 0, reread)
         names, shows = categories(frame, 1, reread)
         labels, label_codes = categories(frame, 7, reread)
@@ -112,8 +124,19 @@ def _parse(files, texts, keep):
         return None
     if len(frame) != n:
         return None
-    kind_class = np.array([_SPAN if k.upper() in SPAN_TYPES else _POINT if k.upper() in POINT_TYPES
-                           else _INFO if k.upper() in INFO_TYPES else _UNKNOWN for k in kinds] + [_UNKNOWN])
+    kind_class = np.array(
+        [
+            _SPAN
+            if k.upper() in SPAN_TYPES
+            else _POINT
+            if k.upper() in POINT_TYPES
+            else _INFO
+            if k.upper() in INFO_TYPES
+            else _UNKNOWN
+            for k in kinds
+        ]
+        + [_UNKNOWN]
+    )
     kind = kind_class[kind_codes]
     kept_kind = np.array([k.upper() in keep for k in kinds] + [False])[kind_codes]
     start, length = frame[3].to_numpy(dtype=np.float64), frame[4].to_numpy(dtype=np.float64)
@@ -142,9 +165,15 @@ def _parse(files, texts, keep):
     kept &= regular
     labels = np.asarray(labels + [None], dtype=object)[:-1][label_codes[kept]]
     first_line = file_end - counts
-    piece = Piece([names[k] for k in named], [files[f] for f in show_files[0][named]], compact[shows[kept]],
-                  start=start[kept], end=end[kept], label=labels,
-                  line=(rows[kept] - first_line[file_of[kept]] + 1).astype(np.int64))
+    piece = Piece(
+        [names[k] for k in named],
+        [files[f] for f in show_files[0][named]],
+        compact[shows[kept]],
+        start=start[kept],
+        end=end[kept],
+        label=labels,
+        line=(rows[kept] - first_line[file_of[kept]] + 1).astype(np.int64),
+    )
     return piece, {files[i] for i in np.flatnonzero(irregular)}
 
 

@@ -4,6 +4,7 @@ They are what the readers did before columns: :func:`segment_records_of_file` an
 :func:`units_of_file` read any format, and the fast path (:mod:`tvseg.readers.corpus`) falls back on
 them, so that every message is theirs.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,8 +36,9 @@ def check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> 
     origin[show_id] = (file, line)
 
 
-def segment_records_of_file(file: Path, kind: str, *, show, types, which=None, side=None, end=None,
-                            uem=None) -> dict[str, tuple[list[Record], int | None]]:
+def segment_records_of_file(
+    file: Path, kind: str, *, show, types, which=None, side=None, end=None, uem=None
+) -> dict[str, tuple[list[Record], int | None]]:
     """``{show: (its records sorted by (start, end, line) and checked, line of its first segment)}`` of
     one file read as ``kind``."""
     if show is not None and kind not in ("vtt", "srt", "txt"):
@@ -51,15 +53,19 @@ def segment_records_of_file(file: Path, kind: str, *, show, types, which=None, s
         table = read_table(file)
         table_type = table_kind(table.columns, path=file)
         if table_type == "metadata":
-            raise InputError("a metadata table holds no segments", path=file, line=1,
-                             value=",".join(table.columns))
+            raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
         records = segment_records(table, table_type)
     else:
-        records = {show or file.stem: [
-            Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
-            for cue in read_cues(file, format=kind)]}
-    return {show_id: (check_records(show_records, path=file), min((r.line for r in show_records), default=None))
-            for show_id, show_records in records.items()}
+        records = {
+            show or file.stem: [
+                Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
+                for cue in read_cues(file, format=kind)
+            ]
+        }
+    return {
+        show_id: (check_records(show_records, path=file), min((r.line for r in show_records), default=None))
+        for show_id, show_records in records.items()
+    }
 
 
 def units_of_file(file: Path, kind: str, *, show) -> dict[str, tuple[pd.DataFrame, int, np.ndarray | None]]:
@@ -73,16 +79,23 @@ def units_of_file(file: Path, kind: str, *, show) -> dict[str, tuple[pd.DataFram
         table = read_table(file)
         table_type = table_kind(table.columns, path=file)
         if table_type != "units":
-            raise InputError(f"a {table_type} table holds no transcript units (expected "
-                             "show,start,end[,text,speaker,topic])", path=file, line=1,
-                             value=",".join(table.columns))
+            raise InputError(
+                f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
+                path=file,
+                line=1,
+                value=",".join(table.columns),
+            )
         return unit_frames(table)
     cues = read_cues(file, format=kind)
     for cue in cues:
         if cue.end_ms <= cue.start_ms:
             problem = "end before start" if cue.end_ms < cue.start_ms else "zero duration"
-            raise InputError(f"caption with {problem}", path=file, line=cue.line,
-                             value=f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}")
+            raise InputError(
+                f"caption with {problem}",
+                path=file,
+                line=cue.line,
+                value=f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}",
+            )
     frame = caption_units(cues, path=file)
     return {show or file.stem: (frame, min((c.line for c in cues), default=None), None)}
 
@@ -118,14 +131,15 @@ def caption_units(cues, *, path) -> pd.DataFrame:
     if merged or shortened:
         what = []
         if shortened:
-            what.append(f"{len(shortened)} caption cue(s) overlap the next one and now end where it "
-                        "begins")
+            what.append(f"{len(shortened)} caption cue(s) overlap the next one and now end where it begins")
         if merged:
             what.append(f"{len(merged)} cue(s) start with an earlier one and are joined to it")
-        warn(" and ".join(what) + " (units may not overlap); first such cue here", path=path,
-             line=min([lines[j] for j in shortened] + merged))
-    frame = pd.DataFrame({"start": [t / 1000 for t in starts], "end": [t / 1000 for t in ends],
-                          "text": texts})
+        warn(
+            " and ".join(what) + " (units may not overlap); first such cue here",
+            path=path,
+            line=min([lines[j] for j in shortened] + merged),
+        )
+    frame = pd.DataFrame({"start": [t / 1000 for t in starts], "end": [t / 1000 for t in ends], "text": texts})
     if any(voices):
         frame["speaker"] = [" / ".join(v) for v in voices]
     return frame

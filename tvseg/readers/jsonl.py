@@ -25,6 +25,7 @@ Both sides of every line are checked whichever side is read. Numbers are read fr
 written (exactly as ``float`` of the decimal); ``NaN``, ``Infinity``, strings and booleans are
 refused as times.
 """
+
 from __future__ import annotations
 
 import json
@@ -82,19 +83,24 @@ def read_jsonl(path) -> list[JsonlShow]:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw, parse_float=_Number, parse_int=_Number, parse_constant=_Number,
-                              object_pairs_hook=_object)
+            data = json.loads(
+                raw, parse_float=_Number, parse_int=_Number, parse_constant=_Number, object_pairs_hook=_object
+            )
         except _DuplicateKey as key:
-            raise InputError("a field is given twice in this line", path=path, line=number,
-                             value=str(key)) from None
+            raise InputError("a field is given twice in this line", path=path, line=number, value=str(key)) from None
         except json.JSONDecodeError as error:
-            raise InputError(f"not JSON ({error.msg} at column {error.colno})", path=path, line=number,
-                             value=raw) from None
+            raise InputError(
+                f"not JSON ({error.msg} at column {error.colno})", path=path, line=number, value=raw
+            ) from None
         except RecursionError:
             raise InputError("not a chunkseg line (nested too deep)", path=path, line=number) from None
         if not isinstance(data, dict):
-            raise InputError("a chunkseg JSONL line is a JSON object {\"reference\": [...], \"duration\": ...}",
-                             path=path, line=number, value=raw)
+            raise InputError(
+                'a chunkseg JSONL line is a JSON object {"reference": [...], "duration": ...}',
+                path=path,
+                line=number,
+                value=raw,
+            )
         for key in data:
             if key not in _READ and key not in _NOT_SEGMENTS:
                 unknown.setdefault(key, number)
@@ -104,8 +110,9 @@ def read_jsonl(path) -> list[JsonlShow]:
         elif not isinstance(show, str) or not show.strip() or isinstance(show, _Number):
             raise InputError("'show' must be a non-empty string", path=path, line=number, value=repr(show))
         elif _SURROGATE.search(show):
-            raise InputError("'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number,
-                             value=repr(show))
+            raise InputError(
+                "'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number, value=repr(show)
+            )
         if show in seen:
             raise InputError(f"show already read from line {seen[show]}", path=path, line=number, value=show)
         seen[show] = number
@@ -120,42 +127,52 @@ def read_jsonl(path) -> list[JsonlShow]:
         missing: dict[str, str] = {}
         for side in SIDES:
             value = data.get(side)
-            if side == "hypothesis" and (value is None or isinstance(value, str)) \
-                    and not isinstance(value, _Number):
+            if side == "hypothesis" and (value is None or isinstance(value, str)) and not isinstance(value, _Number):
                 sides[side] = None
-                missing[side] = ("no 'hypothesis' in this line" if value is None else
-                                 "the hypothesis is a transcript (chunkseg's transcript mode), not "
-                                 "boundary times")
+                missing[side] = (
+                    "no 'hypothesis' in this line"
+                    if value is None
+                    else "the hypothesis is a transcript (chunkseg's transcript mode), not boundary times"
+                )
                 continue
-            sides[side] = _side(data[side], data.get(_TITLES[side]), duration, path=path, line=number,
-                                side=side)
+            sides[side] = _side(data[side], data.get(_TITLES[side]), duration, path=path, line=number, side=side)
         shows.append(JsonlShow(show, number, duration, sides, missing))
     if not shows:
         raise InputError("no JSONL line", path=path, line=1)
     if unknown:
         names = sorted(unknown, key=unknown.get)
-        warn(f"field(s) not read (tvseg reads show, reference, hypothesis, duration, reference_titles, "
-             f"hyp_titles): {', '.join(map(repr, names))}", path=path, line=unknown[names[0]])
+        warn(
+            f"field(s) not read (tvseg reads show, reference, hypothesis, duration, reference_titles, "
+            f"hyp_titles): {', '.join(map(repr, names))}",
+            path=path,
+            line=unknown[names[0]],
+        )
     return shows
 
 
 def _time(value, *, path, line: int, field: str) -> float:
     if not isinstance(value, _Number):
-        raise InputError(f"{field} must be a number of seconds", path=path, line=line,
-                         value=json.dumps(value, ensure_ascii=False))
+        raise InputError(
+            f"{field} must be a number of seconds", path=path, line=line, value=json.dumps(value, ensure_ascii=False)
+        )
     return parse_time(value, path=path, line=line, field=field)
 
 
 def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[Record]:
     if not isinstance(boundaries, list):
-        raise InputError(f"'{side}' must be a list of boundary times in seconds", path=path, line=line,
-                         value=json.dumps(boundaries, ensure_ascii=False)[:120])
+        raise InputError(
+            f"'{side}' must be a list of boundary times in seconds",
+            path=path,
+            line=line,
+            value=json.dumps(boundaries, ensure_ascii=False)[:120],
+        )
     times: set[float] = set()
     for value in boundaries:
         time = _time(value, path=path, line=line, field=f"{side} boundary")
         if time >= duration:
-            raise InputError(f"{side} boundary at or after the duration ({duration:g} s)", path=path,
-                             line=line, value=str(value))
+            raise InputError(
+                f"{side} boundary at or after the duration ({duration:g} s)", path=path, line=line, value=str(value)
+            )
         if time in times:
             raise InputError(f"{side} boundary given twice", path=path, line=line, value=str(value))
         times.add(time)
@@ -168,25 +185,43 @@ def _side(boundaries, titles, duration: float, *, path, line: int, side: str) ->
 def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
     field = _TITLES[side]
     if not isinstance(titles, list):
-        raise InputError(f"'{field}' must be a list of [title, start] pairs", path=path, line=line,
-                         value=json.dumps(titles, ensure_ascii=False)[:120])
+        raise InputError(
+            f"'{field}' must be a list of [title, start] pairs",
+            path=path,
+            line=line,
+            value=json.dumps(titles, ensure_ascii=False)[:120],
+        )
     labels: dict[float, str] = {}
     for pair in titles:
-        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                and not isinstance(pair[0], _Number)):
-            raise InputError(f"'{field}' holds a pair that is not [title, start]", path=path, line=line,
-                             value=json.dumps(pair, ensure_ascii=False))
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and not isinstance(pair[0], _Number)
+        ):
+            raise InputError(
+                f"'{field}' holds a pair that is not [title, start]",
+                path=path,
+                line=line,
+                value=json.dumps(pair, ensure_ascii=False),
+            )
         title, start_value = pair
         if _SURROGATE.search(title):
-            raise InputError(f"a title of '{field}' holds a lone surrogate (a broken \\u escape)", path=path,
-                             line=line, value=repr(title))
+            raise InputError(
+                f"a title of '{field}' holds a lone surrogate (a broken \\u escape)",
+                path=path,
+                line=line,
+                value=repr(title),
+            )
         start = _time(start_value, path=path, line=line, field=f"{field} start")
         if start not in starts:
-            raise InputError(f"a title of '{field}' starts at no segment start of the {side} (0 or one of "
-                             "its boundaries)", path=path, line=line, value=json.dumps(pair, ensure_ascii=False))
+            raise InputError(
+                f"a title of '{field}' starts at no segment start of the {side} (0 or one of its boundaries)",
+                path=path,
+                line=line,
+                value=json.dumps(pair, ensure_ascii=False),
+            )
         if start in labels:
-            raise InputError(f"two titles of '{field}' start at the same time", path=path, line=line,
-                             value=str(start_value))
+            raise InputError(
+                f"two titles of '{field}' start at the same time", path=path, line=line, value=str(start_value)
+            )
         labels[start] = title.strip() or NO_LABEL
     return labels
 
@@ -198,14 +233,17 @@ def jsonl_records(path, *, which: str | None, side: str | None = None) -> dict[s
     system's name: a JSONL file given as a system must say which side it is read as.
     """
     if which is None and side not in (None, "reference"):
-        raise UsageError(f"{path}: a chunkseg JSONL file holds a reference and a hypothesis on each line: "
-                         f"say which side to read as {side!r} (which='hypothesis' or which='reference')")
+        raise UsageError(
+            f"{path}: a chunkseg JSONL file holds a reference and a hypothesis on each line: "
+            f"say which side to read as {side!r} (which='hypothesis' or which='reference')"
+        )
     which = which or "reference"
     result = {}
     for entry in read_jsonl(path):
         records = entry.sides[which]
         if records is None:
-            raise InputError(f"{entry.missing[which]}: cannot read the hypothesis of show {entry.show!r}",
-                             path=path, line=entry.line)
+            raise InputError(
+                f"{entry.missing[which]}: cannot read the hypothesis of show {entry.show!r}", path=path, line=entry.line
+            )
         result[entry.show] = records
     return result

@@ -3,6 +3,7 @@
 Used to group shows in reports. Every column but ``show`` may be left empty; ``date``, when
 given, is an ISO 8601 date (``YYYY-MM-DD``) and is kept as that text.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -36,10 +37,15 @@ def read_metadata(path) -> pd.DataFrame:
     """
     table = read_table(path)
     if table_kind(table.columns, path=path) != "metadata":
-        raise InputError("not a metadata table (expected the columns show,channel,programme,date)",
-                         path=path, line=1, value=",".join(table.columns))
-    frame = pd.DataFrame({name: (table.frame[name].str.strip() if name in table.columns else "")
-                          for name in METADATA_COLUMNS})
+        raise InputError(
+            "not a metadata table (expected the columns show,channel,programme,date)",
+            path=path,
+            line=1,
+            value=",".join(table.columns),
+        )
+    frame = pd.DataFrame(
+        {name: (table.frame[name].str.strip() if name in table.columns else "") for name in METADATA_COLUMNS}
+    )
     for i, (show, date) in enumerate(zip(frame["show"], frame["date"])):
         line = int(table.lines[i])
         if not show:
@@ -49,6 +55,5 @@ def read_metadata(path) -> pd.DataFrame:
     repeated = frame["show"].duplicated()
     if repeated.any():
         i = int(repeated.to_numpy().nonzero()[0][0])
-        raise InputError("show listed twice", path=path, line=int(table.lines[i]),
-                         value=frame["show"].iloc[i])
+        raise InputError("show listed twice", path=path, line=int(table.lines[i]), value=frame["show"].iloc[i])
     return frame.set_index("show")

@@ -9,6 +9,7 @@ Nine fields (RTTM v13) or ten (with SLAT). ``;;`` starts a comment line; blank l
 The show id is FILE, the label of a segment is NAME (``<NA>`` becomes :data:`NO_LABEL`). The channel
 is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
 """
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -19,8 +20,21 @@ from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record, parse_time
 
 __all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm_records"]
 
-SPAN_TYPES = frozenset({"SEGMENT", "NOSCORE", "NO_RT_METADATA", "LEXEME", "NON-LEX", "NON-SPEECH",
-                        "FILLER", "EDIT", "SU", "A/P", "SPEAKER"})
+SPAN_TYPES = frozenset(
+    {
+        "SEGMENT",
+        "NOSCORE",
+        "NO_RT_METADATA",
+        "LEXEME",
+        "NON-LEX",
+        "NON-SPEECH",
+        "FILLER",
+        "EDIT",
+        "SU",
+        "A/P",
+        "SPEAKER",
+    }
+)
 """Line types that carry a time span (TBEG and a positive TDUR): kept by default."""
 POINT_TYPES = frozenset({"IP", "CB"})
 """Line types that mark an instant (TDUR may be ``<NA>`` or 0): never segments."""
@@ -50,8 +64,7 @@ def check_types(types) -> frozenset[str]:
     wanted = frozenset(t.upper() for t in types)
     unknown = sorted(wanted - ALL_TYPES)
     if unknown:
-        raise InputError(f"unknown RTTM line type (known: {', '.join(sorted(ALL_TYPES))})",
-                         value=unknown[0])
+        raise InputError(f"unknown RTTM line type (known: {', '.join(sorted(ALL_TYPES))})", value=unknown[0])
     timeless = sorted(wanted - SPAN_TYPES)
     if timeless:
         raise InputError("this RTTM line type carries no time span", value=timeless[0])
@@ -79,8 +92,7 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
         if not fields or fields[0].startswith(";;"):
             continue
         if len(fields) not in (9, 10):
-            raise InputError(f"expected 9 or 10 fields, found {len(fields)}", path=path,
-                             line=number, value=raw)
+            raise InputError(f"expected 9 or 10 fields, found {len(fields)}", path=path, line=number, value=raw)
         kind = fields[0].upper()
         if kind not in ALL_TYPES:
             raise InputError("unknown RTTM line type", path=path, line=number, value=fields[0])
@@ -105,10 +117,13 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
             # segment, and not the float 0.030000000000000002 that would overlap it
             end = float(Decimal(start_text) + Decimal(duration_text))
             if end > MAX_SECONDS:
-                raise InputError(f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} "
-                                 "seconds)", path=path, line=number, value=raw)
+                raise InputError(
+                    f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} seconds)",
+                    path=path,
+                    line=number,
+                    value=raw,
+                )
             records.append(Record(start, end, label, number))
     if not shows:
         raise InputError("no RTTM line (only comments or blank lines)", path=path, line=1)
     return shows
-

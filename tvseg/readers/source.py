@@ -11,6 +11,7 @@ everywhere:
   happens to decode as UTF-8);
 - lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text).
 """
+
 from __future__ import annotations
 
 import os
@@ -27,9 +28,13 @@ __all__ = ["read_text", "split_lines", "warn"]
 _PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
 # longest first: the UTF-32-LE mark begins with the UTF-16-LE one
-_BOMS = ((b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"), (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
-         (b"\xef\xbb\xbf", "utf-8", "UTF-8"), (b"\xfe\xff", "utf-16-be", "UTF-16"),
-         (b"\xff\xfe", "utf-16-le", "UTF-16"))
+_BOMS = (
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
+    (b"\xef\xbb\xbf", "utf-8", "UTF-8"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16"),
+)
 
 
 def read_text(path: str | os.PathLike) -> str:
@@ -49,22 +54,30 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError("is a folder, expected a file", path=path) from None
     except OSError as error:
         raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
-    skip, codec, name = next(((len(bom), codec, name) for bom, codec, name in _BOMS
-                              if data.startswith(bom)), (0, "utf-8", "UTF-8"))
+    skip, codec, name = next(
+        ((len(bom), codec, name) for bom, codec, name in _BOMS if data.startswith(bom)), (0, "utf-8", "UTF-8")
+    )
     try:
         text = data[skip:].decode(codec)
     except UnicodeDecodeError as error:
-        line = len(split_lines(data[skip:skip + error.start].decode(codec) + "x"))
-        bad = data[skip + error.start:skip + error.end]
+        line = len(split_lines(data[skip : skip + error.start].decode(codec) + "x"))
+        bad = data[skip + error.start : skip + error.end]
         if skip:
-            raise InputError(f"not {name} text although it starts with a {name} byte order mark "
-                             "(bad bytes)", path=path, line=line, value=bad) from None
-        raise InputError(_not_utf8(data, error.start, path), path=path, line=line,
-                         value=bad[:1]) from None
+            raise InputError(
+                f"not {name} text although it starts with a {name} byte order mark (bad bytes)",
+                path=path,
+                line=line,
+                value=bad,
+            ) from None
+        raise InputError(_not_utf8(data, error.start, path), path=path, line=line, value=bad[:1]) from None
     if "\x00" in text and text.count("\x00") * 4 >= len(text):
-        line = len(split_lines(text[:text.index("\x00")] + "x"))
-        raise InputError(f"NUL characters all over the text: UTF-16 without a byte order mark? "
-                         f"convert it: {_iconv('UTF-16', path)}", path=path, line=line, value=b"\x00")
+        line = len(split_lines(text[: text.index("\x00")] + "x"))
+        raise InputError(
+            f"NUL characters all over the text: UTF-16 without a byte order mark? convert it: {_iconv('UTF-16', path)}",
+            path=path,
+            line=line,
+            value=b"\x00",
+        )
     if not text.strip():
         raise InputError("empty file", path=path, line=1)
     return text
@@ -75,8 +88,7 @@ def _not_utf8(data: bytes, start: int, path) -> str:
     if data.count(0) * 4 >= len(data):
         little = data[1::2].count(0) >= data[0::2].count(0)
         encoding = "UTF-16LE" if little else "UTF-16BE"
-        return (f"not UTF-8 text: looks like {encoding} without a byte order mark; convert it: "
-                f"{_iconv(encoding, path)}")
+        return f"not UTF-8 text: looks like {encoding} without a byte order mark; convert it: {_iconv(encoding, path)}"
     try:
         data.decode("cp1252")
     except UnicodeDecodeError:
@@ -84,9 +96,11 @@ def _not_utf8(data: bytes, start: int, path) -> str:
     else:
         encoding, shown = "WINDOWS-1252", "Windows-1252/Latin-1"
     if not data[:start].isascii():
-        return (f"not UTF-8 text: UTF-8 before this byte, which looks like {shown}: a file mixing two "
-                "encodings? fix the line in a UTF-8 editor (converting the whole file would garble "
-                "its UTF-8 text)")
+        return (
+            f"not UTF-8 text: UTF-8 before this byte, which looks like {shown}: a file mixing two "
+            "encodings? fix the line in a UTF-8 editor (converting the whole file would garble "
+            "its UTF-8 text)"
+        )
     return f"not UTF-8 text: looks like {shown}; convert it: {_iconv(encoding, path)}"
 
 
@@ -116,6 +130,12 @@ def warn(message: str, *, path, line: int | None = None) -> None:
     while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame = frame.f_back
     where = os.fspath(path) + (f":{line}" if line is not None else "")
-    warnings.warn_explicit(f"{where}: {message}", TvsegWarning, filename=frame.f_code.co_filename,
-                           lineno=frame.f_lineno, module=frame.f_globals.get("__name__", "tvseg"),
-                           registry={}, module_globals=frame.f_globals)
+    warnings.warn_explicit(
+        f"{where}: {message}",
+        TvsegWarning,
+        filename=frame.f_code.co_filename,
+        lineno=frame.f_lineno,
+        module=frame.f_globals.get("__name__", "tvseg"),
+        registry={},
+        module_globals=frame.f_globals,
+    )

@@ -11,6 +11,7 @@ spreadsheets write CSV where the comma is the decimal mark). Time columns hold s
 clock times ``[H:]MM:SS[.fff]`` (``00:00:07.220``, ``7:05``); in a semicolon file the decimal mark
 may also be a comma (``7,22``, ``00:00:07,220``).
 """
+
 from __future__ import annotations
 
 import csv
@@ -65,33 +66,45 @@ def read_table(path) -> Table:
     header, header_line, header_count = rows[0], starts[0], len(rows[0])
     names = [cell.strip() for cell in header]
     if any(not name for name in names):
-        raise InputError("empty column name in the header", path=path, line=header_line,
-                         value=_line(text, header_line))
+        raise InputError("empty column name in the header", path=path, line=header_line, value=_line(text, header_line))
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
-        raise InputError("duplicate column name in the header", path=path, line=header_line,
-                         value=duplicates[0])
+        raise InputError("duplicate column name in the header", path=path, line=header_line, value=duplicates[0])
     for start, row in zip(starts[1:], rows[1:]):
         if len(row) != header_count:
-            raise InputError(f"expected {header_count} fields as in the header, found {len(row)}",
-                             path=path, line=start, value=_line(text, start))
+            raise InputError(
+                f"expected {header_count} fields as in the header, found {len(row)}",
+                path=path,
+                line=start,
+                value=_line(text, start),
+            )
     if len(rows) == 1:
         raise InputError("no rows after the header", path=path, line=header_line)
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=separator, dtype=str, keep_default_na=False, na_filter=False,
-                            skip_blank_lines=True, index_col=False, header=0)
+        frame = pd.read_csv(
+            io.StringIO(text),
+            sep=separator,
+            dtype=str,
+            keep_default_na=False,
+            na_filter=False,
+            skip_blank_lines=True,
+            index_col=False,
+            header=0,
+        )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as error:
         raise InputError(f"not a readable CSV file ({str(error).strip()})", path=path) from None
     expected = np.empty((len(rows) - 1, header_count), dtype=object)
     expected[:] = rows[1:]
     if frame.shape != expected.shape:
-        raise InputError("CSV parsers disagree on this file's records (check quotes and blank "
-                         "lines)", path=path, line=_first_difference(frame, expected, starts))
+        raise InputError(
+            "CSV parsers disagree on this file's records (check quotes and blank lines)",
+            path=path,
+            line=_first_difference(frame, expected, starts),
+        )
     differs = np.flatnonzero((frame.to_numpy(dtype=object) != expected).any(axis=1))
     if differs.size:
         line = int(starts[differs[0] + 1])
-        raise InputError("ambiguous CSV record (check its quotes)", path=path, line=line,
-                         value=_line(text, line))
+        raise InputError("ambiguous CSV record (check its quotes)", path=path, line=line, value=_line(text, line))
     frame.columns = names
     return Table(path, frame, np.asarray(starts[1:], dtype=int), separator=separator)
 
@@ -144,15 +157,20 @@ def table_kind(columns: list[str], *, path) -> str:
     elif {"channel", "programme", "date"} & present:
         kind, allowed = "metadata", METADATA_COLUMNS
     else:
-        raise InputError("unknown CSV table: expected the columns show,start,end,label (segments), "
-                         "show,start,end[,text,speaker,topic] (breath groups) or "
-                         "show,channel,programme,date (metadata)", path=path, line=1,
-                         value=",".join(columns))
+        raise InputError(
+            "unknown CSV table: expected the columns show,start,end,label (segments), "
+            "show,start,end[,text,speaker,topic] (breath groups) or "
+            "show,channel,programme,date (metadata)",
+            path=path,
+            line=1,
+            value=",".join(columns),
+        )
     unknown = [c for c in columns if c not in allowed]
-    missing = [c for c in allowed[:3 if kind != "metadata" else 1] if c not in present]
+    missing = [c for c in allowed[: 3 if kind != "metadata" else 1] if c not in present]
     if unknown:
-        raise InputError(f"unknown column for a {kind} table (allowed: {','.join(allowed)})",
-                         path=path, line=1, value=unknown[0])
+        raise InputError(
+            f"unknown column for a {kind} table (allowed: {','.join(allowed)})", path=path, line=1, value=unknown[0]
+        )
     if missing:
         raise InputError(f"missing column for a {kind} table", path=path, line=1, value=missing[0])
     return kind
@@ -180,10 +198,12 @@ def _times(table: Table) -> tuple[np.ndarray, np.ndarray]:
         if not good.all():
             i = int(np.flatnonzero(~good)[0])
             line = int(table.lines[i])
-            parse_time(table.frame[name].iloc[i], path=table.path, line=line, field=name, clock=True,
-                       decimal_comma=comma)
-            raise InputError(f"{name} is not a time in seconds", path=table.path, line=line,
-                             value=table.frame[name].iloc[i])
+            parse_time(
+                table.frame[name].iloc[i], path=table.path, line=line, field=name, clock=True, decimal_comma=comma
+            )
+            raise InputError(
+                f"{name} is not a time in seconds", path=table.path, line=line, value=table.frame[name].iloc[i]
+            )
         columns[name] = numbers
     return columns["start"], columns["end"]
 
@@ -193,8 +213,9 @@ def _shows(table: Table) -> np.ndarray:
     empty = np.flatnonzero(shows == "")
     if empty.size:
         i = int(empty[0])
-        raise InputError("show is missing", path=table.path, line=int(table.lines[i]),
-                         value=table.frame["show"].iloc[i])
+        raise InputError(
+            "show is missing", path=table.path, line=int(table.lines[i]), value=table.frame["show"].iloc[i]
+        )
     return shows
 
 
@@ -209,8 +230,12 @@ def segment_records(table: Table, kind: str) -> dict[str, list[Record]]:
     shows = _shows(table)
     column = "label" if kind == "segments" else "topic"
     if column not in table.columns:
-        raise InputError("a breath-group table needs a topic column to be read as segments",
-                         path=table.path, line=1, value=",".join(table.columns))
+        raise InputError(
+            "a breath-group table needs a topic column to be read as segments",
+            path=table.path,
+            line=1,
+            value=",".join(table.columns),
+        )
     labels = table.frame[column].str.strip().replace("", NO_LABEL).to_numpy(dtype=object)
     grouped: dict[str, list[Record]] = {}
     for show, start, end, label, line in zip(shows, starts, ends, labels, table.lines):
@@ -244,6 +269,9 @@ def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int, np.ndarray]]
         records = [Record(s, e, "", int(n)) for s, e, n in zip(rows["start"], rows["end"], rows["line"])]
         check_records(records, path=table.path, what="breath group")
         ordered = rows.sort_values(["start", "end", "line"], kind="stable")
-        result[show] = (ordered[["start", "end", *extra]].reset_index(drop=True), int(rows["line"].min()),
-                        ordered["line"].to_numpy(dtype=np.int64))
+        result[show] = (
+            ordered[["start", "end", *extra]].reset_index(drop=True),
+            int(rows["line"].min()),
+            ordered["line"].to_numpy(dtype=np.int64),
+        )
     return result

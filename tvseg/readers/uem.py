@@ -5,6 +5,7 @@ One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START EN
 must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_to_uem` crops a show's
 segments to its regions and counts what it changed (:class:`UemCrop`).
 """
+
 from __future__ import annotations
 
 import bisect
@@ -35,17 +36,21 @@ def read_uem(path) -> dict[str, Timeline]:
         if not fields or fields[0].startswith(";;"):
             continue
         if len(fields) != 4:
-            raise InputError(f"expected 4 fields (show channel start end), found {len(fields)}",
-                             path=path, line=number, value=raw)
+            raise InputError(
+                f"expected 4 fields (show channel start end), found {len(fields)}", path=path, line=number, value=raw
+            )
         show, _channel, start_text, end_text = fields
         start = parse_time(start_text, path=path, line=number, field="start")
         end = parse_time(end_text, path=path, line=number, field="end")
         regions.setdefault(show, []).append(Record(start, end, show, number))
     if not regions:
         raise InputError("no UEM line (only comments or blank lines)", path=path, line=1)
-    return {show: Timeline([Segment(r.start, r.end)
-                            for r in check_records(records, path=path, what="UEM region")], uri=show)
-            for show, records in regions.items()}
+    return {
+        show: Timeline(
+            [Segment(r.start, r.end) for r in check_records(records, path=path, what="UEM region")], uri=show
+        )
+        for show, records in regions.items()
+    }
 
 
 class UemCrop:
@@ -60,13 +65,21 @@ class UemCrop:
         return bool(self.shortened or self.split or self.dropped)
 
     def __str__(self) -> str:
-        return (f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
-                f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)")
+        return (
+            f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
+            f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)"
+        )
 
 
-def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
-                lines: list[int] | None = None, side: str | None = None,
-                counts: UemCrop | None = None) -> Annotation:
+def crop_to_uem(
+    annotation: Annotation,
+    uem: dict[str, Timeline],
+    *,
+    path=None,
+    lines: list[int] | None = None,
+    side: str | None = None,
+    counts: UemCrop | None = None,
+) -> Annotation:
     """Crop a show's segments to its UEM regions (see :func:`read_segments`).
 
     ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
@@ -75,8 +88,11 @@ def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
     show = annotation.uri
     who = f"{side}: " if side else ""
     if show not in uem:
-        _warn_show(f"{who}show {show!r} is not in the UEM: its segments are kept uncropped", path,
-                   None if not lines else min(lines))
+        _warn_show(
+            f"{who}show {show!r} is not in the UEM: its segments are kept uncropped",
+            path,
+            None if not lines else min(lines),
+        )
         return annotation
     counts = counts if counts is not None else UemCrop()
     before = (counts.shortened, counts.split, counts.dropped)
@@ -95,8 +111,12 @@ def crop_to_uem(annotation: Annotation, uem: dict[str, Timeline], *, path=None,
                 pieces.append(piece)
         if not pieces:
             counts.dropped += 1
-            _warn_show(f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
-                       "is outside the UEM and is left out", path, lines[track] if lines else None)
+            _warn_show(
+                f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
+                "is outside the UEM and is left out",
+                path,
+                lines[track] if lines else None,
+            )
         elif len(pieces) > 1:
             counts.split += 1
         elif pieces[0] != segment:

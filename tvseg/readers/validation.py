@@ -10,6 +10,7 @@
 
 Every refusal is an :class:`~tvseg.errors.InputError` naming the file, the line and the value.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,8 +23,7 @@ from pyannote.core import Annotation, Segment
 
 from tvseg.errors import InputError
 
-__all__ = ["NO_LABEL", "MAX_SECONDS", "Record", "parse_time", "clock_seconds", "check_records",
-           "to_annotation"]
+__all__ = ["NO_LABEL", "MAX_SECONDS", "Record", "parse_time", "clock_seconds", "check_records", "to_annotation"]
 
 NO_LABEL = "<NA>"
 """The label of a segment that has none (RTTM ``<NA>``, an empty cue text, an empty CSV cell)."""
@@ -52,8 +52,7 @@ class Record:
     line: int
 
 
-def parse_time(text: str, *, path, line: int, field: str, clock: bool = False,
-               decimal_comma: bool = False) -> float:
+def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, decimal_comma: bool = False) -> float:
     """Read a time in seconds, refusing anything but a non-negative decimal number up to
     :data:`MAX_SECONDS`.
 
@@ -78,8 +77,12 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False,
     elif clock and re.fullmatch(CLOCK, stripped):
         value = float(clock_seconds(pd.Series([stripped]))[0])
         if math.isnan(value):
-            raise InputError(f"{field} is a clock time with minutes or seconds over 59, or "
-                             "unpadded minutes after hours", path=path, line=line, value=text)
+            raise InputError(
+                f"{field} is a clock time with minutes or seconds over 59, or unpadded minutes after hours",
+                path=path,
+                line=line,
+                value=text,
+            )
     else:
         what = "missing" if not stripped else "not a number"
         if clock and stripped:
@@ -90,8 +93,7 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False,
     if value < 0:
         raise InputError(f"{field} is negative", path=path, line=line, value=text)
     if value > MAX_SECONDS:
-        raise InputError(f"{field} is too large (more than {MAX_SECONDS:g} seconds)", path=path,
-                         line=line, value=text)
+        raise InputError(f"{field} is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=line, value=text)
     return value
 
 
@@ -107,8 +109,9 @@ def clock_seconds(cells: pd.Series) -> np.ndarray:
     minutes = pd.to_numeric(parts[1], errors="coerce").to_numpy(dtype=float)
     seconds = pd.to_numeric(parts[2], errors="coerce").to_numpy(dtype=float)
     with_hours = parts[0].notna().to_numpy()
-    good = (~np.isnan(minutes) & (seconds <= 59)
-            & (~with_hours | ((parts[1].str.len() == 2).to_numpy() & (minutes <= 59))))
+    good = (
+        ~np.isnan(minutes) & (seconds <= 59) & (~with_hours | ((parts[1].str.len() == 2).to_numpy() & (minutes <= 59)))
+    )
     whole = hours * 3600 + minutes * 60 + seconds
     small = good & (whole <= MAX_SECONDS)
     result = np.where(good, whole, np.nan)
@@ -133,8 +136,9 @@ def check_records(records: list[Record], *, path, what: str = "segment") -> list
     for record in records:
         if not Segment(record.start, record.end):
             problem = "end before start" if record.end < record.start else "zero duration"
-            raise InputError(f"{what} with {problem}", path=path, line=record.line,
-                             value=f"{record.start:g} -> {record.end:g}")
+            raise InputError(
+                f"{what} with {problem}", path=path, line=record.line, value=f"{record.start:g} -> {record.end:g}"
+            )
     ordered = sorted(records, key=lambda r: (r.start, r.end, r.line))
     if len(ordered) < 2:
         return ordered
@@ -147,9 +151,12 @@ def check_records(records: list[Record], *, path, what: str = "segment") -> list
         j = int(np.flatnonzero(ends[:i] > starts[i])[0])
         first, second = ordered[j], ordered[i]
         lines = sorted((first.line, second.line))
-        raise InputError(f"{what}s overlap (lines {lines[0]} and {lines[1]})", path=path,
-                         line=lines[1],
-                         value=f"{first.start:g}-{first.end:g} and {second.start:g}-{second.end:g}")
+        raise InputError(
+            f"{what}s overlap (lines {lines[0]} and {lines[1]})",
+            path=path,
+            line=lines[1],
+            value=f"{first.start:g}-{first.end:g} and {second.start:g}-{second.end:g}",
+        )
     return ordered
 
 

@@ -22,6 +22,7 @@ Cue text keeps what its author wrote, less the markup its format defines:
 
 Lines of a cue's text are stripped and joined by one space.
 """
+
 from __future__ import annotations
 
 import html
@@ -46,8 +47,11 @@ _VTT_TAG = re.compile(r"<([^>]*)(>|$)")
 _VTT_TAG_NAMES = frozenset({"c", "i", "b", "u", "ruby", "rt", "v", "lang"})
 _VTT_TAG_BODY = re.compile(r"(/?)([a-z]+)((?:\.[^\s.]+)*)(?:[ \t\n\f](.*))?", re.DOTALL)
 _VTT_TIMESTAMP_TAG = re.compile(r"(?:\d+:)?\d{2}:\d{2}\.\d{3}")
-_SRT_MARKUP = re.compile(r"</?(?:i|b|u|s)>|<font(?:\s[^<>]*)?>|</font>|</v>|<v(?:\.[^\s<>]*)?(\s[^<>]*)?>"
-                         r"|\{\\an[1-9]\}", re.IGNORECASE)
+_SRT_MARKUP = re.compile(
+    r"</?(?:i|b|u|s)>|<font(?:\s[^<>]*)?>|</font>|</v>|<v(?:\.[^\s<>]*)?(\s[^<>]*)?>"
+    r"|\{\\an[1-9]\}",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -99,11 +103,16 @@ def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
     """
     header = lines[0] if lines else ""
     if not (header == "WEBVTT" or header.startswith(("WEBVTT ", "WEBVTT\t"))):
-        raise InputError("not a WebVTT file: the first line must be WEBVTT (alone or followed by "
-                         "a space and text)", path=path, line=1, value=header)
+        raise InputError(
+            "not a WebVTT file: the first line must be WEBVTT (alone or followed by a space and text)",
+            path=path,
+            line=1,
+            value=header,
+        )
     if "-->" in header:
-        raise InputError("WEBVTT header line holding '-->' (a cue needs a line of its own)",
-                         path=path, line=1, value=header)
+        raise InputError(
+            "WEBVTT header line holding '-->' (a cue needs a line of its own)", path=path, line=1, value=header
+        )
     count = len(lines)
     i = 1
     while i < count and lines[i].strip() and "-->" not in lines[i]:
@@ -122,13 +131,18 @@ def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
             i += 1
             while i < count and lines[i].strip():
                 if "-->" in lines[i]:
-                    raise InputError(f"{raw.split(None, 1)[0]} block holding '-->' (a cue needs a "
-                                     "blank line before it)", path=path, line=i + 1, value=lines[i])
+                    raise InputError(
+                        f"{raw.split(None, 1)[0]} block holding '-->' (a cue needs a blank line before it)",
+                        path=path,
+                        line=i + 1,
+                        value=lines[i],
+                    )
                 i += 1
             continue
         else:
-            raise InputError("block is neither a cue nor NOTE/STYLE/REGION (broken timing line?)",
-                             path=path, line=i + 1, value=raw)
+            raise InputError(
+                "block is neither a cue nor NOTE/STYLE/REGION (broken timing line?)", path=path, line=i + 1, value=raw
+            )
         i = timing + 1
         while i < count and lines[i].strip() and "-->" not in lines[i]:
             i += 1
@@ -166,23 +180,27 @@ def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
             if i + 1 < count and "-->" in lines[i + 1]:
                 continue
             if i + 1 < count and SRT_LIKE_TIME.match(lines[i + 1]):
-                raise InputError("broken cue timing line (no '-->')", path=path, line=i + 2,
-                                 value=lines[i + 1])
+                raise InputError("broken cue timing line (no '-->')", path=path, line=i + 2, value=lines[i + 1])
             if (after_blank or i == last) and not (cues and cues[-1][0] == i - 1):
-                what = ("a cue number at the end of the file (a truncated cue?)" if i == last else
-                        "a cue number without its timing line on the next line")
+                what = (
+                    "a cue number at the end of the file (a truncated cue?)"
+                    if i == last
+                    else "a cue number without its timing line on the next line"
+                )
                 if not cues:
                     what = "not an SRT file: it must start with a cue number, then a timing line"
                 raise InputError(what, path=path, line=i + 1, value=raw)
         if not cues:
-            raise InputError("not an SRT file: it must start with a cue number, then a timing line",
-                             path=path, line=i + 1, value=raw)
+            raise InputError(
+                "not an SRT file: it must start with a cue number, then a timing line", path=path, line=i + 1, value=raw
+            )
         if SRT_LIKE_TIME.match(raw):
             raise InputError("broken cue timing line (no '-->')", path=path, line=i + 1, value=raw)
         after_blank = False
     if not cues:
-        raise InputError("not an SRT file: it holds no cue timing line", path=path, line=1,
-                         value=lines[0] if lines else "")
+        raise InputError(
+            "not an SRT file: it holds no cue timing line", path=path, line=1, value=lines[0] if lines else ""
+        )
     return [tuple(cue) for cue in cues]
 
 
@@ -208,28 +226,38 @@ class _Timings:
         match = _TIMING.fullmatch(raw)
         rest = match.group(11) if match else ""
         well_formed = match is not None and (
-            (self.format == "vtt" and (not rest or rest[0] in " \t")
-             and match.group(4) == "." == match.group(9))
-            or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest))))
+            (self.format == "vtt" and (not rest or rest[0] in " \t") and match.group(4) == "." == match.group(9))
+            or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest)))
+        )
         if not well_formed:
-            raise InputError(f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                             path=self.path, line=line, value=raw)
+            raise InputError(
+                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
+                path=self.path,
+                line=line,
+                value=raw,
+            )
         groups = match.groups()
-        return (self._milliseconds(groups[:5], raw=raw, line=line),
-                self._milliseconds(groups[5:10], raw=raw, line=line))
+        return (
+            self._milliseconds(groups[:5], raw=raw, line=line),
+            self._milliseconds(groups[5:10], raw=raw, line=line),
+        )
 
     def _milliseconds(self, groups, *, raw: str, line: int) -> int:
         hours_text, minutes_text, seconds_text, _, millis_text = groups
         if len(millis_text) != 3:
-            raise InputError("cue time without exactly three digits of milliseconds", path=self.path,
-                             line=line, value=raw)
+            raise InputError(
+                "cue time without exactly three digits of milliseconds", path=self.path, line=line, value=raw
+            )
         if len(minutes_text) > 2 or len(seconds_text) > 2:
-            raise InputError(f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                             path=self.path, line=line, value=raw)
+            raise InputError(
+                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
+                path=self.path,
+                line=line,
+                value=raw,
+            )
         hours, minutes, seconds = int(hours_text or 0), int(minutes_text), int(seconds_text)
         if minutes > 59 or seconds > 59:
-            raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line,
-                             value=raw)
+            raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)
         padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")
         if not padded:
             self.unpadded += 1
@@ -237,15 +265,19 @@ class _Timings:
                 self.first_unpadded = (line, raw.strip())
         total = ((hours * 60 + minutes) * 60 + seconds) * 1000 + int(millis_text)
         if total > MAX_SECONDS * 1000:
-            raise InputError(f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path,
-                             line=line, value=raw)
+            raise InputError(
+                f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path, line=line, value=raw
+            )
         return total
 
     def report(self) -> None:
         if self.unpadded:
             line, raw = self.first_unpadded
-            warn(f"{self.unpadded} cue time(s) written without leading zeros, read as if padded "
-                 f"(first: {raw!r})", path=self.path, line=line)
+            warn(
+                f"{self.unpadded} cue time(s) written without leading zeros, read as if padded (first: {raw!r})",
+                path=self.path,
+                line=line,
+            )
 
 
 def _vtt_text(lines: list[str], *, path, line: int) -> tuple[str, str]:
@@ -259,12 +291,16 @@ def _vtt_text(lines: list[str], *, path, line: int) -> tuple[str, str]:
             tag = _VTT_TAG_BODY.fullmatch(body) if match.group(2) else None
             if not (tag and tag.group(2) in _VTT_TAG_NAMES) and not _VTT_TIMESTAMP_TAG.fullmatch(body):
                 where = line + text.count("\n", 0, match.start())
-                raise InputError("'<' that opens no WebVTT tag: a player would hide the text up to "
-                                 "the next '>' (write '<' as '&lt;' and '>' as '&gt;')", path=path,
-                                 line=where, value=lines[where - line])
+                raise InputError(
+                    "'<' that opens no WebVTT tag: a player would hide the text up to "
+                    "the next '>' (write '<' as '&lt;' and '>' as '&gt;')",
+                    path=path,
+                    line=where,
+                    value=lines[where - line],
+                )
             if tag and tag.group(2) == "v" and not tag.group(1) and not voice:
                 voice = (tag.group(4) or "").strip()
-            pieces.append(text[position:match.start()])
+            pieces.append(text[position : match.start()])
             position = match.end()
         pieces.append(text[position:])
         text = "".join(pieces)
@@ -282,7 +318,7 @@ def _srt_text(lines: list[str]) -> tuple[str, str]:
         for match in _SRT_MARKUP.finditer(text):
             if match.group(1) is not None and not voice:
                 voice = match.group(1).strip()
-            pieces.append(text[position:match.start()])
+            pieces.append(text[position : match.start()])
             position = match.end()
         pieces.append(text[position:])
         text = "".join(pieces)

@@ -5,6 +5,7 @@ evaluation result are written from the result itself, one show at a time
 (:class:`tvseg.report.adapter.ResultPages`), by a pool of processes (:mod:`tvseg.report.workers`);
 a :class:`~tvseg.report.model.Report` built directly (tests, benchmarks) is rendered the same way.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,14 @@ from tvseg.report.model import Report
 __all__ = ["write_report", "Report"]
 
 
-def write_report(result, directory: str | os.PathLike, *, progress: bool | None = None,
-                 date: str | None = None, jobs: int | None = None) -> Path:
+def write_report(
+    result,
+    directory: str | os.PathLike,
+    *,
+    progress: bool | None = None,
+    date: str | None = None,
+    jobs: int | None = None,
+) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
     Parameters

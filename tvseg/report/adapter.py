@@ -11,6 +11,7 @@ written: no per-page table lookups by label, and no object per page kept. :func:
 builds the whole :class:`~tvseg.report.model.Report` model from the same pages, for scripts and
 tests that want it.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -19,10 +20,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from tvseg.retrieval.titles import has_title
 from tvseg.report.analysis import analyse
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
+from tvseg.retrieval.titles import has_title
 
 __all__ = ["ResultPages", "from_evaluation"]
 
@@ -79,15 +80,23 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
     for key, value in sr.corpus.items():
         bounds = ci.get(key) or {}
         corpus[str(key)] = Estimate(_value(value), _value(bounds.get("low")), _value(bounds.get("high")))
-    gamma = tuple((float(r["gamma"]), _value(r.get("cov_n")), _value(r.get("cov_d")))
-                  for r in sr.gamma_sweep.sort_values("gamma").to_dict(orient="records"))
-    tolerance = tuple((float(r["tolerance"]), _value(r.get("boundary_f1")))
-                      for r in sr.tolerance_sweep.sort_values("tolerance").to_dict(orient="records"))
+    gamma = tuple(
+        (float(r["gamma"]), _value(r.get("cov_n")), _value(r.get("cov_d")))
+        for r in sr.gamma_sweep.sort_values("gamma").to_dict(orient="records")
+    )
+    tolerance = tuple(
+        (float(r["tolerance"]), _value(r.get("boundary_f1")))
+        for r in sr.tolerance_sweep.sort_values("tolerance").to_dict(orient="records")
+    )
     return SystemSummary(
-        name=name, corpus=corpus, macro=_metrics(sr.macro),
+        name=name,
+        corpus=corpus,
+        macro=_metrics(sr.macro),
         by_length={str(part): _metrics(values) for part, values in sr.by_length.items()},
         groups={str(kind): {str(v): _metrics(m) for v, m in values.items()} for kind, values in sr.groups.items()},
-        gamma_sweep=gamma, tolerance_sweep=tolerance)
+        gamma_sweep=gamma,
+        tolerance_sweep=tolerance,
+    )
 
 
 class _System:
@@ -115,8 +124,20 @@ class _System:
         correct = m["correct"].to_numpy(dtype=bool)
         self.hyp_correct = correct[np.flatnonzero((side == "hypothesis").to_numpy(dtype=bool))]
         self.ref_correct = correct[self.ref_pos]
-        self.rows = {c: _column(m[c]) for c in ("start", "end", "label", "partner_start", "partner_end",
-                                                "partner_label", "cov_to", "cov_from", "coverage")}
+        self.rows = {
+            c: _column(m[c])
+            for c in (
+                "start",
+                "end",
+                "label",
+                "partner_start",
+                "partner_end",
+                "partner_label",
+                "cov_to",
+                "cov_from",
+                "coverage",
+            )
+        }
         self.title_f1 = scores.reference_title_f1
         pairs = sr.boundary_pairs
         pair_show = shows.get_indexer(pairs["show"]) if len(pairs) else np.empty(0, dtype=np.int64)
@@ -129,8 +150,9 @@ class _System:
         self.metric_columns = [frame[c].to_numpy() for c in frame.columns]
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
         # all floats (as usual): one row of one 2-D array gives a show's metrics in one step
-        self.metric_matrix = frame.to_numpy() if len(frame.columns) and all(
-            dtype == np.float64 for dtype in frame.dtypes) else None
+        self.metric_matrix = (
+            frame.to_numpy() if len(frame.columns) and all(dtype == np.float64 for dtype in frame.dtypes) else None
+        )
         self.defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
 
     def metrics(self, k: int) -> dict:
@@ -151,20 +173,37 @@ class _System:
         rows["correct"] = self.ref_correct[a:b].tolist()
         f1 = self.title_f1
         # titles are judged on correctly retrieved, titled reference segments only
-        title_f1 = [_value(f1[a + i]) if f1 is not None and ok and has_title(label) else None
-                    for i, (ok, label) in enumerate(zip(rows["correct"], rows["label"]))] \
-            if f1 is not None else [None] * (b - a)
+        title_f1 = (
+            [
+                _value(f1[a + i]) if f1 is not None and ok and has_title(label) else None
+                for i, (ok, label) in enumerate(zip(rows["correct"], rows["label"]))
+            ]
+            if f1 is not None
+            else [None] * (b - a)
+        )
         return SystemPage(
-            name=self.name, metrics=self.metrics(k),
-            seg_start=self.hyp_start[ha:hb].tolist(), seg_end=self.hyp_end[ha:hb].tolist(),
-            seg_label=_labels(self.hyp_label[ha:hb].tolist()), seg_correct=self.hyp_correct[ha:hb].tolist(),
-            matched_ref=self.pairs_ref[pa:pb].tolist(), matched_hyp=self.pairs_hyp[pa:pb].tolist(),
+            name=self.name,
+            metrics=self.metrics(k),
+            seg_start=self.hyp_start[ha:hb].tolist(),
+            seg_end=self.hyp_end[ha:hb].tolist(),
+            seg_label=_labels(self.hyp_label[ha:hb].tolist()),
+            seg_correct=self.hyp_correct[ha:hb].tolist(),
+            matched_ref=self.pairs_ref[pa:pb].tolist(),
+            matched_hyp=self.pairs_hyp[pa:pb].tolist(),
             missed=self.r_time[ra:rb][self.r_missed[ra:rb]].tolist(),
             false_alarms=self.h_time[xa:xb][self.h_false[xa:xb]].tolist(),
-            ref_start=rows["start"], ref_end=rows["end"], ref_label=_labels(rows["label"]),
-            hyp_start=_optional(rows["partner_start"]), hyp_end=_optional(rows["partner_end"]),
-            hyp_label=_labels(rows["partner_label"]), cov_to=rows["cov_to"], cov_from=rows["cov_from"],
-            coverage=rows["coverage"], correct=rows["correct"], title_f1=title_f1)
+            ref_start=rows["start"],
+            ref_end=rows["end"],
+            ref_label=_labels(rows["label"]),
+            hyp_start=_optional(rows["partner_start"]),
+            hyp_end=_optional(rows["partner_end"]),
+            hyp_label=_labels(rows["partner_label"]),
+            cov_to=rows["cov_to"],
+            cov_from=rows["cov_from"],
+            coverage=rows["coverage"],
+            correct=rows["correct"],
+            title_f1=title_f1,
+        )
 
 
 class ResultPages:
@@ -201,14 +240,22 @@ class ResultPages:
             for show, row in result.metadata.to_dict(orient="index").items():
                 by_show[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
         self.metadata = [by_show.get(show, {}) for show in self.show_ids]
-        comparisons = tuple(Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), _value(c.get("p_value")),
-                                       _value(c.get("difference"))) for c in result.pairwise)
+        comparisons = tuple(
+            Comparison(
+                str(c["a"]), str(c["b"]), str(c["metric"]), _value(c.get("p_value")), _value(c.get("difference"))
+            )
+            for c in result.pairwise
+        )
         self.header = Report(
-            signature=result.settings.signature(), version=__version__,
+            signature=result.settings.signature(),
+            version=__version__,
             date=date or _dt.date.today().isoformat(),
             systems=tuple(_summary(name, sr, result.intervals) for name, sr in zip(names, srs)),
-            shows=(), comparisons=comparisons, settings=dict(result.settings.as_dict()))
-        self.analysis = analyse(result)   # the corpus page's retrieval by duration, position, group
+            shows=(),
+            comparisons=comparisons,
+            settings=dict(result.settings.as_dict()),
+        )
+        self.analysis = analyse(result)  # the corpus page's retrieval by duration, position, group
 
     def __len__(self) -> int:
         return len(self.show_ids)
@@ -247,9 +294,16 @@ class ResultPages:
         else:
             ref_start, ref_end = ref.start[a:b].tolist(), ref.end[a:b].tolist()
             ref_label = _labels(ref.label[a:b].tolist())
-        return ShowPage(show_id=self.show_ids[k], start=float(self.start[k]), end=float(self.end[k]),
-                        metadata=self.metadata[k], ref_start=ref_start, ref_end=ref_end, ref_label=ref_label,
-                        systems=[s.page(k, a, b) for s in self.systems])
+        return ShowPage(
+            show_id=self.show_ids[k],
+            start=float(self.start[k]),
+            end=float(self.end[k]),
+            metadata=self.metadata[k],
+            ref_start=ref_start,
+            ref_end=ref_end,
+            ref_label=ref_label,
+            systems=[s.page(k, a, b) for s in self.systems],
+        )
 
 
 def from_evaluation(result, *, date: str | None = None) -> Report:
@@ -269,6 +323,13 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     """
     pages = ResultPages(result, date=date)
     header = pages.header
-    return Report(signature=header.signature, version=header.version, date=header.date, systems=header.systems,
-                  shows=tuple(to_show(pages.page(k)) for k in range(len(pages))),
-                  comparisons=header.comparisons, settings=header.settings, scores=result.to_json())
+    return Report(
+        signature=header.signature,
+        version=header.version,
+        date=header.date,
+        systems=header.systems,
+        shows=tuple(to_show(pages.page(k)) for k in range(len(pages))),
+        comparisons=header.comparisons,
+        settings=header.settings,
+        scores=result.to_json(),
+    )

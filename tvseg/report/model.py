@@ -8,14 +8,22 @@ once); the renderer reads it through :class:`tvseg.report.pages.ModelPages`. ``t
 Times are seconds from the start of the show; rates are fractions in [0, 1] (the pages print them as
 percentages, as Bouchekif et al.'s tables do); ``None`` stands for "not available" everywhere.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 __all__ = [
-    "Estimate", "Segment", "MatchRow", "BoundaryPair", "SystemShow", "Show",
-    "SystemSummary", "Comparison", "Report",
+    "Estimate",
+    "Segment",
+    "MatchRow",
+    "BoundaryPair",
+    "SystemShow",
+    "Show",
+    "SystemSummary",
+    "Comparison",
+    "Report",
 ]
 
 

@@ -8,6 +8,7 @@ arrays, and :class:`ModelPages` reads a :class:`~tvseg.report.model.Report` (bui
 benchmarks). A :class:`ShowPage` holds columns (lists of plain values), not one object per
 segment, so that building one costs little and nothing holds every page at once.
 """
+
 from __future__ import annotations
 
 import math
@@ -65,19 +66,34 @@ class ShowPage:
     systems: list
 
 
-_MATCH_FIELDS = (("ref_start", "ref_start"), ("ref_end", "ref_end"), ("ref_label", "ref_label"),
-                 ("hyp_start", "hyp_start"), ("hyp_end", "hyp_end"), ("hyp_label", "hyp_label"),
-                 ("cov_to", "cov_ref_to_hyp"), ("cov_from", "cov_hyp_to_ref"),
-                 ("coverage", "cov_bidirectional"), ("correct", "correct"), ("title_f1", "title_f1"))
+_MATCH_FIELDS = (
+    ("ref_start", "ref_start"),
+    ("ref_end", "ref_end"),
+    ("ref_label", "ref_label"),
+    ("hyp_start", "hyp_start"),
+    ("hyp_end", "hyp_end"),
+    ("hyp_label", "hyp_label"),
+    ("cov_to", "cov_ref_to_hyp"),
+    ("cov_from", "cov_hyp_to_ref"),
+    ("coverage", "cov_bidirectional"),
+    ("correct", "correct"),
+    ("title_f1", "title_f1"),
+)
 
 
 def _system_page(view: SystemShow) -> SystemPage:
-    page = SystemPage(name=view.name, metrics=dict(view.metrics),
-                      seg_start=[s.start for s in view.segments], seg_end=[s.end for s in view.segments],
-                      seg_label=[s.label for s in view.segments], seg_correct=[s.correct for s in view.segments],
-                      matched_ref=[p.reference for p in view.matched],
-                      matched_hyp=[p.hypothesis for p in view.matched],
-                      missed=list(view.missed), false_alarms=list(view.false_alarms))
+    page = SystemPage(
+        name=view.name,
+        metrics=dict(view.metrics),
+        seg_start=[s.start for s in view.segments],
+        seg_end=[s.end for s in view.segments],
+        seg_label=[s.label for s in view.segments],
+        seg_correct=[s.correct for s in view.segments],
+        matched_ref=[p.reference for p in view.matched],
+        matched_hyp=[p.hypothesis for p in view.matched],
+        missed=list(view.missed),
+        false_alarms=list(view.false_alarms),
+    )
     for column, name in _MATCH_FIELDS:
         setattr(page, column, [getattr(m, name) for m in view.matches])
     return page
@@ -85,9 +101,16 @@ def _system_page(view: SystemShow) -> SystemPage:
 
 def page_of(show: Show) -> ShowPage:
     """The :class:`ShowPage` of a model :class:`~tvseg.report.model.Show`."""
-    return ShowPage(show_id=show.show_id, start=show.start, end=show.end, metadata=dict(show.metadata),
-                    ref_start=[s.start for s in show.reference], ref_end=[s.end for s in show.reference],
-                    ref_label=[s.label for s in show.reference], systems=[_system_page(v) for v in show.systems])
+    return ShowPage(
+        show_id=show.show_id,
+        start=show.start,
+        end=show.end,
+        metadata=dict(show.metadata),
+        ref_start=[s.start for s in show.reference],
+        ref_end=[s.end for s in show.reference],
+        ref_label=[s.label for s in show.reference],
+        systems=[_system_page(v) for v in show.systems],
+    )
 
 
 def to_show(page: ShowPage) -> Show:
@@ -95,14 +118,26 @@ def to_show(page: ShowPage) -> Show:
     views = []
     for s in page.systems:
         matches = tuple(MatchRow(*row) for row in zip(*(getattr(s, column) for column, _ in _MATCH_FIELDS)))
-        views.append(SystemShow(
-            name=s.name, metrics=s.metrics,
-            segments=tuple(Segment(*row) for row in zip(s.seg_start, s.seg_end, s.seg_label, s.seg_correct)),
-            matched=tuple(BoundaryPair(a, b) for a, b in zip(s.matched_ref, s.matched_hyp)),
-            missed=tuple(s.missed), false_alarms=tuple(s.false_alarms), matches=matches))
+        views.append(
+            SystemShow(
+                name=s.name,
+                metrics=s.metrics,
+                segments=tuple(Segment(*row) for row in zip(s.seg_start, s.seg_end, s.seg_label, s.seg_correct)),
+                matched=tuple(BoundaryPair(a, b) for a, b in zip(s.matched_ref, s.matched_hyp)),
+                missed=tuple(s.missed),
+                false_alarms=tuple(s.false_alarms),
+                matches=matches,
+            )
+        )
     reference = tuple(Segment(a, b, t) for a, b, t in zip(page.ref_start, page.ref_end, page.ref_label))
-    return Show(show_id=page.show_id, start=page.start, end=page.end, reference=reference,
-                systems=tuple(views), metadata=page.metadata)
+    return Show(
+        show_id=page.show_id,
+        start=page.start,
+        end=page.end,
+        reference=reference,
+        systems=tuple(views),
+        metadata=page.metadata,
+    )
 
 
 def scores_text(scores) -> str:
@@ -135,9 +170,17 @@ class ModelPages:
 
     def __init__(self, report: Report):
         self.report = report
-        self.header = Report(signature=report.signature, version=report.version, date=report.date,
-                             systems=report.systems, shows=(), comparisons=report.comparisons,
-                             settings=report.settings, scores=None, title=report.title)
+        self.header = Report(
+            signature=report.signature,
+            version=report.version,
+            date=report.date,
+            systems=report.systems,
+            shows=(),
+            comparisons=report.comparisons,
+            settings=report.settings,
+            scores=None,
+            title=report.title,
+        )
         self.show_ids = [s.show_id for s in report.shows]
         self.metadata = [dict(s.metadata) for s in report.shows]
 
@@ -156,15 +199,15 @@ class ModelPages:
         """Per system (in the order of ``header.systems``), one list per key: its value on every show."""
         out = []
         for summary in self.header.systems:
-            views = [next((v.metrics for v in show.systems if v.name == summary.name), {})
-                     for show in self.report.shows]
+            views = [
+                next((v.metrics for v in show.systems if v.name == summary.name), {}) for show in self.report.shows
+            ]
             out.append([[m.get(key) for m in views] for key in keys])
         return out
 
     def scores_json(self) -> str:
         if self.report.scores is None:
-            raise ValueError("the report model carries no scores (build it with "
-                             "tvseg.report.adapter.from_evaluation)")
+            raise ValueError("the report model carries no scores (build it with tvseg.report.adapter.from_evaluation)")
         return scores_text(self.report.scores)
 
     def page(self, k: int) -> ShowPage:

@@ -1,12 +1,13 @@
 """Safe file names for untrusted show ids, and the atomic replacement of a whole report folder."""
+
 from __future__ import annotations
 
 import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from tvseg.errors import UsageError
 from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
@@ -80,8 +81,10 @@ def _check_replaceable(target: Path) -> None:
         if not target.is_dir():
             raise UsageError(f"{target}: exists and is not a folder; refusing to replace it with a report")
         if any(target.iterdir()) and not looks_like_report(target):
-            raise UsageError(f"{target}: folder is not empty and does not hold a tvseg report "
-                             "(index.html and data/scores.json); refusing to replace it")
+            raise UsageError(
+                f"{target}: folder is not empty and does not hold a tvseg report "
+                "(index.html and data/scores.json); refusing to replace it"
+            )
 
 
 def _tidy(target: Path) -> None:

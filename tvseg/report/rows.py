@@ -8,6 +8,7 @@ template macro per cell. Every untrusted text goes through :func:`visible` (esca
 characters made visible); numbers are written by the fixed formats below, which need no escaping.
 The functions return :class:`markupsafe.Markup`, so the templates insert them as they are.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,15 +18,33 @@ from markupsafe import Markup, escape
 from tvseg.metrics import COUNT_KEYS
 from tvseg.report import svg
 
-__all__ = ["visible", "pct", "points", "count", "pvalue", "sortvalue", "duration", "setting", "cell",
-           "score_rows", "segment_rows", "match_rows", "show_rows", "VERDICT"]
+__all__ = [
+    "visible",
+    "pct",
+    "points",
+    "count",
+    "pvalue",
+    "sortvalue",
+    "duration",
+    "setting",
+    "cell",
+    "score_rows",
+    "segment_rows",
+    "match_rows",
+    "show_rows",
+    "VERDICT",
+]
 
 NOT_AVAILABLE = '<span title="not available">&ndash;</span>'
-VERDICT = {None: "&ndash;", True: '<span class="ok">&#10003; correct</span>',
-           False: '<span class="bad">&#10007; wrong</span>'}
+VERDICT = {
+    None: "&ndash;",
+    True: '<span class="ok">&#10003; correct</span>',
+    False: '<span class="bad">&#10007; wrong</span>',
+}
 
 
 # --- value formats (fixed, so the output is deterministic) --------------------------------------
+
 
 def _defined(v) -> bool:
     return v is not None and not (isinstance(v, float) and math.isnan(v))
@@ -81,7 +100,7 @@ def visible(value) -> Markup:
         return escape(text)
     parts, last = [], 0
     for match in svg.HIDDEN.finditer(text):
-        parts.append(escape(text[last:match.start()]))
+        parts.append(escape(text[last : match.start()]))
         parts.append(Markup(f'<span class="cc" title="invisible character">&lt;U+{ord(match.group()):04X}&gt;</span>'))
         last = match.end()
     parts.append(escape(text[last:]))
@@ -89,6 +108,7 @@ def visible(value) -> Markup:
 
 
 # --- rows ---------------------------------------------------------------------------------------
+
 
 def _text(value) -> str:
     """:func:`visible` as a plain ``str`` (quicker for the printable text of most cells)."""
@@ -114,8 +134,9 @@ def _cells(metrics, keys) -> str:
 
 def score_rows(systems, keys) -> Markup:
     """The rows of a show's score table: ``systems`` are ``(name, metrics)`` pairs."""
-    return Markup("".join([f'<tr><th class="l">{_text(name)}</th>{_cells(metrics, keys)}</tr>\n'
-                           for name, metrics in systems]))
+    return Markup(
+        "".join([f'<tr><th class="l">{_text(name)}</th>{_cells(metrics, keys)}</tr>\n' for name, metrics in systems])
+    )
 
 
 def _length(start: float, end: float) -> str:
@@ -131,30 +152,55 @@ def segment_rows(starts, ends, labels, correct=None, key: str = "") -> Markup:
     clock = svg.clock
     tag = f'<tr data-seg="{key}-' if key else ""
     if correct is None:
-        return Markup("".join([
-            (f'{tag}{i}">' if tag else "<tr>")
-            + f'<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
-            f'<td class="title">{_text(t)}</td></tr>\n'
-            for i, (a, b, t) in enumerate(zip(starts, ends, labels), 1)]))
-    return Markup("".join([
-        (f'{tag}{i}">' if tag else "<tr>")
-        + f'<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>'
-        f'<td class="l">{VERDICT[c]}</td><td class="title">{_text(t)}</td></tr>\n'
-        for i, (a, b, c, t) in enumerate(zip(starts, ends, correct, labels), 1)]))
+        return Markup(
+            "".join(
+                [
+                    (f'{tag}{i}">' if tag else "<tr>")
+                    + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
+                    f'<td class="title">{_text(t)}</td></tr>\n'
+                    for i, (a, b, t) in enumerate(zip(starts, ends, labels), 1)
+                ]
+            )
+        )
+    return Markup(
+        "".join(
+            [
+                (f'{tag}{i}">' if tag else "<tr>")
+                + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
+                f'<td class="l">{VERDICT[c]}</td><td class="title">{_text(t)}</td></tr>\n'
+                for i, (a, b, c, t) in enumerate(zip(starts, ends, correct, labels), 1)
+            ]
+        )
+    )
 
 
 def match_rows(m, title_f1: bool) -> Markup:
     """The rows of one system's match table; ``m`` is a :class:`tvseg.report.pages.SystemPage`."""
     clock = svg.clock
     rows = []
-    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(zip(
-            m.ref_start, m.ref_end, m.ref_label, m.hyp_start, m.hyp_end, m.hyp_label,
-            m.cov_to, m.cov_from, m.coverage, m.correct, m.title_f1), 1):
+    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(
+        zip(
+            m.ref_start,
+            m.ref_end,
+            m.ref_label,
+            m.hyp_start,
+            m.hyp_end,
+            m.hyp_label,
+            m.cov_to,
+            m.cov_from,
+            m.coverage,
+            m.correct,
+            m.title_f1,
+        ),
+        1,
+    ):
         partner = "none" if hs is None else f"{clock(hs)}&ndash;{clock(he)}"
         tail = f"<td>{_percent(f1)}</td>" if title_f1 else ""
-        rows.append(f'<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td><td class="title">{_text(rl)}</td>'
-                    f'<td>{partner}</td><td class="title">{_text(hl)}</td><td>{_percent(to)}</td>'
-                    f'<td>{_percent(fr)}</td><td>{_percent(co)}</td><td class="l">{VERDICT[ok]}</td>{tail}</tr>\n')
+        rows.append(
+            f'<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td><td class="title">{_text(rl)}</td>'
+            f'<td>{partner}</td><td class="title">{_text(hl)}</td><td>{_percent(to)}</td>'
+            f'<td>{_percent(fr)}</td><td>{_percent(co)}</td><td class="l">{VERDICT[ok]}</td>{tail}</tr>\n'
+        )
     return Markup("".join(rows))
 
 
@@ -169,6 +215,8 @@ def show_rows(show_ids, files, metadata, metadata_keys, metrics, keys) -> Markup
         meta = metadata[k]
         cells = "".join([f'<td class="l">{_text(meta.get(key, ""))}</td>' for key in metadata_keys])
         scores = "".join([cell(columns[j][k], key) for columns in metrics for j, key in enumerate(keys)])
-        rows.append(f'<tr><td class="l"><a href="shows/{svg.escape_text(file)}.html">{_text(show_id)}</a></td>'
-                    f'{cells}{scores}</tr>\n')
+        rows.append(
+            f'<tr><td class="l"><a href="shows/{svg.escape_text(file)}.html">{_text(show_id)}</a></td>'
+            f"{cells}{scores}</tr>\n"
+        )
     return Markup("".join(rows))

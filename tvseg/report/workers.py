@@ -13,6 +13,7 @@ processes have stopped: the caller (:func:`tvseg.report.paths.replace_directory`
 half-written folder. A process of the pool whose parent dies (killed) dies with it: on Linux the
 kernel kills it (``PR_SET_PDEATHSIG``), elsewhere it stops before its next page.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -84,7 +85,7 @@ def _die_with_parent(parent: int) -> None:
 def _chunk(start: int, stop: int) -> int:
     write_show, parent = _TASK
     for k in range(start, stop):
-        if os.getppid() != parent:   # orphaned: the writer was killed; write nothing more
+        if os.getppid() != parent:  # orphaned: the writer was killed; write nothing more
             os._exit(1)
         write_show(k)
     return stop - start
@@ -124,8 +125,12 @@ def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar) -> None:
         return
     _TASK = (write_show, os.getpid())
     try:
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_die_with_parent, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(parts)),
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
+        )
         try:
             futures = [pool.submit(_chunk, a, b) for a, b in parts]
             if meanwhile is not None:
@@ -134,7 +139,7 @@ def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar) -> None:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
                 for future in finished:
-                    bar.update(future.result())   # raises the error of a failed chunk
+                    bar.update(future.result())  # raises the error of a failed chunk
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     finally:

@@ -22,34 +22,46 @@ maximum one-to-one matching, among those one with the smallest total distance. T
 
 (0/0 gives NaN, see :mod:`tvseg.rates`).
 """
+
 from __future__ import annotations
 
 import math
 import warnings
 from dataclasses import dataclass
-
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from pyannote.core import Annotation, Segment, Timeline
+from pyannote.core import Segment
 
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS, tick, ticks
-from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
 from tvseg.rates import f_measure, rate
+from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
 from tvseg.retrieval.one_show import match_show, read_show, show_boundaries
 from tvseg.retrieval.segments import Segmentation, Segments
 
 Floats: TypeAlias = "NDArray[np.float64]"
 
-__all__ = ["boundaries", "BoundaryResult", "extract", "regions", "match_points", "count_matched",
-           "greedy_partners", "check_tolerance", "BAND_LIMIT"]
+__all__ = [
+    "boundaries",
+    "BoundaryResult",
+    "extract",
+    "regions",
+    "match_points",
+    "count_matched",
+    "greedy_partners",
+    "check_tolerance",
+    "BAND_LIMIT",
+]
 
 
 def check_tolerance(tolerance: object) -> float:
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (
-            _finite(tolerance) and tolerance >= 0):
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, (int, float))
+        or not (_finite(tolerance) and tolerance >= 0)
+    ):
         raise UsageError(f"tolerance must be a finite number of seconds >= 0, got {tolerance!r}")
     return float(tolerance)
 
@@ -58,11 +70,12 @@ def _finite(x: float) -> bool:
     """``numpy.isfinite`` of a Python number, without its cost on a float or a machine-size integer."""
     if isinstance(x, float):
         return math.isfinite(x)
-    return True if -2 ** 63 <= x < 2 ** 64 else bool(np.isfinite(x))
+    return True if -(2**63) <= x < 2**64 else bool(np.isfinite(x))
 
 
-def regions(reference: Segments, uem_start: ArrayLike | None = None, uem_end: ArrayLike | None = None
-            ) -> tuple[Floats, Floats]:
+def regions(
+    reference: Segments, uem_start: ArrayLike | None = None, uem_end: ArrayLike | None = None
+) -> tuple[Floats, Floats]:
     """Per show ``(start, end)`` of its evaluated region: the UEM where given (not NaN), else the
     reference's extent (first start, last end).
 
@@ -108,7 +121,6 @@ def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tup
     return show, time
 
 
-
 @dataclass(frozen=True, eq=False)
 class BoundaryResult:
     """Boundary P/R/F of one show.
@@ -141,8 +153,9 @@ class BoundaryResult:
     extent: Segment | None
 
 
-def boundaries(reference: Segmentation, hypothesis: Segmentation, *,
-               tolerance: float = 10.0, extent: Segment | None = None) -> BoundaryResult:
+def boundaries(
+    reference: Segmentation, hypothesis: Segmentation, *, tolerance: float = 10.0, extent: Segment | None = None
+) -> BoundaryResult:
     r"""Boundary precision, recall and F of one show, with a maximum one-to-one matching.
 
     Parameters
@@ -201,15 +214,26 @@ def boundaries(reference: Segmentation, hypothesis: Segmentation, *,
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
-            warnings.warn(f"the {side} has no boundary inside the show: its boundary rate is NaN (0/0)",
-                          TvsegWarning, stacklevel=2)
+            warnings.warn(
+                f"the {side} has no boundary inside the show: its boundary rate is NaN (0/0)",
+                TvsegWarning,
+                stacklevel=2,
+            )
     p, r = rate(n_m, n_h), rate(n_m, n_r)
     shown_extent = None if math.isnan(e_start) else Segment(float(e_start), float(e_end))
-    return BoundaryResult(precision=p, recall=r, f1=f_measure(p, r), n_reference=n_r, n_hypothesis=n_h,
-                          n_matched=n_m, pairs=[(r_time[a], h_time[b]) for a, b in zip(i, j)],
-                          reference_boundaries=np.array(r_time, dtype=float),
-                          hypothesis_boundaries=np.array(h_time, dtype=float), tolerance=tolerance,
-                          extent=shown_extent)
+    return BoundaryResult(
+        precision=p,
+        recall=r,
+        f1=f_measure(p, r),
+        n_reference=n_r,
+        n_hypothesis=n_h,
+        n_matched=n_m,
+        pairs=[(r_time[a], h_time[b]) for a, b in zip(i, j)],
+        reference_boundaries=np.array(r_time, dtype=float),
+        hypothesis_boundaries=np.array(h_time, dtype=float),
+        tolerance=tolerance,
+        extent=shown_extent,
+    )
 
 
 def _tick(seconds: float) -> int:

@@ -6,6 +6,7 @@ kernels score, without a pyannote object per show.
 ``SegmentColumns`` (as :func:`tvseg.read_segments` returns them) and no UEM is given; otherwise it
 reads each show's Annotation. Both paths give the same arrays (``tests/test_columnar_path.py``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -50,15 +51,20 @@ def segments_from_columns(columns, shows: Sequence[str], *, side: str) -> Segmen
     :func:`tvseg.retrieval.segments.from_segmentations` checks them."""
     rows, counts = _gather(columns, shows)
     label = np.asarray(columns.label, dtype=object)[rows]
-    segments = Segments(show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
-                        start=np.asarray(columns.start, dtype=float)[rows],
-                        end=np.asarray(columns.end, dtype=float)[rows], label=label, n_shows=len(shows))
+    segments = Segments(
+        show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
+        start=np.asarray(columns.start, dtype=float)[rows],
+        end=np.asarray(columns.end, dtype=float)[rows],
+        label=label,
+        n_shows=len(shows),
+    )
     check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
     return segments
 
 
-def crop_to_regions(segments: Segments, region_start: np.ndarray, region_end: np.ndarray,
-                    shows_to_crop: np.ndarray) -> Segments:
+def crop_to_regions(
+    segments: Segments, region_start: np.ndarray, region_end: np.ndarray, shows_to_crop: np.ndarray
+) -> Segments:
     """Each segment of the shows ``shows_to_crop`` (indices) replaced by its intersection with its
     show's region, as pyannote's ``Annotation.crop(region, mode="intersection")`` does: a remainder
     no longer than :data:`SEGMENT_PRECISION` is dropped."""
@@ -69,8 +75,9 @@ def crop_to_regions(segments: Segments, region_start: np.ndarray, region_end: np
     start = np.maximum(segments.start, lo)
     end = np.minimum(segments.end, hi)
     keep = (end - start) > SEGMENT_PRECISION
-    return Segments(show=segments.show[keep], start=start[keep], end=end[keep], label=segments.label[keep],
-                    n_shows=segments.n_shows)
+    return Segments(
+        show=segments.show[keep], start=start[keep], end=end[keep], label=segments.label[keep], n_shows=segments.n_shows
+    )
 
 
 def unit_arrays(units: Mapping, shows: Sequence[str]):
@@ -78,8 +85,11 @@ def unit_arrays(units: Mapping, shows: Sequence[str]):
     from :class:`tvseg.columns.UnitColumns` or any mapping of show id to a ``start, end`` table."""
     if is_columnar(units):
         rows, counts = _gather(units, shows)
-        return (np.repeat(np.arange(len(shows), dtype=np.int64), counts),
-                np.asarray(units.start, dtype=float)[rows], np.asarray(units.end, dtype=float)[rows])
+        return (
+            np.repeat(np.arange(len(shows), dtype=np.int64), counts),
+            np.asarray(units.start, dtype=float)[rows],
+            np.asarray(units.end, dtype=float)[rows],
+        )
     parts_s, parts_e, counts = [], [], []
     for show in shows:
         table = units.get(show)

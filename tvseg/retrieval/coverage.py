@@ -41,6 +41,7 @@ References
 A. Bouchekif, D. Charlet, G. Damnati, N. Camelin, Y. Estève. Evaluating automatic topic segmentation
 as a segment retrieval task. Interspeech 2015.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -50,7 +51,6 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
@@ -83,8 +83,9 @@ class Matching:
     hypothesis_span_ticks: np.ndarray
 
 
-def _best(group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray,
-          n: int) -> tuple[np.ndarray, np.ndarray]:
+def _best(
+    group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Per group, the pair with the largest overlap (then the shortest partner, then the first);
     overlaps and durations in integer microseconds, so ties are exact."""
     best_partner = np.full(n, -1, dtype=np.int64)
@@ -130,8 +131,9 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     pair_ref = np.repeat(np.arange(n_r, dtype=np.int64), counts)
     run_start = np.cumsum(counts) - counts
     pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(run_start, counts))
-    overlap = (np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp])
-               - np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp]))
+    overlap = np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp]) - np.maximum(
+        reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp]
+    )
     d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks
     ref_partner, ref_overlap = _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, n_r)
     hyp_partner, hyp_overlap = _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, n_h)
@@ -141,9 +143,18 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     hyp_span = np.zeros(n_h, dtype=np.int64)
     has = hyp_partner >= 0
     hyp_span[has] = d_hyp[has] + d_ref[hyp_partner[has]]
-    return Matching(ref_partner, ref_overlap / TICKS_PER_SECOND, _coverage(ref_overlap, ref_span),
-                    hyp_partner, hyp_overlap / TICKS_PER_SECOND, _coverage(hyp_overlap, hyp_span),
-                    ref_overlap, ref_span, hyp_overlap, hyp_span)
+    return Matching(
+        ref_partner,
+        ref_overlap / TICKS_PER_SECOND,
+        _coverage(ref_overlap, ref_span),
+        hyp_partner,
+        hyp_overlap / TICKS_PER_SECOND,
+        _coverage(hyp_overlap, hyp_span),
+        ref_overlap,
+        ref_span,
+        hyp_overlap,
+        hyp_span,
+    )
 
 
 def _coverage(overlap_ticks: np.ndarray, span_ticks: np.ndarray) -> np.ndarray:
@@ -158,8 +169,10 @@ def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
     """Which reference and hypothesis segments are correct at ``gamma`` (coverage strictly above it),
     decided exactly (:func:`tvseg.exact.above`)."""
     g = ratio(gamma)
-    return (above(2 * matching.reference_overlap_ticks, matching.reference_span_ticks, g),
-            above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g))
+    return (
+        above(2 * matching.reference_overlap_ticks, matching.reference_span_ticks, g),
+        above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g),
+    )
 
 
 def check_gamma(gamma: object) -> float:
@@ -168,8 +181,14 @@ def check_gamma(gamma: object) -> float:
     return float(gamma)
 
 
-def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *, gamma: float,
-                show_names: Sequence[str] | None = None) -> pd.DataFrame:
+def match_table(
+    reference: Segments,
+    hypothesis: Segments,
+    matching: Matching,
+    *,
+    gamma: float,
+    show_names: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """One row per reference segment, then one per hypothesis segment, with its best partner.
 
     Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
@@ -180,10 +199,25 @@ def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *
     frames = []
     ok_r, ok_h = correct(matching, gamma)
     for side, own, other, partner, overlap, cov, ok in (
-            ("reference", reference, hypothesis, matching.reference_partner, matching.reference_overlap,
-             matching.reference_coverage, ok_r),
-            ("hypothesis", hypothesis, reference, matching.hypothesis_partner, matching.hypothesis_overlap,
-             matching.hypothesis_coverage, ok_h)):
+        (
+            "reference",
+            reference,
+            hypothesis,
+            matching.reference_partner,
+            matching.reference_overlap,
+            matching.reference_coverage,
+            ok_r,
+        ),
+        (
+            "hypothesis",
+            hypothesis,
+            reference,
+            matching.hypothesis_partner,
+            matching.hypothesis_overlap,
+            matching.hypothesis_coverage,
+            ok_h,
+        ),
+    ):
         has = partner >= 0
         safe = np.where(has, partner, 0)
         p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
@@ -195,16 +229,22 @@ def match_table(reference: Segments, hypothesis: Segments, matching: Matching, *
         columns = {}
         if show_names is not None:
             columns["show"] = np.asarray(show_names, dtype=object)[own.show] if len(own) else np.empty(0, object)
-        columns.update({
-            "side": np.full(len(own), side, dtype=object),
-            "start": own.start, "end": own.end, "label": own.label,
-            "partner_start": p_start, "partner_end": p_end, "partner_label": p_label,
-            "overlap": overlap,
-            "cov_to": overlap / own.duration if len(own) else np.empty(0),
-            "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
-            "coverage": cov,
-            "correct": ok,
-        })
+        columns.update(
+            {
+                "side": np.full(len(own), side, dtype=object),
+                "start": own.start,
+                "end": own.end,
+                "label": own.label,
+                "partner_start": p_start,
+                "partner_end": p_end,
+                "partner_label": p_label,
+                "overlap": overlap,
+                "cov_to": overlap / own.duration if len(own) else np.empty(0),
+                "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
+                "coverage": cov,
+                "correct": ok,
+            }
+        )
         frames.append(pd.DataFrame(columns))
     return pd.concat(frames, ignore_index=True)
 
@@ -252,8 +292,7 @@ class CoverageResult:
         return match_table(reference, hypothesis, match(reference, hypothesis), gamma=self.gamma)
 
 
-def coverage(reference: Segmentation, hypothesis: Segmentation, *,
-             gamma: float = 0.85) -> CoverageResult:
+def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85) -> CoverageResult:
     r"""CovN and CovD of one show's hypothesis against its reference (Bouchekif et al., section 3).
 
     Parameters
@@ -310,11 +349,20 @@ def coverage(reference: Segmentation, hypothesis: Segmentation, *,
     r_d = rate(c.duration_correct_reference, c.duration_reference)
     p_d = rate(c.duration_correct_hypothesis, c.duration_hypothesis)
     return CoverageResult(
-        recall_n=r_n, precision_n=p_n, cov_n=f_measure(p_n, r_n),
-        recall_d=r_d, precision_d=p_d, cov_d=f_measure(p_d, r_d),
-        n_reference=n_r, n_hypothesis=n_h,
-        n_correct_reference=c.n_correct_reference, n_correct_hypothesis=c.n_correct_hypothesis,
-        duration_reference=c.duration_reference, duration_hypothesis=c.duration_hypothesis,
+        recall_n=r_n,
+        precision_n=p_n,
+        cov_n=f_measure(p_n, r_n),
+        recall_d=r_d,
+        precision_d=p_d,
+        cov_d=f_measure(p_d, r_d),
+        n_reference=n_r,
+        n_hypothesis=n_h,
+        n_correct_reference=c.n_correct_reference,
+        n_correct_hypothesis=c.n_correct_hypothesis,
+        duration_reference=c.duration_reference,
+        duration_hypothesis=c.duration_hypothesis,
         duration_correct_reference=c.duration_correct_reference,
         duration_correct_hypothesis=c.duration_correct_hypothesis,
-        gamma=gamma, _segments=(ref, hyp))
+        gamma=gamma,
+        _segments=(ref, hyp),
+    )

@@ -34,6 +34,7 @@ where the exchange argument is given), :math:`O(N \log N)` for :math:`N` boundar
 tolerance. The tests compare against a brute-force search over all matchings and against
 mir_eval's bipartite maximum matching.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -47,7 +48,7 @@ from tvseg.retrieval.segments import lex_order
 __all__ = ["match_points", "count_matched", "greedy_partners", "BAND_LIMIT"]
 
 
-_INT64_SAFE = 2 ** 62
+_INT64_SAFE = 2**62
 
 BAND_LIMIT = 5_000_000
 """Largest band (pairs within the tolerance) of one cluster solved by the cheapest-matching dynamic
@@ -71,11 +72,13 @@ def _windows(ref_show, r, hyp_show, h, tolerance: int):
     first = min(int(r.min()), int(h.min()))
     width = max(int(r.max()), int(h.max())) - first + tolerance + 1
     n_shows = max(int(ref_show.max()), int(hyp_show.max())) + 1
-    if n_shows * width < 2 ** 62:
+    if n_shows * width < 2**62:
         h_key = (h - first) + hyp_show.astype(np.int64) * width
         r_key = (r - first) + ref_show.astype(np.int64) * width
-        return (np.searchsorted(h_key, r_key - tolerance, side="left"),
-                np.searchsorted(h_key, r_key + tolerance, side="right"))
+        return (
+            np.searchsorted(h_key, r_key - tolerance, side="left"),
+            np.searchsorted(h_key, r_key + tolerance, side="right"),
+        )
     lo, hi = np.empty(len(r), dtype=np.int64), np.empty(len(r), dtype=np.int64)
     r_cut = np.flatnonzero(np.diff(ref_show, prepend=ref_show[0] - 1, append=ref_show[-1] + 1)).tolist()
     for a, b in zip(r_cut[:-1], r_cut[1:]):
@@ -147,8 +150,9 @@ def _greedy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.where(pointer < hi, pointer, -1)
 
 
-def greedy_partners(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarray, hyp_time: np.ndarray,
-                    tolerance: float) -> np.ndarray:
+def greedy_partners(
+    ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarray, hyp_time: np.ndarray, tolerance: float
+) -> np.ndarray:
     r"""For each reference boundary, its hypothesis partner in a maximum matching (-1: unmatched).
 
     Parameters
@@ -196,8 +200,14 @@ def greedy_partners(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.nda
     return _greedy(lo, hi)
 
 
-def count_matched(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarray, hyp_time: np.ndarray,
-                  tolerance: float, n_shows: int | None = None) -> np.ndarray:
+def count_matched(
+    ref_show: np.ndarray,
+    ref_time: np.ndarray,
+    hyp_show: np.ndarray,
+    hyp_time: np.ndarray,
+    tolerance: float,
+    n_shows: int | None = None,
+) -> np.ndarray:
     r"""Per show, the size of a maximum matching of its boundaries within ``tolerance``.
 
     The count of :func:`match_points` (``len`` of its pairs, per show) without the pairs: the
@@ -240,8 +250,7 @@ def _wide_row(up: np.ndarray, gain: np.ndarray, codes: bytearray) -> list:
     return best.tolist()
 
 
-def _match_cluster(a: list, b: list, lo: list, hi: list, tolerance: int,
-                   wide: int = 48) -> list[tuple[int, int]]:
+def _match_cluster(a: list, b: list, lo: list, hi: list, tolerance: int, wide: int = 48) -> list[tuple[int, int]]:
     r"""Largest, then cheapest, order-preserving matching of sorted ``a`` and ``b`` (banded DP).
 
     Parameters
@@ -296,14 +305,13 @@ def _match_cluster(a: list, b: list, lo: list, hi: list, tolerance: int,
     for i, (x, l, h) in enumerate(zip(a, lo, hi)):
         if l >= h:
             continue
-        up_row = prev[l - prev_lo:h - prev_lo + 1]
+        up_row = prev[l - prev_lo : h - prev_lo + 1]
         up_row += [prev_total] * (h - l + 1 - len(up_row))
         offset = len(codes)
         if h - l >= wide:
             if b_array is None:
                 b_array = np.array(b, dtype=np.int64)
-            row = _wide_row(np.array(up_row, dtype=dtype),
-                            weight - np.abs(x - b_array[l:h]).astype(dtype), codes)
+            row = _wide_row(np.array(up_row, dtype=dtype), weight - np.abs(x - b_array[l:h]).astype(dtype), codes)
         else:
             row = [up_row[0]]
             left = up_row[0]
@@ -340,8 +348,9 @@ def _match_cluster(a: list, b: list, lo: list, hi: list, tolerance: int,
     return pairs[::-1]
 
 
-def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarray, hyp_time: np.ndarray,
-                 tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+def match_points(
+    ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarray, hyp_time: np.ndarray, tolerance: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of the matched pairs ``(ref_time[i], hyp_time[j])``, shows kept apart.
 
     Both inputs sorted by ``(show, time)`` (seconds). Times and tolerance are compared in integer
@@ -391,7 +400,8 @@ def match_points(ref_show: np.ndarray, ref_time: np.ndarray, hyp_show: np.ndarra
     several = np.flatnonzero((n_ref >= 2) & (n_hyp >= 2))
     if len(several):
         out_r_several, out_h_several = _match_several(
-            ref_show, time[:n_r], hyp_show, time[n_r:], tolerance, order, n_r, first[several], n_all[several])
+            ref_show, time[:n_r], hyp_show, time[n_r:], tolerance, order, n_r, first[several], n_all[several]
+        )
         out_r.append(out_r_several)
         out_h.append(out_h_several)
     i = np.concatenate(out_r).astype(np.int64)
@@ -417,7 +427,7 @@ def _match_several(ref_show, r, hyp_show, h, tolerance: int, order, n_r: int, st
         partner = _greedy(lo, hi)
         for f, c in zip(r_first[big].tolist(), r_count[big].tolist()):
             refs = np.arange(f, f + c)
-            refs = refs[partner[f:f + c] >= 0]
+            refs = refs[partner[f : f + c] >= 0]
             pair_r.append(refs)
             pair_h.append(partner[refs])
         n_big = int(sizes[big].sum())
@@ -425,13 +435,22 @@ def _match_several(ref_show, r, hyp_show, h, tolerance: int, order, n_r: int, st
             f"{n_big} boundaries (in {int(big.sum())} cluster(s) with more than {BAND_LIMIT:,} reference-"
             f"hypothesis pairs within the tolerance) are matched greedily: the number of matched "
             f"boundaries is exact (a maximum matching), but the pairs may not have the smallest total "
-            f"distance", TvsegWarning, stacklevel=3)
+            f"distance",
+            TvsegWarning,
+            stacklevel=3,
+        )
     r_l, h_l, lo_l, hi_l = r.tolist(), h.tolist(), lo.tolist(), hi.tolist()
     small_r, small_h = [], []
-    for f, c, g, m in zip(r_first[~big].tolist(), r_count[~big].tolist(), h_first[~big].tolist(),
-                          (sizes[~big] - r_count[~big]).tolist()):
-        for pi, pj in _match_cluster(r_l[f:f + c], h_l[g:g + m], [x - g for x in lo_l[f:f + c]],
-                                     [x - g for x in hi_l[f:f + c]], tolerance):
+    for f, c, g, m in zip(
+        r_first[~big].tolist(), r_count[~big].tolist(), h_first[~big].tolist(), (sizes[~big] - r_count[~big]).tolist()
+    ):
+        for pi, pj in _match_cluster(
+            r_l[f : f + c],
+            h_l[g : g + m],
+            [x - g for x in lo_l[f : f + c]],
+            [x - g for x in hi_l[f : f + c]],
+            tolerance,
+        ):
             small_r.append(f + pi)
             small_h.append(g + pj)
     pair_r.append(np.array(small_r, dtype=np.int64))

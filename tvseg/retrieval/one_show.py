@@ -24,12 +24,13 @@ Input that is not plainly valid (not sorted, overlapping, empty, non-finite, bey
 sequence, an Annotation or a Timeline) goes to the careful path,
 :func:`tvseg.retrieval.segments.from_segmentation`, which sorts it or raises the one error message.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple, TypeAlias
@@ -129,9 +130,12 @@ def read_show(segmentation: Segmentation, *, what: str) -> Show:
     times: Seconds = flat.tolist()
     rounded_ticks = np.rint(flat * TICKS_PER_SECOND)
     rounded = rounded_ticks.tolist()
-    if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS
-            and all(map(float.__lt__, rounded[0::2], rounded[1::2]))
-            and all(map(float.__le__, times[1:-1:2], times[2::2]))):
+    if not (
+        -MAX_SECONDS <= times[0]
+        and times[-1] <= MAX_SECONDS
+        and all(map(float.__lt__, rounded[0::2], rounded[1::2]))
+        and all(map(float.__le__, times[1:-1:2], times[2::2]))
+    ):
         return _careful(segmentation, what)
     tk: Ticks = rounded_ticks.astype(np.int64).tolist()
     return Show(times[0::2], times[1::2], tk[0::2], tk[1::2], labels, times, tk)
@@ -187,9 +191,13 @@ def match_show(r: Ticks, h: Ticks, tolerance: int) -> Pairs:
         elif stop - start > 2:
             pairs = _cluster(r, h, times[start:stop], ids[start:stop], n_r, tolerance)
             if pairs is None:  # past BAND_LIMIT: the corpus path's greedy matching, and its warning
-                i, j = match_points(np.zeros(n_r, np.int64), np.array(r) / TICKS_PER_SECOND,
-                                    np.zeros(len(h), np.int64), np.array(h) / TICKS_PER_SECOND,
-                                    tolerance / TICKS_PER_SECOND)
+                i, j = match_points(
+                    np.zeros(n_r, np.int64),
+                    np.array(r) / TICKS_PER_SECOND,
+                    np.zeros(len(h), np.int64),
+                    np.array(h) / TICKS_PER_SECOND,
+                    tolerance / TICKS_PER_SECOND,
+                )
                 return i.tolist(), j.tolist()
             out_i.extend(pairs[0])
             out_j.extend(pairs[1])
@@ -197,8 +205,9 @@ def match_show(r: Ticks, h: Ticks, tolerance: int) -> Pairs:
     return out_i, out_j
 
 
-def _cluster(r: Ticks, h: Ticks, times: tuple[int, ...], ids: tuple[int, ...], n_r: int, tolerance: int
-             ) -> Pairs | None:
+def _cluster(
+    r: Ticks, h: Ticks, times: tuple[int, ...], ids: tuple[int, ...], n_r: int, tolerance: int
+) -> Pairs | None:
     """``(i, j)`` lists of one cluster of three boundaries or more (None past :data:`BAND_LIMIT`)."""
     refs = [x for x in ids if x < n_r]
     n_ref, n_hyp = len(refs), len(ids) - len(refs)
@@ -220,7 +229,7 @@ def _cluster(r: Ticks, h: Ticks, times: tuple[int, ...], ids: tuple[int, ...], n
     # a cluster's members are contiguous in each side's order: references f.., hypotheses g..
     f = refs[0]
     g = next(x for x in ids if x >= n_r) - n_r
-    a, b = r[f:f + n_ref], h[g:g + n_hyp]
+    a, b = r[f : f + n_ref], h[g : g + n_hyp]
     lo = [bisect_left(b, x - tolerance) for x in a]
     hi = [bisect_right(b, x + tolerance) for x in a]
     if sum(hi) - sum(lo) > BAND_LIMIT:
@@ -289,8 +298,10 @@ def _best_partners(ref: Show, hyp: Show, d_r: Ticks, d_h: Ticks) -> tuple[Ticks,
                     break
                 hs, he, ha, hb, hd = following
     # the segment in hand when the sweep stopped (0 if it had no partner yet), then those never reached
-    for overlap, other, best, dur, n in ((r_overlap, r_other, r_best, r_dur, len(d_r)),
-                                         (h_overlap, h_other, h_best, h_dur, len(d_h))):
+    for overlap, other, best, dur, n in (
+        (r_overlap, r_other, r_best, r_dur, len(d_r)),
+        (h_overlap, h_other, h_best, h_dur, len(d_h)),
+    ):
         if len(overlap) < n:
             overlap.append(best)
             other.append(dur)

@@ -42,11 +42,13 @@ References
 C.-Y. Lin. ROUGE: a package for automatic evaluation of summaries. Text Summarization Branches Out, 2004.
 rouge-score 0.1.2 (github.com/google-research/google-research/tree/master/rouge).
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from tvseg.errors import UsageError
 
@@ -69,8 +71,10 @@ def _stemmer():
     try:
         from nltk.stem.porter import PorterStemmer
     except ImportError:  # pragma: no cover - nltk is present in the test environment
-        raise UsageError("ROUGE-L with stemming needs nltk (pip install nltk); it is not a dependency "
-                         "of tvseg: use ROUGE-L without stemming, or install nltk") from None
+        raise UsageError(
+            "ROUGE-L with stemming needs nltk (pip install nltk); it is not a dependency "
+            "of tvseg: use ROUGE-L without stemming, or install nltk"
+        ) from None
     return PorterStemmer()
 
 
@@ -137,8 +141,7 @@ def rouge_l(reference: str, hypothesis: str, *, use_stemmer: bool = False) -> Ro
     return _score(rouge_tokens(reference, use_stemmer), rouge_tokens(hypothesis, use_stemmer))
 
 
-def rouge_l_list(reference: Sequence[str], hypothesis: Sequence[str], *,
-                 use_stemmer: bool = False) -> RougeScore:
+def rouge_l_list(reference: Sequence[str], hypothesis: Sequence[str], *, use_stemmer: bool = False) -> RougeScore:
     """Whole-list ROUGE-L: the titles of each side, in time order, read as one text (their tokens
     concatenated, which is what rouge-score gives for the titles joined by a space)."""
     ref = tuple(t for title in reference for t in rouge_tokens(title, use_stemmer))

@@ -5,11 +5,13 @@ arrays (``show`` index, ``start``, ``end``, ``label``), sorted by show and then 
 and a side, segments must not overlap (a topic segmentation assigns each instant to at most one
 topic); gaps are allowed.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable, Sequence, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -87,8 +89,10 @@ def _raw(segmentation, what: str):
             items = list(tracks.items())
             if any(len(t) != 1 for _, t in items):
                 seg = next(s for s, t in items if len(t) != 1)
-                raise InputError(f"{what}: overlapping segments (one segment carries several tracks)",
-                                 value=f"[{seg.start}, {seg.end}]")
+                raise InputError(
+                    f"{what}: overlapping segments (one segment carries several tracks)",
+                    value=f"[{seg.start}, {seg.end}]",
+                )
             segs = [s for s, _ in items]
             labels = [next(iter(t.values())) for _, t in items]
         else:  # pragma: no cover - other pyannote.core versions
@@ -100,8 +104,11 @@ def _raw(segmentation, what: str):
     elif isinstance(segmentation, (np.ndarray, list, tuple)):
         return _pairs(segmentation, what)
     else:
-        raise InputError(f"{what} must be a pyannote.core Annotation or Timeline, a sequence of (start, end) "
-                         "pairs or an (n, 2) array", value=type(segmentation).__name__)
+        raise InputError(
+            f"{what} must be a pyannote.core Annotation or Timeline, a sequence of (start, end) "
+            "pairs or an (n, 2) array",
+            value=type(segmentation).__name__,
+        )
     n = len(segs)
     start = np.fromiter((s.start for s in segs), dtype=float, count=n)
     end = np.fromiter((s.end for s in segs), dtype=float, count=n)
@@ -125,8 +132,9 @@ def _pairs(pairs, what: str):
     return array[order, 0].copy(), array[order, 1].copy(), np.full(len(array), None, dtype=object)
 
 
-def from_segmentation(segmentation: Segmentation, *, what: str = "segmentation"
-                      ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
+def from_segmentation(
+    segmentation: Segmentation, *, what: str = "segmentation"
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
     """``(start, end, label)`` arrays of one show's segmentation, checked.
 
     Parameters
@@ -146,10 +154,12 @@ def from_segmentation(segmentation: Segmentation, *, what: str = "segmentation"
     return start, end, label
 
 
-def check(start: np.ndarray, end: np.ndarray, *, what: str = "segmentation", show: np.ndarray | None = None,
-          names=None) -> None:
+def check(
+    start: np.ndarray, end: np.ndarray, *, what: str = "segmentation", show: np.ndarray | None = None, names=None
+) -> None:
     """Raise :class:`InputError` unless the segments are finite, non-empty, sorted and disjoint
     (within each show when ``show`` is given; ``names`` then names the show in the message)."""
+
     def where(i):
         return what if show is None or names is None else f"{what} of show {names[show[i]]!r}"
 
@@ -160,21 +170,26 @@ def check(start: np.ndarray, end: np.ndarray, *, what: str = "segmentation", sho
     huge = (np.abs(start) > MAX_SECONDS) | (np.abs(end) > MAX_SECONDS)
     if huge.any():
         i = int(np.flatnonzero(huge)[0])
-        raise InputError(f"{where(i)}: a time beyond {MAX_SECONDS:.0f} s cannot be a time in a show "
-                         "(times are seconds)", value=f"[{start[i]}, {end[i]}]")
+        raise InputError(
+            f"{where(i)}: a time beyond {MAX_SECONDS:.0f} s cannot be a time in a show (times are seconds)",
+            value=f"[{start[i]}, {end[i]}]",
+        )
     short = ticks(end) <= ticks(start)
     if short.any():
         i = int(np.flatnonzero(short)[0])
-        raise InputError(f"{where(i)}: segment shorter than a microsecond (tvseg's time resolution)",
-                         value=f"[{start[i]}, {end[i]}]")
+        raise InputError(
+            f"{where(i)}: segment shorter than a microsecond (tvseg's time resolution)", value=f"[{start[i]}, {end[i]}]"
+        )
     if len(start) > 1:
         order_bad = start[1:] < end[:-1]
         if show is not None:
             order_bad &= show[1:] == show[:-1]
         if order_bad.any():
             i = int(np.flatnonzero(order_bad)[0])
-            raise InputError(f"{where(i)}: overlapping segments (a topic segmentation needs disjoint segments)",
-                             value=f"[{start[i]}, {end[i]}] and [{start[i + 1]}, {end[i + 1]}]")
+            raise InputError(
+                f"{where(i)}: overlapping segments (a topic segmentation needs disjoint segments)",
+                value=f"[{start[i]}, {end[i]}] and [{start[i + 1]}, {end[i + 1]}]",
+            )
 
 
 def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segments:
@@ -238,18 +253,28 @@ def _flat(segmentations: list):
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(counts))
 
 
-def from_segmentations(segmentations: Iterable[Annotation | Timeline | None], *,
-                       names: Sequence[str] | None = None, side: str = "segmentation") -> Segments:
+def from_segmentations(
+    segmentations: Iterable[Annotation | Timeline | None],
+    *,
+    names: Sequence[str] | None = None,
+    side: str = "segmentation",
+) -> Segments:
     """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`)."""
     segmentations = list(segmentations)
     segments = _flat(segmentations)
     if segments is None:
-        parts = [_raw(seg, side if names is None else f"{side} of show {names[i]!r}")
-                 for i, seg in enumerate(segmentations)]
+        parts = [
+            _raw(seg, side if names is None else f"{side} of show {names[i]!r}") for i, seg in enumerate(segmentations)
+        ]
         segments = stack(parts)
     n_shows = segments.n_shows
-    check(segments.start, segments.end, what=side, show=segments.show,
-          names=names if names is not None else list(range(n_shows)))
+    check(
+        segments.start,
+        segments.end,
+        what=side,
+        show=segments.show,
+        names=names if names is not None else list(range(n_shows)),
+    )
     return segments
 
 
@@ -268,8 +293,9 @@ def lex_order(show: np.ndarray, time: np.ndarray) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def count_before(show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *,
-                 inclusive: bool) -> np.ndarray:
+def count_before(
+    show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *, inclusive: bool
+) -> np.ndarray:
     """For each query ``(show_q, t_q)``, how many keys ``(show_a, t_a)`` are lexicographically before it.
 
     ``inclusive=False`` counts keys strictly before the query (``searchsorted(side="left")``),

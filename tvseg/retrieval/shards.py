@@ -6,6 +6,7 @@ joined by :func:`join_scores` (arrays concatenated in show order, show indices a
 other side's arrays moved by what the shards before hold), are the scores of the corpus scored at once,
 array for array (``tests/test_scale.py``).
 """
+
 from __future__ import annotations
 
 from dataclasses import fields
@@ -41,9 +42,13 @@ def join_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
 def join_segments(parts: list[Segments]) -> Segments:
     """The segments of consecutive shards as one :class:`Segments` (show indices moved)."""
     firsts = np.cumsum([0] + [p.n_shows for p in parts[:-1]])
-    return Segments(show=_cat([p.show + f for p, f in zip(parts, firsts)]), start=_cat([p.start for p in parts]),
-                    end=_cat([p.end for p in parts]), label=_cat([p.label for p in parts]),
-                    n_shows=int(sum(p.n_shows for p in parts)))
+    return Segments(
+        show=_cat([p.show + f for p, f in zip(parts, firsts)]),
+        start=_cat([p.start for p in parts]),
+        end=_cat([p.end for p in parts]),
+        label=_cat([p.label for p in parts]),
+        n_shows=int(sum(p.n_shows for p in parts)),
+    )
 
 
 def _before(counts) -> list:
@@ -76,8 +81,12 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
             matching[f.name] = _cat(arrays)
     rb_first = _before([len(p.boundaries[1]) for p in parts])
     hb_first = _before([len(p.boundaries[3]) for p in parts])
-    boundaries = (_shifted([p.boundaries[0] for p in parts], show_first), _cat([p.boundaries[1] for p in parts]),
-                  _shifted([p.boundaries[2] for p in parts], show_first), _cat([p.boundaries[3] for p in parts]))
+    boundaries = (
+        _shifted([p.boundaries[0] for p in parts], show_first),
+        _cat([p.boundaries[1] for p in parts]),
+        _shifted([p.boundaries[2] for p in parts], show_first),
+        _cat([p.boundaries[3] for p in parts]),
+    )
     pairs = (_shifted([p.pairs[0] for p in parts], rb_first), _shifted([p.pairs[1] for p in parts], hb_first))
 
     def titled(name):
@@ -87,10 +96,17 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
     return ShowScores(
         shows=[s for p in parts for s in p.shows],
         components=join_frames([p.components for p in parts]),
-        boundary_matched=join_frames([p.boundary_matched for p in parts]), titles=parts[0].titles,
-        reference=join_segments([p.reference for p in parts]), hypothesis=join_segments([p.hypothesis for p in parts]),
-        matching=Matching(**matching), region_start=_cat([p.region_start for p in parts]),
-        region_end=_cat([p.region_end for p in parts]), boundaries=boundaries, pairs=pairs,
+        boundary_matched=join_frames([p.boundary_matched for p in parts]),
+        titles=parts[0].titles,
+        reference=join_segments([p.reference for p in parts]),
+        hypothesis=join_segments([p.hypothesis for p in parts]),
+        matching=Matching(**matching),
+        region_start=_cat([p.region_start for p in parts]),
+        region_end=_cat([p.region_end for p in parts]),
+        boundaries=boundaries,
+        pairs=pairs,
         reference_title_correct=titled("reference_title_correct"),
         hypothesis_title_correct=titled("hypothesis_title_correct"),
-        reference_title_f1=titled("reference_title_f1"), reference_title_rougeL=titled("reference_title_rougeL"))
+        reference_title_f1=titled("reference_title_f1"),
+        reference_title_rougeL=titled("reference_title_rougeL"),
+    )

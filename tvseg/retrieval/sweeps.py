@@ -10,6 +10,7 @@
   to 30 s in steps of 1 s (:data:`TOLERANCES`), from the matched counts that
   :func:`tvseg.retrieval.corpus.score_shows` computed for them.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,7 @@ GAMMAS = np.round(np.arange(50, 101) / 100.0, 2)
 TOLERANCES = np.arange(0, 31, dtype=float)
 
 
-def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration: np.ndarray,
-                    gammas: list[Fraction]):
+def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration: np.ndarray, gammas: list[Fraction]):
     """Number and summed duration of the segments correct at each gamma, decided exactly."""
     scale = math.lcm(*(g.denominator for g in gammas))
     has = span_ticks > 0
@@ -52,13 +52,21 @@ def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
     exact = [ratio(g) for g in gammas]
     m = scores.matching
     n_r, d_r = _correct_counts(m.reference_overlap_ticks, m.reference_span_ticks, scores.reference.duration, exact)
-    n_h, d_h = _correct_counts(m.hypothesis_overlap_ticks, m.hypothesis_span_ticks, scores.hypothesis.duration,
-                               exact)
+    n_h, d_h = _correct_counts(m.hypothesis_overlap_ticks, m.hypothesis_span_ticks, scores.hypothesis.duration, exact)
     r_n, p_n = rate(n_r, len(scores.reference)), rate(n_h, len(scores.hypothesis))
     r_d = rate(d_r, scores.reference.duration.sum())
     p_d = rate(d_h, scores.hypothesis.duration.sum())
-    return pd.DataFrame({"gamma": gammas, "recall_n": r_n, "precision_n": p_n, "cov_n": f_measure(p_n, r_n),
-                         "recall_d": r_d, "precision_d": p_d, "cov_d": f_measure(p_d, r_d)})
+    return pd.DataFrame(
+        {
+            "gamma": gammas,
+            "recall_n": r_n,
+            "precision_n": p_n,
+            "cov_n": f_measure(p_n, r_n),
+            "recall_d": r_d,
+            "precision_d": p_d,
+            "cov_d": f_measure(p_d, r_d),
+        }
+    )
 
 
 def tolerance_sweep(scores, tolerances=TOLERANCES) -> pd.DataFrame:
@@ -67,5 +75,11 @@ def tolerance_sweep(scores, tolerances=TOLERANCES) -> pd.DataFrame:
     n_ref, n_hyp = c["boundary_n_reference"].sum(), c["boundary_n_hypothesis"].sum()
     matched = np.array([scores.boundary_matched[float(t)].sum() for t in tolerances])
     p, r = rate(matched, n_hyp), rate(matched, n_ref)
-    return pd.DataFrame({"tolerance": np.asarray(tolerances, dtype=float), "boundary_precision": p,
-                         "boundary_recall": r, "boundary_f1": f_measure(p, r)})
+    return pd.DataFrame(
+        {
+            "tolerance": np.asarray(tolerances, dtype=float),
+            "boundary_precision": p,
+            "boundary_recall": r,
+            "boundary_f1": f_measure(p, r),
+        }
+    )

@@ -7,6 +7,7 @@ format people plot from (``seaborn``, ``pandas``' ``pivot_table``), holding ever
 beside the corpus values that have one. :func:`summary_table` is the summary the CLI prints, as a
 DataFrame (systems x main metrics), shown by the result's ``_repr_html_``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -72,4 +73,3 @@ def summary_table(result) -> pd.DataFrame:
     frame = pd.DataFrame(data, index=pd.Index(list(result.systems), name="system"))
     frame.columns.name = "corpus"
     return frame
-

@@ -31,6 +31,7 @@ References
 ----------
 R. Jin, A. G. Hauptmann. Automatic title generation for spoken broadcast news. HLT 2001.
 """
+
 from __future__ import annotations
 
 import re

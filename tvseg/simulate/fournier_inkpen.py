@@ -16,6 +16,7 @@ References
 Fournier, C. and Inkpen, D. (2012). Segmentation similarity and agreement. NAACL-HLT, 152-161.
 Section 4.3, Table 1.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,8 +24,14 @@ import numpy as np
 from tvseg.simulate.published import FOURNIER_INKPEN, RANGES
 from tvseg.simulate.study import REFERENCES, Cell, run_experiments
 
-__all__ = ["SCENARIOS", "experiments", "default_references", "window_and_similarity",
-           "window_and_similarity_segeval1", "run"]
+__all__ = [
+    "SCENARIOS",
+    "experiments",
+    "default_references",
+    "window_and_similarity",
+    "window_and_similarity_segeval1",
+    "run",
+]
 
 SCENARIOS = ("FN", "FP", "FNP")
 METRICS = ("windowdiff", "s")
@@ -37,9 +44,9 @@ def experiments() -> list[tuple[str, str, float, tuple[int, int]]]:
 
 def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
     """WindowDiff (from :mod:`tvseg.unit.batch`) and S with ``n = 2`` of each hypothesis."""
+    from tvseg.unit.batch import windowdiff_batch
     from tvseg.unit.masses import from_indicator
     from tvseg.unit.similarity import segmentation_similarity
-    from tvseg.unit.batch import windowdiff_batch
 
     wd = np.asarray(windowdiff_batch(masses, hypotheses, k=k, convention="paper"), dtype=float)
     s = np.array([float(segmentation_similarity(masses, from_indicator(row), n=2)) for row in hypotheses])
@@ -66,8 +73,16 @@ def default_references(as_published: bool) -> str:
     return "iid" if as_published else REFERENCES
 
 
-def run(*, trials: int = 10, n_hypotheses: int = 100, seed: int = 0, jobs: int = 1,
-        as_published: bool = False, references: str | None = None, metrics=None) -> list[Cell]:
+def run(
+    *,
+    trials: int = 10,
+    n_hypotheses: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    as_published: bool = False,
+    references: str | None = None,
+    metrics=None,
+) -> list[Cell]:
     """Re-run Fournier & Inkpen's Table 1; one :class:`Cell` (with ``sd``) per mean they printed.
 
     By default the design is Pevzner & Hearst's as :mod:`tvseg.simulate.pevzner_hearst` reproduces it
@@ -86,14 +101,33 @@ def run(*, trials: int = 10, n_hypotheses: int = 100, seed: int = 0, jobs: int =
     if metrics is None:
         metrics = window_and_similarity_segeval1 if as_published else window_and_similarity
     todo = experiments()
-    results = run_experiments("fournier-inkpen", todo, trials=trials, n_hypotheses=n_hypotheses, seed=seed,
-                              jobs=jobs, metrics=metrics, inclusive=as_published,
-                              references=references)
+    results = run_experiments(
+        "fournier-inkpen",
+        todo,
+        trials=trials,
+        n_hypotheses=n_hypotheses,
+        seed=seed,
+        jobs=jobs,
+        metrics=metrics,
+        inclusive=as_published,
+        references=references,
+    )
     cells = []
     for (table, errors, p, size_range), result in zip(todo, results, strict=True):
         for metric in METRICS:
             value, sd = result[metric]
             published, published_sd = FOURNIER_INKPEN[errors][metric][size_range]
-            cells.append(Cell(table=table, errors=errors, p=p, range=size_range, metric=metric, value=value,
-                              published=published, sd=sd, published_sd=published_sd))
+            cells.append(
+                Cell(
+                    table=table,
+                    errors=errors,
+                    p=p,
+                    range=size_range,
+                    metric=metric,
+                    value=value,
+                    published=published,
+                    sd=sd,
+                    published_sd=published_sd,
+                )
+            )
     return cells

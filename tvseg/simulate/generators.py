@@ -33,6 +33,7 @@ dropped. The text allows both readings; over seeds 0-4 this one brings Table 3's
 -0.0014), largest gap 0.0029 instead of 0.0045 (about 2 % of the dropped boundaries were
 restored, each worth ``k`` probes); ``FP1`` lands inside segments, so Tables 1-2 do not change.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -78,8 +79,7 @@ def reference_masses(rng: np.random.Generator, n_segments: int, size_range: tupl
     return rng.integers(lo, hi, size=n_segments, dtype=np.int64)
 
 
-def stratified_reference_masses(rng: np.random.Generator, n_segments: int,
-                                size_range: tuple[int, int]) -> np.ndarray:
+def stratified_reference_masses(rng: np.random.Generator, n_segments: int, size_range: tuple[int, int]) -> np.ndarray:
     """A reference of ``n_segments`` segments whose sizes cover ``lo .. hi - 1`` evenly, in random order.
 
     Each of the ``m = hi - lo`` sizes appears :math:`\\lfloor n / m \\rfloor` times; the
@@ -115,8 +115,9 @@ def false_negatives(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: 
     return out
 
 
-def false_positives_in_segments(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
-                                p: float) -> np.ndarray:
+def false_positives_in_segments(
+    rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int, p: float
+) -> np.ndarray:
     """``FP1``: per segment, with probability ``p``, one boundary uniform among its interior gaps.
 
     A segment of size ``s`` starting after unit ``a`` has interior boundary positions
@@ -133,8 +134,9 @@ def false_positives_in_segments(rng: np.random.Generator, masses: np.ndarray, n_
     return out
 
 
-def false_positives_around_boundaries(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
-                                      p: float) -> np.ndarray:
+def false_positives_around_boundaries(
+    rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int, p: float
+) -> np.ndarray:
     """``FP2``: per reference boundary, with probability ``p``, one boundary at ``b + round(z s / 4)``.
 
     ``b`` is the boundary position, ``s`` the size of the segment that starts at ``b`` and ``z`` a
@@ -168,8 +170,9 @@ def false_positives_around_boundaries(rng: np.random.Generator, masses: np.ndarr
     return out
 
 
-def false_positives_in_document(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int,
-                                p: float) -> np.ndarray:
+def false_positives_in_document(
+    rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int, p: float
+) -> np.ndarray:
     """``FP3``: each gap that is not a reference boundary with probability ``p * nseg / N``.
 
     Returns only the false positives, ``(H, N - 1)`` bool.

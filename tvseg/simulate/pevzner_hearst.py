@@ -40,6 +40,7 @@ References
 Pevzner, L. and Hearst, M. A. (2002). A critique and improvement of an evaluation metric for text
 segmentation. Computational Linguistics 28(1), 19-36. Section 4, Tables 1-3.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -83,8 +84,16 @@ def window_metrics(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
     }
 
 
-def run(*, tables: Iterable[str] = TABLES, trials: int = 10, n_hypotheses: int = 100, seed: int = 0,
-        jobs: int = 1, references: str = REFERENCES, metrics=window_metrics) -> list[Cell]:
+def run(
+    *,
+    tables: Iterable[str] = TABLES,
+    trials: int = 10,
+    n_hypotheses: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    references: str = REFERENCES,
+    metrics=window_metrics,
+) -> list[Cell]:
     """Re-run Pevzner & Hearst's Tables ``tables``; one :class:`Cell` per printed number.
 
     Every trial has the same number of hypotheses, so the mean of the trial means is the mean over all
@@ -93,12 +102,29 @@ def run(*, tables: Iterable[str] = TABLES, trials: int = 10, n_hypotheses: int =
     ``references`` is ``"stratified"`` (default) or ``"iid"`` (see the module's docstring).
     """
     todo = experiments(tables)
-    results = run_experiments("pevzner-hearst", todo, trials=trials, n_hypotheses=n_hypotheses, seed=seed,
-                              jobs=jobs, metrics=metrics, references=references)
+    results = run_experiments(
+        "pevzner-hearst",
+        todo,
+        trials=trials,
+        n_hypotheses=n_hypotheses,
+        seed=seed,
+        jobs=jobs,
+        metrics=metrics,
+        references=references,
+    )
     cells = []
     for (table, errors, p, size_range), result in zip(todo, results, strict=True):
         for metric in METRICS:
             value, _ = result[metric]
-            cells.append(Cell(table=table, errors=errors, p=p, range=size_range, metric=metric, value=value,
-                              published=pevzner_hearst_value(table, errors, p, size_range, metric)))
+            cells.append(
+                Cell(
+                    table=table,
+                    errors=errors,
+                    p=p,
+                    range=size_range,
+                    metric=metric,
+                    value=value,
+                    published=pevzner_hearst_value(table, errors, p, size_range, metric),
+                )
+            )
     return cells

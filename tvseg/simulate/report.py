@@ -1,4 +1,5 @@
 """Printing a study's cells beside the published values, and its ``--json`` document."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -33,9 +34,16 @@ def format_cells(cells: Sequence[Cell]) -> str:
     rows = []
     for c in cells:
         diff = c.difference
-        row = [c.table, c.errors, f"{c.p:g}", _range(c), _METRIC_NAMES.get(c.metric, c.metric),
-               _number(c.value, c.sd), _number(c.published, c.published_sd),
-               "-" if diff is None else f"{diff:+.4f}"]
+        row = [
+            c.table,
+            c.errors,
+            f"{c.p:g}",
+            _range(c),
+            _METRIC_NAMES.get(c.metric, c.metric),
+            _number(c.value, c.sd),
+            _number(c.published, c.published_sd),
+            "-" if diff is None else f"{diff:+.4f}",
+        ]
         if with_sd:
             beyond = diff is not None and c.published_sd is not None and abs(diff) > c.published_sd
             row.append("*" if beyond else "")
@@ -44,8 +52,9 @@ def format_cells(cells: Sequence[Cell]) -> str:
     right = {2, 5, 6, 7}
 
     def line(values):
-        return "  ".join(v.rjust(w) if i in right else v.ljust(w)
-                         for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+        return "  ".join(
+            v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths))
+        ).rstrip()
 
     out = [line(header), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
@@ -63,14 +72,14 @@ def largest_differences(cells: Sequence[Cell]) -> dict[str, Cell]:
     return out
 
 
-def as_json(study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int,
-            references: str, **options) -> dict:
+def as_json(
+    study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int, references: str, **options
+) -> dict:
     """The contract's ``tvseg simulate NAME --json FILE`` document. ``settings`` also names the
     reference design and the study's own ``options`` (e.g. ``as_published``), without which the
     numbers cannot be re-run."""
     return {
         "study": study,
-        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references,
-                     **options},
+        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references, **options},
         "cells": [c.as_json() for c in cells],
     }

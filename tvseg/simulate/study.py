@@ -5,6 +5,7 @@ probability, segment size range), the metric, our value and the published one. E
 draws from its own random stream, derived from the user's seed and the experiment's name, so that
 running one table, or running the tables in parallel, gives the same numbers as the full study.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -17,8 +18,7 @@ import numpy as np
 from tvseg.simulate.generators import REFERENCE_DESIGNS
 from tvseg.simulate.generators import hypotheses as draw_hypotheses
 
-__all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_experiments", "N_SEGMENTS",
-           "REFERENCES"]
+__all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_experiments", "N_SEGMENTS", "REFERENCES"]
 
 #: Segments in every reference (Pevzner & Hearst 2002, section 4; Fournier & Inkpen 2012, section 4.3).
 N_SEGMENTS = 1000
@@ -88,9 +88,18 @@ def window_size(sizes: tuple[int, int]) -> int:
     return max(1, (lo + last) // 4)
 
 
-def run_experiment(study: str, experiment: tuple, *, trials: int, n_hypotheses: int, seed: int,
-                   metrics: MetricFunction, n_segments: int = N_SEGMENTS, inclusive: bool = False,
-                   references: str = REFERENCES) -> dict:
+def run_experiment(
+    study: str,
+    experiment: tuple,
+    *,
+    trials: int,
+    n_hypotheses: int,
+    seed: int,
+    metrics: MetricFunction,
+    n_segments: int = N_SEGMENTS,
+    inclusive: bool = False,
+    references: str = REFERENCES,
+) -> dict:
     """Run one experiment ``(table, errors, p, (lo, hi))`` of a study.
 
     Each of ``trials`` trials draws a reference of ``n_segments`` segments (sizes on ``lo .. hi - 1``,
@@ -109,8 +118,9 @@ def run_experiment(study: str, experiment: tuple, *, trials: int, n_hypotheses: 
     try:
         draw_reference = REFERENCE_DESIGNS[references]
     except KeyError:
-        raise ValueError(f"unknown reference design {references!r}; expected one of {sorted(REFERENCE_DESIGNS)}") \
-            from None
+        raise ValueError(
+            f"unknown reference design {references!r}; expected one of {sorted(REFERENCE_DESIGNS)}"
+        ) from None
     rng = experiment_rng(seed, study, table, errors, p, size_range)
     drawn_range = (size_range[0], size_range[1] + int(inclusive))
     k = window_size((drawn_range[0], drawn_range[1] - 1))

@@ -8,6 +8,7 @@ r"""Pk and WindowDiff of many hypotheses against one reference, at once: the eng
 Computed from the boundary positions of all hypotheses at once, :math:`O(H B \log B)` for ``B``
 boundaries per hypothesis after one scan of the ``(H, N-1)`` indicators, not :math:`O(H N)`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -53,16 +54,16 @@ class WindowBatch:
 
     def pk(self, false_alarm_weight: float = 1.0) -> np.ndarray:
         """Pk of every row (P'k with ``false_alarm_weight=2.0``), as :func:`tvseg.unit.windows.pk`."""
-        return _ratio_array(self.miss + false_alarm_weight * self.false_alarm, self.pk_geometry,
-                            self.convention, "pk", self.miss.size)
+        return _ratio_array(
+            self.miss + false_alarm_weight * self.false_alarm, self.pk_geometry, self.convention, "pk", self.miss.size
+        )
 
     def windowdiff(self) -> np.ndarray:
         """WindowDiff of every row, as :func:`tvseg.unit.windows.windowdiff`."""
         return _ratio_array(self.errors, self.wd_geometry, self.convention, "windowdiff", self.errors.size)
 
 
-def window_batch(reference, hypotheses, *, k=None, convention="paper", lamprier=False,
-                 weighted=False) -> WindowBatch:
+def window_batch(reference, hypotheses, *, k=None, convention="paper", lamprier=False, weighted=False) -> WindowBatch:
     r"""Pk's misses and false alarms and WindowDiff's errors of many hypotheses, in one pass.
 
     For each hypothesis :math:`h` and each window start :math:`s` (the convention's geometry,
@@ -109,12 +110,21 @@ def window_batch(reference, hypotheses, *, k=None, convention="paper", lamprier=
     pr = boundary_positions(ref)
     miss, fa = _pk_batch_counts(pr, rows, g_pk)
     errors = _wd_batch_errors(pr, ind, rows, g_wd, weighted)
-    return WindowBatch(miss, fa, errors, np.full(rows.h, g_pk.windows, np.int64),
-                       np.full(rows.h, max(g_wd.divisor, 0), np.int64), convention, g_pk, g_wd)
+    return WindowBatch(
+        miss,
+        fa,
+        errors,
+        np.full(rows.h, g_pk.windows, np.int64),
+        np.full(rows.h, max(g_wd.divisor, 0), np.int64),
+        convention,
+        g_pk,
+        g_wd,
+    )
 
 
-def windowdiff_batch(reference, hypotheses, *, k=None, lamprier=False, weighted=False,
-                     convention="paper") -> np.ndarray:
+def windowdiff_batch(
+    reference, hypotheses, *, k=None, lamprier=False, weighted=False, convention="paper"
+) -> np.ndarray:
     """WindowDiff of many hypotheses against one reference: ``window_batch(...).windowdiff()``
     without counting Pk.
 
@@ -139,8 +149,9 @@ def _batch_inputs(reference, hypotheses):
     n = int(ref.sum())
     if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
         if hypotheses.dtype != bool:
-            raise InputError("hypotheses must be a boolean indicator array of shape (H, N-1)",
-                             value=str(hypotheses.dtype))
+            raise InputError(
+                "hypotheses must be a boolean indicator array of shape (H, N-1)", value=str(hypotheses.dtype)
+            )
         if hypotheses.shape[1] != n - 1:
             raise InputError(f"hypotheses must have N-1 = {n - 1} columns", value=hypotheses.shape[1])
         ind = hypotheses
@@ -191,8 +202,9 @@ def _pk_batch_counts(pr: np.ndarray, hyp: _HypothesisBoundaries, g: Geometry):
         return zero, zero.copy()
     enter = np.clip(pr - w + 1, lo, hi + 1) - lo
     leave = np.clip(pr + 1, lo, hi + 1) - lo
-    inside = np.cumsum(np.bincount(enter, minlength=n_windows + 1)
-                       - np.bincount(leave, minlength=n_windows + 1))[:n_windows]
+    inside = np.cumsum(np.bincount(enter, minlength=n_windows + 1) - np.bincount(leave, minlength=n_windows + 1))[
+        :n_windows
+    ]
     held = np.zeros(n_windows + 1, np.int64)
     np.cumsum(inside > 0, out=held[1:])
     # each row's positions between two sentinels: lo - 1 before, hi + w after
@@ -216,8 +228,9 @@ def _pk_batch_counts(pr: np.ndarray, hyp: _HypothesisBoundaries, g: Geometry):
     return miss, (n_windows - z) - (int(held[-1]) - miss)
 
 
-def _wd_batch_errors(pr: np.ndarray, ind: np.ndarray, hyp: _HypothesisBoundaries, g: Geometry,
-                     weighted: bool) -> np.ndarray:
+def _wd_batch_errors(
+    pr: np.ndarray, ind: np.ndarray, hyp: _HypothesisBoundaries, g: Geometry, weighted: bool
+) -> np.ndarray:
     r"""WindowDiff's errors of every row: a sweep over :math:`d_s = h_s - r_s`.
 
     Only the gaps where a row and the reference disagree change :math:`d_s`: a hypothesis
@@ -234,17 +247,18 @@ def _wd_batch_errors(pr: np.ndarray, ind: np.ndarray, hyp: _HypothesisBoundaries
     stride = n_windows + 1
     on_ref = np.zeros(ind.shape[1] + 1, bool)
     on_ref[pr] = True
-    extra = ~on_ref[hyp.position]                  # hypothesis boundaries the reference lacks
+    extra = ~on_ref[hyp.position]  # hypothesis boundaries the reference lacks
     fp_row, fp_at = hyp.row[extra], hyp.position[extra]
-    fn_row, fn_j = np.nonzero(~ind[:, pr - 1])     # reference boundaries a row lacks
+    fn_row, fn_j = np.nonzero(~ind[:, pr - 1])  # reference boundaries a row lacks
     fn_at = pr[fn_j]
 
     def key(row, at, shift, bit):
         j = np.clip(at + shift, lo, hi + 1) - lo
         return ((row * stride + j) << 1) | bit
 
-    events = np.concatenate((key(fp_row, fp_at, 1 - w, 0), key(fp_row, fp_at, 1, 1),
-                             key(fn_row, fn_at, 1 - w, 1), key(fn_row, fn_at, 1, 0)))
+    events = np.concatenate(
+        (key(fp_row, fp_at, 1 - w, 0), key(fp_row, fp_at, 1, 1), key(fn_row, fn_at, 1 - w, 1), key(fn_row, fn_at, 1, 0))
+    )
     if events.size == 0:
         return np.zeros(h, np.int64)
     events.sort(kind="stable")
@@ -252,7 +266,7 @@ def _wd_batch_errors(pr: np.ndarray, ind: np.ndarray, hyp: _HypothesisBoundaries
     events >>= 1
     run = np.diff(events)
     d = d[:-1]
-    counted = np.zeros(events.size + 1, np.int64)    # counted[t]: errors of the runs before event t
+    counted = np.zeros(events.size + 1, np.int64)  # counted[t]: errors of the runs before event t
     np.cumsum(run * np.abs(d) if weighted else run * (d != 0), out=counted[1:-1])
     counted[-1] = counted[-2]
     bounds = np.searchsorted(events, stride * np.arange(h + 1))

@@ -41,6 +41,7 @@ References
 .. [4] S. Lamprier, T. Amghar, B. Levrat and F. Saubion (2007). On evaluation methodologies for
    text segmentation algorithms. ICTAI.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,17 @@ from dataclasses import dataclass
 
 from tvseg.errors import TvsegWarning, UsageError
 
-__all__ = ["CONVENTIONS", "Geometry", "base_convention", "check_convention", "check_k", "convention_k", "geometry",
-           "winpr_geometry", "ratio"]
+__all__ = [
+    "CONVENTIONS",
+    "Geometry",
+    "base_convention",
+    "check_convention",
+    "check_k",
+    "convention_k",
+    "geometry",
+    "winpr_geometry",
+    "ratio",
+]
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk", "chunkseg")
 """The conventions of Pk and WindowDiff (module docstring)."""

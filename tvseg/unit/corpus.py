@@ -24,6 +24,7 @@ chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
 Every value equals the per-show loop's bit for bit (``tests/test_unit_corpus.py``): the counts are
 integers, S's, B's and GHD's are sums of halves, summed over shows in show order as the loop adds them.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,16 +32,17 @@ from pyannote.core import Segment
 
 from tvseg.errors import InputError, UsageError
 from tvseg.exact import ticks
-from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
 from tvseg.unit.corpus_parts import UnitPart, _assemble, reduce_unit_parts
 from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
+from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
 from tvseg.unit.projection import frames
 
 __all__ = ["corpus_unit_scores", "UnitPart", "reduce_unit_parts"]
 
 
-def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, settings,
-                       region_start, region_end, name, part: bool = False):
+def corpus_unit_scores(
+    ref, hyp, *, unit_show, unit_start, unit_end, shows, settings, region_start, region_end, name, part: bool = False
+):
     r"""Unit-domain metrics of every show and of the corpus, from flat arrays.
 
     Parameters
@@ -90,8 +92,10 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
     region_end = np.asarray(region_end, dtype=float)
     if settings.convention == "chunkseg":
         if not frames_mode:
-            raise UsageError("convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
-                             "not on units from a file")
+            raise UsageError(
+                "convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
+                "not on units from a file"
+            )
         return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part)
     events = []
     if frames_mode:
@@ -106,12 +110,14 @@ def corpus_unit_scores(ref, hyp, *, unit_show, unit_start, unit_end, shows, sett
     count = np.bincount(u_show, minlength=n_shows)
     if not frames_mode:
         scored = np.flatnonzero(count)
-        events = [(int(k), -1, f"{name}: no units for show {shows[k]}: its unit metrics are left out")
-                  for k in np.flatnonzero(count == 0).tolist()]
-    first = np.concatenate(([0], np.cumsum(count)))          # show k's units: first[k] .. first[k + 1]
+        events = [
+            (int(k), -1, f"{name}: no units for show {shows[k]}: its unit metrics are left out")
+            for k in np.flatnonzero(count == 0).tolist()
+        ]
+    first = np.concatenate(([0], np.cumsum(count)))  # show k's units: first[k] .. first[k + 1]
     mid = (u_start + u_end) / 2
     _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows)
-    key = np.empty(mid.size, np.complex128)                   # (show, midpoint), sorted
+    key = np.empty(mid.size, np.complex128)  # (show, midpoint), sorted
     key.real = u_show
     key.imag = mid
     pr, r_off = _positions(ref, key, first, scored, count)
@@ -125,7 +131,7 @@ def _frames(start, end, frame, scored):
     empty = ~(end > start)
     if empty.any():
         i = int(np.flatnonzero(empty)[0])
-        frames(Segment(float(start[i]), float(end[i])), frame)   # raises its InputError
+        frames(Segment(float(start[i]), float(end[i])), frame)  # raises its InputError
     count = np.maximum(1, np.ceil((end - start) / frame - 1e-9)).astype(np.int64)
     which = np.repeat(np.arange(scored.size), count)
     first = np.cumsum(count) - count
@@ -173,11 +179,13 @@ def _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows):
         local = int(i - first[show])
         if what == "bad":
             raise InputError(f"unit {local} has no valid [start, end]", value=(u_start[i], u_end[i]))
-        raise InputError(f"units must be sorted by time; unit {local} starts before unit {local - 1}",
-                         value=(u_start[i], u_end[i]))
+        raise InputError(
+            f"units must be sorted by time; unit {local} starts before unit {local - 1}", value=(u_start[i], u_end[i])
+        )
     s, e = what.start, what.end
-    raise InputError("segments of a segmentation must not overlap",
-                     value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})")
+    raise InputError(
+        "segments of a segmentation must not overlap", value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})"
+    )
 
 
 def _positions(side, key, first, scored, count):
@@ -211,7 +219,7 @@ def _components(pr, r_off, ph, h_off, n, settings):
     n_hyp = np.diff(h_off)
     segments = n_ref + 1
     k = corpus_k(n, segments, settings.convention, settings.k)
-    kp = corpus_k(n, segments, "paper", settings.k)      # WinPR's and C_seg's k
+    kp = corpus_k(n, segments, "paper", settings.k)  # WinPR's and C_seg's k
     stride = int(n.max()) + 2 if n.size else 2
     both, b_off = merged(pr, r_off, ph, h_off, stride)
     out = {}
@@ -220,8 +228,7 @@ def _components(pr, r_off, ph, h_off, n, settings):
     in_r, in_h, in_any = (covered(p, o, k, hi) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
     out.update(pk_miss=in_any - in_h, pk_false_alarm=in_any - in_r, pk_windows=np.maximum(hi, 0))
     width, top = (k - 1, n + 1 - k) if settings.convention == "segeval1" else (k, n - k)
-    out.update(wd_errors=wd_errors(pr, r_off, ph, h_off, width, np.ones_like(n), top),
-               wd_windows=np.maximum(top, 0))
+    out.update(wd_errors=wd_errors(pr, r_off, ph, h_off, width, np.ones_like(n), top), wd_windows=np.maximum(top, 0))
     # WinPR: TP = sum of min(r_s, h_s); each boundary is in k windows
     tp = winpr_tp(pr, r_off, ph, h_off, kp, n)
     fp, fn = kp * n_hyp - tp, kp * n_ref - tp
@@ -229,14 +236,22 @@ def _components(pr, r_off, ph, h_off, n, settings):
     # C_seg: Pk's probes with the paper's k, conditioned on the reference
     last = n - kp
     in_r, in_h, in_any = (covered(p, o, kp, last) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
-    out.update(cseg_miss=in_any - in_h, cseg_ref_probes=in_r, cseg_fa=in_any - in_r,
-               cseg_nonref_probes=np.maximum(last, 0) - in_r)
+    out.update(
+        cseg_miss=in_any - in_h,
+        cseg_ref_probes=in_r,
+        cseg_fa=in_any - in_r,
+        cseg_nonref_probes=np.maximum(last, 0) - in_r,
+    )
     edits = boundary_edits_many(pr, r_off, ph, h_off, n)
     distance, positions = ghd_many(pr, r_off, ph, h_off, n)
-    out.update(s_penalty=np.asarray(edits["s_penalty"], float), s_potential=np.asarray(edits["s_potential"], float),
-               ghd_sum=np.asarray(distance, float), ghd_positions=np.asarray(positions, np.int64),
-               b_penalty=np.asarray(edits["b_penalty"], float),
-               b_denominator=np.asarray(edits["b_denominator"], float))
+    out.update(
+        s_penalty=np.asarray(edits["s_penalty"], float),
+        s_potential=np.asarray(edits["s_potential"], float),
+        ghd_sum=np.asarray(distance, float),
+        ghd_positions=np.asarray(positions, np.int64),
+        b_penalty=np.asarray(edits["b_penalty"], float),
+        b_denominator=np.asarray(edits["b_denominator"], float),
+    )
     return out
 
 
@@ -257,8 +272,15 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     cut = np.floor(duration / chunk) * chunk
     count = np.where(has & (duration > 0.0), np.floor(cut / chunk), 0).astype(np.int64)
     short = np.flatnonzero(has & (count == 0))
-    events = [(int(k), -1, f"{name}: show {shows[k]} is shorter than one chunk of {settings.frame:g} s: its unit "
-                           "metrics are left out (chunkseg scores no such show)") for k in short.tolist()]
+    events = [
+        (
+            int(k),
+            -1,
+            f"{name}: show {shows[k]} is shorter than one chunk of {settings.frame:g} s: its unit "
+            "metrics are left out (chunkseg scores no such show)",
+        )
+        for k in short.tolist()
+    ]
     scored = np.flatnonzero(count > 0)
     n = count[scored] + 1
     sides = [_chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
@@ -298,7 +320,7 @@ def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
     ticks[0::2], ticks[1::2] = tick
     inside = (ticks > _ticks(region_start)[show]) & (ticks < _ticks(region_end)[show])
     show, times, ticks = show[inside], times[inside], ticks[inside]
-    again = np.zeros(show.size, bool)          # a start at the previous end: one boundary, the first time
+    again = np.zeros(show.size, bool)  # a start at the previous end: one boundary, the first time
     again[1:] = (ticks[1:] == ticks[:-1]) & (show[1:] == show[:-1])
     show, times = show[~again], times[~again]
     counted = (times > 0.0) & (times <= cut[show])

@@ -6,6 +6,7 @@ and the corpus's (the components summed in show order: integers, and floats adde
 as the per-show loop adds them), with the warnings given once for the corpus. A corpus scored in
 shards (:mod:`tvseg.scale`) gives the same numbers and the same warnings as one shard of every show.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -21,12 +22,36 @@ from tvseg.unit.scores import unit_metrics
 
 __all__ = ["UnitPart", "reduce_unit_parts", "unit_components_table", "unit_rates"]
 
-_INT_KEYS = ("pk_miss", "pk_false_alarm", "pk_windows", "wd_errors", "wd_windows", "winpr_tp", "winpr_tn",
-             "winpr_fp", "winpr_fn", "cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes",
-             "ghd_positions")
+_INT_KEYS = (
+    "pk_miss",
+    "pk_false_alarm",
+    "pk_windows",
+    "wd_errors",
+    "wd_windows",
+    "winpr_tp",
+    "winpr_tn",
+    "winpr_fp",
+    "winpr_fn",
+    "cseg_miss",
+    "cseg_ref_probes",
+    "cseg_fa",
+    "cseg_nonref_probes",
+    "ghd_positions",
+)
 _FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
-_NAN_WARNINGS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
-                 "cseg P_miss", "cseg P_fa", "ghd", "b")
+_NAN_WARNINGS = (
+    "pk",
+    "pk_prime",
+    "windowdiff",
+    "winpr_precision",
+    "winpr_recall",
+    "winpr_f1",
+    "s",
+    "cseg P_miss",
+    "cseg P_fa",
+    "ghd",
+    "b",
+)
 
 
 def _metrics(c):
@@ -116,12 +141,13 @@ def reduce_unit_parts(parts, firsts, shows):
     if len(parts) == 1:
         per_show = parts[0].per_show
     else:  # built from a dict of columns as _assemble builds it: the same memory layout
-        per_show = pd.DataFrame({c: np.concatenate([part.per_show[c].to_numpy() for part in parts])
-                                 for c in parts[0].per_show.columns},
-                                index=pd.Index([name for part in parts for name in part.per_show.index]))
+        per_show = pd.DataFrame(
+            {c: np.concatenate([part.per_show[c].to_numpy() for part in parts]) for c in parts[0].per_show.columns},
+            index=pd.Index([name for part in parts for name in part.per_show.index]),
+        )
     comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
     total = {key: int(comps[key].sum()) for key in _INT_KEYS}
-    for key in _FLOAT_KEYS:   # added show after show, as the loop adds them
+    for key in _FLOAT_KEYS:  # added show after show, as the loop adds them
         s = 0.0
         for v in comps[key].tolist():
             s += v

@@ -11,6 +11,7 @@ key ``show * stride + position``, so one sort serves the whole corpus.
 Window starts ``s`` run over ``lo .. hi``; a boundary at gap ``p`` lies in the windows of ``w`` gaps
 starting at ``p - w + 1 .. p`` (:mod:`tvseg.unit.conventions`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -126,8 +127,9 @@ def wd_errors(pr, r_off, ph, h_off, width, lo, hi) -> np.ndarray:
         at = np.clip(at, lo[show], top[show]) - lo[show]
         return ((show * stride + at) << 1) | bit
 
-    keys = np.concatenate((key(rs, pr - width[rs] + 1, 0), key(rs, pr + 1, 1),
-                           key(hs, ph - width[hs] + 1, 1), key(hs, ph + 1, 0)))
+    keys = np.concatenate(
+        (key(rs, pr - width[rs] + 1, 0), key(rs, pr + 1, 1), key(hs, ph - width[hs] + 1, 1), key(hs, ph + 1, 0))
+    )
     keys.sort()
     d = np.cumsum(1 - 2 * (keys & 1))[:-1]
     keys >>= 1
@@ -149,8 +151,14 @@ def winpr_tp(pr, r_off, ph, h_off, k, n) -> np.ndarray:
         return np.zeros(n_shows, np.int64)
     stride = int(np.max(n + k)) + 2
     base_r, base_h = rs * stride + k[rs], hs * stride + k[hs]
-    keys = np.concatenate((((base_r + pr - k[rs] + 1) << 2), ((base_r + pr + 1) << 2) | 1,
-                           ((base_h + ph - k[hs] + 1) << 2) | 2, ((base_h + ph + 1) << 2) | 3))
+    keys = np.concatenate(
+        (
+            ((base_r + pr - k[rs] + 1) << 2),
+            ((base_r + pr + 1) << 2) | 1,
+            ((base_h + ph - k[hs] + 1) << 2) | 2,
+            ((base_h + ph + 1) << 2) | 3,
+        )
+    )
     keys.sort()
     tag = keys & 3
     r = np.cumsum(np.array([1, -1, 0, 0], np.int64)[tag])[:-1]

@@ -59,6 +59,7 @@ References
 .. [4] D. Beeferman, A. Berger and J. Lafferty (1999). Statistical models for text segmentation.
    Machine Learning 34:177-210.
 """
+
 from __future__ import annotations
 
 import math
@@ -162,13 +163,16 @@ def _check_costs(c_miss: object, c_fa: object, p_seg: object, normalized: object
     if p_seg > 1:
         raise InputError("p_seg must be a probability in [0, 1]", value=p_seg)
     if normalized and min(c_miss * p_seg, c_fa * (1 - p_seg)) <= 0:
-        raise InputError("the normalised C_seg divides by min(c_miss * p_seg, c_fa * (1 - p_seg)), which is 0 "
-                         "here: use normalized=False")
+        raise InputError(
+            "the normalised C_seg divides by min(c_miss * p_seg, c_fa * (1 - p_seg)), which is 0 "
+            "here: use normalized=False"
+        )
     return c_miss, c_fa, p_seg
 
 
-def segmentation_cost(p_miss: float, p_fa: float, *, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3,
-                      normalized: bool = True) -> float:
+def segmentation_cost(
+    p_miss: float, p_fa: float, *, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3, normalized: bool = True
+) -> float:
     r""":math:`C_{seg}` (or :math:`(C_{seg})_{norm}`) from the two rates (module docstring); NaN in, NaN out."""
     c_miss, c_fa, p_seg = _check_costs(c_miss, c_fa, p_seg, normalized)
     cost = c_miss * p_miss * p_seg + c_fa * p_fa * (1 - p_seg)
@@ -177,8 +181,16 @@ def segmentation_cost(p_miss: float, p_fa: float, *, c_miss: float = 1.0, c_fa: 
     return cost
 
 
-def cseg(reference: Masses, hypothesis: Masses, *, k: int | None = None, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3,
-         normalized: bool = True) -> float:
+def cseg(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    k: int | None = None,
+    c_miss: float = 1.0,
+    c_fa: float = 0.3,
+    p_seg: float = 0.3,
+    normalized: bool = True,
+) -> float:
     r"""NIST TDT's segmentation cost :math:`C_{seg}`, normalised by default.
 
     .. math::
@@ -234,7 +246,8 @@ def cseg(reference: Masses, hypothesis: Masses, *, k: int | None = None, c_miss:
     p_miss = rate(c.miss, c.ref_probes)
     p_fa = rate(c.false_alarm, c.nonref_probes)
     if math.isnan(p_miss) or math.isnan(p_fa):
-        warnings.warn(f"cseg: {'P_miss' if math.isnan(p_miss) else 'P_fa'} is 0/0 with k={c.k} (NaN)",
-                      TvsegWarning, stacklevel=2)
+        warnings.warn(
+            f"cseg: {'P_miss' if math.isnan(p_miss) else 'P_fa'} is 0/0 with k={c.k} (NaN)", TvsegWarning, stacklevel=2
+        )
         return math.nan
     return segmentation_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)

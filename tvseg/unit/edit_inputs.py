@@ -4,6 +4,7 @@ options ``n`` and ``weights`` (Fournier & Inkpen 2012).
 Positions are boundary positions as in :mod:`tvseg.unit.masses`: the number of units before the
 boundary, ``1 .. N-1`` (segeval's boundary-string index plus one).
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Iterable, Sequence
@@ -34,8 +35,9 @@ types per potential boundary)."""
 Positions: TypeAlias = "dict[Hashable, NDArray[np.int64]]"
 
 
-def as_boundary_string_pair(a: Boundaries, b: Boundaries, boundary_types: Iterable[Hashable] | None = None
-                            ) -> tuple[tuple[Hashable, ...], Positions, Positions, int]:
+def as_boundary_string_pair(
+    a: Boundaries, b: Boundaries, boundary_types: Iterable[Hashable] | None = None
+) -> tuple[tuple[Hashable, ...], Positions, Positions, int]:
     """Check two segmentations and return ``(types, positions_a, positions_b, pbs)``.
 
     ``positions_x`` maps each boundary type to the sorted int64 array of its positions in ``x``; ``pbs``
@@ -47,8 +49,12 @@ def as_boundary_string_pair(a: Boundaries, b: Boundaries, boundary_types: Iterab
     """
     if boundary_types is None and not (_is_boundary_string(a) or _is_boundary_string(b)):
         ma, mb = as_pair(a, b, names=("a", "b"))
-        return (SINGLE_TYPE,), {SINGLE_TYPE: boundary_positions(ma)}, {SINGLE_TYPE: boundary_positions(mb)}, \
-            int(ma.sum()) - 1
+        return (
+            (SINGLE_TYPE,),
+            {SINGLE_TYPE: boundary_positions(ma)},
+            {SINGLE_TYPE: boundary_positions(mb)},
+            int(ma.sum()) - 1,
+        )
     if boundary_types is not None:
         if isinstance(boundary_types, (str, bytes)) or not isinstance(boundary_types, Iterable):
             raise InputError("boundary_types must be a collection of boundary type labels", value=boundary_types)
@@ -80,8 +86,9 @@ def as_boundary_string_pair(a: Boundaries, b: Boundaries, boundary_types: Iterab
 
 def _string_positions(string, name):
     if isinstance(string, (str, bytes)) or not isinstance(string, (Sequence, np.ndarray)):
-        raise InputError(f"{name} must be masses or a boundary string (a sequence of sets of boundary types)",
-                         value=string)
+        raise InputError(
+            f"{name} must be masses or a boundary string (a sequence of sets of boundary types)", value=string
+        )
     out: dict = {}
     for i, cell in enumerate(string):
         if isinstance(cell, (str, bytes)) or not isinstance(cell, Iterable):
@@ -97,8 +104,7 @@ def check_edit_options(n, weights) -> tuple[int, float, float]:
     """``(n, w_sub, w_trp)`` checked: ``n`` an integer >= 1, each weight a number in [0, 1]; else an
     :class:`~tvseg.errors.InputError`."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InputError("n must be an integer >= 1 (the largest transposition span in PBs; 1 allows none)",
-                         value=n)
+        raise InputError("n must be an integer >= 1 (the largest transposition span in PBs; 1 allows none)", value=n)
     try:
         w_sub, w_trp = (float(w) for w in weights)
     except (TypeError, ValueError):

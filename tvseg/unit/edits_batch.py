@@ -59,6 +59,7 @@ References
 .. [2] C. Fournier and D. Inkpen (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161.
 .. [3] C. Fournier (2013). Evaluating Text Segmentation using Boundary Edit Distance. ACL, 1702-1712.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -81,8 +82,9 @@ def _flat_side(pos, offsets, n_units, name: str):
     if pos.ndim != 1 or (pos.size and pos.dtype.kind not in "iu"):
         raise InputError(f"{name}_pos must be a 1-D integer array", value=pos.dtype)
     if offsets.ndim != 1 or offsets.dtype.kind not in "iu" or offsets.size != n_units.size + 1:
-        raise InputError(f"{name}_offsets must be {n_units.size + 1} integers (one more than the shows)",
-                         value=offsets.shape)
+        raise InputError(
+            f"{name}_offsets must be {n_units.size + 1} integers (one more than the shows)", value=offsets.shape
+        )
     offsets = offsets.astype(np.int64)
     counts = np.diff(offsets)
     if offsets[0] != 0 or offsets[-1] != pos.size or (counts < 0).any():
@@ -92,8 +94,7 @@ def _flat_side(pos, offsets, n_units, name: str):
     if pos.size:
         if (pos < 1).any() or (pos >= n_units[show]).any():
             k = int(show[np.flatnonzero((pos < 1) | (pos >= n_units[show]))[0]])
-            raise InputError(f"{name} boundary positions of show {k} must lie in 1 .. N - 1",
-                             value=int(n_units[k]))
+            raise InputError(f"{name} boundary positions of show {k} must lie in 1 .. N - 1", value=int(n_units[k]))
         rising = np.diff(pos) > 0
         first = np.zeros(pos.size, dtype=bool)
         first[offsets[:-1][counts > 0]] = True
@@ -129,8 +130,17 @@ def _padded(pos, counts, starts, order, width):
 # GHD
 
 
-def ghd_many(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units, *, ins_cost: float = 2.0,
-             del_cost: float = 2.0, shift_cost_coeff: float = 1.0):
+def ghd_many(
+    ref_pos,
+    ref_offsets,
+    hyp_pos,
+    hyp_offsets,
+    n_units,
+    *,
+    ins_cost: float = 2.0,
+    del_cost: float = 2.0,
+    shift_cost_coeff: float = 1.0,
+):
     r"""Generalized Hamming distance (nltk's) of many show pairs, and the ``N - 1`` it is normalised by.
 
     Row ``k`` equals ``tvseg.unit.ghd.ghd_components(ref_k, hyp_k, ...)`` for the masses of show ``k``
@@ -173,7 +183,7 @@ def ghd_many(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units, *, ins_cost: f
     r_starts, h_starts = np.cumsum(rc) - rc, np.cumsum(hc) - hc
     for lo, hi in _blocks(size[by_size]):
         shows = by_size[lo:hi]
-        order = shows[np.argsort(-hc[shows], kind="stable")]      # most hypothesis boundaries first
+        order = shows[np.argsort(-hc[shows], kind="stable")]  # most hypothesis boundaries first
         h_sorted, r_sorted = hc[order], rc[order]
         hpad = _padded(hp, hc, h_starts, order, int(h_sorted[0]))
         rpad = _padded(rp, rc, r_starts, order, int(r_sorted.max()))
@@ -190,8 +200,8 @@ def _blocks(size, cells: int = 1 << 20):
     ordinary shows, and no show padded to the width of a much longer one."""
     lo, out = 0, []
     while lo < size.size:
-        width = size[lo:lo + cells] + 1
-        fits = np.arange(1, width.size + 1) * width <= cells        # shows lo .. lo + i in one block
+        width = size[lo : lo + cells] + 1
+        fits = np.arange(1, width.size + 1) * width <= cells  # shows lo .. lo + i in one block
         hi = lo + max(int(np.searchsorted(~fits, True)), 1)
         out.append((lo, hi))
         lo = hi
@@ -202,7 +212,7 @@ def _exact(ins: float, dele: float, shift: float, h_max: int, r_max: int, n_max:
     """True when every value of the programme is a float64 computed without rounding (module docstring)."""
     s = max(int(c.as_integer_ratio()[1]).bit_length() - 1 for c in (ins, dele, shift))
     bound = (h_max + r_max + 1) * max(ins, dele, shift * n_max) + r_max * ins
-    return bound * 2.0 ** s < 2.0 ** 52
+    return bound * 2.0**s < 2.0**52
 
 
 def _ghd_rows(hpad, rpad, h, r, ins, dele, shift):
@@ -212,7 +222,7 @@ def _ghd_rows(hpad, rpad, h, r, ins, dele, shift):
     out = np.empty(k_all)
     cols = np.arange(r_max + 1)
     ins_cols = ins * cols
-    prev = np.broadcast_to(ins_cols, (k_all, r_max + 1))   # M[0, j] = ins * j
+    prev = np.broadcast_to(ins_cols, (k_all, r_max + 1))  # M[0, j] = ins * j
     done = h == 0
     out[done] = prev[done, r[done]]
     active = np.searchsorted(-h, -np.arange(h[0] + 1), side="right")  # shows with h >= i
@@ -221,18 +231,18 @@ def _ghd_rows(hpad, rpad, h, r, ins, dele, shift):
         m = int(active[i])
         w = int(widest[m - 1])
         hv = hpad[:m, i - 1, None]
-        d = rpad[:m, :w] - hv                                # r_j - h_i, columns 1 .. w
-        diag = prev[:m, :w]                                  # M[i-1, j-1]
+        d = rpad[:m, :w] - hv  # r_j - h_i, columns 1 .. w
+        diag = prev[:m, :w]  # M[i-1, j-1]
         a = shift * np.abs(d) + diag
-        c = np.minimum(np.where(d < 0, dele + prev[:m, 1:w + 1], diag), a)
-        after = d > 0                                        # r_j > h_i: reads M[i, j-1] (a suffix)
+        c = np.minimum(np.where(d < 0, dele + prev[:m, 1 : w + 1], diag), a)
+        after = d > 0  # r_j > h_i: reads M[i, j-1] (a suffix)
         row = np.empty((m, w + 1))
         row[:, 0] = dele * i
         row[:, 1:] = np.where(after, a, c)
         lt = np.zeros((m, w + 2), dtype=bool)
-        lt[:, 1:w + 1] = after
-        keys = np.where(lt[:, :-1] | lt[:, 1:], row - ins_cols[:w + 1], np.inf)
-        scan = np.minimum.accumulate(keys, axis=1) + ins_cols[:w + 1]
+        lt[:, 1 : w + 1] = after
+        keys = np.where(lt[:, :-1] | lt[:, 1:], row - ins_cols[: w + 1], np.inf)
+        scan = np.minimum.accumulate(keys, axis=1) + ins_cols[: w + 1]
         row = np.where(lt[:, :-1], scan, row)
         ends = np.flatnonzero(h[:m] == i)
         out[ends] = row[ends, r[ends]]
@@ -259,13 +269,13 @@ def _ghd_diagonals(hpad, rpad, h, r, ins, dele, shift):
         current = np.empty((k_all, h_max + 1))
         lo, hi = max(1, d - r_max), min(h_max, d - 1)
         if lo <= hi:
-            hv = hpad[:, lo - 1:hi]                                  # h_i, i = lo .. hi
-            rv = rrev[:, r_max - d + lo:r_max - d + hi + 1]          # r_j, j = d - i
-            diag = two_back[:, lo - 1:hi]
+            hv = hpad[:, lo - 1 : hi]  # h_i, i = lo .. hi
+            rv = rrev[:, r_max - d + lo : r_max - d + hi + 1]  # r_j, j = d - i
+            diag = two_back[:, lo - 1 : hi]
             shifted = shift * np.abs(hv - rv) + diag
-            t = np.where(hv > rv, dele + one_back[:, lo - 1:hi], ins + one_back[:, lo:hi + 1])
+            t = np.where(hv > rv, dele + one_back[:, lo - 1 : hi], ins + one_back[:, lo : hi + 1])
             t = np.where(hv == rv, diag, t)
-            current[:, lo:hi + 1] = np.minimum(t, shifted)
+            current[:, lo : hi + 1] = np.minimum(t, shifted)
         if d <= r_max:
             current[:, 0] = ins * d
         if d <= h_max:
@@ -306,9 +316,9 @@ def boundary_edits_many(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units):
     """
     n_units, (rp, rc, rs), (hp, hc, hs) = _corpus(ref_pos, ref_offsets, hyp_pos, hyp_offsets, n_units)
     k_all = n_units.size
-    base = np.cumsum(n_units + 1) - (n_units + 1)            # show k's positions start after base[k]
+    base = np.cumsum(n_units + 1) - (n_units + 1)  # show k's positions start after base[k]
     pos, side, _ = _differences(rp + base[rs], hp + base[hs])
-    show = np.searchsorted(base, pos, side="left") - 1       # base[k] < pos < base[k] + N_k
+    show = np.searchsorted(base, pos, side="left") - 1  # base[k] < pos < base[k] + N_k
     taken = _pairs_adjacent_events(pos, side, 2)
     differences = np.bincount(show, minlength=k_all)
     transpositions = np.bincount(show[taken], minlength=k_all)

@@ -4,6 +4,7 @@ width by width, which may move several boundaries (Fournier & Inkpen 2012's code
 The paper's reading is :func:`tvseg.unit.edits.boundary_edit_distance`; ``convention="segeval1"`` of
 :func:`tvseg.unit.similarity.segmentation_similarity` uses this one.
 """
+
 from __future__ import annotations
 
 import bisect

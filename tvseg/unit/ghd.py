@@ -37,6 +37,7 @@ References
    Retrieval 5:353-375.
 .. [2] nltk 3.10.4, ``nltk.metrics.segmentation.ghd``.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,8 +72,14 @@ def _cost(value: object, name: str) -> float:
     return float(value)
 
 
-def ghd(reference: Masses, hypothesis: Masses, *, ins_cost: float = 2.0, del_cost: float = 2.0,
-        shift_cost_coeff: float = 1.0) -> float:
+def ghd(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    ins_cost: float = 2.0,
+    del_cost: float = 2.0,
+    shift_cost_coeff: float = 1.0,
+) -> float:
     r"""Generalized Hamming distance (Bookstein et al. 2002), equal to nltk's ``ghd``.
 
     The cost of turning the hypothesis into the reference: a reference boundary the hypothesis
@@ -115,8 +122,14 @@ def ghd(reference: Masses, hypothesis: Masses, *, ins_cost: float = 2.0, del_cos
     return _ghd(pr, ph, ins, dele, shift)
 
 
-def ghd_components(reference: Masses, hypothesis: Masses, *, ins_cost: float = 2.0, del_cost: float = 2.0,
-                   shift_cost_coeff: float = 1.0) -> GhdComponents:
+def ghd_components(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    ins_cost: float = 2.0,
+    del_cost: float = 2.0,
+    shift_cost_coeff: float = 1.0,
+) -> GhdComponents:
     """:func:`ghd` and the ``N - 1`` positions it is normalised by (additive over shows)."""
     ins = _cost(ins_cost, "ins_cost")
     dele = _cost(del_cost, "del_cost")
@@ -135,8 +148,8 @@ def _ghd(ref: np.ndarray, hyp: np.ndarray, ins: float, dele: float, shift: float
     if nr == 0:
         return nh * dele
     # diagonal d holds M[i, d - i], indexed by i in 0 .. nh (entries outside the diagonal unused)
-    two_back = np.zeros(nh + 1)            # d = 0: M[0, 0] = 0
-    one_back = np.empty(nh + 1)            # d = 1: M[0, 1] = ins, M[1, 0] = dele
+    two_back = np.zeros(nh + 1)  # d = 0: M[0, 0] = 0
+    one_back = np.empty(nh + 1)  # d = 1: M[0, 1] = ins, M[1, 0] = dele
     one_back[0] = ins * 1
     one_back[1] = dele * 1
     h = hyp.astype(np.int64)
@@ -148,12 +161,15 @@ def _ghd(ref: np.ndarray, hyp: np.ndarray, ins: float, dele: float, shift: float
             i = np.arange(lo, hi + 1)
             hv = h[i - 1]
             rv = r[d - i - 1]
-            diag = two_back[i - 1]                    # M[i-1, j-1]
+            diag = two_back[i - 1]  # M[i-1, j-1]
             shifted = shift * np.abs(hv - rv) + diag
-            t = np.where(hv > rv, dele + one_back[i - 1],  # M[i-1, j]: delete the hypothesis boundary
-                         ins + one_back[i])                 # M[i, j-1]: insert the reference boundary
+            t = np.where(
+                hv > rv,
+                dele + one_back[i - 1],  # M[i-1, j]: delete the hypothesis boundary
+                ins + one_back[i],
+            )  # M[i, j-1]: insert the reference boundary
             t = np.where(hv == rv, diag, t)
-            current[lo:hi + 1] = np.minimum(t, shifted)
+            current[lo : hi + 1] = np.minimum(t, shifted)
         if d <= nr:
             current[0] = ins * d
         if d <= nh:

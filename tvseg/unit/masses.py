@@ -10,6 +10,7 @@ check is :func:`as_masses` (:func:`as_pair` for two segmentations of the same te
 :func:`pair_positions` for their boundary positions): a fast path for what callers pass most often (a
 list, tuple or integer array of positive integers) and a careful path that names what is wrong.
 """
+
 from __future__ import annotations
 
 import struct
@@ -22,10 +23,17 @@ from numpy.typing import NDArray
 
 from tvseg.errors import InputError
 
-__all__ = ["as_masses", "as_pair", "pair_positions", "boundary_positions", "to_indicator", "from_indicator",
-           "from_positions"]
+__all__ = [
+    "as_masses",
+    "as_pair",
+    "pair_positions",
+    "boundary_positions",
+    "to_indicator",
+    "from_indicator",
+    "from_positions",
+]
 
-_INT64_MAX = 2 ** 63 - 1
+_INT64_MAX = 2**63 - 1
 
 
 def as_masses(masses, *, name: str = "masses") -> np.ndarray:
@@ -69,7 +77,7 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
         if not whole.all():
             i = int(np.flatnonzero(~whole)[0])
             raise InputError(f"{name}[{i}] is not a whole number of units", value=arr[i].item())
-        huge = np.abs(arr) >= 2.0 ** 63
+        huge = np.abs(arr) >= 2.0**63
         if huge.any():
             i = int(np.flatnonzero(huge)[0])
             raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=arr[i].item())
@@ -179,8 +187,7 @@ Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
 """One segmentation as masses: the number of units in each segment, in order."""
 
 
-def pair_positions(reference: Masses, hypothesis: Masses
-                   ) -> tuple[int, int, NDArray[np.int64], NDArray[np.int64]]:
+def pair_positions(reference: Masses, hypothesis: Masses) -> tuple[int, int, NDArray[np.int64], NDArray[np.int64]]:
     """A checked pair (:func:`as_pair`) as ``(N, reference segments, reference positions, hypothesis
     positions)``: what the window metrics need.
 
@@ -194,7 +201,7 @@ def pair_positions(reference: Masses, hypothesis: Masses
             ta = int(ends[na - 1])
             tb = int(ends[-1]) - ta
             _same_total(ta, tb)
-            return ta, na, ends[:na - 1], ends[na:-1] - ta
+            return ta, na, ends[: na - 1], ends[na:-1] - ta
     a, b = as_pair(reference, hypothesis)
     return int(a.sum()), int(a.size), boundary_positions(a), boundary_positions(b)
 

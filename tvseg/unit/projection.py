@@ -12,6 +12,7 @@ Segments that receive no unit (shorter than the units around them) disappear fro
 chunkseg's grid (:func:`chunk_masses`, ``convention="chunkseg"``) is another projection: chunks of
 ``chunk`` seconds from time 0, a chunk per potential boundary (chunkseg 0.4.0's ``core.py``).
 """
+
 from __future__ import annotations
 
 import math
@@ -39,8 +40,10 @@ def _starts(annotation) -> np.ndarray:
     t = ticks(seg)  # compared in integer microseconds, as every time decision (tvseg.exact)
     if seg.size and (t[1:, 0] < t[:-1, 1]).any():
         i = int(np.flatnonzero(t[1:, 0] < t[:-1, 1])[0])
-        raise InputError("segments of a segmentation must not overlap",
-                         value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})")
+        raise InputError(
+            "segments of a segmentation must not overlap",
+            value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})",
+        )
     return seg[:, 0]
 
 
@@ -58,8 +61,7 @@ def _midpoints(units: pd.DataFrame) -> np.ndarray:
     mid = (start + end) / 2
     if (np.diff(mid) < 0).any():
         i = int(np.flatnonzero(np.diff(mid) < 0)[0]) + 1
-        raise InputError(f"units must be sorted by time; unit {i} starts before unit {i - 1}",
-                         value=(start[i], end[i]))
+        raise InputError(f"units must be sorted by time; unit {i} starts before unit {i - 1}", value=(start[i], end[i]))
     return mid
 
 
@@ -127,8 +129,7 @@ def frames(extent: Segment, frame: float) -> pd.DataFrame:
     -------
     pandas.DataFrame with columns ``start, end``.
     """
-    if isinstance(frame, bool) or not isinstance(frame, (int, float)) or not math.isfinite(frame) \
-            or frame <= 0:
+    if isinstance(frame, bool) or not isinstance(frame, (int, float)) or not math.isfinite(frame) or frame <= 0:
         raise InputError("the frame length must be a positive number of seconds", value=frame)
     if not isinstance(extent, Segment) or not (extent.end > extent.start):
         raise InputError("frames need a non-empty extent", value=str(extent))

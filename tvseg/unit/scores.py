@@ -31,6 +31,7 @@ boundary similarity over a dataset in ``actual_agreement_linear`` (sum of numera
 denominators): the corpus B is :math:`1 - \sum \text{penalty} / \sum \text{denominator}`, not the
 mean of the shows' B (that is the ``macro`` value).
 """
+
 from __future__ import annotations
 
 import math
@@ -51,12 +52,24 @@ from tvseg.unit.winpr import winpr
 
 __all__ = ["unit_components", "unit_metrics", "UNIT_METRICS"]
 
-UNIT_METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s",
-                "cseg", "cseg_norm", "ghd", "b")
+UNIT_METRICS = (
+    "pk",
+    "pk_prime",
+    "windowdiff",
+    "winpr_precision",
+    "winpr_recall",
+    "winpr_f1",
+    "s",
+    "cseg",
+    "cseg_norm",
+    "ghd",
+    "b",
+)
 
 
-def unit_components(reference, hypothesis, *, units: pd.DataFrame | None = None, settings,
-                    region: Segment | None = None) -> dict[str, float] | None:
+def unit_components(
+    reference, hypothesis, *, units: pd.DataFrame | None = None, settings, region: Segment | None = None
+) -> dict[str, float] | None:
     """Additive unit-domain counts of one show.
 
     Parameters
@@ -92,19 +105,22 @@ def unit_components(reference, hypothesis, *, units: pd.DataFrame | None = None,
     # a show of one unit, or a k that fits no window, has 0 windows (and 0 errors)
     p = pk_components(ref, hyp, k=k, convention=convention)
     w = windowdiff_components(ref, hyp, k=k, convention=convention)
-    out.update(pk_miss=p.miss, pk_false_alarm=p.false_alarm, pk_windows=p.windows, wd_errors=w.errors,
-               wd_windows=w.windows)
+    out.update(
+        pk_miss=p.miss, pk_false_alarm=p.false_alarm, pk_windows=p.windows, wd_errors=w.errors, wd_windows=w.windows
+    )
     m = winpr(ref, hyp, k=k)
     out.update(winpr_tp=m.tp, winpr_tn=m.tn, winpr_fp=m.fp, winpr_fn=m.fn)
     penalty, potential = similarity_counts(ref, hyp, n=2)
     out.update(s_penalty=float(penalty), s_potential=float(potential))
     c = cseg_components(ref, hyp, k=k)
-    out.update(cseg_miss=c.miss, cseg_ref_probes=c.ref_probes, cseg_fa=c.false_alarm,
-               cseg_nonref_probes=c.nonref_probes)
+    out.update(
+        cseg_miss=c.miss, cseg_ref_probes=c.ref_probes, cseg_fa=c.false_alarm, cseg_nonref_probes=c.nonref_probes
+    )
     g = ghd_components(ref, hyp)
     out.update(ghd_sum=g.distance, ghd_positions=g.positions)
-    b_penalty, b_denominator = pair_counts(boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1,
-                                           metric="B", convention="segeval", n=2)
+    b_penalty, b_denominator = pair_counts(
+        boundary_positions(ref), boundary_positions(hyp), int(ref.sum()) - 1, metric="B", convention="segeval", n=2
+    )
     out.update(b_penalty=float(b_penalty), b_denominator=float(b_denominator))
     if convention == "chunkseg":
         _as_chunkseg(out, ref, hyp, k)

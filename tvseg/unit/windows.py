@@ -27,6 +27,7 @@ References
 .. [3] S. Lamprier, T. Amghar, B. Levrat and F. Saubion (2007). On evaluation methodologies for
    text segmentation algorithms. ICTAI.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -39,8 +40,15 @@ import numpy as np
 from tvseg.unit.conventions import Geometry, check_convention, convention_k, geometry, ratio
 from tvseg.unit.masses import Masses, as_masses, pair_positions
 
-__all__ = ["pk", "windowdiff", "pk_components", "windowdiff_components", "default_k", "PkComponents",
-           "WindowDiffComponents"]
+__all__ = [
+    "pk",
+    "windowdiff",
+    "pk_components",
+    "windowdiff_components",
+    "default_k",
+    "PkComponents",
+    "WindowDiffComponents",
+]
 
 
 @dataclass(frozen=True)
@@ -94,8 +102,9 @@ def default_k(reference: Masses, *, convention: str = "paper") -> int:
     return convention_k(int(ref.sum()), int(ref.size), convention)
 
 
-def pk_components(reference: Masses, hypothesis: Masses, *, k: int | None = None,
-                  convention: str = "paper") -> PkComponents:
+def pk_components(
+    reference: Masses, hypothesis: Masses, *, k: int | None = None, convention: str = "paper"
+) -> PkComponents:
     """Pk's additive counts for one pair (ints): misses, false alarms and windows.
 
     See :func:`pk` for the parameters. ``windows`` is the number of windows actually counted
@@ -142,8 +151,14 @@ def _pk_counts(pr: np.ndarray, ph: np.ndarray, g: Geometry) -> PkComponents:
     return PkComponents(in_any - in_h, in_any - in_r, g.windows)
 
 
-def pk(reference: Masses, hypothesis: Masses, *, k: int | None = None, false_alarm_weight: float = 1.0,
-       convention: str = "paper") -> float:
+def pk(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    k: int | None = None,
+    false_alarm_weight: float = 1.0,
+    convention: str = "paper",
+) -> float:
     r"""Pk (Beeferman et al. 1999) and P'k (Pevzner & Hearst 2002), from masses.
 
     .. math::
@@ -182,8 +197,15 @@ def pk(reference: Masses, hypothesis: Masses, *, k: int | None = None, false_ala
     return ratio(c.miss + false_alarm_weight * c.false_alarm, g, convention, "pk")
 
 
-def windowdiff_components(reference: Masses, hypothesis: Masses, *, k: int | None = None, lamprier: bool = False,
-                          weighted: bool = False, convention: str = "paper") -> WindowDiffComponents:
+def windowdiff_components(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    k: int | None = None,
+    lamprier: bool = False,
+    weighted: bool = False,
+    convention: str = "paper",
+) -> WindowDiffComponents:
     """WindowDiff's additive counts for one pair: windows in error (weighted: summed differences)
     and the divisor of the convention (never negative). See :func:`windowdiff`."""
     n, segments, pr, ph = pair_positions(reference, hypothesis)
@@ -206,25 +228,32 @@ def _wd_errors(pr: np.ndarray, ph: np.ndarray, g: Geometry, weighted: bool) -> i
         return 0
     keys = np.concatenate((pr, pr, ph, ph))
     keys <<= 2
-    keys[:nr] += 4 * (1 - g.width)              # reference enters: +1
-    keys[nr:2 * nr] += 4 + 2                    # reference leaves: -1
-    keys[2 * nr:2 * nr + nh] += 4 * (1 - g.width) + 2   # hypothesis enters: -1
-    keys[2 * nr + nh:] += 4                     # hypothesis leaves: +1
-    keys.sort(kind="stable")                    # four sorted runs: merged
+    keys[:nr] += 4 * (1 - g.width)  # reference enters: +1
+    keys[nr : 2 * nr] += 4 + 2  # reference leaves: -1
+    keys[2 * nr : 2 * nr + nh] += 4 * (1 - g.width) + 2  # hypothesis enters: -1
+    keys[2 * nr + nh :] += 4  # hypothesis leaves: +1
+    keys.sort(kind="stable")  # four sorted runs: merged
     at = keys >> 2
-    np.maximum(at, g.lo, out=at)                # events before the first window act on it
+    np.maximum(at, g.lo, out=at)  # events before the first window act on it
     np.minimum(at, g.hi + 1, out=at)
     keys &= 2
     np.subtract(1, keys, out=keys)
-    d = np.cumsum(keys)[:-1]                    # d on the run from at[j] to at[j + 1]
+    d = np.cumsum(keys)[:-1]  # d on the run from at[j] to at[j + 1]
     run = np.diff(at)
     if weighted:
         return int(np.dot(run, np.abs(d)))
     return int(np.dot(run, d != 0))
 
 
-def windowdiff(reference: Masses, hypothesis: Masses, *, k: int | None = None, lamprier: bool = False,
-               weighted: bool = False, convention: str = "paper") -> float:
+def windowdiff(
+    reference: Masses,
+    hypothesis: Masses,
+    *,
+    k: int | None = None,
+    lamprier: bool = False,
+    weighted: bool = False,
+    convention: str = "paper",
+) -> float:
     r"""WindowDiff (Pevzner & Hearst 2002, section 3), from masses.
 
     .. math::
@@ -268,8 +297,13 @@ def windowdiff(reference: Masses, hypothesis: Masses, *, k: int | None = None, l
 
 
 # names that lived here before the split (issue 12); resolved on first use, without a warning
-_MOVED = {"winpr": "tvseg.unit.winpr", "WinPR": "tvseg.unit.winpr", "window_batch": "tvseg.unit.batch",
-          "windowdiff_batch": "tvseg.unit.batch", "WindowBatch": "tvseg.unit.batch"}
+_MOVED = {
+    "winpr": "tvseg.unit.winpr",
+    "WinPR": "tvseg.unit.winpr",
+    "window_batch": "tvseg.unit.batch",
+    "windowdiff_batch": "tvseg.unit.batch",
+    "WindowBatch": "tvseg.unit.batch",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -17,6 +17,7 @@ References
 .. [2] S. Lamprier, T. Amghar, B. Levrat and F. Saubion (2007). On evaluation methodologies for
    text segmentation algorithms. ICTAI.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from tvseg.unit.conventions import Geometry, check_k, convention_k, winpr_geometry
 from tvseg.rates import rate
+from tvseg.unit.conventions import Geometry, check_k, convention_k, winpr_geometry
 from tvseg.unit.masses import Masses, as_pair, boundary_positions
 
 __all__ = ["winpr", "WinPR"]
@@ -78,18 +79,19 @@ class WinPR:
         """``tp + tn + fp + fn``: ``k (N - 1)``, or ``N - 1`` once normalized."""
         return self.tp + self.tn + self.fp + self.fn
 
-    def normalized(self) -> "WinPR":
+    def normalized(self) -> WinPR:
         """The matrix divided by ``k`` (Scaiano & Inkpen's normalized WinPR)."""
         k = self.k
         return dataclasses.replace(self, tp=self.tp / k, tn=self.tn / k, fp=self.fp / k, fn=self.fn / k)
 
-    def near_miss(self) -> "WinPR":
+    def near_miss(self) -> WinPR:
         """Contribution of near misses: this normalized matrix minus the ``k = 1`` matrix (which
         counts exact matches only), as Scaiano & Inkpen section 3.1 propose. Its four cells sum to 0."""
         strict = winpr(*self.masses, k=1)
         me = self.normalized()
-        return dataclasses.replace(me, tp=me.tp - strict.tp, tn=me.tn - strict.tn,
-                                   fp=me.fp - strict.fp, fn=me.fn - strict.fn)
+        return dataclasses.replace(
+            me, tp=me.tp - strict.tp, tn=me.tn - strict.tn, fp=me.fp - strict.fp, fn=me.fn - strict.fn
+        )
 
 
 def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> WinPR:
@@ -131,7 +133,7 @@ def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> Win
     g = winpr_geometry(n, k)
     lengths, r, h = _pieces(boundary_positions(ref), boundary_positions(hyp), g)
     tp = int((lengths * np.minimum(r, h)).sum())
-    sr = k * (ref.size - 1)       # each boundary is in exactly k windows
+    sr = k * (ref.size - 1)  # each boundary is in exactly k windows
     sh = k * (hyp.size - 1)
     fp, fn = sh - tp, sr - tp
     tn = k * (n - 1) - tp - fp - fn
@@ -177,4 +179,3 @@ def _pieces(pr: np.ndarray, ph: np.ndarray, g: Geometry) -> tuple[np.ndarray, np
 _TAGS = np.arange(4, dtype=np.int64)
 _DR = np.array([1, -1, 0, 0], np.int64)
 _DH = np.array([0, 0, 1, -1], np.int64)
-
