@@ -179,7 +179,9 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
         "count_columns": _labels(COUNTS),
         "unit_columns": unit,
         "title_columns": titling,
-        "chapter_columns": _present(present, CHAPTERS),
+        # detection and navigation in two tables, so that each fits a 1,280 px screen
+        "chapter_columns": [c for c in _present(present, CHAPTERS) if not c[0].startswith("nav_")],
+        "navigation_columns": [c for c in _present(present, CHAPTERS) if c[0].startswith("nav_")],
         "significance": significance,
         "by_length": any(s.by_length for s in report.systems),
         "length_columns": _labels(LENGTH),
