@@ -238,7 +238,9 @@ def tvseg_phases(folder: Path, out: str, html: bool, bootstrap: int) -> None:
     def read_systems():
         # as the command reads them (tvseg.commands.evaluate.load)
         reference = read_segments(folder / "ref", side="reference", which="reference")
-        ends = {show: a.get_timeline().extent().end for show, a in reference.items() if a}
+        from tvseg.commands.evaluate import show_ends
+
+        ends = show_ends(reference, None)
         hypotheses = {
             name: read_segments(folder / f"{name}.rttm", side=name, which="hypothesis", end=ends) for name in SYSTEMS
         }

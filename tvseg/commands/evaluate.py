@@ -243,7 +243,7 @@ def load(args):
     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
     # hypothesis ends where the reference's show ends (where the UEM does not say it)
     reference = read_segments(args.reference, format=args.format, uem=uem, side="reference", which="reference")
-    ends = _show_ends(reference, uem)
+    ends = show_ends(reference, uem)
     inputs = {
         "reference": reference,
         "hypotheses": {
@@ -257,7 +257,7 @@ def load(args):
     return settings, inputs
 
 
-def _show_ends(reference, uem) -> dict:
+def show_ends(reference, uem) -> dict:
     """Where each reference show with segments ends, for the shows the UEM does not bound."""
     if getattr(reference, "pristine", False):  # columns: from the arrays, no Annotation built
         ends = reference.ends()
