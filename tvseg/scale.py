@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -115,7 +116,7 @@ def evaluate_sharded(
         As :func:`tvseg.evaluate`; a UsageError also for bad ``jobs``, ``dask`` or ``chunk_shows``, or
         when ``dask`` is asked for and not installed.
     """
-    kwargs = dict(settings=settings, uem=uem, units=units, check_time_base=check_time_base)
+    kwargs: dict[str, Any] = dict(settings=settings, uem=uem, units=units, check_time_base=check_time_base)
     if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise UsageError(f"jobs must be a whole number of processes, at least 1, not {jobs!r}")
     shows = sorted(reference) if reference else []
@@ -217,7 +218,7 @@ def _cut(mapping, names):
 def _score_chunk(task: dict, quiet: bool = True):
     """Prepare and score one shard (where it is sent): a :class:`_Shard`, or :class:`_Failed` when
     it raises an error a user can fix (``quiet=False``: raise it)."""
-    notes = []
+    notes: list = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -238,7 +239,7 @@ def _score_chunk(task: dict, quiet: bool = True):
     ref_titled = any(map(has_title, p.reference_segments.label))
     flags = {name: (ref_titled, any(map(has_title, hyp.label))) for name, hyp in p.systems.items()}
     columnar = not isinstance(p.reference, dict)
-    kept = p.reference if not columnar and task["uem"] is not None else None
+    kept = p.reference if isinstance(p.reference, dict) and task["uem"] is not None else None
     return _Shard(
         settings=p.settings,
         systems=systems,

@@ -42,6 +42,7 @@ import io
 import json
 import re
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 
 import webvtt
@@ -62,18 +63,18 @@ _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def write_segments(
-    segmentations: dict[str, Annotation],
+    segmentations: Mapping[str, Annotation],
     path,
     *,
     format: str | None = None,
-    hypothesis: dict[str, Annotation] | None = None,
+    hypothesis: Mapping[str, Annotation] | None = None,
 ) -> list[Path]:
     """Write segmentations to an RTTM file, a segments CSV, WebVTT or SRT chapters, chapter lists
     or a chunkseg JSONL file.
 
     Parameters
     ----------
-    segmentations : dict of str to pyannote.core.Annotation
+    segmentations : mapping of str to pyannote.core.Annotation
         ``{show_id: Annotation}``, as returned by :func:`tvseg.read_segments`.
     path : str or os.PathLike
         The file to write, or, for WebVTT or SRT chapters or chapter lists, a folder (one
@@ -83,7 +84,7 @@ def write_segments(
         Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``, ``.srt``, ``.txt``
         for a chapter list, ``.jsonl``); a path that is a folder or has no extension means WebVTT
         chapters in a folder.
-    hypothesis : dict of str to pyannote.core.Annotation, optional
+    hypothesis : mapping of str to pyannote.core.Annotation, optional
         Only for JSONL: ``segmentations`` is then the reference and this the hypothesis of the same
         shows, written on the same lines (a line without a hypothesis is not one chunkseg scores).
 

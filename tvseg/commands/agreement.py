@@ -120,9 +120,9 @@ def run(args) -> int:
         )
         payload = result.as_dict()
     else:
-        result = agreement(dataset, **options)
-        print(_table([("coders", result)]))
-        payload = result.as_dict()
+        coders_result = agreement(dataset, **options)
+        print(_table([("coders", coders_result)]))
+        payload = coders_result.as_dict()
     if args.json:
         _write_json(Path(args.json), {"tvseg_version": _version(), **payload})
     return 0
@@ -189,6 +189,7 @@ def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
     unit_tables = read_units(units) if units else None
     if unit_tables is None and frame is None:
         raise UsageError("segment files need units: give --units PATH or --frame SECONDS")
+    assert shows is not None  # at least two coders (checked above)
     dataset = {}
     for show in sorted(shows):
         if unit_tables is not None:

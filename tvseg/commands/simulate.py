@@ -205,6 +205,7 @@ def run(args) -> int:
     if worst:
         print()
         for table, cell in worst.items():
+            assert cell.difference is not None  # largest_differences keeps cells with a difference
             print(
                 f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
                 f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})"

@@ -17,6 +17,7 @@ Exit 0 when everything passes (one summary line per input on stdout); otherwise 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tvseg.errors import InputError, TvsegError, UsageError
@@ -53,7 +54,7 @@ def run(args) -> int:
     for path in args.paths:
         for folder in _inputs(Path(path)):
             files = _files(folder)
-            checks = [(file, validate_file) for file in files if file != folder]
+            checks: list[tuple[Path, Callable[..., str]]] = [(file, validate_file) for file in files if file != folder]
             if folder.is_dir() and (files or not any(p.is_dir() for p in folder.iterdir())):
                 checks.append((folder, validate_folder))
             elif not folder.is_dir():

@@ -31,7 +31,8 @@ SERIES_STYLES = (
 
 def _polylines(points: Sequence[tuple[float, float | None]], fx, fy) -> list[str]:
     """SVG ``points`` strings, one per run of defined values (a None breaks the line)."""
-    runs, current = [], []
+    runs: list[list[str]] = []
+    current: list[str] = []
     for px, py in points:
         if py is None or (isinstance(py, float) and math.isnan(py)):
             if current:
@@ -109,7 +110,7 @@ def line_chart(
             if value is None or lo is None or hi is None:
                 continue
             style, name = SERIES_STYLES[i % len(SERIES_STYLES)], lines[i]["name"]
-            shown = [f"{100 * v:.1f}%" if y_percent else f"{v:.3f}" for v in (value, lo, hi)]
+            interval = [f"{100 * v:.1f}%" if y_percent else f"{v:.3f}" for v in (value, lo, hi)]
             band_rows.append(
                 {
                     "x": round(sx + (k - (len(bands) - 1) / 2) * 9, 2),
@@ -117,8 +118,8 @@ def line_chart(
                     "lo": round(fy(lo), 2),
                     "hi": round(fy(hi), 2),
                     "colour": style["colour"],
-                    "title": f"{name}: {y_label} {shown[0]} at {setting[1]}, bootstrap interval "
-                    f"[{shown[1]}, {shown[2]}]",
+                    "title": f"{name}: {y_label} {interval[0]} at {setting[1]}, bootstrap interval "
+                    f"[{interval[1]}, {interval[2]}]",
                 }
             )
     legend_rows = []

@@ -158,7 +158,7 @@ def defined(v) -> bool:
 
 def defined_keys(header: Report) -> set:
     """The keys some system has a corpus or macro value for."""
-    keys = set()
+    keys: set[str] = set()
     for s in header.systems:
         keys.update(k for k, e in s.corpus.items() if defined(e.value))
         keys.update(k for k, v in s.macro.items() if defined(v))

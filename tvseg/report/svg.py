@@ -169,7 +169,7 @@ def timeline(show, tolerance: float | None = None) -> dict:
             at = positions[t] = round(LEFT + (min(max(t, start), end) - start) / span * plot, 2)
         return at
 
-    lanes = []
+    lanes: list[dict] = []
 
     def lane(name: str, kind: str, key: str, starts, ends, labels, correct, marks, notes) -> None:
         name = visible_text(name)

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from tvseg.errors import UsageError
@@ -34,7 +35,7 @@ CHUNK_MAX = 50
 _PR_SET_PDEATHSIG = 1
 
 # (write_show, parent pid) of the run under way: set before the pool forks, so its processes inherit it.
-_TASK = None
+_TASK: tuple[Callable[[int], object], int] | None = None
 
 
 def default_jobs() -> int:
@@ -83,6 +84,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _chunk(start: int, stop: int) -> int:
+    assert _TASK is not None  # set by run() before the pool forks
     write_show, parent = _TASK
     for k in range(start, stop):
         if os.getppid() != parent:  # orphaned: the writer was killed; write nothing more
