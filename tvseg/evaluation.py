@@ -14,8 +14,9 @@ that a hypothesis lacks is scored as an empty hypothesis (with a warning naming 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -78,10 +79,10 @@ class SystemResult:
     name: str
     scores: ShowScores
     shows: pd.DataFrame
-    corpus: dict
-    macro: dict
-    by_length: dict
-    groups: dict
+    corpus: dict[str, Any]
+    macro: dict[str, Any]
+    by_length: dict[str, Any]
+    groups: dict[str, Any]
     matches: pd.DataFrame
     gamma_sweep: pd.DataFrame
     tolerance_sweep: pd.DataFrame
@@ -94,14 +95,14 @@ class EvaluationResult:
     """Everything ``tvseg evaluate`` computed; ``settings`` is the one object behind every number."""
 
     settings: Settings
-    shows: list
-    systems: dict
-    reference: dict
-    hypotheses: dict
+    shows: list[str]
+    systems: dict[str, SystemResult]
+    reference: Mapping[str, Any]
+    hypotheses: dict[str, Mapping[str, Annotation]]
     metadata: pd.DataFrame | None = None
-    intervals: dict = field(default_factory=dict)
-    pairwise: list = field(default_factory=list)
-    uem: dict | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
+    intervals: dict[str, Any] = field(default_factory=dict)
+    pairwise: list[Any] = field(default_factory=list)
+    uem: dict[str, Timeline] | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
 
     def to_frame(self) -> pd.DataFrame:
         """Every metric value in long format, one row per (system, scope, group, show, metric), with
@@ -125,7 +126,7 @@ class EvaluationResult:
             f"{table}<p><small>{len(self.shows)} show(s), percent; {html.escape(self.settings.signature())}</small></p>"
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers)."""
         systems = {}
         for name, sr in self.systems.items():
@@ -141,7 +142,7 @@ class EvaluationResult:
                 },
                 "bootstrap": self.intervals.get(name, {}),
             }
-        return json_safe(
+        document: dict[str, Any] = json_safe(
             {
                 "tvseg_version": __version__,
                 "signature": self.settings.signature(),
@@ -151,6 +152,7 @@ class EvaluationResult:
             },
             integer_keys=COUNT_KEYS,
         )
+        return document
 
 
 def evaluate(
@@ -161,7 +163,7 @@ def evaluate(
     uem: Mapping[str, Timeline] | None = None,
     units: Mapping[str, pd.DataFrame] | None = None,
     metadata: pd.DataFrame | None = None,
-    sweep_tolerances=TOLERANCES,
+    sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
     check_time_base: bool = True,
 ) -> EvaluationResult:
     """Score every system on every reference show.
@@ -225,7 +227,12 @@ class SystemShard:
     units: UnitPart | None = None
 
 
-def score_shard(p: Prepared, *, sweep_tolerances=TOLERANCES, titles: Mapping[str, bool] | None = None) -> dict:
+def score_shard(
+    p: Prepared,
+    *,
+    sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
+    titles: Mapping[str, bool] | None = None,
+) -> dict[str, SystemShard]:
     """Score every system on the shows of ``p`` (a corpus, or one shard of it): the per-show part of
     :func:`evaluate`, which :func:`reduce_shards` turns into the result.
 
@@ -282,14 +289,14 @@ def score_shard(p: Prepared, *, sweep_tolerances=TOLERANCES, titles: Mapping[str
 
 
 def reduce_shards(
-    shards: list,
+    shards: Sequence[Mapping[str, SystemShard]],
     *,
     settings: Settings,
-    reference,
-    hypotheses,
+    reference: Mapping[str, Any],
+    hypotheses: Mapping[str, Mapping[str, Annotation]],
     metadata: pd.DataFrame | None = None,
-    uem=None,
-    sweep_tolerances=TOLERANCES,
+    uem: Mapping[str, Timeline] | None = None,
+    sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
 ) -> EvaluationResult:
     """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
 
@@ -318,7 +325,8 @@ def reduce_shards(
         warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
         if shards[0][name].units is not None:
-            parts = [shard[name].units for shard in shards]
+            # every shard is scored with the corpus's units (or frames): none of them is None
+            parts = cast("list[UnitPart]", [shard[name].units for shard in shards])
             per_show_units, corpus_units = reduce_unit_parts(parts, firsts, shows)
             unit_tables[name] = (unit_components_table(parts, firsts, len(shows)), unit_rates)
             per_show = per_show.join(per_show_units)
@@ -362,7 +370,7 @@ def reduce_shards(
     )
 
 
-def _pairs(scores: ShowScores, shows) -> pd.DataFrame:
+def _pairs(scores: ShowScores, shows: Sequence[str]) -> pd.DataFrame:
     r_show, r_time, _, h_time = scores.boundaries
     i, j = scores.pairs
     names = np.asarray(shows, dtype=object)

@@ -23,8 +23,9 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -264,7 +265,7 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
     return [folder / name for name in files]
 
 
-def json_safe(value, *, integer_keys=frozenset(), key=None):
+def json_safe(value: Any, *, integer_keys: Collection[Any] = frozenset(), key: Any = None) -> Any:
     """A copy of ``value`` that JSON can hold: numpy scalars as Python ones, NaN and infinities as None
     (JSON has no NaN: it becomes null), mapping keys as strings, and the whole-number values of the
     ``integer_keys`` (counts) as integers. A :class:`pandas.DataFrame` becomes ``{index: {column:

@@ -115,7 +115,7 @@ def score_shows(
     gamma: float,
     long_threshold: float,
     tolerance: float,
-    tolerances: Sequence[float] = (),
+    tolerances: Sequence[float] | np.ndarray = (),
     uem_start: np.ndarray | None = None,
     uem_end: np.ndarray | None = None,
     title_f1_threshold: float | None = None,

@@ -10,7 +10,8 @@ shards (:mod:`tvseg.scale`) gives the same numbers and the same warnings as one 
 from __future__ import annotations
 
 import warnings
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -109,7 +110,9 @@ def _assemble(comps, scored, shows, events, part=False):
     return unit_part if part else reduce_unit_parts([unit_part], [0], shows)
 
 
-def reduce_unit_parts(parts, firsts, shows):
+def reduce_unit_parts(
+    parts: Sequence[UnitPart], firsts: Sequence[int], shows: list[str]
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-show table and the corpus metrics of a corpus from the :class:`UnitPart` of its shards.
 
     Parameters
@@ -146,7 +149,7 @@ def reduce_unit_parts(parts, firsts, shows):
             index=pd.Index([name for part in parts for name in part.per_show.index]),
         )
     comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
-    total = {key: int(comps[key].sum()) for key in _INT_KEYS}
+    total: dict[str, float] = {key: int(comps[key].sum()) for key in _INT_KEYS}
     for key in _FLOAT_KEYS:  # added show after show, as the loop adds them
         s = 0.0
         for v in comps[key].tolist():
