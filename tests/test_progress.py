@@ -36,6 +36,7 @@ def test_the_bar_is_drawn_with_progress_and_not_with_quiet(tmp_path, capsys):
     assert main(args + ["--progress"]) == 0
     drawn = capsys.readouterr()
     assert "tvseg: reading RTTM files" in drawn.err and "tvseg: reading" not in drawn.out
+    assert "tvseg: scoring 150 shows" in drawn.err
     assert main(args + ["--quiet"]) == 0
     assert "tvseg: reading" not in capsys.readouterr().err
 
@@ -56,7 +57,8 @@ def test_no_bar_when_stderr_is_not_a_terminal(tmp_path, capsys):
         )
         == 0
     )
-    assert "tvseg: reading" not in capsys.readouterr().err  # pytest's captured stderr is not a terminal
+    err = capsys.readouterr().err  # pytest's captured stderr is not a terminal
+    assert "tvseg: reading" not in err and "tvseg: scoring" not in err
 
 
 def test_progress_and_quiet_exclude_each_other(capsys):

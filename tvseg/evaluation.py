@@ -26,6 +26,8 @@ from tvseg import __version__
 from tvseg.metrics import COUNT_KEYS, keys
 from tvseg.output import json_safe
 from tvseg.preparation import Prepared, prepare
+from tvseg.progress import enabled as bars_enabled
+from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import ShowScores, score_shows
 from tvseg.retrieval.coverage import match_table
@@ -50,6 +52,8 @@ __all__ = [
 ]
 
 UNIT_METRICS = keys("unit")
+SCORING_BAR_SHOWS = 1000
+"""From how many shows scoring draws a progress bar on a terminal (``--progress`` draws it always)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,7 +257,14 @@ def score_shard(
     """
     settings, shows, ref = p.settings, p.shows, p.reference_segments
     out = {}
-    for name, hyp in p.systems.items():
+    # a bar per system scored, on a terminal from a thousand shows up (tvseg.progress)
+    systems = iterate(
+        list(p.systems.items()),
+        desc=f"scoring {len(shows)} shows",
+        unit="system",
+        minimum=1 if bars_enabled(len(shows), SCORING_BAR_SHOWS) else len(p.systems) + 1,
+    )
+    for name, hyp in systems:
         scores = score_shows(
             ref,
             hyp,
