@@ -24,6 +24,7 @@ would need gigabytes at 10,000).
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import resource
@@ -49,16 +50,16 @@ def one_show(n: int, seed: int = 0):
 
 
 def load_before(rev: str):
-    source = subprocess.run(
-        ["git", "show", f"{rev}:tvseg/retrieval/boundaries.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "boundaries_before.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("boundaries_before", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["boundaries_before"] = module
-    spec.loader.exec_module(module)
-    return module
+    """``tvseg.retrieval.boundaries`` as it was at ``rev``: the whole package of that commit, extracted
+    with ``git archive`` into a temporary folder and imported from there (this runs in a child process
+    of its own, which imports no other tvseg)."""
+    folder = Path(tempfile.mkdtemp())
+    archive = subprocess.run(["git", "archive", rev, "tvseg"], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    sys.path.insert(0, str(folder))
+    for name in [m for m in sys.modules if m == "tvseg" or m.startswith("tvseg.")]:
+        del sys.modules[name]
+    return importlib.import_module("tvseg.retrieval.boundaries")
 
 
 def child(version: str, call: str, n: int, repeat: int, rev: str) -> dict:
