@@ -305,7 +305,7 @@ def _jsonl_text(
             raise InputError("a JSONL show id cannot be empty", value=show)
         _contiguous(show, show_rows, "chunkseg's JSONL")
         duration = show_rows[-1][1]
-        line = {"show": show, "reference": [start_ms / 1000 for start_ms, _, _ in show_rows[1:]]}
+        line: dict[str, object] = {"show": show, "reference": [start_ms / 1000 for start_ms, _, _ in show_rows[1:]]}
         if hypothesis is not None:
             other = hypothesis[show]
             _contiguous(show, other, "chunkseg's JSONL")

@@ -187,7 +187,7 @@ def _scan(text: str, *, depth: int | None = None, repeated: bool = False) -> int
     A scan of strings and punctuation only; it is run once ``json.loads`` has failed, on text whose
     syntax is valid up to the fault.
     """
-    stack = []  # per open bracket: the keys seen so far in an object, None in an array
+    stack: list[set[str] | None] = []  # per open bracket: the keys seen so far in an object, None in an array
     key = None  # the last string, a key if a colon follows it
     for token in _TOKEN.finditer(text):
         t = token.group()

@@ -69,7 +69,7 @@ def read_chapters(path) -> list[Chapter]:
                 line=number,
                 value=raw,
             )
-        title = rest[separator.end() :].strip() if rest else ""
+        title = rest[separator.end() :].strip() if rest and separator is not None else ""
         if chapters:
             previous = chapters[-1]
             if start == previous.start:

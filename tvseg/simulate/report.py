@@ -67,7 +67,12 @@ def largest_differences(cells: Sequence[Cell]) -> dict[str, Cell]:
     for c in cells:
         if c.difference is None:
             continue
-        if c.table not in out or abs(c.difference) > abs(out[c.table].difference):
+        kept = out.get(c.table)
+        if kept is None:
+            out[c.table] = c
+            continue
+        assert kept.difference is not None  # only cells with a difference are kept
+        if abs(c.difference) > abs(kept.difference):
             out[c.table] = c
     return out
 
