@@ -134,7 +134,7 @@ def _writer_alive(pid: int) -> bool:
 def leftovers(folder, names) -> list[Path]:
     """Temporary files or folders in ``folder`` for one of ``names`` whose writer process is gone."""
     names = {names} if isinstance(names, str) else set(names)
-    found = []
+    found: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -251,7 +251,12 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
         return [folder / name for name in files]
     remove_leftovers(folder, files)
     staged: dict[Path, Path] = {}
-    with undone_on_failure(folder, "folder", undo=lambda: [remove_path(tmp) for tmp in staged]):
+
+    def remove_staged() -> None:
+        for staged_tmp in staged:
+            remove_path(staged_tmp)
+
+    with undone_on_failure(folder, "folder", undo=remove_staged):
         for name, text in files.items():
             target = folder / name
             tmp = temporary_path(target)

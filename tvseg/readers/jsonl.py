@@ -86,8 +86,10 @@ def read_jsonl(path) -> list[JsonlShow]:
             data = json.loads(
                 raw, parse_float=_Number, parse_int=_Number, parse_constant=_Number, object_pairs_hook=_object
             )
-        except _DuplicateKey as key:
-            raise InputError("a field is given twice in this line", path=path, line=number, value=str(key)) from None
+        except _DuplicateKey as duplicate:
+            raise InputError(
+                "a field is given twice in this line", path=path, line=number, value=str(duplicate)
+            ) from None
         except json.JSONDecodeError as error:
             raise InputError(
                 f"not JSON ({error.msg} at column {error.colno})", path=path, line=number, value=raw
@@ -140,7 +142,7 @@ def read_jsonl(path) -> list[JsonlShow]:
     if not shows:
         raise InputError("no JSONL line", path=path, line=1)
     if unknown:
-        names = sorted(unknown, key=unknown.get)
+        names = sorted(unknown, key=unknown.__getitem__)
         warn(
             f"field(s) not read (tvseg reads show, reference, hypothesis, duration, reference_titles, "
             f"hyp_titles): {', '.join(map(repr, names))}",
