@@ -132,11 +132,11 @@ def plain_decimals(
             ok, count, dots = _plain_bytes(words[start[chunk] + 8 * half], used)
             plain[chunk] &= ok
             points[chunk] += count
-            if decimals:
+            if places is not None:  # decimals asked for
                 at = np.bitwise_count((dots & (~dots + np.uint64(1))) - np.uint64(1)).astype(np.int64) // 8
                 places[chunk] += np.where(count == 1, length[chunk] - 1 - 8 * half - at, 0)
     plain &= (points <= 1) & (length > points)
-    if decimals:
+    if places is not None:
         places[~plain] = 0
     return plain, places
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -58,7 +59,9 @@ def read_table(path) -> Table:
     quote, say) is refused at its line rather than guessed.
     """
     text = read_text(path)
-    header_line = _FIRST_LINE.match(text).group(1)
+    first = _FIRST_LINE.match(text)
+    assert first is not None  # the pattern matches any text, an empty one too
+    header_line = first.group(1)
     separator = ";" if ";" in header_line and "," not in header_line else ","
     starts, rows = _records(text, path, separator)
     if not rows:
@@ -150,6 +153,7 @@ def table_kind(columns: list[str], *, path) -> str:
     Other columns are refused, so that a misspelt column is not silently ignored.
     """
     present = set(columns)
+    allowed: tuple[str, ...]
     if "label" in present:
         kind, allowed = "segments", SEGMENT_COLUMNS
     elif {"start", "end"} & present:
@@ -264,12 +268,12 @@ def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int, np.ndarray]]
     frame = pd.DataFrame({"show": shows, "start": starts, "end": ends, "line": table.lines})
     for name in extra:
         frame[name] = table.frame[name].str.strip().to_numpy(dtype=object)
-    result = {}
+    result: dict[str, tuple[pd.DataFrame, int, np.ndarray]] = {}
     for show, rows in frame.groupby("show", sort=False):
         records = [Record(s, e, "", int(n)) for s, e, n in zip(rows["start"], rows["end"], rows["line"])]
         check_records(records, path=table.path, what="breath group")
         ordered = rows.sort_values(["start", "end", "line"], kind="stable")
-        result[show] = (
+        result[cast(str, show)] = (  # the show column holds str (see _shows)
             ordered[["start", "end", *extra]].reset_index(drop=True),
             int(rows["line"].min()),
             ordered["line"].to_numpy(dtype=np.int64),
