@@ -18,6 +18,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -99,7 +100,7 @@ def prepare(
         system shares a show with the reference is the caller's (:func:`check_systems`).
     """
     settings = settings or Settings()
-    changes = {}
+    changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
         changes["uem"] = uem is not None
     if units is not None and settings.units != "file":

@@ -10,12 +10,16 @@ reads each show's Annotation. Both paths give the same arrays (``tests/test_colu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.retrieval.segments import Segments, check
+
+if TYPE_CHECKING:
+    from tvseg.columns_base import Columns
 
 __all__ = ["is_columnar", "segments_from_columns", "crop_to_regions", "unit_arrays", "SEGMENT_PRECISION"]
 
@@ -80,15 +84,16 @@ def crop_to_regions(
     )
 
 
-def unit_arrays(units: Mapping, shows: Sequence[str]):
+def unit_arrays(units: Mapping, shows: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(show index, start, end)`` of the units of ``shows`` (float seconds, in each show's row order),
     from :class:`tvseg.columns.UnitColumns` or any mapping of show id to a ``start, end`` table."""
     if is_columnar(units):
-        rows, counts = _gather(units, shows)
+        columns = cast("Columns[Any]", units)  # a pristine UnitColumns
+        rows, counts = _gather(columns, shows)
         return (
             np.repeat(np.arange(len(shows), dtype=np.int64), counts),
-            np.asarray(units.start, dtype=float)[rows],
-            np.asarray(units.end, dtype=float)[rows],
+            np.asarray(columns.start, dtype=float)[rows],
+            np.asarray(columns.end, dtype=float)[rows],
         )
     parts_s, parts_e, counts = [], [], []
     for show in shows:
@@ -101,7 +106,7 @@ def unit_arrays(units: Mapping, shows: Sequence[str]):
         parts_s.append(table["start"].to_numpy(dtype=float))
         parts_e.append(table["end"].to_numpy(dtype=float))
         counts.append(len(table))
-    show = np.repeat(np.arange(len(shows), dtype=np.int64), np.asarray(counts, dtype=np.int64))
+    show_index = np.repeat(np.arange(len(shows), dtype=np.int64), np.asarray(counts, dtype=np.int64))
     if not parts_s:
-        return show, np.empty(0), np.empty(0)
-    return show, np.concatenate(parts_s), np.concatenate(parts_e)
+        return show_index, np.empty(0), np.empty(0)
+    return show_index, np.concatenate(parts_s), np.concatenate(parts_e)
