@@ -201,7 +201,7 @@ def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
         raise InputError(
             "not an SRT file: it holds no cue timing line", path=path, line=1, value=lines[0] if lines else ""
         )
-    return [tuple(cue) for cue in cues]
+    return [(timing, first_text, end_of_text) for timing, first_text, end_of_text in cues]
 
 
 def _end_of_text(lines: list[str], first: int, timing: int) -> int:
@@ -219,7 +219,7 @@ class _Timings:
         self.path = path
         self.format = format
         self.unpadded = 0
-        self.first_unpadded = None
+        self.first_unpadded: tuple[int, str] | None = None
 
     def read(self, raw: str, line: int) -> tuple[int, int]:
         """The start and end of a timing line, in milliseconds."""
@@ -236,6 +236,7 @@ class _Timings:
                 line=line,
                 value=raw,
             )
+        assert match is not None  # well_formed
         groups = match.groups()
         return (
             self._milliseconds(groups[:5], raw=raw, line=line),
@@ -272,6 +273,7 @@ class _Timings:
 
     def report(self) -> None:
         if self.unpadded:
+            assert self.first_unpadded is not None  # set with the first unpadded field
             line, raw = self.first_unpadded
             warn(
                 f"{self.unpadded} cue time(s) written without leading zeros, read as if padded (first: {raw!r})",

@@ -78,13 +78,13 @@ def paired_bootstrap(
     matrices = {name: [t.to_numpy(float) for t in tables[name]] for name in names}
     sums = {name: [np.empty((resamples, m.shape[1])) for m in matrices[name]] for name in names}
     for done in range(0, resamples, block):
-        b = min(block, resamples - done)
+        size = min(block, resamples - done)
         # each resample draws n_shows shows with replacement: its weights are how often each was drawn
-        drawn = rng.integers(0, n_shows, size=(b, n_shows)) + (np.arange(b) * n_shows)[:, None]
-        weights = np.bincount(drawn.ravel(), minlength=b * n_shows).reshape(b, n_shows).astype(float)
+        drawn = rng.integers(0, n_shows, size=(size, n_shows)) + (np.arange(size) * n_shows)[:, None]
+        weights = np.bincount(drawn.ravel(), minlength=size * n_shows).reshape(size, n_shows).astype(float)
         for name in names:
             for total, matrix in zip(sums[name], matrices[name]):
-                total[done : done + b] = weights @ matrix
+                total[done : done + size] = weights @ matrix
     samples = {}
     for name in names:
         samples[name] = metric_table(
@@ -94,7 +94,7 @@ def paired_bootstrap(
             rates = extra[name][1](pd.DataFrame(sums[name][1], columns=tables[name][1].columns))
             samples[name] = samples[name].assign(**{k: np.asarray(v, dtype=float) for k, v in rates.items()})
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
-    intervals = {}
+    intervals: dict[str, dict[str, dict[str, float]]] = {}
     for name in names:
         with_titles = bool(titles and titles.get(name))
         metrics = [k for k in BOOTSTRAPPED if (METRICS[k].group != "title" or with_titles) and k in samples[name]]
