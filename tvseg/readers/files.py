@@ -7,6 +7,7 @@ them, so that every message is theirs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -68,7 +69,7 @@ def segment_records_of_file(
     }
 
 
-def units_of_file(file: Path, kind: str, *, show) -> dict[str, tuple[pd.DataFrame, int, np.ndarray | None]]:
+def units_of_file(file: Path, kind: str, *, show) -> Mapping[str, tuple[pd.DataFrame, int | None, np.ndarray | None]]:
     """``{show: (DataFrame, line of its first unit, line of each row or None)}`` of one file read as ``kind``."""
     if kind in ("rttm", "jsonl", "txt"):
         name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
@@ -110,8 +111,12 @@ def caption_units(cues, *, path) -> pd.DataFrame:
     joined by `` / ``. Each file with such cues gives one :class:`~tvseg.errors.TvsegWarning`
     counting them and naming the first one's line.
     """
-    starts, ends, texts, voices, lines = [], [], [], [], []
-    merged = []
+    starts: list[int] = []
+    ends: list[int] = []
+    texts: list[str] = []
+    voices: list[list[str]] = []
+    lines: list[int] = []
+    merged: list[int] = []
     for cue in sorted(cues, key=lambda c: (c.start_ms, c.line)):
         if starts and starts[-1] == cue.start_ms:
             merged.append(cue.line)
