@@ -98,7 +98,9 @@ def unit_components(
         if ref is None:
             return None
         hyp = chunk_masses(hypothesis, region, settings.frame)
+        assert hyp is not None  # None depends on the region and the chunk only, as for the reference
     else:
+        assert units is not None  # given outside chunkseg (see units above)
         ref = to_masses(reference, units)
         hyp = to_masses(hypothesis, units)
     out: dict[str, float] = {}
