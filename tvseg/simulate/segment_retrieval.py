@@ -62,12 +62,17 @@ Computational Linguistics 28(1), 2002, section 4.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
 
 from tvseg.simulate.study import Cell, experiment_rng
+
+if TYPE_CHECKING:
+    from tvseg.retrieval.segments import Segments
 
 __all__ = [
     "STUDY",
@@ -119,7 +124,7 @@ class Reference:
         Trial of each show.
     """
 
-    segments: object
+    segments: Segments
     length: np.ndarray
     trial: np.ndarray
 
@@ -275,7 +280,7 @@ def score(
     scores = score_shows(
         seg,
         hypothesis,
-        shows=shows,
+        shows=cast(Sequence[str], shows),  # the show indices serve as names
         gamma=gamma,
         long_threshold=LONG_THRESHOLD,
         tolerance=float(tolerances[0]),
@@ -287,7 +292,7 @@ def score(
     comp.index = trial
     per_trial = comp.groupby(level=0).sum()
     table = metric_table(per_trial)
-    out = {k: table[k].to_numpy(float) for k in METRICS[:6]}
+    out: dict[str, np.ndarray | float] = {k: table[k].to_numpy(float) for k in METRICS[:6]}
     out["recall_n_short"] = rate(per_trial["n_correct_reference_short"], per_trial["n_reference_short"])
     out["recall_n_long"] = rate(per_trial["n_correct_reference_long"], per_trial["n_reference_long"])
     matched = scores.boundary_matched.copy()
@@ -364,7 +369,7 @@ def format_table(cells: list[Cell]) -> str:
     heads = [_HEADERS.get(m, m.replace("boundary_f1_", "F@")) for m in metrics]
     lines = []
     for table in dict.fromkeys(c.table for c in cells):
-        rows = {}
+        rows: dict[tuple[str, float], dict[str, float]] = {}
         for c in cells:
             if c.table == table:
                 rows.setdefault((c.errors, c.p), {})[c.metric] = c.value
