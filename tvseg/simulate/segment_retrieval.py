@@ -74,19 +74,8 @@ from tvseg.simulate.study import Cell, experiment_rng
 if TYPE_CHECKING:
     from tvseg.retrieval.segments import Segments
 
-__all__ = [
-    "STUDY",
-    "Reference",
-    "draw_references",
-    "hypothesis_segments",
-    "inject",
-    "score",
-    "experiments",
-    "run",
-    "format_table",
-    "as_json",
-    "METRICS",
-]
+__all__ = ["STUDY", "Reference", "draw_references", "hypothesis_segments", "inject", "score", "experiments", "run"]
+__all__ += ["format_table", "as_json", "METRICS"]
 
 STUDY = "segment-retrieval"
 SHOW_RANGE = (600.0, 1800.0)
