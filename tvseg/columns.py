@@ -15,14 +15,16 @@ changes) is :class:`tvseg.columns_base.Columns`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, DTypeLike, NDArray
-from pyannote.core import Annotation, Segment
 
 from tvseg.columns_base import Columns, PathOrNone
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation
 
 __all__ = ["SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS"]
 
@@ -30,7 +32,7 @@ UNIT_TEXT_COLUMNS = ("text", "speaker", "topic")
 """The optional text columns of a unit table, in the order its frames hold them."""
 
 
-class SegmentColumns(Columns[Annotation]):
+class SegmentColumns(Columns["Annotation"]):
     """Topic segmentations of many shows: a mapping of show id to ``pyannote.core.Annotation``.
 
     Parameters
@@ -114,6 +116,8 @@ class SegmentColumns(Columns[Annotation]):
         return SegmentColumns(names, offsets, label=self.label[rows], **common)
 
     def _build(self, k: int) -> Annotation:
+        from pyannote.core import Annotation, Segment
+
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])
         annotation = Annotation(uri=self.names[k])
         rows = zip(self.start[a:b].tolist(), self.end[a:b].tolist(), self.label[a:b].tolist())

@@ -16,11 +16,10 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Timeline
 
 from tvseg import __version__
 from tvseg.metrics import COUNT_KEYS, keys
@@ -38,6 +37,9 @@ from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
 from tvseg.unit.corpus import UnitPart, corpus_unit_scores, reduce_unit_parts
 from tvseg.unit.corpus_parts import unit_components_table, unit_rates
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation, Timeline
 
 __all__ = [
     "evaluate",

@@ -18,11 +18,10 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import ticks
@@ -37,6 +36,9 @@ from tvseg.time_base import (
     check_unit_extents,
     warn_captions,
 )
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation, Timeline
 
 __all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "check_systems", "warn_extra_shows", "give_notes"]
 

@@ -44,13 +44,16 @@ import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import webvtt
-from pyannote.core import Annotation
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.readers.validation import NO_LABEL
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation
 
 __all__ = ["write_segments", "WRITE_FORMATS"]
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeAlias
-
-from pyannote.core import Timeline
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
@@ -32,6 +30,9 @@ from tvseg.readers.rttm import check_types
 from tvseg.readers.source import warn
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL, to_annotation
+
+if TYPE_CHECKING:
+    from pyannote.core import Timeline
 
 __all__ = [
     "NO_LABEL",

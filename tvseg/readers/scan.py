@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from pyannote.core.segment import SEGMENT_PRECISION
 
 from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns
 from tvseg.columns_base import sort_rows
+from tvseg.pyannote_objects import SEGMENT_PRECISION
 
 __all__ = [
     "Scan",

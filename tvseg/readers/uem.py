@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import bisect
 import warnings
-
-from pyannote.core import Annotation, Segment, Timeline
+from typing import TYPE_CHECKING
 
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers.rttm import split_fields
 from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import Record, check_records, parse_time
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation, Timeline
 
 __all__ = ["read_uem", "crop_to_uem", "UemCrop"]
 
@@ -45,6 +47,8 @@ def read_uem(path) -> dict[str, Timeline]:
         regions.setdefault(show, []).append(Record(start, end, show, number))
     if not regions:
         raise InputError("no UEM line (only comments or blank lines)", path=path, line=1)
+    from pyannote.core import Segment, Timeline
+
     return {
         show: Timeline(
             [Segment(r.start, r.end) for r in check_records(records, path=path, what="UEM region")], uri=show
@@ -85,6 +89,8 @@ def crop_to_uem(
     ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
     named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
     """
+    from pyannote.core import Annotation
+
     show = annotation.uri
     who = f"{side}: " if side else ""
     if show not in uem:

@@ -16,12 +16,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Segment
 
 from tvseg.errors import InputError
+from tvseg.pyannote_objects import is_empty
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation
 
 __all__ = ["NO_LABEL", "MAX_SECONDS", "Record", "parse_time", "clock_seconds", "check_records", "to_annotation"]
 
@@ -134,7 +138,7 @@ def check_records(records: list[Record], *, path, what: str = "segment") -> list
         The records sorted by (start, end, line).
     """
     for record in records:
-        if not Segment(record.start, record.end):
+        if is_empty(record.start, record.end):
             problem = "end before start" if record.end < record.start else "zero duration"
             raise InputError(
                 f"{what} with {problem}", path=path, line=record.line, value=f"{record.start:g} -> {record.end:g}"
@@ -162,6 +166,8 @@ def check_records(records: list[Record], *, path, what: str = "segment") -> list
 
 def to_annotation(show: str, records: list[Record], *, path) -> Annotation:
     """Validate the records of one show and return them as an Annotation, one track per segment."""
+    from pyannote.core import Annotation, Segment
+
     annotation = Annotation(uri=show)
     for track, record in enumerate(check_records(records, path=path)):
         annotation[Segment(record.start, record.end), track] = record.label

@@ -28,11 +28,10 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from pyannote.core import Segment
 
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS, tick, ticks
@@ -40,6 +39,9 @@ from tvseg.rates import f_measure, rate
 from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
 from tvseg.retrieval.one_show import match_show, read_show, show_boundaries
 from tvseg.retrieval.segments import Segmentation, Segments
+
+if TYPE_CHECKING:
+    from pyannote.core import Segment
 
 Floats: TypeAlias = "NDArray[np.float64]"
 
@@ -220,7 +222,11 @@ def boundaries(
                 stacklevel=2,
             )
     p, r = rate(n_m, n_h), rate(n_m, n_r)
-    shown_extent = None if math.isnan(e_start) else Segment(float(e_start), float(e_end))
+    shown_extent = None
+    if not math.isnan(e_start):
+        from pyannote.core import Segment
+
+        shown_extent = Segment(float(e_start), float(e_end))
     return BoundaryResult(
         precision=p,
         recall=r,

@@ -16,16 +16,13 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
+from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.retrieval.segments import Segments, check
 
 if TYPE_CHECKING:
     from tvseg.columns_base import Columns
 
 __all__ = ["is_columnar", "segments_from_columns", "crop_to_regions", "unit_arrays", "SEGMENT_PRECISION"]
-
-SEGMENT_PRECISION = 1e-6
-"""pyannote.core's emptiness threshold: a segment no longer than this (seconds) is empty
-(``Segment.__bool__``), and the Annotation path drops such a remainder of a crop."""
 
 
 def is_columnar(mapping) -> bool:

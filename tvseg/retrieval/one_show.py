@@ -37,9 +37,9 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
-from pyannote.core import Annotation, Timeline
 
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ratio, ticks
+from tvseg.pyannote_objects import is_annotation, is_timeline
 from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_points
 from tvseg.retrieval.segments import Segmentation, from_segmentation
 
@@ -100,7 +100,7 @@ def read_show(segmentation: Segmentation, *, what: str) -> Show:
         As :func:`tvseg.retrieval.segments.from_segmentation`, with the same message.
     """
     labels = None
-    if isinstance(segmentation, Annotation):
+    if is_annotation(segmentation):
         tracks = getattr(segmentation, "_tracks", None)
         if not isinstance(tracks, dict):
             return _careful(segmentation, what)
@@ -110,7 +110,7 @@ def read_show(segmentation: Segmentation, *, what: str) -> Show:
             return _careful(segmentation, what)
         # insertion order, read by C-level iterators: checked sorted below, else the careful path
         flat = _flat(dict.keys(tracks))
-    elif isinstance(segmentation, Timeline):
+    elif is_timeline(segmentation):
         flat = _flat(segmentation)
     elif isinstance(segmentation, (np.ndarray, list, tuple)):
         try:

@@ -11,14 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
-from pyannote.core import Annotation, Timeline
 
 from tvseg.errors import InputError
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
+from tvseg.pyannote_objects import is_annotation, is_timeline
+
+if TYPE_CHECKING:
+    from pyannote.core import Annotation, Timeline
 
 Segmentation: TypeAlias = "Annotation | Timeline | NDArray[Any] | Sequence[Sequence[float]] | None"
 """One show's segmentation as the per-show functions take it: an Annotation, a Timeline, an ``(n, 2)``
@@ -81,7 +84,7 @@ def _raw(segmentation, what: str):
     """Unchecked ``(start, end, label)`` arrays of one segmentation."""
     if segmentation is None:
         return np.empty(0), np.empty(0), np.empty(0, dtype=object)
-    if isinstance(segmentation, Annotation):
+    if is_annotation(segmentation):
         tracks = getattr(segmentation, "_tracks", None)
         if tracks is not None:
             # pyannote.core keeps {segment: {track: label}} sorted by segment; reading it directly is
@@ -98,7 +101,7 @@ def _raw(segmentation, what: str):
         else:  # pragma: no cover - other pyannote.core versions
             triples = list(segmentation.itertracks(yield_label=True))
             segs, labels = [s for s, _, _ in triples], [lab for _, _, lab in triples]
-    elif isinstance(segmentation, Timeline):
+    elif is_timeline(segmentation):
         segs = list(segmentation)
         labels = [None] * len(segs)
     elif isinstance(segmentation, (np.ndarray, list, tuple)):
@@ -222,12 +225,12 @@ def _flat(segmentations: list):
     for seg in segmentations:
         if seg is None:
             counts.append(0)
-        elif isinstance(seg, Annotation) and isinstance(getattr(seg, "_tracks", None), dict):
+        elif is_annotation(seg) and isinstance(getattr(seg, "_tracks", None), dict):
             d = seg._tracks
             keys.extend(dict.keys(d))
             tracks.extend(dict.values(d))
             counts.append(len(d))
-        elif isinstance(seg, Timeline):
+        elif is_timeline(seg):
             segs = list(seg)
             keys.extend(segs)
             tracks.extend([_NO_LABEL] * len(segs))

@@ -28,7 +28,6 @@ integers, S's, B's and GHD's are sums of halves, summed over shows in show order
 from __future__ import annotations
 
 import numpy as np
-from pyannote.core import Segment
 
 from tvseg.errors import InputError, UsageError
 from tvseg.exact import ticks
@@ -131,6 +130,8 @@ def _frames(start, end, frame, scored):
     empty = ~(end > start)
     if empty.any():
         i = int(np.flatnonzero(empty)[0])
+        from pyannote.core import Segment
+
         frames(Segment(float(start[i]), float(end[i])), frame)  # raises its InputError
     count = np.maximum(1, np.ceil((end - start) / frame - 1e-9)).astype(np.int64)
     which = np.repeat(np.arange(scored.size), count)

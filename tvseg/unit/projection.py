@@ -16,21 +16,25 @@ chunkseg's grid (:func:`chunk_masses`, ``convention="chunkseg"``) is another pro
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError
 from tvseg.exact import ticks
+from tvseg.pyannote_objects import is_annotation, is_segment, is_timeline
+
+if TYPE_CHECKING:
+    from pyannote.core import Segment, Timeline
 
 __all__ = ["to_masses", "unit_segments", "frames", "chunk_boundaries", "chunk_flags", "chunk_masses"]
 
 
 def _timeline(annotation) -> Timeline:
-    if isinstance(annotation, Annotation):
+    if is_annotation(annotation):
         return annotation.get_timeline(copy=False)
-    if isinstance(annotation, Timeline):
+    if is_timeline(annotation):
         return annotation
     raise InputError("a segmentation must be a pyannote.core Annotation or Timeline", value=type(annotation).__name__)
 
@@ -131,7 +135,7 @@ def frames(extent: Segment, frame: float) -> pd.DataFrame:
     """
     if isinstance(frame, bool) or not isinstance(frame, (int, float)) or not math.isfinite(frame) or frame <= 0:
         raise InputError("the frame length must be a positive number of seconds", value=frame)
-    if not isinstance(extent, Segment) or not (extent.end > extent.start):
+    if not is_segment(extent) or not (extent.end > extent.start):
         raise InputError("frames need a non-empty extent", value=str(extent))
     count = max(1, math.ceil((extent.end - extent.start) / frame - 1e-9))
     start = extent.start + frame * np.arange(count, dtype=float)

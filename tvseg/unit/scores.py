@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import pandas as pd
-from pyannote.core import Segment
 
 from tvseg.errors import TvsegWarning
 from tvseg.rates import rate
@@ -49,6 +49,9 @@ from tvseg.unit.projection import chunk_masses, to_masses
 from tvseg.unit.similarity import pair_counts, similarity_counts
 from tvseg.unit.windows import pk_components, windowdiff, windowdiff_components
 from tvseg.unit.winpr import winpr
+
+if TYPE_CHECKING:
+    from pyannote.core import Segment
 
 __all__ = ["unit_components", "unit_metrics", "UNIT_METRICS"]
 
