@@ -28,8 +28,8 @@ print(rc, len(loaded), loaded[:3])
 """
 
 
-def _modules_loaded_by(*args: str) -> str:
-    run = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True)
+def _modules_loaded_by(*args: str, cwd) -> str:
+    run = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True, cwd=cwd)
     return run.stdout.strip().splitlines()[-1]
 
 
@@ -55,9 +55,9 @@ def test_evaluate_and_validate_from_files_do_not_import_pyannote(tmp_path):
     ref, hyp, units = _files_corpus(tmp_path)
     inputs = ["--reference", str(ref), "--hypothesis", f"a={hyp}", "--units", str(units)]
     out = tmp_path / "out.json"
-    assert _modules_loaded_by("evaluate", *inputs, "--json", str(out), "--quiet") == "0 0 []"
+    assert _modules_loaded_by("evaluate", *inputs, "--json", str(out), "--quiet", cwd=tmp_path) == "0 0 []"
     assert out.stat().st_size > 0
-    assert _modules_loaded_by("validate", *inputs) == "0 0 []"
+    assert _modules_loaded_by("validate", *inputs, cwd=tmp_path) == "0 0 []"
 
 
 def test_the_probe_sees_pyannote_when_a_uem_builds_timelines(tmp_path):
@@ -66,7 +66,17 @@ def test_the_probe_sees_pyannote_when_a_uem_builds_timelines(tmp_path):
     uem = tmp_path / "corpus.uem"
     uem.write_text("".join(f"show{k} 1 0.000 100.000\n" for k in range(3)))
     loaded = _modules_loaded_by(
-        "evaluate", "--reference", str(ref), "--hypothesis", f"a={hyp}", "--uem", str(uem), "--json", "-", "--quiet"
+        "evaluate",
+        "--reference",
+        str(ref),
+        "--hypothesis",
+        f"a={hyp}",
+        "--uem",
+        str(uem),
+        "--json",
+        str(tmp_path / "out.json"),
+        "--quiet",
+        cwd=tmp_path,
     )
     assert loaded.startswith("0 ") and loaded != "0 0 []"
 
