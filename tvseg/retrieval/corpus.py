@@ -46,11 +46,12 @@ import numpy as np
 import pandas as pd
 
 from tvseg.exact import tick
-from tvseg.retrieval.boundaries import count_matched, extract, match_points, regions
+from tvseg.retrieval.boundaries import extract, match_points, regions
 from tvseg.retrieval.chapters import chapter_components, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.segments import Segments
+from tvseg.retrieval.sweep_counts import counts_at_tolerances
 from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = [
@@ -172,9 +173,9 @@ def score_shows(
     # matching alone at every tolerance of the sweep
     pairs = match_points(r_show, r_time, h_show, h_time, float(tolerance))
     matched = {float(tolerance): np.bincount(r_show[pairs[0]], minlength=n).astype(float)}
-    for tol in dict.fromkeys(map(float, tolerances)):
-        if tol not in matched:
-            matched[tol] = count_matched(r_show, r_time, h_show, h_time, tol, n_shows=n).astype(float)
+    rest = [tol for tol in map(float, tolerances) if tol not in matched]
+    for tol, count in counts_at_tolerances(r_show, r_time, h_show, h_time, rest, n_shows=n).items():
+        matched[tol] = count.astype(float)
     comp["boundary_n_matched"] = matched[float(tolerance)]
     comp.update(chapter_components(reference, hypothesis, n))
 
