@@ -255,3 +255,92 @@ def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
         warned = [w for w in caught if issubclass(w.category, TvsegWarning)]
         before_error = [k for v, k in expected if v == "warn" and (first_error is None or k < first_error)]
         assert [str(w.message).split(":")[0] for w in warned] == [f"show {shows[k]!r}" for k in before_error]
+
+
+def _hypothesis_messages_show_by_show(name, shows, segments, region_start, region_end):
+    """(verdict, message) per show in order, from per-show sums as a show-by-show loop takes them."""
+    import numpy as np
+
+    from tvseg.time_base import _extent_text, likely_cause
+
+    out = []
+    for k, show in enumerate(shows):
+        if show not in segments or np.isnan(region_start[k]):
+            continue
+        start, end = segments[show]
+        r0, r1 = float(region_start[k]), float(region_end[k])
+        inside = float(np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None).sum())
+        total = float((end - start).sum())
+        extent = (float(start[0]), float(end[-1]))
+        where = f"show {show!r}: system {name!r}'s hypothesis {_extent_text(*extent)}"
+        if inside == 0.0:
+            out.append(("error", f"{where} does not overlap the show's evaluated region {_extent_text(r0, r1)}"))
+        elif inside < 0.5 * total:
+            cause = likely_cause((r0, r1), extent)
+            text = (
+                f"{where}: only {100 * inside / total:.0f}% of it lies in the evaluated region {_extent_text(r0, r1)}"
+            )
+            out.append(("error" if cause else "warn", text))
+    return out
+
+
+def test_hypothesis_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
+    # the sums are taken for all shows at once; the verdicts, their order and their messages are those
+    # of per-show sums, including hypotheses exactly half inside their region (not flagged)
+    import warnings
+
+    import numpy as np
+
+    from tvseg.errors import InputError, TvsegWarning
+    from tvseg.retrieval.segments import Segments
+    from tvseg.time_base import check_hypothesis_extents
+
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        n = int(rng.integers(1, 8))
+        shows = [f"s{k}" for k in range(n)]
+        region_start = np.round(rng.uniform(0, 50, n), 1)
+        region_end = region_start + np.round(rng.uniform(10, 300, n), 1)
+        region_start[rng.random(n) < 0.1] = np.nan
+        segments = {}
+        for k in range(n):
+            if rng.random() < 0.15:
+                continue
+            cuts = np.unique(np.round(rng.uniform(0, 400, int(rng.integers(2, 12))), 1))
+            if len(cuts) < 2:
+                continue
+            start, end = cuts[:-1], cuts[1:]
+            kind = rng.random()
+            if kind < 0.15 and not np.isnan(region_start[k]):  # exactly half inside: [r0 - w, r0 + w]
+                w = round(float(region_end[k] - region_start[k]) / 4, 1)
+                start, end = np.array([region_start[k] - w]), np.array([region_start[k] + w])
+            elif kind < 0.3:
+                start, end = start + 3600, end + 3600
+            elif kind < 0.4:
+                start, end = start * 1000, end * 1000
+            segments[shows[k]] = (start, end)
+        rows = [(k, s, e) for k, show in enumerate(shows) if show in segments for s, e in zip(*segments[show])]
+        hypothesis = Segments(
+            show=np.array([r[0] for r in rows], dtype=np.int64),
+            start=np.array([r[1] for r in rows], dtype=float),
+            end=np.array([r[2] for r in rows], dtype=float),
+            label=np.full(len(rows), None, dtype=object),
+            n_shows=n,
+        )
+        expected = _hypothesis_messages_show_by_show("a", shows, segments, region_start, region_end)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_hypothesis_extents("a", shows, hypothesis, region_start, region_end, strict=False)
+        got = [str(w.message) for w in caught if issubclass(w.category, TvsegWarning)]
+        assert [g.split(" (")[0].split(";")[0] for g in got] == [m.split(" (")[0].split(";")[0] for _, m in expected]
+        first_error = next((m for v, m in expected if v == "error"), None)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TvsegWarning)
+                check_hypothesis_extents("a", shows, hypothesis, region_start, region_end)
+            error = None
+        except InputError as e:
+            error = str(e)
+        assert (error is None) == (first_error is None)
+        if error is not None:
+            assert error.startswith(first_error.split(" (")[0].split(";")[0])
