@@ -24,7 +24,7 @@ from tvseg.readers.fast_csv import csv_piece
 from tvseg.readers.fast_rttm import rttm_piece
 from tvseg.readers.files import segment_records_of_file, units_of_file
 from tvseg.readers.rttm import SPAN_TYPES
-from tvseg.readers.source import read_text
+from tvseg.readers.source import read_plain_ascii, read_text
 from tvseg.readers.validation import to_annotation
 
 NAMES = ["n1", "007", "1", "émission du soir", "b_2", "A", "a", "10", "01"]
@@ -190,6 +190,39 @@ def test_random_segment_and_unit_csv_equal_the_careful_path(tmp_path, seed):
     assert_same_units(read_units(units), careful_units(units))
     if "topic" in extra:  # a breath-group table read as segments: its topic runs
         assert_same_segments(read_segments(units), careful_segments(units))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_plain_ascii_unit_tables_are_read_from_their_bytes_as_the_careful_path_reads_them(tmp_path, seed):
+    # ASCII with LF line ends skips decoding (read_plain_ascii); blank lines, no final line end, spaces
+    # around cells and numeric-looking show names still read as the careful reader reads them
+    rng = np.random.default_rng(300 + seed)
+    ascii_names = [name for name in NAMES if name.isascii()]
+    shows = [ascii_names[i] for i in rng.permutation(len(ascii_names))[: int(rng.integers(1, len(ascii_names)))]]
+    extra = [c for c in ("text", "speaker", "topic") if rng.random() < 0.5]
+    rows = []
+    for show in shows:
+        for start, end in times(rng, int(rng.integers(1, 15)), contiguous=bool(rng.random() < 0.5)):
+            cell = [" " + show if rng.random() < 0.1 else show, start, end]
+            texts = {"text": ["hello all", " x ", ""][int(rng.integers(0, 3))], "speaker": "A", "topic": "t1"}
+            rows.append(",".join(cell + [texts[c] for c in extra]))
+    lines = [",".join(["show", "start", "end", *extra])] + [rows[i] for i in rng.permutation(len(rows))]
+    lines = [line for row in lines for line in ([row, ""] if rng.random() < 0.05 else [row])]
+    text = ("\n" if seed % 3 == 0 else "") + "\n".join(lines) + ("\n" if seed % 2 else "")
+    units = tmp_path / "units.csv"
+    units.write_bytes(text.encode("ascii"))
+    data = read_plain_ascii(units)
+    assert data is not None and csv_piece(units, data, units=True) is not None
+    assert_same_units(read_units(units), careful_units(units))
+    # the same table with CRLF, with a byte order mark or with a non-ASCII text takes the decoded path
+    for variant in (
+        text.replace("\n", "\r\n").encode(),
+        b"\xef\xbb\xbf" + text.encode(),
+        (text.rstrip("\n") + "\n" + ",".join(["café", "0", "1", *["x"] * len(extra)])).encode(),
+    ):
+        units.write_bytes(variant)
+        assert read_plain_ascii(units) is None
+        assert_same_units(read_units(units), careful_units(units))
 
 
 def test_a_folder_mixing_formats_equals_the_careful_path(tmp_path):

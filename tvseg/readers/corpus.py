@@ -21,7 +21,7 @@ from tvseg.readers.fast_rttm import rttm_piece
 from tvseg.readers.files import segment_records_of_file, units_of_file
 from tvseg.readers.rttm import check_types
 from tvseg.readers.scan import Piece, merge_pieces
-from tvseg.readers.source import read_text
+from tvseg.readers.source import read_plain_ascii, read_text
 from tvseg.readers.tables import read_table, table_kind
 
 __all__ = ["fast_segments", "fast_units", "segment_columns", "unit_columns", "is_metadata"]
@@ -82,7 +82,8 @@ def fast_units(files) -> UnitColumns | None:
     """The breath groups of CSV ``files`` as columns; ``None`` when the careful reader must read them."""
     pieces = []
     for file in files:
-        piece = csv_piece(file, read_text(file), units=True)
+        data = read_plain_ascii(file)
+        piece = csv_piece(file, read_text(file) if data is None else data, units=True)
         if piece is None:
             frames = units_of_file(file, "csv", show=None)
             piece = _frames_piece(file, {show: (frame, lines) for show, (frame, _, lines) in frames.items()})

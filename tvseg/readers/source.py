@@ -83,6 +83,23 @@ def read_text(path: str | os.PathLike) -> str:
     return text
 
 
+def read_plain_ascii(path: str | os.PathLike) -> bytes | None:
+    """The bytes of ``path`` when :func:`read_text` would return them as they are: ASCII (so UTF-8
+    without a byte order mark) with no CR and no NUL, not blank. ``None`` otherwise, and when the file
+    cannot be read: :func:`read_text` then reads it and gives its errors.
+
+    A fast reader takes these bytes without decoding and encoding them again.
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not data.isascii() or b"\r" in data or b"\x00" in data or not data.strip():
+        return None
+    return data
+
+
 def _not_utf8(data: bytes, start: int, path) -> str:
     """The message for bytes that are not UTF-8: what they look like, and how to convert them."""
     if data.count(0) * 4 >= len(data):
