@@ -82,8 +82,7 @@ def fast_units(files) -> UnitColumns | None:
     """The breath groups of CSV ``files`` as columns; ``None`` when the careful reader must read them."""
     pieces = []
     for file in files:
-        data = read_plain_ascii(file)
-        piece = csv_piece(file, read_text(file) if data is None else data, units=True)
+        piece = csv_piece(file, read_plain_ascii(file) or read_text(file), units=True)
         if piece is None:
             frames = units_of_file(file, "csv", show=None)
             piece = _frames_piece(file, {show: (frame, lines) for show, (frame, _, lines) in frames.items()})

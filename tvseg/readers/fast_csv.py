@@ -40,7 +40,7 @@ def header_of(text: str) -> list[str] | None:
     return names
 
 
-def _first_line(data: bytes) -> str:
+def _first_line(data: bytearray) -> str:
     """The ASCII text up to the end of the first non-blank line of ``data``."""
     start = 0
     while start < len(data) and data[start] == 10:
@@ -49,31 +49,32 @@ def _first_line(data: bytes) -> str:
     return data[: len(data) if end < 0 else end + 1].decode("ascii")
 
 
-def csv_piece(file, text: str | bytes, *, units: bool) -> Piece | None:
+def csv_piece(file, text: str | bytearray, *, units: bool) -> Piece | None:
     """The rows of a regular table: its breath groups (``units``) or its segments (a segments table, or
     the topic runs of a breath-group table); ``None`` when the careful reader must read it.
 
-    ``text`` is the file's text (:func:`~tvseg.readers.source.read_text`), or its bytes when they are
-    plain ASCII with LF line ends (:func:`~tvseg.readers.source.read_plain_ascii`).
+    ``text`` is the file's text (:func:`~tvseg.readers.source.read_text`), or its bytes, line ends and
+    padding as :func:`~tvseg.readers.source.read_plain_ascii` returns them when they are plain ASCII.
 
     Raises
     ------
     InputError
         The header's errors (:func:`~tvseg.readers.tables.table_kind`), as the careful reader raises them.
     """
-    if isinstance(text, bytes):
-        names = None if b'"' in text else header_of(_first_line(text))
-        data = text if text.endswith(b"\n") else text + b"\n"
+    data: bytes | bytearray
+    if isinstance(text, bytearray):
+        names = None if text.find(b'"') >= 0 else header_of(_first_line(text))
+        data = text
     else:
         names = header_of(text)
-        data = lines_of(text).encode("utf-8")
+        data = (lines_of(text) + "\0" * 16).encode("utf-8")
     del text
     if names is None:
         return None
     kind = table_kind(names, path=file)
     if (kind != "units") if units else (kind == "metadata" or (kind == "units" and "topic" not in names)):
         return None
-    scan = Scan(data + bytes(16), ",", padded=True)
+    scan = Scan(data, ",", padded=True)
     del data
     lines = np.flatnonzero(~scan.blank)[1:]
     if not len(lines) or np.any(scan.count[lines] != len(names) - 1):

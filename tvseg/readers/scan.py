@@ -52,7 +52,7 @@ class Scan:
         index of the line's first one, ``count[line]`` the number of separators on the line.
     """
 
-    def __init__(self, data: bytes, separator: str, *, padded: bool = False):
+    def __init__(self, data: bytes | bytearray, separator: str, *, padded: bool = False):
         self.data = data if padded else data + bytes(16)
         self.size = len(self.data) - 16
         self.buf = np.frombuffer(self.data, dtype=np.uint8)

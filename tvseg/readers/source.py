@@ -83,20 +83,36 @@ def read_text(path: str | os.PathLike) -> str:
     return text
 
 
-def read_plain_ascii(path: str | os.PathLike) -> bytes | None:
-    """The bytes of ``path`` when :func:`read_text` would return them as they are: ASCII (so UTF-8
-    without a byte order mark) with no CR and no NUL, not blank. ``None`` otherwise, and when the file
-    cannot be read: :func:`read_text` then reads it and gives its errors.
+PADDING = 16
+"""Zero bytes after the text that :func:`read_plain_ascii` returns (:class:`tvseg.readers.scan.Scan`
+reads 16 bytes from any field's start)."""
 
-    A fast reader takes these bytes without decoding and encoding them again.
+_NOT_BLANK = re.compile(rb"[^ \t\n\x0b\x0c]")
+
+
+def read_plain_ascii(path: str | os.PathLike) -> bytearray | None:
+    """The text of ``path`` as a fast reader scans it, read once and never copied: its bytes, ``\\n``
+    added when the last line has no line end, then :data:`PADDING` zero bytes. Only when
+    :func:`read_text` would return those bytes as they are: ASCII (so UTF-8 without a byte order mark)
+    with no CR and no NUL, not blank. ``None`` otherwise, and when the file cannot be read:
+    :func:`read_text` then reads it and gives its errors.
     """
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            data = bytearray(size + 1 + PADDING)
+            if handle.readinto(data) != size:
+                return None  # the file changed while it was read
     except OSError:
         return None
-    if not data.isascii() or b"\r" in data or b"\x00" in data or not data.strip():
+    if not data.isascii() or data.find(b"\r", 0, size) >= 0 or data.find(b"\x00", 0, size) >= 0:
         return None
+    if _NOT_BLANK.search(data, 0, size) is None:
+        return None
+    if data[size - 1] == 10:
+        del data[size]
+    else:
+        data[size] = 10
     return data
 
 
