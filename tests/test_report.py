@@ -125,7 +125,7 @@ def test_hostile_ids_stay_inside_the_report_folder(hostile):
         stem = p.stem
         assert not stem.startswith(".") and stem.upper() != "CON"
         assert set(stem) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    assert len(files) == 1 + 1 + 2 * len(HOSTILE_IDS)  # index, scores.json, pages, CSVs
+    assert len(files) == 1 + 1 + 2 + 2 * len(HOSTILE_IDS)  # index, scores.json, assets, pages, CSVs
 
 
 def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
@@ -143,10 +143,16 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
                 if a in ("href", "src", "xlink:href") and v:
                     assert not v.strip().lower().startswith("javascript:"), (page, v)
         # the only scripts are our own: the table sorter on the corpus page, the timeline on a show's
+        # (the report's asset, equal to the package's); the only style sheet is the report's asset
+        sources = [dict(attrs).get("src") for tag, attrs in p.tags if tag == "script"]
+        sheets = [dict(attrs).get("href") for tag, attrs in p.tags if tag == "link" and ("rel", "stylesheet") in attrs]
         if page.name == "index.html":
-            assert len(p.scripts) == 1 and p.scripts[0].strip() == SORT_JS.strip()
+            assert len(p.scripts) == 1 and p.scripts[0].strip() == SORT_JS.strip() and sources == [None]
+            assert sheets == ["assets/report.css"]
         else:
-            assert len(p.scripts) == 1 and p.scripts[0].strip() == TIMELINE_JS.strip()
+            assert p.scripts == [] and sources == ["../assets/timeline.js"], page
+            assert sheets == ["../assets/report.css"]
+        assert "style" not in [tag for tag, _ in p.tags]
         seen += "".join(p.text)
     # the hostile strings are there, as text (jinja syntax in a title is not evaluated either)
     for title in HOSTILE_TITLES:
@@ -154,6 +160,16 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
     for show_id in HOSTILE_IDS:
         assert show_id in seen, show_id
     assert "sys<script>" in seen and "b&b" in seen
+
+
+def test_the_assets_are_the_packages_style_sheet_and_timeline_script(hostile):
+    # written once into assets/ and linked from every page, not repeated in each show page
+    _, rep, _, _ = hostile
+    css = (ROOT / "tvseg" / "templates" / "report.css").read_text(encoding="utf-8")
+    assert (rep / "assets" / "timeline.js").read_text(encoding="utf-8") == TIMELINE_JS
+    assert (rep / "assets" / "report.css").read_text(encoding="utf-8") == css
+    for page in [rep / "index.html", *sorted((rep / "shows").iterdir())]:
+        assert css.strip().splitlines()[0] not in page.read_text(encoding="utf-8")
 
 
 def test_links_point_to_the_written_pages(hostile):

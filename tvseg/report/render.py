@@ -1,4 +1,4 @@
-"""Render a report to a folder of self-contained HTML pages.
+"""Render a report to a self-contained folder of HTML pages.
 
 What is rendered is a source of pages (:mod:`tvseg.report.pages`): an evaluation result read one
 show at a time (:class:`tvseg.report.adapter.ResultPages`) or a :class:`~tvseg.report.model.Report`.
@@ -6,12 +6,15 @@ show at a time (:class:`tvseg.report.adapter.ResultPages`) or a :class:`~tvseg.r
 Layout of the folder::
 
     index.html              the corpus page
+    assets/report.css       the style sheet of every page
+    assets/timeline.js      the script of the show pages' timelines
     shows/<name>.html       one page per show (``name`` from :func:`tvseg.report.paths.safe_names`)
     data/scores.json        the contract's ``--json`` schema
     data/shows/<name>.csv   the match tables of one show, one row per (system, reference segment)
 
-Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline CSS and SVG, and
-JavaScript only to sort tables; the rows repeated on a page are written by :mod:`tvseg.report.rows`,
+Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline SVG, the style sheet
+and the timeline's script written once in ``assets/`` (not repeated in thousands of show pages) and
+linked by relative paths, and JavaScript only to sort tables and to zoom the timeline; the rows repeated on a page are written by :mod:`tvseg.report.rows`,
 the timeline by :mod:`tvseg.report.svg`, the sweep charts by :mod:`tvseg.report.charts` and the
 data files by :mod:`tvseg.report.datafiles`. Output is deterministic: the same scores give the same
 bytes, whatever the number of processes writing the show pages (:mod:`tvseg.report.workers`), apart
@@ -173,6 +176,7 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
     long_threshold = report.settings.get("long_threshold")
     return {
         "report": report,
+        "assets": f"{ASSETS}/",
         "n_shows": len(pages),
         "has_ci": has_ci,
         "retrieval_columns": _labels(RETRIEVAL),
@@ -253,6 +257,7 @@ def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[
         .get_template("show.html")
         .render(
             report=header,
+            assets=f"../{ASSETS}/",
             show=page,
             file=names[page.show_id],
             n_reference=len(page.ref_start),
@@ -284,6 +289,18 @@ def render_show(
 
 
 # --- the folder -------------------------------------------------------------------------------
+
+ASSETS = "assets"
+ASSET_FILES = ("report.css", "timeline.js")
+"""The style sheet of every page and the script of the show pages, written once into the report's
+``assets/`` folder and linked from each page (not repeated in 2,000 show pages)."""
+
+
+def asset_text(name: str) -> str:
+    """The text of one of :data:`ASSET_FILES`, as the package's templates hold it."""
+    loader = environment().loader
+    assert loader is not None
+    return loader.get_source(environment(), name)[0]
 
 
 def _put(path: Path, text) -> None:
@@ -318,9 +335,12 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
     svg.no_label()
 
     def fill(root: Path) -> None:
-        shows, data = inside(root, "shows"), inside(root, "data/shows")
+        shows, data, assets = inside(root, "shows"), inside(root, "data/shows"), inside(root, ASSETS)
         shows.mkdir()
         data.mkdir(parents=True)  # workers create no folder: none can recreate a removed one
+        assets.mkdir()
+        for name in ASSET_FILES:
+            _put(assets / name, asset_text(name))
 
         def write_show(k: int) -> None:
             page = pages.page(k)

@@ -1,0 +1,235 @@
+// The show page's timeline: zoom and scroll (the buttons, Ctrl + wheel, Shift + wheel, dragging the
+// lanes or the overview lane), segment labels fitted to their boxes (measured, cut with an ellipsis,
+// or left out; the full title stays in each segment's tooltip), and the segments linked both ways
+// with the segment tables (clicking a row selects its segment and scrolls the timeline to it;
+// clicking a segment selects its row). The visible window, in seconds, is written back to the box's
+// data-view-start and data-view-end. Without JavaScript the timeline shows the whole show as drawn.
+(function () {
+  "use strict";
+  var box = document.querySelector(".timeline-box");
+  if (!box) { return; }
+  var svg = box.querySelector("svg.timeline");
+  var NS = "http://www.w3.org/2000/svg";
+  function num(name) { return parseFloat(box.getAttribute(name)); }
+  var start = num("data-start"), end = num("data-end"), left = num("data-left"), right = num("data-right");
+  var width = num("data-width"), height = svg.viewBox.baseVal.height;
+  var plot = right - left, span = Math.max(end - start, 1e-9), minSpan = Math.min(span, 10);
+  var view = [start, end];
+  var STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600];
+  var ticks = svg.querySelector("g.ticks"), axis = svg.querySelector("line.axis");
+  var axisY = parseFloat(axis.getAttribute("y1")), firstLane = svg.querySelector("rect.lane-bg");
+  var top = firstLane ? parseFloat(firstLane.getAttribute("y")) : 0;
+  var windowRect = svg.querySelector("rect.ov-window"), overTop = parseFloat(windowRect.getAttribute("y"));
+  var shown = box.querySelector(".timeline-window"), info = box.querySelector(".timeline-info");
+  var each = Array.prototype.forEach;
+  var segs = [], byKey = {};
+  each.call(svg.querySelectorAll("g.seg-g"), function (g) {
+    var text = g.querySelector("text");
+    var s = { g: g, rect: g.querySelector("rect"), text: text, label: text.getAttribute("data-label") || "",
+              a: parseFloat(g.getAttribute("data-a")), b: parseFloat(g.getAttribute("data-b")), room: null };
+    segs.push(s);
+    byKey[g.getAttribute("data-seg")] = s;
+  });
+  var marks = Array.prototype.map.call(svg.querySelectorAll("g.mark"), function (g) {
+    return { g: g, t: parseFloat(g.getAttribute("data-t")) };
+  });
+  var rows = {};
+  each.call(document.querySelectorAll("table.segments tr[data-seg]"), function (row) {
+    rows[row.getAttribute("data-seg")] = row;
+  });
+
+  function r2(v) { return Math.round(v * 100) / 100; }
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function mmss(t) {
+    var s = Math.round(t), sign = s < 0 ? "-" : "";
+    s = Math.abs(s);
+    return sign + pad(Math.floor(s / 60)) + ":" + pad(s % 60);
+  }
+  function niceStep(w) {
+    for (var i = 0; i < STEPS.length; i++) { if (w / STEPS[i] <= 10) { return STEPS[i]; } }
+    return STEPS[STEPS.length - 1] * Math.ceil(w / STEPS[STEPS.length - 1] / 10);
+  }
+  function X(t) { return left + (t - view[0]) / (view[1] - view[0]) * plot; }
+
+  function fit(s, room) {
+    // the label, or its longest beginning that fits with an ellipsis, or nothing
+    if (s.room === room) { return; }
+    s.room = room;
+    var text = s.text, full = s.label;
+    if (!full || room < 14) { text.textContent = ""; return; }
+    text.textContent = full;
+    var w = text.getComputedTextLength();
+    if (w <= room) { return; }
+    var n = Math.min(full.length - 1, Math.floor(full.length * room / w));
+    for (; n >= 2; n--) {
+      text.textContent = full.slice(0, n).replace(/\s+$/, "") + "\u2026";
+      if (text.getComputedTextLength() <= room) { return; }
+    }
+    text.textContent = "";
+  }
+
+  function drawTicks() {
+    var step = niceStep(view[1] - view[0]), t = Math.ceil(view[0] / step) * step;
+    while (ticks.firstChild) { ticks.removeChild(ticks.firstChild); }
+    for (; t <= view[1] + 1e-9; t += step) {
+      var x = r2(X(t)), g = document.createElementNS(NS, "g"), line = document.createElementNS(NS, "line");
+      var label = document.createElementNS(NS, "text");
+      g.setAttribute("class", "tick");
+      line.setAttribute("x1", x); line.setAttribute("x2", x);
+      line.setAttribute("y1", top); line.setAttribute("y2", axisY);
+      label.setAttribute("x", x); label.setAttribute("y", axisY + 16);
+      label.setAttribute("text-anchor", "middle");
+      label.textContent = mmss(t);
+      g.appendChild(line); g.appendChild(label); ticks.appendChild(g);
+    }
+  }
+
+  function layout() {
+    segs.forEach(function (s) {
+      var x0 = X(s.a), x1 = X(s.b), outside = x1 <= left || x0 >= right;
+      s.g.style.display = outside ? "none" : "";
+      if (outside) { return; }
+      var v0 = Math.max(x0, left), v1 = Math.min(x1, right);
+      s.rect.setAttribute("x", r2(v0));
+      s.rect.setAttribute("width", r2(Math.max(v1 - v0, 0.5)));
+      s.text.setAttribute("x", r2(v0 + 4));
+      fit(s, Math.floor((v1 - v0 - 8) * 2) / 2);
+    });
+    marks.forEach(function (m) {
+      var x = X(m.t), outside = x < left - 8 || x > right + 8;
+      m.g.style.display = outside ? "none" : "";
+      if (!outside) { m.g.setAttribute("transform", "translate(" + r2(x) + " 0)"); }
+    });
+    drawTicks();
+    windowRect.setAttribute("x", r2(left + (view[0] - start) / span * plot));
+    windowRect.setAttribute("width", r2(Math.max((view[1] - view[0]) / span * plot, 2)));
+    box.setAttribute("data-view-start", view[0].toFixed(3));
+    box.setAttribute("data-view-end", view[1].toFixed(3));
+    var zoom = span / (view[1] - view[0]);
+    shown.textContent = "showing " + mmss(view[0]) + "\u2013" + mmss(view[1]) + " of " + mmss(start) + "\u2013" +
+      mmss(end) + (zoom > 1.001 ? " (zoom \u00d7" + zoom.toFixed(1) + ")" : " (whole show)");
+  }
+
+  function setView(a, b) {
+    var w = Math.min(Math.max(b - a, minSpan), span);
+    a = Math.min(Math.max(a, start), end - w);
+    view = [a, a + w];
+    layout();
+  }
+  function zoomBy(factor, at) {
+    if (!factor) { setView(start, end); return; }
+    var w = view[1] - view[0], nw = Math.min(Math.max(w * factor, minSpan), span);
+    if (at === undefined) { at = (view[0] + view[1]) / 2; }
+    var a = at - (at - view[0]) * nw / w;
+    setView(a, a + nw);
+  }
+  function userPoint(event) {
+    var r = svg.getBoundingClientRect();
+    return [(event.clientX - r.left) * width / r.width, (event.clientY - r.top) * height / r.height];
+  }
+  function timeAt(x) { return view[0] + (x - left) / plot * (view[1] - view[0]); }
+  function centreOn(x) {
+    var t = start + (x - left) / plot * span, w = view[1] - view[0];
+    setView(t - w / 2, t + w / 2);
+  }
+
+  each.call(box.querySelectorAll("button[data-zoom]"), function (b) {
+    b.addEventListener("click", function () { zoomBy(parseFloat(b.getAttribute("data-zoom"))); });
+  });
+  each.call(box.querySelectorAll("button[data-pan]"), function (b) {
+    b.addEventListener("click", function () {
+      var d = parseFloat(b.getAttribute("data-pan")) * (view[1] - view[0]);
+      setView(view[0] + d, view[1] + d);
+    });
+  });
+  svg.addEventListener("wheel", function (event) {
+    var p = userPoint(event), w = view[1] - view[0];
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      zoomBy(event.deltaY < 0 ? 0.8 : 1.25, Math.min(Math.max(timeAt(p[0]), view[0]), view[1]));
+    } else if (event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
+      event.preventDefault();
+      var d = (event.deltaX || event.deltaY) / plot * w * 0.5;
+      setView(view[0] + d, view[1] + d);
+    }
+  }, { passive: false });
+
+  var drag = null, dragged = false;
+  svg.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0) { return; }
+    var p = userPoint(event);
+    dragged = false;
+    if (p[1] >= overTop) { drag = { overview: true }; centreOn(p[0]); }
+    else if (p[0] >= left) { drag = { x: event.clientX, view: view.slice() }; }
+    else { return; }
+    event.preventDefault();
+  });
+  window.addEventListener("pointermove", function (event) {
+    if (!drag) { return; }
+    if (drag.overview) { centreOn(userPoint(event)[0]); return; }
+    var r = svg.getBoundingClientRect(), dx = (event.clientX - drag.x) * width / r.width;
+    if (Math.abs(dx) > 3) { dragged = true; }
+    if (!dragged) { return; }
+    var dt = -dx / plot * (drag.view[1] - drag.view[0]);
+    setView(drag.view[0] + dt, drag.view[1] + dt);
+  });
+  window.addEventListener("pointerup", function () { drag = null; });
+
+  var selected = null;
+  function select(key, fromRow) {
+    if (selected) {
+      if (byKey[selected]) { byKey[selected].g.classList.remove("hl"); }
+      if (rows[selected]) { rows[selected].classList.remove("hl"); }
+    }
+    selected = key;
+    var s = byKey[key], row = rows[key];
+    info.textContent = "";
+    if (s) {
+      s.g.classList.add("hl");
+      info.textContent = s.g.querySelector("title").textContent;
+      if (fromRow) { reveal(s); }
+    }
+    if (row) {
+      row.classList.add("hl");
+      var details = row.closest("details");
+      if (details) { details.open = true; }
+      if (!fromRow) {
+        var tables = row.closest(".segment-tables");
+        if (tables) {
+          tables.scrollTop += row.getBoundingClientRect().top - tables.getBoundingClientRect().top -
+            tables.clientHeight / 2;
+        }
+        var link = document.createElement("a");
+        link.href = "#";
+        link.textContent = "its row in the table";
+        link.addEventListener("click", function (event) {
+          event.preventDefault();
+          row.scrollIntoView({ block: "center" });
+        });
+        info.appendChild(document.createTextNode("\n\u2192 "));
+        info.appendChild(link);
+      }
+    }
+  }
+  function reveal(s) {
+    var w = view[1] - view[0], d = s.b - s.a;
+    if (d > 0.8 * w) { setView(s.a - d / 4, s.b + d / 4); }
+    else if (s.a < view[0] || s.b > view[1]) { setView((s.a + s.b - w) / 2, (s.a + s.b + w) / 2); }
+    var r = box.getBoundingClientRect();
+    if (r.bottom < 0 || r.top > window.innerHeight) { box.scrollIntoView({ block: "nearest" }); }
+  }
+  svg.addEventListener("click", function (event) {
+    if (dragged) { dragged = false; return; }
+    var g = event.target.closest ? event.target.closest("g.seg-g") : null;
+    if (g) { select(g.getAttribute("data-seg"), false); }
+  });
+  each.call(document.querySelectorAll(".segment-tables"), function (tables) {
+    tables.addEventListener("click", function (event) {
+      var row = event.target.closest("tr[data-seg]");
+      if (row) { select(row.getAttribute("data-seg"), true); }
+    });
+  });
+  box.querySelector(".timeline-tools").hidden = false;
+  box.classList.add("interactive");
+  layout();
+}());
