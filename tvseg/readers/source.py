@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -99,7 +100,10 @@ def read_plain_ascii(path: str | os.PathLike) -> bytearray | None:
     """
     try:
         with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return None  # a pipe is read once, by read_text
+            size = status.st_size
             data = bytearray(size + 1 + PADDING)
             if handle.readinto(data) != size:
                 return None  # the file changed while it was read
