@@ -548,3 +548,24 @@ def test_json_on_a_full_disk_is_exit_2(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines()[-1] == f"{target}: cannot write the file (No space left on device)"
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hyp.rttm", "ref.rttm", "scores.json"]
+
+
+@pytest.mark.parametrize(
+    "seconds, axis, table, length",
+    [
+        # below a minute, below an hour, at and past an hour (3600 s = 1:00:00; 4500 s = 75 min = 1:15:00)
+        (42.04, "00:42", "00:42.0", "42.0 s"),
+        (754.26, "12:34", "12:34.3", "12:34 min"),
+        (3599.4, "59:59", "59:59.4", "59:59 min"),
+        (3599.96, "1:00:00", "1:00:00.0", "1:00:00 h"),
+        (4500.0, "1:15:00", "1:15:00.0", "1:15:00 h"),
+        (10800.0, "3:00:00", "3:00:00.0", "3:00:00 h"),
+        (-65.0, "-01:05", "-01:05.0", "-65.0 s"),
+    ],
+)
+def test_times_are_written_mm_ss_below_an_hour_and_h_mm_ss_from_an_hour_on(seconds, axis, table, length):
+    from tvseg.report import rows, svg
+
+    assert svg.mmss(seconds) == axis
+    assert svg.clock(seconds) == table
+    assert rows.duration(seconds) == length

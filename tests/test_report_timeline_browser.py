@@ -44,6 +44,11 @@ window.addEventListener("load", function () {
     });
     return { drawn: drawn, overflowing: bad };
   }
+  function tickTexts() {
+    return Array.prototype.map.call(document.querySelectorAll("svg.timeline g.tick text"), function (t) { return t.textContent; });
+  }
+  out.ticks_whole = tickTexts();
+  out.window_whole = document.querySelector(".timeline-window").textContent;
   out.tools = !document.querySelector(".timeline-tools").hidden;
   out.segments = document.querySelectorAll("g.seg-g").length;
   out.titles = Array.prototype.every.call(document.querySelectorAll("g.seg-g"), function (g) {
@@ -53,6 +58,8 @@ window.addEventListener("load", function () {
   document.querySelector("button[data-zoom='0.5']").click();
   document.querySelector("button[data-zoom='0.5']").click();
   out.zoomed = view();
+  out.ticks_zoomed = tickTexts();
+  out.window_zoomed = document.querySelector(".timeline-window").textContent;
   out.window_width = parseFloat(document.querySelector("rect.ov-window").getAttribute("width"));
   out.labels_zoomed = labels();
   document.querySelector("button[data-pan='0.5']").click();
@@ -77,6 +84,13 @@ window.addEventListener("load", function () {
                     open: otherRow.closest("details").open,
                     info: document.querySelector(".timeline-info").textContent };
   out.labels_end = labels();
+  // printing unfolds the folded tables, and folds them back afterwards
+  function closed() { return document.querySelectorAll("details:not([open])").length; }
+  out.print = { before: closed() };
+  window.dispatchEvent(new Event("beforeprint"));
+  out.print.printing = closed();
+  window.dispatchEvent(new Event("afterprint"));
+  out.print.after = closed();
   document.body.setAttribute("data-probe", JSON.stringify(out));
   console.log("probe-done");
 });
@@ -175,6 +189,13 @@ def check(found: dict, n_segments: int) -> None:
     assert row["view"][0] <= row["a"] + 1e-3 and row["b"] <= row["view"][1] + 1e-3, row
     seg = found["seg_click"]
     assert seg["row"] and seg["open"] and seg["info"].startswith("#")
+    assert found["print"]["printing"] == 0 and found["print"]["after"] == found["print"]["before"], found["print"]
+    # times as mm:ss below an hour, h:mm:ss from an hour on (never 75:00), drawn by Python and by the script
+    clock = re.compile(r"-?(?:[0-5]\d:[0-5]\d|\d+:[0-5]\d:[0-5]\d)")
+    for texts in (found["ticks_whole"], found["ticks_zoomed"]):
+        assert texts and all(clock.fullmatch(t) for t in texts), texts
+    for text in (found["window_whole"], found["window_zoomed"]):
+        assert all(clock.fullmatch(t) for t in re.findall(r"[\d:]+:\d\d", text)), text
 
 
 def test_a_three_hour_show_of_100_segments_reads_and_zooms(tmp_path):
@@ -185,6 +206,10 @@ def test_a_three_hour_show_of_100_segments_reads_and_zooms(tmp_path):
     check(found, found["segments"])
     assert found["segments"] > 100 + 2 * 40  # the reference and both systems' segments
     assert found["whole"] == [0.0, 10800.0]
+    # the axis of a 3-hour show: 0:00 to 3:00:00 (h:mm:ss from an hour on), one folded table unfolded for print
+    assert found["ticks_whole"][0] == "00:00" and found["ticks_whole"][-1] == "3:00:00", found["ticks_whole"]
+    assert "of 00:00\u20133:00:00" in found["window_whole"], found["window_whole"]
+    assert found["print"]["before"] >= 1
     assert found["window_width"] < 1030 / 3
     # at the whole show many segments are too narrow for a label; zoomed in, more of them get one
     assert found["labels_zoomed"]["drawn"] > 0

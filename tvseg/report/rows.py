@@ -80,8 +80,10 @@ def sortvalue(v) -> str:
 
 
 def duration(seconds: float) -> str:
-    """``m:ss min`` from a minute on, ``s.s s`` below."""
-    return f"{svg.mmss(seconds)} min" if seconds >= 60 else f"{seconds:.1f} s"
+    """``h:mm:ss h`` from an hour on, ``mm:ss min`` from a minute on, ``s.s s`` below."""
+    if seconds >= 60:
+        return f"{svg.mmss(seconds)} {'h' if round(seconds) >= 3600 else 'min'}"
+    return f"{seconds:.1f} s"
 
 
 def setting(value) -> str:

@@ -35,21 +35,24 @@ _STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 1
 
 
 def mmss(seconds: float) -> str:
-    """``m:ss`` as on an axis (minutes are not wrapped into hours: ``75:00``)."""
+    """``mm:ss`` as on an axis, ``h:mm:ss`` from an hour on (``75:00`` is ``1:15:00``), to the second."""
     s = int(round(seconds))
     sign = "-" if s < 0 else ""
     s = abs(s)
+    if s >= 3600:
+        return f"{sign}{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
     return f"{sign}{s // 60:02d}:{s % 60:02d}"
 
 
 @lru_cache(maxsize=4096)
 def clock(seconds: float | None) -> str:
-    """``mm:ss.s`` for tables; an en dash for None."""
+    """``mm:ss.s`` for tables, ``h:mm:ss.s`` from an hour on, to the tenth of a second; an en dash for None."""
     if seconds is None:
         return "\u2013"
     tenths = int(round(abs(seconds) * 10))
     sign = "-" if seconds < 0 and tenths else ""
-    return f"{sign}{tenths // 600:02d}:{tenths % 600 // 10:02d}.{tenths % 10}"
+    hours = f"{tenths // 36000}:" if tenths >= 36000 else ""
+    return f"{sign}{hours}{tenths % 36000 // 600:02d}:{tenths % 600 // 10:02d}.{tenths % 10}"
 
 
 def escape_text(text: str) -> str:
