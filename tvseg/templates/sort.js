@@ -1,9 +1,22 @@
 // Sorts a table when one of its sortable column headers is clicked (or activated with Enter or
 // Space). A header's data-sort attribute holds the index of the column it sorts; cells are
 // compared by their data-v attribute (numbers, empty for "not available", always last), or by
-// their text. Without JavaScript the table keeps its original order.
+// their text. Without JavaScript the table keeps its original order. Printed, the page unfolds its
+// folded parts (the settings, the lists of stories).
 (function () {
   "use strict";
+  // printed, the page shows its folded tables too; they fold back afterwards
+  var folded = [];
+  window.addEventListener("beforeprint", function () {
+    folded = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    folded.forEach(function (d) { d.open = false; });
+    folded = [];
+  });
   function key(cell) {
     var v = cell.getAttribute("data-v");
     if (v === null) { return { num: false, text: cell.textContent.trim().toLowerCase() }; }
