@@ -4,8 +4,21 @@
 // with the segment tables (clicking a row selects its segment and scrolls the timeline to it;
 // clicking a segment selects its row). The visible window, in seconds, is written back to the box's
 // data-view-start and data-view-end. Without JavaScript the timeline shows the whole show as drawn.
+// Printed, the page unfolds its folded segment tables.
 (function () {
   "use strict";
+  // printed, the page shows its folded tables too; they fold back afterwards
+  var folded = [];
+  window.addEventListener("beforeprint", function () {
+    folded = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    folded.forEach(function (d) { d.open = false; });
+    folded = [];
+  });
   var box = document.querySelector(".timeline-box");
   if (!box) { return; }
   var svg = box.querySelector("svg.timeline");
@@ -41,8 +54,12 @@
   function r2(v) { return Math.round(v * 100) / 100; }
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function mmss(t) {
+    // as tvseg.report.svg.mmss: mm:ss, h:mm:ss from an hour on
     var s = Math.round(t), sign = s < 0 ? "-" : "";
     s = Math.abs(s);
+    if (s >= 3600) {
+      return sign + Math.floor(s / 3600) + ":" + pad(Math.floor(s % 3600 / 60)) + ":" + pad(s % 60);
+    }
     return sign + pad(Math.floor(s / 60)) + ":" + pad(s % 60);
   }
   function niceStep(w) {
