@@ -119,3 +119,75 @@ def test_unit_metrics_get_intervals_from_the_same_resamples():
         assert got[m]["low"] == pytest.approx(low, abs=1e-12) and got[m]["high"] == pytest.approx(high, abs=1e-12)
         corpus = result.systems["sys"].corpus[m]
         assert low <= corpus + 1e-12 and corpus - 1e-12 <= high or np.isnan(corpus)
+
+
+def test_pk_and_windowdiff_get_paired_p_values_from_the_same_resamples():
+    # Pk and WindowDiff are compared between systems (with units): the p-value recomputed independently
+    # from the per-show reference loop's unit counts, the module docstring's draws (the same for both
+    # systems), the resampled differences centred on their mean, and p = (1 + #{|d_b - mean| >= |delta|}) / (1 + B)
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+    from pyannote.core import Annotation, Segment
+
+    import tvseg
+    from tvseg.unit.scores import unit_components, unit_metrics
+
+    rng = np.random.default_rng(8)
+    ref, systems, units = {}, {"close": {}, "far": {}}, {}
+    for k in range(8):
+        show = f"s{k}"
+        cuts = np.sort(rng.choice(np.arange(20, 580, 10), size=int(rng.integers(2, 6)), replace=False))
+        bounds = [0.0, *map(float, cuts), 600.0]
+        sides = {"ref": bounds}
+        for name, spread in (("close", 10), ("far", 60)):
+            moved = {float(min(590, max(10, c + rng.integers(-spread, spread + 1)))) for c in cuts}
+            sides[name] = [0.0, *sorted(moved), 600.0]
+        for name, b in sides.items():
+            a = Annotation(uri=show)
+            for i, (x, y) in enumerate(zip(b[:-1], b[1:])):
+                a[Segment(x, y), i] = f"t{i}"
+            (ref if name == "ref" else systems[name])[show] = a
+        starts = np.arange(0.0, 600.0, 4.0)
+        units[show] = pd.DataFrame({"start": starts, "end": starts + 4.0})
+    settings = tvseg.Settings(bootstrap=300, seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = tvseg.evaluate(ref, systems, units=units, settings=settings)
+        shows = sorted(ref)
+        tables = {}
+        for name, hyp in systems.items():
+            comps = [unit_components(ref[s], hyp[s], units=units[s], settings=result.settings) for s in shows]
+            keys = list(comps[0])
+            tables[name] = (keys, np.array([[c[k] for k in keys] for c in comps], dtype=float))
+    draws = np.random.default_rng(5)
+    n = len(shows)
+    resampled = {name: {"pk": [], "windowdiff": []} for name in systems}
+    for done in range(0, 300, 200):
+        for row in draws.integers(0, n, size=(min(200, 300 - done), n)):
+            weights = np.bincount(row, minlength=n).astype(float)
+            for name, (keys, table) in tables.items():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    metrics = unit_metrics(dict(zip(keys, weights @ table)))
+                for m in ("pk", "windowdiff"):
+                    resampled[name][m].append(metrics[m])
+    for m in ("pk", "windowdiff"):
+        observed = {name: unit_metrics(dict(zip(keys, table.sum(axis=0))))[m] for name, (keys, table) in tables.items()}
+        delta = observed["close"] - observed["far"]
+        d = np.asarray(resampled["close"][m]) - np.asarray(resampled["far"][m])
+        d = d[~np.isnan(d)]
+        p = (1 + np.sum(np.abs(d - d.mean()) >= abs(delta))) / (1 + len(d))
+        (entry,) = [e for e in result.pairwise if e["metric"] == m]
+        assert (entry["a"], entry["b"]) == ("close", "far")
+        assert entry["difference"] == pytest.approx(delta, abs=1e-12)
+        corpus = result.systems["close"].corpus[m] - result.systems["far"].corpus[m]
+        assert entry["difference"] == pytest.approx(corpus, abs=1e-12)
+        assert entry["p_value"] == pytest.approx(p, abs=1e-12)
+
+
+def test_without_units_pk_and_windowdiff_are_not_compared():
+    c = components([5, 6, 7, 8] * 5)
+    _, pairwise = paired_bootstrap({"a": c, "b": c}, resamples=50, seed=0)
+    assert {e["metric"] for e in pairwise} == {"cov_n", "cov_d", "boundary_f1"}

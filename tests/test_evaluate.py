@@ -62,7 +62,8 @@ def test_demo_json_has_every_key_of_the_contract(demo):
         assert isinstance(system["corpus"]["n_reference"], int)
         assert {"gamma", "tolerance"} == set(system["sweeps"])
         assert set(system["groups"]) >= {"channel", "programme"}
-    assert {p["metric"] for p in data["pairwise"]} == {"cov_n", "cov_d", "boundary_f1"}
+    # the demo has units: Pk and WindowDiff are compared too
+    assert {p["metric"] for p in data["pairwise"]} == {"cov_n", "cov_d", "boundary_f1", "pk", "windowdiff"}
     # no temporary file left beside the output
     assert [p.name for p in out.parent.iterdir()] == ["out.json"]
 

@@ -65,8 +65,8 @@ def paired_bootstrap(
     intervals : dict
         ``{system: {metric: {"low": x, "high": y}}}``.
     pairwise : list of dict
-        One entry per pair of systems and metric of :data:`COMPARED`:
-        ``{"a", "b", "metric", "difference", "p_value"}``.
+        One entry per pair of systems and metric of :data:`COMPARED` that both systems have (Pk and
+        WindowDiff only with units, through ``extra``): ``{"a", "b", "metric", "difference", "p_value"}``.
     """
     names = list(components)
     if resamples <= 0 or not names:
@@ -106,8 +106,15 @@ def paired_bootstrap(
             intervals[name][metric] = {"low": float(low), "high": float(high)}
     pairwise = []
     observed = {name: metric_table(components[name].sum(axis=0).to_frame().T) for name in names}
+    for name in names:
+        if name in extra:
+            table, rates = extra[name]
+            values = rates(table.sum(axis=0).to_frame().T)
+            observed[name] = observed[name].assign(**{k: np.asarray(v, dtype=float) for k, v in values.items()})
     for a, b in itertools.combinations(names, 2):
         for metric in COMPARED:
+            if metric not in samples[a] or metric not in samples[b]:
+                continue
             delta = float(observed[a][metric].iloc[0] - observed[b][metric].iloc[0])
             d = samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float)
             d = d[~np.isnan(d)]
