@@ -158,7 +158,7 @@ def test_summary_follows_the_json_values_whichever_system_is_ahead(swap):
         f"{ahead} retrieves {_pct(corpus[ahead]['recall_n'])} (6) of the 8 reference stories "
         f"against {_pct(corpus[behind]['recall_n'])} (3) for {behind}."
     )
-    assert said[1] == f"{ahead} scores higher than {behind} on CovN, CovD and boundary F."
+    assert said[1] == f"{ahead} does better than {behind} on CovN, CovD and boundary F."
     expected = _expected_significance(data, (ahead, behind))
     names = {"cov_n": "CovN", "cov_d": "CovD", "boundary_f1": "boundary F"}
     for metric, (significant, p) in expected.items():
@@ -234,6 +234,34 @@ def test_summary_says_when_systems_rank_differently_and_when_p_is_large():
     for k in ("cov_d", "boundary_f1"):
         corpus["b"][k] = corpus["a"][k]
     assert sentences(corpus, pairwise, 1000)[1:] == ["a and b are equal on CovN, CovD and boundary F."]
+
+
+def test_summary_ranks_pk_and_windowdiff_lower_first():
+    # with units, Pk and WindowDiff are compared too: the lower error is the better one. a has the
+    # higher CovN and the lower Pk (better on both), b the lower WindowDiff (better on it)
+    common = {"recall_n": 0.5, "n_reference": 10, "n_correct_reference": 5, "cov_d": 0.7, "boundary_f1": 0.6}
+    corpus = {
+        "a": {**common, "cov_n": 0.62, "pk": 0.10, "windowdiff": 0.30},
+        "b": {**common, "cov_n": 0.45, "pk": 0.20, "windowdiff": 0.25},
+    }
+    pairwise = [
+        {"a": "a", "b": "b", "metric": "cov_n", "difference": 0.17, "p_value": 0.002},
+        {"a": "a", "b": "b", "metric": "pk", "difference": -0.10, "p_value": 0.03},
+        {"a": "a", "b": "b", "metric": "windowdiff", "difference": 0.05, "p_value": 0.2},
+    ]
+    said = sentences(corpus, pairwise, 1000)
+    assert said[1] == (
+        "The systems rank differently on different metrics: a is ahead on CovN and Pk, b on WindowDiff; "
+        "a and b are equal on CovD and boundary F."
+    )
+    assert said[2] == (
+        "Paired bootstrap over shows: the difference is significant on CovN (p = 0.002) and Pk (p = 0.030); "
+        "it is not significant at 0.05 on WindowDiff (p = 0.200)."
+    )
+    corpus["b"]["windowdiff"] = 0.35  # now a does better on every metric where they differ
+    assert sentences(corpus, pairwise, 1000)[1] == (
+        "a is ahead on CovN, Pk and WindowDiff; a and b are equal on CovD and boundary F."
+    )
 
 
 # --- the page ---------------------------------------------------------------------------------

@@ -116,9 +116,9 @@ def sentences(
     if len(leaders) == 1 and not ties:
         ((leader, on),) = leaders.items()
         said = (
-            f"{leader} scores higher than {[n for n in names if n != leader][0]} on {_join(on)}"
+            f"{leader} does better than {[n for n in names if n != leader][0]} on {_join(on)}"
             if len(names) == 2
-            else f"{leader} scores highest on {_join(on)}"
+            else f"{leader} does best on {_join(on)}"
         )
     else:
         said = _mixed(leaders, ties, len(names))
@@ -181,8 +181,9 @@ def summary_sentences(result) -> list[str]:
     """Which system is ahead, on what, and how sure: two or three sentences from the numbers of ``result``.
 
     With one system, its figures; with several, the share of reference stories each retrieves
-    (R\\ :sub:`N`), which system scores higher on each compared metric (CovN, CovD, boundary F; the
-    systems are said to rank differently when the leaders differ), and the paired-bootstrap p-value
+    (R\\ :sub:`N`), which system does better on each compared metric (CovN, CovD, boundary F, and with
+    units Pk and WindowDiff, where lower is better; the systems are said to rank differently when the
+    leaders differ), and the paired-bootstrap p-value
     of each difference between the first two (significant when p < 0.05, else "not significant at
     0.05"); with the bootstrap off, that no significance was computed.
 
