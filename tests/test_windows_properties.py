@@ -61,7 +61,8 @@ def test_winpr_total_and_consistency(p, k):
     ref, hyp = p
     n = sum(ref)
     m = winpr(ref, hyp, k=k)
-    kk = default_k(ref) if k is None else k
+    kk = default_k(ref) + 1 if k is None else k  # WinPR's window: one position more than Pk's k
+    assert m.k == kk
     assert m.total == kk * (n - 1)
     assert min(m.tp, m.tn, m.fp, m.fn) >= 0
     # each boundary is counted k times: TP + FN = k |ref boundaries|, TP + FP = k |hyp boundaries|
@@ -218,7 +219,8 @@ def test_degenerate_cases():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         m = winpr((5,), (5,))
-        assert (m.tp, m.tn, m.fp, m.fn) == (0, 12, 0, 0)  # k = round(2.5) = 3, 3 * 4 gaps
+        # a window of round_half_up(2.5) = 3 units holds k = 4 positions: 4 * 4 gaps
+        assert (m.tp, m.tn, m.fp, m.fn) == (0, 16, 0, 0)
         assert math.isnan(m.f1) and math.isnan(m.precision) and math.isnan(m.recall)
         assert math.isnan(m.normalized().f1)
 

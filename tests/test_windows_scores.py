@@ -25,18 +25,20 @@ def test_one_show_by_hand():
     # paper k = round_half_up(15 / 4 = 3.75) = 4, windows of 4 gaps, starts 1..11.
     # ref boundary at gap 6 in windows 3..6; hyp at gap 7 in windows 4..7:
     #   miss (ref only) window 3, false alarm (hyp only) window 7 -> Pk 2/11, P'k 3/11, WD 2/11.
-    # WinPR k = 4: a near miss by one gap shares 3 windows -> TP 3, FP 1, FN 1, TN 4*14 - 5 = 51.
+    # WinPR's default window: Scaiano & Inkpen's 4 units hold k = 5 positions; ref gap 6 is in the
+    # windows starting at 2..6, hyp gap 7 in 3..7: shared 3..6 -> TP 4, FN 1 (2), FP 1 (7),
+    # TN 5*14 - 6 = 64; P = R = F = 4/5.
     # S: one 1-wise... a near miss by one position is one transposition -> penalty 1 of 14 PBs.
     u = frames(Segment(0, 30), 2.0)
     c = unit_components(annotation((0, 10), (12, 30)), annotation((0, 15), (15, 30)), units=u, settings=Settings())
     assert c["pk_miss"] == 1 and c["pk_false_alarm"] == 1 and c["pk_windows"] == 11
     assert c["wd_errors"] == 2 and c["wd_windows"] == 11
-    assert (c["winpr_tp"], c["winpr_tn"], c["winpr_fp"], c["winpr_fn"]) == (3, 51, 1, 1)
+    assert (c["winpr_tp"], c["winpr_tn"], c["winpr_fp"], c["winpr_fn"]) == (4, 64, 1, 1)
     m = unit_metrics(c)
     assert m["pk"] == pytest.approx(2 / 11)
     assert m["pk_prime"] == pytest.approx(3 / 11)
     assert m["windowdiff"] == pytest.approx(2 / 11)
-    assert m["winpr_precision"] == m["winpr_recall"] == m["winpr_f1"] == 0.75
+    assert m["winpr_precision"] == m["winpr_recall"] == m["winpr_f1"] == 0.8
     if "s" in m:
         assert m["s"] == pytest.approx(1 - 1 / 14)
 

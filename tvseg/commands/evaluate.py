@@ -130,7 +130,8 @@ def add_input_arguments(p) -> None:
         "--k",
         type=int,
         metavar="K",
-        help="window size of Pk/WindowDiff/WinPR (default: the convention's, half the mean reference segment)",
+        help="window size of Pk/WindowDiff/WinPR (default: the convention's, half the mean reference segment; "
+        "WinPR's one position wider, Scaiano & Inkpen's)",
     )
     p.add_argument(
         "--convention",

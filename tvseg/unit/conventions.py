@@ -60,6 +60,7 @@ __all__ = [
     "convention_k",
     "geometry",
     "winpr_geometry",
+    "winpr_k",
     "ratio",
 ]
 
@@ -155,6 +156,14 @@ def geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metr
         phantom = max(k, 1)
         return Geometry(k, k, 1 - phantom, n + phantom - k, n + 2 * phantom - k + 1)
     return Geometry(k, k, 1, n - k, n - k)
+
+
+def winpr_k(n: int, segments: int) -> int:
+    """WinPR's default ``k`` (gap positions per window) for a reference of ``n`` units in ``segments``
+    segments: Scaiano & Inkpen's window of :math:`N / 2S` units (their equation 1, rounded half up as
+    ``"paper"``), which holds one position more than it has units, its edges being inclusive ("each window
+    contains 3 content units, thus we consider 4 potential boundary positions"): ``convention_k + 1``."""
+    return convention_k(n, segments, "paper") + 1
 
 
 def winpr_geometry(n: int, k: int) -> Geometry:

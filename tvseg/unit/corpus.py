@@ -220,7 +220,8 @@ def _components(pr, r_off, ph, h_off, n, settings):
     n_hyp = np.diff(h_off)
     segments = n_ref + 1
     k = corpus_k(n, segments, settings.convention, settings.k)
-    kp = corpus_k(n, segments, "paper", settings.k)  # WinPR's and C_seg's k
+    kp = corpus_k(n, segments, "paper", settings.k)  # C_seg's k
+    kw = kp if settings.k is not None else kp + 1  # WinPR's: one position more (conventions.winpr_k)
     stride = int(n.max()) + 2 if n.size else 2
     both, b_off = merged(pr, r_off, ph, h_off, stride)
     out = {}
@@ -231,9 +232,9 @@ def _components(pr, r_off, ph, h_off, n, settings):
     width, top = (k - 1, n + 1 - k) if settings.convention == "segeval1" else (k, n - k)
     out.update(wd_errors=wd_errors(pr, r_off, ph, h_off, width, np.ones_like(n), top), wd_windows=np.maximum(top, 0))
     # WinPR: TP = sum of min(r_s, h_s); each boundary is in k windows
-    tp = winpr_tp(pr, r_off, ph, h_off, kp, n)
-    fp, fn = kp * n_hyp - tp, kp * n_ref - tp
-    out.update(winpr_tp=tp, winpr_tn=kp * (n - 1) - tp - fp - fn, winpr_fp=fp, winpr_fn=fn)
+    tp = winpr_tp(pr, r_off, ph, h_off, kw, n)
+    fp, fn = kw * n_hyp - tp, kw * n_ref - tp
+    out.update(winpr_tp=tp, winpr_tn=kw * (n - 1) - tp - fp - fn, winpr_fp=fp, winpr_fn=fn)
     # C_seg: Pk's probes with the paper's k, conditioned on the reference
     last = n - kp
     in_r, in_h, in_any = (covered(p, o, kp, last) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))

@@ -84,7 +84,8 @@ def unit_components(
     settings : tvseg.settings.Settings
         ``k`` (None: the convention's default) and ``convention`` of Pk and WindowDiff. WinPR and
         C_seg's probe distance use ``k`` too, or the paper's default (half the mean reference segment
-        size of the show, rounded half up). Under ``"chunkseg"`` the masses are chunkseg's chunks of
+        size of the show, rounded half up; for WinPR one position more, Scaiano & Inkpen's window,
+        :func:`tvseg.unit.conventions.winpr_k`). Under ``"chunkseg"`` the masses are chunkseg's chunks of
         ``settings.frame`` seconds (:func:`tvseg.unit.projection.chunk_masses`).
     region : pyannote.core.Segment
         The show's evaluated region: needed under ``"chunkseg"`` (the grid ends at its end).

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from tvseg.rates import rate
-from tvseg.unit.conventions import Geometry, check_k, convention_k, winpr_geometry
+from tvseg.unit.conventions import Geometry, check_k, winpr_geometry, winpr_k
 from tvseg.unit.masses import Masses, as_pair, boundary_positions
 
 __all__ = ["winpr", "WinPR"]
@@ -111,16 +111,18 @@ def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> Win
     windows start at gaps ``2-k .. N-1`` (``N + k - 2`` windows), every real gap is in exactly
     ``k`` windows and the phantoms add ``k (k-1)`` to :math:`\sum (k - \max)`, which the
     :math:`-k(k-1)` term removes. Hence :math:`TP + TN + FP + FN = k (N - 1)`. Scaiano & Inkpen's
-    "window of 3 units" holds 4 positions (their edges are inclusive), i.e. ``k = 4`` here; with it
-    their Table 2 is reproduced (``tests/test_windows_papers.py``).
+    "window of 3 units" holds 4 positions (their edges are inclusive), i.e. ``k = 4`` here, and their
+    window size is half the mean segment size in units (equation 1): so the default ``k`` is that half
+    plus one position, and with it their Table 2 is reproduced (``tests/test_windows_papers.py``).
 
     Parameters
     ----------
     reference, hypothesis : sequence of int
         Masses with the same total ``N``.
     k : int, optional
-        Gap positions per window; default as ``convention="paper"`` (half the mean reference
-        segment size, rounded half up, at least 1).
+        Gap positions per window; default Scaiano & Inkpen's window of half the mean reference
+        segment size in units (rounded half up, at least 1, as ``convention="paper"``'s ``k``) plus
+        one position (:func:`tvseg.unit.conventions.winpr_k`): one more than Pk's default ``k``.
 
     Returns
     -------
@@ -129,7 +131,7 @@ def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> Win
     ref, hyp = as_pair(reference, hypothesis)
     n = int(ref.sum())
     check_k(k, 1)
-    k = convention_k(n, int(ref.size), "paper") if k is None else int(k)
+    k = winpr_k(n, int(ref.size)) if k is None else int(k)
     g = winpr_geometry(n, k)
     lengths, r, h = _pieces(boundary_positions(ref), boundary_positions(hyp), g)
     tp = int((lengths * np.minimum(r, h)).sum())
