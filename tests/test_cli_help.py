@@ -45,6 +45,25 @@ def test_simulate_help_offers_only_its_own_options():
     assert "--as-published" in parsers[("tvseg", "simulate", "fournier-inkpen")].format_help()
 
 
+@pytest.mark.parametrize("argv", [p for p, _ in command_parsers()], ids=" ".join)
+def test_help_offers_only_options_the_command_takes(argv):
+    # issue 22: `tvseg validate --help` offered --html / --no-html (in --demo's help, shared with
+    # evaluate), which validate refuses; every --option a command's help names must be its own
+    parser = dict(command_parsers())[argv]
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", parser.format_help()))
+    assert named <= set(parser._option_string_actions), sorted(named - set(parser._option_string_actions))
+
+
+def test_validate_help_is_true_to_validate(capsys):
+    text = dict(command_parsers())[("tvseg", "validate")].format_help()
+    assert "--html" not in text and "report" not in text
+    assert "--demo" in text
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate", "--demo", "--html", "x"])  # refused, as the help now says
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --html" in capsys.readouterr().err
+
+
 def test_usage_errors_name_the_subcommand(capsys):
     with pytest.raises(SystemExit) as exit_:  # argparse's own error: exit 2
         main(["evaluate", "--bogus"])

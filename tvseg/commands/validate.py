@@ -42,6 +42,8 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
     add_input_arguments(parser)
+    # evaluate's --demo help speaks of its report and of --html/--no-html, which validate has not
+    next(a for a in parser._actions if a.dest == "demo").help = "check the demo corpus shipped with tvseg"
     parser.set_defaults(run=run)
 
 
