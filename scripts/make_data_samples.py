@@ -1374,8 +1374,48 @@ def corpus_files(shows: list[Show]) -> dict[str, str]:
             files[f"units/captions/{s.name}.srt"] = srt_captions(s.groups)
         elif fmt == "vtt":
             files[f"units/captions/{s.name}.vtt"] = vtt_captions(s.groups)
+    files["agreement/coders.json"] = agreement_json(shows)
     files["README.md"] = readme(shows)
     return files
+
+
+def _coder_boundaries(reference: list[int], n: int, rng) -> list[int]:
+    """Another annotator's boundaries, as breath-group gaps ``1 .. n-1``, drawn from the reference's:
+    each kept (70 %), moved by one or two breath groups (25 %) or left out (5 %); half the time one
+    boundary more, in the middle of the longest segment."""
+    out = set()
+    for b in reference:
+        draw = rng.random()
+        if draw < 0.05:
+            continue
+        if draw < 0.30:
+            b += int(rng.choice([-2, -1, 1, 2]))
+        if 1 <= b <= n - 1:
+            out.add(b)
+    if rng.random() < 0.5:
+        edges = [0, *reference, n]
+        i = int(np.argmax(np.diff(edges)))
+        out.add((edges[i] + edges[i + 1]) // 2)
+    return sorted(out)
+
+
+def agreement_json(shows: list[Show], seed: int = DEFAULT_SEED) -> str:
+    """``agreement/coders.json``: three annotators' topic segmentations of every show, in breath groups
+    (masses: breath groups per segment), in segeval's JSON layout. ``ann1`` is the reference; ``ann2`` and
+    ``ann3`` are drawn from it (:func:`_coder_boundaries`, their own seeded generators)."""
+    lines = ["{", '  "segmentation_type": "linear",', '  "items": {']
+    for index, show in enumerate(shows):
+        topics = [g.topic for g in show.groups]
+        n = len(topics)
+        reference = [i for i in range(1, n) if topics[i] != topics[i - 1]]
+        codings = {"ann1": reference}
+        for stream, coder in ((3, "ann2"), (4, "ann3")):
+            codings[coder] = _coder_boundaries(reference, n, np.random.default_rng([seed, index, stream]))
+        masses = {c: np.diff([0, *b, n]).tolist() for c, b in codings.items()}
+        body = ",\n".join(f'      "{c}": [{", ".join(map(str, m))}]' for c, m in masses.items())
+        lines.append(f'    "{show.name}": {{\n{body}\n    }}' + ("," if index + 1 < len(shows) else ""))
+    lines += ["  }", "}"]
+    return "\n".join(lines) + "\n"
 
 
 def readme(shows: list[Show]) -> str:
@@ -1435,6 +1475,7 @@ covers them. Titles are English with French place and person names (accents exer
 | `units/breath_groups.csv` | `show,start,end,text,speaker,topic`: the transcript's breath groups (1 to 6 s) for all shows; `text` is lower case without punctuation, as a speech recogniser gives it; `topic` is the reference title, so consecutive rows with one topic form a reference segment | `tvseg.read_units`, and `tvseg.read_segments` (breath-group CSV) |
 | `units/captions/<show>.srt` | caption cues (units) for two shows, SRT | `tvseg.read_units` (SRT) |
 | `units/captions/<show>.vtt` | caption cues for a third show, WebVTT with `<v Speaker>` voice tags | `tvseg.read_units` (WebVTT captions) |
+| `agreement/coders.json` | an agreement dataset (segeval's JSON layout, `{{"items": {{show: {{coder: masses}}}}}}`, `formats/agreement.md`): three annotators' topic segmentations of each show in breath groups (masses: breath groups per segment); `ann1` is the reference, `ann2` and `ann3` move some of its boundaries by one or two breath groups, leave a few out and add one now and then | `tvseg agreement`, `tvseg.agreement` |
 
 The reference in `reference/chapters/` and in `reference/reference.rttm` is the same, to the
 millisecond. Breath groups tile each reference segment exactly (a topic boundary always falls between

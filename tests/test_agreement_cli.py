@@ -131,3 +131,71 @@ def test_segment_files_need_units(tmp_path, capsys):
     b = _rttm(tmp_path / "b.rttm", [(0, 12, "t1"), (12, 30, "t2")])
     assert main(["agreement", str(a), str(b)]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------
+# coders.json: the format page's examples (formats/agreement.md) and the example shipped with tvseg
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMAT_EXAMPLES = ROOT / "formats" / "examples" / "agreement"
+SHIPPED = ROOT / "tvseg" / "data_samples" / "agreement" / "coders.json"
+
+
+def test_the_format_pages_valid_example_by_hand(tmp_path, capsys):
+    # news_0301: alice (2, 3), bob (3, 2): boundaries at PB 2 and 3 of 4, a near miss, one
+    # transposition of span 2 (te = 2 - (1/2)^0 = 1). news_0302: alice (11,), bob (5, 6): one full
+    # miss of 10 PBs. A_a = 1 - (1 + 1) / (4 + 10) = 6/7. Chance (segments): alice 2 + 1 = 3, bob
+    # 2 + 2 = 4 over 14 PBs each: P_e = 7/28 = 1/4, A_e(pi*) = 1/16; A_e(kappa*) = (3/14)(4/14) = 3/49.
+    # pi* = (6/7 - 1/16) / (15/16) = 89/105 = 0.847619; kappa* = (6/7 - 3/49) / (46/49) = 39/46;
+    # bias = 1/16 - 3/49 = 1/784.
+    out = tmp_path / "out.json"
+    assert main(["agreement", str(FORMAT_EXAMPLES / "coders-valid.json"), "--json", str(out)]) == 0
+    assert "Scott's pi 0.8476, Cohen's kappa 0.8478" in capsys.readouterr().out
+    got = json.loads(out.read_text())
+    assert got["actual"] == pytest.approx(6 / 7)
+    assert got["pi_star"] == pytest.approx(89 / 105)
+    assert got["kappa_star"] == pytest.approx(39 / 46)
+    assert got["bias"] == pytest.approx(1 / 784)
+
+
+def test_the_format_pages_invalid_example(capsys):
+    path = FORMAT_EXAMPLES / "coders-invalid.json"
+    assert main(["agreement", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    # the coders of news_0302 (line 6) disagree on its number of units: 11 and 5 + 5 = 10
+    assert len(err) == 1 and err[0].startswith(f"{path}:6: item 'news_0302': coders disagree on its number of units")
+
+
+@pytest.mark.parametrize("metric", ["B", "S"])
+def test_the_shipped_coders_json_against_segeval(metric, tmp_path, capsys):
+    # the README's `tvseg agreement tvseg/data_samples/agreement/coders.json --metric B --convention segeval`
+    # and its S twin: segeval 2.0.11's fleiss_pi_linear, fleiss_kappa_linear and artstein_poesio_bias_linear
+    # on the same file read with json (segeval's own input_linear_mass_json opens files in mode 'rU', which
+    # Python 3.11 refuses)
+    segeval = pytest.importorskip("segeval")
+    from segeval.data import Dataset
+    from segeval.similarity.segmentation import segmentation_similarity
+
+    items = json.loads(SHIPPED.read_text(encoding="utf-8"))["items"]
+    assert len(items) == 7 and all(set(codings) == {"ann1", "ann2", "ann3"} for codings in items.values())
+    dataset = Dataset({item: {c: list(m) for c, m in codings.items()} for item, codings in items.items()})
+    kw = {"fnc_compare": segmentation_similarity} if metric == "S" else {}
+    out = tmp_path / "out.json"
+    args = ["agreement", str(SHIPPED), "--metric", metric, "--convention", "segeval", "--json", str(out)]
+    assert main(args) == 0
+    got = json.loads(out.read_text())
+    assert got["pi_star"] == pytest.approx(float(segeval.fleiss_pi_linear(dataset, **kw)), abs=1e-9)
+    assert got["kappa_star"] == pytest.approx(float(segeval.fleiss_kappa_linear(dataset, **kw)), abs=1e-9)
+    assert got["bias"] == pytest.approx(float(segeval.artstein_poesio_bias_linear(dataset, **kw)), abs=1e-9)
+    assert main(["agreement", str(SHIPPED)]) == 0  # the README's first line: the paper's S
+
+
+def test_the_shipped_coders_json_is_package_data():
+    # pyproject's package-data globs put it in the wheel; demo_folder() finds it after an install
+    import tomllib
+
+    from tvseg.samples import demo_folder
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert any(SHIPPED in set((ROOT / "tvseg").glob(pattern)) for pattern in globs["tvseg"])
+    assert (demo_folder() / "agreement" / "coders.json").resolve() == SHIPPED.resolve()

@@ -19,5 +19,5 @@ __all__ = ["demo_folder"]
 
 def demo_folder() -> Path:
     """The folder of the demo corpus (``reference/``, ``hypotheses/``, ``units/``, ``corpus.uem``,
-    ``metadata.csv``; described in its ``README.md``)."""
+    ``metadata.csv``, and ``agreement/coders.json`` for ``tvseg agreement``; described in its ``README.md``)."""
     return Path(__file__).resolve().parent / "data_samples"
