@@ -78,12 +78,37 @@ def test_usage_errors_name_the_subcommand(capsys):
     assert capsys.readouterr().err.startswith("usage: tvseg simulate pevzner-hearst")
 
 
+@pytest.mark.parametrize(
+    "argv, error",
+    [
+        (["evaluate", "--bogus"], "tvseg evaluate: error: unrecognized arguments: --bogus"),  # argparse's
+        (["evaluate"], "tvseg evaluate: error: --reference is required (or --demo)"),  # a UsageError
+        (["evaluate", "--demo", "--gamma", "x"], "tvseg evaluate: error: argument --gamma: invalid float value: 'x'"),
+        ([], "tvseg: error: the following arguments are required: COMMAND"),
+        (["validate"], "tvseg validate: error: give files or folders to check"),
+        (["simulate", "pevzner-hearst", "--as-published"], "tvseg simulate pevzner-hearst: error: unrecognized"),
+    ],
+    ids=lambda x: " ".join(x) if isinstance(x, list) else "",
+)
+def test_a_usage_error_is_two_lines(argv, error):
+    # issue 22: a usage error printed argparse's whole usage (14 lines for evaluate); now the command's
+    # short usage line, pointing to --help, and the error; exit 2 (the real command line, a subprocess)
+    result = subprocess.run([sys.executable, "-m", "tvseg", *argv], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    prog = " ".join(["tvseg", *[a for a in argv[:2] if not a.startswith("-")]])
+    assert lines[0] == f"usage: {prog} [-h] ... (see {prog} --help)"
+    assert len(lines) == 2 and lines[1].startswith(error), result.stderr
+
+
 def test_html_needs_its_folder(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["evaluate", "--demo", "--html"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "--html DIR" in err and "expected one argument" in err
+    # the short usage points to the help, which says --html DIR
+    assert "argument --html: expected one argument" in err and "(see tvseg evaluate --help)" in err
+    assert "--html DIR" in dict(command_parsers())[("tvseg", "evaluate")].format_help()
 
 
 def test_format_option_reads_a_file_whose_extension_does_not_say(tmp_path, capsys):

@@ -21,12 +21,17 @@ COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate")
 BUG_REPORT = "https://github.com/tvseg/tvseg/issues"
 
 
+def short_usage(parser: argparse.ArgumentParser) -> str:
+    """``usage: tvseg evaluate [-h] ... (see tvseg evaluate --help)``: one line whatever the options."""
+    return f"usage: {parser.prog} [-h] ... (see {parser.prog} --help)"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse exits with 2 on bad usage already; keep its message on one line and on stderr."""
+    """argparse exits with 2 on bad usage already; keep its report to two lines on stderr: the short
+    usage line (:func:`short_usage`) and the error, not argparse's usage of every option."""
 
     def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{short_usage(self)}\n{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,8 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except UsageError as error:
-        command.print_usage(sys.stderr)
-        print(f"{command.prog}: error: {error}", file=sys.stderr)
+        print(f"{short_usage(command)}\n{command.prog}: error: {error}", file=sys.stderr)
         return 2
     except TvsegError as error:
         print(f"tvseg: error: {error}" if not _is_located(error) else str(error), file=sys.stderr)
