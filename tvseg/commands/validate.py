@@ -166,15 +166,19 @@ def validate_file(file: Path, *, format: str | None = None) -> str:
             segments = read_segments(file, format=kind)
             return summary + f", {_count(segments)} topic segment(s)"
     if kind in ("vtt", "srt"):
-        units = read_units(file, format=kind)
-        cues = sum(map(len, units.values()))
+        # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
+        # here without the warnings of the lenient units reader, which reads it only with --units
         try:
             segments = read_segments(file, format=kind)
         except InputError as error:
             if "overlap" not in error.message:
                 raise
             # roll-up captions: valid units, not a chapter file
+            units = read_units(file, format=kind)
+            cues = sum(map(len, units.values()))
             return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(cues)} as units only ({error})"
+        units = read_units(file, format=kind)
+        cues = sum(map(len, units.values()))
         return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s), {cue_count(cues)}"
     segments = read_segments(file, format=kind)
     return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"

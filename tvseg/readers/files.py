@@ -87,18 +87,26 @@ def units_of_file(file: Path, kind: str, *, show) -> Mapping[str, tuple[pd.DataF
                 value=",".join(table.columns),
             )
         return unit_frames(table)
-    cues = read_cues(file, format=kind)
+    cues = read_cues(file, format=kind, lenient=True)
     for cue in cues:
-        if cue.end_ms <= cue.start_ms:
-            problem = "end before start" if cue.end_ms < cue.start_ms else "zero duration"
+        if cue.end_ms < cue.start_ms:
             raise InputError(
-                f"caption with {problem}",
+                "caption with end before start",
                 path=file,
                 line=cue.line,
                 value=f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}",
             )
-    frame = caption_units(cues, path=file)
-    return {show or file.stem: (frame, min((c.line for c in cues), default=None), None)}
+    lasting = [cue for cue in cues if cue.end_ms > cue.start_ms]
+    if len(lasting) < len(cues):  # hidden cues (pysrt's capability tester): no unit, nothing else changed
+        first = next(cue for cue in cues if cue.end_ms == cue.start_ms)
+        warn(
+            f"{len(cues) - len(lasting)} zero-duration cue(s) skipped (a unit must last; first here, at "
+            f"{first.start_ms / 1000:.3f} s)",
+            path=file,
+            line=first.line,
+        )
+    frame = caption_units(lasting, path=file)
+    return {show or file.stem: (frame, min((c.line for c in lasting), default=None), None)}
 
 
 def caption_units(cues, *, path) -> pd.DataFrame:

@@ -21,6 +21,10 @@ Cue text keeps what its author wrote, less the markup its format defines:
   that opens no such tag and ``&amp;`` (SRT defines no character references).
 
 Lines of a cue's text are stripped and joined by one space.
+
+Read as units (``lenient=True``: only the times matter), a WebVTT ``<...>`` that opens no tag is kept
+as written, with one :class:`~tvseg.errors.TvsegWarning` per file counting them at the first one's
+line, and milliseconds of one or two digits are read as in :mod:`tvseg.readers.cue_timings`.
 """
 
 from __future__ import annotations
@@ -30,17 +34,13 @@ import re
 from dataclasses import dataclass
 
 from tvseg.errors import InputError
+from tvseg.readers.cue_timings import CueTimings
 from tvseg.readers.source import read_text, split_lines, warn
-from tvseg.readers.validation import MAX_SECONDS
 
 __all__ = ["Cue", "read_cues", "SRT_LIKE_TIME"]
 
-_TIME = r"(?:(\d+):)?(\d+):(\d+)([.,])(\d+)"
-_TIMING = re.compile(rf"[ \t]*{_TIME}[ \t]*-->[ \t]*{_TIME}(.*)")
-_SRT_COORDINATES = re.compile(r"(?:[ \t]+[XY][12]:-?\d+){4}[ \t]*", re.IGNORECASE)
 SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
 """The start of a line that looks like an SRT timestamp (a timing line if it held ``-->``)."""
-_EXAMPLE = {"vtt": "00:01:02.500 --> 00:01:04.000", "srt": "00:01:02,500 --> 00:01:04,000"}
 _NUMBER = re.compile(r"[ \t]*[0-9]+[ \t]*")
 
 _VTT_TAG = re.compile(r"<([^>]*)(>|$)")
@@ -65,8 +65,12 @@ class Cue:
     line: int
 
 
-def read_cues(path, *, format: str) -> list[Cue]:
+def read_cues(path, *, format: str, lenient: bool = False) -> list[Cue]:
     """Read the cues of a WebVTT (``format="vtt"``) or SRT (``"srt"``) file, in file order.
+
+    ``lenient=True`` reads them as units, where only the times matter: one- or two-digit
+    milliseconds and a WebVTT ``<...>`` that opens no tag are read (see the module's docstring),
+    with one warning per kind.
 
     Raises
     ------
@@ -74,10 +78,12 @@ def read_cues(path, *, format: str) -> list[Cue]:
         The file is not WebVTT/SRT; a timing line is malformed or holds an impossible time; a
         block or line would be skipped or folded into another cue (a WebVTT block that is no cue,
         an SRT cue number without its timing line, a line that starts like a timestamp without
-        ``-->``); cue text whose markup would hide text (WebVTT ``<`` that opens no tag).
+        ``-->``); cue text whose markup would hide text (WebVTT ``<`` that opens no tag; when
+        ``lenient``, only one that no ``>`` closes).
     """
     lines = split_lines(read_text(path))
-    timings = _Timings(path, format)
+    timings = CueTimings(path, format, lenient=lenient)
+    kept: list[tuple[int, str]] | None = [] if lenient else None  # (line, '<...>') kept as written
     if format == "vtt":
         blocks = _vtt_cues(lines, path)
     else:
@@ -86,11 +92,18 @@ def read_cues(path, *, format: str) -> list[Cue]:
     for timing, first, last in blocks:
         start_ms, end_ms = timings.read(lines[timing], timing + 1)
         if format == "vtt":
-            text, voice = _vtt_text(lines[first:last], path=path, line=first + 1)
+            text, voice = _vtt_text(lines[first:last], path=path, line=first + 1, kept=kept)
         else:
             text, voice = _srt_text(lines[first:last])
         cues.append(Cue(start_ms, end_ms, text, voice, timing + 1))
     timings.report()
+    if kept:
+        warn(
+            f"{len(kept)} '<...>' in cue text open(s) no WebVTT tag: kept as written (a player would hide "
+            f"them; as units only the times are used) (first: {kept[0][1]!r})",
+            path=path,
+            line=kept[0][0],
+        )
     return cues
 
 
@@ -212,78 +225,12 @@ def _end_of_text(lines: list[str], first: int, timing: int) -> int:
     return end
 
 
-class _Timings:
-    """Reads the timing lines of one file, and warns once about fields written without padding."""
+def _vtt_text(lines: list[str], *, path, line: int, kept: list | None = None) -> tuple[str, str]:
+    """The text and voice of a WebVTT cue: known tags removed, character references decoded.
 
-    def __init__(self, path, format: str):
-        self.path = path
-        self.format = format
-        self.unpadded = 0
-        self.first_unpadded: tuple[int, str] | None = None
-
-    def read(self, raw: str, line: int) -> tuple[int, int]:
-        """The start and end of a timing line, in milliseconds."""
-        match = _TIMING.fullmatch(raw)
-        rest = match.group(11) if match else ""
-        well_formed = match is not None and (
-            (self.format == "vtt" and (not rest or rest[0] in " \t") and match.group(4) == "." == match.group(9))
-            or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest)))
-        )
-        if not well_formed:
-            raise InputError(
-                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                path=self.path,
-                line=line,
-                value=raw,
-            )
-        assert match is not None  # well_formed
-        groups = match.groups()
-        return (
-            self._milliseconds(groups[:5], raw=raw, line=line),
-            self._milliseconds(groups[5:10], raw=raw, line=line),
-        )
-
-    def _milliseconds(self, groups, *, raw: str, line: int) -> int:
-        hours_text, minutes_text, seconds_text, _, millis_text = groups
-        if len(millis_text) != 3:
-            raise InputError(
-                "cue time without exactly three digits of milliseconds", path=self.path, line=line, value=raw
-            )
-        if len(minutes_text) > 2 or len(seconds_text) > 2:
-            raise InputError(
-                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                path=self.path,
-                line=line,
-                value=raw,
-            )
-        hours, minutes, seconds = int(hours_text or 0), int(minutes_text), int(seconds_text)
-        if minutes > 59 or seconds > 59:
-            raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)
-        padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")
-        if not padded:
-            self.unpadded += 1
-            if self.first_unpadded is None:
-                self.first_unpadded = (line, raw.strip())
-        total = ((hours * 60 + minutes) * 60 + seconds) * 1000 + int(millis_text)
-        if total > MAX_SECONDS * 1000:
-            raise InputError(
-                f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path, line=line, value=raw
-            )
-        return total
-
-    def report(self) -> None:
-        if self.unpadded:
-            assert self.first_unpadded is not None  # set with the first unpadded field
-            line, raw = self.first_unpadded
-            warn(
-                f"{self.unpadded} cue time(s) written without leading zeros, read as if padded (first: {raw!r})",
-                path=self.path,
-                line=line,
-            )
-
-
-def _vtt_text(lines: list[str], *, path, line: int) -> tuple[str, str]:
-    """The text and voice of a WebVTT cue: known tags removed, character references decoded."""
+    A ``<...>`` that opens no tag is refused, or, when ``kept`` is a list, kept as written and
+    noted there as ``(line, '<...>')``.
+    """
     text = "\n".join(lines)
     voice = ""
     if "<" in text:
@@ -293,6 +240,9 @@ def _vtt_text(lines: list[str], *, path, line: int) -> tuple[str, str]:
             tag = _VTT_TAG_BODY.fullmatch(body) if match.group(2) else None
             if not (tag and tag.group(2) in _VTT_TAG_NAMES) and not _VTT_TIMESTAMP_TAG.fullmatch(body):
                 where = line + text.count("\n", 0, match.start())
+                if kept is not None and match.group(2):
+                    kept.append((where, match.group(0)))
+                    continue
                 raise InputError(
                     "'<' that opens no WebVTT tag: a player would hide the text up to "
                     "the next '>' (write '<' as '&lt;' and '>' as '&gt;')",
