@@ -124,7 +124,9 @@ def test_unit_metrics_get_intervals_from_the_same_resamples():
 def test_pk_and_windowdiff_get_paired_p_values_from_the_same_resamples():
     # Pk and WindowDiff are compared between systems (with units): the p-value recomputed independently
     # from the per-show reference loop's unit counts, the module docstring's draws (the same for both
-    # systems), the resampled differences centred on their mean, and p = (1 + #{|d_b - mean| >= |delta|}) / (1 + B)
+    # systems), the resampled differences centred on their mean, and p = (1 + #{|d_b - mean| >= |delta|}) / (1 + B).
+    # 14 shows: from 13 shows on the p-value is the bootstrap's (up to 12, the exact sign-flip test's:
+    # tests/test_significance.py)
     import warnings
 
     import numpy as np
@@ -136,7 +138,7 @@ def test_pk_and_windowdiff_get_paired_p_values_from_the_same_resamples():
 
     rng = np.random.default_rng(8)
     ref, systems, units = {}, {"close": {}, "far": {}}, {}
-    for k in range(8):
+    for k in range(14):
         show = f"s{k}"
         cuts = np.sort(rng.choice(np.arange(20, 580, 10), size=int(rng.integers(2, 6)), replace=False))
         bounds = [0.0, *map(float, cuts), 600.0]

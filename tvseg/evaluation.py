@@ -32,6 +32,7 @@ from tvseg.retrieval.corpus import ShowScores, score_shows
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, macro_metrics, metric_table, warn_undefined
 from tvseg.retrieval.shards import join_scores
+from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
@@ -155,6 +156,7 @@ class EvaluationResult:
                 "settings": self.settings.as_dict(),
                 "systems": systems,
                 "pairwise": self.pairwise,
+                "significance": policy(len(self.shows), resamples=self.settings.bootstrap, systems=len(self.systems)),
             },
             integer_keys=COUNT_KEYS,
         )

@@ -20,17 +20,35 @@ resamples (paired).
 
 The generator is ``numpy.random.default_rng(seed)`` with the seed of the settings: the same
 settings give the same intervals and p-values.
+
+What few shows can support (:mod:`tvseg.retrieval.significance`): with one show, no interval and no
+p-value (NaN, ``null`` in JSON) and a warning; up to 12 shows, the p-values come from the exact paired
+sign-flip test over all :math:`2^n` assignments instead (:math:`p \ge 2/2^n`); from 13 shows, the
+bootstrap's p-value above, never below :math:`2/2^n`; below 10 shows the intervals are computed but
+flagged unreliable, with a warning. With more than two systems, ``p_value_holm`` is Holm's correction
+over the pairs, per metric.
 """
 
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
 
+from tvseg.errors import TvsegWarning
 from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
 from tvseg.retrieval.reductions import metric_table
+from tvseg.retrieval.significance import (
+    EXACT_MAX_SHOWS,
+    MIN_SHOWS,
+    holm,
+    sign_flip_p_value,
+    sign_flips,
+    smallest_p_value,
+    swapped_sums,
+)
 
 __all__ = ["paired_bootstrap", "COMPARED"]
 
@@ -63,15 +81,27 @@ def paired_bootstrap(
     Returns
     -------
     intervals : dict
-        ``{system: {metric: {"low": x, "high": y}}}``.
+        ``{system: {metric: {"low": x, "high": y}}}`` (NaN bounds with one show).
     pairwise : list of dict
         One entry per pair of systems and metric of :data:`COMPARED` that both systems have (Pk and
-        WindowDiff only with units, through ``extra``): ``{"a", "b", "metric", "difference", "p_value"}``.
+        WindowDiff only with units, through ``extra``): ``{"a", "b", "metric", "difference", "p_value",
+        "p_value_holm", "test"}``, ``test`` being ``"exact sign-flip"`` (up to 12 shows), ``"paired
+        bootstrap"`` or None (one show: no p-value); ``p_value_holm`` is Holm's correction over the pairs of
+        systems on that metric (:func:`tvseg.retrieval.significance.holm`; the p-value itself with two systems).
+
+    Warns
+    -----
+    TvsegWarning
+        With one show (no interval, no p-value), and below
+        :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows (intervals unreliable).
     """
     names = list(components)
     if resamples <= 0 or not names:
         return {}, []
     n_shows = len(next(iter(components.values())))
+    if n_shows == 0:
+        return {}, []
+    _warn_few(n_shows, len(names))
     rng = np.random.default_rng(seed)
     extra = extra or {}
     tables = {name: [components[name]] + ([extra[name][0]] if name in extra else []) for name in names}
@@ -102,7 +132,7 @@ def paired_bootstrap(
         for metric in metrics:
             values = samples[name][metric].to_numpy(float)
             values = values[~np.isnan(values)]
-            low, high = np.quantile(values, [lo_q, hi_q]) if len(values) else (np.nan, np.nan)
+            low, high = np.quantile(values, [lo_q, hi_q]) if len(values) and n_shows > 1 else (np.nan, np.nan)
             intervals[name][metric] = {"low": float(low), "high": float(high)}
     pairwise = []
     observed = {name: metric_table(components[name].sum(axis=0).to_frame().T) for name in names}
@@ -111,16 +141,68 @@ def paired_bootstrap(
             table, rates = extra[name]
             values = rates(table.sum(axis=0).to_frame().T)
             observed[name] = observed[name].assign(**{k: np.asarray(v, dtype=float) for k, v in values.items()})
+    test = None if n_shows < 2 else "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
+    floor = smallest_p_value(n_shows)
     for a, b in itertools.combinations(names, 2):
+        flipped = _sign_flipped(components, extra, a, b) if test == "exact sign-flip" else None
         for metric in COMPARED:
             if metric not in samples[a] or metric not in samples[b]:
                 continue
             delta = float(observed[a][metric].iloc[0] - observed[b][metric].iloc[0])
-            d = samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float)
-            d = d[~np.isnan(d)]
-            if np.isnan(delta) or not len(d):
+            if test is None:
                 p = float("nan")
+            elif flipped is not None:
+                p = sign_flip_p_value(flipped[0][metric].to_numpy(float) - flipped[1][metric].to_numpy(float), delta)
             else:
-                p = float((1 + np.sum(np.abs(d - d.mean()) >= abs(delta))) / (1 + len(d)))
+                p = _bootstrap_p(samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float), delta, floor)
             pairwise.append({"a": a, "b": b, "metric": metric, "difference": delta, "p_value": p})
+    for metric in COMPARED:
+        family = [entry for entry in pairwise if entry["metric"] == metric]
+        for entry, adjusted in zip(family, holm([entry["p_value"] for entry in family])):
+            entry.update(p_value_holm=float(adjusted), test=test)
     return intervals, pairwise
+
+
+def _bootstrap_p(d: np.ndarray, delta: float, floor: float) -> float:
+    """The centred bootstrap p-value of the module docstring, never below ``floor`` (:math:`2/2^n`)."""
+    d = d[~np.isnan(d)]
+    if np.isnan(delta) or not len(d):
+        return float("nan")
+    p = float((1 + np.sum(np.abs(d - d.mean()) >= abs(delta))) / (1 + len(d)))
+    return p if p >= floor else floor
+
+
+def _sign_flipped(components: dict, extra: dict, a: str, b: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The metrics of systems ``a`` and ``b`` (rows: every sign-flip assignment of the shows, as
+    :func:`tvseg.retrieval.significance.swapped_sums`), from their common components."""
+    flips = sign_flips(len(components[a]))
+    columns = [c for c in components[a].columns if c in components[b].columns]
+    sums = swapped_sums(components[a][columns].to_numpy(float), components[b][columns].to_numpy(float), flips)
+    out = [metric_table(pd.DataFrame(total, columns=columns)) for total in sums]
+    if a in extra and b in extra:
+        (table_a, rates), (table_b, _) = extra[a], extra[b]
+        common = [c for c in table_a.columns if c in table_b.columns]
+        unit_sums = swapped_sums(table_a[common].to_numpy(float), table_b[common].to_numpy(float), flips)
+        for k, total in enumerate(unit_sums):
+            values = rates(pd.DataFrame(total, columns=common))
+            out[k] = out[k].assign(**{key: np.asarray(v, dtype=float) for key, v in values.items()})
+    return out[0], out[1]
+
+
+def _warn_few(n_shows: int, n_systems: int) -> None:
+    """The warning of what ``n_shows`` shows cannot support (nothing from :data:`MIN_SHOWS` shows on)."""
+    if n_shows == 1:
+        message = (
+            "1 show: no bootstrap interval and no p-value (null in the JSON): resampling or permuting the "
+            "shows needs two shows or more"
+        )
+    elif n_shows < MIN_SHOWS:
+        message = f"the bootstrap intervals rest on {n_shows} shows, fewer than {MIN_SHOWS}: read them as unreliable"
+        if n_systems > 1:
+            message += (
+                f"; the p-values come from an exact sign-flip test over the {n_shows} shows, which cannot give "
+                f"less than {smallest_p_value(n_shows):.3g}"
+            )
+    else:
+        return
+    warnings.warn(message, TvsegWarning, stacklevel=3)
