@@ -160,19 +160,16 @@ def test_summary_follows_the_json_values_whichever_system_is_ahead(swap):
     )
     assert said[1] == f"{ahead} does better than {behind} on CovN, CovD and boundary F."
     expected = _expected_significance(data, (ahead, behind))
-    names = {"cov_n": "CovN", "cov_d": "CovD", "boundary_f1": "boundary F"}
-    for metric, (significant, p) in expected.items():
-        # each metric is said in the clause that its p-value decides, with that p-value
-        clause = said[2].split("; it ")
-        where = [c for c in clause if names[metric] in c]
-        assert len(where) == 1
-        assert where[0].startswith("is significant" if significant else "is not significant at 0.05") or where[
-            0
-        ].startswith(
-            "Paired bootstrap over shows: the difference is "
-            + ("significant" if significant else "not significant at 0.05")
-        )
-        assert p in where[0]
+    # 3 shows, fewer than 10: the p-values (the exact sign-flip test's, over 2^3 = 8 assignments, none below
+    # 2/8) are given, each with its metric, and nothing is called significant
+    assert said[2].startswith(
+        "Not enough shows to tell: 3 shows, fewer than 10. Exact sign-flip test over the 3 shows: "
+    )
+    assert said[2].endswith("with 3 shows, no p-value can be below 0.25.")
+    assert "significant" not in said[2]
+    for metric, (_, p) in expected.items():
+        assert data["pairwise"][0]["test"] == "exact sign-flip"
+        assert p in said[2] and {"cov_n": "CovN", "cov_d": "CovD", "boundary_f1": "boundary F"}[metric] in said[2]
     assert said == report_sentences(ResultPages(result, date="2000-01-01").header)
 
 

@@ -242,7 +242,12 @@ class ResultPages:
         self.metadata = [by_show.get(show, {}) for show in self.show_ids]
         comparisons = tuple(
             Comparison(
-                str(c["a"]), str(c["b"]), str(c["metric"]), _value(c.get("p_value")), _value(c.get("difference"))
+                str(c["a"]),
+                str(c["b"]),
+                str(c["metric"]),
+                _value(c.get("p_value")),
+                _value(c.get("difference")),
+                _value(c.get("p_value_holm")),
             )
             for c in result.pairwise
         )
@@ -254,6 +259,7 @@ class ResultPages:
             shows=(),
             comparisons=comparisons,
             settings=dict(result.settings.as_dict()),
+            n_shows=len(result.shows),
         )
         self.analysis = analyse(result)  # the corpus page's retrieval by duration, position, group
 

@@ -135,13 +135,16 @@ class SystemSummary:
 
 @dataclass(frozen=True)
 class Comparison:
-    """A paired bootstrap test between two systems on one metric: ``p_value`` of the difference."""
+    """A paired test between two systems on one metric: ``p_value`` of the difference (the exact sign-flip
+    test's up to 12 shows, the paired bootstrap's from 13), ``p_value_holm`` the same after Holm's correction
+    over the pairs of systems (:mod:`tvseg.retrieval.significance`)."""
 
     system_a: str
     system_b: str
     metric: str
     p_value: float | None
     difference: float | None = None
+    p_value_holm: float | None = None
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,9 @@ class Report:
     ``scores`` is the contract's ``--json`` object written to ``data/scores.json``; when None the
     renderer builds it from the model. ``settings`` is the flat settings dict, ``signature`` the
     settings signature line; ``version`` and ``date`` appear only in the page footers and in the
-    JSON, so two renderings of the same scores differ only there.
+    JSON, so two renderings of the same scores differ only there. ``n_shows`` is the number of shows the
+    scores, intervals and p-values rest on, when ``shows`` does not hold them all (a header built page by page);
+    None: ``len(shows)``.
     """
 
     signature: str
@@ -163,3 +168,4 @@ class Report:
     settings: Mapping[str, object] = field(default_factory=dict)
     scores: Mapping[str, object] | None = None
     title: str = "tvseg report"
+    n_shows: int | None = None

@@ -51,7 +51,7 @@ from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
-from tvseg.report.summary import report_sentences
+from tvseg.report.summary import report_sentences, significance_notes
 
 __all__ = [
     "environment",
@@ -173,12 +173,18 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
         keys,
     )
     has_ci = any(e.lo is not None for s in report.systems for e in s.corpus.values())
+    resamples = report.settings.get("bootstrap")
+    resamples = resamples if isinstance(resamples, int) else int(has_ci or bool(report.comparisons))
+    tests = significance_notes(len(pages), resamples=resamples, systems=len(report.systems))
+    if not any(c.p_value_holm is not None for c in report.comparisons):
+        tests["correction"] = None  # a hand-built report without Holm's p-values shows the uncorrected ones
     long_threshold = report.settings.get("long_threshold")
     return {
         "report": report,
         "assets": f"{ASSETS}/",
         "n_shows": len(pages),
         "has_ci": has_ci,
+        "tests": tests,
         "retrieval_columns": _labels(RETRIEVAL),
         "count_columns": _labels(COUNTS),
         "unit_columns": unit,
@@ -197,7 +203,7 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
         "show_columns": show_columns,
         "show_rows": show_rows,
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
-        "summary": report_sentences(report),
+        "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
         "show_files": names,
     }

@@ -1,9 +1,12 @@
 """The summary in words at the top of the corpus page: which system is ahead, on what and how sure.
 
 :func:`summary_sentences` says in two or three sentences which system is ahead, on what and how
-sure (the paired-bootstrap p-values of ``result.pairwise``), claiming nothing the numbers do not
-support; :func:`report_sentences` says the same from a report's header
-(:class:`tvseg.report.model.Report`), and :func:`sentences` from plain corpus values and p-values.
+sure (the p-values of ``result.pairwise``: an exact sign-flip test up to 12 shows, the paired bootstrap
+from 13; Holm-corrected with more than two systems), claiming nothing the numbers do not support: below
+:data:`~tvseg.retrieval.significance.MIN_SHOWS` shows, or without a p-value, it says there are not
+enough shows to tell and calls nothing significant (:mod:`tvseg.retrieval.significance`).
+:func:`report_sentences` says the same from a report's header (:class:`tvseg.report.model.Report`),
+and :func:`sentences` from plain corpus values and p-values.
 
 Like :mod:`tvseg.report.analysis`, this module computes no score: it reads the values the result holds.
 """
@@ -13,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tvseg.metrics import COMPARED, METRICS
+from tvseg.retrieval.significance import EXACT_MAX_SHOWS, MIN_SHOWS, policy, smallest_p_value
 
-__all__ = ["summary_sentences", "report_sentences", "sentences"]
+__all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes"]
 
 _NAMES = {"boundary_f1": "boundary F"}  # plain-language names; the registry's label otherwise
 
@@ -65,15 +69,19 @@ def _one_system(name: str, values: Mapping) -> list[str]:
     return out
 
 
-def _p_value(pairwise: Sequence[Mapping], a: str, b: str, metric: str):
+def _p_value(pairwise: Sequence[Mapping], a: str, b: str, metric: str, key: str = "p_value"):
     for c in pairwise:
         if c.get("metric") == metric and {c.get("a"), c.get("b")} == {a, b}:
-            return c.get("p_value")
+            return c.get(key, c.get("p_value"))
     return None
 
 
 def sentences(
-    corpus: Mapping[str, Mapping[str, float]], pairwise: Sequence[Mapping], resamples: int | None
+    corpus: Mapping[str, Mapping[str, float]],
+    pairwise: Sequence[Mapping],
+    resamples: int | None,
+    *,
+    n_shows: int | None = None,
 ) -> list[str]:
     """The summary sentences of corpus values and pairwise p-values (see :func:`summary_sentences`).
 
@@ -86,6 +94,10 @@ def sentences(
         returns them.
     resamples : int or None
         The bootstrap resamples of the settings (0: none were drawn; None: unknown, read from ``pairwise``).
+    n_shows : int, optional
+        The shows the p-values rest on: the sentence names them and the test, and below
+        :data:`~tvseg.retrieval.significance.MIN_SHOWS` says there are not enough shows to tell. None
+        (unknown): the p-values are read as the paired bootstrap's, over unnamed shows.
 
     Returns
     -------
@@ -125,7 +137,7 @@ def sentences(
     out.append(said + ".")
     tied = [k for on in ties.values() for k in on]
     if len(tied) < len(metrics):
-        out.append(_significance(names, ranked, metrics, tied, pairwise, resamples))
+        out.append(_significance(names, ranked, metrics, tied, pairwise, resamples, n_shows))
     return out
 
 
@@ -145,21 +157,35 @@ def _mixed(leaders: Mapping[str, list], ties: Mapping[tuple, list], n_systems: i
     return said
 
 
-def _significance(names, ranked, metrics, ties, pairwise, resamples) -> str:
+def _test(n_shows: int | None, n_systems: int) -> str:
+    """``Exact sign-flip test over the 7 shows`` (the test behind the p-values, and how many shows)."""
+    if n_shows is None:
+        return "Paired bootstrap over shows"
+    over = f"over the {n_shows} shows"
+    test = f"Exact sign-flip test {over}" if n_shows <= EXACT_MAX_SHOWS else f"Paired bootstrap {over}"
+    return test + (f", Holm-corrected over the {n_systems * (n_systems - 1) // 2} pairs" if n_systems > 2 else "")
+
+
+def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) -> str:
     if resamples == 0 or (resamples is None and not pairwise):
         return "No significance was computed (the bootstrap was off: 0 resamples)."
     against = "the difference" if len(names) == 2 else "the difference between the first two"
-    significant, not_significant, unknown = [], [], []
+    if n_shows == 1:
+        return "Not enough shows to tell: one show gives no p-value (a test over shows needs two or more)."
+    key = "p_value_holm" if len(names) > 2 else "p_value"
+    significant: list[tuple[str, float]] = []
+    not_significant: list[tuple[str, float]] = []
+    given: list[tuple[str, float]] = []
+    unknown: list[str] = []
     for k in metrics:
         if k in ties:
             continue
-        p = _p_value(pairwise, ranked[k][0], ranked[k][1], k)
+        p = _p_value(pairwise, ranked[k][0], ranked[k][1], k, key)
         if not _defined(p):
             unknown.append(_name(k))
-        elif p < 0.05:
-            significant.append((_name(k), p))
-        else:
-            not_significant.append((_name(k), p))
+            continue
+        given.append((_name(k), p))
+        (significant if p < 0.05 else not_significant).append((_name(k), p))
     parts = []
 
     def listed(items):
@@ -168,13 +194,22 @@ def _significance(names, ranked, metrics, ties, pairwise, resamples) -> str:
             return f"{_join([m for m, _ in items])} ({ps.pop()}{' on each' if len(items) > 1 else ''})"
         return _join([f"{m} ({_p(p)})" for m, p in items])
 
+    if n_shows is not None and n_shows < MIN_SHOWS:
+        # too few shows to call a difference anything: the p-values are given, without a verdict
+        said = f"Not enough shows to tell: {n_shows} shows, fewer than {MIN_SHOWS}"
+        if given:
+            said += (
+                f". {_test(n_shows, len(names))}: {listed(given)}; with {n_shows} shows, no p-value can be "
+                f"below {smallest_p_value(n_shows):.3g}"
+            )
+        return said + (f"; no p-value on {_join(unknown)}" if unknown else "") + "."
     if significant:
         parts.append(f"is significant on {listed(significant)}")
     if not_significant:
         parts.append(f"is not significant at 0.05 on {listed(not_significant)}")
     if unknown:
         parts.append(f"has no p-value on {_join(unknown)}")
-    return f"Paired bootstrap over shows: {against} " + "; it ".join(parts) + "."
+    return f"{_test(n_shows, len(names))}: {against} " + "; it ".join(parts) + "."
 
 
 def summary_sentences(result) -> list[str]:
@@ -183,9 +218,11 @@ def summary_sentences(result) -> list[str]:
     With one system, its figures; with several, the share of reference stories each retrieves
     (R\\ :sub:`N`), which system does better on each compared metric (CovN, CovD, boundary F, and with
     units Pk and WindowDiff, where lower is better; the systems are said to rank differently when the
-    leaders differ), and the paired-bootstrap p-value
-    of each difference between the first two (significant when p < 0.05, else "not significant at
-    0.05"); with the bootstrap off, that no significance was computed.
+    leaders differ), and the p-value of each difference between the first two (significant when p < 0.05,
+    else "not significant at 0.05"; Holm-corrected with more than two systems), naming the test and how
+    many shows it rests on; with fewer than :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows, that
+    there are not enough shows to tell (the p-values given, no verdict); with the bootstrap off, that no
+    significance was computed.
 
     Parameters
     ----------
@@ -196,16 +233,67 @@ def summary_sentences(result) -> list[str]:
     list of str
     """
     corpus = {name: dict(sr.corpus) for name, sr in result.systems.items()}
-    return sentences(corpus, result.pairwise, result.settings.bootstrap)
+    return sentences(corpus, result.pairwise, result.settings.bootstrap, n_shows=len(result.shows))
 
 
-def report_sentences(report) -> list[str]:
+def report_sentences(report, *, n_shows: int | None = None) -> list[str]:
     """:func:`summary_sentences` of a report's header (:class:`tvseg.report.model.Report`): the same
-    sentences from the values the pages show."""
+    sentences from the values the pages show; ``n_shows`` the shows of the report (default: its
+    ``n_shows``, else the number of its ``shows`` when it holds some)."""
     corpus = {s.name: {k: e.value for k, e in s.corpus.items()} for s in report.systems}
     pairwise = [
-        {"a": c.system_a, "b": c.system_b, "metric": c.metric, "difference": c.difference, "p_value": c.p_value}
+        {
+            "a": c.system_a,
+            "b": c.system_b,
+            "metric": c.metric,
+            "difference": c.difference,
+            "p_value": c.p_value,
+            "p_value_holm": c.p_value_holm,
+        }
         for c in report.comparisons
     ]
     resamples = report.settings.get("bootstrap") if report.settings else None
-    return sentences(corpus, pairwise, resamples if isinstance(resamples, int) else None)
+    if n_shows is None:
+        n_shows = report.n_shows if report.n_shows is not None else len(report.shows) or None
+    return sentences(corpus, pairwise, resamples if isinstance(resamples, int) else None, n_shows=n_shows)
+
+
+def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
+    """What the corpus page's notes say of the intervals and the p-values of ``n_shows`` shows.
+
+    Parameters
+    ----------
+    n_shows : int
+        The shows of the report.
+    resamples : int
+        The bootstrap resamples (0: none).
+    systems : int
+        The systems of the report.
+
+    Returns
+    -------
+    dict
+        :func:`tvseg.retrieval.significance.policy`'s object, with ``intervals_note`` (how many shows the
+        intervals rest on, and whether to trust them; None without a bootstrap), ``test_note`` (the test behind
+        the p-values, over how many shows) and ``verdict`` (whether a p-value may be called significant: from
+        :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows on).
+    """
+    out = policy(n_shows, resamples=resamples, systems=systems)
+    few = f": fewer than {MIN_SHOWS}, so read them as unreliable" if n_shows < MIN_SHOWS else ""
+    shows = "show" if n_shows == 1 else f"{n_shows} shows"
+    if resamples <= 0:
+        intervals = None
+    elif n_shows < 2:
+        intervals = "no interval: one show cannot be resampled"
+    else:
+        intervals = f"resampling the {shows}{few}"
+    if out["test"] == "exact sign-flip":
+        test = (
+            f"Exact sign-flip test over the {shows} (all {2**n_shows:,} ways of swapping two systems' "
+            f"scores on some of the shows; no p-value can be below {smallest_p_value(n_shows):.3g})"
+        )
+    elif out["test"] == "paired bootstrap":
+        test = f"Paired bootstrap over the {shows} ({resamples:,} resamples)"
+    else:
+        test = "One show: no p-value"
+    return {**out, "intervals_note": intervals, "test_note": test, "verdict": n_shows >= MIN_SHOWS}
