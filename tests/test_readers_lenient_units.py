@@ -117,7 +117,7 @@ def test_teams_timestamps_are_read_as_units(tmp_path):
     }
     assert messages == [
         f"{path}:3: 1 cue time(s) with fewer than three digits of milliseconds, read as a decimal fraction "
-        "as pysubs2 reads them (first: time 0:0:0.0 read as 0.000 s)",
+        "of a second (first: time 0:0:0.0 read as 0.000 s)",
         f"{path}:3: 4 cue time(s) written without leading zeros, read as if padded (first: '0:0:0.0 --> 0:0:3.540')",
     ]
     refused(path, line=3, message="three digits of milliseconds")
@@ -126,7 +126,7 @@ def test_teams_timestamps_are_read_as_units(tmp_path):
 def test_two_digit_milliseconds_are_a_decimal_fraction_as_units(tmp_path):
     path = write(tmp_path, "liza.srt", CENTISECONDS)
     frame, messages = units_and_warnings(path)
-    # pysubs2's timestamp_to_ms: ",46" is 460 ms, ",4" 400 ms, ",05" 50 ms
+    # as pysubs2 reads an SRT (pysubs2.time.timestamp_to_ms): ",46" is 460 ms, ",4" 400 ms, ",05" 50 ms
     assert frame.to_dict("list") == {
         "start": [1767.46, 1770.4],
         "end": [1769.83, 1771.05],
@@ -134,7 +134,7 @@ def test_two_digit_milliseconds_are_a_decimal_fraction_as_units(tmp_path):
     }
     assert messages == [
         f"{path}:2: 8 cue time(s) with fewer than three digits of milliseconds, read as a decimal fraction "
-        "as pysubs2 reads them (first: time 00:29:27,46 read as 1767.460 s)",
+        "of a second (first: time 00:29:27,46 read as 1767.460 s)",
         f"{path}:10: 2 zero-duration cue(s) skipped (a unit must last; first here, at 0.000 s)",
     ]
     refused(path, line=2, message="three digits of milliseconds")

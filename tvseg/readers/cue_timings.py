@@ -7,11 +7,12 @@ zeros (``0:0:3.540``, as some meeting tools write) are read, with one
 :class:`~tvseg.errors.TvsegWarning` per file naming the first such line.
 
 Read as units (``lenient=True``, where only the times matter), milliseconds of one or two digits
-are read as a decimal fraction, as pysubs2 reads them (``timestamp_to_ms``): ``,46`` is 0.460 s,
-``,4`` 0.400 s, ``.0`` 0. One warning per file counts them. The other reading takes the digits for
-milliseconds written without their leading zeros (``6.90`` for 6.090 s, as Microsoft Teams writes
-them; webvtt-py 0.6 reads an SRT's ``,46`` so, as 0.046 s, and a WebVTT's ``.46`` as 0.460 s). The
-file tells them apart where it can: a tool that trims a fraction's zeros (``,5`` for ``,500``)
+are read as a decimal fraction, as pysubs2 reads an SRT's (``pysubs2.time.timestamp_to_ms``) and
+webvtt-py a WebVTT's: ``,46`` is 0.460 s, ``,4`` 0.400 s, ``.0`` 0. One warning per file counts
+them. The other reading takes the digits for milliseconds written without their leading zeros
+(``6.90`` for 6.090 s, as Microsoft Teams writes them), as pysubs2 1.8 reads a WebVTT's ``.46`` and
+webvtt-py 0.6 an SRT's ``,46`` (0.046 s): the libraries disagree. The file tells the two apart
+where it can: a tool that trims a fraction's zeros (``,5`` for ``,500``)
 never writes three digits ending in 0 (``6.500``), and one that writes centiseconds writes no three
 digits at all. So a file holding both such a time and a short fraction that is not zero is refused
 as ambiguous, at the short one's line. Every other malformed time stays refused in units too (four
@@ -137,7 +138,7 @@ class CueTimings:
             line, written, total = self.first_short
             warn(
                 f"{self.short} cue time(s) with fewer than three digits of milliseconds, read as a decimal "
-                f"fraction as pysubs2 reads them (first: time {written} read as {total / 1000:.3f} s)",
+                f"fraction of a second (first: time {written} read as {total / 1000:.3f} s)",
                 path=self.path,
                 line=line,
             )
