@@ -225,23 +225,27 @@ def test_utf16_with_a_bad_byte_names_its_line(tmp_path):
 @pytest.mark.parametrize(
     "encoding, looks_like, iconv",
     [
-        ("cp1252", "looks like Windows-1252/Latin-1", "iconv -f WINDOWS-1252 -t UTF-8"),
-        ("latin-1", "looks like", "-t UTF-8"),
+        ("cp1252", "not UTF-8 (byte 0xE9); give its encoding with --encoding NAME", "iconv -f NAME -t UTF-8"),
+        ("latin-1", "not UTF-8 (byte 0xE9); give its encoding with --encoding NAME", "iconv -f NAME -t UTF-8"),
         ("utf-16-le", "looks like UTF-16LE without a byte order mark", "iconv -f UTF-16LE -t UTF-8"),
         ("utf-16-be", "looks like UTF-16BE without a byte order mark", "iconv -f UTF-16BE -t UTF-8"),
     ],
 )
-def test_other_encodings_are_refused_naming_the_likely_one_and_the_command(tmp_path, encoding, looks_like, iconv):
+def test_other_encodings_are_refused_naming_only_a_certain_one_and_the_command(tmp_path, encoding, looks_like, iconv):
+    # issue 22: an undeclared encoding is not guessed (GB2312 and cp1251 bytes were called Windows-1252);
+    # UTF-16 without a byte order mark (mostly NULs) is certain and still named
     text = SRT.replace("Weather", "Météo – “Sud”" if encoding == "cp1252" else "Météo")
     path = write(tmp_path, "news.srt", text, encoding=encoding)
     with pytest.raises(InputError) as caught:
         read_segments(path)
     error = caught.value
     assert error.path == str(path) and looks_like in error.message and iconv in error.message
-    assert f"{path} > {tmp_path / 'news.utf8.srt'}" in error.message
+    assert f"{path} > {path}.tmp && mv {path}.tmp {path}" in error.message  # the name, so the show id, kept
     if encoding in ("cp1252", "latin-1"):
-        assert error.line == 11 and str(error).startswith(f"{path}:11: not UTF-8 text")
-        assert error.value == b"\xe9"
+        assert error.line == 11 and str(error).startswith(f"{path}:11: not UTF-8 (byte 0xE9)")
+        assert "1252" not in error.message and "Latin" not in error.message
+    else:
+        assert f"--encoding {encoding}" in error.message
 
 
 def test_a_file_mixing_utf8_and_windows_1252(tmp_path):
@@ -250,8 +254,8 @@ def test_a_file_mixing_utf8_and_windows_1252(tmp_path):
         SRT.replace("Headlines", "Météo").encode("utf-8")
         + "\n4\n00:00:15,000 --> 00:00:20,000\nCafé\n".encode("cp1252")
     )
-    error = refused(path, line=15, message="UTF-8 before this byte, which looks like Windows-1252/Latin-1")
-    assert "mixing two encodings" in error.message and error.value == b"\xe9"
+    error = refused(path, line=15, message="not UTF-8 (byte 0xE9), although the text before it is")
+    assert "mixing two encodings" in error.message and "--encoding NAME" in error.message
 
 
 def test_utf16_without_bom_that_decodes_as_utf8(tmp_path):

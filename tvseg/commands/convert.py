@@ -66,6 +66,13 @@ def add_parser(subparsers) -> None:
         help="UEM file: the shows' ends for chapter lists; every segmentation read is cropped to it",
     )
     parser.add_argument(
+        "--encoding",
+        metavar="NAME",
+        default=None,
+        help="the encoding of the files read (default: UTF-8, or a file's byte order mark): cp1252, "
+        "latin-1, gb2312, cp1251, utf-16-le, ...; the files written are UTF-8",
+    )
+    parser.add_argument(
         "--hypothesis",
         default=None,
         metavar="PATH",
@@ -79,14 +86,16 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from tvseg.errors import InputError
     from tvseg.readers import detect_format, list_files, read_segments, read_uem
+    from tvseg.readers.source import check_encoding
     from tvseg.readers.tables import read_table, table_kind
     from tvseg.writers import write_segments
 
+    encoding = check_encoding(args.encoding)
     inputs = [args.input] + ([args.hypothesis] if args.hypothesis else [])
     for path in inputs:
         for file in list_files(path, format=args.from_format):
             if detect_format(file, args.from_format) == "csv":
-                table = read_table(file)
+                table = read_table(file, encoding=encoding)
                 if table_kind(table.columns, path=file) == "units" and "topic" not in table.columns:
                     raise InputError(
                         "this breath-group table has units only (no topic column): there are no segments to convert",
@@ -94,15 +103,23 @@ def run(args) -> int:
                         line=1,
                         value=",".join(table.columns),
                     )
-    uem = read_uem(args.uem) if args.uem else None
-    segmentations = read_segments(args.input, format=args.from_format, which=args.which, end=args.end, uem=uem)
+    uem = read_uem(args.uem, encoding=encoding) if args.uem else None
+    segmentations = read_segments(
+        args.input, format=args.from_format, which=args.which, end=args.end, uem=uem, encoding=encoding
+    )
     hypothesis = None
     if args.hypothesis:
         ends = {
             show: annotation.get_timeline().extent().end for show, annotation in segmentations.items() if annotation
         }
         hypothesis = read_segments(
-            args.hypothesis, format=args.from_format, which="hypothesis", end=ends, uem=uem, side="hypothesis"
+            args.hypothesis,
+            format=args.from_format,
+            which="hypothesis",
+            end=ends,
+            uem=uem,
+            side="hypothesis",
+            encoding=encoding,
         )
     written = write_segments(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
     count = sum(len(annotation) for annotation in segmentations.values())

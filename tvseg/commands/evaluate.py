@@ -107,6 +107,12 @@ def add_input_arguments(p) -> None:
         help="read the reference and hypothesis files as FORMAT (rttm, "
         "vtt, srt, csv, ...) whatever their extension (default: from each file's extension)",
     )
+    p.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the encoding of every file read (default: UTF-8, or a file's byte order mark): "
+        "cp1252, latin-1, gb2312, cp1251, utf-16-le, ... (any text encoding Python knows)",
+    )
     p.add_argument("--units", metavar="PATH", help="units (breath groups, cues) for the unit metrics")
     p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
     p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
@@ -183,7 +189,9 @@ def load(args):
     keyword arguments of :func:`tvseg.evaluation.evaluate` (reference, hypotheses, uem, units,
     metadata)."""
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
+    from tvseg.readers.source import check_encoding
 
+    encoding = check_encoding(getattr(args, "encoding", None))
     chunkseg = getattr(args, "chunkseg", None)
     if chunkseg is not None:
         if args.reference or args.hypothesis or args.demo:
@@ -240,20 +248,24 @@ def load(args):
         bootstrap=args.bootstrap,
         seed=args.seed,
     )
-    uem = read_uem(args.uem) if args.uem else None
+    uem = read_uem(args.uem, encoding=encoding) if args.uem else None
     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
     # hypothesis ends where the reference's show ends (where the UEM does not say it)
-    reference = read_segments(args.reference, format=args.format, uem=uem, side="reference", which="reference")
+    reference = read_segments(
+        args.reference, format=args.format, uem=uem, side="reference", which="reference", encoding=encoding
+    )
     ends = show_ends(reference, uem)
     inputs = {
         "reference": reference,
         "hypotheses": {
-            name: read_segments(path, format=args.format, uem=uem, side=name, which="hypothesis", end=ends)
+            name: read_segments(
+                path, format=args.format, uem=uem, side=name, which="hypothesis", end=ends, encoding=encoding
+            )
             for name, path in systems.items()
         },
         "uem": uem,
-        "units": read_units(args.units) if args.units else None,
-        "metadata": read_metadata(args.metadata) if args.metadata else None,
+        "units": read_units(args.units, encoding=encoding) if args.units else None,
+        "metadata": read_metadata(args.metadata, encoding=encoding) if args.metadata else None,
     }
     return settings, inputs
 

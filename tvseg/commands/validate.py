@@ -48,6 +48,9 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from tvseg.readers.source import check_encoding
+
+    encoding = check_encoding(args.encoding)
     failures = 0
     if args.reference or args.hypothesis or args.demo or args.chunkseg:
         failures += _validate_run(args)
@@ -63,7 +66,7 @@ def run(args) -> int:
                 checks = [(folder, validate_file)]
             for item, check in checks:
                 try:
-                    summary = check(item, format=args.format)
+                    summary = check(item, format=args.format, encoding=encoding)
                 except TvsegError as error:
                     failures += 1
                     print(error if getattr(error, "path", None) else f"{item}: {error}", file=sys.stderr)
@@ -72,16 +75,17 @@ def run(args) -> int:
     return 2 if failures else 0
 
 
-def validate_folder(folder: Path, *, format: str | None = None) -> str:
-    """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis``."""
+def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+    """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis`` (its files in
+    ``encoding``, default UTF-8)."""
     from tvseg.readers import read_segments, read_units
 
     try:
-        segments = read_segments(folder, format=format)
+        segments = read_segments(folder, format=format, encoding=encoding)
     except InputError as error:
         if "overlap" not in error.message:
             raise
-        units = read_units(folder, format=format)
+        units = read_units(folder, format=format, encoding=encoding)
         return (
             f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
             f"as --units only ({error})"
@@ -139,48 +143,50 @@ def _files(path: Path) -> list[Path]:
     return [path]
 
 
-def validate_file(file: Path, *, format: str | None = None) -> str:
-    """Read ``file`` with the readers that fit it; return a one-line summary or raise TvsegError."""
+def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+    """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
+    summary or raise TvsegError."""
     from tvseg.readers import detect_format, read_metadata, read_segments, read_uem, read_units
     from tvseg.readers.tables import read_table, table_kind
 
     if not file.exists():
         raise InputError("no such file or folder", path=file)
     if file.suffix.lower() == ".uem":
-        uem = read_uem(file)
+        uem = read_uem(file, encoding=encoding)
         return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
     kind = detect_format(file, format)
     if kind == "txt":  # a chapter list: everything but the last chapter's end, which evaluate takes from the UEM
         from tvseg.readers.chapter_list import read_chapters
 
-        return f"chapter list, {len(read_chapters(file))} chapter(s) (the last ends at the show's end)"
+        chapters = read_chapters(file, encoding=encoding)
+        return f"chapter list, {len(chapters)} chapter(s) (the last ends at the show's end)"
     if kind == "csv":
-        table_type = table_kind(read_table(file).columns, path=file)
+        table_type = table_kind(read_table(file, encoding=encoding).columns, path=file)
         if table_type == "metadata":
-            return f"metadata, {len(read_metadata(file))} show(s)"
+            return f"metadata, {len(read_metadata(file, encoding=encoding))} show(s)"
         if table_type == "units":
-            units = read_units(file, format=kind)
+            units = read_units(file, format=kind, encoding=encoding)
             summary = f"breath groups, {len(units)} show(s), {sum(map(len, units.values()))} unit(s)"
             if "topic" not in next(iter(units.values())).columns:
                 return summary
-            segments = read_segments(file, format=kind)
+            segments = read_segments(file, format=kind, encoding=encoding)
             return summary + f", {_count(segments)} topic segment(s)"
     if kind in ("vtt", "srt"):
         # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
         # here without the warnings of the lenient units reader, which reads it only with --units
         try:
-            segments = read_segments(file, format=kind)
+            segments = read_segments(file, format=kind, encoding=encoding)
         except InputError as error:
             if "overlap" not in error.message:
                 raise
             # roll-up captions: valid units, not a chapter file
-            units = read_units(file, format=kind)
+            units = read_units(file, format=kind, encoding=encoding)
             cues = sum(map(len, units.values()))
             return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(cues)} as units only ({error})"
-        units = read_units(file, format=kind)
+        units = read_units(file, format=kind, encoding=encoding)
         cues = sum(map(len, units.values()))
         return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s), {cue_count(cues)}"
-    segments = read_segments(file, format=kind)
+    segments = read_segments(file, format=kind, encoding=encoding)
     return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"
 
 

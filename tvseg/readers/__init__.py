@@ -27,7 +27,7 @@ from tvseg.readers.files import caption_units, check_new_show, segment_records_o
 from tvseg.readers.jsonl import SIDES
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.rttm import check_types
-from tvseg.readers.source import warn
+from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL, to_annotation
 
@@ -132,6 +132,7 @@ def read_segments(
     side: str | None = None,
     which: str | None = None,
     end: float | Mapping[str, float] | None = None,
+    encoding: str | None = None,
 ) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
@@ -163,6 +164,10 @@ def read_segments(
         UEM shortened, split and left out, and how many seconds it removed. Segments are cropped to their show's regions; a
         segment wholly outside them is dropped with a :class:`~tvseg.errors.TvsegWarning` naming it.
         A show missing from the UEM is kept uncropped, with a warning.
+    encoding : str, optional
+        The encoding of every file read (default: UTF-8, or what a file's byte order mark says; a
+        mark wins over ``encoding``): any text encoding Python knows, e.g. ``"gb2312"``, ``"cp1251"``,
+        ``"cp1252"``, ``"latin-1"``, ``"utf-16-le"``. A show's id stays its file's stem.
 
     Returns
     -------
@@ -174,8 +179,10 @@ def read_segments(
     Raises
     ------
     InputError
-        Any file that breaks the policy of ``formats/README.md``, or a show found in two files.
+        Any file that breaks the policy of ``formats/README.md`` (bytes that do not decode as
+        ``encoding`` among them), a show found in two files, or an unknown ``encoding``.
     """
+    check_encoding(encoding)
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT, SRT or chapter list file, not of a folder")
@@ -188,7 +195,7 @@ def read_segments(
     kinds = _kinds(files, format)
     if uem is None and show is None and kinds is not None and set(kinds) <= {"rttm", "csv"}:
         try:
-            fast = fast_segments(files, kinds, types=types, in_folder=in_folder)
+            fast = fast_segments(files, kinds, types=types, in_folder=in_folder, encoding=encoding)
         except InputError:
             fast = None  # read again below, the careful way, which raises it in its order
         if fast is not None and (len(fast[0]) or not in_folder):
@@ -198,11 +205,19 @@ def read_segments(
     shows: dict[str, tuple[Path, list[Any]]] = {}
     origin: dict[str, tuple[Path, int]] = {}
     for file in iterate(files, desc="reading segmentations"):
-        if in_folder and file.suffix.lower() == ".csv" and is_metadata(file):
+        if in_folder and file.suffix.lower() == ".csv" and is_metadata(file, encoding=encoding):
             warn(METADATA_BESIDE, path=file)
             continue
         for show_id, (records, line) in segment_records_of_file(
-            file, detect_format(file, format), show=show, types=types, which=which, side=side, end=ends, uem=uem
+            file,
+            detect_format(file, format),
+            show=show,
+            types=types,
+            which=which,
+            side=side,
+            end=ends,
+            uem=uem,
+            encoding=encoding,
         ).items():
             check_new_show(show_id, origin, file, line)
             shows[show_id] = (file, records)
@@ -235,7 +250,9 @@ def _kinds(files: Iterable[Path], format: str | None) -> list[str] | None:
         return None
 
 
-def read_units(path: PathArg, *, format: str | None = None, show: str | None = None) -> UnitColumns:
+def read_units(
+    path: PathArg, *, format: str | None = None, show: str | None = None, encoding: str | None = None
+) -> UnitColumns:
     """Read transcript units (breath groups, caption cues) from a file or a folder.
 
     Parameters
@@ -247,6 +264,10 @@ def read_units(path: PathArg, *, format: str | None = None, show: str | None = N
         Read every file as this format instead of guessing it from the extension.
     show : str, optional
         The show id of a single VTT or SRT file (default: the file's stem).
+    encoding : str, optional
+        The encoding of every file read (default: UTF-8, or what a file's byte order mark says; a
+        mark wins over ``encoding``): any text encoding Python knows, e.g. ``"gb2312"``, ``"cp1251"``,
+        ``"cp1252"``, ``"latin-1"``, ``"utf-16-le"``. A show's id stays its file's stem.
 
     Returns
     -------
@@ -261,14 +282,16 @@ def read_units(path: PathArg, *, format: str | None = None, show: str | None = N
     ------
     InputError
         Overlapping breath groups, any file that breaks the policy of ``formats/README.md``, an
-        RTTM or a segments table (they hold no units), or a show found in two files.
+        RTTM or a segments table (they hold no units), a show found in two files, or an unknown
+        ``encoding``.
     """
+    check_encoding(encoding)
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
     if show is None and _kinds(files, format) == ["csv"] * len(files):
         try:
-            fast = fast_units(files)
+            fast = fast_units(files, encoding=encoding)
         except InputError:
             fast = None  # read again below, the careful way, which raises it in its order
         if fast is not None:
@@ -276,7 +299,9 @@ def read_units(path: PathArg, *, format: str | None = None, show: str | None = N
     shows: dict[str, tuple[Path, Any, Any]] = {}  # show id -> (file, frame, source lines)
     origin: dict[str, tuple[Path, int]] = {}
     for file in iterate(files, desc="reading units"):
-        for show_id, (frame, line, lines) in units_of_file(file, detect_format(file, format), show=show).items():
+        for show_id, (frame, line, lines) in units_of_file(
+            file, detect_format(file, format), show=show, encoding=encoding
+        ).items():
             check_new_show(show_id, origin, file, line)
             shows[show_id] = (file, frame, lines)
     return unit_columns(shows)

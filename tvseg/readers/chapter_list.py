@@ -41,15 +41,15 @@ class Chapter:
     line: int
 
 
-def read_chapters(path) -> list[Chapter]:
+def read_chapters(path, *, encoding: str | None = None) -> list[Chapter]:
     """Read and check the chapters of a chapter list, without their ends.
 
     Everything about the file is checked here (syntax, whole seconds, first at 0:00, increasing
     times); only the end of the last chapter, which the file does not hold, is left to
-    :func:`chapter_records`.
+    :func:`chapter_records`. ``encoding`` is the file's (default UTF-8).
     """
     chapters: list[Chapter] = []
-    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         if not raw.strip():
             continue
         match = _LINE.fullmatch(raw)
@@ -119,13 +119,13 @@ def _seconds(text: str, *, path, line: int) -> int:
     return total
 
 
-def chapter_records(path, *, show: str, end=None, uem=None) -> list[Record]:
+def chapter_records(path, *, show: str, end=None, uem=None, encoding: str | None = None) -> list[Record]:
     """The segments of a chapter list: each chapter ends at the next start, the last at the show's end.
 
     The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
     else the end of the show's last region in ``uem``; without either, an error at the last line.
     """
-    chapters = read_chapters(path)
+    chapters = read_chapters(path, encoding=encoding)
     last = chapters[-1]
     end_source, ends_given = "end=", isinstance(end, Mapping)
     if ends_given:

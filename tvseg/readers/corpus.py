@@ -29,42 +29,44 @@ __all__ = ["fast_segments", "fast_units", "segment_columns", "unit_columns", "is
 METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
 
 
-def is_metadata(file, text: str | None = None) -> bool:
+def is_metadata(file, text: str | None = None, *, encoding: str | None = None) -> bool:
     """Whether a folder's CSV file is a metadata table (a table that does not read says no)."""
     names = header_of(text) if text is not None else None
     try:
         if names is None:
-            names = read_table(file).columns
+            names = read_table(file, encoding=encoding).columns
         return table_kind(names, path=file) == "metadata"
     except InputError:
         return False  # read again, where the error is raised with its line
 
 
-def fast_segments(files, kinds, *, types, in_folder: bool) -> tuple[SegmentColumns, list] | None:
-    """The segmentations of RTTM and CSV ``files`` as columns, and the warnings to give (``[(message,
-    path)]``); ``None`` when the careful reader must read them (it then raises the error)."""
+def fast_segments(
+    files, kinds, *, types, in_folder: bool, encoding: str | None = None
+) -> tuple[SegmentColumns, list] | None:
+    """The segmentations of RTTM and CSV ``files`` (in ``encoding``) as columns, and the warnings to give
+    (``[(message, path)]``); ``None`` when the careful reader must read them (it then raises the error)."""
     keep = check_types(types)
     pieces, pending = [], []
     rttm = [file for file, kind in zip(files, kinds) if kind == "rttm"]
     if rttm:
-        piece, careful = rttm_piece(rttm, keep)
+        piece, careful = rttm_piece(rttm, keep, encoding=encoding)
         pieces += [piece] if piece is not None else []
-        pieces += [_records_piece(file, "rttm", types) for file in careful]
+        pieces += [_records_piece(file, "rttm", types, encoding) for file in careful]
     for file, kind in zip(files, kinds):
         if kind != "csv":
             continue
-        text = read_text(file)
+        text = read_text(file, encoding=encoding)
         if in_folder and file.suffix.lower() == ".csv" and is_metadata(file, text):
             pending.append((METADATA_BESIDE, file))
             continue
         piece = csv_piece(file, text, units=False)
-        pieces.append(piece if piece is not None else _records_piece(file, "csv", types))
+        pieces.append(piece if piece is not None else _records_piece(file, "csv", types, encoding))
     columns = merge_pieces(pieces)
     return None if columns is None else (columns, pending)
 
 
-def _records_piece(file, kind: str, types) -> Piece:
-    records = segment_records_of_file(file, kind, show=None, types=types)
+def _records_piece(file, kind: str, types, encoding: str | None) -> Piece:
+    records = segment_records_of_file(file, kind, show=None, types=types, encoding=encoding)
     names = list(records)
     rows = [(k, r) for k, name in enumerate(names) for r in records[name][0]]
     return Piece(
@@ -78,13 +80,15 @@ def _records_piece(file, kind: str, types) -> Piece:
     )
 
 
-def fast_units(files) -> UnitColumns | None:
-    """The breath groups of CSV ``files`` as columns; ``None`` when the careful reader must read them."""
+def fast_units(files, *, encoding: str | None = None) -> UnitColumns | None:
+    """The breath groups of CSV ``files`` (in ``encoding``) as columns; ``None`` when the careful reader must
+    read them."""
     pieces = []
     for file in files:
-        piece = csv_piece(file, read_plain_ascii(file) or read_text(file), units=True)
+        text = read_plain_ascii(file, encoding=encoding) or read_text(file, encoding=encoding)
+        piece = csv_piece(file, text, units=True)
         if piece is None:
-            frames = units_of_file(file, "csv", show=None)
+            frames = units_of_file(file, "csv", show=None, encoding=encoding)
             piece = _frames_piece(file, {show: (frame, lines) for show, (frame, _, lines) in frames.items()})
         pieces.append(piece)
     return merge_pieces(pieces, units=True)

@@ -39,8 +39,8 @@ def lines_of(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def rttm_piece(files, keep) -> tuple[Piece | None, list]:
-    """Read the regular RTTM files among ``files`` (their kept segments, unsorted, unchecked).
+def rttm_piece(files, keep, *, encoding: str | None = None) -> tuple[Piece | None, list]:
+    """Read the regular RTTM files among ``files`` (their kept segments, unsorted, unchecked), in ``encoding``.
 
     Returns
     -------
@@ -49,7 +49,7 @@ def rttm_piece(files, keep) -> tuple[Piece | None, list]:
     careful : list of path
         The files to read with the careful reader.
     """
-    texts = {file: lines_of(read_text(file)) for file in iterate(files, desc="reading RTTM files")}
+    texts = {file: lines_of(read_text(file, encoding=encoding)) for file in iterate(files, desc="reading RTTM files")}
     if any("\x00" in text for text in texts.values()):
         return None, list(files)
     careful: set = set()

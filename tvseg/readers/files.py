@@ -38,20 +38,22 @@ def check_new_show(show_id: str, origin: dict, file: Path, line: int | None) -> 
 
 
 def segment_records_of_file(
-    file: Path, kind: str, *, show, types, which=None, side=None, end=None, uem=None
+    file: Path, kind: str, *, show, types, which=None, side=None, end=None, uem=None, encoding: str | None = None
 ) -> dict[str, tuple[list[Record], int | None]]:
     """``{show: (its records sorted by (start, end, line) and checked, line of its first segment)}`` of
-    one file read as ``kind``."""
+    one file read as ``kind``, in ``encoding`` (default UTF-8)."""
     if show is not None and kind not in ("vtt", "srt", "txt"):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kind.upper()}")
     if kind == "rttm":
-        records = read_rttm_records(file, types=types)
+        records = read_rttm_records(file, types=types, encoding=encoding)
     elif kind == "jsonl":
-        records = jsonl_records(file, which=which, side=side)
+        records = jsonl_records(file, which=which, side=side, encoding=encoding)
     elif kind == "txt":
-        records = {show or file.stem: chapter_records(file, show=show or file.stem, end=end, uem=uem)}
+        records = {
+            show or file.stem: chapter_records(file, show=show or file.stem, end=end, uem=uem, encoding=encoding)
+        }
     elif kind == "csv":
-        table = read_table(file)
+        table = read_table(file, encoding=encoding)
         table_type = table_kind(table.columns, path=file)
         if table_type == "metadata":
             raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
@@ -60,7 +62,7 @@ def segment_records_of_file(
         records = {
             show or file.stem: [
                 Record(cue.start_ms / 1000, cue.end_ms / 1000, cue.text or NO_LABEL, cue.line)
-                for cue in read_cues(file, format=kind)
+                for cue in read_cues(file, format=kind, encoding=encoding)
             ]
         }
     return {
@@ -69,15 +71,18 @@ def segment_records_of_file(
     }
 
 
-def units_of_file(file: Path, kind: str, *, show) -> Mapping[str, tuple[pd.DataFrame, int | None, np.ndarray | None]]:
-    """``{show: (DataFrame, line of its first unit, line of each row or None)}`` of one file read as ``kind``."""
+def units_of_file(
+    file: Path, kind: str, *, show, encoding: str | None = None
+) -> Mapping[str, tuple[pd.DataFrame, int | None, np.ndarray | None]]:
+    """``{show: (DataFrame, line of its first unit, line of each row or None)}`` of one file read as ``kind``,
+    in ``encoding`` (default UTF-8)."""
     if kind in ("rttm", "jsonl", "txt"):
         name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
         raise InputError(f"{name} holds segments, not transcript units", path=file)
     if show is not None and kind not in ("vtt", "srt"):
         raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
     if kind == "csv":
-        table = read_table(file)
+        table = read_table(file, encoding=encoding)
         table_type = table_kind(table.columns, path=file)
         if table_type != "units":
             raise InputError(
@@ -87,7 +92,7 @@ def units_of_file(file: Path, kind: str, *, show) -> Mapping[str, tuple[pd.DataF
                 value=",".join(table.columns),
             )
         return unit_frames(table)
-    cues = read_cues(file, format=kind, lenient=True)
+    cues = read_cues(file, format=kind, encoding=encoding, lenient=True)
     for cue in cues:
         if cue.end_ms < cue.start_ms:
             raise InputError(

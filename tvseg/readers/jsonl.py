@@ -73,13 +73,13 @@ def _object(pairs):
     return dict(pairs)
 
 
-def read_jsonl(path) -> list[JsonlShow]:
-    """Read and check every line of a chunkseg JSONL file (both sides of each)."""
+def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
+    """Read and check every line of a chunkseg JSONL file (both sides of each), in ``encoding`` (default UTF-8)."""
     shows: list[JsonlShow] = []
     seen: dict[str, int] = {}
     unknown: dict[str, int] = {}
     stem = Path(path).stem
-    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         if not raw.strip():
             continue
         try:
@@ -228,7 +228,9 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
     return labels
 
 
-def jsonl_records(path, *, which: str | None, side: str | None = None) -> dict[str, list[Record]]:
+def jsonl_records(
+    path, *, which: str | None, side: str | None = None, encoding: str | None = None
+) -> dict[str, list[Record]]:
     """``{show: records}`` of one side (``"reference"`` or ``"hypothesis"``) of a JSONL file.
 
     ``which=None`` reads the reference, unless ``side`` (how the caller names what it reads) is a
@@ -241,7 +243,7 @@ def jsonl_records(path, *, which: str | None, side: str | None = None) -> dict[s
         )
     which = which or "reference"
     result = {}
-    for entry in read_jsonl(path):
+    for entry in read_jsonl(path, encoding=encoding):
         records = entry.sides[which]
         if records is None:
             raise InputError(

@@ -26,8 +26,15 @@ def _is_iso_date(text: str) -> bool:
         return False
 
 
-def read_metadata(path) -> pd.DataFrame:
+def read_metadata(path, *, encoding: str | None = None) -> pd.DataFrame:
     """Read a metadata CSV into a DataFrame indexed by ``show`` with ``channel, programme, date``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The metadata CSV.
+    encoding : str, optional
+        The file's encoding (default UTF-8; see :func:`~tvseg.readers.source.read_text`).
 
     Raises
     ------
@@ -35,7 +42,7 @@ def read_metadata(path) -> pd.DataFrame:
         A table that is not a metadata table, an empty or repeated show id, or a date that is
         not ``YYYY-MM-DD`` (or not a real day).
     """
-    table = read_table(path)
+    table = read_table(path, encoding=encoding)
     if table_kind(table.columns, path=path) != "metadata":
         raise InputError(
             "not a metadata table (expected the columns show,channel,programme,date)",

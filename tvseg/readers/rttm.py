@@ -71,11 +71,12 @@ def check_types(types) -> frozenset[str]:
     return wanted
 
 
-def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
+def read_rttm_records(path, *, types=None, encoding: str | None = None) -> dict[str, list[Record]]:
     """Read an RTTM file into ``{show: [Record, ...]}`` (unsorted, not yet checked for overlaps).
 
     Every show named on a non-comment line is a key, even when none of its lines is of a kept
-    type (its list is then empty), as in ``pyannote.database.util.load_rttm``.
+    type (its list is then empty), as in ``pyannote.database.util.load_rttm``. ``encoding`` is the
+    file's (default UTF-8; see :func:`~tvseg.readers.source.read_text`).
 
     Raises
     ------
@@ -87,7 +88,7 @@ def read_rttm_records(path, *, types=None) -> dict[str, list[Record]]:
     """
     keep = check_types(types)
     shows: dict[str, list[Record]] = {}
-    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         fields = split_fields(raw)
         if not fields or fields[0].startswith(";;"):
             continue

@@ -4,9 +4,14 @@ Every reader starts here, so that encodings, empty files and line ends are handl
 everywhere:
 
 - UTF-8 with or without a byte order mark (BOM); UTF-16 and UTF-32 (either byte order) with a BOM;
-- any other bytes are refused at the line of the first byte that does not decode, with the
-  encoding the bytes look like (Windows-1252/Latin-1, UTF-16 without a BOM) and the ``iconv``
-  command that converts the file;
+- another encoding when it is declared (``encoding=``, ``--encoding NAME``: any text codec Python
+  knows, checked by :func:`check_encoding`) for the files that are not UTF-8; a BOM still says the
+  encoding of its file, and a file that decodes as UTF-8 is UTF-8 (see :func:`read_text`);
+- any other bytes are refused at the line of the first byte that does not decode, naming the byte.
+  An undeclared encoding is not guessed (many decode the same bytes: Windows-1252, GB2312 and
+  Cyrillic text are all bytes above 127): the message says how to declare it, or how to convert the
+  file in place with ``iconv`` (keeping its name, which is its show id). Only what is certain is
+  named: bytes that are mostly NULs are UTF-16 without a BOM;
 - text of which a quarter or more is NUL characters is refused (UTF-16 or UTF-32 without a BOM that
   happens to decode as UTF-8);
 - lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text).
@@ -14,17 +19,17 @@ everywhere:
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import shlex
 import stat
 import sys
 import warnings
-from pathlib import Path
 
 from tvseg.errors import InputError, TvsegWarning
 
-__all__ = ["read_text", "split_lines", "warn"]
+__all__ = ["read_text", "split_lines", "warn", "check_encoding"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -38,16 +43,57 @@ _BOMS = (
 )
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """Return the text of ``path``, decoded by its byte order mark (UTF-8 without one).
+EXAMPLES = "gb2312, shift_jis, iso-8859-1 or a Windows code page, cp1250 to cp1258"
+"""Encodings the messages give as examples of ``--encoding NAME`` (none singled out as a guess)."""
+
+
+def check_encoding(encoding: str | None) -> str | None:
+    """Return ``encoding`` when it names a text encoding Python knows (``None``: not declared).
 
     Raises
     ------
     InputError
-        When the file cannot be opened, does not decode (naming the line of the first bad byte,
-        the encoding the file looks like and the ``iconv`` command that converts it), is mostly NUL
-        characters (UTF-16 without a byte order mark), or holds nothing but whitespace.
+        When it names none (``"utf8x"``) or a codec that does not read bytes as text (``"base64"``):
+        one line, exit 2 on the command line.
     """
+    if encoding is None:
+        return None
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError):
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        what = "unknown encoding" if info is None else "not a text encoding"
+        raise InputError(
+            f"{what} {encoding!r} (--encoding, encoding=): give a text encoding Python knows, "
+            f"such as utf-8, utf-16-le, big5, koi8-r, {EXAMPLES}"
+        )
+    return encoding
+
+
+def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
+    """Return the text of ``path``, decoded by its byte order mark, else as UTF-8, else as ``encoding``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    encoding : str, optional
+        The encoding of the files that are not UTF-8, as declared by the user (``--encoding``). A byte
+        order mark wins over it, and so does UTF-8 when ``encoding`` reads ASCII as ASCII (cp1251, gb2312,
+        latin-1...): a file that decodes as UTF-8 is read as UTF-8, so that a corpus mixing UTF-8 files
+        and files in ``encoding`` reads right (text in such an encoding, beyond ASCII, practically never
+        decodes as UTF-8). Other encodings (utf-16-le, utf-32...) apply as given.
+
+    Raises
+    ------
+    InputError
+        When ``encoding`` is unknown (:func:`check_encoding`), the file cannot be opened, does not
+        decode (naming the line of the first bad byte, the byte, and how to declare the encoding or
+        convert the file keeping its name), is mostly NUL characters (UTF-16 without a byte order
+        mark), or holds nothing but whitespace.
+    """
+    check_encoding(encoding)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -56,32 +102,55 @@ def read_text(path: str | os.PathLike) -> str:
     except OSError as error:
         raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
     skip, codec, name = next(
-        ((len(bom), codec, name) for bom, codec, name in _BOMS if data.startswith(bom)), (0, "utf-8", "UTF-8")
+        ((len(bom), codec, name) for bom, codec, name in _BOMS if data.startswith(bom)),
+        (0, encoding or "utf-8", encoding or "UTF-8"),
     )
+    text = None
+    if not skip and encoding is not None and ascii_compatible(encoding):
+        try:  # a UTF-8 file among files in the encoding given (text in another encoding is not valid UTF-8)
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     try:
-        text = data[skip:].decode(codec)
-    except UnicodeDecodeError as error:
-        line = len(split_lines(data[skip : skip + error.start].decode(codec) + "x"))
+        text = data[skip:].decode(codec) if text is None else text
+    except UnicodeError as error:
+        if not isinstance(error, UnicodeDecodeError):  # a codec that says no more (idna, punycode)
+            raise InputError(f"does not decode as {encoding}, the encoding given ({error})", path=path) from None
+        line = len(split_lines(data[skip : skip + error.start].decode(codec, errors="replace") + "x"))
         bad = data[skip + error.start : skip + error.end]
         if skip:
-            raise InputError(
-                f"not {name} text although it starts with a {name} byte order mark (bad bytes)",
-                path=path,
-                line=line,
-                value=bad,
-            ) from None
-        raise InputError(_not_utf8(data, error.start, path), path=path, line=line, value=bad[:1]) from None
+            message = f"not {name} text although it starts with a {name} byte order mark (bad bytes)"
+            raise InputError(message, path=path, line=line, value=bad) from None
+        if encoding is not None:
+            tried = ascii_compatible(encoding) and codecs.lookup(encoding).name != "utf-8"
+            also = " (nor as UTF-8)" if tried else ""
+            message = f"byte 0x{bad[0]:02X} does not decode as {encoding}, the encoding given{also}: is it the file's?"
+            raise InputError(message, path=path, line=line) from None
+        raise InputError(_not_utf8(data, error.start, path), path=path, line=line) from None
     if "\x00" in text and text.count("\x00") * 4 >= len(text):
         line = len(split_lines(text[: text.index("\x00")] + "x"))
+        order = _utf16_order(data)
         raise InputError(
-            f"NUL characters all over the text: UTF-16 without a byte order mark? convert it: {_iconv('UTF-16', path)}",
+            f"NUL characters all over the text: UTF-16 without a byte order mark? give its encoding "
+            f"(--encoding utf-16-{order.lower()}, encoding= in Python), or convert it keeping its name: "
+            f"{_iconv('UTF-16' + order, path)}",
             path=path,
             line=line,
-            value=b"\x00",
         )
     if not text.strip():
         raise InputError("empty file", path=path, line=1)
     return text
+
+
+def ascii_compatible(encoding: str | None) -> bool:
+    """Whether bytes below 128 mean their ASCII characters in ``encoding`` (``None``: UTF-8, yes)."""
+    if encoding is None:
+        return True
+    ascii = bytes(range(128))
+    try:
+        return ascii.decode(encoding) == ascii.decode("ascii")
+    except (UnicodeDecodeError, LookupError):
+        return False
 
 
 PADDING = 16
@@ -91,13 +160,15 @@ reads 16 bytes from any field's start)."""
 _NOT_BLANK = re.compile(rb"[^ \t\n\x0b\x0c]")
 
 
-def read_plain_ascii(path: str | os.PathLike) -> bytearray | None:
+def read_plain_ascii(path: str | os.PathLike, *, encoding: str | None = None) -> bytearray | None:
     """The text of ``path`` as a fast reader scans it, read once and never copied: its bytes, ``\\n``
     added when the last line has no line end, then :data:`PADDING` zero bytes. Only when
-    :func:`read_text` would return those bytes as they are: ASCII (so UTF-8 without a byte order mark)
-    with no CR and no NUL, not blank. ``None`` otherwise, and when the file cannot be read:
-    :func:`read_text` then reads it and gives its errors.
+    :func:`read_text` would return those bytes as they are: ASCII (so UTF-8 without a byte order mark,
+    or any ``encoding`` in which ASCII bytes are ASCII) with no CR and no NUL, not blank. ``None``
+    otherwise, and when the file cannot be read: :func:`read_text` then reads it and gives its errors.
     """
+    if not ascii_compatible(encoding):
+        return None
     try:
         with open(path, "rb") as handle:
             status = os.fstat(handle.fileno())
@@ -121,30 +192,42 @@ def read_plain_ascii(path: str | os.PathLike) -> bytearray | None:
 
 
 def _not_utf8(data: bytes, start: int, path) -> str:
-    """The message for bytes that are not UTF-8: what they look like, and how to convert them."""
+    """The message for undeclared bytes that are not UTF-8: the byte, and how to declare the encoding or
+    convert the file (an encoding is named only when it is certain: mostly NULs are UTF-16)."""
     if data.count(0) * 4 >= len(data):
-        little = data[1::2].count(0) >= data[0::2].count(0)
-        encoding = "UTF-16LE" if little else "UTF-16BE"
-        return f"not UTF-8 text: looks like {encoding} without a byte order mark; convert it: {_iconv(encoding, path)}"
-    try:
-        data.decode("cp1252")
-    except UnicodeDecodeError:
-        encoding, shown = "ISO-8859-1", "Latin-1 (ISO-8859-1)"
-    else:
-        encoding, shown = "WINDOWS-1252", "Windows-1252/Latin-1"
+        order = _utf16_order(data)
+        encoding = f"UTF-16{order}"
+        return (
+            f"not UTF-8 text: looks like {encoding} without a byte order mark; give its encoding "
+            f"(--encoding utf-16-{order.lower()}, encoding= in Python), "
+            f"or convert it keeping its name: {_iconv(encoding, path)}"
+        )
+    declare = (
+        f"give its encoding with --encoding NAME (encoding= in Python; for example {EXAMPLES}), "
+        f"or convert it keeping its name: {_iconv('NAME', path)}"
+    )
+    byte = f"byte 0x{data[start]:02X}"
     if not data[:start].isascii():
         return (
-            f"not UTF-8 text: UTF-8 before this byte, which looks like {shown}: a file mixing two "
-            "encodings? fix the line in a UTF-8 editor (converting the whole file would garble "
-            "its UTF-8 text)"
+            f"not UTF-8 ({byte}), although the text before it is: a file mixing two encodings? fix "
+            "this line in a UTF-8 editor (converting the whole file would garble its UTF-8 text); "
+            f"or a file in another encoding: {declare}"
         )
-    return f"not UTF-8 text: looks like {shown}; convert it: {_iconv(encoding, path)}"
+    return f"not UTF-8 ({byte}); {declare}"
+
+
+def _utf16_order(data: bytes) -> str:
+    """``"LE"`` or ``"BE"``: the byte order of UTF-16 bytes without a byte order mark (ASCII text has
+    its NULs after each character in little-endian order)."""
+    return "LE" if data[1::2].count(0) >= data[0::2].count(0) else "BE"
 
 
 def _iconv(encoding: str, path) -> str:
-    source = Path(path)
-    target = source.with_name(f"{source.stem}.utf8{source.suffix}")
-    return f"iconv -f {encoding} -t UTF-8 {shlex.quote(str(source))} > {shlex.quote(str(target))}"
+    """The command that converts ``path`` from ``encoding`` to UTF-8 in place: its name, and so its show
+    id, unchanged."""
+    source = shlex.quote(os.fspath(path))
+    temporary = shlex.quote(os.fspath(path) + ".tmp")
+    return f"iconv -f {encoding} -t UTF-8 {source} > {temporary} && mv {temporary} {source}"
 
 
 def split_lines(text: str) -> list[str]:

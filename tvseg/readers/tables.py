@@ -50,15 +50,15 @@ class Table:
         return list(self.frame.columns)
 
 
-def read_table(path) -> Table:
+def read_table(path, *, encoding: str | None = None) -> Table:
     """Read a CSV file as text cells, refusing rows whose number of fields differs from the header's.
 
     Blank lines are skipped. Header names are stripped of surrounding spaces and must be unique
     and non-empty. The file is parsed by pandas; Python's ``csv`` module splits it too, to know
     the line each record starts on, and a record the two parsers read differently (a stray
-    quote, say) is refused at its line rather than guessed.
+    quote, say) is refused at its line rather than guessed. ``encoding`` is the file's (default UTF-8).
     """
-    text = read_text(path)
+    text = read_text(path, encoding=encoding)
     first = _FIRST_LINE.match(text)
     assert first is not None  # the pattern matches any text, an empty one too
     header_line = first.group(1)

@@ -23,8 +23,15 @@ if TYPE_CHECKING:
 __all__ = ["read_uem", "crop_to_uem", "UemCrop"]
 
 
-def read_uem(path) -> dict[str, Timeline]:
+def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
     """Read a UEM file into ``{show: Timeline}`` of its evaluated regions.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The UEM file (``show channel start end`` lines).
+    encoding : str, optional
+        The file's encoding (default UTF-8; see :func:`~tvseg.readers.source.read_text`).
 
     Raises
     ------
@@ -33,7 +40,7 @@ def read_uem(path) -> dict[str, Timeline]:
         regions of one show, or a file without any region.
     """
     regions: dict[str, list[Record]] = {}
-    for number, raw in enumerate(split_lines(read_text(path)), start=1):
+    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         fields = split_fields(raw)
         if not fields or fields[0].startswith(";;"):
             continue

@@ -65,7 +65,7 @@ class Cue:
     line: int
 
 
-def read_cues(path, *, format: str, lenient: bool = False) -> list[Cue]:
+def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool = False) -> list[Cue]:
     """Read the cues of a WebVTT (``format="vtt"``) or SRT (``"srt"``) file, in file order.
 
     ``lenient=True`` reads them as units, where only the times matter: one- or two-digit
@@ -81,7 +81,7 @@ def read_cues(path, *, format: str, lenient: bool = False) -> list[Cue]:
         ``-->``); cue text whose markup would hide text (WebVTT ``<`` that opens no tag; when
         ``lenient``, only one that no ``>`` closes).
     """
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, encoding=encoding))
     timings = CueTimings(path, format, lenient=lenient)
     kept: list[tuple[int, str]] | None = [] if lenient else None  # (line, '<...>') kept as written
     if format == "vtt":
