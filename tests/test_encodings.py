@@ -1,5 +1,6 @@
 """Issue 22, declared encodings: ``--encoding NAME`` / ``encoding=``, a refusal that guesses no encoding and
-a hint that keeps the file's name (its show id).
+a hint that keeps the file's name (its show id), and a warning naming a units or hypothesis file whose
+show the reference lacks.
 
 Every file is written here, in the encoding under test (GB2312 for Chinese, cp1251 for Cyrillic).
 """
@@ -14,7 +15,7 @@ from reader_helpers import segments, write
 
 import tvseg
 from tvseg.cli import main
-from tvseg.errors import InputError
+from tvseg.errors import InputError, TvsegWarning
 
 TITLES = {"gb2312": ("新闻标题", "天气预报", "体育"), "cp1251": ("Новости", "Погода", "Спорт")}
 TIMES = ((0, 300), (300, 600), (600, 900))  # topics, not captions
@@ -210,3 +211,49 @@ def test_convert_with_the_encoding_writes_utf8_under_the_same_show_id(tmp_path, 
     rows = out.read_text(encoding="utf-8").splitlines()[1:]
     assert [row.split(",")[0] for row in rows] == ["news"] * 3
     assert [row.split(",")[-1] for row in rows] == list(TITLES[encoding])
+
+
+def test_units_whose_show_is_not_in_the_reference_are_named_with_their_file(tmp_path, capsys):
+    # the old hint's copy (news.utf8.srt) read as units: its show id is news.utf8, not news
+    reference, hypothesis, _ = corpus(tmp_path, "cp1251")
+    reference = write(tmp_path, "news.srt", srt(TITLES["cp1251"]))
+    units = write(tmp_path, "news.utf8.srt", srt(TITLES["cp1251"]))
+    argv = ["evaluate", "--reference", str(reference), "--hypothesis", f"mine={hypothesis}", "--units", str(units)]
+    assert main([*argv, "--bootstrap", "0"]) == 0
+    err = capsys.readouterr().err
+    assert f"units: show(s) not in the reference, left out: news.utf8 (from {units})" in err
+    with pytest.warns(TvsegWarning, match=r"units: show\(s\) not in the reference, left out: news\.utf8 \(from "):
+        tvseg.evaluate(
+            tvseg.read_segments(reference), {"mine": tvseg.read_segments(hypothesis)}, units=tvseg.read_units(units)
+        )
+
+
+def test_hypothesis_shows_not_in_the_reference_are_named_with_their_file(tmp_path):
+    reference, hypothesis, _ = corpus(tmp_path, "cp1251")
+    other = write(tmp_path, "other.csv", "show,start,end,label\nnews,0,900,a\nnews.utf8,0,900,b\n")
+    with pytest.warns(TvsegWarning) as caught:
+        tvseg.evaluate(
+            tvseg.read_segments(reference, encoding="cp1251"),
+            {"mine": tvseg.read_segments(hypothesis), "other": tvseg.read_segments(other)},
+            settings=tvseg.Settings(bootstrap=0),
+        )
+    messages = [str(w.message) for w in caught]
+    assert f"other: show(s) not in the reference, left out: news.utf8 (from {other})" in messages
+
+
+def test_the_sharded_run_gives_the_same_units_warning(tmp_path):
+    from tvseg.scale import evaluate_sharded
+
+    reference, hypothesis, units = corpus(tmp_path, "cp1251")
+    extra = write(tmp_path, "more.csv", "show,start,end\nnews,0,900\nnews.utf8,0,900\n")
+    inputs = dict(
+        reference=tvseg.read_segments(reference, encoding="cp1251"),
+        hypotheses={"mine": tvseg.read_segments(hypothesis)},
+        units=tvseg.read_units(extra),
+        settings=tvseg.Settings(bootstrap=0),
+    )
+    expected = f"units: show(s) not in the reference, left out: news.utf8 (from {extra})"
+    for run in (tvseg.evaluate, lambda **kw: evaluate_sharded(chunk_shows=1, **kw)):
+        with pytest.warns(TvsegWarning) as caught:
+            run(**inputs)
+        assert expected in [str(w.message) for w in caught]

@@ -34,6 +34,7 @@ from tvseg.time_base import (
     check_hypothesis_extents,
     check_shows_in_common,
     check_unit_extents,
+    shows_and_files,
     warn_captions,
 )
 
@@ -129,6 +130,7 @@ def prepare(
     unit_data = None
     if units is not None:
         unit_data = unit_arrays(units, shows)
+        warn_extra_shows("units", shows, units)
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base)
     if notes is None:
         check_systems(shows, hypotheses)
@@ -178,11 +180,12 @@ def check_systems(shows, hypotheses: Mapping) -> None:
 
 
 def warn_extra_shows(name: str, reference_shows, hypothesis: Mapping, *, stacklevel: int = 2) -> None:
-    """Warn about the shows of ``hypothesis`` the reference lacks (they are left out)."""
+    """Warn about the shows of ``hypothesis`` (or of the units) the reference lacks (they are left out),
+    naming the files they come from."""
     extra = sorted(set(hypothesis) - set(reference_shows))
     if extra:
         warnings.warn(
-            f"{name}: show(s) not in the reference, left out: {', '.join(extra)}",
+            f"{name}: show(s) not in the reference, left out: {shows_and_files(hypothesis, extra)}",
             TvsegWarning,
             stacklevel=stacklevel + 1,
         )

@@ -162,6 +162,8 @@ def evaluate_sharded(
             redone = run([{**tasks[k], "titles": titles} for k in again])
             for k, shard in zip(again, redone):
                 shards[k] = shard
+    if units is not None:
+        warn_extra_shows("units", shows, units)
     for name, hypothesis in hypotheses.items():
         warn_extra_shows(name, shows, hypothesis)
     for shard in shards:

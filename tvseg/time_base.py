@@ -32,6 +32,7 @@ system really scores shows it barely overlaps.
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "MIN_UNIT_COVERAGE",
     "likely_cause",
     "check_shows_in_common",
+    "shows_and_files",
     "check_hypothesis_extents",
     "check_unit_extents",
     "warn_if_captions",
@@ -90,6 +92,19 @@ def check_shows_in_common(name: str, reference_shows, hypothesis_shows) -> None:
         )
     if not hypothesis_shows:
         raise InputError(f"system {name!r} has no show")
+
+
+def shows_and_files(mapping, shows) -> str:
+    """``shows`` of ``mapping`` named with the file each was read from, when it knows
+    (:class:`~tvseg.columns.SegmentColumns` and :class:`~tvseg.columns.UnitColumns` do):
+    ``"a, b (from x.csv); c.utf8 (from c.utf8.srt)"``, so that a show whose id is not the one meant
+    (a file renamed) can be found."""
+    path_of = getattr(mapping, "path", None)
+    groups: dict[str | None, list[str]] = {}
+    for show in shows:
+        path = path_of(show) if callable(path_of) else None
+        groups.setdefault(None if path is None else os.fspath(path), []).append(str(show))
+    return "; ".join(", ".join(names) + ("" if path is None else f" (from {path})") for path, names in groups.items())
 
 
 def _report(problem: str, *, strict: bool) -> None:
