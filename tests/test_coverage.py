@@ -71,8 +71,9 @@ def test_missed_short_segment_between_two_correct_ones():
 
 
 def test_gamma_at_exactly_the_coverage_is_not_correct():
-    # ref [0, 85) against hyp [0, 115): overlap 85, coverage 2*85/(85+115) = 170/200 = 0.85 exactly.
-    r = coverage(ann((0, 85)), ann((0, 115)), gamma=0.85)
+    # ref [0, 85) against hyp [0, 115) on a UEM [0, 115) (so the hypothesis is not cropped to the
+    # reference's extent): overlap 85, coverage 2*85/(85+115) = 170/200 = 0.85 exactly.
+    r = coverage(ann((0, 85)), ann((0, 115)), gamma=0.85, uem=Segment(0, 115))
     assert r.matches.coverage.tolist() == [0.85, 0.85]
     assert (r.n_correct_reference, r.n_correct_hypothesis) == (0, 0)
     # ref [0,100) hyp [0,60),[60,100): R1 <-> H1 = 120/160 = 0.75 exactly
@@ -150,6 +151,12 @@ def segmentations(draw, max_size=12):
     return segs
 
 
+def whole(ref, hyp):
+    """A UEM holding both sides, so that neither is cropped: the laws of the kernel itself."""
+    both = ref + hyp
+    return Segment(min(s for s, _ in both), max(e for _, e in both)) if both else None
+
+
 def brute_force(ref, hyp):
     """All-pairs best partner (largest overlap, then shorter partner, then earlier) and coverage."""
 
@@ -174,7 +181,7 @@ def brute_force(ref, hyp):
 def test_sweep_matches_all_pairs(ref, hyp):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
-        r = coverage(ann(*ref), ann(*hyp))
+        r = coverage(ann(*ref), ann(*hyp), uem=whole(ref, hyp))
     cov_r, cov_h = brute_force(ref, hyp)
     m = r.matches
     assert m[m.side == "reference"].coverage.tolist() == pytest.approx(cov_r)
@@ -186,8 +193,8 @@ def test_sweep_matches_all_pairs(ref, hyp):
 def test_laws(ref, hyp, gamma):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
-        r = coverage(ann(*ref), ann(*hyp), gamma=gamma)
-        swapped = coverage(ann(*hyp), ann(*ref), gamma=gamma)
+        r = coverage(ann(*ref), ann(*hyp), gamma=gamma, uem=whole(ref, hyp))
+        swapped = coverage(ann(*hyp), ann(*ref), gamma=gamma, uem=whole(ref, hyp))
     for v in (r.recall_n, r.precision_n, r.cov_n, r.recall_d, r.precision_d, r.cov_d):
         assert np.isnan(v) or 0.0 <= v <= 1.0
     # swapping reference and hypothesis swaps recall and precision
@@ -199,7 +206,10 @@ def test_laws(ref, hyp, gamma):
     # a shift in time changes nothing
     shifted = (
         coverage(
-            ann(*[(s + 1000, e + 1000) for s, e in ref]), ann(*[(s + 1000, e + 1000) for s, e in hyp]), gamma=gamma
+            ann(*[(s + 1000, e + 1000) for s, e in ref]),
+            ann(*[(s + 1000, e + 1000) for s, e in hyp]),
+            gamma=gamma,
+            uem=Segment(whole(ref, hyp).start + 1000, whole(ref, hyp).end + 1000),
         )
         if ref and hyp
         else None

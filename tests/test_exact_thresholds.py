@@ -42,11 +42,16 @@ def annotation(*bounds):
 def test_coverage_exactly_at_gamma_is_not_correct():
     # reference [0.01, 3.41], hypothesis [0.01, 4.61]: overlap 3.40, coverage 2 x 3.40 / (3.40 + 4.60)
     # = 6.8 / 8 = 0.85 exactly, not strictly above gamma 0.85 (the float is 0.8500000000000001).
-    r = tvseg.coverage(annotation((0.01, 3.41)), annotation((0.01, 4.61)), gamma=0.85)
+    # The UEM [0.01, 4.61] keeps the hypothesis whole (by default it is cropped to the reference's extent).
+    uem = Segment(0.01, 4.61)
+    r = tvseg.coverage(annotation((0.01, 3.41)), annotation((0.01, 4.61)), gamma=0.85, uem=uem)
     assert r.n_correct_reference == 0 and r.n_correct_hypothesis == 0
     assert r.matches["coverage"].iloc[0] == 0.85
     # just below the threshold it is correct: 0.849 < 0.85
-    assert tvseg.coverage(annotation((0.01, 3.41)), annotation((0.01, 4.61)), gamma=0.849).n_correct_reference == 1
+    assert (
+        tvseg.coverage(annotation((0.01, 3.41)), annotation((0.01, 4.61)), gamma=0.849, uem=uem).n_correct_reference
+        == 1
+    )
 
 
 def test_boundaries_exactly_at_the_tolerance_are_paired():
@@ -151,6 +156,7 @@ def test_coverage_decision_equals_fraction_arithmetic(case):
         annotation(tuple(float(dec(t, places)) for t in ref)),
         annotation(tuple(float(dec(t, places)) for t in hyp)),
         gamma=float(dec(gamma_num, 2)),
+        uem=Segment(float(dec(min(ref[0], hyp[0]), places)), float(dec(max(ref[1], hyp[1]), places))),
     )
     assert r.n_correct_reference == int(exact_correct(places, gamma_num, ref, hyp))
 

@@ -400,9 +400,9 @@ def test_uem_warnings_name_the_segments_file(tmp_path):
         [
             f"{segments_path}:2: show 'a': segment 20.000-25.000 (B) is outside the UEM and is left out",
             f"{segments_path}:3: show 'b' is not in the UEM: its segments are kept uncropped",
-            # one summary per file: [20, 25] left out, 5 s removed, in show a
-            f"{segments_path}: UEM applied: 0 segment(s) shortened, 0 split across UEM gaps, 1 left out (wholly "
-            "outside), 5.000 s removed, in 1 show(s)",
+            # one summary per file: [20, 25] left out, 5 s outside the regions, in show a
+            f"{segments_path}: UEM applied: 0 segment(s) shortened, 0 spanning a UEM gap (kept whole; their parts "
+            "in the gap are not evaluated), 1 left out (wholly outside), 5.000 s outside the regions, in 1 show(s)",
         ]
     )
 
@@ -410,16 +410,16 @@ def test_uem_warnings_name_the_segments_file(tmp_path):
 def test_uem_cropping_is_reported_per_file_and_side(tmp_path):
     # show a: [0, 30) [30, 60) [60, 90); UEM a: [5, 40) [50, 80).
     #   [0, 30)  -> [5, 30): shortened, 5 s removed
-    #   [30, 60) -> [30, 40) + [50, 60): split across the gap, 10 s removed
+    #   [30, 60) spans the gap [40, 50): kept whole, its 10 s in the gap not evaluated
     #   [60, 90) -> [60, 80): shortened, 10 s removed
-    # 2 shortened, 1 split, 0 left out, 25 s removed, in 1 show; the side is named.
+    # 2 shortened, 1 spanning a gap, 0 left out, 25 s outside the regions, in 1 show; the side is named.
     path = write(tmp_path, "sys.rttm", "".join(f"SEGMENT a 1 {a} 30 <NA> <NA> T{a} <NA> <NA>\n" for a in (0, 30, 60)))
     uem = read_uem(write(tmp_path, "a.uem", "a 1 5 40\na 1 50 80\n"))
     result, messages = read_warning(read_segments, path, uem=uem, side="system_a")
-    assert segments(result["a"]) == [(5.0, 30.0, "T0"), (30.0, 40.0, "T30"), (50.0, 60.0, "T30"), (60.0, 80.0, "T60")]
+    assert segments(result["a"]) == [(5.0, 30.0, "T0"), (30.0, 60.0, "T30"), (60.0, 80.0, "T60")]
     assert messages == [
-        f"{path}: system_a: UEM applied: 2 segment(s) shortened, 1 split across UEM gaps, "
-        "0 left out (wholly outside), 25.000 s removed, in 1 show(s)"
+        f"{path}: system_a: UEM applied: 2 segment(s) shortened, 1 spanning a UEM gap (kept whole; their parts "
+        "in the gap are not evaluated), 0 left out (wholly outside), 25.000 s outside the regions, in 1 show(s)"
     ]
 
 

@@ -160,11 +160,14 @@ def test_uem_crops_and_warns_for_a_segment_wholly_outside(tmp_path):
     assert segments(result["s"]) == [(5, 10, "A"), (10, 20, "B"), (30, 50, "D")]
 
 
-def test_uem_splits_a_segment_across_two_regions(tmp_path):
-    # UEM [0-10] [20-30]; segment A [5-25] -> A [5-10] and A [20-25]
-    path = write(tmp_path, "u.rttm", "SEGMENT s 1 5 20 <NA> <NA> A <NA> <NA>\n")
+def test_uem_keeps_a_segment_across_two_regions_whole(tmp_path):
+    # UEM [0-10] [20-30]; segment A [5-25] spans the gap: it stays one segment A [5-25] (its part in
+    # the gap is not evaluated), and B [25-35] is cut to [25-30] (what lies after the last region is outside)
+    path = write(
+        tmp_path, "u.rttm", "SEGMENT s 1 5 20 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 25 10 <NA> <NA> B <NA> <NA>\n"
+    )
     result = read_segments(path, uem={"s": Timeline([Segment(0, 10), Segment(20, 30)])})
-    assert segments(result["s"]) == [(5, 10, "A"), (20, 25, "A")]
+    assert segments(result["s"]) == [(5, 25, "A"), (25, 30, "B")]
 
 
 def test_show_missing_from_uem_is_kept_with_a_warning(tmp_path):

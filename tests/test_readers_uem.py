@@ -43,3 +43,32 @@ def test_bad_uem_line(tmp_path, line, message):
 def test_uem_with_only_comments(tmp_path):
     with pytest.raises(InputError, match="no UEM line"):
         read_uem(write(tmp_path, ";; nothing\n"))
+
+
+def test_a_segment_spanning_a_gap_stays_one_segment(tmp_path):
+    # UEM 0-40 + 60-100; reference [0,30] [30,100] [100,120]: [30,100] spans the gap and stays one
+    # segment; [100,120] lies after the last region and is left out (warned).
+    import tvseg
+    from tvseg.errors import TvsegWarning
+
+    uem = read_uem(write(tmp_path, "show 1 0 40\nshow 1 60 100\n"))
+    rttm = tmp_path / "ref.rttm"
+    rttm.write_text(
+        "SEGMENT show 1 0 30 <NA> <NA> a <NA> <NA>\n"
+        "SEGMENT show 1 30 70 <NA> <NA> b <NA> <NA>\n"
+        "SEGMENT show 1 100 20 <NA> <NA> c <NA> <NA>\n"
+    )
+    with pytest.warns(TvsegWarning) as caught:
+        ref = tvseg.read_segments(rttm, uem=uem)
+    assert [(s.start, s.end) for s in ref["show"].itersegments()] == [(0, 30), (30, 100)]
+    text = " ".join(str(w.message) for w in caught)
+    assert "1 spanning a UEM gap (kept whole" in text and "1 left out" in text
+
+
+def test_touching_regions_leave_no_gap(tmp_path):
+    # regions 0-50 and 50-100 touch: one region 0-100, so the boundary at 50 is inside it and counts
+    import tvseg
+
+    uem = read_uem(write(tmp_path, "show 1 0 50\nshow 1 50 100\n"))
+    b = tvseg.boundaries([(0, 50), (50, 100)], [(0, 51), (51, 100)], tolerance=2, uem=uem["show"])
+    assert (b.n_reference, b.n_matched) == (1, 1)

@@ -298,6 +298,7 @@ def score_shard(
                 region_end=p.region_end,
                 name=name,
                 part=True,
+                regions=ref.region,
             )
         out[name] = SystemShard(scores=scores, units=units)
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,8 +25,11 @@ import pandas as pd
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import ticks
+from tvseg.pyannote_objects import is_timeline
+from tvseg.readers.uem import crop_segment, crop_to_uem
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
+from tvseg.retrieval.region import Region, build_region
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.time_base import (
@@ -146,6 +149,12 @@ def prepare(
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
         _captions(name, shows, hyp, notes)
         systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end, notes)
+    region = _gapped_region(uem, shows, region_start, region_end)
+    if region is not None:
+        ref = replace(ref, region=region)
+        systems = {name: replace(hyp, region=region) for name, hyp in systems.items()}
+        if unit_data is not None:
+            unit_data = _units_outside_gaps(unit_data, region)
     return Prepared(
         settings=settings,
         shows=shows,
@@ -204,9 +213,52 @@ def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> li
 
 
 def _crop(segmentation, timeline):
+    """A show's segmentation cropped to its UEM regions, a segment that spans a gap kept whole
+    (:func:`tvseg.readers.uem.crop_segment`)."""
     if segmentation is None or timeline is None:
         return segmentation
-    return segmentation.crop(timeline, mode="intersection")
+    if is_timeline(segmentation):
+        from pyannote.core import Timeline
+
+        regions = list(timeline.support())
+        ends = [region.end for region in regions]
+        kept = (crop_segment(segment, regions, ends)[0] for segment in segmentation)
+        return Timeline([segment for segment in kept if segment is not None], uri=segmentation.uri)
+    return crop_to_uem(segmentation, {segmentation.uri: timeline})
+
+
+def _gapped_region(uem, shows, region_start, region_end) -> Region | None:
+    """The evaluated regions of every show when a show's UEM has several (else None): its UEM's
+    regions, else its region ``[region_start, region_end]`` (none without one)."""
+    if uem is None:
+        return None
+    merged = {show: uem[show].support() for show in shows if uem.get(show)}  # touching regions: no gap
+    if all(len(timeline) < 2 for timeline in merged.values()):
+        return None
+    pieces = []
+    for k, name in enumerate(shows):
+        timeline = merged.get(name)
+        if timeline is not None:
+            pieces.append([(segment.start, segment.end) for segment in timeline])
+        else:
+            pieces.append([] if np.isnan(region_start[k]) else [(region_start[k], region_end[k])])
+    return build_region(pieces)
+
+
+def _units_outside_gaps(unit_data, region: Region):
+    """The units without those whose midpoint lies in a gap between two of its show's regions (not
+    evaluated); units before or after the regions stay, as without gaps."""
+    u_show, u_start, u_end = unit_data
+    mid = ticks((u_start + u_end) / 2)
+    first = np.full(region.n_shows, np.iinfo(np.int64).max)
+    last = np.full(region.n_shows, np.iinfo(np.int64).min)
+    np.minimum.at(first, region.show, region.start)
+    np.maximum.at(last, region.show, region.end)
+    in_gap = (mid > first[u_show]) & (mid < last[u_show]) & ~region.covers(u_show, mid)
+    if not in_gap.any():
+        return unit_data
+    keep = ~in_gap
+    return u_show[keep], u_start[keep], u_end[keep]
 
 
 def _check_frames(settings: Settings, shows, region_start, region_end) -> None:

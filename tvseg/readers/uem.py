@@ -3,7 +3,8 @@
 One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START END`` (seconds).
 ``;;`` starts a comment line; blank lines are skipped. A show may have several regions; they
 must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_to_uem` crops a show's
-segments to its regions and counts what it changed (:class:`UemCrop`).
+segments to its regions and counts what it changed (:class:`UemCrop`); a segment that spans a gap
+between two regions stays one segment (:mod:`tvseg.retrieval.region` says how it is scored).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import Record, check_records, parse_time
 
 if TYPE_CHECKING:
-    from pyannote.core import Annotation, Timeline
+    from collections.abc import Mapping
 
-__all__ = ["read_uem", "crop_to_uem", "UemCrop"]
+    from pyannote.core import Annotation, Segment, Timeline
+
+__all__ = ["read_uem", "crop_to_uem", "crop_segment", "UemCrop"]
 
 
 def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
@@ -68,30 +71,58 @@ class UemCrop:
     """What cropping to the UEM did to the segments of one file (counts and seconds)."""
 
     def __init__(self) -> None:
-        self.shows = self.shortened = self.split = self.dropped = 0
+        self.shows = self.shortened = self.spanning = self.dropped = 0
         self.seconds = 0.0
 
     @property
     def changed(self) -> bool:
-        return bool(self.shortened or self.split or self.dropped)
+        return bool(self.shortened or self.spanning or self.dropped)
 
     def __str__(self) -> str:
         return (
-            f"{self.shortened} segment(s) shortened, {self.split} split across UEM gaps, "
-            f"{self.dropped} left out (wholly outside), {self.seconds:.3f} s removed, in {self.shows} show(s)"
+            f"{self.shortened} segment(s) shortened, {self.spanning} spanning a UEM gap (kept whole; their parts "
+            f"in the gap are not evaluated), {self.dropped} left out (wholly outside), {self.seconds:.3f} s "
+            f"outside the regions, in {self.shows} show(s)"
         )
+
+
+def crop_segment(
+    segment: Segment, regions: list[Segment], region_ends: list[float]
+) -> tuple[Segment | None, int, float]:
+    """One segment cropped to a show's UEM ``regions`` (sorted, disjoint; ``region_ends`` their ends).
+
+    Returns ``(cropped, parts, inside)``: the segment from the start of its first part inside a region
+    to the end of its last (None when no part is inside), how many regions it meets, and the seconds
+    of its parts inside them. A segment that spans a gap stays one segment
+    (:mod:`tvseg.retrieval.region`): only what lies before the first region it meets and after the
+    last is cut.
+    """
+    first = bisect.bisect_right(region_ends, segment.start)
+    parts = []
+    for region in regions[first:]:
+        if region.start >= segment.end:
+            break
+        part = segment & region
+        if part:
+            parts.append(part)
+    if not parts:
+        return None, 0, 0.0
+    inside = sum(part.duration for part in parts)
+    if len(parts) == 1 and parts[0] == segment:
+        return segment, 1, inside
+    return type(segment)(parts[0].start, parts[-1].end), len(parts), inside
 
 
 def crop_to_uem(
     annotation: Annotation,
-    uem: dict[str, Timeline],
+    uem: Mapping[str, Timeline],
     *,
     path=None,
     lines: list[int] | None = None,
     side: str | None = None,
     counts: UemCrop | None = None,
 ) -> Annotation:
-    """Crop a show's segments to its UEM regions (see :func:`read_segments`).
+    """Crop a show's segments to its UEM regions (see :func:`read_segments` and :func:`crop_segment`).
 
     ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
     named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
@@ -108,21 +139,13 @@ def crop_to_uem(
         )
         return annotation
     counts = counts if counts is not None else UemCrop()
-    before = (counts.shortened, counts.split, counts.dropped)
-    regions = sorted(uem[show])
+    before = (counts.shortened, counts.spanning, counts.dropped)
+    regions = list(uem[show].support())  # sorted, touching regions merged: no gap between them
     region_ends = [region.end for region in regions]
     cropped = Annotation(uri=show)
-    track = 0
     for segment, track, label in annotation.itertracks(yield_label=True):
-        first = bisect.bisect_right(region_ends, segment.start)
-        pieces = []
-        for region in regions[first:]:
-            if region.start >= segment.end:
-                break
-            piece = segment & region
-            if piece:
-                pieces.append(piece)
-        if not pieces:
+        kept, parts, inside = crop_segment(segment, regions, region_ends)
+        if kept is None:
             counts.dropped += 1
             _warn_show(
                 f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
@@ -130,15 +153,14 @@ def crop_to_uem(
                 path,
                 lines[track] if lines else None,
             )
-        elif len(pieces) > 1:
-            counts.split += 1
-        elif pieces[0] != segment:
-            counts.shortened += 1
-        counts.seconds += segment.duration - sum(piece.duration for piece in pieces)
-        for piece in pieces:
-            cropped[piece, track] = label
-            track += 1
-    if (counts.shortened, counts.split, counts.dropped) != before:
+        else:
+            if parts > 1:
+                counts.spanning += 1
+            if kept != segment:
+                counts.shortened += 1
+            cropped[kept, track] = label
+        counts.seconds += segment.duration - inside
+    if (counts.shortened, counts.spanning, counts.dropped) != before:
         counts.shows += 1
     return cropped
 

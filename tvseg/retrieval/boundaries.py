@@ -6,7 +6,9 @@ show's UEM extent when one is given, else **the reference's own extent** (its fi
 end), so the reference's boundary set, and every recall denominator, is a property of the reference
 alone: Bouchekif et al. count, for a contiguous reference, its segments minus one. A hypothesis that
 runs past the reference does not turn the reference's first start or last end into a boundary
-(:func:`tvseg.evaluate` crops such a hypothesis to the region, as a UEM would, and says so). The end
+(:func:`tvseg.evaluate` crops such a hypothesis to the region, as a UEM would, and says so; so do
+:func:`boundaries` and :func:`tvseg.coverage`). With a UEM of several regions, a boundary counts only
+strictly inside one of them (:mod:`tvseg.retrieval.region`). The end
 of a segment and the start of the next are **one** boundary when they coincide; when a gap separates
 them, the end before the gap and the start after it are two boundaries (pyannote.metrics keeps only
 segment ends, and so drops the start of a segment that follows a gap).
@@ -34,10 +36,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from tvseg.errors import TvsegWarning, UsageError
-from tvseg.exact import MAX_SECONDS, tick, ticks
+from tvseg.exact import ticks
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
-from tvseg.retrieval.one_show import match_show, read_show, show_boundaries
+from tvseg.retrieval.region import evaluated_pair
 from tvseg.retrieval.segments import Segmentation, Segments
 
 if TYPE_CHECKING:
@@ -101,7 +103,8 @@ def regions(
 
 def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tuple[NDArray[np.intp], Floats]:
     """``(show, time)`` of a corpus's boundaries, sorted: segment starts and ends strictly inside
-    their show's region (compared in microseconds), a start equal to the previous end counted once."""
+    their show's region (compared in microseconds; with the ``segments.region`` of a UEM with gaps,
+    strictly inside one of its regions), a start equal to the previous end counted once."""
     n = len(segments)
     show = np.repeat(segments.show, 2)
     time = np.empty(2 * n)
@@ -115,6 +118,8 @@ def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tup
     hi = np.where(defined, ticks(np.where(defined, region_end, 0.0)), np.iinfo(np.int64).min)
     keep = np.empty(2 * n, dtype=bool)
     keep[:] = (t > lo[show]) & (t < hi[show])
+    if segments.region is not None:  # strictly inside one of the show's regions: not in a gap, nor on its edge
+        keep &= segments.region.strictly_inside(show, t)
     show, time, t = show[keep], time[keep], t[keep]
     if len(time) > 1:
         fresh = np.ones(len(time), dtype=bool)
@@ -156,9 +161,18 @@ class BoundaryResult:
 
 
 def boundaries(
-    reference: Segmentation, hypothesis: Segmentation, *, tolerance: float = 10.0, extent: Segment | None = None
+    reference: Segmentation,
+    hypothesis: Segmentation,
+    *,
+    tolerance: float = 10.0,
+    extent: Segment | None = None,
+    uem: object = None,
 ) -> BoundaryResult:
     r"""Boundary precision, recall and F of one show, with a maximum one-to-one matching.
+
+    The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`extract`,
+    :func:`match_points`) on a corpus of one show: on its evaluated region, ``uem`` when given, else
+    the reference's extent, the hypothesis cropped to it.
 
     Parameters
     ----------
@@ -167,9 +181,12 @@ def boundaries(
     tolerance : float, default 10.0
         Largest distance in seconds (inclusive) between a reference and a hypothesis boundary that
         may be paired.
+    uem : pyannote.core.Segment, Timeline or sequence of (start, end), optional
+        The show's evaluated regions (its UEM). Default: the reference's extent, so that the
+        reference's boundaries do not depend on the hypothesis. A boundary counts only strictly
+        inside a region (:mod:`tvseg.retrieval.region`).
     extent : pyannote.core.Segment, optional
-        The show's evaluated region (its UEM). Default: the reference's extent, so that the
-        reference's boundaries do not depend on the hypothesis.
+        One evaluated region (the same as ``uem=extent``).
 
     Returns
     -------
@@ -185,8 +202,6 @@ def boundaries(
     with :math:`n_{matched}` the size of a maximum matching of pairs within the tolerance; among
     maximum matchings, ``pairs`` is one with the smallest total distance. See the module docstring
     for what counts as a boundary, and :mod:`tvseg.retrieval.matching` for why the matching is exact.
-    One show is scored by :mod:`tvseg.retrieval.one_show`, by the rules of the corpus path
-    (:func:`extract`, :func:`match_points`) without its fixed cost.
 
     Examples
     --------
@@ -198,21 +213,16 @@ def boundaries(
     (1, 0.5, 1.0, [(10.0, 14.0)])
     """
     tolerance = check_tolerance(tolerance)
-    ref = read_show(reference, what="reference")
-    hyp = read_show(hypothesis, what="hypothesis")
-    # the region, as regions() decides it: the extent where given (its start not NaN), else the reference's
-    if extent is not None and not math.isnan(extent.start):
-        e_start, e_end = extent.start, extent.end
-    elif ref.start:
-        e_start, e_end = ref.start[0], ref.end[-1]
+    if uem is None and extent is not None and not math.isnan(extent.start):
+        uem = extent
+    ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
+    if region is None:
+        e_start = e_end = np.array([np.nan])
     else:
-        e_start = e_end = math.nan
-    lo = hi = None
-    if not math.isnan(e_start):
-        lo, hi = _tick(e_start), _tick(e_end)
-    r_time, r_ticks = show_boundaries(ref, lo, hi)
-    h_time, h_ticks = show_boundaries(hyp, lo, hi)
-    i, j = match_show(r_ticks, h_ticks, tick(tolerance))
+        e_start, e_end = region.start_seconds[:1], region.end_seconds[-1:]
+    r_show, r_time = extract(ref, e_start, e_end)
+    h_show, h_time = extract(hyp, e_start, e_end)
+    i, j = match_points(r_show, r_time, h_show, h_time, tolerance)
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
@@ -223,10 +233,10 @@ def boundaries(
             )
     p, r = rate(n_m, n_h), rate(n_m, n_r)
     shown_extent = None
-    if not math.isnan(e_start):
+    if region is not None:
         from pyannote.core import Segment
 
-        shown_extent = Segment(float(e_start), float(e_end))
+        shown_extent = Segment(float(e_start[0]), float(e_end[0]))
     return BoundaryResult(
         precision=p,
         recall=r,
@@ -234,17 +244,9 @@ def boundaries(
         n_reference=n_r,
         n_hypothesis=n_h,
         n_matched=n_m,
-        pairs=[(r_time[a], h_time[b]) for a, b in zip(i, j)],
-        reference_boundaries=np.array(r_time, dtype=float),
-        hypothesis_boundaries=np.array(h_time, dtype=float),
+        pairs=[(float(r_time[a]), float(h_time[b])) for a, b in zip(i.tolist(), j.tolist())],
+        reference_boundaries=np.asarray(r_time, dtype=float),
+        hypothesis_boundaries=np.asarray(h_time, dtype=float),
         tolerance=tolerance,
         extent=shown_extent,
     )
-
-
-def _tick(seconds: float) -> int:
-    """A region edge in ticks, as :func:`extract` rounds it (numpy's cast for a time beyond
-    :data:`tvseg.exact.MAX_SECONDS` or not finite)."""
-    if -MAX_SECONDS <= seconds <= MAX_SECONDS:
-        return tick(seconds)
-    return int(ticks(np.array([float(seconds)]))[0])

@@ -55,8 +55,8 @@ import pandas as pd
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
-from tvseg.retrieval.one_show import Show, read_show, show_coverage
-from tvseg.retrieval.segments import Segmentation, Segments, count_before, stack
+from tvseg.retrieval.region import evaluated_pair
+from tvseg.retrieval.segments import Segmentation, Segments, count_before
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
 
@@ -131,9 +131,15 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     pair_ref = np.repeat(np.arange(n_r, dtype=np.int64), counts)
     run_start = np.cumsum(counts) - counts
     pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(run_start, counts))
-    overlap = np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp]) - np.maximum(
-        reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp]
-    )
+    low = np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp])
+    high = np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp])
+    region = reference.region
+    if region is None:
+        overlap = high - low
+    else:  # |R n H n U|; a pair that meets only in a gap is no pair
+        overlap = region.measure(reference.show[pair_ref], low, high)
+        meet = overlap > 0
+        pair_ref, pair_hyp, overlap = pair_ref[meet], pair_hyp[meet], overlap[meet]
     d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks
     ref_partner, ref_overlap = _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, n_r)
     hyp_partner, hyp_overlap = _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, n_h)
@@ -225,7 +231,7 @@ def match_table(
         p_label = np.empty(len(own), dtype=object)
         if len(other):
             p_label[has] = other.label[partner[has]]
-        p_dur = p_end - p_start
+        p_dur = p_end - p_start if other.region is None else np.where(has, other.duration[safe], np.nan)
         columns = {}
         if show_names is not None:
             columns["show"] = np.asarray(show_names, dtype=object)[own.show] if len(own) else np.empty(0, object)
@@ -260,13 +266,11 @@ class CoverageResult:
     n_reference, n_hypothesis, n_correct_reference, n_correct_hypothesis : int
         Segment counts.
     duration_reference, duration_hypothesis, duration_correct_reference, duration_correct_hypothesis : float
-        Summed durations (s).
+        Summed (evaluated) durations (s).
     gamma : float
         The threshold used (strict: correct when coverage > gamma).
     matches : pandas.DataFrame
-        Per-segment match table (see :func:`match_table`), built on first access by the corpus
-        kernels from the show's checked segments (``_segments``, two
-        :class:`tvseg.retrieval.one_show.Show`): the rates cost far less than the table.
+        Per-segment match table (see :func:`match_table`), built on first access.
     """
 
     recall_n: float
@@ -284,16 +288,23 @@ class CoverageResult:
     duration_correct_reference: float
     duration_correct_hypothesis: float
     gamma: float
-    _segments: tuple[Show, Show] = field(repr=False)
+    _scored: tuple[Segments, Segments, Matching] = field(repr=False)
 
     @cached_property
     def matches(self) -> pd.DataFrame:
-        reference, hypothesis = (stack([side.arrays()]) for side in self._segments)
-        return match_table(reference, hypothesis, match(reference, hypothesis), gamma=self.gamma)
+        reference, hypothesis, matching = self._scored
+        return match_table(reference, hypothesis, matching, gamma=self.gamma)
 
 
-def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85) -> CoverageResult:
+def coverage(
+    reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85, uem: object = None
+) -> CoverageResult:
     r"""CovN and CovD of one show's hypothesis against its reference (Bouchekif et al., section 3).
+
+    The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`match`,
+    :func:`correct`) on a corpus of one show: on its evaluated region, ``uem`` when given, else the
+    reference's extent; the hypothesis is cropped to that region (a hypothesis that runs past the
+    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it).
 
     Parameters
     ----------
@@ -301,6 +312,10 @@ def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float 
         Topic segments of one show: disjoint within each side (gaps allowed).
     gamma : float, default 0.85
         A segment is correct when its bidirectional coverage is strictly greater than ``gamma``.
+    uem : pyannote.core.Segment, Timeline or sequence of (start, end), optional
+        The show's evaluated regions (its UEM). With several regions, a segment that spans a gap
+        stays one segment whose evaluated duration is its part inside the regions
+        (:mod:`tvseg.retrieval.region`).
 
     Returns
     -------
@@ -323,9 +338,7 @@ def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float 
         Cov_{R_i \leftrightarrow H_j} = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}, \qquad
         CovN = \frac{2 R_N P_N}{R_N + P_N}, \qquad CovD = \frac{2 R_D P_D}{R_D + P_D}
 
-    See the module docstring for the definitions and the tie rule. One show is scored by
-    :mod:`tvseg.retrieval.one_show`, by the rules of :func:`match` and :func:`correct` without their
-    fixed cost; the match table is built by :func:`match` when first read.
+    See the module docstring for the definitions and the tie rule.
 
     Examples
     --------
@@ -338,16 +351,19 @@ def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float 
     (1.0, 2)
     """
     gamma = check_gamma(gamma)
-    ref = read_show(reference, what="reference")
-    hyp = read_show(hypothesis, what="hypothesis")
-    n_r, n_h = len(ref.start), len(hyp.start)
+    ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
+    n_r, n_h = len(ref), len(hyp)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", TvsegWarning, stacklevel=2)
-    c = show_coverage(ref, hyp, gamma)
-    r_n, p_n = rate(c.n_correct_reference, n_r), rate(c.n_correct_hypothesis, n_h)
-    r_d = rate(c.duration_correct_reference, c.duration_reference)
-    p_d = rate(c.duration_correct_hypothesis, c.duration_hypothesis)
+    m = match(ref, hyp)
+    ok_r, ok_h = correct(m, gamma)
+    # summed as the corpus path sums a show (numpy.bincount, in time order)
+    d_r, d_h = _total(ref.duration), _total(hyp.duration)
+    ok_d_r, ok_d_h = _total(ref.duration * ok_r), _total(hyp.duration * ok_h)
+    c_r, c_h = int(ok_r.sum()), int(ok_h.sum())
+    r_n, p_n = rate(c_r, n_r), rate(c_h, n_h)
+    r_d, p_d = rate(ok_d_r, d_r), rate(ok_d_h, d_h)
     return CoverageResult(
         recall_n=r_n,
         precision_n=p_n,
@@ -357,12 +373,16 @@ def coverage(reference: Segmentation, hypothesis: Segmentation, *, gamma: float 
         cov_d=f_measure(p_d, r_d),
         n_reference=n_r,
         n_hypothesis=n_h,
-        n_correct_reference=c.n_correct_reference,
-        n_correct_hypothesis=c.n_correct_hypothesis,
-        duration_reference=c.duration_reference,
-        duration_hypothesis=c.duration_hypothesis,
-        duration_correct_reference=c.duration_correct_reference,
-        duration_correct_hypothesis=c.duration_correct_hypothesis,
+        n_correct_reference=c_r,
+        n_correct_hypothesis=c_h,
+        duration_reference=d_r,
+        duration_hypothesis=d_h,
+        duration_correct_reference=ok_d_r,
+        duration_correct_hypothesis=ok_d_h,
         gamma=gamma,
-        _segments=(ref, hyp),
+        _scored=(ref, hyp, m),
     )
+
+
+def _total(values: np.ndarray) -> float:
+    return float(np.bincount(np.zeros(len(values), dtype=np.int64), weights=values, minlength=1)[0])

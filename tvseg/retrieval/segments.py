@@ -23,6 +23,8 @@ from tvseg.pyannote_objects import is_annotation, is_timeline
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
 
+    from tvseg.retrieval.region import Region
+
 Segmentation: TypeAlias = "Annotation | Timeline | NDArray[Any] | Sequence[Sequence[float]] | None"
 """One show's segmentation as the per-show functions take it: an Annotation, a Timeline, an ``(n, 2)``
 array or a sequence of ``(start, end)`` pairs (None: no segment)."""
@@ -44,10 +46,14 @@ class Segments:
         Segment labels (``None`` for a :class:`~pyannote.core.Timeline`).
     n_shows : int
         Number of shows (a show may have no segment).
+    region : tvseg.retrieval.region.Region, optional
+        The evaluated regions when a show has several (a UEM with gaps); None otherwise.
 
     ``start_ticks``, ``end_ticks`` and ``duration_ticks`` are the same times in integer
     microseconds, on which every threshold decision is made (:mod:`tvseg.exact`);
     ``duration`` is computed from them, so a decimal duration is its correctly rounded float.
+    With a ``region``, ``duration_ticks`` and ``duration`` are the **evaluated** durations, the
+    measure of each segment's parts inside the regions (:mod:`tvseg.retrieval.region`).
     """
 
     show: np.ndarray
@@ -55,6 +61,7 @@ class Segments:
     end: np.ndarray
     label: np.ndarray
     n_shows: int
+    region: Region | None = None
 
     def __len__(self) -> int:
         return len(self.start)
@@ -69,6 +76,8 @@ class Segments:
 
     @cached_property
     def duration_ticks(self) -> np.ndarray:
+        if self.region is not None:
+            return self.region.measure(self.show, self.start_ticks, self.end_ticks)
         return self.end_ticks - self.start_ticks
 
     @cached_property

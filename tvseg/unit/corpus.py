@@ -40,7 +40,19 @@ __all__ = ["corpus_unit_scores", "UnitPart", "reduce_unit_parts"]
 
 
 def corpus_unit_scores(
-    ref, hyp, *, unit_show, unit_start, unit_end, shows, settings, region_start, region_end, name, part: bool = False
+    ref,
+    hyp,
+    *,
+    unit_show,
+    unit_start,
+    unit_end,
+    shows,
+    settings,
+    region_start,
+    region_end,
+    name,
+    part: bool = False,
+    regions=None,
 ):
     r"""Unit-domain metrics of every show and of the corpus, from flat arrays.
 
@@ -62,6 +74,9 @@ def corpus_unit_scores(
         Each show's evaluated region (NaN for a show without one); frames cover it.
     name : str
         The system's name, for the warnings.
+    regions : tvseg.retrieval.region.Region, optional
+        The regions of a UEM with gaps, read by duck typing (``covers(show, ticks)``): frames whose
+        midpoint lies in a gap are not evaluated (units from a file come without them already).
     part : bool
         Return the :class:`UnitPart` of these shows (per-show table, components, warnings not yet
         given) instead: the shows are one shard of a corpus whose parts :func:`reduce_unit_parts`
@@ -100,6 +115,9 @@ def corpus_unit_scores(
     if frames_mode:
         scored = np.flatnonzero(~np.isnan(region_start))
         u_show, u_start, u_end = _frames(region_start[scored], region_end[scored], settings.frame, scored)
+        if regions is not None:
+            covered = regions.covers(u_show, ticks((u_start + u_end) / 2))
+            u_show, u_start, u_end = u_show[covered], u_start[covered], u_end[covered]
     else:
         u_show = np.asarray(unit_show, dtype=np.int64)
         u_start = np.asarray(unit_start, dtype=float)
