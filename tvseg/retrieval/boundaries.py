@@ -61,20 +61,13 @@ __all__ = [
 
 
 def check_tolerance(tolerance: object) -> float:
-    if (
-        isinstance(tolerance, bool)
-        or not isinstance(tolerance, (int, float))
-        or not (_finite(tolerance) and tolerance >= 0)
-    ):
+    try:
+        finite = math.isfinite(tolerance)  # type: ignore[arg-type]  # an int beyond a float's range: not a time
+    except (TypeError, OverflowError):
+        finite = False
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not (finite and tolerance >= 0):
         raise UsageError(f"tolerance must be a finite number of seconds >= 0, got {tolerance!r}")
     return float(tolerance)
-
-
-def _finite(x: float) -> bool:
-    """``numpy.isfinite`` of a Python number, without its cost on a float or a machine-size integer."""
-    if isinstance(x, float):
-        return math.isfinite(x)
-    return True if -(2**63) <= x < 2**64 else bool(np.isfinite(x))
 
 
 def regions(

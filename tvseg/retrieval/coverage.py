@@ -359,8 +359,15 @@ def coverage(
     m = match(ref, hyp)
     ok_r, ok_h = correct(m, gamma)
     # summed as the corpus path sums a show (numpy.bincount, in time order)
-    d_r, d_h = _total(ref.duration), _total(hyp.duration)
-    ok_d_r, ok_d_h = _total(ref.duration * ok_r), _total(hyp.duration * ok_h)
+    d_r, ok_d_r, d_h, ok_d_h = (
+        float(np.bincount(side.show, weights=weights, minlength=1)[0])
+        for side, weights in (
+            (ref, ref.duration),
+            (ref, ref.duration * ok_r),
+            (hyp, hyp.duration),
+            (hyp, hyp.duration * ok_h),
+        )
+    )
     c_r, c_h = int(ok_r.sum()), int(ok_h.sum())
     r_n, p_n = rate(c_r, n_r), rate(c_h, n_h)
     r_d, p_d = rate(ok_d_r, d_r), rate(ok_d_h, d_h)
@@ -382,7 +389,3 @@ def coverage(
         gamma=gamma,
         _scored=(ref, hyp, m),
     )
-
-
-def _total(values: np.ndarray) -> float:
-    return float(np.bincount(np.zeros(len(values), dtype=np.int64), weights=values, minlength=1)[0])

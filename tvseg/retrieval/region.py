@@ -30,7 +30,7 @@ import numpy as np
 from tvseg.errors import InputError
 from tvseg.exact import ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION, is_segment, is_timeline
-from tvseg.retrieval.segments import Segmentation, Segments, count_before, from_segmentation, stack
+from tvseg.retrieval.segments import Segmentation, Segments, count_before, from_segmentation, from_segmentations
 
 __all__ = ["Region", "build_region", "crop", "evaluated_pair"]
 
@@ -56,11 +56,6 @@ class Region:
     n_shows: int
     start_seconds: np.ndarray
     end_seconds: np.ndarray
-
-    @property
-    def has_gaps(self) -> bool:
-        """Whether some show has several intervals."""
-        return bool(len(self.show) > 1 and (self.show[1:] == self.show[:-1]).any())
 
     @cached_property
     def _before(self) -> np.ndarray:
@@ -175,17 +170,20 @@ def evaluated_pair(
     reference's extent; the reference is cropped to the UEM, the hypothesis to the region, a segment
     spanning a gap kept whole (:func:`crop`). Returns both sides and the region.
     """
-    ref = stack([from_segmentation(reference, what="reference")])
-    hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
+    ref = from_segmentations([reference], side="reference")
+    hyp = from_segmentations([hypothesis], side="hypothesis")
     if uem is not None:
-        region = build_region([_intervals(uem)])
+        intervals = _intervals(uem)
+        region = build_region([intervals])
         ref = crop(ref, region)
     elif len(ref):
-        region = build_region([[(float(ref.start[0]), float(ref.end[-1]))]])
+        intervals = [(float(ref.start[0]), float(ref.end[-1]))]
+        region = build_region([intervals])
     else:
         return ref, hyp, None
-    if region.has_gaps or (len(hyp) and (hyp.start_ticks[0] < region.start[0] or hyp.end_ticks[-1] > region.end[-1])):
+    gaps = len(intervals) > 1
+    if gaps or (len(hyp) and (hyp.start_ticks[0] < region.start[0] or hyp.end_ticks[-1] > region.end[-1])):
         hyp = crop(hyp, region)
-    if region.has_gaps:
+    if gaps:
         ref, hyp = replace(ref, region=region), replace(hyp, region=region)
     return ref, hyp, region

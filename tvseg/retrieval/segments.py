@@ -285,7 +285,7 @@ def from_segmentations(
         segments.end,
         what=side,
         show=segments.show,
-        names=names if names is not None else list(range(n_shows)),
+        names=names if names is not None or n_shows == 1 else list(range(n_shows)),  # one show: named by its side
     )
     return segments
 
