@@ -12,13 +12,12 @@ from pyannote.core import Annotation, Segment
 
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
-from tvseg.metrics import METRICS, keys
+from tvseg.metrics import METRICS, compute, keys
 from tvseg.rates import f_measure
 from tvseg.retrieval.chapters import (
     NAV_DISTANCES,
     TIOU_THRESHOLDS,
     chapter_components,
-    chapter_metrics,
     chapters,
     one_to_one,
     overlapping_pairs,
@@ -218,7 +217,7 @@ def test_corpus_values_equal_the_definitions_on_random_corpora():
         comp = chapter_components(ref, hyp, n_shows)
         per_show = [_definition(r, h) for r, h in zip(refs, hyps)]
         # per show
-        rows = chapter_metrics(comp)
+        rows = compute(comp)
         for k, expected in enumerate(per_show):
             one = _vidchapters_corpus([expected]) if expected is not None else None
             for key in keys("chapters"):
@@ -228,7 +227,7 @@ def test_corpus_values_equal_the_definitions_on_random_corpora():
                     assert rows[key][k] == pytest.approx(float(one[key]), abs=1e-12), (trial, k, key)
         # corpus: the sum of the components, as corpus_metrics computes it
         total = {key: np.atleast_1d(np.sum(v)) for key, v in comp.items()}
-        got = chapter_metrics(total)
+        got = compute(total)
         if all(s is None for s in per_show):
             assert all(math.isnan(v[0]) for v in got.values())
             continue
@@ -321,7 +320,7 @@ def test_many_shows_are_scored_in_one_pass():
     comp = chapter_components(ref, hyp, n_shows)
     assert comp["chapter_n_shows"].sum() == n_shows
     # show 17 alone gives the same values as in the corpus
-    alone = chapter_metrics(chapter_components(stack([parts_r[17]]), stack([parts_h[17]]), 1))
-    together = chapter_metrics(comp)
+    alone = compute(chapter_components(stack([parts_r[17]]), stack([parts_h[17]]), 1))
+    together = compute(comp)
     for key in keys("chapters"):
         assert together[key][17] == pytest.approx(alone[key][0], abs=1e-12)

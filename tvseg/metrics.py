@@ -1,20 +1,60 @@
 """The metric registry: every number tvseg reports, once, with what the views need to show it.
 
-One :class:`Metric` per output key. The corpus reduction (:mod:`tvseg.retrieval.reductions`), the
-bootstrap, the JSON (counts as integers), the summary table of ``tvseg evaluate`` and the report
-(column labels, which keys are counts, which get intervals and p-values) all read this table;
-``tests/test_metric_registry.py`` checks that every key an evaluation outputs is here and that every
-entry here is output by some evaluation (scikit-learn's scorer registry test is the model).
+One :class:`Metric` per output key, with the additive per-show **components** it is computed from and
+its **formula** (as pyannote.metrics' ``metric_components`` and ``compute_metric``): a metric's value
+on a show, on the corpus (the components summed over shows: Bouchekif et al.'s pooled values), on a
+group of shows, on a length class or on a bootstrap resample is its formula applied to the components
+summed over those shows (:func:`compute`). The components are made per show by **component kernels**,
+functions registered here by :func:`component_kernel` where they are written, and run once per system
+by :func:`tvseg.retrieval.corpus.score_shows`.
 
-Adding a metric: one entry here, and its formula where its group is computed (see
-``docs/architecture.md``).
+The corpus reduction (:mod:`tvseg.retrieval.reductions`), the bootstrap, the JSON (counts as
+integers), the summary table of ``tvseg evaluate`` and the report (column labels, which keys are
+counts, which get intervals and p-values) all read this table; ``tests/test_metric_registry.py``
+checks that every key an evaluation outputs is here and that every entry here is output by some
+evaluation (scikit-learn's scorer registry test is the model).
+
+Adding a metric of the time domain: one entry here (its components and formula) and, when it needs
+components no kernel makes yet, its kernel (a function decorated with :func:`component_kernel`).
+The unit-domain metrics (``group="unit"``) are computed by :mod:`tvseg.unit` from its own counts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-__all__ = ["Metric", "REGISTRY", "METRICS", "keys", "columns", "COUNT_KEYS", "BOOTSTRAPPED", "COMPARED", "SUMMARY"]
+import numpy as np
+
+from tvseg.rates import f_measure, rate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Metric",
+    "REGISTRY",
+    "METRICS",
+    "keys",
+    "columns",
+    "compute",
+    "component_kernel",
+    "component_kernels",
+    "COUNT_KEYS",
+    "BOOTSTRAPPED",
+    "COMPARED",
+    "SUMMARY",
+    "TIOU_THRESHOLDS",
+    "NAV_DISTANCES",
+    "threshold_tag",
+]
+
+Components: TypeAlias = "Mapping[str, Any] | pd.DataFrame"
+"""Components by name: per-show arrays (a DataFrame's columns), or their sums over shows."""
+Formula: TypeAlias = "Callable[[Components, dict[str, Any]], Any]"
+"""``formula(components, metrics)``: the metric from the components (``metrics``: the metrics before
+it in the registry, computed from the same components, e.g. P and R for an F)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +83,10 @@ class Metric:
         Its column label in the summary table of ``tvseg evaluate``, or None when not shown there.
     html : str or None
         Its label in the HTML report where it differs from ``label`` (markup allowed).
+    components : tuple of str
+        The additive per-show components its formula reads (empty for the unit-domain metrics).
+    formula : callable or None
+        ``formula(components, metrics)``, see :data:`Formula` (None for the unit-domain metrics).
     """
 
     key: str
@@ -54,24 +98,162 @@ class Metric:
     compared: bool = False
     summary: str | None = None
     html: str | None = None
+    components: tuple[str, ...] = ()
+    formula: Formula | None = field(default=None, compare=False, repr=False)
 
     @property
     def higher_is_better(self) -> bool | None:
         return {"rate": True, "error": False}.get(self.kind)
 
 
+def _array(values: Any) -> Any:
+    return np.asarray(values, dtype=float)
+
+
+def _rate(numerator: str, denominator: str) -> dict[str, Any]:
+    """A rate of two components (NaN for 0/0)."""
+    return {
+        "components": (numerator, denominator),
+        "formula": lambda c, m: rate(_array(c[numerator]), _array(c[denominator])),
+    }
+
+
+def _f(precision: str, recall: str, *components: str) -> dict[str, Any]:
+    """The F-measure of two metrics before it (``components``: what those two read)."""
+    return {"components": components, "formula": lambda c, m: f_measure(m[precision], m[recall])}
+
+
+def _count(key: str) -> dict[str, Any]:
+    return {"components": (key,), "formula": lambda c, m: _array(c[key])}
+
+
+TIOU_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
+"""VidChapters' tIoU thresholds (``eval_dvc(tious=[0.3, 0.5, 0.7, 0.9])``)."""
+NAV_DISTANCES = (1, 3, 5, 10, 30, 60)
+"""VidChapters' navigation distances in seconds (``distances=[1, 3, 5, 10, 30, 60]``)."""
+
+
+def threshold_tag(t: float) -> str:
+    """A tIoU threshold in a component's name: two digits, ``30`` for 0.3."""
+    return f"{round(t * 100):02d}"
+
+
+def _show_mean(c: Components, key: str) -> Any:
+    """A per-show rate's mean over the shows that have one (``chapter_n_shows``)."""
+    return rate(_array(c[key]), _array(c["chapter_n_shows"]))
+
+
+def _detection(prefix: str, side: str) -> dict[str, Any]:
+    """VidChapters' detection ``side`` (precision, recall, f1): the mean over the tIoU thresholds of the
+    show-averaged P and R, and of the F of those averages (:mod:`tvseg.retrieval.chapters`)."""
+
+    def formula(c: Components, m: dict[str, Any]) -> Any:
+        per_t = []
+        for t in TIOU_THRESHOLDS:
+            p = _show_mean(c, f"{prefix}_precision_{threshold_tag(t)}")
+            r = _show_mean(c, f"{prefix}_recall_{threshold_tag(t)}")
+            per_t.append({"precision": p, "recall": r, "f1": f_measure(p, r)}[side])
+        return np.mean(np.vstack([np.atleast_1d(v) for v in per_t]), axis=0)
+
+    sides = ("precision", "recall") if side == "f1" else (side,)
+    names = tuple(f"{prefix}_{s}_{threshold_tag(t)}" for s in sides for t in TIOU_THRESHOLDS)
+    return {"components": (*names, "chapter_n_shows"), "formula": formula}
+
+
+def _navigation(side: str, d: int) -> dict[str, Any]:
+    key = f"nav_{side}_{d}"
+    return {"components": (key, "chapter_n_shows"), "formula": lambda c, m: np.atleast_1d(_show_mean(c, key))}
+
+
 _BOUCHEKIF = "Bouchekif et al. 2015"
+_DURATIONS = ("duration_correct_hypothesis", "duration_hypothesis", "duration_correct_reference", "duration_reference")
 _VIDCHAPTERS = "Yang et al. 2023 (VidChapters-7M), dvc_eval/eval_dvc.py "
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 REGISTRY: tuple[Metric, ...] = (
-    Metric("recall_n", "R_N", "coverage", "rate", _BOUCHEKIF + " eq. 2", True, summary="R_N", html="R<sub>N</sub>"),
-    Metric("precision_n", "P_N", "coverage", "rate", _BOUCHEKIF + " eq. 3", True, summary="P_N", html="P<sub>N</sub>"),
-    Metric("cov_n", "CovN", "coverage", "rate", _BOUCHEKIF + " eq. 4", True, True, summary="CovN"),
-    Metric("recall_d", "R_D", "coverage", "rate", _BOUCHEKIF + " eq. 5", True, html="R<sub>D</sub>"),
-    Metric("precision_d", "P_D", "coverage", "rate", _BOUCHEKIF + " eq. 5", True, html="P<sub>D</sub>"),
-    Metric("cov_d", "CovD", "coverage", "rate", _BOUCHEKIF + " eq. 6", True, True, summary="CovD"),
-    Metric("boundary_precision", "bound. P", "boundary", "rate", _BOUCHEKIF + " section 2", True, html="Bound. P"),
-    Metric("boundary_recall", "bound. R", "boundary", "rate", _BOUCHEKIF + " section 2", True, html="Bound. R"),
+    Metric(
+        "recall_n",
+        "R_N",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 2",
+        True,
+        summary="R_N",
+        html="R<sub>N</sub>",
+        **_rate("n_correct_reference", "n_reference"),
+    ),
+    Metric(
+        "precision_n",
+        "P_N",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 3",
+        True,
+        summary="P_N",
+        html="P<sub>N</sub>",
+        **_rate("n_correct_hypothesis", "n_hypothesis"),
+    ),
+    Metric(
+        "cov_n",
+        "CovN",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 4",
+        True,
+        True,
+        summary="CovN",
+        **_f("precision_n", "recall_n", "n_correct_hypothesis", "n_hypothesis", "n_correct_reference", "n_reference"),
+    ),
+    Metric(
+        "recall_d",
+        "R_D",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 5",
+        True,
+        html="R<sub>D</sub>",
+        **_rate("duration_correct_reference", "duration_reference"),
+    ),
+    Metric(
+        "precision_d",
+        "P_D",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 5",
+        True,
+        html="P<sub>D</sub>",
+        **_rate("duration_correct_hypothesis", "duration_hypothesis"),
+    ),
+    Metric(
+        "cov_d",
+        "CovD",
+        "coverage",
+        "rate",
+        _BOUCHEKIF + " eq. 6",
+        True,
+        True,
+        summary="CovD",
+        **_f("precision_d", "recall_d", *_DURATIONS),
+    ),
+    Metric(
+        "boundary_precision",
+        "bound. P",
+        "boundary",
+        "rate",
+        _BOUCHEKIF + " section 2",
+        True,
+        html="Bound. P",
+        **_rate("boundary_n_matched", "boundary_n_hypothesis"),
+    ),
+    Metric(
+        "boundary_recall",
+        "bound. R",
+        "boundary",
+        "rate",
+        _BOUCHEKIF + " section 2",
+        True,
+        html="Bound. R",
+        **_rate("boundary_n_matched", "boundary_n_reference"),
+    ),
     Metric(
         "boundary_f1",
         "bound. F",
@@ -82,16 +264,63 @@ REGISTRY: tuple[Metric, ...] = (
         True,
         summary="bound. F",
         html="Bound. F",
+        **_f(
+            "boundary_precision",
+            "boundary_recall",
+            "boundary_n_matched",
+            "boundary_n_hypothesis",
+            "boundary_n_reference",
+        ),
     ),
-    Metric("n_reference", "ref. segs", "count", "count", _BOUCHEKIF),
-    Metric("n_hypothesis", "hyp. segs", "count", "count", _BOUCHEKIF),
-    Metric("n_correct_reference", "correct ref.", "count", "count", _BOUCHEKIF),
-    Metric("n_correct_hypothesis", "correct hyp.", "count", "count", _BOUCHEKIF),
-    Metric("title_accuracy", "title acc.", "title", "rate", _BOUCHEKIF + " section 4", True, summary="title"),
-    Metric("title_f1", "title F1", "title", "rate", "Jin & Hauptmann 2001", True),
-    Metric("titled_recall", "titled R", "title", "rate", _BOUCHEKIF + " section 4", True),
-    Metric("titled_precision", "titled P", "title", "rate", _BOUCHEKIF + " section 4", True),
-    Metric("n_untitled_reference", "untitled ref.", "title", "count", "tvseg (titles that cannot be judged)"),
+    Metric("n_reference", "ref. segs", "count", "count", _BOUCHEKIF, **_count("n_reference")),
+    Metric("n_hypothesis", "hyp. segs", "count", "count", _BOUCHEKIF, **_count("n_hypothesis")),
+    Metric("n_correct_reference", "correct ref.", "count", "count", _BOUCHEKIF, **_count("n_correct_reference")),
+    Metric("n_correct_hypothesis", "correct hyp.", "count", "count", _BOUCHEKIF, **_count("n_correct_hypothesis")),
+    Metric(
+        "title_accuracy",
+        "title acc.",
+        "title",
+        "rate",
+        _BOUCHEKIF + " section 4",
+        True,
+        summary="title",
+        **_rate("title_correct_reference", "n_correct_titled_reference"),
+    ),
+    Metric(
+        "title_f1",
+        "title F1",
+        "title",
+        "rate",
+        "Jin & Hauptmann 2001",
+        True,
+        **_rate("title_f1_sum", "n_correct_titled_reference"),
+    ),
+    Metric(
+        "titled_recall",
+        "titled R",
+        "title",
+        "rate",
+        _BOUCHEKIF + " section 4",
+        True,
+        **_rate("title_correct_reference", "n_reference"),
+    ),
+    Metric(
+        "titled_precision",
+        "titled P",
+        "title",
+        "rate",
+        _BOUCHEKIF + " section 4",
+        True,
+        **_rate("title_correct_hypothesis", "n_hypothesis"),
+    ),
+    Metric(
+        "n_untitled_reference",
+        "untitled ref.",
+        "title",
+        "count",
+        "tvseg (titles that cannot be judged)",
+        **_count("n_untitled_reference"),
+    ),
     Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", True, True, summary="Pk"),
     Metric("pk_prime", "P'k", "unit", "error", "Pevzner & Hearst 2002 section 4", True, html="P\u2032k"),
     Metric("windowdiff", "WindowDiff", "unit", "error", "Pevzner & Hearst 2002 section 3", True, True, summary="WD"),
@@ -112,6 +341,7 @@ REGISTRY: tuple[Metric, ...] = (
             + (", F per threshold from the show-averaged P and R, then averaged" if side == "f1" else "")
             + _MEAN_OVER_SHOWS,
             bootstrap=True,
+            **_detection("vc", side),
         )
         for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))
     ),
@@ -123,6 +353,7 @@ REGISTRY: tuple[Metric, ...] = (
             "rate",
             f"tvseg: VidChapters' detection {side} with pairs matched one to one (a maximum matching of "
             "the pairs with tIoU > t), averaged as vc_detection_*" + _MEAN_OVER_SHOWS,
+            **_detection("vc11", side),
         )
         for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))
     ),
@@ -135,6 +366,7 @@ REGISTRY: tuple[Metric, ...] = (
             _VIDCHAPTERS
             + f"evaluate_navigation: chapter starts less than {d} s apart (not one-to-one)"
             + _MEAN_OVER_SHOWS,
+            **_navigation(side, d),
         )
         for d in (1, 3, 5, 10, 30, 60)
         for side, short in (("precision", "P"), ("recall", "R"))
@@ -176,6 +408,7 @@ REGISTRY: tuple[Metric, ...] = (
         "rate",
         "Lin 2004; rouge-score (ROUGE-L F, no stemming, over correctly retrieved titled reference segments)",
         True,
+        **_rate("title_rougeL_sum", "n_correct_titled_reference"),
     ),
     Metric(
         "title_list_rougeL_f1",
@@ -185,6 +418,7 @@ REGISTRY: tuple[Metric, ...] = (
         "Lin 2004; rouge-score (ROUGE-L F of the show's titles in time order as one text)"
         "; corpus value: the mean over shows with a titled reference segment (not pooled)",
         True,
+        **_rate("title_list_rougeL_sum", "title_list_n_shows"),
     ),
     # chunkseg's temporally matched title ROUGE-L (issue 14): tvseg.retrieval.chapters.match_in_time
     *(
@@ -197,6 +431,7 @@ REGISTRY: tuple[Metric, ...] = (
             "show's pairs; no stemming in evaluate, chunkseg stems); corpus value: the mean over shows "
             "with a matched pair (not pooled)",
             True,
+            **_rate(f"title_matched_rougeL_{side[0]}_sum", "title_matched_n_shows"),
         )
         for side, short in (("precision", "P"), ("recall", "R"), ("f1", "F"))
     ),
@@ -208,6 +443,7 @@ REGISTRY: tuple[Metric, ...] = (
         "chunkseg 0.4.0 titles.py (tm_matched: reference chapters temporally matched, over the reference "
         "chapters); corpus value: the mean over shows with a titled reference segment (not pooled)",
         True,
+        **_rate("title_matched_sum", "title_list_n_shows"),
     ),
 )
 
@@ -231,3 +467,31 @@ COMPARED = tuple(m.key for m in REGISTRY if m.compared)
 _SUMMARY_ORDER = ("cov_n", "cov_d", "recall_n", "precision_n", "boundary_f1", "pk", "windowdiff", "s", "title_accuracy")
 SUMMARY = tuple((key, METRICS[key].summary) for key in _SUMMARY_ORDER)
 """``(key, label)`` of the summary table's columns, in its order."""
+
+
+def compute(components: Components) -> dict[str, Any]:
+    """Every metric whose components are all in ``components`` (a table: one value per row; or their
+    sums), by its registry formula, in registry order."""
+    present = set(getattr(components, "columns", components))
+    out: dict[str, Any] = {}
+    for metric in REGISTRY:
+        if metric.formula is not None and set(metric.components) <= present:
+            out[metric.key] = metric.formula(components, out)
+    return out
+
+
+_KERNELS: list[Callable[..., dict[str, Any]]] = []
+
+
+def component_kernel(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Register a component kernel: ``function(pair)`` returns per-show components ``{name: array}``
+    of one system on a corpus (``pair``: :class:`tvseg.retrieval.corpus.ScoredPair`, its segments
+    and shared intermediate results); :func:`tvseg.retrieval.corpus.score_shows` runs every kernel
+    registered, once."""
+    _KERNELS.append(function)
+    return function
+
+
+def component_kernels() -> tuple[Callable[..., dict[str, Any]], ...]:
+    """The registered component kernels, in the order they were registered."""
+    return tuple(_KERNELS)

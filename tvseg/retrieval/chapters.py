@@ -109,7 +109,7 @@ from __future__ import annotations
 import numpy as np
 
 from tvseg.exact import above, ratio, tick
-from tvseg.rates import f_measure, rate
+from tvseg.metrics import NAV_DISTANCES, TIOU_THRESHOLDS, component_kernel, compute, threshold_tag
 from tvseg.retrieval.segments import Segments, count_before, from_segmentation, stack
 
 __all__ = [
@@ -122,24 +122,15 @@ __all__ = [
     "one_to_one",
     "nearest_start_distance",
     "chapter_components",
-    "chapter_metrics",
     "chapters",
     "titled_chapters",
     "match_in_time",
 ]
 
-TIOU_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
-"""VidChapters' tIoU thresholds (``eval_dvc(tious=[0.3, 0.5, 0.7, 0.9])``)."""
-NAV_DISTANCES = (1, 3, 5, 10, 30, 60)
-"""VidChapters' navigation distances in seconds (``distances=[1, 3, 5, 10, 30, 60]``)."""
 
 DETECTION_KEYS = ("vc_detection_precision", "vc_detection_recall", "vc_detection_f1")
 ONE_TO_ONE_KEYS = ("detection_precision_1to1", "detection_recall_1to1", "detection_f1_1to1")
 NAVIGATION_KEYS = tuple(k for d in NAV_DISTANCES for k in (f"nav_precision_{d}s", f"nav_recall_{d}s"))
-
-
-def _tag(t: float) -> str:
-    return f"{round(t * 100):02d}"
 
 
 def overlapping_pairs(reference: Segments, hypothesis: Segments):
@@ -231,6 +222,12 @@ def nearest_start_distance(
     return out
 
 
+@component_kernel
+def chapter_kernel(pair) -> dict:
+    """The chaptering components of one system on a corpus (:func:`chapter_components`)."""
+    return chapter_components(pair.reference, pair.hypothesis, pair.n)
+
+
 def chapter_components(reference: Segments, hypothesis: Segments, n_shows: int) -> dict:
     """Per-show components of the chaptering metrics (arrays of length ``n_shows``).
 
@@ -262,9 +259,9 @@ def chapter_components(reference: Segments, hypothesis: Segments, n_shows: int) 
     for t in TIOU_THRESHOLDS:
         ok = above(inter, union, ratio(t))  # tIoU > t, exactly
         pr, ph = pair_ref[ok], pair_hyp[ok]
-        rates("vc_{side}_" + _tag(t), marks(len(reference), pr), marks(len(hypothesis), ph))
+        rates("vc_{side}_" + threshold_tag(t), marks(len(reference), pr), marks(len(hypothesis), ph))
         kept = one_to_one(pr, ph)
-        rates("vc11_{side}_" + _tag(t), marks(len(reference), pr[kept]), marks(len(hypothesis), ph[kept]))
+        rates("vc11_{side}_" + threshold_tag(t), marks(len(reference), pr[kept]), marks(len(hypothesis), ph[kept]))
 
     rs, hs = reference.start_ticks, hypothesis.start_ticks
     d_ref = nearest_start_distance(reference.show, rs, hypothesis.show, hs)
@@ -275,28 +272,6 @@ def chapter_components(reference: Segments, hypothesis: Segments, n_shows: int) 
     return comp
 
 
-def chapter_metrics(components) -> dict:
-    """The chaptering metrics of every row of a components table (a show, or a sum over shows: then
-    the means over its shows), as arrays; see the module docstring for the formulas."""
-    c = components
-    shows = np.asarray(c["chapter_n_shows"], dtype=float)
-
-    def mean(key):
-        return rate(np.asarray(c[key], dtype=float), shows)
-
-    out = {}
-    for name, keys in (("vc", DETECTION_KEYS), ("vc11", ONE_TO_ONE_KEYS)):
-        p = [mean(f"{name}_precision_{_tag(t)}") for t in TIOU_THRESHOLDS]
-        r = [mean(f"{name}_recall_{_tag(t)}") for t in TIOU_THRESHOLDS]
-        f = [f_measure(pt, rt) for pt, rt in zip(p, r)]
-        for key, values in zip(keys, (p, r, f)):
-            out[key] = np.mean(np.vstack([np.atleast_1d(v) for v in values]), axis=0)
-    for d in NAV_DISTANCES:
-        out[f"nav_precision_{d}s"] = np.atleast_1d(mean(f"nav_precision_{d}"))
-        out[f"nav_recall_{d}s"] = np.atleast_1d(mean(f"nav_recall_{d}"))
-    return out
-
-
 def chapters(reference, hypothesis) -> dict:
     """The chaptering metrics of one show: ``{key: float}``.
 
@@ -305,8 +280,8 @@ def chapters(reference, hypothesis) -> dict:
     """
     ref = stack([from_segmentation(reference, what="reference")])
     hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
-    values = chapter_metrics(chapter_components(ref, hyp, 1))
-    return {k: float(v[0]) for k, v in values.items()}
+    values = compute(chapter_components(ref, hyp, 1))
+    return {k: float(np.atleast_1d(values[k])[0]) for k in (*DETECTION_KEYS, *ONE_TO_ONE_KEYS, *NAVIGATION_KEYS)}
 
 
 def titled_chapters(side: Segments, titled: np.ndarray, show_end: np.ndarray):

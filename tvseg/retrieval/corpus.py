@@ -41,23 +41,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
 from tvseg.exact import tick
+from tvseg.metrics import component_kernel, component_kernels
 from tvseg.retrieval.boundaries import extract, match_points, regions
-from tvseg.retrieval.chapters import chapter_components, match_in_time, titled_chapters
+from tvseg.retrieval.chapters import match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.sweep_counts import counts_at_tolerances
 from tvseg.retrieval.titles import compare_titles, has_title
 
-__all__ = [
-    "ShowScores",
-    "score_shows",
-]
+__all__ = ["ShowScores", "ScoredPair", "score_shows", "coverage_components", "boundary_components", "title_components"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,6 +107,152 @@ def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
     return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
 
 
+@dataclass(eq=False)
+class ScoredPair:
+    """One system's hypothesis and the reference on a corpus, with what the component kernels share
+    (each computed once, when first read): the coverage matching, the boundaries and their pairs, the
+    titles' verdicts. See :func:`score_shows` for the parameters."""
+
+    reference: Segments
+    hypothesis: Segments
+    shows: Sequence[str]
+    gamma: float
+    long_threshold: float
+    tolerance: float
+    tolerances: Sequence[float] | np.ndarray = ()
+    uem_start: np.ndarray | None = None
+    uem_end: np.ndarray | None = None
+    title_f1_threshold: float | None = None
+    titles_asked: bool | None = None
+    title_stemmer: bool = False
+    title_match_tolerance: float = 5.0
+
+    @property
+    def n(self) -> int:
+        return len(self.shows)
+
+    @cached_property
+    def matching(self) -> Matching:
+        return match(self.reference, self.hypothesis)
+
+    @cached_property
+    def correct(self) -> tuple[np.ndarray, np.ndarray]:
+        return correct(self.matching, self.gamma)
+
+    @cached_property
+    def region(self) -> tuple[np.ndarray, np.ndarray]:
+        return regions(self.reference, self.uem_start, self.uem_end)
+
+    @cached_property
+    def boundaries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        r_show, r_time = extract(self.reference, *self.region)
+        h_show, h_time = extract(self.hypothesis, *self.region)
+        return r_show, r_time, h_show, h_time
+
+    @cached_property
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs (smallest total distance) at the settings' tolerance."""
+        return match_points(*self.boundaries, float(self.tolerance))
+
+    @cached_property
+    def boundary_matched(self) -> dict[float, np.ndarray]:
+        """Matched boundaries per show at the settings' tolerance and at every tolerance of the sweep
+        (the size of a maximum matching alone)."""
+        r_show, r_time, h_show, h_time = self.boundaries
+        matched = {float(self.tolerance): np.bincount(r_show[self.pairs[0]], minlength=self.n).astype(float)}
+        rest = [tol for tol in map(float, self.tolerances) if tol not in matched]
+        for tol, count in counts_at_tolerances(r_show, r_time, h_show, h_time, rest, n_shows=self.n).items():
+            matched[tol] = count.astype(float)
+        return matched
+
+    @cached_property
+    def titles(self) -> bool:
+        """Whether titles are scored: as asked, else when some segment of each side carries one."""
+        if self.titles_asked is not None:
+            return bool(self.titles_asked)
+        return any(map(has_title, self.reference.label)) and any(map(has_title, self.hypothesis.label))
+
+    @cached_property
+    def title_verdicts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Per segment, when titles are scored: the reference's and the hypothesis's title correct, the
+        reference's title-word F1 and ROUGE-L F with its partner's title."""
+        if not self.titles:
+            return None
+        m, (ok_r, ok_h) = self.matching, self.correct
+        reference, hypothesis = self.reference, self.hypothesis
+        partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
+        partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
+        t_ok_r, f1_r = compare_titles(
+            reference.label[ok_r], hypothesis.label[partner_r[ok_r]], f1_threshold=self.title_f1_threshold
+        )
+        t_ok_h, _ = compare_titles(
+            reference.label[partner_h[ok_h]], hypothesis.label[ok_h], f1_threshold=self.title_f1_threshold
+        )
+        full_r, full_f1, full_h = np.zeros(len(ok_r), bool), np.zeros(len(ok_r)), np.zeros(len(ok_h), bool)
+        full_r[ok_r], full_f1[ok_r], full_h[ok_h] = t_ok_r, f1_r, t_ok_h
+        rouge_r = _title_rouge(reference.label, hypothesis.label, ok_r, partner_r, self.title_stemmer)
+        return full_r, full_h, full_f1, rouge_r
+
+
+@component_kernel
+def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+    """Segment counts and durations, correct or not, of both sides, all and by length class."""
+    reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
+    ok_r, ok_h = pair.correct
+    d_r, d_h = reference.duration, hypothesis.duration
+    long_r = reference.duration_ticks >= tick(pair.long_threshold)
+    long_h = hypothesis.duration_ticks >= tick(pair.long_threshold)
+    comp = {}
+    for suffix, sel_r, sel_h in (("", None, None), ("_short", ~long_r, ~long_h), ("_long", long_r, long_h)):
+        w_r = np.ones(len(d_r)) if sel_r is None else sel_r.astype(float)
+        w_h = np.ones(len(d_h)) if sel_h is None else sel_h.astype(float)
+        comp["n_reference" + suffix] = _sum(reference.show, w_r, n)
+        comp["n_hypothesis" + suffix] = _sum(hypothesis.show, w_h, n)
+        comp["n_correct_reference" + suffix] = _sum(reference.show, w_r * ok_r, n)
+        comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * ok_h, n)
+        comp["duration_reference" + suffix] = _sum(reference.show, w_r * d_r, n)
+        comp["duration_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h, n)
+        comp["duration_correct_reference" + suffix] = _sum(reference.show, w_r * d_r * ok_r, n)
+        comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h * ok_h, n)
+    return comp
+
+
+@component_kernel
+def boundary_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+    """Boundaries of each side and those matched at the settings' tolerance."""
+    r_show, _, h_show, _ = pair.boundaries
+    return {
+        "boundary_n_reference": np.bincount(r_show, minlength=pair.n).astype(float),
+        "boundary_n_hypothesis": np.bincount(h_show, minlength=pair.n).astype(float),
+        "boundary_n_matched": pair.boundary_matched[float(pair.tolerance)],
+    }
+
+
+@component_kernel
+def title_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+    """The title components of the module docstring (none when titles are not scored)."""
+    verdicts = pair.title_verdicts
+    if verdicts is None:
+        return {}
+    t_ok_r, t_ok_h, f1_r, rouge_r = verdicts
+    reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
+    ok_r, _ = pair.correct
+    titled_r = np.fromiter(map(has_title, reference.label), dtype=bool, count=len(reference))
+    comp = {
+        "n_untitled_reference": _sum(reference.show, ~titled_r, n),
+        "n_correct_titled_reference": _sum(reference.show, ok_r & titled_r, n),
+        "title_correct_reference": _sum(reference.show, t_ok_r, n),
+        "title_f1_sum": _sum(reference.show, f1_r, n),
+        "title_correct_hypothesis": _sum(hypothesis.show, t_ok_h, n),
+        "title_rougeL_sum": _sum(reference.show, rouge_r, n),
+    }
+    comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(
+        reference, hypothesis, n, pair.title_stemmer
+    )
+    comp.update(_title_matched(reference, hypothesis, n, pair.title_stemmer, pair.title_match_tolerance))
+    return comp
+
+
 def score_shows(
     reference: Segments,
     hypothesis: Segments,
@@ -124,7 +269,8 @@ def score_shows(
     title_stemmer: bool = False,
     title_match_tolerance: float = 5.0,
 ) -> ShowScores:
-    """Score one system on a corpus: components per show (see the module docstring).
+    """Score one system on a corpus: components per show (see the module docstring), from every
+    component kernel registered (:func:`tvseg.metrics.component_kernel`), each run once.
 
     Parameters
     ----------
@@ -145,84 +291,42 @@ def score_shows(
         Seconds within which the starts and the ends of temporally matched chapters must both lie
         (chunkseg's ``tolerance``, 5 s by default).
     """
-    n = len(shows)
-    m = match(reference, hypothesis)
-    ok_r, ok_h = correct(m, gamma)
-    d_r, d_h = reference.duration, hypothesis.duration
-    comp = {}
-    long_r = reference.duration_ticks >= tick(long_threshold)
-    long_h = hypothesis.duration_ticks >= tick(long_threshold)
-    for suffix, sel_r, sel_h in (("", None, None), ("_short", ~long_r, ~long_h), ("_long", long_r, long_h)):
-        w_r = np.ones(len(d_r)) if sel_r is None else sel_r.astype(float)
-        w_h = np.ones(len(d_h)) if sel_h is None else sel_h.astype(float)
-        comp["n_reference" + suffix] = _sum(reference.show, w_r, n)
-        comp["n_hypothesis" + suffix] = _sum(hypothesis.show, w_h, n)
-        comp["n_correct_reference" + suffix] = _sum(reference.show, w_r * ok_r, n)
-        comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * ok_h, n)
-        comp["duration_reference" + suffix] = _sum(reference.show, w_r * d_r, n)
-        comp["duration_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h, n)
-        comp["duration_correct_reference" + suffix] = _sum(reference.show, w_r * d_r * ok_r, n)
-        comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h * ok_h, n)
-
-    e_start, e_end = regions(reference, uem_start, uem_end)
-    r_show, r_time = extract(reference, e_start, e_end)
-    h_show, h_time = extract(hypothesis, e_start, e_end)
-    comp["boundary_n_reference"] = np.bincount(r_show, minlength=n).astype(float)
-    comp["boundary_n_hypothesis"] = np.bincount(h_show, minlength=n).astype(float)
-    # the pairs (smallest total distance) at the settings' tolerance; the size of a maximum
-    # matching alone at every tolerance of the sweep
-    pairs = match_points(r_show, r_time, h_show, h_time, float(tolerance))
-    matched = {float(tolerance): np.bincount(r_show[pairs[0]], minlength=n).astype(float)}
-    rest = [tol for tol in map(float, tolerances) if tol not in matched]
-    for tol, count in counts_at_tolerances(r_show, r_time, h_show, h_time, rest, n_shows=n).items():
-        matched[tol] = count.astype(float)
-    comp["boundary_n_matched"] = matched[float(tolerance)]
-    comp.update(chapter_components(reference, hypothesis, n))
-
-    if titles is None:
-        titles = any(map(has_title, reference.label)) and any(map(has_title, hypothesis.label))
-    t_ok_r = t_ok_h = f1_r = rouge_r = None
-    if titles:
-        partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
-        partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
-        t_ok_r, f1_r = compare_titles(
-            reference.label[ok_r], hypothesis.label[partner_r[ok_r]], f1_threshold=title_f1_threshold
-        )
-        t_ok_h, _ = compare_titles(
-            reference.label[partner_h[ok_h]], hypothesis.label[ok_h], f1_threshold=title_f1_threshold
-        )
-        full_r, full_f1, full_h = np.zeros(len(ok_r), bool), np.zeros(len(ok_r)), np.zeros(len(ok_h), bool)
-        full_r[ok_r], full_f1[ok_r], full_h[ok_h] = t_ok_r, f1_r, t_ok_h
-        t_ok_r, f1_r, t_ok_h = full_r, full_f1, full_h
-        titled_r = np.fromiter(map(has_title, reference.label), dtype=bool, count=len(reference))
-        comp["n_untitled_reference"] = _sum(reference.show, ~titled_r, n)
-        comp["n_correct_titled_reference"] = _sum(reference.show, ok_r & titled_r, n)
-        comp["title_correct_reference"] = _sum(reference.show, t_ok_r, n)
-        comp["title_f1_sum"] = _sum(reference.show, f1_r, n)
-        comp["title_correct_hypothesis"] = _sum(hypothesis.show, t_ok_h, n)
-        rouge_r = _title_rouge(reference.label, hypothesis.label, ok_r, partner_r, title_stemmer)
-        comp["title_rougeL_sum"] = _sum(reference.show, rouge_r, n)
-        comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(
-            reference, hypothesis, n, title_stemmer
-        )
-        comp.update(_title_matched(reference, hypothesis, n, title_stemmer, title_match_tolerance))
+    pair = ScoredPair(
+        reference,
+        hypothesis,
+        shows,
+        gamma,
+        long_threshold,
+        tolerance,
+        tolerances,
+        uem_start,
+        uem_end,
+        title_f1_threshold,
+        titles,
+        title_stemmer,
+        title_match_tolerance,
+    )
+    comp: dict[str, np.ndarray] = {}
+    for kernel in component_kernels():
+        comp.update(kernel(pair))
     index = pd.Index(list(shows), name="show")
+    verdicts = pair.title_verdicts or (None, None, None, None)
     return ShowScores(
         shows=list(shows),
         components=pd.DataFrame(comp, index=index),
-        boundary_matched=pd.DataFrame(matched, index=index),
-        titles=bool(titles),
+        boundary_matched=pd.DataFrame(pair.boundary_matched, index=index),
+        titles=pair.titles,
         reference=reference,
         hypothesis=hypothesis,
-        matching=m,
-        region_start=e_start,
-        region_end=e_end,
-        boundaries=(r_show, r_time, h_show, h_time),
-        pairs=pairs,
-        reference_title_correct=t_ok_r,
-        hypothesis_title_correct=t_ok_h,
-        reference_title_f1=f1_r,
-        reference_title_rougeL=rouge_r,
+        matching=pair.matching,
+        region_start=pair.region[0],
+        region_end=pair.region[1],
+        boundaries=pair.boundaries,
+        pairs=pair.pairs,
+        reference_title_correct=verdicts[0],
+        hypothesis_title_correct=verdicts[1],
+        reference_title_f1=verdicts[2],
+        reference_title_rougeL=verdicts[3],
     )
 
 

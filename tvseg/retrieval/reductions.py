@@ -4,8 +4,8 @@ The components are those :func:`tvseg.retrieval.corpus.score_shows` adds up per 
 :mod:`tvseg.retrieval.corpus`); as in pyannote.metrics, the corpus value of a metric is its formula
 applied to the components summed over shows (:func:`corpus_metrics`, the micro average, as Bouchekif
 et al.'s tables are computed), the macro value the mean of the per-show values (:func:`macro_metrics`).
-:func:`metric_table` is the formula of every metric, applied to each row of a components table
-(shows, or bootstrap resamples); :func:`by_length` and :func:`by_group` pool subsets;
+:func:`metric_table` applies the registry's formula of every metric (:mod:`tvseg.metrics`) to each
+row of a components table (shows, or bootstrap resamples); :func:`by_length` and :func:`by_group` pool subsets;
 :func:`warn_undefined` says which per-show values are 0/0.
 
 Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
@@ -44,9 +44,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import TvsegWarning
-from tvseg.metrics import METRICS, keys
-from tvseg.rates import f_measure, rate
-from tvseg.retrieval.chapters import chapter_metrics
+from tvseg.metrics import METRICS, compute, keys
 
 __all__ = [
     "metric_table",
@@ -63,7 +61,6 @@ __all__ = [
 ]
 
 COUNTS = keys("count")
-DURATIONS = ("duration_reference", "duration_hypothesis", "duration_correct_reference", "duration_correct_hypothesis")
 COVERAGE_METRICS = keys("coverage")
 BOUNDARY_METRICS = keys("boundary")
 COUNT_METRICS = COUNTS
@@ -72,52 +69,12 @@ TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
 CHAPTER_METRICS = keys("chapters")
 
 
-def _coverage_metrics(c, suffix: str = "") -> dict:
-    def g(key):
-        return np.asarray(c[key + suffix], dtype=float)
-
-    r_n = rate(g("n_correct_reference"), g("n_reference"))
-    p_n = rate(g("n_correct_hypothesis"), g("n_hypothesis"))
-    r_d = rate(g("duration_correct_reference"), g("duration_reference"))
-    p_d = rate(g("duration_correct_hypothesis"), g("duration_hypothesis"))
-    out = {
-        "recall_n": r_n,
-        "precision_n": p_n,
-        "cov_n": f_measure(p_n, r_n),
-        "recall_d": r_d,
-        "precision_d": p_d,
-        "cov_d": f_measure(p_d, r_d),
-    }
-    for key in COUNTS:
-        out[key] = g(key)
-    return out
-
-
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
-    """The metrics of every row of a components table (rows: shows, or bootstrap resamples); the
-    ``chapters`` metrics when the table has their components (:func:`tvseg.retrieval.corpus.score_shows` always adds them)."""
-    c = components
-    out = _coverage_metrics(c)
-    bp = rate(c["boundary_n_matched"], c["boundary_n_hypothesis"])
-    br = rate(c["boundary_n_matched"], c["boundary_n_reference"])
-    out.update(boundary_precision=bp, boundary_recall=br, boundary_f1=f_measure(bp, br))
-    chapters = "chapter_n_shows" in getattr(c, "columns", c)  # absent from hand-built component tables
-    if chapters:
-        out.update(chapter_metrics(c))
-    if titles:
-        out.update(
-            title_accuracy=rate(c["title_correct_reference"], c["n_correct_titled_reference"]),
-            title_f1=rate(c["title_f1_sum"], c["n_correct_titled_reference"]),
-            title_rougeL_f1=rate(c["title_rougeL_sum"], c["n_correct_titled_reference"]),
-            title_list_rougeL_f1=rate(c["title_list_rougeL_sum"], c["title_list_n_shows"]),
-            title_matched_rougeL_precision=rate(c["title_matched_rougeL_p_sum"], c["title_matched_n_shows"]),
-            title_matched_rougeL_recall=rate(c["title_matched_rougeL_r_sum"], c["title_matched_n_shows"]),
-            title_matched_rougeL_f1=rate(c["title_matched_rougeL_f_sum"], c["title_matched_n_shows"]),
-            title_matched_fraction=rate(c["title_matched_sum"], c["title_list_n_shows"]),
-            titled_recall=rate(c["title_correct_reference"], c["n_reference"]),
-            titled_precision=rate(c["title_correct_hypothesis"], c["n_hypothesis"]),
-            n_untitled_reference=np.asarray(c["n_untitled_reference"], dtype=float),
-        )
+    """The metrics of every row of a components table (rows: shows, or bootstrap resamples), by the
+    registry's formulas (:func:`tvseg.metrics.compute`): the coverage, boundary and count metrics, the
+    title metrics when ``titles``, the ``chapters`` metrics when the table has their components."""
+    out = compute(components)
+    chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
@@ -153,8 +110,10 @@ def by_length(components: pd.DataFrame, *, name: str = "", long_threshold: float
     total = components.sum(axis=0)
     out = {}
     for cls in ("short", "long"):
-        values = _coverage_metrics(total, "_" + cls)
-        out[cls] = {k: float(v) for k, v in values.items()}
+        suffix = "_" + cls
+        of_class = {key[: -len(suffix)]: total[key] for key in total.index if key.endswith(suffix)}
+        values = compute(of_class)
+        out[cls] = {k: float(values[k]) for k in (*COVERAGE_METRICS, *COUNTS)}
         for side in ("reference", "hypothesis"):
             if total[f"n_{side}_{cls}"] == 0:
                 limit = "" if long_threshold is None else f" (threshold {long_threshold:g} s)"
