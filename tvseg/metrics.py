@@ -42,6 +42,7 @@ __all__ = [
     "component_kernel",
     "component_kernels",
     "COUNT_KEYS",
+    "NUMBER_KEYS",
     "BOOTSTRAPPED",
     "COMPARED",
     "SUMMARY",
@@ -83,6 +84,8 @@ class Metric:
         Its column label in the summary table of ``tvseg evaluate``, or None when not shown there.
     html : str or None
         Its label in the HTML report where it differs from ``label`` (markup allowed).
+    fraction : bool
+        Whether its value is a fraction (shown as a percentage); a count, or a mean count, is not.
     components : tuple of str
         The additive per-show components its formula reads (empty for the unit-domain metrics).
     formula : callable or None
@@ -98,6 +101,7 @@ class Metric:
     compared: bool = False
     summary: str | None = None
     html: str | None = None
+    fraction: bool = True
     components: tuple[str, ...] = ()
     formula: Formula | None = field(default=None, compare=False, repr=False)
 
@@ -462,6 +466,9 @@ def columns(*groups: str, keys_: tuple[str, ...] | None = None) -> tuple[tuple[s
 
 
 COUNT_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count")
+"""Keys whose values are whole counts (integers in JSON)."""
+NUMBER_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count" or not m.fraction)
+"""Keys shown as numbers, not percentages: counts, and means of counts."""
 BOOTSTRAPPED = tuple(m.key for m in REGISTRY if m.bootstrap)
 COMPARED = tuple(m.key for m in REGISTRY if m.compared)
 _SUMMARY_ORDER = ("cov_n", "cov_d", "recall_n", "precision_n", "boundary_f1", "pk", "windowdiff", "s", "title_accuracy")

@@ -74,7 +74,7 @@ TITLING = metrics.columns("title")
 CHAPTERS = metrics.columns("chapters")
 SIGNIFICANCE = metrics.columns(keys_=metrics.COMPARED)
 LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "precision_n", "recall_d", "precision_d"))
-COUNT_KEYS = metrics.COUNT_KEYS
+NUMBER_KEYS = metrics.NUMBER_KEYS  # shown as numbers, not percentages
 _MISSING = Estimate(None)
 
 
@@ -107,7 +107,7 @@ def environment() -> jinja2.Environment:
         visible=visible,
         visible_text=svg.visible_text,
     )
-    env.globals.update(count_keys=COUNT_KEYS, missing=_MISSING, mark_shape=svg.mark_shape)
+    env.globals.update(number_keys=NUMBER_KEYS, missing=_MISSING, mark_shape=svg.mark_shape)
     return env
 
 

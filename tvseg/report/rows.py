@@ -15,7 +15,7 @@ import math
 
 from markupsafe import Markup, escape
 
-from tvseg.metrics import COUNT_KEYS
+from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
 
 __all__ = [
@@ -126,7 +126,7 @@ def _percent(v) -> str:
 
 def cell(v, key: str) -> str:
     """One score cell: ``<td data-v="...">`` with a count or a percentage (the ``cell`` of the tables)."""
-    return f'<td data-v="{sortvalue(v)}">{count(v) if key in COUNT_KEYS else _percent(v)}</td>'
+    return f'<td data-v="{sortvalue(v)}">{count(v) if key in NUMBER_KEYS else _percent(v)}</td>'
 
 
 def _cells(metrics, keys) -> str:
