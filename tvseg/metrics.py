@@ -375,6 +375,17 @@ REGISTRY: tuple[Metric, ...] = (
         for d in (1, 3, 5, 10, 30, 60)
         for side, short in (("precision", "P"), ("recall", "R"))
     ),
+    Metric(
+        "chapter_count_error",
+        "count error",
+        "chapters",
+        "error",
+        "Chapter-Llama (Ventura et al. 2025) compares the number of chapters predicted with the reference's: "
+        "|#hypothesis - #reference| segments per show" + _MEAN_OVER_SHOWS,
+        True,
+        fraction=False,
+        **_rate("chapter_count_error_sum", "chapter_n_shows"),
+    ),
     # NIST TDT's segmentation cost, the generalized Hamming distance, boundary similarity (issue 14)
     Metric(
         "cseg",

@@ -228,6 +228,15 @@ def chapter_kernel(pair) -> dict:
     return chapter_components(pair.reference, pair.hypothesis, pair.n)
 
 
+@component_kernel
+def chapter_count_kernel(pair) -> dict:
+    """Per show with a reference segment, how far the number of hypothesis segments is from the
+    reference's: ``chapter_count_error_sum`` = :math:`|n_{hyp} - n_{ref}|` (0 for a show without one)."""
+    n_ref = np.bincount(pair.reference.show, minlength=pair.n)
+    n_hyp = np.bincount(pair.hypothesis.show, minlength=pair.n)
+    return {"chapter_count_error_sum": np.where(n_ref > 0, np.abs(n_hyp - n_ref), 0).astype(float)}
+
+
 def chapter_components(reference: Segments, hypothesis: Segments, n_shows: int) -> dict:
     """Per-show components of the chaptering metrics (arrays of length ``n_shows``).
 
