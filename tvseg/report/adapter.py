@@ -121,9 +121,7 @@ class _System:
         m = sr.matches
         side = m["side"]
         self.ref_pos = np.flatnonzero((side == "reference").to_numpy(dtype=bool))
-        correct = m["correct"].to_numpy(dtype=bool)
-        self.hyp_correct = correct[np.flatnonzero((side == "hypothesis").to_numpy(dtype=bool))]
-        self.ref_correct = correct[self.ref_pos]
+        self.ref_correct, self.hyp_correct = scores.correct
         self.rows = {
             c: _column(m[c])
             for c in (

@@ -75,6 +75,8 @@ class ShowScores:
         Whether both sides carry titles (then the title components are present).
     reference, hypothesis : Segments
     matching : Matching
+    correct : tuple of ndarray
+        ``(reference, hypothesis)``: whether each segment is correctly retrieved at the settings' gamma.
     region_start, region_end : ndarray
         Each show's evaluated region (UEM extent, else the reference's extent; NaN without one).
     boundaries : tuple of ndarray
@@ -93,6 +95,7 @@ class ShowScores:
     reference: Segments
     hypothesis: Segments
     matching: Matching
+    correct: tuple[np.ndarray, np.ndarray]
     region_start: np.ndarray
     region_end: np.ndarray
     boundaries: tuple
@@ -319,6 +322,7 @@ def score_shows(
         reference=reference,
         hypothesis=hypothesis,
         matching=pair.matching,
+        correct=pair.correct,
         region_start=pair.region[0],
         region_end=pair.region[1],
         boundaries=pair.boundaries,

@@ -101,6 +101,7 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
         reference=join_segments([p.reference for p in parts]),
         hypothesis=join_segments([p.hypothesis for p in parts]),
         matching=Matching(**matching),
+        correct=(_cat([p.correct[0] for p in parts]), _cat([p.correct[1] for p in parts])),
         region_start=_cat([p.region_start for p in parts]),
         region_end=_cat([p.region_end for p in parts]),
         boundaries=boundaries,
