@@ -12,7 +12,7 @@ from pyannote.core import Segment, Timeline
 from pyannote.metrics.segmentation import SegmentationPrecision, SegmentationRecall
 
 from tvseg.errors import TvsegWarning, UsageError
-from tvseg.retrieval.boundaries import boundaries, match_points
+from tvseg.retrieval.boundaries import boundaries, match_boundaries
 
 
 def timeline(*bounds):
@@ -25,7 +25,7 @@ def contiguous(cuts):
 
 def match(ref, hyp, tol):
     ref, hyp = np.asarray(ref, float), np.asarray(hyp, float)
-    i, j = match_points(np.zeros(len(ref), np.int64), ref, np.zeros(len(hyp), np.int64), hyp, tol)
+    i, j = match_boundaries(np.zeros(len(ref), np.int64), ref, np.zeros(len(hyp), np.int64), hyp, tolerance=tol).pairs
     return list(zip(i.tolist(), j.tolist()))
 
 
@@ -187,8 +187,8 @@ def test_never_below_pyannote_greedy_and_sometimes_above():
 
 def test_shows_are_kept_apart():
     # show 0: ref 10, hyp 12; show 1: ref 11. A tolerance of 5 must not pair show 1's 11 with 12.
-    i, j = match_points(np.array([0, 1]), np.array([10.0, 11.0]), np.array([0]), np.array([12.0]), 5.0)
-    assert list(zip(i, j)) == [(0, 0)]
+    m = match_boundaries(np.array([0, 1]), np.array([10.0, 11.0]), np.array([0]), np.array([12.0]), tolerance=5.0)
+    assert list(zip(*m.pairs)) == [(0, 0)] and m.matched[5.0].tolist() == [1, 0]
 
 
 @settings(max_examples=100, deadline=None)

@@ -44,29 +44,23 @@ def demo_inputs():
 
 
 def test_the_boundary_matching_runs_once_per_system_and_tolerance(monkeypatch, demo_inputs, tmp_path):
-    calls = {"pairs": [], "counts": []}
-    real_pairs, real_counts = corpus_module.match_points, corpus_module.counts_at_tolerances
+    calls = []
+    real = corpus_module.match_boundaries
 
-    def spy_pairs(*args, **kwargs):
-        calls["pairs"].append(args[4] if len(args) > 4 else kwargs["tolerance"])
-        return real_pairs(*args, **kwargs)
+    def spy(*args, **kwargs):
+        calls.append((kwargs["tolerance"], sorted(map(float, kwargs.get("sweep", ())))))
+        return real(*args, **kwargs)
 
-    def spy_counts(*args, **kwargs):
-        calls["counts"].append(sorted(map(float, args[4])))
-        return real_counts(*args, **kwargs)
-
-    monkeypatch.setattr(corpus_module, "match_points", spy_pairs)
-    monkeypatch.setattr(corpus_module, "counts_at_tolerances", spy_counts)
-    monkeypatch.setattr(boundaries_module, "match_points", spy_pairs)
+    monkeypatch.setattr(corpus_module, "match_boundaries", spy)
+    monkeypatch.setattr(boundaries_module, "match_boundaries", spy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TvsegWarning)
         result = evaluate(settings=Settings(bootstrap=50), **demo_inputs)
         result.to_json()
         write_report(result, tmp_path / "report", progress=False)
-    # two systems: the pairs once each at the settings' tolerance (10 s), and the other 30 tolerances
-    # of the sweep (0..30 s, 10 excluded) counted in one call per system; nothing more from the views
-    assert sorted(calls["pairs"]) == [10.0, 10.0]
-    assert calls["counts"] == [[float(t) for t in TOLERANCES if t != 10.0]] * 2
+    # two systems: one matching each, the pairs at the settings' tolerance (10 s) and the counts at
+    # every tolerance of the sweep (0..30 s); nothing more from the views
+    assert calls == [(10.0, [float(t) for t in TOLERANCES])] * 2
 
 
 def test_json_and_report_agree_with_the_result(demo_inputs, tmp_path):

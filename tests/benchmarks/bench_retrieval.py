@@ -107,7 +107,8 @@ def run_mir_eval(ref_intervals, hyp_intervals):
 
 def run_tvseg_boundaries_corpus(reference, hypothesis):
     """Boundary matching only, every show at once: tvseg's corpus path (extraction + sorted sweep)."""
-    from tvseg.retrieval.boundaries import extract, match_points, regions
+    from tvseg.retrieval.boundaries import extract, regions
+    from tvseg.retrieval.matching import match_boundaries
     from tvseg.retrieval.segments import from_segmentations
 
     shows = list(reference)
@@ -116,7 +117,7 @@ def run_tvseg_boundaries_corpus(reference, hypothesis):
     start, end = regions(ref)
     ref_show, ref_time = extract(ref, start, end)
     hyp_show, hyp_time = extract(hyp, start, end)
-    return [match_points(ref_show, ref_time, hyp_show, hyp_time, tolerance=t) for t in TOLERANCES]
+    return [match_boundaries(ref_show, ref_time, hyp_show, hyp_time, tolerance=t).pairs for t in TOLERANCES]
 
 
 def run_tvseg_boundaries_per_show(reference, hypothesis):

@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 from tvseg.errors import TvsegWarning, UsageError
 from tvseg.exact import ticks
 from tvseg.rates import f_measure, rate
-from tvseg.retrieval.matching import BAND_LIMIT, count_matched, greedy_partners, match_points
+from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
 from tvseg.retrieval.region import evaluated_pair
 from tvseg.retrieval.segments import Segmentation, Segments
 
@@ -52,9 +52,7 @@ __all__ = [
     "BoundaryResult",
     "extract",
     "regions",
-    "match_points",
-    "count_matched",
-    "greedy_partners",
+    "match_boundaries",
     "check_tolerance",
     "BAND_LIMIT",
 ]
@@ -164,7 +162,7 @@ def boundaries(
     r"""Boundary precision, recall and F of one show, with a maximum one-to-one matching.
 
     The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`extract`,
-    :func:`match_points`) on a corpus of one show: on its evaluated region, ``uem`` when given, else
+    :func:`match_boundaries`) on a corpus of one show: on its evaluated region, ``uem`` when given, else
     the reference's extent, the hypothesis cropped to it.
 
     Parameters
@@ -215,7 +213,7 @@ def boundaries(
         e_start, e_end = region.start_seconds[:1], region.end_seconds[-1:]
     r_show, r_time = extract(ref, e_start, e_end)
     h_show, h_time = extract(hyp, e_start, e_end)
-    i, j = match_points(r_show, r_time, h_show, h_time, tolerance)
+    i, j = match_boundaries(r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1).pairs
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:

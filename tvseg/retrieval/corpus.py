@@ -5,7 +5,7 @@ pyannote.metrics: the corpus value pools the components of all shows (micro aver
 Bouchekif et al.'s tables are computed), the macro value is the mean of the per-show values; those
 reductions and the metrics' formulas are in :mod:`tvseg.retrieval.reductions`.
 Everything is vectorised over the corpus: all shows' segments are scored in one pass
-(:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.boundaries.match_points`) and summed
+(:func:`tvseg.retrieval.coverage.match`, :func:`tvseg.retrieval.matching.match_boundaries`) and summed
 per show with ``numpy.bincount``.
 
 Components per show (columns of :attr:`ShowScores.components`):
@@ -48,12 +48,12 @@ import pandas as pd
 
 from tvseg.exact import tick
 from tvseg.metrics import component_kernel, component_kernels
-from tvseg.retrieval.boundaries import extract, match_points, regions
+from tvseg.retrieval.boundaries import extract, regions
 from tvseg.retrieval.chapters import match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
+from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.segments import Segments
-from tvseg.retrieval.sweep_counts import counts_at_tolerances
 from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = ["ShowScores", "ScoredPair", "score_shows", "coverage_components", "boundary_components", "title_components"]
@@ -153,20 +153,20 @@ class ScoredPair:
         return r_show, r_time, h_show, h_time
 
     @cached_property
+    def boundary_matching(self) -> BoundaryMatching:
+        """The boundaries' pairs (smallest total distance) at the settings' tolerance, and the number
+        matched per show there and at every tolerance of the sweep: one kernel run."""
+        return match_boundaries(
+            *self.boundaries, tolerance=float(self.tolerance), sweep=self.tolerances, n_shows=self.n
+        )
+
+    @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs (smallest total distance) at the settings' tolerance."""
-        return match_points(*self.boundaries, float(self.tolerance))
+        return self.boundary_matching.pairs
 
     @cached_property
     def boundary_matched(self) -> dict[float, np.ndarray]:
-        """Matched boundaries per show at the settings' tolerance and at every tolerance of the sweep
-        (the size of a maximum matching alone)."""
-        r_show, r_time, h_show, h_time = self.boundaries
-        matched = {float(self.tolerance): np.bincount(r_show[self.pairs[0]], minlength=self.n).astype(float)}
-        rest = [tol for tol in map(float, self.tolerances) if tol not in matched]
-        for tol, count in counts_at_tolerances(r_show, r_time, h_show, h_time, rest, n_shows=self.n).items():
-            matched[tol] = count.astype(float)
-        return matched
+        return {tol: count.astype(float) for tol, count in self.boundary_matching.matched.items()}
 
     @cached_property
     def titles(self) -> bool:

@@ -7,8 +7,8 @@
   (:func:`tvseg.exact.largest_numerator_below`); the segments correct at a gamma are those
   whose key reaches it (a ``searchsorted``), their duration a cumulative sum.
 - :func:`tolerance_sweep`: ``boundary_precision, boundary_recall, boundary_f1`` for tolerances from 0
-  to 30 s in steps of 1 s (:data:`TOLERANCES`), from the matched counts that
-  :func:`tvseg.retrieval.corpus.score_shows` computed for them.
+  to 30 s in steps of 1 s (:data:`TOLERANCES`), from the sizes of the maximum matchings found at each
+  of them with the pairs (:func:`tvseg.retrieval.matching.match_boundaries`, run once per system).
 """
 
 from __future__ import annotations
