@@ -104,7 +104,7 @@ def test_every_reader_takes_the_encoding(tmp_path):
         write(folder, name, text, encoding="cp1251")
     read = tvseg.read_segments(folder, encoding="cp1251")
     assert {show: segments(a)[0][2] for show, a in read.items()} == dict.fromkeys("abcd", title)
-    for name in files:  # one file at a time too (the RTTM and the CSV by the fast path)
+    for name in files:  # one file at a time too
         show = name[0]
         assert segments(tvseg.read_segments(folder / name, encoding="cp1251")[show])[0][2] == title
     chapters = write(tmp_path, "e.txt", f"0:00 {title}\n0:05 Погода\n", encoding="cp1251")

@@ -1,35 +1,35 @@
 """Readers for the timed formats of topic segmentation: RTTM, WebVTT, SRT, CSV, chapter lists, chunkseg's
 JSONL, UEM and show metadata.
 
-Segmentations come back as a mapping ``{show_id: pyannote.core.Annotation}`` (one track per segment,
-the label being the segment's title or topic id, :data:`NO_LABEL` when it has none), units as a
-mapping ``{show_id: pandas.DataFrame}``: :class:`~tvseg.columns.SegmentColumns` and
-:class:`~tvseg.columns.UnitColumns`, which hold a corpus as sorted arrays. RTTM and CSV files are
-read column-wise when they are regular (:mod:`tvseg.readers.corpus`), else record by record
-(:mod:`tvseg.readers.files`), which names the line of any error. Every reader validates at the edge and raises
-:class:`~tvseg.errors.InputError` naming the file, the line and the value; the policy is written
-in ``formats/README.md``.
+Segmentations come back as a :class:`~tvseg.columns.SegmentColumns`, units as a
+:class:`~tvseg.columns.UnitColumns`: a corpus as sorted arrays, and a mapping ``{show_id:
+pyannote.core.Annotation}`` (one track per segment, the label being the segment's title or topic id,
+:data:`NO_LABEL` when it has none) or ``{show_id: pandas.DataFrame}``. Each format has one reader that
+validates as it reads (RTTM and CSV column-wise: :mod:`tvseg.readers.rttm`, :mod:`tvseg.readers.tables`),
+and :mod:`tvseg.readers.corpus` checks the spans of every show and joins the files. Every reader raises
+:class:`~tvseg.errors.InputError` naming the file, the line and the value, at the first error in the
+order of the files; the policy is written in ``formats/README.md``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
-from tvseg.progress import iterate
-from tvseg.readers.chapter_list import check_ends
-from tvseg.readers.corpus import METADATA_BESIDE, fast_segments, fast_units, is_metadata, segment_columns, unit_columns
-from tvseg.readers.files import caption_units, check_new_show, segment_records_of_file, units_of_file
-from tvseg.readers.jsonl import SIDES
+from tvseg.readers.chapter_list import chapter_records, check_ends
+from tvseg.readers.corpus import Rows, join, read_files
+from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.metadata import read_metadata
-from tvseg.readers.rttm import check_types
+from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
+from tvseg.readers.tables import read_table, table_kind, table_rows
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
-from tvseg.readers.validation import NO_LABEL, to_annotation
+from tvseg.readers.validation import NO_LABEL
+from tvseg.readers.webvtt import caption_units, read_cues
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -38,7 +38,6 @@ __all__ = [
     "NO_LABEL",
     "SegmentColumns",
     "UnitColumns",
-    "caption_units",
     "FORMATS",
     "READ_FORMATS",
     "detect_format",
@@ -57,6 +56,8 @@ PathArg: TypeAlias = "str | os.PathLike[str]"
 
 READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt")
 """Every ``format=``: those of :data:`FORMATS`, and ``txt`` (a chapter list), read only when named."""
+
+METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
 
 
 def detect_format(path: PathArg, format: str | None = None) -> str:
@@ -104,7 +105,7 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
             files.append(p)
         elif not p.name.startswith("."):
             unread.append(p.name + ("/" if p.is_dir() else ""))
-    files.sort()
+    files.sort(key=lambda p: p.name)  # one folder: as sorting the paths, without comparing their parts
     unread.sort()
     if not files:
         raise InputError(
@@ -174,7 +175,7 @@ def read_segments(
     mapping of str to pyannote.core.Annotation (a SegmentColumns)
         One Annotation per show (``uri`` = show id), one track per segment, sorted by start; the
         shows in sorted order. The mapping holds the whole corpus as sorted columns
-        (:class:`~tvseg.columns.SegmentColumns`) and builds a show's Annotation when it is first read.
+        (:class:`~tvseg.columns.SegmentColumns`) and builds a show's Annotation when it is looked up.
 
     Raises
     ------
@@ -184,70 +185,74 @@ def read_segments(
     """
     check_encoding(encoding)
     files = list_files(path, format=format)
-    if show is not None and (len(files) != 1 or Path(path).is_dir()):
+    in_folder = Path(path).is_dir()
+    if show is not None and (len(files) != 1 or in_folder):
         raise UsageError("show= names the show of a single VTT, SRT or chapter list file, not of a folder")
     if types is not None:
         check_types(types)
     if which is not None and which not in SIDES:
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
-    ends = check_ends(end, folder=Path(path).is_dir())
-    in_folder = Path(path).is_dir()
-    kinds = _kinds(files, format)
-    if uem is None and show is None and kinds is not None and set(kinds) <= {"rttm", "csv"}:
-        try:
-            fast = fast_segments(files, kinds, types=types, in_folder=in_folder, encoding=encoding)
-        except InputError:
-            fast = None  # read again below, the careful way, which raises it in its order
-        if fast is not None and (len(fast[0]) or not in_folder):
-            for message, file in fast[1]:
-                warn(message, path=file)
-            return fast[0]
-    shows: dict[str, tuple[Path, list[Any]]] = {}
-    origin: dict[str, tuple[Path, int]] = {}
-    for file in iterate(files, desc="reading segmentations"):
-        if in_folder and file.suffix.lower() == ".csv" and is_metadata(file, encoding=encoding):
+    ends = check_ends(end, folder=in_folder)
+    kinds = {file: detect_format(file, format) for file in files}
+    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt"):
+        raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
+    rttm = [file for file in files if kinds[file] == "rttm"]
+
+    def read(file: Path) -> Rows | None:
+        kind = kinds[file]
+        if kind == "jsonl":
+            return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
+        name = show or file.stem
+        if kind == "txt":
+            return Rows.of_file(file, {name: chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding)})
+        if kind in ("vtt", "srt"):
+            cues = read_cues(file, format=kind, encoding=encoding)
+            return Rows.of_file(
+                file, {name: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in cues]}
+            )
+        table = read_table(file, encoding=encoding)
+        table_type = table_kind(table.columns, path=file)
+        if table_type != "metadata":
+            return table_rows(table, table_type, units=False)
+        if in_folder:
             warn(METADATA_BESIDE, path=file)
-            continue
-        for show_id, (records, line) in segment_records_of_file(
-            file,
-            detect_format(file, format),
-            show=show,
-            types=types,
-            which=which,
-            side=side,
-            end=ends,
-            uem=uem,
-            encoding=encoding,
-        ).items():
-            check_new_show(show_id, origin, file, line)
-            shows[show_id] = (file, records)
-    if not shows and in_folder:
+            return None
+        raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
+
+    batch = (set(rttm), *read_rttm(rttm, types=types, encoding=encoding)) if rttm else None
+    parts = read_files(files, read, what="segment", desc="reading segmentations", batch=batch)
+    if in_folder and not any(part.names for part in parts):
         raise InputError("no segmentation in this folder", path=path)
+    columns = join(parts)
+    assert isinstance(columns, SegmentColumns)
     if uem is None:
-        return segment_columns(shows)
-    counts: dict[Path, UemCrop] = {}
-    cropped: dict[str, Any] = {}  # show id -> pyannote.core Annotation
-    for show_id, (file, records) in shows.items():
-        cropped[show_id] = crop_to_uem(
-            to_annotation(show_id, records, path=file),
-            uem,
-            path=file,
-            lines=[r.line for r in records],
-            side=side,
-            counts=counts.setdefault(file, UemCrop()),
-        )
+        return columns
+    position = {file: k for k, file in enumerate(files)}
+    read_order = sorted(
+        (position[file], k, name) for part in parts for k, (name, file) in enumerate(zip(part.names, part.files))
+    )
+    return _crop(columns, [name for _, _, name in read_order], uem, side=side)
+
+
+def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *, side: str | None) -> SegmentColumns:
+    """The segments cropped to their show's UEM regions (:func:`~tvseg.readers.uem.crop_to_uem`), ``shows``
+    in the order they were read, with one warning per file that the UEM changed."""
+    counts: dict[Any, UemCrop] = {}
+    kept: dict[str, list[tuple[float, float, str, int]]] = {}
+    assert columns.line is not None  # the readers know the line of every segment
+    for show in shows:
+        path, lines = columns.path(show), columns.line[columns.rows(show)].tolist()
+        crop = counts.setdefault(path, UemCrop())
+        cropped = crop_to_uem(columns[show], uem, path=path, lines=lines, side=side, counts=crop)
+        kept[show] = [(s.start, s.end, label, lines[track]) for s, track, label in cropped.itertracks(yield_label=True)]
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
-    return SegmentColumns.from_annotations(cropped, paths={show_id: file for show_id, (file, _) in shows.items()})
-
-
-def _kinds(files: Iterable[Path], format: str | None) -> list[str] | None:
-    """The format of each file (``None`` when one is not known: the careful path says so)."""
-    try:
-        return [detect_format(file, format) for file in files]
-    except (InputError, UsageError):
-        return None
+    rows = Rows.of_file(None, kept)
+    rows.files = [columns.path(show) for show in kept]
+    result = join([rows])
+    assert isinstance(result, SegmentColumns)
+    return result
 
 
 def read_units(
@@ -273,10 +278,10 @@ def read_units(
     -------
     mapping of str to pandas.DataFrame (a UnitColumns)
         The shows in sorted order, held as sorted columns (:class:`~tvseg.columns.UnitColumns`), one
-        frame per show built when it is first read, one row per unit sorted by start, with the columns ``start, end``
+        frame per show built when it is looked up, one row per unit sorted by start, with the columns ``start, end``
         (float seconds) and, when the source has them, ``text, speaker, topic`` (``speaker``
         of a caption comes from its ``<v Name>`` voice tag). Caption cues that overlap are made
-        into units that do not (see :func:`caption_units`), with a warning.
+        into units that do not (see :func:`~tvseg.readers.webvtt.caption_units`), with a warning.
 
     Raises
     ------
@@ -289,19 +294,27 @@ def read_units(
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
-    if show is None and _kinds(files, format) == ["csv"] * len(files):
-        try:
-            fast = fast_units(files, encoding=encoding)
-        except InputError:
-            fast = None  # read again below, the careful way, which raises it in its order
-        if fast is not None:
-            return fast
-    shows: dict[str, tuple[Path, Any, Any]] = {}  # show id -> (file, frame, source lines)
-    origin: dict[str, tuple[Path, int]] = {}
-    for file in iterate(files, desc="reading units"):
-        for show_id, (frame, line, lines) in units_of_file(
-            file, detect_format(file, format), show=show, encoding=encoding
-        ).items():
-            check_new_show(show_id, origin, file, line)
-            shows[show_id] = (file, frame, lines)
-    return unit_columns(shows)
+
+    def read(file: Path) -> Rows:
+        kind = detect_format(file, format)
+        if kind in ("rttm", "jsonl", "txt"):
+            name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
+            raise InputError(f"{name} holds segments, not transcript units", path=file)
+        if show is not None and kind not in ("vtt", "srt"):
+            raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
+        if kind != "csv":
+            return caption_units(file, format=kind, show=show or file.stem, encoding=encoding)
+        table = read_table(file, encoding=encoding)
+        table_type = table_kind(table.columns, path=file)
+        if table_type != "units":
+            raise InputError(
+                f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
+                path=file,
+                line=1,
+                value=",".join(table.columns),
+            )
+        return table_rows(table, table_type, units=True)
+
+    columns = join(read_files(files, read, what="breath group", desc="reading units"), units=True)
+    assert isinstance(columns, UnitColumns)
+    return columns

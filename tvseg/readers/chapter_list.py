@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL
 
 __all__ = ["Chapter", "read_chapters", "chapter_records", "check_end", "check_ends", "clock_text"]
 
@@ -119,8 +119,11 @@ def _seconds(text: str, *, path, line: int) -> int:
     return total
 
 
-def chapter_records(path, *, show: str, end=None, uem=None, encoding: str | None = None) -> list[Record]:
-    """The segments of a chapter list: each chapter ends at the next start, the last at the show's end.
+def chapter_records(
+    path, *, show: str, end=None, uem=None, encoding: str | None = None
+) -> list[tuple[float, float, str, int]]:
+    """The segments ``(start, end, title, line)`` of a chapter list: each chapter ends at the next start, the
+    last at the show's end.
 
     The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
     else the end of the show's last region in ``uem``; without either, an error at the last line.
@@ -154,9 +157,7 @@ def chapter_records(path, *, show: str, end=None, uem=None, encoding: str | None
             value=clock_text(last.start),
         )
     ends = [chapter.start for chapter in chapters[1:]] + [end]
-    return [
-        Record(float(chapter.start), float(stop), chapter.title, chapter.line) for chapter, stop in zip(chapters, ends)
-    ]
+    return [(float(chapter.start), float(stop), chapter.title, chapter.line) for chapter, stop in zip(chapters, ends)]
 
 
 def check_ends(end, *, folder: bool):

@@ -1,140 +1,253 @@
-"""Reading a corpus into columns: the fast path of :func:`~tvseg.readers.read_segments` and
-:func:`~tvseg.readers.read_units`, and the columns of what the careful readers return.
+"""From the rows the format readers find to the columns: the checks every segmentation and every unit
+table passes, and the one loop over the files of a corpus.
 
-The fast path reads RTTM files (all of a folder's at once) and CSV tables column-wise
-(:mod:`tvseg.readers.fast_rttm`, :mod:`tvseg.readers.fast_csv`); a file either is regular or is read
-by the careful reader of :mod:`tvseg.readers.files`. The rows of every file are then sorted once and
-checked together. When anything is wrong (an error in a file, a show in two files, segments that
-overlap...), the fast path gives up (``None``) and the caller reads the whole input the careful way,
-which raises the error the readers always raised, at the same file and line, with the same earlier
-warnings.
+A format reader gives its file's (or files') :class:`Rows`: each row belongs to a show of a file (a show
+held by two files is two shows here). :func:`check_spans` sorts them and finds the first show whose spans
+break the policy (one that lasts no longer than pyannote.core's precision, two that overlap: "one show
+in one file" is the scope of the overlap check). :func:`read_files` reads the files of a corpus in order
+and raises the first error in that order: within a file, an error of the format first, then its spans,
+then a show that an earlier file already held. :func:`join` makes the checked rows one
+:class:`~tvseg.columns.SegmentColumns` or :class:`~tvseg.columns.UnitColumns`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from tvseg.columns import SegmentColumns, UnitColumns
+from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns
 from tvseg.errors import InputError
-from tvseg.readers.fast_csv import csv_piece, header_of
-from tvseg.readers.fast_rttm import rttm_piece
-from tvseg.readers.files import segment_records_of_file, units_of_file
-from tvseg.readers.rttm import check_types
-from tvseg.readers.scan import Piece, merge_pieces
-from tvseg.readers.source import read_plain_ascii, read_text
-from tvseg.readers.tables import read_table, table_kind
+from tvseg.progress import iterate
+from tvseg.pyannote_objects import SEGMENT_PRECISION
 
-__all__ = ["fast_segments", "fast_units", "segment_columns", "unit_columns", "is_metadata"]
-
-METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
+__all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows"]
 
 
-def is_metadata(file, text: str | None = None, *, encoding: str | None = None) -> bool:
-    """Whether a folder's CSV file is a metadata table (a table that does not read says no)."""
-    names = header_of(text) if text is not None else None
-    try:
-        if names is None:
-            names = read_table(file, encoding=encoding).columns
-        return table_kind(names, path=file) == "metadata"
-    except InputError:
-        return False  # read again, where the error is raised with its line
+class Rows:
+    """The rows read from some files, before they are columns.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The show of each (file, show) pair, in reading order: the files in order, a file's shows in the
+        order they first appear in it.
+    files : sequence of path
+        The file of each pair.
+    show : array of int
+        The pair of each row (an index into ``names``).
+    start, end, line : arrays
+        Each row's times in seconds and the line it was read from.
+    texts
+        ``label`` (segments), or some of ``text, speaker, topic`` (units): object arrays, one per row.
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        files: Sequence[Any],
+        show: ArrayLike,
+        *,
+        start: ArrayLike,
+        end: ArrayLike,
+        line: ArrayLike,
+        **texts: NDArray[Any],
+    ) -> None:
+        self.names, self.files = list(names), list(files)
+        self.show = np.asarray(show, dtype=np.int64)
+        self.start = np.asarray(start, dtype=np.float64)
+        self.end = np.asarray(end, dtype=np.float64)
+        self.line = np.asarray(line, dtype=np.int64)
+        self.texts = texts
+
+    @classmethod
+    def of_file(cls, file, shows: dict[str, list[tuple[float, float, str, int]]], key: str = "label") -> Rows:
+        """The rows of one file from ``{show: [(start, end, text, line), ...]}`` (shows in reading order)."""
+        rows = [row for records in shows.values() for row in records]
+        texts = np.empty(len(rows), dtype=object)
+        texts[:] = [row[2] for row in rows]
+        return cls(
+            list(shows),
+            [file] * len(shows),
+            np.repeat(np.arange(len(shows)), [len(records) for records in shows.values()]),
+            start=[row[0] for row in rows],
+            end=[row[1] for row in rows],
+            line=[row[3] for row in rows],
+            **{key: texts},
+        )
+
+    def take(self, rows: NDArray[np.intp] | None) -> Rows:
+        """These rows (``None``: all) of every show."""
+        if rows is None:
+            return self
+        texts = {key: values[rows] for key, values in self.texts.items()}
+        return Rows(
+            self.names,
+            self.files,
+            self.show[rows],
+            start=self.start[rows],
+            end=self.end[rows],
+            line=self.line[rows],
+            **texts,
+        )
+
+    def first_lines(self) -> NDArray[np.int64]:
+        """The line of each show's first row (-1 for a show without rows)."""
+        first = np.full(len(self.names), np.iinfo(np.int64).max)
+        np.minimum.at(first, self.show, self.line)
+        return np.where(first == np.iinfo(np.int64).max, -1, first)
 
 
-def fast_segments(
-    files, kinds, *, types, in_folder: bool, encoding: str | None = None
-) -> tuple[SegmentColumns, list] | None:
-    """The segmentations of RTTM and CSV ``files`` (in ``encoding``) as columns, and the warnings to give
-    (``[(message, path)]``); ``None`` when the careful reader must read them (it then raises the error)."""
-    keep = check_types(types)
-    pieces, pending = [], []
-    rttm = [file for file, kind in zip(files, kinds) if kind == "rttm"]
-    if rttm:
-        piece, careful = rttm_piece(rttm, keep, encoding=encoding)
-        pieces += [piece] if piece is not None else []
-        pieces += [_records_piece(file, "rttm", types, encoding) for file in careful]
-    for file, kind in zip(files, kinds):
-        if kind != "csv":
+def sort_rows(
+    codes: ArrayLike, names: Sequence[str], start: ArrayLike, end: ArrayLike, line: ArrayLike
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.intp] | None]:
+    """Sort rows by (show id, show, start, end, line).
+
+    Returns ``(rank, offsets, order)``: each show's index among the shows sorted by (id, index), the
+    offsets of their rows in that order, and the order of the rows (``None`` when they already are).
+    """
+    given = np.empty(len(names), dtype=object)
+    given[:] = list(names)
+    by_name = np.argsort(given, kind="stable")
+    rank = np.empty(len(given), dtype=np.int64)
+    rank[by_name] = np.arange(len(given))
+    code = rank[np.asarray(codes, dtype=np.int64)]
+    keys = [np.asarray(key) for key in (line, end, start)]
+    order = None if _is_sorted([code, *keys[::-1]]) else np.lexsort((*keys, code))
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(code, minlength=len(given))))).astype(np.int64)
+    return rank, offsets, order
+
+
+def _is_sorted(keys: Sequence[NDArray[Any]]) -> bool:
+    """Whether the rows are in increasing order of the keys (the first one first)."""
+    if len(keys[0]) < 2:
+        return True
+    after, tied = np.zeros(len(keys[0]) - 1, dtype=bool), np.ones(len(keys[0]) - 1, dtype=bool)
+    for key in keys:
+        after |= tied & (key[1:] > key[:-1])
+        tied &= key[1:] == key[:-1]
+    return bool(after.all())
+
+
+def check_spans(rows: Rows, *, what: str = "segment") -> tuple[Rows, InputError | None, int]:
+    """The rows sorted by (show id, show, start, end, line), and the first error of their spans.
+
+    A show's error is its first row (in the file) that lasts no longer than pyannote.core's precision
+    (``"{what} with zero duration"``, ``"{what} with end before start"``), else the first row that starts
+    before the end of the one before it once sorted (``"{what}s overlap (lines A and B)"``); the error
+    returned is that of the first show in reading order (with its index; -1 without one).
+    """
+    rank, _, order = sort_rows(rows.show, rows.names, rows.start, rows.end, rows.line)
+    rows = rows.take(order)
+    show, start, end, line = rows.show, rows.start, rows.end, rows.line
+    empty = ~((end - start) > SEGMENT_PRECISION)
+    clash = np.zeros(len(show), dtype=bool)
+    clash[1:] = (show[1:] == show[:-1]) & (start[1:] < end[:-1])
+    if not (empty.any() or clash.any()):
+        return rows, None, -1
+    k = int(show[empty | clash].min())
+    mine = show == k
+    if (mine & empty).any():
+        i = int(np.flatnonzero(mine & empty)[np.argmin(line[mine & empty])])
+        problem = "end before start" if end[i] < start[i] else "zero duration"
+        value = f"{float(start[i]):g} -> {float(end[i]):g}"
+        return rows, InputError(f"{what} with {problem}", path=rows.files[k], line=int(line[i]), value=value), k
+    i = int(np.flatnonzero(mine & clash)[0])
+    a, b = sorted((int(line[i - 1]), int(line[i])))
+    value = f"{float(start[i - 1]):g}-{float(end[i - 1]):g} and {float(start[i]):g}-{float(end[i]):g}"
+    return rows, InputError(f"{what}s overlap (lines {a} and {b})", path=rows.files[k], line=b, value=value), k
+
+
+def read_files(
+    files: Sequence[Path],
+    read: Callable[[Path], Rows | None],
+    *,
+    what: str,
+    desc: str,
+    batch: tuple[set, Rows, tuple[Path, InputError] | None] | None = None,
+) -> list[Rows]:
+    """Read ``files`` in order (``read(file)``: its rows, or ``None`` for a file left out) and check them.
+
+    ``batch`` is what a reader of many files at once found: the files it read (not given to ``read``),
+    the rows of those before the first that holds an error, and that file with its error. Raises the
+    first error in the order of the files; returns the rows, checked and sorted.
+    """
+    parts: list[Rows] = []
+    batched: set = set()
+    by_file: dict[Any, list[int]] = {}
+    failed: tuple[Path, InputError] | None = None
+    if batch is not None:
+        batched, rows, failed = batch
+        rows, span_error, k = check_spans(rows, what=what)
+        if span_error is not None:  # in a file before the one that failed, if one did
+            failed = (rows.files[k], span_error)
+        first_lines = rows.first_lines()
+        for k, file in enumerate(rows.files):
+            by_file.setdefault(file, []).append(k)
+        parts.append(rows)
+    origin: dict[str, tuple[Path, int]] = {}
+    for file in iterate(files, desc=desc):
+        if file in batched:
+            if failed is not None and file == failed[0]:
+                raise failed[1]
+            _check_new_shows(origin, [(rows.names[k], int(first_lines[k])) for k in by_file.get(file, [])], file)
             continue
-        text = read_text(file, encoding=encoding)
-        if in_folder and file.suffix.lower() == ".csv" and is_metadata(file, text):
-            pending.append((METADATA_BESIDE, file))
+        read_rows = read(file)
+        if read_rows is None:
             continue
-        piece = csv_piece(file, text, units=False)
-        pieces.append(piece if piece is not None else _records_piece(file, "csv", types, encoding))
-    columns = merge_pieces(pieces)
-    return None if columns is None else (columns, pending)
+        read_rows, span_error, _ = check_spans(read_rows, what=what)
+        if span_error is not None:
+            raise span_error
+        lines = read_rows.first_lines()
+        _check_new_shows(origin, [(name, int(line)) for name, line in zip(read_rows.names, lines)], file)
+        parts.append(read_rows)
+    return parts
 
 
-def _records_piece(file, kind: str, types, encoding: str | None) -> Piece:
-    records = segment_records_of_file(file, kind, show=None, types=types, encoding=encoding)
-    names = list(records)
-    rows = [(k, r) for k, name in enumerate(names) for r in records[name][0]]
-    return Piece(
-        names,
-        [file] * len(names),
-        [k for k, _ in rows],
-        start=np.array([r.start for _, r in rows]),
-        end=np.array([r.end for _, r in rows]),
-        line=np.array([r.line for _, r in rows], dtype=np.int64),
-        label=np.array([r.label for _, r in rows] + [None], dtype=object)[:-1],
-    )
+def _check_new_shows(origin: dict, shows: list[tuple[str, int]], file: Path) -> None:
+    """Refuse a show already read from another file; else remember where it was read (its first line:
+    -1 for a show without rows)."""
+    for show, line in shows:
+        if show in origin:
+            first_file, first_line = origin[show]
+            where = f"{first_file}" if first_line < 0 else f"{first_file}:{first_line}"
+            raise InputError(f"show already read from {where}", path=file, line=None if line < 0 else line, value=show)
+        origin[show] = (file, line)
 
 
-def fast_units(files, *, encoding: str | None = None) -> UnitColumns | None:
-    """The breath groups of CSV ``files`` (in ``encoding``) as columns; ``None`` when the careful reader must
-    read them."""
-    pieces = []
-    for file in files:
-        text = read_plain_ascii(file, encoding=encoding) or read_text(file, encoding=encoding)
-        piece = csv_piece(file, text, units=True)
-        if piece is None:
-            frames = units_of_file(file, "csv", show=None, encoding=encoding)
-            piece = _frames_piece(file, {show: (frame, lines) for show, (frame, _, lines) in frames.items()})
-        pieces.append(piece)
-    return merge_pieces(pieces, units=True)
-
-
-def _frames_piece(file, frames) -> Piece:
-    names = list(frames)
-    counts = [len(frame) for frame, _ in frames.values()]
-    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0)
-    texts = {
-        name: join([frame[name].to_numpy(dtype=object) for frame, _ in frames.values()])
-        for name in ("text", "speaker", "topic")
-        if names and name in frames[names[0]][0].columns
-    }
-    return Piece(
-        names,
-        [file] * len(names),
-        np.repeat(np.arange(len(names)), counts),
-        start=join([frame["start"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
-        end=join([frame["end"].to_numpy(dtype=np.float64) for frame, _ in frames.values()]),
-        line=join([lines for _, lines in frames.values()]).astype(np.int64),
-        **texts,
-    )
-
-
-def segment_columns(shows: dict) -> SegmentColumns:
-    """Columns of ``{show: (file, records sorted and checked)}``, as the careful reader reads them."""
-    names = sorted(shows)
-    records = [r for name in names for r in shows[name][1]]
-    offsets = np.concatenate(([0], np.cumsum([len(shows[name][1]) for name in names]))).astype(np.int64)
+def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColumns:
+    """One :class:`SegmentColumns` (or :class:`UnitColumns`) of checked rows whose shows are all distinct."""
+    layouts = [tuple(key for key in UNIT_TEXT_COLUMNS if key in part.texts) for part in parts for _ in part.names]
+    if not parts:
+        parts = [Rows([], [], [], start=[], end=[], line=[], **({} if units else {"label": np.zeros(0, object)}))]
+    if len(parts) == 1:
+        rows = parts[0]
+    else:
+        shift = np.cumsum([0] + [len(part.names) for part in parts])
+        keys = [key for key in (UNIT_TEXT_COLUMNS if units else ("label",)) if any(key in p.texts for p in parts)]
+        nothing = [np.full(len(part.show), None, dtype=object) for part in parts]
+        rows = Rows(
+            [name for part in parts for name in part.names],
+            [file for part in parts for file in part.files],
+            np.concatenate([part.show + shift[i] for i, part in enumerate(parts)]),
+            start=np.concatenate([part.start for part in parts]),
+            end=np.concatenate([part.end for part in parts]),
+            line=np.concatenate([part.line for part in parts]),
+            **{key: np.concatenate([p.texts.get(key, none) for p, none in zip(parts, nothing)]) for key in keys},
+        )
+    rank, offsets, order = sort_rows(rows.show, rows.names, rows.start, rows.end, rows.line)
+    rows = rows.take(order)
+    by_rank = np.empty(len(rank), dtype=np.int64)
+    by_rank[rank] = np.arange(len(rank))
+    names, paths = [rows.names[k] for k in by_rank], [rows.files[k] for k in by_rank]
+    if units:
+        layout = [layouts[k] for k in by_rank]
+        return UnitColumns(
+            names, offsets, start=rows.start, end=rows.end, line=rows.line, paths=paths, layout=layout, **rows.texts
+        )
     return SegmentColumns(
-        names,
-        offsets,
-        start=np.array([r.start for r in records], dtype=np.float64),
-        end=np.array([r.end for r in records], dtype=np.float64),
-        label=np.array([r.label for r in records] + [None], dtype=object)[:-1],
-        line=np.array([r.line for r in records], dtype=np.int64),
-        paths=[shows[name][0] for name in names],
-    )
-
-
-def unit_columns(shows: dict) -> UnitColumns:
-    """Columns of ``{show: (file, DataFrame, line of each row or None)}``, as the careful reader reads them."""
-    lines = {name: value[2] for name, value in shows.items()}
-    return UnitColumns.from_frames(
-        {name: value[1] for name, value in shows.items()},
-        paths={name: value[0] for name, value in shows.items()},
-        lines=lines if all(x is not None for x in lines.values()) else None,
+        names, offsets, start=rows.start, end=rows.end, line=rows.line, paths=paths, label=rows.texts["label"]
     )

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.source import read_text, split_lines, warn
-from tvseg.readers.validation import NO_LABEL, Record, parse_time
+from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["SIDES", "JsonlShow", "read_jsonl", "jsonl_records"]
 
@@ -56,12 +56,13 @@ class _DuplicateKey(Exception):
 
 @dataclass
 class JsonlShow:
-    """One line: the show id, its line, the duration and the records of each side (None: absent)."""
+    """One line: the show id, its line, the duration and the segments ``(start, end, label, line)`` of each
+    side (None: absent)."""
 
     show: str
     line: int
     duration: float
-    sides: dict[str, list[Record] | None]
+    sides: dict[str, list[tuple[float, float, str, int]] | None]
     missing: dict[str, str]
 
 
@@ -125,7 +126,7 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
             raise InputError("duration is zero", path=path, line=number, value=str(data["duration"]))
         if "reference" not in data:
             raise InputError("no 'reference' (the reference's boundary times)", path=path, line=number)
-        sides: dict[str, list[Record] | None] = {}
+        sides: dict[str, list[tuple[float, float, str, int]] | None] = {}
         missing: dict[str, str] = {}
         for side in SIDES:
             value = data.get(side)
@@ -160,7 +161,7 @@ def _time(value, *, path, line: int, field: str) -> float:
     return parse_time(value, path=path, line=line, field=field)
 
 
-def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[Record]:
+def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[tuple[float, float, str, int]]:
     if not isinstance(boundaries, list):
         raise InputError(
             f"'{side}' must be a list of boundary times in seconds",
@@ -181,7 +182,7 @@ def _side(boundaries, titles, duration: float, *, path, line: int, side: str) ->
     starts = [0.0] + sorted(times - {0.0})
     labels = _titles(titles, set(starts), path=path, line=line, side=side) if titles is not None else {}
     ends = starts[1:] + [duration]
-    return [Record(start, end, labels.get(start, NO_LABEL), line) for start, end in zip(starts, ends)]
+    return [(start, end, labels.get(start, NO_LABEL), line) for start, end in zip(starts, ends)]
 
 
 def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
@@ -230,7 +231,7 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
 
 def jsonl_records(
     path, *, which: str | None, side: str | None = None, encoding: str | None = None
-) -> dict[str, list[Record]]:
+) -> dict[str, list[tuple[float, float, str, int]]]:
     """``{show: records}`` of one side (``"reference"`` or ``"hypothesis"``) of a JSONL file.
 
     ``which=None`` reads the reference, unless ``side`` (how the caller names what it reads) is a

@@ -6,19 +6,35 @@ other Unicode space is part of a field)::
     TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]
 
 Nine fields (RTTM v13) or ten (with SLAT). ``;;`` starts a comment line; blank lines are skipped.
-The show id is FILE, the label of a segment is NAME (``<NA>`` becomes :data:`NO_LABEL`). The channel
+The show id is FILE, the label of a segment is NAME (``<NA>`` is
+:data:`~tvseg.readers.validation.NO_LABEL`). The channel
 is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
+
+The files of a folder are read at once: joined into one text, their lines and fields found with numpy
+(:class:`~tvseg.readers.scan.Scan`) and parsed by pandas' C parser. A line is checked there when it is
+regular (a known type, TBEG and TDUR plain decimals, or ``<NA>`` where the format allows it); any other
+line is checked by :func:`_line`, which names the first error of the first file that holds one. The
+end of a segment is TBEG + TDUR summed exactly as the decimals written.
 """
 
 from __future__ import annotations
 
+import csv
+import re
 from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record, parse_time
+from tvseg.progress import iterate
+from tvseg.readers.corpus import Rows
+from tvseg.readers.scan import Scan, categories, plain_decimals
+from tvseg.readers.source import lines_of, read_text
+from tvseg.readers.validation import MAX_SECONDS, parse_time
 
-__all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm_records"]
+__all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm", "check_types", "split_fields"]
 
 SPAN_TYPES = frozenset(
     {
@@ -43,6 +59,13 @@ INFO_TYPES = frozenset({"SPKR-INFO"})
 ALL_TYPES = SPAN_TYPES | POINT_TYPES | INFO_TYPES
 
 _NA = "<NA>"
+_SPACES = re.compile(rb" {2,}")
+_EDGES = re.compile(rb"(?m)^ | $")
+_COMMENT = re.compile(rb"(?m)^;;[^\n]*")
+_POWERS = np.array([10.0**k for k in range(23)])  # exact doubles
+_EXACT = 2.0**53
+_UNKNOWN, _SPAN, _POINT, _INFO = 0, 1, 2, 3  # line types
+_SUSPECT, _NONE, _KEPT = -1, 0, 1  # lines: checked by _line, no segment, a segment to keep
 
 
 def split_fields(line: str) -> list[str]:
@@ -71,60 +94,230 @@ def check_types(types) -> frozenset[str]:
     return wanted
 
 
-def read_rttm_records(path, *, types=None, encoding: str | None = None) -> dict[str, list[Record]]:
-    """Read an RTTM file into ``{show: [Record, ...]}`` (unsorted, not yet checked for overlaps).
-
-    Every show named on a non-comment line is a key, even when none of its lines is of a kept
-    type (its list is then empty), as in ``pyannote.database.util.load_rttm``. ``encoding`` is the
-    file's (default UTF-8; see :func:`~tvseg.readers.source.read_text`).
+def _line(raw: str, *, path, number: int, keep: frozenset[str]) -> tuple[float, float] | None:
+    """Check one RTTM line as written: the ``(start, end)`` of a segment to keep, else None.
 
     Raises
     ------
     InputError
-        A line with a wrong number of fields, an unknown type, a time that is not a non-negative
-        number up to :data:`~tvseg.readers.validation.MAX_SECONDS` (or ``<NA>`` on a span type), a
-        duration that is not positive, an end (TBEG + TDUR) beyond that bound, or a file with no
-        RTTM line at all.
+        A wrong number of fields, an unknown type, a time that is not a non-negative number up to
+        :data:`~tvseg.readers.validation.MAX_SECONDS` (or ``<NA>`` on a span type), a duration that
+        is not positive, an end (TBEG + TDUR) beyond that bound.
+    """
+    fields = split_fields(raw)
+    if len(fields) not in (9, 10):
+        raise InputError(f"expected 9 or 10 fields, found {len(fields)}", path=path, line=number, value=raw)
+    kind = fields[0].upper()
+    if kind not in ALL_TYPES:
+        raise InputError("unknown RTTM line type", path=path, line=number, value=fields[0])
+    start_text, duration_text = fields[3], fields[4]
+    if kind in INFO_TYPES:
+        return None
+    if kind in POINT_TYPES:
+        parse_time(start_text, path=path, line=number, field="onset (TBEG)")
+        if duration_text != _NA:
+            parse_time(duration_text, path=path, line=number, field="duration (TDUR)")
+        return None
+    start = parse_time(start_text, path=path, line=number, field="onset (TBEG)")
+    duration = parse_time(duration_text, path=path, line=number, field="duration (TDUR)")
+    if duration <= 0:
+        raise InputError("duration (TDUR) is zero", path=path, line=number, value=duration_text)
+    if kind not in keep:
+        return None
+    # the end is summed in decimal, so that 0.029 + 0.001 is 0.030, the start of the next segment, and
+    # not the float 0.030000000000000002 that would overlap it
+    end = float(Decimal(start_text) + Decimal(duration_text))
+    if end > MAX_SECONDS:
+        raise InputError(
+            f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=number, value=raw
+        )
+    return start, end
+
+
+def read_rttm(
+    files: list[Path], *, types=None, encoding: str | None = None
+) -> tuple[Rows, tuple[Path, InputError] | None]:
+    """Read RTTM files (in ``encoding``): the segments of the types kept, and the first error.
+
+    Every show named on a non-comment line of a file is a show of it, even when none of its lines is
+    of a kept type (it then has no segment), as in ``pyannote.database.util.load_rttm``.
+
+    Returns
+    -------
+    rows : Rows
+        The kept segments of the files before the first that holds an error (all of them without one),
+        unsorted and not checked for overlaps.
+    failed : (path, InputError) or None
+        That file and its first error (:func:`_line`; a file with no RTTM line at all is refused at line 1).
     """
     keep = check_types(types)
-    shows: dict[str, list[Record]] = {}
-    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
-        fields = split_fields(raw)
-        if not fields or fields[0].startswith(";;"):
-            continue
-        if len(fields) not in (9, 10):
-            raise InputError(f"expected 9 or 10 fields, found {len(fields)}", path=path, line=number, value=raw)
-        kind = fields[0].upper()
-        if kind not in ALL_TYPES:
-            raise InputError("unknown RTTM line type", path=path, line=number, value=fields[0])
-        show = fields[1]
-        records = shows.setdefault(show, [])
-        start_text, duration_text = fields[3], fields[4]
-        if kind in INFO_TYPES:
-            continue
-        if kind in POINT_TYPES:
-            parse_time(start_text, path=path, line=number, field="onset (TBEG)")
-            if duration_text != _NA:
-                parse_time(duration_text, path=path, line=number, field="duration (TDUR)")
-            continue
-        start = parse_time(start_text, path=path, line=number, field="onset (TBEG)")
-        duration = parse_time(duration_text, path=path, line=number, field="duration (TDUR)")
-        if duration <= 0:
-            raise InputError("duration (TDUR) is zero", path=path, line=number, value=duration_text)
-        if kind in keep:
-            name = fields[7]
-            label = NO_LABEL if name == _NA else name
-            # the end is summed in decimal, so that 0.029 + 0.001 is 0.030, the start of the next
-            # segment, and not the float 0.030000000000000002 that would overlap it
-            end = float(Decimal(start_text) + Decimal(duration_text))
-            if end > MAX_SECONDS:
-                raise InputError(
-                    f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} seconds)",
-                    path=path,
-                    line=number,
-                    value=raw,
-                )
-            records.append(Record(start, end, label, number))
-    if not shows:
-        raise InputError("no RTTM line (only comments or blank lines)", path=path, line=1)
-    return shows
+    texts: list[str] = []
+    failed: tuple[Path, InputError] | None = None
+    for file in iterate(files, desc="reading RTTM files"):
+        try:
+            texts.append(lines_of(read_text(file, encoding=encoding)))
+        except InputError as error:
+            failed = (file, error)
+            break
+    counts = np.array([text.count("\n") for text in texts], dtype=np.int64)
+    file_start = np.concatenate(([0], np.cumsum(counts)))
+    joined = "".join(texts)
+    data = (joined.replace("\t", " ") if "\t" in joined else joined).encode("utf-8")
+    if b"  " in data or b"\n " in data or b" \n" in data or data[:1] == b" ":
+        data = _EDGES.sub(b"", _SPACES.sub(b" ", data))
+    if b";;" in data:
+        data = _COMMENT.sub(b"", data)  # a comment line becomes a blank one: the lines keep their numbers
+    scan = Scan(data, " ")
+    lines = np.flatnonzero(~scan.blank)
+    file_of = np.searchsorted(file_start[1:], lines, side="right")
+    failed_at = len(texts)  # the first file refused: one that does not decode, or holds no RTTM line
+    empty = np.flatnonzero(np.bincount(file_of, minlength=len(texts)) == 0)
+    if empty.size:
+        failed_at = int(empty[0])
+        failed = (
+            files[failed_at],
+            InputError("no RTTM line (only comments or blank lines)", path=files[failed_at], line=1),
+        )
+    fields = scan.count[lines] + 1
+    wrong = np.flatnonzero(((fields < 9) | (fields > 10)) & (file_of < failed_at))
+    parsed = lines[: wrong[0]] if wrong.size else lines[file_of < failed_at]
+    kind, start, end, names = _regular(scan, parsed, keep)
+    checked: dict[int, list[str]] = {}
+    for i in np.flatnonzero(kind == _SUSPECT).tolist() + ([-1] if wrong.size else []):
+        g = int(parsed[i] if i >= 0 else lines[wrong[0]])
+        f = int(np.searchsorted(file_start[1:], g, side="right"))
+        number = g - int(file_start[f]) + 1
+        try:
+            span = _line(
+                checked.setdefault(f, texts[f].split("\n"))[number - 1], path=files[f], number=number, keep=keep
+            )
+        except InputError as error:
+            failed, failed_at = (files[f], error), f
+            break
+        kind[i] = _NONE if span is None else _KEPT
+        if span is not None:
+            start[i], end[i] = span
+    file_of = file_of[: len(parsed)]
+    valid = file_of < failed_at
+    rows = _rows(
+        files, file_of, parsed - file_start[file_of] + 1, names, valid, start=start, end=end, kept=kind == _KEPT
+    )
+    return rows, failed
+
+
+def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
+    """Parse the ``parsed`` lines (9 or 10 fields each): what each line is (``_SUSPECT``: not regular,
+    for :func:`_line` to check; ``_NONE``: no segment; ``_KEPT``: a segment to keep), its start and end,
+    and the shows and labels read (their names, and each line's index among them)."""
+    n = len(parsed)
+    if not n:
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), None
+    onset, duration = scan.field(parsed, 3), scan.field(parsed, 4)
+    starts, ends = np.concatenate((onset[0], duration[0])), np.concatenate((onset[1], duration[1]))
+    plain, decimals = plain_decimals(scan, starts, ends, decimals=True)
+    assert decimals is not None  # asked for
+    na = _is_na(scan, starts, ends)
+    as_float = bool((plain | na).all())
+    width = int(scan.count[parsed].max()) + 1
+    stop = int(scan.line_end[parsed[-1]]) + 1
+
+    def read(columns):
+        return pd.read_csv(
+            scan.reader(stop),
+            sep=" ",
+            header=None,
+            names=list(range(width)),
+            usecols=sorted(columns),
+            dtype=columns,
+            na_values={k: [_NA] for k in (3, 4) if columns.get(k) is np.float64},
+            keep_default_na=False,
+            quoting=csv.QUOTE_NONE,
+            skip_blank_lines=True,
+            engine="c",
+        )
+
+    times = np.float64 if as_float else str
+    frame = read({0: "category", 1: "category", 3: times, 4: times, 7: "category"})
+    assert len(frame) == n  # one row per line that is not blank
+    reread = lambda k: read({k: str})[k]
+    kinds, kind_codes = categories(frame, 0, reread)
+    classes = [
+        _SPAN
+        if k.upper() in SPAN_TYPES
+        else _POINT
+        if k.upper() in POINT_TYPES
+        else _INFO
+        if k.upper() in INFO_TYPES
+        else _UNKNOWN
+        for k in kinds
+    ]
+    kind = np.array(classes + [_UNKNOWN])[kind_codes]
+    kept = np.array([k.upper() in keep for k in kinds] + [False])[kind_codes]
+    start, length = (_floats(frame[k], plain[i * n : (i + 1) * n]) for i, k in enumerate((3, 4)))
+    ok = plain[:n] & (start <= MAX_SECONDS)
+    point_ok = ok & (na[n:] | (plain[n:] & (length <= MAX_SECONDS)))
+    span_ok = ok & plain[n:] & (length > 0) & (length <= MAX_SECONDS)
+    end = np.full(n, np.nan)
+    summed = (kind == _SPAN) & kept & span_ok
+    end[summed] = _exact_sums(start[summed], decimals[:n][summed], length[summed], decimals[n:][summed])
+    regular = (
+        (kind == _INFO) | ((kind == _POINT) & point_ok) | ((kind == _SPAN) & span_ok & (~kept | (end <= MAX_SECONDS)))
+    )
+    return (
+        np.where(regular, np.where(summed, _KEPT, _NONE), _SUSPECT),
+        start,
+        end,
+        (categories(frame, 1, reread), categories(frame, 7, reread)),
+    )
+
+
+def _rows(files, file_of, line, names, valid, *, kept, start, end) -> Rows:
+    """The rows of the segments kept in the ``valid`` lines, the shows those of every valid line."""
+    if names is None:
+        return Rows([], [], [], start=[], end=[], line=[], label=np.zeros(0, dtype=object))
+    (names, show), (labels, label_codes) = names
+    kept = kept & valid
+    pair, pairs = pd.factorize(file_of[valid] * len(names) + show[valid])  # in order of appearance
+    labels = np.asarray(labels + [None], dtype=object)[:-1]
+    kept_valid = kept[valid]
+    return Rows(
+        [names[k] for k in (pairs % len(names)).tolist()],
+        [files[f] for f in (pairs // len(names)).tolist()],
+        pair[kept_valid],
+        start=start[kept],
+        end=end[kept],
+        line=line[kept],
+        label=labels[label_codes[kept]],
+    )
+
+
+def _floats(column: pd.Series, plain: np.ndarray) -> np.ndarray:
+    """The values of a time column read as floats (NaN for ``<NA>``), or of its plain decimals when it
+    was read as text (NaN elsewhere: those lines are checked by :func:`_line`)."""
+    if column.dtype == np.float64:
+        return column.to_numpy(dtype=np.float64, copy=True)
+    values = np.full(len(column), np.nan)
+    values[plain] = column.to_numpy(dtype=object)[plain].astype(np.float64)
+    return values
+
+
+def _is_na(scan: Scan, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Which fields are exactly ``<NA>``."""
+    na = (end - start) == 4
+    buf, last = scan.buf, len(scan.buf) - 1
+    for k, byte in enumerate(b"<NA>"):
+        na &= buf[np.minimum(start + k, last)] == byte
+    return na
+
+
+def _exact_sums(start, start_decimals, duration, duration_decimals) -> np.ndarray:
+    """TBEG + TDUR as the decimals written (read exactly: plain decimals of at most 15 digits), rounded
+    once to the nearest double as ``float(Decimal(tbeg) + Decimal(tdur))``; NaN where the exact sum has
+    too many digits to be done here (:func:`_line` sums it)."""
+    places = np.maximum(start_decimals, duration_decimals)
+    # each decimal's digits as an integer: exact, below 10**15
+    a = np.rint(start * _POWERS[start_decimals]) * _POWERS[places - start_decimals]
+    b = np.rint(duration * _POWERS[duration_decimals]) * _POWERS[places - duration_decimals]
+    total = a + b
+    exact = total < _EXACT / 2  # every term and the sum below 2**52: the float sum is the exact integer
+    return np.where(exact, total / _POWERS[places], np.nan)

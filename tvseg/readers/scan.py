@@ -1,10 +1,9 @@
-"""The fast path of the readers: a text's lines and fields found with numpy, and the corpus-wide checks.
+"""A text's lines and fields found with numpy, for the readers of RTTM and CSV files.
 
-The readers parse a regular file (the common case) column-wise: the positions of the line ends and
-of the separators give each record's line and its number of fields, and the time fields are checked
-to be plain decimals (digits and at most one point) on the bytes, so that the numbers pandas' C
-parser reads from them are those of Python's ``float``. Anything else makes the reader take its
-careful path, line by line, which gives the error messages (see :mod:`tvseg.readers`).
+The positions of the line ends and of the separators give each record's line and its number of
+fields, and the time fields are checked on the bytes to be plain decimals (digits and at most one
+point), so that the numbers pandas' C parser reads from them are those of Python's ``float``; the
+readers check the other fields one by one.
 """
 
 from __future__ import annotations
@@ -12,20 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns
-from tvseg.columns_base import sort_rows
-from tvseg.pyannote_objects import SEGMENT_PRECISION
-
-__all__ = [
-    "Scan",
-    "plain_decimals",
-    "Piece",
-    "merge_pieces",
-    "spans_are_valid",
-    "needs_strip",
-    "EXACT_DIGITS",
-    "categories",
-]
+__all__ = ["Scan", "plain_decimals", "needs_strip", "EXACT_DIGITS", "categories"]
 
 EXACT_DIGITS = 15
 """A plain decimal of at most this many characters (at most 15 digits: below 2**53 as an integer)
@@ -65,9 +51,10 @@ class Scan:
         self.first = np.concatenate(([0], at_end[:-1] + 1))
         self.count = at_end - self.first
 
-    def reader(self) -> _Reader:
-        """A binary file over the text (without the padding), for pandas, that copies no more than it reads."""
-        return _Reader(memoryview(self.data)[: self.size])
+    def reader(self, stop: int | None = None) -> _Reader:
+        """A binary file over the text up to ``stop`` (default: all of it, without the padding), for
+        pandas, that copies no more than it reads."""
+        return _Reader(memoryview(self.data)[: self.size if stop is None else stop])
 
     @property
     def blank(self) -> np.ndarray:
@@ -178,62 +165,3 @@ def needs_strip(scan: Scan, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     first = np.where(filled, scan.buf[start], 0)
     last = np.where(filled, scan.buf[np.maximum(end - 1, 0)], 0)
     return filled & (_SPACE_BYTES[first] | _SPACE_BYTES[last])
-
-
-def spans_are_valid(codes: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
-    """Whether rows sorted by (show, start, end, line) pass :func:`~tvseg.readers.validation.check_records`
-    show by show: every span longer than pyannote.core's precision, no two of a show overlapping.
-
-    After such a sort, when every span is positive, a show has an overlap exactly when some row starts
-    before the end of the row before it.
-    """
-    if not np.all((end - start) > SEGMENT_PRECISION):
-        return False
-    return not np.any((codes[1:] == codes[:-1]) & (start[1:] < end[:-1]))
-
-
-class Piece:
-    """The rows of some shows read from some files, before the corpus is sorted and checked.
-
-    ``names`` are the show ids (unique within the piece), ``paths`` the file of each, ``codes`` the
-    show of each row (an index into ``names``), and ``columns`` the row arrays (``start``, ``end``,
-    ``line`` and ``label`` or the unit text columns).
-    """
-
-    def __init__(self, names, paths, codes, **columns):
-        self.names, self.paths = list(names), list(paths)
-        self.codes = np.asarray(codes, dtype=np.int64)
-        self.columns = columns
-
-
-def merge_pieces(pieces: list[Piece], *, units: bool = False):
-    """One :class:`SegmentColumns` (or :class:`UnitColumns`) of the pieces, rows sorted; ``None`` when a
-    show is in two pieces or a show's rows do not pass the checks (the careful path then says why)."""
-    names = [name for piece in pieces for name in piece.names]
-    if len(set(names)) != len(names):
-        return None
-    paths = [path for piece in pieces for path in piece.paths]
-    shift = np.cumsum([0] + [len(piece.names) for piece in pieces])
-    codes = np.concatenate([piece.codes + shift[i] for i, piece in enumerate(pieces)] + [np.zeros(0, np.int64)])
-    texts = [key for key in UNIT_TEXT_COLUMNS if any(key in piece.columns for piece in pieces)] if units else ["label"]
-    columns = {}
-    for key in ("start", "end", "line", *texts):
-        parts = [
-            piece.columns[key] if key in piece.columns else np.full(len(piece.codes), None, dtype=object)
-            for piece in pieces
-        ]
-        columns[key] = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    sorted_names, offsets, order, rank = sort_rows(codes, names, columns["start"], columns["end"], columns["line"])
-    codes = rank[codes]
-    if order is not None:
-        codes = codes[order]
-        columns = {key: values[order] for key, values in columns.items()}
-    if not spans_are_valid(codes, columns["start"], columns["end"]):
-        return None
-    by_rank = np.empty(len(names), dtype=np.int64)
-    by_rank[rank] = np.arange(len(names))
-    paths = [paths[i] for i in by_rank]
-    if not units:
-        return SegmentColumns(sorted_names, offsets, paths=paths, **columns)
-    layout = [tuple(key for key in UNIT_TEXT_COLUMNS if key in piece.columns) for piece in pieces for _ in piece.names]
-    return UnitColumns(sorted_names, offsets, paths=paths, layout=[layout[i] for i in by_rank], **columns)

@@ -29,7 +29,7 @@ import warnings
 
 from tvseg.errors import InputError, TvsegWarning
 
-__all__ = ["read_text", "split_lines", "warn", "check_encoding"]
+__all__ = ["read_text", "split_lines", "lines_of", "warn", "check_encoding"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -236,6 +236,13 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def lines_of(text: str) -> str:
+    """The text with every line ending with ``\\n`` (CRLF and CR made LF: the same lines)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") else text + "\n"
 
 
 def warn(message: str, *, path, line: int | None = None) -> None:

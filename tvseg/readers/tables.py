@@ -1,15 +1,20 @@
 """CSV tables: segments (``show,start,end,label``), breath groups (``show,start,end[,text,speaker,topic]``)
 and show metadata (``show,channel,programme,date``).
 
-The kind of a table is told by its header (see :func:`table_kind`). Cells are read as text by
-pandas (``"``-quoted, in an encoding :func:`~tvseg.readers.source.read_text` reads), and errors name
-the file's real line: the header is line 1, and a quoted cell that spans lines is counted as it is
+The kind of a table is told by its header (see :func:`table_kind`). Errors name the file's real line:
+the header is line 1 (after any blank lines), and a quoted cell that spans lines is counted as it is
 in the file.
 
 The separator is a comma, or a semicolon when the header line holds ``;`` and no ``,`` (as
 spreadsheets write CSV where the comma is the decimal mark). Time columns hold seconds (``7.22``) or
 clock times ``[H:]MM:SS[.fff]`` (``00:00:07.220``, ``7:05``); in a semicolon file the decimal mark
 may also be a comma (``7,22``, ``00:00:07,220``).
+
+A table is read column-wise by pandas' C parser. Without quotes, its records are its lines, found with
+numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells are all plain decimals are
+parsed as numbers at once. With quotes, Python's ``csv`` module splits the records too, to know the
+line each starts on, and a record the two parsers read differently (a stray quote, say) is refused
+at its line rather than guessed.
 """
 
 from __future__ import annotations
@@ -17,72 +22,172 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import cast
 
 import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.corpus import Rows, check_spans
+from tvseg.readers.scan import Scan, categories, needs_strip, plain_decimals
+from tvseg.readers.source import PADDING, lines_of, read_plain_ascii, read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
-from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, Record, check_records, clock_seconds, parse_time
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, clock_seconds, parse_time
 
-_FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
-
-__all__ = ["Table", "read_table", "table_kind", "SEGMENT_COLUMNS", "UNIT_COLUMNS", "METADATA_COLUMNS"]
+__all__ = ["Table", "read_table", "table_kind", "table_rows", "SEGMENT_COLUMNS", "UNIT_COLUMNS", "METADATA_COLUMNS"]
 
 SEGMENT_COLUMNS = ("show", "start", "end", "label")
 UNIT_COLUMNS = ("show", "start", "end", "text", "speaker", "topic")
 METADATA_COLUMNS = ("show", "channel", "programme", "date")
 
+_FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
+_FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
+_TIMES = ("start", "end")
+
 
 class Table:
-    """The cells of a CSV file as text, with the line number each row starts on."""
+    """A CSV file split into records: its column names, the line each record starts on, and its cells
+    (:meth:`read`), from pandas' C parser over the lines found by ``scan``, or the ``frame`` of text
+    cells that the ``csv`` module and pandas agree on."""
 
-    def __init__(self, path, frame: pd.DataFrame, lines: np.ndarray, *, separator: str = ","):
-        self.path = path
-        self.frame = frame
-        self.lines = lines
-        self.separator = separator
+    def __init__(self, path, names: list[str], lines: np.ndarray, *, separator: str, scan=None, frame=None):
+        self.path, self.names, self.lines, self.separator = path, names, lines, separator
+        self._scan, self._frame = scan, frame
 
     @property
     def columns(self) -> list[str]:
-        return list(self.frame.columns)
+        return list(self.names)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """Every cell as text."""
+        return self.read({name: str for name in self.names})
+
+    def read(self, dtypes: dict, *, times: tuple[str, ...] = ()) -> pd.DataFrame:
+        """The columns named by ``dtypes`` (``str`` or ``"category"``) and ``times``: a time column as
+        numbers when all its cells are plain decimals (:func:`~tvseg.readers.scan.plain_decimals`), else as text."""
+        scan = self._scan
+        if scan is None:
+            return self._frame[[*dtypes, *times]]
+        column = {name: k for k, name in enumerate(self.names)}
+        wanted = {column[name]: dtype for name, dtype in dtypes.items()}
+        for name in times:
+            wanted[column[name]] = np.float64 if plain_decimals(scan, *self._field(name))[0].all() else str
+        frame = pd.read_csv(
+            scan.reader(),
+            sep=self.separator,
+            header=0,
+            names=list(range(len(self.names))),
+            usecols=sorted(wanted),
+            dtype=wanted,
+            keep_default_na=False,
+            na_filter=False,
+            quoting=csv.QUOTE_NONE,
+            skip_blank_lines=True,
+            engine="c",
+        )
+        assert len(frame) == len(self.lines)  # whitespace-only lines, which pandas skips, are refused
+        return frame.rename(columns={k: name for name, k in column.items()})
+
+    def cell(self, row: int, name: str) -> str:
+        """The cell of ``row`` in column ``name`` as written."""
+        if self._scan is None:
+            return self._frame[name].iloc[row]
+        start, end = self._field(name, np.array([row]))
+        return bytes(self._scan.buf[int(start[0]) : int(end[0])]).decode("utf-8")
+
+    def _field(self, name: str, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        lines = self.lines - 1 if rows is None else self.lines[rows] - 1
+        return self._scan.field(lines, self.names.index(name))
+
+    def stripped(self, frame: pd.DataFrame, name: str) -> np.ndarray:
+        """The cells of a text column, stripped (only those that may change, when read by pandas alone)."""
+        if self._scan is None:
+            return frame[name].str.strip().to_numpy(dtype=object)
+        values = frame[name].to_numpy(dtype=object, copy=True)
+        for i in np.flatnonzero(needs_strip(self._scan, *self._field(name))).tolist():
+            values[i] = values[i].strip()
+        return values
 
 
 def read_table(path, *, encoding: str | None = None) -> Table:
-    """Read a CSV file as text cells, refusing rows whose number of fields differs from the header's.
+    """Read a CSV file into records, refusing rows whose number of fields differs from the header's.
 
     Blank lines are skipped. Header names are stripped of surrounding spaces and must be unique
-    and non-empty. The file is parsed by pandas; Python's ``csv`` module splits it too, to know
-    the line each record starts on, and a record the two parsers read differently (a stray
-    quote, say) is refused at its line rather than guessed. ``encoding`` is the file's (default UTF-8).
+    and non-empty. ``encoding`` is the file's (default UTF-8).
     """
+    data = read_plain_ascii(path, encoding=encoding)  # ASCII without CR or NUL, as its bytes
+    if data is not None:
+        first = _FIRST_ASCII_LINE.match(data)
+        assert first is not None  # the pattern matches any bytes
+        separator = _separator(first.group(1).decode("ascii"))
+        if data.find(b'"') < 0:
+            return _lines_table(path, data, separator)
+        return _quoted_table(path, bytes(data[:-PADDING]).decode("ascii"), separator)
     text = read_text(path, encoding=encoding)
-    first = _FIRST_LINE.match(text)
-    assert first is not None  # the pattern matches any text, an empty one too
-    header_line = first.group(1)
-    separator = ";" if ";" in header_line and "," not in header_line else ","
+    match = _FIRST_LINE.match(text)
+    assert match is not None  # the pattern matches any text, an empty one too
+    separator = _separator(match.group(1))
+    if '"' in text or "\x00" in text:
+        return _quoted_table(path, text, separator)
+    return _lines_table(path, (lines_of(text) + "\x00" * PADDING).encode("utf-8"), separator)
+
+
+def _separator(header_line: str) -> str:
+    return ";" if ";" in header_line and "," not in header_line else ","
+
+
+def _lines_table(path, data: bytes | bytearray, separator: str) -> Table:
+    """A table without quotes: its records are its lines (``data``: LF line ends, then 16 zero bytes)."""
+    scan = Scan(data, separator, padded=True)
+    records = np.flatnonzero(~scan.blank)
+    text = lambda i: bytes(scan.buf[int(scan.line_start[i]) : int(scan.line_end[i])]).decode("utf-8")
+    header = int(records[0])
+    names = _header(text(header).split(separator), path, header + 1, text(header))
+    counts = scan.count[records[1:]] + 1
+    wrong = np.flatnonzero(counts != len(names))
+    if wrong.size:
+        line = int(records[1 + wrong[0]])
+        raise InputError(
+            f"expected {len(names)} fields as in the header, found {counts[wrong[0]]}",
+            path=path,
+            line=line + 1,
+            value=text(line),
+        )
+    if len(records) == 1:
+        raise InputError("no rows after the header", path=path, line=header + 1)
+    blank = [int(i) for i in records[1:] if not text(int(i)).strip(" \t")] if len(names) == 1 else []
+    if blank:  # pandas skips a line of spaces, which the csv module reads as a record
+        message = "CSV parsers disagree on this file's records (check quotes and blank lines)"
+        raise InputError(message, path=path, line=blank[0] + 1)
+    return Table(path, names, records[1:] + 1, separator=separator, scan=scan)
+
+
+def _header(cells: list[str], path, line: int, raw: str) -> list[str]:
+    names = [cell.strip() for cell in cells]
+    if any(not name for name in names):
+        raise InputError("empty column name in the header", path=path, line=line, value=raw)
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InputError("duplicate column name in the header", path=path, line=line, value=duplicates[0])
+    return names
+
+
+def _quoted_table(path, text: str, separator: str) -> Table:
+    """A table with quotes: its records split by the ``csv`` module and by pandas, which must agree."""
     starts, rows = _records(text, path, separator)
     if not rows:
         raise InputError("no CSV header", path=path, line=1)
-    header, header_line, header_count = rows[0], starts[0], len(rows[0])
-    names = [cell.strip() for cell in header]
-    if any(not name for name in names):
-        raise InputError("empty column name in the header", path=path, line=header_line, value=_line(text, header_line))
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise InputError("duplicate column name in the header", path=path, line=header_line, value=duplicates[0])
+    names = _header(rows[0], path, starts[0], _line(text, starts[0]))
     for start, row in zip(starts[1:], rows[1:]):
-        if len(row) != header_count:
+        if len(row) != len(names):
             raise InputError(
-                f"expected {header_count} fields as in the header, found {len(row)}",
+                f"expected {len(names)} fields as in the header, found {len(row)}",
                 path=path,
                 line=start,
                 value=_line(text, start),
             )
     if len(rows) == 1:
-        raise InputError("no rows after the header", path=path, line=header_line)
+        raise InputError("no rows after the header", path=path, line=starts[0])
     try:
         frame = pd.read_csv(
             io.StringIO(text),
@@ -96,7 +201,7 @@ def read_table(path, *, encoding: str | None = None) -> Table:
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as error:
         raise InputError(f"not a readable CSV file ({str(error).strip()})", path=path) from None
-    expected = np.empty((len(rows) - 1, header_count), dtype=object)
+    expected = np.empty((len(rows) - 1, len(names)), dtype=object)
     expected[:] = rows[1:]
     if frame.shape != expected.shape:
         raise InputError(
@@ -109,7 +214,7 @@ def read_table(path, *, encoding: str | None = None) -> Table:
         line = int(starts[differs[0] + 1])
         raise InputError("ambiguous CSV record (check its quotes)", path=path, line=line, value=_line(text, line))
     frame.columns = names
-    return Table(path, frame, np.asarray(starts[1:], dtype=int), separator=separator)
+    return Table(path, names, np.asarray(starts[1:], dtype=np.int64), separator=separator, frame=frame)
 
 
 def _first_difference(frame: pd.DataFrame, expected: np.ndarray, starts: list[int]) -> int:
@@ -180,17 +285,76 @@ def table_kind(columns: list[str], *, path) -> str:
     return kind
 
 
-def _times(table: Table) -> tuple[np.ndarray, np.ndarray]:
-    """Parse the start and end columns (vectorised), naming the first bad cell's line.
+def table_rows(table: Table, kind: str, *, units: bool) -> Rows:
+    """The rows of a segments or breath-group table: its breath groups (``units``), or its segments (a
+    segments table, or the topic runs of a breath-group table: each run of consecutive units of a show
+    with one topic is one segment from the run's first start to its last end, labelled with the topic).
 
-    Seconds are read in one pass; only cells that are not decimal numbers are tried as clock
-    times, so a table in seconds costs what it did before clock times were accepted.
+    Raises
+    ------
+    InputError
+        A time that is not a non-negative number of seconds or clock time up to
+        :data:`~tvseg.readers.validation.MAX_SECONDS` (the start column first), a missing show, a
+        breath-group table without a topic column read as segments, breath groups that overlap.
     """
-    comma = table.separator == ";"
-    columns = {}
-    for name in ("start", "end"):
-        cells = table.frame[name].str.strip()
-        if comma:
+    texts = [name for name in ("label", "text", "speaker", "topic") if name in table.names]
+    categorical = {"show", "label"} | (set() if units else {"topic"})
+    frame = table.read({name: "category" if name in categorical else str for name in ("show", *texts)}, times=_TIMES)
+    start, end = (_times(table, frame, name) for name in _TIMES)
+    names, show = _codes(table, frame, "show")
+    if "" in names:
+        i = int(np.flatnonzero(show == names.index(""))[0])
+        raise InputError("show is missing", path=table.path, line=int(table.lines[i]), value=table.cell(i, "show"))
+    names, show = _in_order_of_appearance(names, show)
+    columns = {"start": start, "end": end, "line": table.lines}
+    if kind == "segments":
+        values, codes = _codes(table, frame, "label", empty=NO_LABEL)
+        return Rows(names, [table.path] * len(names), show, label=np.asarray(values, dtype=object)[codes], **columns)
+    if not units and "topic" not in table.names:
+        raise InputError(
+            "a breath-group table needs a topic column to be read as segments",
+            path=table.path,
+            line=1,
+            value=",".join(table.names),
+        )
+    extra: dict[str, np.ndarray] = {name: table.stripped(frame, name) for name in texts if name in ("text", "speaker")}
+    if units:
+        if "topic" in texts:
+            extra["topic"] = table.stripped(frame, "topic")
+        return Rows(names, [table.path] * len(names), show, **columns, **extra)
+    values, codes = _codes(table, frame, "topic", empty=NO_LABEL)
+    groups = Rows(names, [table.path] * len(names), show, topic=codes, **columns)
+    groups, error, _ = check_spans(groups, what="breath group")
+    if error is not None:
+        raise error
+    show, topic = groups.show, groups.texts["topic"]
+    first = np.ones(len(show), dtype=bool)
+    first[1:] = (show[1:] != show[:-1]) | (topic[1:] != topic[:-1])
+    last = np.ones(len(show), dtype=bool)
+    last[:-1] = first[1:]
+    labels = np.asarray(values, dtype=object)[topic[first]]
+    return Rows(
+        names,
+        groups.files,
+        show[first],
+        start=groups.start[first],
+        end=groups.end[last],
+        line=groups.line[first],
+        label=labels,
+    )
+
+
+def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:
+    """A time column in seconds, naming the first bad cell's line.
+
+    Seconds are read in one pass; only cells that are not decimal numbers are tried as clock times.
+    """
+    if frame[name].dtype == np.float64:  # plain decimals
+        numbers = frame[name].to_numpy(dtype=np.float64)
+        good = numbers <= MAX_SECONDS
+    else:
+        cells = frame[name].str.strip()
+        if table.separator == ";":
             cells = cells.str.replace(",", ".", regex=False)
         numbers = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float, copy=True)
         decimal = cells.str.fullmatch(_DECIMAL).to_numpy(dtype=bool, copy=True)
@@ -199,83 +363,27 @@ def _times(table: Table) -> tuple[np.ndarray, np.ndarray]:
             numbers[others] = clock_seconds(cells.iloc[others])
             decimal[others] = ~np.isnan(numbers[others])
         good = decimal & np.isfinite(numbers) & (numbers >= 0) & (numbers <= MAX_SECONDS)
-        if not good.all():
-            i = int(np.flatnonzero(~good)[0])
-            line = int(table.lines[i])
-            parse_time(
-                table.frame[name].iloc[i], path=table.path, line=line, field=name, clock=True, decimal_comma=comma
-            )
-            raise InputError(
-                f"{name} is not a time in seconds", path=table.path, line=line, value=table.frame[name].iloc[i]
-            )
-        columns[name] = numbers
-    return columns["start"], columns["end"]
+    if not good.all():
+        i = int(np.flatnonzero(~good)[0])
+        line, cell = int(table.lines[i]), table.cell(i, name)
+        parse_time(cell, path=table.path, line=line, field=name, clock=True, decimal_comma=table.separator == ";")
+        raise InputError(f"{name} is not a time in seconds", path=table.path, line=line, value=cell)
+    return numbers
 
 
-def _shows(table: Table) -> np.ndarray:
-    shows = table.frame["show"].str.strip().to_numpy(dtype=object)
-    empty = np.flatnonzero(shows == "")
-    if empty.size:
-        i = int(empty[0])
-        raise InputError(
-            "show is missing", path=table.path, line=int(table.lines[i]), value=table.frame["show"].iloc[i]
-        )
-    return shows
+def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> tuple[list[str], np.ndarray]:
+    """The distinct stripped values of a column (``empty`` for an empty one), and each row's index among them."""
+    if isinstance(frame[name].dtype, pd.CategoricalDtype):
+        values, codes = categories(frame, name, lambda k: table.read({k: str})[k])
+    else:
+        codes, found = pd.factorize(frame[name].to_numpy(dtype=object))
+        values = list(found)
+    stripped = np.asarray([value.strip() or empty for value in values], dtype=object)
+    distinct, recode = np.unique(stripped, return_inverse=True)
+    return distinct.tolist(), np.asarray(recode, dtype=np.int64).reshape(-1)[codes]
 
 
-def segment_records(table: Table, kind: str) -> dict[str, list[Record]]:
-    """Return ``{show: [Record]}`` from a segments table, or from a breath-group table's topics.
-
-    In a breath-group table, rows are sorted by start within each show and checked not to
-    overlap; then each run of consecutive rows with the same topic becomes one segment from the
-    run's first start to its last end, labelled with the topic. An empty topic is :data:`NO_LABEL`.
-    """
-    starts, ends = _times(table)
-    shows = _shows(table)
-    column = "label" if kind == "segments" else "topic"
-    if column not in table.columns:
-        raise InputError(
-            "a breath-group table needs a topic column to be read as segments",
-            path=table.path,
-            line=1,
-            value=",".join(table.columns),
-        )
-    labels = table.frame[column].str.strip().replace("", NO_LABEL).to_numpy(dtype=object)
-    grouped: dict[str, list[Record]] = {}
-    for show, start, end, label, line in zip(shows, starts, ends, labels, table.lines):
-        grouped.setdefault(show, []).append(Record(float(start), float(end), label, int(line)))
-    if kind == "segments":
-        return grouped
-    return {show: _topic_runs(records, path=table.path) for show, records in grouped.items()}
-
-
-def _topic_runs(records: list[Record], *, path) -> list[Record]:
-    runs: list[Record] = []
-    for unit in check_records(records, path=path, what="breath group"):
-        if runs and runs[-1].label == unit.label:
-            runs[-1] = Record(runs[-1].start, unit.end, unit.label, runs[-1].line)
-        else:
-            runs.append(unit)
-    return runs
-
-
-def unit_frames(table: Table) -> dict[str, tuple[pd.DataFrame, int, np.ndarray]]:
-    """Return ``{show: (DataFrame, line of its first row, line of each row)}`` of a breath-group table,
-    rows sorted by start, checked not to overlap."""
-    starts, ends = _times(table)
-    shows = _shows(table)
-    extra = [c for c in ("text", "speaker", "topic") if c in table.columns]
-    frame = pd.DataFrame({"show": shows, "start": starts, "end": ends, "line": table.lines})
-    for name in extra:
-        frame[name] = table.frame[name].str.strip().to_numpy(dtype=object)
-    result: dict[str, tuple[pd.DataFrame, int, np.ndarray]] = {}
-    for show, rows in frame.groupby("show", sort=False):
-        records = [Record(s, e, "", int(n)) for s, e, n in zip(rows["start"], rows["end"], rows["line"])]
-        check_records(records, path=table.path, what="breath group")
-        ordered = rows.sort_values(["start", "end", "line"], kind="stable")
-        result[cast(str, show)] = (  # the show column holds str (see _shows)
-            ordered[["start", "end", *extra]].reset_index(drop=True),
-            int(rows["line"].min()),
-            ordered["line"].to_numpy(dtype=np.int64),
-        )
-    return result
+def _in_order_of_appearance(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The names that ``codes`` use, in the order they first appear, and the codes renumbered so."""
+    codes, order = pd.factorize(codes)
+    return [names[k] for k in order.tolist()], codes.astype(np.int64)

@@ -13,10 +13,13 @@ import bisect
 import warnings
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from tvseg.errors import InputError, TvsegWarning
+from tvseg.readers.corpus import Rows, check_spans
 from tvseg.readers.rttm import split_fields
 from tvseg.readers.source import read_text, split_lines, warn
-from tvseg.readers.validation import Record, check_records, parse_time
+from tvseg.readers.validation import parse_time
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -42,7 +45,7 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
         A line without exactly 4 fields, a bad time, an end not after the start, overlapping
         regions of one show, or a file without any region.
     """
-    regions: dict[str, list[Record]] = {}
+    regions: dict[str, list[tuple[float, float, str, int]]] = {}
     for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         fields = split_fields(raw)
         if not fields or fields[0].startswith(";;"):
@@ -54,16 +57,19 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
         show, _channel, start_text, end_text = fields
         start = parse_time(start_text, path=path, line=number, field="start")
         end = parse_time(end_text, path=path, line=number, field="end")
-        regions.setdefault(show, []).append(Record(start, end, show, number))
+        regions.setdefault(show, []).append((start, end, show, number))
     if not regions:
         raise InputError("no UEM line (only comments or blank lines)", path=path, line=1)
+    rows, error, _ = check_spans(Rows.of_file(path, regions), what="UEM region")
+    if error is not None:
+        raise error
     from pyannote.core import Segment, Timeline
 
+    by_show = np.argsort(rows.show, kind="stable")  # each show's regions, sorted
+    bounds = np.cumsum(np.bincount(rows.show, minlength=len(rows.names)))[:-1]
     return {
-        show: Timeline(
-            [Segment(r.start, r.end) for r in check_records(records, path=path, what="UEM region")], uri=show
-        )
-        for show, records in regions.items()
+        show: Timeline([Segment(a, b) for a, b in zip(rows.start[k].tolist(), rows.end[k].tolist())], uri=show)
+        for show, k in zip(rows.names, np.split(by_show, bounds))
     }
 
 

@@ -4,9 +4,9 @@
   else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused. CSV time columns also take
   clock times ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
 - A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
-  or an end before the start, is refused.
-- Segments are sorted by start; two segments of one show from one file that overlap are refused,
-  naming both lines. Touching segments (one ends where the next starts) and gaps are allowed.
+  or an end before the start, is refused; two segments of one show from one file that overlap are
+  refused, naming both lines. Touching segments (one ends where the next starts) and gaps are
+  allowed (:func:`tvseg.readers.corpus.check_spans`).
 
 Every refusal is an :class:`~tvseg.errors.InputError` naming the file, the line and the value.
 """
@@ -15,19 +15,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.pyannote_objects import is_empty
 
-if TYPE_CHECKING:
-    from pyannote.core import Annotation
-
-__all__ = ["NO_LABEL", "MAX_SECONDS", "Record", "parse_time", "clock_seconds", "check_records", "to_annotation"]
+__all__ = ["NO_LABEL", "MAX_SECONDS", "DECIMAL", "CLOCK", "parse_time", "clock_seconds"]
 
 NO_LABEL = "<NA>"
 """The label of a segment that has none (RTTM ``<NA>``, an empty cue text, an empty CSV cell)."""
@@ -44,16 +38,6 @@ microsecond."""
 CLOCK = r"(?:(\d+):)?(\d+):(\d{2})(\.\d+)?"
 """A clock time ``[H:]MM:SS[.fff]``: hours of any number of digits, two-digit minutes when there are
 hours (any number of minutes without), two-digit seconds, an optional fraction."""
-
-
-@dataclass(frozen=True)
-class Record:
-    """One segment or unit as read, before it becomes part of an Annotation or a DataFrame."""
-
-    start: float
-    end: float
-    label: str
-    line: int
 
 
 def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, decimal_comma: bool = False) -> float:
@@ -124,51 +108,3 @@ def clock_seconds(cells: pd.Series) -> np.ndarray:
         exact = pd.Series(whole[small].astype(np.int64).astype(str) + fraction)
         result[small] = pd.to_numeric(exact).to_numpy(dtype=float)
     return result
-
-
-def check_records(records: list[Record], *, path, what: str = "segment") -> list[Record]:
-    """Sort records by start and refuse empty or negative spans and overlaps.
-
-    Works in one sorted sweep: after sorting, a record overlaps an earlier one exactly when its
-    start is before the largest end seen so far.
-
-    Returns
-    -------
-    list of Record
-        The records sorted by (start, end, line).
-    """
-    for record in records:
-        if is_empty(record.start, record.end):
-            problem = "end before start" if record.end < record.start else "zero duration"
-            raise InputError(
-                f"{what} with {problem}", path=path, line=record.line, value=f"{record.start:g} -> {record.end:g}"
-            )
-    ordered = sorted(records, key=lambda r: (r.start, r.end, r.line))
-    if len(ordered) < 2:
-        return ordered
-    starts = np.fromiter((r.start for r in ordered), dtype=float, count=len(ordered))
-    ends = np.fromiter((r.end for r in ordered), dtype=float, count=len(ordered))
-    latest_end = np.maximum.accumulate(ends)
-    clashes = np.flatnonzero(starts[1:] < latest_end[:-1])
-    if clashes.size:
-        i = int(clashes[0]) + 1
-        j = int(np.flatnonzero(ends[:i] > starts[i])[0])
-        first, second = ordered[j], ordered[i]
-        lines = sorted((first.line, second.line))
-        raise InputError(
-            f"{what}s overlap (lines {lines[0]} and {lines[1]})",
-            path=path,
-            line=lines[1],
-            value=f"{first.start:g}-{first.end:g} and {second.start:g}-{second.end:g}",
-        )
-    return ordered
-
-
-def to_annotation(show: str, records: list[Record], *, path) -> Annotation:
-    """Validate the records of one show and return them as an Annotation, one track per segment."""
-    from pyannote.core import Annotation, Segment
-
-    annotation = Annotation(uri=show)
-    for track, record in enumerate(check_records(records, path=path)):
-        annotation[Segment(record.start, record.end), track] = record.label
-    return annotation

@@ -33,11 +33,14 @@ import html
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from tvseg.errors import InputError
+from tvseg.readers.corpus import Rows
 from tvseg.readers.cue_timings import CueTimings
 from tvseg.readers.source import read_text, split_lines, warn
 
-__all__ = ["Cue", "read_cues", "SRT_LIKE_TIME"]
+__all__ = ["Cue", "read_cues", "caption_units", "SRT_LIKE_TIME"]
 
 SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
 """The start of a line that looks like an SRT timestamp (a timing line if it held ``-->``)."""
@@ -281,3 +284,65 @@ def _join(text: str) -> str:
     if "\n" not in text:
         return text.strip()
     return " ".join(part for part in (piece.strip() for piece in text.split("\n")) if part)
+
+
+def caption_units(path, *, format: str, show: str, encoding: str | None = None) -> Rows:
+    """The units of show ``show`` in a caption file (its cues read leniently): one per cue, by start, made not to overlap.
+
+    A cue whose end is before its start is refused; a cue of zero duration (a hidden cue, as pysrt's
+    capability tester holds) is no unit and changes no other. Caption cues overlap when a cue stays on
+    screen while the next one appears (roll-up captions): a unit then ends where the next one begins,
+    which is when the next words are spoken. Cues that start at the same time (two lines shown
+    together) become one unit: their texts joined by a space in file order, its end the latest of
+    theirs, its speakers (distinct, in file order) joined by `` / ``. Each kind of change gives one
+    :class:`~tvseg.errors.TvsegWarning` per file, counting them and naming the first one's line.
+    """
+    cues = read_cues(path, format=format, encoding=encoding, lenient=True)
+    for cue in cues:
+        if cue.end_ms < cue.start_ms:
+            value = f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}"
+            raise InputError("caption with end before start", path=path, line=cue.line, value=value)
+    lasting = [cue for cue in cues if cue.end_ms > cue.start_ms]
+    if len(lasting) < len(cues):
+        first = next(cue for cue in cues if cue.end_ms == cue.start_ms)
+        warn(
+            f"{len(cues) - len(lasting)} zero-duration cue(s) skipped (a unit must last; first here, at "
+            f"{first.start_ms / 1000:.3f} s)",
+            path=path,
+            line=first.line,
+        )
+    units: list[list] = []  # [start, end, text, voices, line]
+    merged: list[int] = []
+    for cue in sorted(lasting, key=lambda c: (c.start_ms, c.line)):
+        if units and units[-1][0] == cue.start_ms:
+            merged.append(cue.line)
+            unit = units[-1]
+            unit[1] = max(unit[1], cue.end_ms)
+            unit[2] = " ".join(t for t in (unit[2], cue.text) if t)
+            if cue.voice and cue.voice not in unit[3]:
+                unit[3].append(cue.voice)
+            continue
+        units.append([cue.start_ms, cue.end_ms, cue.text, [cue.voice] if cue.voice else [], cue.line])
+    shortened = [j for j in range(len(units) - 1) if units[j][1] > units[j + 1][0]]
+    for j in shortened:
+        units[j][1] = units[j + 1][0]
+    if merged or shortened:
+        what = []
+        if shortened:
+            what.append(f"{len(shortened)} caption cue(s) overlap the next one and now end where it begins")
+        if merged:
+            what.append(f"{len(merged)} cue(s) start with an earlier one and are joined to it")
+        first_line = min([units[j][4] for j in shortened] + merged)
+        warn(" and ".join(what) + " (units may not overlap); first such cue here", path=path, line=first_line)
+    texts = {"text": np.array([unit[2] for unit in units] + [None], dtype=object)[:-1]}
+    if any(unit[3] for unit in units):
+        texts["speaker"] = np.array([" / ".join(unit[3]) for unit in units] + [None], dtype=object)[:-1]
+    return Rows(
+        [show],
+        [path],
+        np.zeros(len(units), dtype=np.int64),
+        start=[unit[0] / 1000 for unit in units],
+        end=[unit[1] / 1000 for unit in units],
+        line=[unit[4] for unit in units],
+        **texts,
+    )
