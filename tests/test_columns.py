@@ -380,68 +380,66 @@ def _columns() -> SegmentColumns:
     )
 
 
-def test_lazy_annotations_are_built_once_and_equal_hand_made_ones():
+def test_each_lookup_builds_an_annotation_equal_to_a_hand_made_one():
     columns = _columns()
     expected = Annotation(uri="a")
     expected[Segment(0.0, 1.0), 0] = "x"
     expected[Segment(1.0, 2.5), 1] = "<NA>"
     assert columns["a"] == expected and columns["a"].uri == "a"
-    assert columns["a"] is columns["a"]
+    columns["a"][Segment(9, 10), 2] = "changed"  # a lookup's object is the caller's: the columns stay
+    assert columns["a"] == expected
     assert columns.ends() == {"a": 2.5, "b": 6.0}
     assert columns.path("b") == "g" and columns.rows("b") == slice(2, 3)
+    assert dict(columns) == {"a": expected, "b": _columns()["b"]} and len(columns) == 2 and "c" not in columns
 
 
-def test_pristine_until_a_show_is_set_or_deleted():
-    columns = _columns()
-    assert columns.pristine and list(columns) == ["a", "b"] and len(columns) == 2
-    other = Annotation(uri="c")
-    other[Segment(0, 9), 0] = "z"
-    columns["c"] = other
-    assert not columns.pristine and list(columns) == ["a", "b", "c"] and len(columns) == 3
-    assert columns.ends() == {"a": 2.5, "b": 6.0, "c": 9.0}
-    del columns["a"]
-    assert list(columns) == ["b", "c"] and len(columns) == 2 and "a" not in columns
-    with pytest.raises(KeyError):
-        columns["a"]
-    with pytest.raises(KeyError):
-        del columns["a"]
-    columns["a"] = other
-    assert list(columns) == ["a", "b", "c"] and columns["a"] is other and len(columns) == 3
-    fresh = _columns()
-    fresh["b"] = other  # replacing a show: the arrays no longer tell the truth
-    assert not fresh.pristine and fresh["b"] is other and len(fresh) == 2
-    assert dict(_columns()) == {"a": _columns()["a"], "b": _columns()["b"]}
+def test_columns_cannot_be_changed():
+    start = np.array([0.0, 1.0, 5.0])
+    columns = SegmentColumns(["a", "b"], [0, 2, 3], start=start, end=[1.0, 2.5, 6.0], label=["x", "y", "z"])
+    with pytest.raises(TypeError):
+        columns["c"] = columns["a"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del columns["a"]  # type: ignore[attr-defined]
+    for array in (columns.start, columns.end, columns.label, columns.offsets):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = array[1]
+    start[0] = 0.5  # the caller's own array stays writable
+    assert columns.start[0] == 0.5
+    assert not hasattr(columns, "pristine")
 
 
-def test_columns_from_annotations_keep_the_tracks_they_cannot_hold():
-    split = Annotation(uri="s")
-    split[Segment(0, 1), 0] = "x"
+def test_columns_from_annotations_hold_every_segment():
+    split = Annotation(uri="other name")
     split[Segment(2, 3), 1] = "x"
+    split[Segment(0, 1), 0] = "x"
     split[Segment(3, 4), 3] = "y"  # a track left out before it, as a UEM crop leaves it
     regular = Annotation(uri="r")
     regular[Segment(0, 1), 0] = "x"
-    columns = SegmentColumns.from_annotations({"s": split, "r": regular})
-    assert not columns.pristine and columns["s"] is split and columns["r"] == regular
+    columns = SegmentColumns.from_annotations({"s": split, "r": regular}, paths={"s": "s.rttm"})
     assert columns.names == ("r", "s") and columns.offsets.tolist() == [0, 1, 4]
-    assert SegmentColumns.from_annotations({"r": regular}).pristine
+    assert columns.start.tolist() == [0, 0, 2, 3] and columns.label.tolist() == ["x", "x", "x", "y"]
+    assert columns.path("s") == "s.rttm" and columns.path("r") is None and columns.line is None
+    expected = Annotation(uri="s")
+    for track, (a, b, label) in enumerate([(0, 1, "x"), (2, 3, "x"), (3, 4, "y")]):
+        expected[Segment(a, b), track] = label
+    assert columns["s"] == expected and columns["s"].uri == "s" and columns["r"] == regular
+    assert columns.select(["s", "missing"]).names == ("s",) and columns.select(["s"])["s"] == expected
 
 
 def test_unit_columns_give_the_frames_back():
     frames = {
         "b": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0], "text": ["x", "y"]}),
         "a": pd.DataFrame({"start": [3.0], "end": [4.0]}),
+        "c": pd.DataFrame({"start": [0], "end": [1]}),  # integer times: held as seconds in floats
     }
     columns = UnitColumns.from_frames(frames)
-    assert columns.pristine and list(columns) == ["a", "b"]
-    for show, frame in frames.items():
-        pd.testing.assert_frame_equal(columns[show], frame)
+    assert list(columns) == ["a", "b", "c"]
+    for show in ("a", "b"):
+        pd.testing.assert_frame_equal(columns[show], frames[show])
+    pd.testing.assert_frame_equal(columns["c"], pd.DataFrame({"start": [0.0], "end": [1.0]}))
     assert columns.columns_of("a") == ("start", "end") and columns.columns_of("b") == ("start", "end", "text")
-    odd = UnitColumns.from_frames({"c": pd.DataFrame({"start": [0], "end": [1]})})  # integer columns
-    assert not odd.pristine
-    pd.testing.assert_frame_equal(odd["c"], pd.DataFrame({"start": [0], "end": [1]}))
-    columns["z"] = frames["a"]
-    del columns["b"]
-    assert list(columns) == ["a", "z"] and not columns.pristine
+    pd.testing.assert_frame_equal(columns.select(["b"])["b"], frames["b"])
+    assert len(UnitColumns.from_frames({})) == 0
 
 
 def test_caption_units_are_columns(tmp_path):

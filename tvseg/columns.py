@@ -1,35 +1,140 @@
-"""The segmentations and the units of many shows as sorted columns (flat arrays), read lazily per show.
+"""The segmentations and the units of many shows as sorted flat arrays: one immutable corpus.
 
 :func:`tvseg.read_segments` returns a :class:`SegmentColumns` and :func:`tvseg.read_units` a
-:class:`UnitColumns`: both are mappings of show id to what the readers returned before (one
-``pyannote.core.Annotation`` or one ``pandas.DataFrame`` per show), but they hold the data as one
-set of arrays for the whole corpus, sorted by show and, within a show, by (start, end, line). The
-per-show object is built when a show is first looked up, then kept.
+:class:`UnitColumns`. Both hold the shows of a corpus as one set of arrays (show offsets, start, end,
+source line, then labels or text columns), sorted by show and, within a show, by (start, end, line),
+and are mappings of show id to a per-show ``pyannote.core.Annotation`` or ``pandas.DataFrame``, built
+from the arrays at each lookup (an adapter for code that wants pyannote or pandas objects).
 
-A user may add, replace or remove shows: the new values are kept beside the arrays, which then no
-longer tell the whole truth (:attr:`pristine` is false), and code that reads the arrays directly
-must read the mapping instead. What both kinds share (the offsets, the lazy mapping, the user's
-changes) is :class:`tvseg.columns_base.Columns`.
+The columns cannot be changed: the mapping has no item assignment and the arrays are read-only, so
+they are always the whole corpus. Another corpus is built anew (:meth:`SegmentColumns.from_annotations`,
+:meth:`SegmentColumns.select`); :func:`tvseg.evaluate` also takes any mapping of Annotations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from tvseg.columns_base import Columns, PathOrNone
-
 if TYPE_CHECKING:
     from pyannote.core import Annotation
 
-__all__ = ["SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS"]
+__all__ = ["Columns", "SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS", "PathOrNone"]
+
+_V = TypeVar("_V")
+PathOrNone: TypeAlias = "str | os.PathLike[str] | None"
+"""The file a show was read from (``None`` when not known)."""
 
 UNIT_TEXT_COLUMNS = ("text", "speaker", "topic")
 """The optional text columns of a unit table, in the order its frames hold them."""
+
+
+def _frozen(values: ArrayLike, dtype: DTypeLike) -> NDArray[Any]:
+    """``values`` as a read-only array of ``dtype`` (a view: the caller's own array stays writable)."""
+    array = np.asarray(values, dtype=dtype).view()
+    array.flags.writeable = False
+    return array
+
+
+class Columns(Mapping[str, _V], Generic[_V]):
+    """What both kinds of columns share: the shows, their rows, the files they were read from.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The show ids, sorted and unique.
+    offsets : array of int
+        ``len(names) + 1`` numbers: the rows of show ``names[k]`` are ``offsets[k]:offsets[k + 1]``.
+    start, end : array of float
+        Each row's times in seconds; within a show, rows are sorted by (start, end, line).
+    line : array of int, optional
+        The line each row was read from (``None`` when not known).
+    paths : sequence, optional
+        The file each show was read from, for messages.
+    """
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        offsets: ArrayLike,
+        *,
+        start: ArrayLike,
+        end: ArrayLike,
+        line: ArrayLike | None = None,
+        paths: Iterable[PathOrNone] | None = None,
+    ) -> None:
+        self.names = tuple(names)
+        self.offsets = _frozen(offsets, np.int64)
+        self.start = _frozen(start, np.float64)
+        self.end = _frozen(end, np.float64)
+        self.line = None if line is None else _frozen(line, np.int64)
+        self.paths: tuple[PathOrNone, ...] = tuple(paths) if paths is not None else (None,) * len(self.names)
+        n = len(self.names)
+        if (
+            len(self.offsets) != n + 1
+            or self.offsets[0] != 0
+            or np.any(np.diff(self.offsets) < 0)
+            or self.offsets[-1] != len(self.start)
+            or len(self.end) != len(self.start)
+            or (self.line is not None and len(self.line) != len(self.start))
+            or len(self.paths) != n
+        ):
+            raise ValueError("offsets must run from 0 to the number of rows, one more than the shows")
+        if any(a >= b for a, b in zip(self.names, self.names[1:])):
+            raise ValueError("the show ids must be sorted and unique")
+        self._index = dict(zip(self.names, range(n)))
+
+    def rows(self, show: str) -> slice:
+        """The rows of ``show`` in the arrays (``KeyError`` for a show that is not in them)."""
+        k = self._index[show]
+        return slice(int(self.offsets[k]), int(self.offsets[k + 1]))
+
+    def path(self, show: str) -> PathOrNone:
+        """The file ``show`` was read from (``None`` when not known)."""
+        return self.paths[self._index[show]]
+
+    def __getitem__(self, show: str) -> _V:
+        return self._build(self._index[show])
+
+    def __contains__(self, show: object) -> bool:
+        try:
+            return show in self._index
+        except TypeError:  # an unhashable key
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} shows, {len(self.start)} rows)"
+
+    def _build(self, k: int) -> _V:
+        raise NotImplementedError
+
+    def _selected(self, shows: Iterable[str]) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], dict[str, Any]]:
+        """The names among ``shows`` that the arrays hold (sorted), their offsets, the rows they take
+        and the common keyword arguments of the constructor (for :meth:`select`)."""
+        index = sorted(self._index[name] for name in set(shows) if name in self._index)
+        k = np.asarray(index, dtype=np.int64)
+        counts = self.offsets[k + 1] - self.offsets[k]
+        first = np.repeat(self.offsets[k] - (np.cumsum(counts) - counts), counts)
+        rows = first + np.arange(int(counts.sum()), dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        common = {
+            "start": self.start[rows],
+            "end": self.end[rows],
+            "paths": [self.paths[i] for i in index],
+            "line": None if self.line is None else self.line[rows],
+        }
+        return [self.names[i] for i in index], offsets, rows, common
 
 
 class SegmentColumns(Columns["Annotation"]):
@@ -37,24 +142,15 @@ class SegmentColumns(Columns["Annotation"]):
 
     Parameters
     ----------
-    names : sequence of str
-        The show ids, sorted.
-    offsets : array of int
-        ``len(names) + 1`` numbers: the segments of show ``names[k]`` are the rows
-        ``offsets[k]:offsets[k + 1]``.
-    start, end : array of float
-        Each segment's times in seconds; within a show, rows are sorted by (start, end, line).
+    names, offsets, start, end, line, paths
+        As for :class:`Columns`.
     label : array of str
         Each segment's label (:data:`tvseg.readers.NO_LABEL` when it has none).
-    line : array of int, optional
-        The line each segment was read from (``None`` when not known).
-    paths : sequence, optional
-        The file each show was read from, for messages.
 
     Notes
     -----
-    ``columns[show]`` is the Annotation of ``uri=show`` whose track ``i`` is the show's row ``i``
-    (segment ``[start, end]``, the row's label), built on first use and kept.
+    ``columns[show]`` is a new Annotation of ``uri=show`` whose track ``i`` is the show's row ``i``
+    (segment ``[start, end]``, the row's label).
     """
 
     def __init__(
@@ -69,7 +165,7 @@ class SegmentColumns(Columns["Annotation"]):
         paths: Iterable[PathOrNone] | None = None,
     ) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
-        self.label = np.asarray(label, dtype=object)
+        self.label = _frozen(label, object)
         if len(self.label) != len(self.start):
             raise ValueError("one label per row")
 
@@ -77,41 +173,27 @@ class SegmentColumns(Columns["Annotation"]):
     def from_annotations(
         cls, annotations: Mapping[str, Annotation], *, paths: Mapping[str, PathOrNone] | None = None
     ) -> SegmentColumns:
-        """Columns holding ``{show: Annotation}``; a show whose tracks are not numbered ``0, 1, ...`` in
-        time order (after a UEM split one, say) is kept as given (the columns are then not pristine).
+        """Columns holding the segments of ``{show: Annotation}`` in time order (tracks numbered anew).
 
         ``paths`` maps a show to its file.
         """
         paths = paths or {}
         names = sorted(annotations)
-        starts: list[float] = []
-        ends: list[float] = []
-        labels: list[Any] = []
-        counts: list[int] = []
-        odd: dict[str, Annotation] = {}
-        for name in names:
-            annotation = annotations[name]
-            tracks = list(annotation.itertracks(yield_label=True))
-            counts.append(len(tracks))
-            starts += [segment.start for segment, _, _ in tracks]
-            ends += [segment.end for segment, _, _ in tracks]
-            labels += [label for _, _, label in tracks]
-            if [track for _, track, _ in tracks] != list(range(len(tracks))) or annotation.uri != name:
-                odd[name] = annotation
-        columns = cls(
+        rows = [(name, list(annotations[name].itertracks(yield_label=True))) for name in names]
+        label = np.empty(sum(len(tracks) for _, tracks in rows), dtype=object)
+        label[:] = [label for _, tracks in rows for _, _, label in tracks]
+        return cls(
             names,
-            np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
-            start=starts,
-            end=ends,
-            label=np.array(labels, dtype=object),
+            np.concatenate(([0], np.cumsum([len(tracks) for _, tracks in rows], dtype=np.int64))),
+            start=[segment.start for _, tracks in rows for segment, _, _ in tracks],
+            end=[segment.end for _, tracks in rows for segment, _, _ in tracks],
+            label=label,
             paths=[paths.get(name) for name in names],
         )
-        columns._overrides.update(odd)
-        return columns
 
     def select(self, shows: Iterable[str]) -> SegmentColumns:
-        """Pristine columns of the ``shows`` they hold (others are ignored): a shard of the corpus,
-        read from the arrays without building an Annotation (:mod:`tvseg.scale`)."""
+        """The columns of the ``shows`` they hold (others are ignored): a shard of the corpus, read from
+        the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
         return SegmentColumns(names, offsets, label=self.label[rows], **common)
 
@@ -126,19 +208,13 @@ class SegmentColumns(Columns["Annotation"]):
         return annotation
 
     def ends(self) -> dict[str, float]:
-        """``{show: end of its last segment}`` (0.0 for a show without segments), in iteration order."""
+        """``{show: end of its last segment}`` (0.0 for a show without segments), in show order."""
         counts = np.diff(self.offsets)
         last = np.zeros(len(self.names))
         filled = np.flatnonzero(counts)
         if filled.size:
             last[filled] = np.maximum.reduceat(self.end, self.offsets[filled])
-        result: dict[str, float] = {}
-        for name in self:
-            if name in self._overrides:
-                result[name] = float(self._overrides[name].get_timeline().extent().end)
-            else:
-                result[name] = float(last[self._index[name]])
-        return result
+        return dict(zip(self.names, last.tolist()))
 
 
 class UnitColumns(Columns[pd.DataFrame]):
@@ -148,7 +224,7 @@ class UnitColumns(Columns[pd.DataFrame]):
     Parameters
     ----------
     names, offsets, start, end, line, paths
-        As for :class:`SegmentColumns`.
+        As for :class:`Columns`.
     text, speaker, topic : array of str, optional
         The text columns, one value per row, given when some show has them.
     layout : sequence of tuple of str, optional
@@ -156,8 +232,8 @@ class UnitColumns(Columns[pd.DataFrame]):
 
     Notes
     -----
-    ``columns[show]`` is the DataFrame of the show's rows, with the columns ``start, end`` (float
-    seconds) then the show's text columns, and a ``RangeIndex``; built on first use and kept.
+    ``columns[show]`` is a new DataFrame of the show's rows, with the columns ``start, end`` (float
+    seconds) then the show's text columns, and a ``RangeIndex``.
     """
 
     text: NDArray[np.object_] | None
@@ -182,7 +258,7 @@ class UnitColumns(Columns[pd.DataFrame]):
         given = {"text": text, "speaker": speaker, "topic": topic}
         for name, values in given.items():
             if values is not None:
-                values = np.asarray(values, dtype=object)
+                values = _frozen(values, object)
                 if len(values) != len(self.start):
                     raise ValueError(f"one {name} per row")
             setattr(self, name, values)
@@ -197,77 +273,32 @@ class UnitColumns(Columns[pd.DataFrame]):
 
     @classmethod
     def from_frames(
-        cls,
-        frames: Mapping[str, pd.DataFrame],
-        *,
-        paths: Mapping[str, PathOrNone] | None = None,
-        lines: Mapping[str, ArrayLike | None] | None = None,
+        cls, frames: Mapping[str, pd.DataFrame], *, paths: Mapping[str, PathOrNone] | None = None
     ) -> UnitColumns:
-        """Columns holding ``{show: DataFrame}``; a frame the columns would not give back equal (another
-        index, column or dtype) is kept as given (the columns are then not pristine).
-
-        ``paths`` maps a show to its file; ``lines`` a show to the line of each of its rows.
-        """
-        paths, lines = paths or {}, lines or {}
+        """Columns holding ``{show: DataFrame}`` (columns ``start, end`` and any of ``text, speaker, topic``),
+        each show's rows in the order given. ``paths`` maps a show to its file."""
+        paths = paths or {}
         names = sorted(frames)
-        parts: dict[str, list[NDArray[Any]]] = {name: [] for name in ("start", "end", "line", *UNIT_TEXT_COLUMNS)}
-        counts: list[int] = []
-        layout: list[tuple[str, ...]] = []
-        odd: dict[str, pd.DataFrame] = {}
-        for name in names:
-            frame = frames[name]
-            extra = tuple(c for c in frame.columns if c not in ("start", "end"))
-            regular = (
-                isinstance(frame, pd.DataFrame)
-                and list(frame.columns[:2]) == ["start", "end"]
-                and extra == tuple(c for c in UNIT_TEXT_COLUMNS if c in extra)
-                and isinstance(frame.index, pd.RangeIndex)
-                and frame.index.start == 0
-                and frame.index.step == 1
-                and all(frame[c].dtype == np.float64 for c in ("start", "end"))
-                and all(frame[c].dtype == "str" for c in extra)
-            )
-            kept: pd.DataFrame | None = frame
-            if not regular:
-                odd[name] = frame
-                extra, kept = (), frame.iloc[:0] if isinstance(frame, pd.DataFrame) else None
-            n = 0 if kept is None else len(kept)
-            counts.append(n)
-            layout.append(extra)
-            parts["start"].append(np.zeros(0) if kept is None or not n else kept["start"].to_numpy(dtype=np.float64))
-            parts["end"].append(np.zeros(0) if kept is None or not n else kept["end"].to_numpy(dtype=np.float64))
-            parts["line"].append(
-                np.asarray(lines.get(name, np.zeros(n, dtype=np.int64)), dtype=np.int64)[:n]
-                if name not in odd
-                else np.zeros(0, dtype=np.int64)
-            )
-            for c in UNIT_TEXT_COLUMNS:
-                parts[c].append(
-                    kept[c].to_numpy(dtype=object)
-                    if c in extra and kept is not None
-                    else np.full(n, None, dtype=object)
-                )
-        used = {c for x in layout for c in x}
+        layout = [tuple(c for c in UNIT_TEXT_COLUMNS if c in frames[name].columns) for name in names]
 
-        def join(xs: list[NDArray[Any]], dtype: DTypeLike) -> NDArray[Any]:
-            return np.concatenate(xs) if xs else np.zeros(0, dtype=dtype)
+        def column(c: str, dtype: type) -> NDArray[Any]:
+            parts = [
+                frames[n][c].to_numpy(dtype=dtype) if c in frames[n] else np.full(len(frames[n]), None) for n in names
+            ]
+            return np.concatenate([*parts, np.zeros(0, dtype=dtype)])
 
-        columns = cls(
+        return cls(
             names,
-            np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
-            start=join(parts["start"], float),
-            end=join(parts["end"], float),
-            line=join(parts["line"], np.int64) if lines else None,
+            np.concatenate(([0], np.cumsum([len(frames[name]) for name in names], dtype=np.int64))),
+            start=column("start", np.float64),
+            end=column("end", np.float64),
             paths=[paths.get(name) for name in names],
             layout=layout,
-            **{c: join(parts[c], object) for c in UNIT_TEXT_COLUMNS if c in used},
+            **{c: column(c, object) for c in UNIT_TEXT_COLUMNS if any(c in x for x in layout)},
         )
-        columns._overrides.update(odd)
-        return columns
 
     def select(self, shows: Iterable[str]) -> UnitColumns:
-        """Pristine columns of the ``shows`` they hold (others are ignored), as
-        :meth:`SegmentColumns.select`."""
+        """The columns of the ``shows`` they hold (others are ignored), as :meth:`SegmentColumns.select`."""
         names, offsets, rows, common = self._selected(shows)
         texts = {c: getattr(self, c)[rows] for c in UNIT_TEXT_COLUMNS if getattr(self, c) is not None}
         layout = [self.layout[self._index[name]] for name in names]

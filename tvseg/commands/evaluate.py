@@ -272,7 +272,9 @@ def load(args):
 
 def show_ends(reference, uem) -> dict:
     """Where each reference show with segments ends, for the shows the UEM does not bound."""
-    if getattr(reference, "pristine", False):  # columns: from the arrays, no Annotation built
+    from tvseg.columns import SegmentColumns
+
+    if isinstance(reference, SegmentColumns):  # from the arrays, no Annotation built
         ends = reference.ends()
         counts = np.diff(reference.offsets)
         return {

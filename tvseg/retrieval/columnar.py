@@ -2,32 +2,30 @@
 (:class:`tvseg.columns.SegmentColumns`, :class:`tvseg.columns.UnitColumns`) to the flat arrays the
 kernels score, without a pyannote object per show.
 
-:func:`tvseg.evaluate` takes this path when the reference and every system are pristine
-``SegmentColumns`` (as :func:`tvseg.read_segments` returns them) and no UEM is given; otherwise it
+:func:`tvseg.evaluate` takes this path when the reference and every system are ``SegmentColumns``
+(as :func:`tvseg.read_segments` returns them) and no UEM is given; otherwise it
 reads each show's Annotation. Both paths give the same arrays (``tests/test_columnar_path.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
+from tvseg.columns import Columns
 from tvseg.errors import InputError
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.retrieval.segments import Segments, check
-
-if TYPE_CHECKING:
-    from tvseg.columns_base import Columns
 
 __all__ = ["is_columnar", "segments_from_columns", "crop_to_regions", "unit_arrays", "SEGMENT_PRECISION"]
 
 
 def is_columnar(mapping) -> bool:
-    """True when ``mapping`` is a pristine columns object (its arrays are the whole truth)."""
-    return bool(getattr(mapping, "pristine", False)) and hasattr(mapping, "offsets")
+    """True when ``mapping`` is a columns object (its arrays are the whole truth)."""
+    return isinstance(mapping, Columns)
 
 
 def _gather(columns, shows: Sequence[str]):
@@ -85,7 +83,7 @@ def unit_arrays(units: Mapping, shows: Sequence[str]) -> tuple[np.ndarray, np.nd
     """``(show index, start, end)`` of the units of ``shows`` (float seconds, in each show's row order),
     from :class:`tvseg.columns.UnitColumns` or any mapping of show id to a ``start, end`` table."""
     if is_columnar(units):
-        columns = cast("Columns[Any]", units)  # a pristine UnitColumns
+        columns = cast("Columns[Any]", units)  # a UnitColumns
         rows, counts = _gather(columns, shows)
         return (
             np.repeat(np.arange(len(shows), dtype=np.int64), counts),
