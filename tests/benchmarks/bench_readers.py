@@ -1,11 +1,11 @@
 """Speed of the readers, as ratios against the tools people use, in one process, best of repeats.
 
-- RTTM: ``tvseg.read_segments`` vs ``pyannote.database.util.load_rttm`` (both build Annotations).
-- WebVTT: ``tvseg.read_segments`` vs ``webvtt.read`` alone (tvseg parses with webvtt-py, then
-  checks every timing line and builds an Annotation: the ratio is the cost of those checks).
+- RTTM: ``tvseg.read_segments`` (the columns, every line validated) vs ``pyannote.database.util.load_rttm``
+  (Annotations).
+- WebVTT: ``tvseg.read_segments`` vs ``webvtt.read`` alone (tvseg parses every cue block and checks every
+  timing line).
 - CSV: ``tvseg.read_segments`` vs the loader people write by hand: ``pandas.read_csv`` then one
-  Annotation per show (tvseg also splits the file with the csv module for line numbers and
-  validates every cell).
+  Annotation per show (tvseg validates every cell and knows each row's line).
 - Growth: each reader on n and 4n segments; a linear reader takes about 4 times as long.
 
 Run: ``python tests/benchmarks/bench_readers.py [--segments N] [--repeat R]``.
