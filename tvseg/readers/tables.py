@@ -380,10 +380,17 @@ def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> 
         values = list(found)
     stripped = np.asarray([value.strip() or empty for value in values], dtype=object)
     distinct, recode = np.unique(stripped, return_inverse=True)
+    if len(distinct) == len(stripped) and (distinct == stripped).all():
+        return distinct.tolist(), codes  # sorted and distinct as they are
     return distinct.tolist(), np.asarray(recode, dtype=np.int64).reshape(-1)[codes]
 
 
 def _in_order_of_appearance(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The names that ``codes`` use, in the order they first appear, and the codes renumbered so."""
-    codes, order = pd.factorize(codes)
-    return [names[k] for k in order.tolist()], codes.astype(np.int64)
+    runs = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))  # a table is mostly sorted by show
+    order = pd.unique(codes[runs])
+    if np.array_equal(order, np.arange(len(names))):
+        return names, codes
+    renumber = np.empty(len(names), dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    return [names[k] for k in order.tolist()], renumber[codes]
