@@ -270,9 +270,7 @@ def read_units(
     show : str, optional
         The show id of a single VTT or SRT file (default: the file's stem).
     encoding : str, optional
-        The encoding of every file read (default: UTF-8, or what a file's byte order mark says; a
-        mark wins over ``encoding``): any text encoding Python knows, e.g. ``"gb2312"``, ``"cp1251"``,
-        ``"cp1252"``, ``"latin-1"``, ``"utf-16-le"``. A show's id stays its file's stem.
+        The encoding of every file read, as for :func:`read_segments`.
 
     Returns
     -------

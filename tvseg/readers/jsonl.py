@@ -161,14 +161,13 @@ def _time(value, *, path, line: int, field: str) -> float:
     return parse_time(value, path=path, line=line, field=field)
 
 
+def _check_list(value, message: str, *, path, line: int) -> None:
+    if not isinstance(value, list):
+        raise InputError(message, path=path, line=line, value=json.dumps(value, ensure_ascii=False)[:120])
+
+
 def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[tuple[float, float, str, int]]:
-    if not isinstance(boundaries, list):
-        raise InputError(
-            f"'{side}' must be a list of boundary times in seconds",
-            path=path,
-            line=line,
-            value=json.dumps(boundaries, ensure_ascii=False)[:120],
-        )
+    _check_list(boundaries, f"'{side}' must be a list of boundary times in seconds", path=path, line=line)
     times: set[float] = set()
     for value in boundaries:
         time = _time(value, path=path, line=line, field=f"{side} boundary")
@@ -187,13 +186,7 @@ def _side(boundaries, titles, duration: float, *, path, line: int, side: str) ->
 
 def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
     field = _TITLES[side]
-    if not isinstance(titles, list):
-        raise InputError(
-            f"'{field}' must be a list of [title, start] pairs",
-            path=path,
-            line=line,
-            value=json.dumps(titles, ensure_ascii=False)[:120],
-        )
+    _check_list(titles, f"'{field}' must be a list of [title, start] pairs", path=path, line=line)
     labels: dict[float, str] = {}
     for pair in titles:
         if not (
