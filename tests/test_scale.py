@@ -268,3 +268,21 @@ def test_the_command_scores_in_processes_or_dask_with_the_same_json(tmp_path):
         assert main(base + extra + ["--json", str(out)]) == 0
         outputs[name] = _json.loads(out.read_text(encoding="utf-8"))
     assert outputs["jobs"] == outputs["one"] and outputs["dask"] == outputs["one"]
+
+
+@pytest.mark.parametrize("chunk_shows", [[5, 9, 16], 1])
+def test_a_uem_with_gaps_in_shards(corpus, chunk_shows):
+    shows = sorted(corpus["reference"])[:30]
+    reference = {s: corpus["reference"][s] for s in shows}
+    hypotheses = {n: {s: h[s] for s in shows if s in h} for n, h in corpus["hypotheses"].items()}
+    uem = {
+        s: Timeline([Segment(5.0, 120.0), Segment(160.0, 280.0)] if k % 4 == 1 else [Segment(0.0, 250.0)])
+        for k, s in enumerate(shows)
+        if k % 2
+    }
+    options = dict(uem=uem, units={s: corpus["units"][s] for s in shows if s in corpus["units"]})
+    options["settings"] = tvseg.Settings(bootstrap=40)
+    one = recorded(lambda: tvseg.evaluate(reference, hypotheses, **options))
+    many = recorded(lambda: evaluate_sharded(reference, hypotheses, chunk_shows=chunk_shows, **options))
+    assert json.dumps(many[0].to_json()) == json.dumps(one[0].to_json())
+    assert many[1] == one[1]

@@ -3,22 +3,25 @@
 Every component, segment, partner and boundary of :class:`tvseg.retrieval.corpus.ShowScores` belongs to
 one show, and scoring a show reads that show alone: the scores of shards ``0 .. k`` of a sorted corpus,
 joined by :func:`join_scores` (arrays concatenated in show order, show indices and indices into the
-other side's arrays moved by what the shards before hold), are the scores of the corpus scored at once,
-array for array (``tests/test_scale.py``).
+other side's arrays moved by what the shards before hold; the evaluated regions of a UEM with gaps
+joined, :func:`join_regions`), are the scores of the corpus scored at once, array for array
+(``tests/test_scale.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import numpy as np
 import pandas as pd
 
+from tvseg.exact import ticks
 from tvseg.retrieval.corpus import ShowScores
 from tvseg.retrieval.coverage import Matching
+from tvseg.retrieval.region import Region
 from tvseg.retrieval.segments import Segments
 
-__all__ = ["join_frames", "join_segments", "join_scores"]
+__all__ = ["join_frames", "join_segments", "join_regions", "join_scores"]
 
 
 def _cat(arrays):
@@ -48,6 +51,39 @@ def join_segments(parts: list[Segments]) -> Segments:
         end=_cat([p.end for p in parts]),
         label=_cat([p.label for p in parts]),
         n_shows=int(sum(p.n_shows for p in parts)),
+    )
+
+
+def join_regions(parts: list[ShowScores]) -> Region | None:
+    """The evaluated regions of consecutive shards when one has a show of several (a UEM with gaps),
+    else None: a shard built none when none of its shows has gaps, and each of its shows is then
+    evaluated on its one region ``region_start .. region_end`` (none where NaN), as the corpus's
+    :class:`~tvseg.retrieval.region.Region` holds such a show."""
+    regions = [p.reference.region for p in parts]
+    if all(region is None for region in regions):
+        return None
+    show, start, end, start_s, end_s = [], [], [], [], []
+    for p, region, first in zip(parts, regions, _before([len(p.shows) for p in parts])):
+        if region is not None:
+            show.append(region.show + first)
+            start.append(region.start)
+            end.append(region.end)
+            start_s.append(region.start_seconds)
+            end_s.append(region.end_seconds)
+            continue
+        k = np.flatnonzero(~np.isnan(p.region_start))
+        show.append(k.astype(np.int64) + first)
+        start_s.append(np.asarray(p.region_start, dtype=float)[k])
+        end_s.append(np.asarray(p.region_end, dtype=float)[k])
+        start.append(ticks(start_s[-1]))
+        end.append(ticks(end_s[-1]))
+    return Region(
+        show=_cat(show),
+        start=_cat(start),
+        end=_cat(end),
+        n_shows=sum(len(p.shows) for p in parts),
+        start_seconds=_cat(start_s),
+        end_seconds=_cat(end_s),
     )
 
 
@@ -93,13 +129,19 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
         arrays = [getattr(p, name) for p in parts]
         return None if arrays[0] is None else _cat(arrays)
 
+    reference = join_segments([p.reference for p in parts])
+    hypothesis = join_segments([p.hypothesis for p in parts])
+    region = join_regions(parts)
+    if region is not None:
+        reference, hypothesis = replace(reference, region=region), replace(hypothesis, region=region)
+
     return ShowScores(
         shows=[s for p in parts for s in p.shows],
         components=join_frames([p.components for p in parts]),
         boundary_matched=join_frames([p.boundary_matched for p in parts]),
         titles=parts[0].titles,
-        reference=join_segments([p.reference for p in parts]),
-        hypothesis=join_segments([p.hypothesis for p in parts]),
+        reference=reference,
+        hypothesis=hypothesis,
         matching=Matching(**matching),
         correct=(_cat([p.correct[0] for p in parts]), _cat([p.correct[1] for p in parts])),
         region_start=_cat([p.region_start for p in parts]),
