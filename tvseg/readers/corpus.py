@@ -220,9 +220,9 @@ def _check_new_shows(origin: dict, shows: list[tuple[str, int]], file: Path) -> 
 
 def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColumns:
     """One :class:`SegmentColumns` (or :class:`UnitColumns`) of checked rows whose shows are all distinct."""
-    layouts = [tuple(key for key in UNIT_TEXT_COLUMNS if key in part.texts) for part in parts for _ in part.names]
     if not parts:
         parts = [Rows([], [], [], start=[], end=[], line=[], **({} if units else {"label": np.zeros(0, object)}))]
+    present = [tuple(key for key in UNIT_TEXT_COLUMNS if key in part.texts) for part in parts]
     if len(parts) == 1:
         rows = parts[0]
     else:
@@ -244,6 +244,7 @@ def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColu
     by_rank[rank] = np.arange(len(rank))
     names, paths = [rows.names[k] for k in by_rank], [rows.files[k] for k in by_rank]
     if units:
+        layouts = [layout for part, layout in zip(parts, present) for _ in part.names]
         layout = [layouts[k] for k in by_rank]
         return UnitColumns(
             names, offsets, start=rows.start, end=rows.end, line=rows.line, paths=paths, layout=layout, **rows.texts
