@@ -1,5 +1,7 @@
-"""tvseg.scale.evaluate_sharded (issue 16): shards scored in other processes or on a Dask cluster give
-tvseg.evaluate's result bit for bit, and the same warnings."""
+"""tvseg.scale (issues 16, 23): shards scored in other processes or on a Dask cluster give tvseg.evaluate's
+result bit for bit, and the same warnings; from files (evaluate_files, tvseg evaluate --jobs / --dask), each
+shard reads its own shows: a folder's files by name, a large RTTM or CSV file by the bytes of its shows,
+any other file whole."""
 
 import json
 import warnings
@@ -11,7 +13,7 @@ from pyannote.core import Annotation, Segment, Timeline
 
 import tvseg
 from tvseg.errors import InputError, UsageError
-from tvseg.scale import evaluate_sharded
+from tvseg.scale import Files, evaluate_files, evaluate_sharded, read_files
 
 N_SHOWS = 200
 WORDS = ("météo", "sport", "politique", "économie", "culture", "faits divers", "international", "santé")
@@ -80,7 +82,10 @@ def corpus(tmp_path_factory):
     hypotheses = {"a": tvseg.read_segments(folder / "a.rttm"), "b": tvseg.read_segments(folder / "b.rttm")}
     units = tvseg.read_units(folder / "units.csv")
     settings = tvseg.Settings(bootstrap=200)
-    return dict(reference=reference, hypotheses=hypotheses, units=units, metadata=metadata, settings=settings)
+    metadata.to_csv(folder / "metadata.csv")
+    return dict(
+        reference=reference, hypotheses=hypotheses, units=units, metadata=metadata, settings=settings, folder=folder
+    )
 
 
 def recorded(function):
@@ -268,6 +273,168 @@ def test_the_command_scores_in_processes_or_dask_with_the_same_json(tmp_path):
         assert main(base + extra + ["--json", str(out)]) == 0
         outputs[name] = _json.loads(out.read_text(encoding="utf-8"))
     assert outputs["jobs"] == outputs["one"] and outputs["dask"] == outputs["one"]
+
+
+# ------------------------------------------------------------------------ from files: each shard reads its own
+
+
+def _files(folder, **changes):
+    options = dict(
+        reference=str(folder / "ref"),
+        hypotheses={"a": str(folder / "a.rttm"), "b": str(folder / "b.rttm")},
+        units=str(folder / "units.csv"),
+        metadata=str(folder / "metadata.csv"),
+    )
+    return Files(**{**options, **changes})
+
+
+def _one_process(files, settings):
+    """What tvseg evaluate without --jobs does: read here, evaluate here."""
+    return recorded(lambda: tvseg.evaluate(settings=settings, **read_files(files)))
+
+
+@pytest.fixture
+def in_shards(monkeypatch):
+    """``in_shards(function)``: run it (recorded) where the parent must not read the inputs (the shards
+    do): reading them here fails the test."""
+    import tvseg.scale
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the inputs were read in the parent, not in the shards")
+
+    def run(function):
+        with monkeypatch.context() as patch:
+            patch.setattr(tvseg.scale, "_read_here", refuse)
+            return recorded(function)
+
+    return run
+
+
+def same_run(one, many):
+    (a, a_caught), (b, b_caught) = one, many
+    assert json.dumps(b.to_json()) == json.dumps(a.to_json())
+    assert b_caught == a_caught
+    for name, sr in a.systems.items():
+        pd.testing.assert_frame_equal(b.systems[name].shows, sr.shows)
+        pd.testing.assert_frame_equal(b.systems[name].matches, sr.matches)
+
+
+@pytest.mark.parametrize("shards", [1, 3, 7])
+def test_files_read_by_the_shards_in_this_process(corpus, in_shards, shards):
+    # a folder of one file per show (cut by file name), b.rttm and units.csv sorted by show (cut by bytes),
+    # a.rttm ending with a show that sorts first (its bytes do not fit the cut: read whole by each shard)
+    files = _files(corpus["folder"])
+    one = _one_process(files, corpus["settings"])
+    many = in_shards(lambda: evaluate_files(files, shards=shards, settings=corpus["settings"]))
+    same_run(one, many)
+    assert "a: show(s) not in the reference, left out: extra_show (from " in " ".join(m for _, m in many[1])
+
+
+def test_files_read_by_two_local_processes(corpus, in_shards):
+    files = _files(corpus["folder"])
+    same_run(
+        _one_process(files, corpus["settings"]),
+        in_shards(lambda: evaluate_files(files, jobs=2, settings=corpus["settings"])),
+    )
+
+
+def test_files_read_by_dask_workers(corpus, in_shards):
+    pytest.importorskip("dask.distributed")
+    files = _files(corpus["folder"])
+    settings = corpus["settings"]
+    same_run(
+        _one_process(files, settings), in_shards(lambda: evaluate_files(files, dask="local", jobs=2, settings=settings))
+    )
+
+
+def _sorted_file(folder, name, parts):
+    path = folder / name
+    path.write_text("".join(part.read_text() for part in sorted(parts)))
+    return str(path)
+
+
+def test_one_reference_file_a_uem_with_gaps_and_unsorted_units(corpus, tmp_path, in_shards):
+    folder = corpus["folder"]
+    shows = sorted(corpus["reference"])[:60]
+    reference = _sorted_file(tmp_path, "ref.rttm", [folder / "ref" / f"{show}.rttm" for show in shows])
+    rng = np.random.default_rng(5)
+    units = pd.read_csv(folder / "units.csv")
+    units = units[units["show"].isin(shows)]
+    units.iloc[rng.permutation(len(units))].to_csv(tmp_path / "units.csv", index=False, float_format="%.3f")
+    uem = "".join(
+        f"{show} 1 10.000 {100 + k}.000\n" + (f"{show} 1 {150 + k}.000 290.000\n" if k % 3 == 0 else "")
+        for k, show in enumerate(shows[::2])
+    )
+    (tmp_path / "some.uem").write_text(uem)
+    settings = tvseg.Settings(bootstrap=50)
+    for extra in ({}, {"uem": str(tmp_path / "some.uem")}):
+        files = _files(folder, reference=reference, units=str(tmp_path / "units.csv"), **extra)
+        one = _one_process(files, settings)
+        assert one[0].systems["a"].corpus["pk"] is not None
+        for shards in (2, 5):
+            run = lambda files=files, shards=shards: evaluate_files(files, shards=shards, settings=settings)  # noqa: E731
+            same_run(one, in_shards(run))
+
+
+def test_files_not_named_after_their_shows(corpus, tmp_path, in_shards):
+    # a hypothesis folder of files holding several shows each, named after none of them
+    folder = corpus["folder"]
+    b = tvseg.read_segments(folder / "b.rttm")
+    (tmp_path / "b").mkdir()
+    lines = (folder / "b.rttm").read_text().splitlines(keepends=True)
+    for k in range(3):
+        (tmp_path / "b" / f"part{k}.rttm").write_text("".join(x for x in lines if int(x.split()[1][4:]) % 3 == k))
+    files = _files(folder, hypotheses={"a": str(folder / "a.rttm"), "b": str(tmp_path / "b")})
+    one = _one_process(files, corpus["settings"])
+    assert len(one[0].systems["b"].scores.hypothesis) == sum(len(list(a.itersegments())) for a in b.values())
+    same_run(one, in_shards(lambda: evaluate_files(files, shards=4, settings=corpus["settings"])))
+
+
+def test_an_error_in_a_shard_is_raised_as_one_process_raises_it(corpus, tmp_path):
+    folder = corpus["folder"]
+    text = (folder / "b.rttm").read_text().replace("SEGMENT show0150 1 ", "SEGMENT show0150 1 x", 1)
+    (tmp_path / "b.rttm").write_text(text)
+    duplicate = tmp_path / "ref"
+    duplicate.mkdir()
+    for file in (folder / "ref").iterdir():
+        (duplicate / file.name).write_bytes(file.read_bytes())
+    (duplicate / "another.rttm").write_text((folder / "ref" / "show0003.rttm").read_text())
+    for changes in ({"hypotheses": {"b": str(tmp_path / "b.rttm")}}, {"reference": str(duplicate)}):
+        files = _files(folder, **changes)
+        with pytest.raises(InputError) as one:
+            read_files(files)
+        with pytest.raises(InputError) as many:
+            evaluate_files(files, shards=3, settings=corpus["settings"])
+        assert str(many.value) == str(one.value)
+
+
+def test_a_sorted_file_is_cut_between_the_lines_of_two_shows(tmp_path):
+    # the bytes of each piece hold exactly the rows whose show lies in the piece's range (told here by
+    # reading every line), whatever the bounds, with blank lines anywhere
+    from tvseg.scale import _lines_of, _pieces
+
+    rng = np.random.default_rng(2)
+    shows = sorted({f"s{int(x):03d}" for x in rng.integers(0, 400, 60)})
+    rows = ["show,start,end\n", "\n"]
+    for show in shows:
+        for k in range(int(rng.integers(1, 6))):
+            rows.append(f"{show},{k}.000,{k + 1}.000\n" + ("\n" if rng.random() < 0.1 else ""))
+    path = tmp_path / "units.csv"
+    path.write_text("".join(rows))
+    data = path.read_bytes()
+    lines = _lines_of(str(path), Files(reference="", hypotheses={}), units=True)
+    assert lines is not None and lines.header == b"show,start,end\n"
+    for _ in range(50):
+        bounds = sorted({f"s{int(x):03d}" for x in rng.integers(0, 420, int(rng.integers(1, 6)))})
+        edges = [None, *bounds, None]
+        for (start, stop), lo, hi in zip(_pieces(str(path), lines, bounds), edges[:-1], edges[1:]):
+            got = [line for line in data[start:stop].decode().splitlines() if line]
+            expected = [
+                row.strip()
+                for row in rows[1:]
+                if row.strip() and (lo is None or row.split(",")[0] >= lo) and (hi is None or row.split(",")[0] < hi)
+            ]
+            assert got == expected
 
 
 @pytest.mark.parametrize("chunk_shows", [[5, 9, 16], 1])

@@ -11,20 +11,25 @@
 
 From there the checks (time base, caption-likeness, frames) and the cropping of hypotheses to their
 show's evaluated region run on the arrays, the same code for both.
+
+Its warnings are data first (:class:`Notice`, in :attr:`Prepared.notices`), given by
+:func:`give_notices`: those about many shows (shows that look like captions, hypotheses cropped,
+shows the reference lacks) are one warning per side whatever the shows, built from one notice per
+show, so the notices of a corpus are those of its parts put end to end.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.exact import ticks
+from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import is_timeline
 from tvseg.readers.uem import crop_segment, crop_to_uem
 from tvseg.retrieval.boundaries import regions
@@ -34,20 +39,49 @@ from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.time_base import (
     caption_like,
+    captions_message,
     check_hypothesis_extents,
     check_shows_in_common,
     check_unit_extents,
     shows_and_files,
-    warn_captions,
 )
 
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
 
-__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "check_systems", "warn_extra_shows", "give_notes"]
+__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "Notice", "give_notices", "extra_shows"]
 
 MAX_FRAMES_PER_SHOW = 2_000_000
 """Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A warning of :func:`prepare`, as data (:func:`give_notices` gives it).
+
+    Attributes
+    ----------
+    kind : {"text", "captions", "crop", "extra"}
+        ``"text"``: a warning of its own, ``text``. The others are about one show each, and all those
+        of one kind and ``side`` are one warning: ``"captions"`` a show that looks like captions
+        (``value``: its median segment in seconds and its segments per hour), ``"crop"`` a show whose
+        hypothesis was cropped to its evaluated region (``value``: the microseconds removed), ``"extra"``
+        a show the reference lacks, left out (``value``: the file it was read from, or None).
+    side : str
+        ``"reference"``, ``"units"`` or a system's name (``"NAME hypothesis"`` for captions).
+    show : str
+        The show (kinds other than ``"text"``).
+    text : str
+        The message (kind ``"text"``).
+    value : object
+        As ``kind`` says.
+    """
+
+    kind: str
+    side: str = ""
+    show: str = ""
+    text: str = ""
+    value: Any = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,6 +105,8 @@ class Prepared:
         System name -> :class:`Segments`: its hypothesis per show, cropped to the region.
     units : tuple of ndarray or None
         ``(show index, start, end)`` of the units of the scored shows (None without units).
+    notices : list of Notice
+        The warnings, in the order :func:`give_notices` gives them.
     """
 
     settings: Settings
@@ -83,6 +119,7 @@ class Prepared:
     region_end: np.ndarray
     systems: dict
     units: tuple | None = None
+    notices: list = field(default_factory=list)
 
 
 def prepare(
@@ -93,18 +130,31 @@ def prepare(
     uem: Mapping[str, Timeline] | None = None,
     units: Mapping[str, pd.DataFrame] | None = None,
     check_time_base: bool = True,
-    notes: list | None = None,
+    check_systems: bool = True,
+    warn: bool = True,
 ) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
     Parameters and errors as in :func:`tvseg.evaluate`, and:
 
-    notes : list, optional
-        For one shard of a corpus (:mod:`tvseg.scale`): the warnings that count shows of the whole
-        corpus (shows that look like captions, hypotheses cropped) are not given but their facts
-        appended to ``notes``, for :func:`give_notes` to give once for the corpus; the check that each
-        system shares a show with the reference is the caller's (:func:`check_systems`).
+    check_systems : bool, default True
+        Refuse a system that has no show, or none of the reference's (False: the caller checks it).
+    warn : bool, default True
+        Give the warnings (:func:`give_notices`; those found before an error too); False: only keep
+        them in :attr:`Prepared.notices`, for the caller to give.
     """
+    notices: list[Notice] = []
+    try:
+        return _prepare(reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices)
+    finally:
+        if warn:
+            give_notices(notices, stacklevel=3)
+
+
+def _prepare(
+    reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices: list[Notice]
+) -> Prepared:
+    """:func:`prepare`, its notices appended to ``notices`` as they are found."""
     settings = settings or Settings()
     changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
@@ -128,27 +178,38 @@ def prepare(
         kept = dict(zip(shows, ref_anns))
         ref = from_segmentations(ref_anns, names=shows, side="reference")
     region_start, region_end = regions(ref, uem_start, uem_end)
-    _captions("reference", shows, ref, notes)
+    notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
     unit_data = None
     if units is not None:
         unit_data = unit_arrays(units, shows)
-        warn_extra_shows("units", shows, units)
-        check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base)
-    if notes is None:
-        check_systems(shows, hypotheses)
+        notices += extra_shows("units", shows, units)
+        found: list[str] = []
+        check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
+        notices += [Notice("text", text=text) for text in found]
+    for name, hypothesis in hypotheses.items() if check_systems else ():
+        check_shows_in_common(name, shows, list(hypothesis))
     systems = {}
     for name, hypothesis in hypotheses.items():
         side = f"{name} hypothesis"
-        missing = set(_warn_alignment(name, shows, hypothesis))
+        notices += extra_shows(name, shows, hypothesis)
+        missing = {show for show in shows if show not in hypothesis}
+        notices += [
+            Notice("text", text=f"{name}: no hypothesis for show {show}: scored as an empty hypothesis")
+            for show in shows
+            if show in missing
+        ]
         if columnar:
             hyp = segments_from_columns(hypothesis, shows, side=side)
         else:
             aligned = [None if s in missing else _crop(hypothesis[s], uem.get(s) if uem else None) for s in shows]
             hyp = from_segmentations(aligned, names=shows, side=side)
-        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base)
-        _captions(name, shows, hyp, notes)
-        systems[name] = _crop_to_region(name, hyp, shows, region_start, region_end, notes)
+        found = []
+        check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
+        notices += [Notice("text", text=text) for text in found]
+        notices += _captions(name, shows, hyp)
+        systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
+        notices += cropped
     region = _gapped_region(uem, shows, region_start, region_end)
     if region is not None:
         ref = replace(ref, region=region)
@@ -166,6 +227,7 @@ def prepare(
         region_end=region_end,
         systems=systems,
         units=unit_data,
+        notices=list(notices),
     )
 
 
@@ -182,34 +244,52 @@ def _uem_edges(uem, shows):
     return start, end
 
 
-def check_systems(shows, hypotheses: Mapping) -> None:
-    """Raise :class:`InputError` for a system that shares no show with the reference's ``shows``."""
-    for name, hypothesis in hypotheses.items():
-        check_shows_in_common(name, shows, list(hypothesis))
+def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> list[Notice]:
+    """A notice per show of ``mapping`` (a system's hypotheses, the units) that the reference lacks,
+    in show order: they are left out (the warning names the file each was read from, when known)."""
+    path_of = getattr(mapping, "path", None)
+    known = set(reference_shows)
+    return [
+        Notice("extra", side, show, value=path_of(show) if callable(path_of) else None)
+        for show in sorted(set(mapping) - known)
+    ]
 
 
-def warn_extra_shows(name: str, reference_shows, hypothesis: Mapping, *, stacklevel: int = 2) -> None:
-    """Warn about the shows of ``hypothesis`` (or of the units) the reference lacks (they are left out),
-    naming the files they come from."""
-    extra = sorted(set(hypothesis) - set(reference_shows))
-    if extra:
-        warnings.warn(
-            f"{name}: show(s) not in the reference, left out: {shows_and_files(hypothesis, extra)}",
-            TvsegWarning,
-            stacklevel=stacklevel + 1,
-        )
+class _Paths:
+    """The file of each show, as :func:`tvseg.time_base.shows_and_files` reads it."""
+
+    def __init__(self, notices):
+        self._paths = {n.show: n.value for n in notices}
+
+    def path(self, show):
+        return self._paths[show]
 
 
-def _warn_alignment(name: str, reference_shows: list, hypothesis: Mapping) -> list[str]:
-    """Warn about the shows of ``hypothesis`` the reference lacks (left out), and the reference shows
-    it lacks (scored as empty); return the latter."""
-    warn_extra_shows(name, reference_shows, hypothesis, stacklevel=3)
-    missing = [show for show in reference_shows if show not in hypothesis]
-    for show in missing:
-        warnings.warn(
-            f"{name}: no hypothesis for show {show}: scored as an empty hypothesis", TvsegWarning, stacklevel=3
-        )
-    return missing
+def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
+    """Give the warnings of ``notices`` (:class:`Notice`), each in the place of its first notice:
+    a ``"text"`` notice as its text, all the notices of one other kind and side as one warning."""
+    groups: dict[tuple, list[Notice]] = {}
+    for k, notice in enumerate(notices):
+        groups.setdefault((notice.kind, notice.side) if notice.kind != "text" else ("text", k), []).append(notice)
+    for (kind, side), group in groups.items():
+        group = group if kind == "text" else sorted(group, key=lambda n: n.show)
+        if kind == "text":
+            message = group[0].text
+        elif kind == "captions":
+            first = group[0]
+            message = captions_message(side, len(group), (first.show, *first.value))
+        elif kind == "crop":
+            names = [n.show for n in group]
+            removed = sum(n.value for n in group) / TICKS_PER_SECOND
+            message = (
+                f"{side}: hypothesis cropped to the reference's extent (no UEM for these shows): "
+                f"{removed:.3f} s removed from {len(group)} show(s) "
+                f"({', '.join(names[:5])}{' ...' if len(group) > 5 else ''})"
+            )
+        else:
+            names = [n.show for n in group]
+            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
+        warnings.warn(message, TvsegWarning, stacklevel=stacklevel + 1)
 
 
 def _crop(segmentation, timeline):
@@ -280,45 +360,16 @@ def _check_frames(settings: Settings, shows, region_start, region_end) -> None:
         )
 
 
-def _captions(side, shows, segments, notes) -> None:
-    """:func:`tvseg.time_base.warn_if_captions`, or its facts appended to ``notes``."""
-    flagged = caption_like(shows, segments)
-    if notes is None:
-        warn_captions(side, len(flagged), flagged[0] if flagged else None, stacklevel=3)
-    else:
-        notes.append(("captions", side, len(flagged), flagged[:1], 0.0))
+def _captions(side, shows, segments) -> list[Notice]:
+    """A notice per show that looks like captions (:func:`tvseg.time_base.caption_like`)."""
+    return [
+        Notice("captions", side, show, value=(median, rate)) for show, median, rate in caption_like(shows, segments)
+    ]
 
 
-def give_notes(notes: list) -> None:
-    """Give the warnings whose facts :func:`prepare` appended to ``notes`` for the shards of a corpus
-    (in show order): one per side and kind, as :func:`prepare` gives them for the whole corpus."""
-    merged: dict = {}
-    for kind, side, count, facts, seconds in notes:
-        total = merged.setdefault((kind, side), [0, [], 0.0])
-        total[0] += count
-        total[1] += facts
-        total[2] += seconds
-    for (kind, side), (count, facts, seconds) in merged.items():
-        if kind == "captions":
-            warn_captions(side, count, facts[0] if facts else None, stacklevel=2)
-        else:
-            _warn_crop(side, seconds, count, facts)
-
-
-def _warn_crop(name, removed, count, names) -> None:
-    if count:
-        warnings.warn(
-            f"{name}: hypothesis cropped to the reference's extent (no UEM for these shows): "
-            f"{removed:.3f} s removed from {count} show(s) "
-            f"({', '.join(names[:5])}{' ...' if count > 5 else ''})",
-            TvsegWarning,
-            stacklevel=4,
-        )
-
-
-def _crop_to_region(name, hyp, shows, region_start, region_end, notes=None) -> Segments:
-    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's),
-    with one warning per system saying how much was cropped."""
+def _crop_to_region(name, hyp, shows, region_start, region_end) -> tuple[Segments, list[Notice]]:
+    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's), with
+    a notice per show cropped (the microseconds removed: one warning per system says how much)."""
     off = hyp.offsets()
     nonempty = off[1:] > off[:-1]
     first = np.zeros(hyp.n_shows, dtype=np.int64)
@@ -330,13 +381,9 @@ def _crop_to_region(name, hyp, shows, region_start, region_end, notes=None) -> S
     hi = ticks(np.where(has, region_end, 0.0))
     outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
     if not len(outside):
-        return hyp
-    before = float(hyp.duration.sum())
-    hyp = crop_to_regions(hyp, region_start, region_end, outside)
-    removed = before - float(hyp.duration.sum())
-    names = [shows[k] for k in outside[:6].tolist()]
-    if notes is None:
-        _warn_crop(name, removed, len(outside), names)
-    else:
-        notes.append(("crop", name, len(outside), names, removed))
-    return hyp
+        return hyp, []
+    cropped = crop_to_regions(hyp, region_start, region_end, outside)
+    removed = np.zeros(hyp.n_shows, dtype=np.int64)
+    np.add.at(removed, hyp.show, hyp.duration_ticks)
+    np.subtract.at(removed, cropped.show, cropped.duration_ticks)
+    return cropped, [Notice("crop", name, shows[k], value=int(removed[k])) for k in outside.tolist()]

@@ -27,7 +27,8 @@ gets a warning naming ``--units``, the option that reads caption cues as units.
 Errors are :class:`~tvseg.errors.InputError` naming the show, both extents and, when the numbers
 suggest one, the likely cause (:func:`likely_cause`). ``check_time_base=False`` (CLI
 ``--no-time-base-check``) turns the errors on extents into warnings, for the rare corpus where a
-system really scores shows it barely overlaps.
+system really scores shows it barely overlaps. The checks on extents give their warnings, or append
+them to a list the caller gives (``found=``: :mod:`tvseg.preparation` keeps its warnings as data).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ __all__ = [
     "check_unit_extents",
     "warn_if_captions",
     "caption_like",
-    "warn_captions",
+    "captions_message",
 ]
 
 CAPTION_MEDIAN = 10.0
@@ -107,13 +108,22 @@ def shows_and_files(mapping, shows) -> str:
     return "; ".join(", ".join(names) + ("" if path is None else f" (from {path})") for path, names in groups.items())
 
 
-def _report(problem: str, *, strict: bool) -> None:
+def _report(problem: str, found: list[str] | None, *, strict: bool) -> None:
     if strict:
         raise InputError(problem)
-    warnings.warn(problem, TvsegWarning, stacklevel=3)
+    _warn(problem, found)
 
 
-def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_end, *, strict: bool = True) -> None:
+def _warn(problem: str, found: list[str] | None) -> None:
+    if found is None:
+        warnings.warn(problem, TvsegWarning, stacklevel=4)
+    else:
+        found.append(problem)
+
+
+def check_hypothesis_extents(
+    name: str, shows, hypothesis, region_start, region_end, *, strict: bool = True, found: list[str] | None = None
+) -> None:
     """Check each show's hypothesis against its evaluated region (see the module docstring).
 
     Parameters
@@ -127,6 +137,8 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
         Per show (NaN where undefined).
     strict : bool
         Raise on a hypothesis that misses its region (else warn).
+    found : list of str, optional
+        Append the warnings to it (in show order) instead of giving them.
     """
     off = hypothesis.offsets()
     n = len(off) - 1
@@ -150,6 +162,7 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
             _report(
                 f"{where} does not overlap the show's evaluated region {_extent_text(r0, r1)}"
                 f"{likely_cause((r0, r1), extent)}",
+                found,
                 strict=strict,
             )
         elif inside < 0.5 * total:
@@ -159,9 +172,9 @@ def check_hypothesis_extents(name: str, shows, hypothesis, region_start, region_
                 f"{_extent_text(r0, r1)}{cause}"
             )
             if cause:
-                _report(problem, strict=strict)
+                _report(problem, found, strict=strict)
             else:
-                warnings.warn(problem, TvsegWarning, stacklevel=2)
+                _warn(problem, found)
 
 
 def _ascending(show: np.ndarray, value: np.ndarray) -> bool:
@@ -171,7 +184,15 @@ def _ascending(show: np.ndarray, value: np.ndarray) -> bool:
 
 
 def check_unit_extents(
-    shows, unit_show, unit_start, unit_end, region_start, region_end, *, strict: bool = True
+    shows,
+    unit_show,
+    unit_start,
+    unit_end,
+    region_start,
+    region_end,
+    *,
+    strict: bool = True,
+    found: list[str] | None = None,
 ) -> None:
     """Check each show's units against its evaluated region (see the module docstring).
 
@@ -184,6 +205,8 @@ def check_unit_extents(
         Per show (NaN where undefined).
     strict : bool
         Raise on units that miss their region (else warn).
+    found : list of str, optional
+        Append the warnings to it (in show order) instead of giving them.
 
     The sums over each show's units are taken for all shows at once; the shows are then visited in
     order only where a check fails, so the first error is the first show's, as in a show-by-show loop.
@@ -228,22 +251,24 @@ def check_unit_extents(
         where = f"show {shows[k]!r}: units {_extent_text(*extent)}"
         cause = likely_cause(r, extent)
         if inside[k] == 0.0:
-            _report(f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}", strict=strict)
+            _report(
+                f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}", found, strict=strict
+            )
             continue
         if cause and inside[k] < 0.5 * total[k]:
             _report(
                 f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
                 f"show's evaluated region {_extent_text(*r)}{cause}",
+                found,
                 strict=strict,
             )
             continue
         if share[k] < MIN_UNIT_COVERAGE:
-            warnings.warn(
+            _warn(
                 f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
                 f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
                 f"see only that part{likely_cause(r, extent)}",
-                TvsegWarning,
-                stacklevel=2,
+                found,
             )
 
 
@@ -272,18 +297,15 @@ def caption_like(shows, segments) -> list:
     ]
 
 
-def warn_captions(side: str, n_flagged: int, first, *, stacklevel: int = 2) -> None:
-    """The warning of :func:`warn_if_captions` for ``n_flagged`` shows, ``first`` the first of them
-    as :func:`caption_like` gives it (nothing when ``n_flagged`` is 0)."""
-    if n_flagged:
-        show, median, rate = first
-        warnings.warn(
-            f"{side}: {n_flagged} show(s) look like captions, not topic segments (show {show!r}: "
-            f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
-            "give them with --units",
-            TvsegWarning,
-            stacklevel=stacklevel + 1,
-        )
+def captions_message(side: str, n_flagged: int, first) -> str:
+    """The warning of :func:`warn_if_captions` for ``n_flagged`` shows (at least one), ``first`` the
+    first of them as :func:`caption_like` gives it."""
+    show, median, rate = first
+    return (
+        f"{side}: {n_flagged} show(s) look like captions, not topic segments (show {show!r}: "
+        f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
+        "give them with --units"
+    )
 
 
 def warn_if_captions(side: str, shows, segments) -> None:
@@ -294,4 +316,5 @@ def warn_if_captions(side: str, shows, segments) -> None:
     segments of news last minutes; caption cues a few seconds).
     """
     flagged = caption_like(shows, segments)
-    warn_captions(side, len(flagged), flagged[0] if flagged else None, stacklevel=3)
+    if flagged:
+        warnings.warn(captions_message(side, len(flagged), flagged[0]), TvsegWarning, stacklevel=2)

@@ -14,8 +14,6 @@ import math
 import re
 from pathlib import Path
 
-import numpy as np
-
 from tvseg import metrics
 from tvseg.errors import UsageError
 from tvseg.output import write_json_atomic
@@ -59,15 +57,16 @@ def add_parser(subparsers) -> None:
         type=int,
         default=None,
         help="processes writing the report's show pages (default: the machine's cores; 1: no "
-        "extra process); given explicitly (N > 1), the shows are also scored in N processes "
-        "(worth it from about 10,000 shows); the results are the same whatever N",
+        "extra process); given explicitly (N > 1), the shows are also read and scored in N processes, "
+        "each reading its own shows from the files; the results are the same whatever N",
     )
     p.add_argument(
         "--dask",
         metavar="SCHEDULER",
         default=None,
-        help="score the shows in Dask tasks: a scheduler address (tcp://host:8786) or 'local' (a "
-        "local cluster of --jobs processes); needs pip install 'tvseg[dask]'; the same results",
+        help="read and score the shows in Dask tasks, each reading its own shows from the files (the "
+        "workers must see them): a scheduler address (tcp://host:8786) or 'local' (a local cluster of "
+        "--jobs processes); needs pip install 'tvseg[dask]'; the same results",
     )
     shown = p.add_mutually_exclusive_group()
     shown.add_argument(
@@ -188,8 +187,17 @@ def load(args):
     """Read what the options name and check the options: ``(settings, inputs)`` with ``inputs`` the
     keyword arguments of :func:`tvseg.evaluation.evaluate` (reference, hypotheses, uem, units,
     metadata)."""
-    from tvseg.readers import read_metadata, read_segments, read_uem, read_units
+    from tvseg.scale import read_files
+
+    settings, files = files_of(args)
+    return settings, read_files(files)
+
+
+def files_of(args):
+    """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
+    (nothing read yet)."""
     from tvseg.readers.source import check_encoding
+    from tvseg.scale import Files
 
     encoding = check_encoding(getattr(args, "encoding", None))
     chunkseg = getattr(args, "chunkseg", None)
@@ -248,45 +256,23 @@ def load(args):
         bootstrap=args.bootstrap,
         seed=args.seed,
     )
-    uem = read_uem(args.uem, encoding=encoding) if args.uem else None
-    # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
-    # hypothesis ends where the reference's show ends (where the UEM does not say it)
-    reference = read_segments(
-        args.reference, format=args.format, uem=uem, side="reference", which="reference", encoding=encoding
+    files = Files(
+        reference=args.reference,
+        hypotheses=systems,
+        units=args.units or None,
+        uem=args.uem,
+        metadata=args.metadata,
+        format=args.format,
+        encoding=encoding,
     )
-    ends = show_ends(reference, uem)
-    inputs = {
-        "reference": reference,
-        "hypotheses": {
-            name: read_segments(
-                path, format=args.format, uem=uem, side=name, which="hypothesis", end=ends, encoding=encoding
-            )
-            for name, path in systems.items()
-        },
-        "uem": uem,
-        "units": read_units(args.units, encoding=encoding) if args.units else None,
-        "metadata": read_metadata(args.metadata, encoding=encoding) if args.metadata else None,
-    }
-    return settings, inputs
+    return settings, files
 
 
 def show_ends(reference, uem) -> dict:
-    """Where each reference show with segments ends, for the shows the UEM does not bound."""
-    from tvseg.columns import SegmentColumns
+    """:func:`tvseg.scale.show_ends`: where each reference show ends, for chapter lists."""
+    from tvseg.scale import show_ends as ends
 
-    if isinstance(reference, SegmentColumns):  # from the arrays, no Annotation built
-        ends = reference.ends()
-        counts = np.diff(reference.offsets)
-        return {
-            show: ends[show]
-            for show, count in zip(reference.names, counts.tolist())
-            if count and not (uem and uem.get(show))
-        }
-    return {
-        show: annotation.get_timeline().extent().end
-        for show, annotation in reference.items()
-        if annotation and not (uem and uem.get(show))
-    }
+    return ends(reference, uem)
 
 
 def run(args) -> int:
@@ -296,26 +282,26 @@ def run(args) -> int:
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
-    settings, inputs = load(args)
-
+    settings, files = files_of(args)
     dask = getattr(args, "dask", None)
-    if dask is not None or (jobs is not None and jobs > 1):
-        from tvseg.scale import evaluate_sharded
+    if dask is not None or (jobs is not None and jobs > 1):  # each process reads its shard of the shows
+        from tvseg.scale import evaluate_files
 
-        result = evaluate_sharded(
-            settings=settings, check_time_base=not args.no_time_base_check, jobs=jobs, dask=dask, **inputs
+        result = evaluate_files(
+            files, settings=settings, check_time_base=not args.no_time_base_check, jobs=jobs, dask=dask
         )
     else:
         from tvseg.evaluation import evaluate
+        from tvseg.scale import read_files
 
-        result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
+        result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **read_files(files))
     print(summary(result))
     if args.json:
         write_json(result.to_json(), args.json)
     if args.html is not None:
         from tvseg.report import write_report
 
-        index = write_report(result, args.html, date=_data_date(inputs["metadata"]) if args.demo else None, jobs=jobs)
+        index = write_report(result, args.html, date=_data_date(result.metadata) if args.demo else None, jobs=jobs)
         print(f"report: {index}")
     return 0
 
