@@ -64,16 +64,16 @@ def test_interval_covers_the_corpus_value_on_noisy_shows():
 
 def test_unit_metrics_get_intervals_from_the_same_resamples():
     # the unit metrics' intervals recomputed independently: each show's unit counts from the per-show
-    # reference loop (tests/unit_reference.py's unit_components), summed with the resample weights drawn
+    # brute-force oracle (tests/unit_reference.py's unit_components), summed with the resample weights drawn
     # as the module docstring says (S uniform draws of a show, counted), then unit_metrics and
     # numpy.quantile
     import warnings
 
     import numpy as np
     from pyannote.core import Annotation, Segment
+    from unit_reference import unit_components, unit_metrics
 
     import tvseg
-    from tvseg.unit.scores import unit_components, unit_metrics
 
     rng = np.random.default_rng(3)
     ref, hyp, units = {}, {}, {}
@@ -132,9 +132,9 @@ def test_pk_and_windowdiff_get_paired_p_values_from_the_same_resamples():
     import numpy as np
     import pandas as pd
     from pyannote.core import Annotation, Segment
+    from unit_reference import unit_components, unit_metrics
 
     import tvseg
-    from tvseg.unit.scores import unit_components, unit_metrics
 
     rng = np.random.default_rng(8)
     ref, systems, units = {}, {"close": {}, "far": {}}, {}

@@ -19,7 +19,6 @@ from tvseg.cli import main
 from tvseg.errors import UsageError
 from tvseg.settings import Settings
 from tvseg.unit.projection import chunk_flags, chunk_masses
-from tvseg.unit.scores import unit_components, unit_metrics
 from tvseg.unit.windows import windowdiff
 
 chunkseg = pytest.importorskip("chunkseg")
@@ -58,17 +57,20 @@ def random_show(rng, step, chunk):
     return duration, side(), side()
 
 
-def tvseg_values(reference, hypothesis, duration, chunk):
-    settings = Settings(units="frames", frame=chunk, convention="chunkseg")
+def tvseg_values(shows, chunk):
+    """tvseg evaluate's per-show values of ``shows`` (``(duration, reference, hypothesis)`` each) on
+    chunkseg's chunks, in one corpus: a dict per show, None for a show it leaves out."""
+    names = [f"s{i}" for i in range(len(shows))]
+    settings = Settings(units="frames", frame=chunk, convention="chunkseg", bootstrap=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        comp = unit_components(
-            segmentation(reference, duration),
-            segmentation(hypothesis, duration),
+        result = tvseg.evaluate(
+            {name: segmentation(r, d) for name, (d, r, _) in zip(names, shows)},
+            {"sys": {name: segmentation(h, d) for name, (d, _, h) in zip(names, shows)}},
             settings=settings,
-            region=Segment(0.0, duration),
         )
-        return None if comp is None else unit_metrics(comp)
+    table = result.systems["sys"].shows
+    return [None if math.isnan(table.loc[name, "pk"]) else table.loc[name].to_dict() for name in names]
 
 
 def test_the_grid_is_chunksegs():
@@ -86,30 +88,31 @@ def test_the_grid_is_chunksegs():
 def test_random_shows_equal_chunkseg_for_pk_windowdiff_b_ghd():
     rng = random.Random(14)
     compared = short = 0
-    chunks = {}
+    by_chunk = {}
     for _ in range(1000):
         chunk = rng.choice([6.0] * 7 + [2.5, 0.7, 10.0])
-        duration, reference, hypothesis = random_show(rng, 0.1, chunk)
-        theirs = chunkseg.evaluate(hypothesis, reference, duration, chunk_size=chunk)
-        ours = tvseg_values(reference, hypothesis, duration, chunk)
-        if not theirs:  # shorter than one chunk: chunkseg scores nothing, tvseg leaves the show out
-            assert ours is None
-            short += 1
-            continue
-        for key, their_key in PAIRS:
-            assert ours[key] == pytest.approx(theirs[their_key], abs=1e-12), (key, duration, reference, hypothesis)
-        compared += 1
-        chunks[chunk] = chunks.get(chunk, 0) + 1
+        by_chunk.setdefault(chunk, []).append(random_show(rng, 0.1, chunk))
+    for chunk, shows in by_chunk.items():
+        for (duration, reference, hypothesis), ours in zip(shows, tvseg_values(shows, chunk)):
+            theirs = chunkseg.evaluate(hypothesis, reference, duration, chunk_size=chunk)
+            if not theirs:  # shorter than one chunk: chunkseg scores nothing, tvseg leaves the show out
+                assert ours is None
+                short += 1
+                continue
+            for key, their_key in PAIRS:
+                want = theirs[their_key]
+                assert ours[key] == pytest.approx(want, abs=1e-12), (key, duration, reference, hypothesis)
+            compared += 1
     assert compared > 900 and short > 0
-    assert chunks[6.0] > 600
+    assert len(by_chunk[6.0]) > 600
 
 
 def test_one_chunk_and_no_boundary_are_chunksegs_substitutes():
     # one chunk: segeval counts no Pk window (0) and divides 0 by 0 for WindowDiff (chunkseg: 1 if
     # equal, else 0); no boundary on either side: B has nothing to count (chunkseg: 1)
-    for reference, hypothesis, duration in (([], [], 7.0), ([3.0], [], 7.0), ([3.0], [4.0], 11.9), ([], [], 60.0)):
+    shows = [(7.0, [], []), (7.0, [3.0], []), (11.9, [3.0], [4.0]), (60.0, [], [])]
+    for (duration, reference, hypothesis), ours in zip(shows, tvseg_values(shows, 6.0)):
         theirs = chunkseg.evaluate(hypothesis, reference, duration)
-        ours = tvseg_values(reference, hypothesis, duration, 6.0)
         assert {k: ours[k] for k, _ in PAIRS} == {k: theirs[t] for k, t in PAIRS}
     assert windowdiff((1, 1), (1, 1), convention="chunkseg") == 1.0
     assert windowdiff((1, 1), (2,), convention="chunkseg") == 0.0

@@ -252,8 +252,8 @@ def test_exact_sign_flip_p_value_equals_brute_force_enumeration(seed):
 
 def test_pk_and_windowdiff_exact_p_values_equal_brute_force_over_unit_counts():
     # Pk and WindowDiff (with units) swap each show's unit counts: recomputed here from the per-show
-    # reference loop's counts (tests/unit_reference.py's unit_components) over every assignment
-    from tvseg.unit.scores import unit_components, unit_metrics
+    # brute-force oracle's counts (tests/unit_reference.py's unit_components) over every assignment
+    from unit_reference import unit_components, unit_metrics
 
     rng = np.random.default_rng(4)
     ref, systems, units = {}, {"close": {}, "far": {}}, {}

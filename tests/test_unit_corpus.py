@@ -1,7 +1,10 @@
-"""tvseg.unit.corpus.corpus_unit_scores (issue 13) equals the per-show loop of the per-show loop of tests/unit_reference.py:
-same per-show table, same corpus dict, same warnings, same errors, on random corpora in every convention,
-with units and with frames."""
+"""tvseg.unit.corpus.corpus_unit_scores, the unit-domain scores of a corpus, against the brute-force
+oracle of tests/unit_reference.py (every unit placed by a loop, every window visited, S and B from
+segeval 2.0.11, GHD from nltk 3.10.4, chunkseg's grid from chunkseg 0.4.0): the same components show by
+show (exactly), the same metrics per show and pooled, the warnings a reader expects, and the errors,
+on random corpora in every convention, with units and with frames."""
 
+import math
 import warnings
 
 import numpy as np
@@ -11,14 +14,16 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
-from unit_reference import _unit_scores
+from unit_reference import unit_scores
 
 from tvseg.errors import InputError
-from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.unit.conventions import CONVENTIONS
 from tvseg.unit.corpus import corpus_unit_scores
+
+METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s", "cseg", "cseg_norm")
+METRICS += ("ghd", "b")
 
 
 def segmentation(rng, t0, t1, *, grid):
@@ -80,24 +85,30 @@ def recorded(call):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = call()
-    seen, out = set(), []
-    for w in caught:  # what the default filter shows: once per message and line
-        key = (str(w.message), w.filename, w.lineno)
-        if key not in seen:
-            seen.add(key)
-            out.append(str(w.message))
-    return result, out
+    return result, {str(w.message) for w in caught}
 
 
-def both(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):
+def region_of(annotation, uem):
+    """A show's evaluated region: its UEM where given, else its reference's first start to last end."""
+    if uem is not None and not math.isnan(uem[0]):
+        return Segment(*uem)
+    if annotation is None or not len(annotation):
+        return None
+    segments = sorted(annotation.get_timeline())
+    return Segment(segments[0].start, segments[-1].end)
+
+
+def scores(shows, ref_anns, hyp_anns, units, st_, uem=(None, None), part=False):
+    """tvseg's corpus_unit_scores on flat arrays (with ``part``, the shard's components)."""
     ref = from_segmentations(ref_anns, names=shows, side="reference")
     hyp = from_segmentations(hyp_anns, names=shows, side="hypothesis")
-    old, old_w = recorded(lambda: _unit_scores("sys", shows, ref_anns, hyp_anns, units, st_, *uem, ref, hyp))
-    r_start, r_end = regions(ref, *uem)
+    regions = [region_of(a, None if uem[0] is None else (uem[0][k], uem[1][k])) for k, a in enumerate(ref_anns)]
+    r_start = np.array([np.nan if r is None else r.start for r in regions])
+    r_end = np.array([np.nan if r is None else r.end for r in regions])
     u_show, u_start, u_end = (
         flat_units(shows, units) if st_.units != "frames" and units is not None else (None, None, None)
     )
-    new, new_w = recorded(
+    return recorded(
         lambda: corpus_unit_scores(
             ref,
             hyp,
@@ -109,20 +120,60 @@ def both(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):
             region_start=r_start,
             region_end=r_end,
             name="sys",
+            part=part,
         )
     )
-    return old, new, old_w, new_w
 
 
-def assert_same(old, new, old_w, new_w):
-    assert new_w == old_w
-    if old is None:
-        assert new is None
+def oracle(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):
+    refs = {s: a if a is not None else Annotation() for s, a in zip(shows, ref_anns)}
+    hyps = {s: a if a is not None else Annotation() for s, a in zip(shows, hyp_anns)}
+    regions = {
+        s: region_of(a, None if uem[0] is None else (uem[0][k], uem[1][k]))
+        for k, (s, a) in enumerate(zip(shows, ref_anns))
+    }
+    return unit_scores(shows, refs, hyps, units or {}, st_, regions)
+
+
+def expected_warnings(shows, units, st_, per_show, corpus, comps):
+    """What a reader is told: each show left out (no units; shorter than one chunk), and each metric
+    that is 0/0 in some show or in the corpus."""
+    out = set()
+    for show in shows:
+        if show not in comps and st_.units != "frames" and units is not None and show not in units:
+            out.add(f"sys: no units for show {show}: its unit metrics are left out")
+    for metric in METRICS if comps else ():
+        if metric.startswith("cseg"):
+            continue
+        if per_show.loc[list(comps), metric].isna().any() or (corpus and math.isnan(corpus[metric])):
+            out.add(f"{metric} is 0/0 (NaN)")
+    for rate, denominator in (("P_miss", "cseg_ref_probes"), ("P_fa", "cseg_nonref_probes")):
+        if any(c[denominator] == 0 for c in comps.values()):  # then the corpus's may be too
+            out.add(f"cseg {rate} is 0/0 (NaN)")
+    return out
+
+
+def check(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):
+    if st_.units != "frames" and units is None:
+        assert scores(shows, ref_anns, hyp_anns, units, st_, uem)[0] is None
         return
-    pd.testing.assert_frame_equal(new[0], old[0], check_exact=True)
-    assert new[1].keys() == old[1].keys()
-    for key, value in old[1].items():
-        assert new[1][key] == value or (np.isnan(value) and np.isnan(new[1][key])), key
+    per_show, corpus, comps = oracle(shows, ref_anns, hyp_anns, units, st_, uem)
+    (got_table, got_corpus), got_warnings = scores(shows, ref_anns, hyp_anns, units, st_, uem)
+    part, _ = scores(shows, ref_anns, hyp_anns, units, st_, uem, part=True)
+    assert [shows[k] for k in part.scored] == list(comps)
+    for i, show in enumerate(comps):
+        assert {key: part.components[key][i] for key in comps[show]} == comps[show], show
+    assert got_corpus.keys() == set(corpus) if corpus else got_corpus == {}
+    for key, value in corpus.items():
+        assert got_corpus[key] == pytest.approx(value, abs=1e-12, nan_ok=True), key
+    if comps:
+        expected = per_show[list(METRICS)].to_numpy(float)
+        np.testing.assert_allclose(got_table[list(METRICS)].to_numpy(float), expected, rtol=0, atol=1e-12)
+    chunk_warnings = {w for w in got_warnings if "shorter than one chunk" in w}
+    assert got_warnings - chunk_warnings == expected_warnings(shows, units, st_, per_show, corpus, comps)
+    if st_.convention == "chunkseg":
+        left_out = {s for s in shows if s not in comps and region_of(ref_anns[shows.index(s)], None) is not None}
+        assert {w.split()[2] for w in chunk_warnings} <= left_out
 
 
 UNIT_CONVENTIONS = [c for c in CONVENTIONS if c != "chunkseg"]
@@ -131,18 +182,18 @@ UNIT_CONVENTIONS = [c for c in CONVENTIONS if c != "chunkseg"]
 @pytest.mark.parametrize("convention", UNIT_CONVENTIONS)
 @pytest.mark.parametrize("k", [None, 1, 2, 5])
 @pytest.mark.parametrize("seed", range(12))
-def test_units_equal_the_per_show_loop(seed, k, convention):
+def test_units_equal_the_oracle(seed, k, convention):
     shows, ref_anns, hyp_anns, units = corpus(seed)
-    assert_same(*both(shows, ref_anns, hyp_anns, units, Settings(units="file", k=k, convention=convention)))
+    check(shows, ref_anns, hyp_anns, units, Settings(units="file", k=k, convention=convention))
 
 
 @pytest.mark.parametrize("convention", CONVENTIONS)
 @pytest.mark.parametrize("frame", [0.5, 1.0, 3.0, 7.0])
 @pytest.mark.parametrize("seed", range(6))
-def test_frames_equal_the_per_show_loop(seed, frame, convention):
+def test_frames_equal_the_oracle(seed, frame, convention):
     shows, ref_anns, hyp_anns, _ = corpus(100 + seed)
     st_ = Settings(units="frames", frame=frame, convention=convention, k=None if seed % 2 else 3)
-    assert_same(*both(shows, ref_anns, hyp_anns, None, st_))
+    check(shows, ref_anns, hyp_anns, None, st_)
 
 
 def test_frames_with_a_uem():
@@ -151,13 +202,13 @@ def test_frames_with_a_uem():
     uem_end = np.array([30.0, np.nan, 9.0, 80.0, 2.5, np.nan])
     for convention in CONVENTIONS:
         st_ = Settings(units="frames", frame=1.0, convention=convention)
-        assert_same(*both(shows, ref_anns, hyp_anns, None, st_, (uem_start, uem_end)))
+        check(shows, ref_anns, hyp_anns, None, st_, (uem_start, uem_end))
 
 
 def test_no_units_at_all_and_no_scored_show():
     shows, ref_anns, hyp_anns, _ = corpus(3, 4)
-    assert_same(*both(shows, ref_anns, hyp_anns, None, Settings(units="file")))  # None
-    assert_same(*both(shows, ref_anns, hyp_anns, {}, Settings(units="file")))  # warnings only
+    check(shows, ref_anns, hyp_anns, None, Settings(units="file"))  # None
+    check(shows, ref_anns, hyp_anns, {}, Settings(units="file"))  # warnings only
 
 
 def test_one_unit_shows_and_shows_without_reference():
@@ -171,7 +222,7 @@ def test_one_unit_shows_and_shows_without_reference():
         "c": pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0]}),
     }
     for convention in UNIT_CONVENTIONS:
-        assert_same(*both(shows, ref_anns, hyp_anns, units, Settings(units="file", convention=convention)))
+        check(shows, ref_anns, hyp_anns, units, Settings(units="file", convention=convention))
 
 
 @hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -183,15 +234,13 @@ def test_one_unit_shows_and_shows_without_reference():
 )
 def test_random_corpora(seed, k, convention, grid):
     shows, ref_anns, hyp_anns, units = corpus(seed, grid=grid)
-    assert_same(*both(shows, ref_anns, hyp_anns, units, Settings(units="file", k=k, convention=convention)))
+    check(shows, ref_anns, hyp_anns, units, Settings(units="file", k=k, convention=convention))
 
 
-def errors(shows, ref_anns, hyp_anns, units, ref, hyp, st_):
-    with pytest.raises(InputError) as old:
-        _unit_scores("sys", shows, ref_anns, hyp_anns, units, st_, None, None, ref, hyp)
+def raised(shows, units, ref, hyp, st_):
+    """The message of the InputError corpus_unit_scores raises."""
     u_show, u_start, u_end = flat_units(shows, units)
-    r_start, r_end = regions(ref)
-    with pytest.raises(InputError) as new:
+    with pytest.raises(InputError) as error:
         corpus_unit_scores(
             ref,
             hyp,
@@ -200,16 +249,25 @@ def errors(shows, ref_anns, hyp_anns, units, ref, hyp, st_):
             unit_end=u_end,
             shows=shows,
             settings=st_,
-            region_start=r_start,
-            region_end=r_end,
+            region_start=np.zeros(len(shows)),
+            region_end=np.full(len(shows), 60.0),
             name="sys",
         )
-    assert str(new.value) == str(old.value)
+    return str(error.value)
 
 
 @pytest.mark.filterwarnings("ignore::tvseg.errors.TvsegWarning")
-@pytest.mark.parametrize("case", ["nan", "reversed", "unsorted", "unsorted_then_bad"])
-def test_bad_units_raise_the_same_error(case):
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("nan", "unit 2 has no valid [start, end]"),
+        ("reversed", "unit 1 has no valid [start, end]"),
+        ("unsorted", "units must be sorted by time; unit 2 starts before unit 1"),
+        # the first show in error decides; in it, a unit without a valid span before an unsorted one
+        ("unsorted_then_bad", "unit 3 has no valid [start, end]"),
+    ],
+)
+def test_bad_units_raise_an_error_naming_the_unit(case, message):
     shows, ref_anns, hyp_anns, _ = corpus(11, 3)
     table = pd.DataFrame({"start": [0.0, 2.0, 4.0, 6.0], "end": [1.0, 3.0, 5.0, 7.0]})
     if case == "nan":
@@ -217,25 +275,20 @@ def test_bad_units_raise_the_same_error(case):
     elif case == "reversed":
         table.loc[1, "end"] = 1.5
     elif case == "unsorted":
-        table.loc[2, ["start", "end"]] = [0.5, 0.7]
+        table.loc[2, ["start", "end"]] = [0.5, 0.7]  # midpoint 0.6, before unit 1's 2.5
     else:
-        table.loc[1, ["start", "end"]] = [0.1, 0.2]
-        table.loc[3, "end"] = -1.0
+        table.loc[1, ["start", "end"]] = [0.1, 0.2]  # unsorted: midpoint 0.15 before unit 0's 0.5
+        table.loc[3, "end"] = -1.0  # and bad
     units = {"show00": pd.DataFrame({"start": [0.0], "end": [1.0]}), "show01": table, "show02": table}
     ref = from_segmentations(ref_anns, names=shows)
     hyp = from_segmentations(hyp_anns, names=shows)
-    errors(shows, ref_anns, hyp_anns, units, ref, hyp, Settings(units="file"))
+    assert raised(shows, units, ref, hyp, Settings(units="file")).startswith(message)
 
 
 @pytest.mark.filterwarnings("ignore::tvseg.errors.TvsegWarning")
 @pytest.mark.parametrize("side", ["reference", "hypothesis"])
-def test_overlapping_segments_raise_the_same_error(side):
+def test_overlapping_segments_raise_an_error(side):
     shows = ["a", "b"]
-    good, bad = Annotation(), Annotation()
-    good[Segment(0, 4)] = "x"
-    good[Segment(4, 9)] = "y"
-    bad[Segment(0, 5)] = "x"
-    bad[Segment(4, 9), "t2"] = "y"
     clean = Segments(
         show=np.array([0, 0, 1, 1]),
         start=np.array([0.0, 4.0, 0.0, 4.0]),
@@ -251,11 +304,8 @@ def test_overlapping_segments_raise_the_same_error(side):
         n_shows=2,
     )
     units = {s: pd.DataFrame({"start": np.arange(9.0), "end": np.arange(9.0) + 1}) for s in shows}
-    anns_bad = [good, bad]
-    if side == "reference":
-        errors(shows, anns_bad, [good, good], units, broken, clean, Settings(units="file"))
-    else:
-        errors(shows, [good, good], anns_bad, units, clean, broken, Settings(units="file"))
+    pair = (broken, clean) if side == "reference" else (clean, broken)
+    assert raised(shows, units, *pair, Settings(units="file")).startswith("segments of a segmentation must not overlap")
 
 
 @hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -267,16 +317,14 @@ def test_overlapping_segments_raise_the_same_error(side):
 )
 def test_random_corpora_in_frames(seed, k, convention, frame):
     shows, ref_anns, hyp_anns, _ = corpus(seed)
-    assert_same(
-        *both(shows, ref_anns, hyp_anns, None, Settings(units="frames", frame=frame, k=k, convention=convention))
-    )
+    check(shows, ref_anns, hyp_anns, None, Settings(units="frames", frame=frame, k=k, convention=convention))
 
 
 def test_chunkseg_needs_frames():
     shows, ref_anns, hyp_anns, units = corpus(5, 3)
     ref = from_segmentations(ref_anns, names=shows)
     u_show, u_start, u_end = flat_units(shows, units)
-    r_start, r_end = regions(ref)
+    r_start, r_end = np.zeros(len(shows)), np.full(len(shows), 60.0)
     with pytest.raises(Exception, match="chunkseg"):
         corpus_unit_scores(
             ref,
