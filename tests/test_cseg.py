@@ -1,22 +1,31 @@
-"""NIST TDT's segmentation cost C_seg (tvseg.cseg), and the pooled unit metrics cseg, cseg_norm, ghd, b."""
+"""NIST TDT's segmentation cost C_seg (tvseg.cseg), and the per-show and pooled unit metrics cseg,
+cseg_norm, ghd and b of tvseg.evaluate, against hand counts, a brute-force count, nltk and segeval."""
 
 import math
 import warnings
 from decimal import Decimal
 
 import numpy as np
+import pandas as pd
 import pytest
 import segeval
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from nltk.metrics.segmentation import ghd as nltk_ghd
+from pyannote.core import Annotation, Segment
 
 import tvseg
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.unit.cseg import cseg_components, segmentation_cost
-from tvseg.unit.masses import boundary_positions
-from tvseg.unit.scores import unit_metrics
-from tvseg.unit.similarity import pair_counts
-from tvseg.unit.windows import pk, pk_components
+from tvseg.settings import Settings
+from tvseg.unit.masses import boundary_positions, check_pair
+from tvseg.unit.windows import cseg_geometry, pk, window_counts
+
+
+def cseg_counts(ref, hyp, k=None):
+    """The window kernel's C_seg counts of one pair: miss, ref probes, false alarms, non-ref probes."""
+    pairs = check_pair(ref, hyp)
+    c = window_counts(pairs, cseg_geometry(pairs, k), sweep=False)
+    return int(c.miss[0]), int(c.in_reference[0]), int(c.false_alarm[0]), int(c.windows[0] - c.in_reference[0])
 
 
 def test_worked_example_counted_by_hand():
@@ -32,14 +41,13 @@ def test_worked_example_counted_by_hand():
     # C_seg = 1.0 * 2/3 * 0.3 + 0.3 * 1/2 * 0.7 = 0.2 + 0.105 = 0.305
     # normalised: 0.305 / min(1.0 * 0.3, 0.3 * 0.7) = 0.305 / 0.21 = 1.45238...
     # (Pk counts the same 2 misses and 2 false alarms but divides both by the 7 probes: 4/7.)
-    c = cseg_components((4, 6), (6, 4))
-    assert tuple(c) == (2, 3, 2, 4, 3)
+    assert cseg_counts((4, 6), (6, 4)) == brute_force((4, 6), (6, 4), 3) == (2, 3, 2, 4)
     assert tvseg.cseg((4, 6), (6, 4), normalized=False) == pytest.approx(0.305, abs=1e-15)
     assert tvseg.cseg((4, 6), (6, 4)) == pytest.approx(0.305 / 0.21, abs=1e-15)
     assert pk((4, 6), (6, 4)) == pytest.approx(4 / 7)
     # an explicit k: k = 1 probes adjacent units, so only the boundary gaps themselves count:
     # the reference separates probe 4 (missed), the hypothesis separates probe 6 (a false alarm of 8)
-    assert tuple(cseg_components((4, 6), (6, 4), k=1)) == (1, 1, 1, 8, 1)
+    assert cseg_counts((4, 6), (6, 4), k=1) == brute_force((4, 6), (6, 4), 1) == (1, 1, 1, 8)
     assert tvseg.cseg((4, 6), (6, 4), k=1, normalized=False) == pytest.approx(0.3 + 0.3 * 0.7 / 8)
 
 
@@ -92,17 +100,18 @@ def pairs(draw):
 @given(pairs(), st.one_of(st.none(), st.integers(1, 12)))
 def test_counts_equal_a_brute_force_count_and_pk(pair, k):
     ref, hyp = pair
-    c = cseg_components(ref, hyp, k=k)
-    assert (c.miss, c.ref_probes, c.false_alarm, c.nonref_probes) == brute_force(ref, hyp, c.k)
-    p = pk_components(ref, hyp, k=c.k)
-    assert (p.miss, p.false_alarm, p.windows) == (c.miss, c.false_alarm, c.ref_probes + c.nonref_probes)
+    kk = max(1, math.floor(sum(ref) / (2 * len(ref)) + 0.5)) if k is None else k  # Pk's paper default
+    miss, ref_probes, fa, nonref = brute_force(ref, hyp, kk)
+    assert cseg_counts(ref, hyp, k=k) == (miss, ref_probes, fa, nonref)
+    if ref_probes + nonref:  # Pk counts the same probes, divided by all of them
+        assert pk(ref, hyp, k=kk) == pytest.approx((miss + fa) / (ref_probes + nonref), abs=1e-15)
 
 
 @given(pairs(), costs, costs, st.floats(0.0, 1.0), st.one_of(st.none(), st.integers(1, 12)))
 def test_unnormalised_cost_is_bounded_and_zero_for_identical(pair, c_miss, c_fa, p_seg, k):
     ref, hyp = pair
-    c = cseg_components(ref, hyp, k=k)
-    assume(c.ref_probes > 0 and c.nonref_probes > 0)
+    _, ref_probes, _, nonref = cseg_counts(ref, hyp, k=k)
+    assume(ref_probes > 0 and nonref > 0)
     value = tvseg.cseg(ref, hyp, k=k, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=False)
     assert 0.0 <= value <= max(c_miss, c_fa) + 1e-12
     assert tvseg.cseg(ref, ref, k=k, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=False) == 0.0
@@ -133,83 +142,85 @@ def test_input_checks():
     assert isinstance(InputError("x"), ValueError) and isinstance(UsageError("x"), ValueError)
 
 
-# the pooled metrics of tvseg evaluate (tvseg.unit.scores)
+# the per-show and pooled metrics of tvseg evaluate
 
 SHOWS = {"a": ((4, 6), (6, 4)), "b": ((5, 5, 10), (5, 2, 3, 10)), "c": ((3, 9, 8), (12, 8)), "d": ((7,), (2, 5))}
 
 
-def components(ref, hyp):
-    # the counts unit_components adds for cseg, ghd and b (k: the paper's default per show)
-    c = cseg_components(ref, hyp)
-    penalty, denominator = pair_counts(
-        boundary_positions(np.array(ref)),
-        boundary_positions(np.array(hyp)),
-        sum(ref) - 1,
-        metric="B",
-        convention="segeval",
-        n=2,
-    )
-    out = {
-        "pk_miss": 0,
-        "pk_false_alarm": 0,
-        "pk_windows": 1,
-        "wd_errors": 0,
-        "wd_windows": 1,
-        "winpr_tp": 1,
-        "winpr_tn": 0,
-        "winpr_fp": 0,
-        "winpr_fn": 0,
-        "cseg_miss": c.miss,
-        "cseg_ref_probes": c.ref_probes,
-        "cseg_fa": c.false_alarm,
-        "cseg_nonref_probes": c.nonref_probes,
-        "ghd_sum": tvseg.ghd(ref, hyp),
-        "ghd_positions": sum(ref) - 1,
-        "b_penalty": penalty,
-        "b_denominator": denominator,
+def annotation(masses):
+    """Segments of whole seconds: unit ``i`` (the second ``[i, i + 1)``) in the segment its masses say."""
+    a, edges = Annotation(), np.concatenate(([0], np.cumsum(masses)))
+    for i, (start, end) in enumerate(zip(edges[:-1], edges[1:])):
+        a[Segment(float(start), float(end))] = f"t{i}"
+    return a
+
+
+def evaluate(shows):
+    """tvseg.evaluate on units of one second: the per-show table and the corpus values."""
+    units = {
+        s: pd.DataFrame({"start": np.arange(sum(r), dtype=float), "end": np.arange(sum(r)) + 1.0})
+        for s, (r, _) in shows.items()
     }
-    return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        result = tvseg.evaluate(
+            {s: annotation(r) for s, (r, _) in shows.items()},
+            {"sys": {s: annotation(h) for s, (_, h) in shows.items()}},
+            units=units,
+            settings=Settings(bootstrap=0),
+        )
+    return result.systems["sys"].shows, result.systems["sys"].corpus
 
 
-def test_per_show_metrics_equal_the_functions():
-    for ref, hyp in SHOWS.values():
-        if ref == (7,):
-            continue  # no reference boundary: P_miss is 0/0
-        m = unit_metrics(components(ref, hyp))
-        assert m["cseg"] == pytest.approx(tvseg.cseg(ref, hyp, normalized=False), abs=1e-15)
-        assert m["cseg_norm"] == pytest.approx(tvseg.cseg(ref, hyp), abs=1e-15)
-        assert m["ghd"] == tvseg.ghd(ref, hyp) / (sum(ref) - 1)
-        assert m["b"] == pytest.approx(tvseg.boundary_similarity(ref, hyp), abs=1e-15)
+def nltk_string(masses):
+    return "1".join("0" * (m - 1) for m in masses)
+
+
+def cost(miss, ref_probes, fa, nonref):
+    """C_seg = C_miss P_miss P_seg + C_fa P_fa (1 - P_seg), TDT's costs."""
+    return 1.0 * (miss / ref_probes) * 0.3 + 0.3 * (fa / nonref) * (1 - 0.3)
+
+
+def test_per_show_metrics_equal_hand_counts_nltk_and_segeval():
+    per_show, _ = evaluate(SHOWS)
+    for show, (ref, hyp) in SHOWS.items():
+        m = per_show.loc[show]
+        counts = brute_force(ref, hyp, max(1, math.floor(sum(ref) / (2 * len(ref)) + 0.5)))
+        if ref != (7,):  # no reference boundary: P_miss is 0/0
+            assert m["cseg"] == pytest.approx(cost(*counts), abs=1e-15)
+            assert m["cseg_norm"] == pytest.approx(cost(*counts) / 0.21, abs=1e-14)
+        assert m["ghd"] == nltk_ghd(nltk_string(ref), nltk_string(hyp)) / (sum(ref) - 1)
         assert m["b"] == pytest.approx(float(segeval.boundary_similarity(ref, hyp)), abs=1e-12)
 
 
 def test_corpus_pools_counts_and_b_as_segeval_pools_a_dataset():
-    total = None
-    for ref, hyp in SHOWS.values():
-        c = components(ref, hyp)
-        total = c if total is None else {key: total[key] + c[key] for key in c}
-    m = unit_metrics(total)
-    p_miss = total["cseg_miss"] / total["cseg_ref_probes"]
-    p_fa = total["cseg_fa"] / total["cseg_nonref_probes"]
-    assert m["cseg"] == pytest.approx(p_miss * 0.3 + 0.3 * p_fa * 0.7)
-    assert m["cseg_norm"] == pytest.approx(segmentation_cost(p_miss, p_fa))
-    assert m["ghd"] == pytest.approx(
-        sum(tvseg.ghd(r, h) for r, h in SHOWS.values()) / sum(sum(r) - 1 for r, _ in SHOWS.values())
+    per_show, corpus = evaluate(SHOWS)
+    totals = np.sum(
+        [brute_force(r, h, max(1, math.floor(sum(r) / (2 * len(r)) + 0.5))) for r, h in SHOWS.values()], axis=0
+    )
+    assert corpus["cseg"] == pytest.approx(cost(*totals))
+    assert corpus["cseg_norm"] == pytest.approx(cost(*totals) / min(0.3, 0.21))
+    assert corpus["ghd"] == pytest.approx(
+        sum(nltk_ghd(nltk_string(r), nltk_string(h)) for r, h in SHOWS.values())
+        / sum(sum(r) - 1 for r, _ in SHOWS.values())
     )
     # segeval 2.0.11 pools B over a dataset as sum(numerators) / sum(denominators)
     dataset = segeval.Dataset({show: {"ref": list(r), "hyp": list(h)} for show, (r, h) in SHOWS.items()})
     pooled = segeval.actual_agreement_linear(dataset)
     assert isinstance(pooled, Decimal)
-    assert m["b"] == pytest.approx(float(pooled), abs=1e-12)
-    mean_b = np.mean([tvseg.boundary_similarity(r, h) for r, h in SHOWS.values()])
-    assert abs(m["b"] - mean_b) > 1e-3  # pooled, not the mean of the shows (that is the macro value)
+    assert corpus["b"] == pytest.approx(float(pooled), abs=1e-12)
+    assert abs(corpus["b"] - per_show["b"].mean()) > 1e-3  # pooled, not the mean of the shows (the macro value)
 
 
 def test_b_without_any_boundary_is_nan_with_a_warning():
-    c = components((7,), (7,))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        m = unit_metrics(c)
-    assert math.isnan(m["b"]) and math.isnan(m["cseg"])
+        tvseg.evaluate(
+            {"d": annotation((7,))},
+            {"sys": {"d": annotation((7,))}},
+            units={"d": pd.DataFrame({"start": np.arange(7.0), "end": np.arange(7.0) + 1})},
+            settings=Settings(bootstrap=0),
+        )
     assert any("b is 0/0" in str(w.message) for w in caught)
+    assert math.isnan(evaluate({"d": ((7,), (7,))})[0].loc["d", "b"])
     assert tvseg.boundary_similarity((7,), (7,)) == 1.0  # segeval's choice for a single pair

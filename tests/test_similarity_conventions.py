@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import tvseg
 from tvseg.errors import InputError
-from tvseg.unit.edits_segeval1 import WindowTransposition, segeval1_edits
-from tvseg.unit.similarity import segmentation_similarity, similarity_counts
+from tvseg.unit.masses import check_pair
+from tvseg.unit.similarity import WindowTransposition, pair_counts, segeval1_edits, segmentation_similarity
 
 segeval = pytest.importorskip("segeval")
 
@@ -52,7 +52,7 @@ def test_issue_worked_case_n5():
     # the paper: 7 a full miss, 11 <-> 13 one transposition of span 3, te(3, 2) = 1.5:
     # S = (15 - 2.5) / 15 = 5/6
     assert segmentation_similarity(a, b, n=5) == pytest.approx(5 / 6)
-    assert similarity_counts(a, b, n=5, convention="segeval1") == (4.75, 15)
+    assert [float(x[0]) for x in pair_counts(check_pair(a, b), n=5, convention="segeval1")] == [4.75, 15.0]
 
 
 def test_a_wider_window_replaces_a_lighter_one_and_s_can_be_negative():
@@ -146,7 +146,7 @@ def test_bad_conventions():
     with pytest.raises(InputError, match="no convention"):
         segmentation_similarity((2, 3), (1, 4), convention="nltk")
     with pytest.raises(ValueError):
-        similarity_counts((2, 3), (1, 4), convention="segeval2")
+        segmentation_similarity((2, 3), (1, 4), convention="segeval2")
     with pytest.raises(InputError, match="several boundary types"):
         segmentation_similarity([{1}, set()], [set(), {2}], boundary_types={1, 2}, convention="segeval1")
     assert tvseg.segmentation_similarity((2, 3), (1, 4), convention="segeval1") == pytest.approx(3 / 4)

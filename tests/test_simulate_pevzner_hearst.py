@@ -1,7 +1,7 @@
 """Pevzner & Hearst (2002) section 4: a reduced re-run checked against the paper's Tables 1 and 3.
 
 The metric path of the command (:func:`tvseg.simulate.pevzner_hearst.window_metrics`, which calls
-``tvseg.unit.batch``) is cross-checked against ``_slow_metrics`` below: a plain loop over the
+``tvseg.unit.windows``) is cross-checked against ``_slow_metrics`` below: a plain loop over the
 probes, written from the paper's definitions, itself checked by hand and against nltk.
 """
 
@@ -146,7 +146,12 @@ def test_false_alarms_do_not_depend_on_the_false_negatives():
     #   ref:   . . | . . . . | .        probes (4,5), (5,6) hold the fp and no reference boundary
     #   hyp A: . . | . | . . | .        fp only                      -> 2 false alarms
     #   hyp B: . . . . | . . . .        fp, both reference boundaries dropped -> still 2
-    from tvseg.unit.batch import window_batch
+    from tvseg.unit.conventions import geometry
+    from tvseg.unit.masses import BoundaryPairs
+    from tvseg.unit.windows import window_counts
+
+    def window_batch(masses, rows, k):
+        return window_counts(BoundaryPairs.against(masses, rows), geometry(int(masses.sum()), masses.size, k, "paper"))
 
     masses = np.array([3, 5, 2])
     got = window_batch(masses, _indicator_rows(10, (3, 2, 3, 2), (5, 5)), k=2)

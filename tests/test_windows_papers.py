@@ -12,8 +12,7 @@ import statistics
 import pytest
 import segeval.data.samples as samples
 
-from tvseg.unit.windows import pk, windowdiff
-from tvseg.unit.winpr import winpr
+from tvseg.unit.windows import pk, windowdiff, winpr
 
 # ---------------------------------------------------------------------------------------------
 # Scaiano & Inkpen 2012, Figure 4, reconstructed. "Each segment is 6 units long and the window size

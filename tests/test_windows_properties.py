@@ -1,5 +1,5 @@
-"""Laws the window metrics obey (hypothesis), the batch form against the single-pair form, and the
-degenerate cases."""
+"""Laws the window metrics obey (hypothesis), the window kernel over many pairs against a literal count
+of every window, and the degenerate cases."""
 
 import math
 import warnings
@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.unit.batch import WindowBatch, window_batch, windowdiff_batch
-from tvseg.unit.masses import as_masses, to_indicator
-from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
-from tvseg.unit.winpr import winpr
+from tvseg.unit.conventions import geometry
+from tvseg.unit.masses import BoundaryPairs, as_masses, to_indicator
+from tvseg.unit.windows import WindowCounts, default_k, pk, window_counts, windowdiff, winpr
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 
@@ -74,6 +73,41 @@ def test_winpr_total_and_consistency(p, k):
     assert same.fp == same.fn == 0
 
 
+def literal(ref, row, g):
+    """Every window of ``g`` visited: ``(miss, false alarm, errors, sum |r - h|)`` of the boundary
+    indicators ``ref`` and ``row`` over the gaps (phantom gaps hold no boundary)."""
+    n = ref.size + 1
+
+    def count(ind, s):
+        return sum(int(ind[gap - 1]) for gap in range(s, s + g.width) if 1 <= gap <= n - 1)
+
+    pairs = [(count(ref, s), count(row, s)) for s in range(g.lo, g.hi + 1)]
+    return (
+        sum(r > 0 and h == 0 for r, h in pairs),
+        sum(r == 0 and h > 0 for r, h in pairs),
+        sum(r != h for r, h in pairs),
+        sum(abs(r - h) for r, h in pairs),
+    )
+
+
+def kernel_equals_literal(ref, hyps, k, convention, **options):
+    """The kernel over every (ref, hypothesis) pair at once, given as indicator rows and as masses,
+    against the literal count of each pair's windows (``options``: those of the geometry)."""
+    n = sum(ref)
+    ind = np.array([to_indicator(as_masses(x)) for x in hyps], dtype=bool).reshape(len(hyps), n - 1)
+    r = to_indicator(as_masses(ref))
+    g = geometry(n, len(ref), k, convention, **options)
+    for form, merged in ((ind, False), (hyps, False), (hyps, True)):
+        pairs = BoundaryPairs.against(ref, form)
+        if merged:  # the sides merged beforehand: WindowDiff sweeps their differences only
+            assert pairs.merged.size == sum(map(len, hyps)) + len(hyps) * (len(ref) - 2)
+        got = window_counts(pairs, g)
+        for i, row in enumerate(ind):
+            want = literal(r, row, g) if g.hi >= g.lo else (0, 0, 0, 0)
+            assert (got.miss[i], got.false_alarm[i], got.errors[i], got.differences[i]) == want, (ref, hyps[i], g)
+            assert got.windows[i] == max(g.hi - g.lo + 1, 0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     pair(max_units=60),
@@ -82,29 +116,16 @@ def test_winpr_total_and_consistency(p, k):
     st.integers(1, 5),
     st.data(),
 )
-def test_batch_equals_single(p, convention, k, h, data):
+def test_kernel_equals_a_literal_count(p, convention, k, h, data):
     ref, _ = p
     n = sum(ref)
     if k is not None and k >= n:
         k = None
     hyps = [data.draw(pair(n, n))[0] for _ in range(h)]
-    ind = np.array([to_indicator(as_masses(x)) for x in hyps]).reshape(h, n - 1)
     lam = convention in ("paper", "segeval", "segeval1") and data.draw(st.booleans())
     wt = convention in ("paper", "nltk") and data.draw(st.booleans())
-    for form in (ind, hyps):
-        batch = window_batch(ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
-        got = quiet(batch.pk, false_alarm_weight=2.0)
-        want = [quiet(pk, ref, x, k=k, convention=convention, false_alarm_weight=2.0) for x in hyps]
-        np.testing.assert_allclose(got, want)
-        want = [quiet(windowdiff, ref, x, k=k, convention=convention, lamprier=lam, weighted=wt) for x in hyps]
-        np.testing.assert_allclose(quiet(batch.windowdiff), want)
-        got = quiet(windowdiff_batch, ref, form, k=k, convention=convention, lamprier=lam, weighted=wt)
-        np.testing.assert_allclose(got, want)
-        for i, x in enumerate(hyps):
-            want_pk = pk_components(ref, x, k=k, convention=convention)
-            assert (int(batch.miss[i]), int(batch.false_alarm[i]), int(batch.windows[i])) == tuple(want_pk)
-            want_wd = windowdiff_components(ref, x, k=k, convention=convention, lamprier=lam, weighted=wt)
-            assert (int(batch.errors[i]), int(batch.wd_windows[i])) == tuple(want_wd)
+    for metric in ("pk", "windowdiff"):
+        kernel_equals_literal(ref, hyps, k, convention, lamprier=lam, weighted=wt, metric=metric)
 
 
 @settings(max_examples=80, deadline=None)
@@ -115,7 +136,7 @@ def test_batch_equals_single(p, convention, k, h, data):
     st.integers(1, 5),
     st.data(),
 )
-def test_window_batch_equals_single_pair_components(p, convention, k, h, data):
+def test_kernel_when_k_is_large_small_or_none_fits(p, convention, k, h, data):
     # k may exceed N (no window) and be 0 or 1 (windows of no gap under nltk and segeval1)
     ref, _ = p
     n = sum(ref)
@@ -123,17 +144,11 @@ def test_window_batch_equals_single_pair_components(p, convention, k, h, data):
         k = None
     hyps = [data.draw(pair(n, n))[0] if n > 1 else (1,) for _ in range(h)]
     hyps[0] = ref if data.draw(st.booleans()) else hyps[0]
-    ind = np.array([to_indicator(as_masses(x)) for x in hyps]).reshape(h, n - 1)
-    for form in (ind, hyps):
-        got = window_batch(ref, form, k=k, convention=convention)
-        for i, x in enumerate(hyps):
-            want_pk = pk_components(ref, x, k=k, convention=convention)
-            want_wd = windowdiff_components(ref, x, k=k, convention=convention)
-            assert (int(got.miss[i]), int(got.false_alarm[i]), int(got.windows[i])) == tuple(want_pk)
-            assert int(got.errors[i]) == want_wd.errors
+    for metric in ("pk", "windowdiff"):
+        kernel_equals_literal(ref, hyps, k, convention, metric=metric)
 
 
-def test_window_batch_on_long_rows_equals_a_literal_window_count():
+def test_kernel_on_long_rows_equals_a_literal_window_count():
     # rows much longer than k, with many boundaries, none, all gaps, and the reference itself;
     # counted literally: for each window start s = 1 .. N-k, the boundaries in gaps s .. s+k-1
     rng = np.random.default_rng(3)
@@ -143,7 +158,7 @@ def test_window_batch_on_long_rows_equals_a_literal_window_count():
     ind = rng.random((6, n - 1)) < np.array([[0.02], [0.1], [0.4], [0.0], [1.0], [0.0]])
     ind[5] = r
     k = 7
-    got = window_batch(ref, ind, k=k)
+    got = window_counts(BoundaryPairs.against(ref, ind), geometry(n, ref.size, k, "paper"))
     for i, row in enumerate(ind):
         rs = np.array([r[s - 1 : s - 1 + k].sum() for s in range(1, n - k + 1)])
         hs = np.array([row[s - 1 : s - 1 + k].sum() for s in range(1, n - k + 1)])
@@ -152,6 +167,33 @@ def test_window_batch_on_long_rows_equals_a_literal_window_count():
         assert got.errors[i] == np.sum(rs != hs)
         assert got.windows[i] == n - k
     assert got.miss[5] == got.false_alarm[5] == got.errors[5] == 0
+
+
+def test_kernel_on_a_corpus_of_pairs_of_different_sizes_and_windows():
+    # pairs that share nothing (different N, different k): each counted as if alone
+    rng = np.random.default_rng(9)
+    refs, hyps = [], []
+
+    def cut(n):
+        return np.diff(np.concatenate(([0], np.flatnonzero(rng.random(n - 1) < 0.3) + 1, [n])))
+
+    for _ in range(30):
+        n = int(rng.integers(1, 50))
+        refs.append(cut(n))
+        hyps.append(cut(n))
+    positions = [np.cumsum(m)[:-1] for m in refs], [np.cumsum(m)[:-1] for m in hyps]
+    offsets = [np.concatenate(([0], np.cumsum([p.size for p in side]))) for side in positions]
+    n = np.array([int(m.sum()) for m in refs])
+    pairs = BoundaryPairs(n, np.concatenate(positions[0]), offsets[0], np.concatenate(positions[1]), offsets[1])
+    segments = np.array([m.size for m in refs])
+    for convention in ("paper", "segeval1", "nltk"):
+        for metric in ("pk", "windowdiff"):
+            g = geometry(n, segments, None, convention, metric=metric)
+            got = window_counts(pairs, g)
+            for i, (ref, hyp) in enumerate(zip(refs, hyps)):
+                gi = geometry(int(n[i]), int(segments[i]), None, convention, metric=metric)
+                want = literal(to_indicator(ref), to_indicator(hyp), gi) if gi.hi >= gi.lo else (0, 0, 0, 0)
+                assert (got.miss[i], got.false_alarm[i], got.errors[i], got.differences[i]) == want
 
 
 def test_sweep_equals_brute_force_windows():
@@ -241,39 +283,26 @@ def test_bad_options_and_inputs():
     with pytest.raises(InputError):
         windowdiff((2, 0), (2,))
     with pytest.raises(InputError):
-        window_batch((2, 3), np.zeros((2, 3), bool))
+        BoundaryPairs.against((2, 3), np.zeros((2, 3), bool))
     with pytest.raises(InputError):
-        windowdiff_batch((2, 3), np.zeros((2, 4), int))
-    with pytest.raises(UsageError):
-        window_batch((2, 3), np.zeros((2, 4), bool), lamprier=True, convention="nltk")
+        BoundaryPairs.against((2, 3), np.zeros((2, 4), int))
+    with pytest.raises(InputError):
+        BoundaryPairs.against((2, 3), [(5,), (2, 2)])
 
 
-def test_results_are_frozen_dataclasses_that_still_unpack():
+def test_results_cannot_be_changed():
     import dataclasses
 
-    c = pk_components((2, 3), (5,), k=2)
-    miss, false_alarm, windows = c
-    assert (miss, false_alarm, windows) == (c.miss, c.false_alarm, c.windows) == (2, 0, 3)
-    errors, wd_windows = windowdiff_components((2, 3), (5,), k=2)
-    assert (errors, wd_windows) == (2, 3)
     m = winpr((2, 3), (1, 4), k=2)
-    batch = window_batch((2, 3), [(5,), (2, 3)], k=2)
-    assert isinstance(batch, WindowBatch)
-    for result in (c, m, batch):
-        assert dataclasses.is_dataclass(result)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            result.k = 3
+    c = window_counts(BoundaryPairs.against((2, 3), [(5,), (2, 3)]), geometry(5, 2, 2, "paper"))
+    assert isinstance(c, WindowCounts) and c.miss.tolist() == [2, 0] and c.windows.tolist() == [3, 3]
+    with pytest.raises(AttributeError):
+        c.miss = None
+    assert dataclasses.is_dataclass(m)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.k = 3
     assert (m.precision, m.recall, m.f1) == (
         m.tp / (m.tp + m.fp),
         m.tp / (m.tp + m.fn),
         2 * m.tp / (2 * m.tp + m.fp + m.fn),
     )
-
-
-def test_old_import_paths_still_resolve():
-    import tvseg
-    from tvseg.unit import batch, windows
-    from tvseg.unit import winpr as winpr_module
-
-    assert windows.winpr is winpr_module.winpr and windows.window_batch is batch.window_batch
-    assert windows.windowdiff_batch is batch.windowdiff_batch and tvseg.winpr is winpr_module.winpr

@@ -7,18 +7,23 @@ is the 2012 code's (unit i against unit i + k) when both are given the same k.
 
 from __future__ import annotations
 
-import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from tvseg.errors import TvsegWarning
-from tvseg.unit.batch import window_batch, windowdiff_batch
-from tvseg.unit.masses import as_masses, to_indicator
-from tvseg.unit.windows import default_k, pk, pk_components, windowdiff, windowdiff_components
+from tvseg.unit.conventions import geometry
+from tvseg.unit.masses import BoundaryPairs, as_masses, to_indicator
+from tvseg.unit.windows import default_k, pk, window_counts, windowdiff
 
 segeval = pytest.importorskip("segeval")
+
+
+def kernel(reference, hypotheses, *, metric="pk", lamprier=False, k=None):
+    """The window kernel's counts of many hypotheses of one reference under "segeval1", and the geometry."""
+    pairs = BoundaryPairs.against(reference, hypotheses)
+    g = geometry(pairs.n, pairs.reference_segments(), k, "segeval1", metric=metric, lamprier=lamprier)
+    return window_counts(pairs, g), g
 
 
 def test_pk_probes_unit_i_against_unit_i_plus_k():
@@ -28,7 +33,8 @@ def test_pk_probes_unit_i_against_unit_i_plus_k():
     # Pk = 1/10 (the 2012 code's 0.1; windows of k - 1 gaps would give 1/11)
     assert default_k((20,), convention="segeval1") == 10
     assert pk((20,), (1, 19), convention="segeval1") == 0.1
-    assert tuple(pk_components((20,), (1, 19), convention="segeval1")) == (0, 1, 10)
+    c, _ = kernel((20,), [(1, 19)])
+    assert (c.miss[0], c.false_alarm[0], c.windows[0]) == (0, 1, 10)
 
 
 def test_pk_hand_count_with_a_miss_and_a_false_alarm():
@@ -39,7 +45,8 @@ def test_pk_hand_count_with_a_miss_and_a_false_alarm():
     #   hyp: |  |  .  .  .  .      (gap 2 in probes 1, 2)
     # 2 false alarms + 2 misses over 6 probes
     assert pk((4, 4), (2, 6), convention="segeval1") == pytest.approx(4 / 6)
-    assert tuple(pk_components((4, 4), (2, 6), convention="segeval1")) == (2, 2, 6)
+    c, _ = kernel((4, 4), [(2, 6)])
+    assert (c.miss[0], c.false_alarm[0], c.windows[0]) == (2, 2, 6)
 
 
 def test_pk_equals_segeval_2_with_the_same_k():
@@ -61,7 +68,8 @@ def test_windowdiff_lamprier_hand_count():
     # a pair holds a boundary where its labels differ; both have one at the two phantom edges,
     # they differ on pairs (2, 3) (hypothesis only) and (3, 4) (reference only): 2 errors
     assert windowdiff((3, 3), (2, 4), convention="segeval1", lamprier=True) == pytest.approx(2 / 7)
-    assert tuple(windowdiff_components((3, 3), (2, 4), convention="segeval1", lamprier=True)) == (2, 7)
+    c, g = kernel((3, 3), [(2, 4)], metric="windowdiff", lamprier=True)
+    assert (c.errors[0], g.divisor[0]) == (2, 7)
     # without the correction: the 5 adjacent pairs of the 6 units, the same 2 errors
     assert windowdiff((3, 3), (2, 4), convention="segeval1") == pytest.approx(2 / 5)
 
@@ -110,21 +118,21 @@ def test_windowdiff_equals_a_literal_count_of_the_2012_windows():
             assert got == pytest.approx(float(want), abs=1e-12), (ref, hyp, k, lamprier)
 
 
-def test_batch_forms_keep_the_two_geometries_apart():
+def test_many_hypotheses_keep_the_two_geometries_apart():
+    # one kernel pass over several hypotheses: Pk's probes (k gaps) equal segeval 2.0.11's with the
+    # same k, WindowDiff's windows (k units: k - 1 gaps) the literal 2012 count
     ref = (4, 4, 7, 5)
     hyps = [(2, 6, 12), (20,), (4, 4, 7, 5), (1,) * 20]
     ind = np.array([to_indicator(as_masses(h)) for h in hyps])
-    got = window_batch(ref, ind, convention="segeval1")
-    for i, h in enumerate(hyps):
-        want_pk = pk_components(ref, h, convention="segeval1")
-        want_wd = windowdiff_components(ref, h, convention="segeval1")
-        assert (got.miss[i], got.false_alarm[i], got.windows[i]) == tuple(want_pk)
-        assert (got.errors[i], got.wd_windows[i]) == tuple(want_wd)
+    probes, g_pk = kernel(ref, ind)
+    windows, g_wd = kernel(ref, ind, metric="windowdiff")
     # k = 3 (20 / 8 = 2.5, half up): Pk has 20 - 3 probes, WindowDiff 20 + 1 - 3 windows
-    assert set(got.windows) == {17} and set(got.wd_windows) == {18}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", TvsegWarning)
-        np.testing.assert_allclose(
-            windowdiff_batch(ref, ind, convention="segeval1", lamprier=True),
-            [windowdiff(ref, h, convention="segeval1", lamprier=True) for h in hyps],
-        )
+    assert set(probes.windows) == {17} and set(g_wd.divisor) == {18}
+    for i, h in enumerate(hyps):
+        want = float(segeval.pk(list(h), list(ref), window_size=3))
+        assert (probes.miss[i] + probes.false_alarm[i]) / 17 == pytest.approx(want, abs=1e-12)
+        assert windows.errors[i] / 18 == pytest.approx(float(_literal_2012_windowdiff(ref, h, 3, False)), abs=1e-12)
+    lamprier, g = kernel(ref, ind, metric="windowdiff", lamprier=True)
+    for i, h in enumerate(hyps):
+        want = _literal_2012_windowdiff(ref, h, 3, True)
+        assert lamprier.errors[i] / g.divisor[i] == pytest.approx(float(want), abs=1e-12)

@@ -14,8 +14,9 @@ import segeval
 from nltk.metrics import segmentation as nltk_seg
 
 from tvseg.errors import TvsegWarning
-from tvseg.unit.batch import window_batch, windowdiff_batch
-from tvseg.unit.windows import default_k, pk, windowdiff
+from tvseg.unit.conventions import geometry
+from tvseg.unit.masses import BoundaryPairs
+from tvseg.unit.windows import default_k, pk, window_counts, windowdiff
 
 PAIRS = 1000
 
@@ -112,14 +113,20 @@ def test_segeval_window_size_default():
         assert default_k(ref, convention="segeval") == segeval.compute_window_size(ref)
 
 
-def test_batch_equals_tools_too():
+def test_many_hypotheses_in_one_kernel_pass_equal_the_tools_too():
     rng = np.random.default_rng(6)
     ref = [5, 9, 3, 12, 7, 4]
     n = sum(ref)
     hyps = rng.random((50, n - 1)) < 0.2
     a = nltk_string(ref)
     strings = ["".join("1" if x else "0" for x in row) for row in hyps]
+    pairs = BoundaryPairs.against(ref, hyps)
+    g = geometry(pairs.n, pairs.reference_segments(), None, "nltk", metric="pk")
+    c = window_counts(pairs, g)
     want = [nltk_seg.pk(a, s) for s in strings]
-    np.testing.assert_allclose(window_batch(ref, hyps, convention="nltk").pk(), want)
+    np.testing.assert_allclose((c.miss + c.false_alarm) / g.divisor, want)
+    g = geometry(pairs.n, pairs.reference_segments(), 4, "nltk")
     want = [nltk_seg.windowdiff(a, s, 4) for s in strings]
-    np.testing.assert_allclose(windowdiff_batch(ref, hyps, k=4, convention="nltk"), want)
+    np.testing.assert_allclose(window_counts(pairs, g).errors / g.divisor, want)
+    want = [nltk_seg.windowdiff(a, s, 4, weighted=True) for s in strings]
+    np.testing.assert_allclose(window_counts(pairs, g).differences / g.divisor, want)

@@ -24,11 +24,9 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
     from tvseg.retrieval.coverage import coverage
     from tvseg.settings import Settings
     from tvseg.unit.agreement import agreement
-    from tvseg.unit.cseg import cseg
     from tvseg.unit.ghd import ghd
     from tvseg.unit.similarity import boundary_edit_distance, boundary_similarity, segmentation_similarity
-    from tvseg.unit.windows import pk, windowdiff
-    from tvseg.unit.winpr import winpr
+    from tvseg.unit.windows import cseg, pk, windowdiff, winpr
     from tvseg.writers import write_segments
 
 __version__ = "0.2.0"
@@ -47,12 +45,12 @@ _PUBLIC = {
     # unit domain
     "pk": "tvseg.unit.windows",
     "windowdiff": "tvseg.unit.windows",
-    "winpr": "tvseg.unit.winpr",
+    "winpr": "tvseg.unit.windows",
     "segmentation_similarity": "tvseg.unit.similarity",
     "boundary_similarity": "tvseg.unit.similarity",
     "boundary_edit_distance": "tvseg.unit.similarity",
     "agreement": "tvseg.unit.agreement",
-    "cseg": "tvseg.unit.cseg",
+    "cseg": "tvseg.unit.windows",
     "ghd": "tvseg.unit.ghd",
     # settings and errors
     "Settings": "tvseg.settings",

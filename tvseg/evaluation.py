@@ -36,8 +36,8 @@ from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
-from tvseg.unit.corpus import UnitPart, corpus_unit_scores, reduce_unit_parts
-from tvseg.unit.corpus_parts import unit_components_table, unit_rates
+from tvseg.unit.corpus import corpus_unit_scores
+from tvseg.unit.reduction import UnitPart, reduce_unit_parts, unit_components_table, unit_rates
 
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
@@ -227,7 +227,7 @@ class SystemShard:
     ----------
     scores : ShowScores
         Components per show of the shard, the matching and the segments (show indices local).
-    units : tvseg.unit.corpus.UnitPart or None
+    units : tvseg.unit.reduction.UnitPart or None
         The unit scores of the shard (None without units or frames).
     """
 

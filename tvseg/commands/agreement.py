@@ -94,8 +94,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from tvseg.readers.agreement import read_dataset_json
-    from tvseg.unit.agreement import agreement, agreement_with_system
-    from tvseg.unit.agreement_inputs import check_dataset
+    from tvseg.unit.agreement import agreement, agreement_with_system, check_dataset
 
     if len(args.paths) == 1 and _is_json(args.paths[0]):
         if args.units or args.frame is not None:

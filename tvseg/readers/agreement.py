@@ -5,7 +5,7 @@ A dataset is refused (``PATH:LINE: message``) rather than read in part: bytes th
 repeated in one object (JSON would keep the last silently), nesting too deep to parse, an integer too
 long to be a number of units, masses that are not positive integers, an item of more than
 :data:`MAX_UNITS` units; and whatever the ``check`` given to :func:`read_dataset_json` refuses (the
-command passes :func:`tvseg.unit.agreement_inputs.check_dataset`: the coders of every item, their totals).
+command passes :func:`tvseg.unit.agreement.check_dataset`: the coders of every item, their totals).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def read_dataset_json(path, check=None) -> dict:
         UTF-8 JSON (a byte order mark is allowed).
     check : callable, optional
         Run on the dataset once its masses are checked (``tvseg agreement`` passes
-        :func:`tvseg.unit.agreement_inputs.check_dataset`); an :class:`InputError` it raises is raised again
+        :func:`tvseg.unit.agreement.check_dataset`); an :class:`InputError` it raises is raised again
         with the file and the line of the item its message names.
 
     Returns

@@ -76,7 +76,7 @@ def paired_bootstrap(
     extra : dict, optional
         System name -> ``(table, rates)``: more per-show components (same shows, same order) resampled
         with the same draws, and the function that turns a table of their sums into ``{metric: values}``
-        (the unit metrics: :func:`tvseg.unit.corpus_parts.unit_rates`); their metrics get intervals too.
+        (the unit metrics: :func:`tvseg.unit.reduction.unit_rates`); their metrics get intervals too.
 
     Returns
     -------

@@ -8,8 +8,9 @@ segmentation similarity
 
 .. math:: S(s_1, s_2) = \\frac{N - 1 - d(s_1, s_2)}{N - 1}
 
-with ``n = 2`` (transpositions of adjacent boundaries), computed by
-:func:`tvseg.unit.similarity.segmentation_similarity`.
+with ``n = 2`` (transpositions of adjacent boundaries), both from the kernels over every
+(reference, hypothesis) pair at once (:func:`tvseg.unit.windows.window_counts`,
+:func:`tvseg.unit.similarity.pair_counts`).
 
 References
 ----------
@@ -42,15 +43,25 @@ def experiments() -> list[tuple[str, str, float, tuple[int, int]]]:
     return [("1", e, 0.5, r) for e in SCENARIOS for r in RANGES]
 
 
-def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
-    """WindowDiff (from :mod:`tvseg.unit.batch`) and S with ``n = 2`` of each hypothesis."""
-    from tvseg.unit.batch import windowdiff_batch
-    from tvseg.unit.masses import from_indicator
-    from tvseg.unit.similarity import segmentation_similarity
+def _windowdiff(pairs, k: int | None, convention: str) -> np.ndarray:
+    """WindowDiff of every pair, in ``convention`` with ``k`` (None: the convention's default)."""
+    from tvseg.unit.conventions import geometry
+    from tvseg.unit.windows import window_counts
 
-    wd = np.asarray(windowdiff_batch(masses, hypotheses, k=k, convention="paper"), dtype=float)
-    s = np.array([float(segmentation_similarity(masses, from_indicator(row), n=2)) for row in hypotheses])
-    return {"windowdiff": wd, "s": s}
+    g = geometry(pairs.n, pairs.reference_segments(), k, convention)
+    errors = window_counts(pairs, g, probes=False, summed=False).errors
+    assert errors is not None  # swept
+    return errors / g.divisor
+
+
+def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
+    """WindowDiff (the paper's) and S with ``n = 2`` of each hypothesis."""
+    from tvseg.unit.masses import BoundaryPairs
+    from tvseg.unit.similarity import pair_counts
+
+    pairs = BoundaryPairs.against(masses, hypotheses)
+    penalty, potential = pair_counts(pairs, n=2)
+    return {"windowdiff": _windowdiff(pairs, k, "paper"), "s": 1.0 - penalty / potential}
 
 
 def window_and_similarity_segeval1(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
@@ -60,10 +71,10 @@ def window_and_similarity_segeval1(masses: np.ndarray, hypotheses: np.ndarray, k
     reference segment size rounded half up and slides windows of ``k`` units (``k - 1`` gaps),
     ``N + 1 - k`` of them; the ``k`` given by the study is not used.
     """
-    from tvseg.unit.batch import windowdiff_batch
+    from tvseg.unit.masses import BoundaryPairs
 
     out = window_and_similarity(masses, hypotheses, k)
-    out["windowdiff"] = np.asarray(windowdiff_batch(masses, hypotheses, convention="segeval1"), dtype=float)
+    out["windowdiff"] = _windowdiff(BoundaryPairs.against(masses, hypotheses), None, "segeval1")
     return out
 
 

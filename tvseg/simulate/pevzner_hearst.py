@@ -71,11 +71,15 @@ def experiments(tables: Iterable[str] = TABLES) -> list[tuple[str, str, float, t
 
 
 def window_metrics(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
-    """:math:`P_k`, :math:`P'_k` and WindowDiff of each hypothesis, from one
-    :func:`tvseg.unit.batch.window_batch` pass."""
-    from tvseg.unit.batch import window_batch
+    """:math:`P_k`, :math:`P'_k` and WindowDiff of each hypothesis, from one pass of the window kernel
+    (:func:`tvseg.unit.windows.window_counts`) over every (reference, hypothesis) pair."""
+    from tvseg.unit.conventions import geometry
+    from tvseg.unit.masses import BoundaryPairs
+    from tvseg.unit.windows import window_counts
 
-    counts = window_batch(masses, hypotheses, k=k, convention="paper")
+    pairs = BoundaryPairs.against(masses, hypotheses)
+    counts = window_counts(pairs, geometry(pairs.n, pairs.reference_segments(), k, "paper"), summed=False)
+    assert counts.miss is not None and counts.false_alarm is not None and counts.errors is not None  # all counted
     windows = counts.windows.astype(float)
     return {
         "pk": (counts.miss + counts.false_alarm) / windows,

@@ -30,7 +30,7 @@ at gap ``s``. How wide a window is, where the windows start and what divides the
     no window fits (``k = N``, segeval divides 0 by 0) is what chunkseg substitutes, 1 when the two
     segmentations are equal, else 0. The chunk grid is :func:`tvseg.unit.projection.chunk_masses`.
 
-This module needs no numpy: :mod:`tvseg.settings` takes :data:`CONVENTIONS` from here.
+Every function takes one pair (ints) or many (arrays, one value per pair: a corpus of shows).
 
 References
 ----------
@@ -44,12 +44,14 @@ References
 
 from __future__ import annotations
 
-import math
 import numbers
-import warnings
 from dataclasses import dataclass
+from typing import Any
 
-from tvseg.errors import TvsegWarning, UsageError
+import numpy as np
+from numpy.typing import NDArray
+
+from tvseg.errors import UsageError
 
 __all__ = [
     "CONVENTIONS",
@@ -59,9 +61,9 @@ __all__ = [
     "check_k",
     "convention_k",
     "geometry",
+    "no_window_value",
     "winpr_geometry",
     "winpr_k",
-    "ratio",
 ]
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk", "chunkseg")
@@ -74,13 +76,13 @@ def base_convention(convention: str) -> str:
     return "segeval" if convention == "chunkseg" else convention
 
 
-def check_convention(convention) -> None:
+def check_convention(convention: object) -> None:
     """A :class:`~tvseg.errors.UsageError` unless ``convention`` is one of :data:`CONVENTIONS`."""
     if convention not in CONVENTIONS:
         raise UsageError(f"convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}")
 
 
-def check_k(k, least: int) -> None:
+def check_k(k: object, least: int) -> None:
     """A :class:`~tvseg.errors.UsageError` unless ``k`` is None or an integer (not a bool) ``>= least``."""
     if k is None or type(k) is int and k >= least:
         return
@@ -88,51 +90,69 @@ def check_k(k, least: int) -> None:
         raise UsageError(f"k must be an integer >= {least}, got {k!r}")
 
 
-def _round_half_up(num: int, den: int) -> int:
+def _round_half_up(num: Any, den: Any) -> Any:
     return (2 * num + den) // (2 * den)
 
 
-def _round_half_even(num: int, den: int) -> int:
+def _round_half_even(num: Any, den: Any) -> Any:
     q, r = divmod(num, den)
-    if 2 * r > den or (2 * r == den and q % 2 == 1):
-        q += 1
-    return q
+    return q + ((2 * r > den) | ((2 * r == den) & (q % 2 == 1)))
 
 
-def convention_k(n: int, segments: int, convention: str) -> int:
-    """The default ``k`` of a reference of ``n`` units in ``segments`` segments (exact integer rounding;
-    :func:`tvseg.unit.windows.default_k` gives the formulas)."""
+def convention_k(n: Any, segments: Any, convention: str) -> Any:
+    r"""The default ``k`` of a reference of ``n`` units in ``segments`` segments, in exact integer
+    arithmetic; ``n`` and ``segments`` are ints or arrays (one value per pair):
+
+    .. math::
+
+        \text{paper: } \max(1, \lfloor N/(2S) \rceil_{\uparrow}), \quad
+        \text{segeval1: } \max(2, \lfloor N/(2S) \rceil_{\uparrow}), \quad
+        \text{segeval: } \max(2, \lfloor N/(2S) \rceil_{even}), \quad
+        \text{nltk: } \lfloor (N-1)/(2\max(S-1, 1)) \rceil_{even}
+
+    (:func:`tvseg.unit.windows.default_k` says why).
+    """
     convention = base_convention(convention)
+    most = max if isinstance(n, int) and isinstance(segments, int) else np.maximum  # ints stay ints
     if convention == "paper":
-        return max(1, _round_half_up(n, 2 * segments))
+        return most(1, _round_half_up(n, 2 * segments))
     if convention == "segeval1":
-        return max(2, _round_half_up(n, 2 * segments))
+        return most(2, _round_half_up(n, 2 * segments))
     if convention == "segeval":
-        return max(2, _round_half_even(n, 2 * segments))
-    return _round_half_even(n - 1, 2 * max(segments - 1, 1))
+        return most(2, _round_half_even(n, 2 * segments))
+    return _round_half_even(n - 1, 2 * most(segments - 1, 1))
 
 
 @dataclass(frozen=True)
 class Geometry:
-    """Where the windows of one metric lie: ``k``, gaps per window (``width``), the first and last
-    window start (gap numbers; ``lo`` may be < 1 with phantom gaps) and the divisor of the sum (a
-    tool's count, possibly <= 0)."""
+    """Where the windows of one metric lie, per pair (ints, or arrays with one value per pair): ``k``,
+    gaps per window (``width``), the first and last window start (gap numbers; ``lo`` may be < 1 with
+    phantom gaps) and the divisor of the sum (a tool's count, possibly <= 0)."""
 
-    k: int
-    width: int
-    lo: int
-    hi: int
-    divisor: int
+    k: Any
+    width: Any
+    lo: Any
+    hi: Any
+    divisor: Any
 
     @property
-    def windows(self) -> int:
+    def windows(self) -> Any:
         """The number of window starts ``lo .. hi`` (never negative)."""
-        return max(self.hi - self.lo + 1, 0)
+        return np.maximum(self.hi - self.lo + 1, 0)
 
 
-def geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metric="windowdiff") -> Geometry:
+def geometry(
+    n: Any,
+    segments: Any,
+    k: int | None,
+    convention: str,
+    *,
+    lamprier: bool = False,
+    weighted: bool = False,
+    metric: str = "windowdiff",
+) -> Geometry:
     """Window geometry of ``metric`` ("pk" or "windowdiff") under ``convention`` (module docstring),
-    after checking the options."""
+    after checking the options; ``n`` and ``segments`` (the reference's) are ints or arrays."""
     check_convention(convention)
     if lamprier and convention == "nltk":
         raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
@@ -149,16 +169,16 @@ def geometry(n, segments, k, convention, *, lamprier=False, weighted=False, metr
     if convention == "segeval1" and metric == "windowdiff":
         if lamprier:
             # p phantom units at each end: padded gaps 1-p .. N-1+p, windows of k units
-            phantom = max(1, k - 1)
+            phantom = np.maximum(1, k - 1) if isinstance(k, np.ndarray) else max(1, k - 1)
             return Geometry(k, k - 1, 1 - phantom, n + phantom + 1 - k, n + 2 * phantom + 1 - k)
         return Geometry(k, k - 1, 1, n + 1 - k, n + 1 - k)
     if convention == "segeval" and lamprier:
-        phantom = max(k, 1)
+        phantom = np.maximum(k, 1) if isinstance(k, np.ndarray) else max(k, 1)
         return Geometry(k, k, 1 - phantom, n + phantom - k, n + 2 * phantom - k + 1)
     return Geometry(k, k, 1, n - k, n - k)
 
 
-def winpr_k(n: int, segments: int) -> int:
+def winpr_k(n: Any, segments: Any) -> Any:
     """WinPR's default ``k`` (gap positions per window) for a reference of ``n`` units in ``segments``
     segments: Scaiano & Inkpen's window of :math:`N / 2S` units (their equation 1, rounded half up as
     ``"paper"``), which holds one position more than it has units, its edges being inclusive ("each window
@@ -166,23 +186,25 @@ def winpr_k(n: int, segments: int) -> int:
     return convention_k(n, segments, "paper") + 1
 
 
-def winpr_geometry(n: int, k: int) -> Geometry:
+def winpr_geometry(n: Any, k: Any) -> Geometry:
     """Windows of ``k`` gaps with ``k - 1`` phantom gaps at each end (Lamprier et al. as Scaiano &
     Inkpen describe it): starts ``2-k .. N-1``, every real gap in exactly ``k`` windows."""
     return Geometry(k, k, 2 - k, n - 1, n + k - 2)
 
 
-def ratio(num, g: Geometry, convention: str, metric: str) -> float:
-    """``num / divisor``, or, when no window fits, what the convention returns: 0.0 where the tool
-    returns 0 (segeval's Pk, segeval's WindowDiff for ``k > N``, nltk's Pk for ``k > N``), else NaN
-    with a :class:`~tvseg.errors.TvsegWarning` (``"chunkseg"`` as ``"segeval"``; its WindowDiff for
-    ``k = N`` is :func:`tvseg.unit.windows.windowdiff`'s)."""
-    convention = base_convention(convention)
-    if g.divisor > 0:
-        return float(num) / g.divisor
-    if convention == "segeval" and (metric == "pk" or g.divisor < 0):
-        return 0.0
-    if convention == "nltk" and metric == "pk" and g.divisor < 0:
-        return 0.0
-    warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", TvsegWarning, stacklevel=3)
-    return math.nan
+def no_window_value(convention: str, metric: str, divisor: Any, equal: Any) -> NDArray[np.float64]:
+    """What ``convention`` returns for ``metric`` ("pk" or "windowdiff") where no window fits
+    (``divisor <= 0``; ints or arrays, ``equal`` whether the two segmentations are equal): 0 where the
+    tool returns 0 (segeval's Pk; segeval's WindowDiff for ``k > N``; nltk's Pk for ``k > N``), for
+    ``"chunkseg"``'s WindowDiff with ``k = N`` (segeval divides 0 by 0) what chunkseg substitutes, 1 for
+    equal segmentations, else 0; NaN where the convention gives no number."""
+    out = np.full(np.shape(divisor), np.nan)
+    base = base_convention(convention)
+    if base == "segeval":
+        out[(divisor < 0) | (metric == "pk")] = 0.0
+    elif base == "nltk" and metric == "pk":
+        out[divisor < 0] = 0.0
+    if convention == "chunkseg" and metric == "windowdiff":
+        zero = np.asarray(divisor) == 0
+        out[zero] = np.asarray(equal, float)[zero] if np.ndim(equal) else float(equal)
+    return out

@@ -1,8 +1,8 @@
 r"""Unit-domain scores of a whole corpus at once: every show's components and metrics from flat arrays.
 
-:func:`corpus_unit_scores` returns what the per-show loop of ``tvseg.evaluation`` (one
-:func:`tvseg.unit.scores.unit_components` per show, then :func:`tvseg.unit.scores.unit_metrics` per
-show and on the sum) returns, computed as array operations over the concatenated shows:
+:func:`corpus_unit_scores` projects every show's reference and hypothesis onto its units and counts
+each show's additive components (the keys of :mod:`tvseg.unit.reduction`) with the kernels, all shows
+at once:
 
 * the projection (:mod:`tvseg.unit.projection`): unit ``u`` of show ``s`` gets the last segment of
   ``s`` whose start is at or before its midpoint :math:`(a_u + b_u) / 2` (floats, as there), the first
@@ -12,17 +12,18 @@ show and on the sum) returns, computed as array operations over the concatenated
   boundary positions (:func:`tvseg.unit.masses.boundary_positions` of the masses) are the distinct
   :math:`c_j` in ``1 .. N - 1`` of the show's segments but its first (:func:`_positions`);
 * frames (:func:`tvseg.unit.projection.frames`) of every show's region, with the same float operations;
-* Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions (:mod:`tvseg.unit.corpus_windows`);
-* GHD, S and B by the batch functions of :mod:`tvseg.unit.edits_batch`;
-* each show's metrics as :func:`tvseg.unit.scores.unit_metrics`, element-wise (same operations, so
-  the same floats), and the corpus metrics from the summed components.
+* Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions of every show
+  (:class:`tvseg.unit.masses.BoundaryPairs`), by :func:`tvseg.unit.windows.window_counts`;
+* S and B by :func:`tvseg.unit.edits.edit_counts` and :func:`tvseg.unit.similarity.pair_counts`,
+  GHD by :func:`tvseg.unit.ghd.ghd_counts`;
+* each show's metrics and the corpus's from the summed components (:mod:`tvseg.unit.reduction`).
 
 ``convention="chunkseg"`` projects every show onto chunkseg's grid the same way (the chunk flags of
 :func:`tvseg.unit.projection.chunk_flags`, element-wise with the same float operations) and applies
 chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
 
-Every value equals the per-show loop's bit for bit (``tests/test_unit_corpus.py``): the counts are
-integers, S's, B's and GHD's are sums of halves, summed over shows in show order as the loop adds them.
+The counts are integers; S's, B's and GHD's are sums of halves, summed over shows in show order
+(``tests/test_unit_corpus.py`` checks every value against a brute-force count written in the test).
 """
 
 from __future__ import annotations
@@ -31,10 +32,14 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.exact import ticks
-from tvseg.unit.corpus_parts import UnitPart, _assemble, reduce_unit_parts
-from tvseg.unit.corpus_windows import corpus_k, covered, merged, wd_errors, winpr_tp
-from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
+from tvseg.unit.conventions import geometry, no_window_value, winpr_geometry, winpr_k
+from tvseg.unit.edits import edit_counts, transpositions
+from tvseg.unit.ghd import ghd_counts
+from tvseg.unit.masses import BoundaryPairs
 from tvseg.unit.projection import frames
+from tvseg.unit.reduction import UnitPart, assemble, reduce_unit_parts
+from tvseg.unit.similarity import pair_counts
+from tvseg.unit.windows import cseg_geometry, window_counts, winpr_counts
 
 __all__ = ["corpus_unit_scores", "UnitPart", "reduce_unit_parts"]
 
@@ -86,7 +91,7 @@ def corpus_unit_scores(
     -------
     (pandas.DataFrame, dict) or None
         Per show (index ``shows``, NaN rows for shows not scored) the metrics of
-        :func:`tvseg.unit.scores.unit_metrics`, and the corpus's from the summed components
+        :func:`tvseg.unit.reduction.unit_metrics`, and the corpus's from the summed components
         (:math:`P_k = \sum(\text{miss} + \text{fa}) / \sum \text{windows}`, and so on); None when
         there are neither units nor frames. Warns as the per-show loop: a show without units, a
         show shorter than one chunk (``"chunkseg"``), and each metric that is 0/0 in some show (one
@@ -139,8 +144,8 @@ def corpus_unit_scores(
     key.imag = mid
     pr, r_off = _positions(ref, key, first, scored, count)
     ph, h_off = _positions(hyp, key, first, scored, count)
-    comps = _components(pr, r_off, ph, h_off, count[scored], settings)
-    return _assemble(comps, scored, shows, events, part)
+    comps = _components(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings)
+    return assemble(comps, scored, shows, events, part)
 
 
 def _frames(start, end, frame, scored):
@@ -232,52 +237,49 @@ def _positions(side, key, first, scored, count):
     return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
 
 
-def _components(pr, r_off, ph, h_off, n, settings):
-    """The additive counts of :func:`tvseg.unit.scores.unit_components` of every scored show (arrays)."""
-    n_ref = np.diff(r_off)
-    n_hyp = np.diff(h_off)
-    segments = n_ref + 1
-    k = corpus_k(n, segments, settings.convention, settings.k)
-    kp = corpus_k(n, segments, "paper", settings.k)  # C_seg's k
-    kw = kp if settings.k is not None else kp + 1  # WinPR's: one position more (conventions.winpr_k)
-    stride = int(n.max()) + 2 if n.size else 2
-    both, b_off = merged(pr, r_off, ph, h_off, stride)
-    out = {}
-    # Pk: windows of k gaps starting at 1 .. N - k; miss = |A u B| - |B|, false alarm = |A u B| - |A|
-    hi = n - k
-    in_r, in_h, in_any = (covered(p, o, k, hi) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
-    out.update(pk_miss=in_any - in_h, pk_false_alarm=in_any - in_r, pk_windows=np.maximum(hi, 0))
-    width, top = (k - 1, n + 1 - k) if settings.convention == "segeval1" else (k, n - k)
-    out.update(wd_errors=wd_errors(pr, r_off, ph, h_off, width, np.ones_like(n), top), wd_windows=np.maximum(top, 0))
-    # WinPR: TP = sum of min(r_s, h_s); each boundary is in k windows
-    tp = winpr_tp(pr, r_off, ph, h_off, kw, n)
-    fp, fn = kw * n_hyp - tp, kw * n_ref - tp
-    out.update(winpr_tp=tp, winpr_tn=kw * (n - 1) - tp - fp - fn, winpr_fp=fp, winpr_fn=fn)
-    # C_seg: Pk's probes with the paper's k, conditioned on the reference
-    last = n - kp
-    in_r, in_h, in_any = (covered(p, o, kp, last) for p, o in ((pr, r_off), (ph, h_off), (both, b_off)))
-    out.update(
-        cseg_miss=in_any - in_h,
-        cseg_ref_probes=in_r,
-        cseg_fa=in_any - in_r,
-        cseg_nonref_probes=np.maximum(last, 0) - in_r,
-    )
-    edits = boundary_edits_many(pr, r_off, ph, h_off, n)
-    distance, positions = ghd_many(pr, r_off, ph, h_off, n)
-    out.update(
-        s_penalty=np.asarray(edits["s_penalty"], float),
-        s_potential=np.asarray(edits["s_potential"], float),
-        ghd_sum=np.asarray(distance, float),
-        ghd_positions=np.asarray(positions, np.int64),
-        b_penalty=np.asarray(edits["b_penalty"], float),
-        b_denominator=np.asarray(edits["b_denominator"], float),
-    )
-    return out
+def _components(pairs: BoundaryPairs, settings) -> dict:
+    """The additive counts of every scored show (arrays; the keys of :mod:`tvseg.unit.reduction`):
+    Pk and WindowDiff in the settings' convention and ``k``; WinPR and C_seg with ``k`` or their own
+    defaults (Scaiano & Inkpen's window, :func:`tvseg.unit.conventions.winpr_k`; Pk's paper default);
+    S, B (segeval 2.0.11's, ``n = 2``) and GHD (nltk's costs 2, 2, 1)."""
+    n, segments = pairs.n, pairs.reference_segments()
+    convention, k = settings.convention, settings.k
+    g_pk = geometry(n, segments, k, convention, metric="pk")
+    g_wd = geometry(n, segments, k, convention)
+    same = convention != "segeval1"  # the same windows for Pk and WindowDiff
+    pk = window_counts(pairs, g_pk, sweep=same, summed=False)
+    wd = pk if same else window_counts(pairs, g_wd, probes=False, summed=False)
+    cseg = pk if convention == "paper" else window_counts(pairs, cseg_geometry(pairs, k), sweep=False)
+    tp, tn, fp, fn = winpr_counts(pairs, winpr_geometry(n, winpr_k(n, segments) if k is None else k))
+    edits = edit_counts(pairs, transpositions(pairs, n=2))
+    s_penalty, s_potential = pair_counts(pairs, edits=edits)
+    b_penalty, b_denominator = pair_counts(pairs, metric="B", convention="segeval", edits=edits)
+    return {
+        "pk_miss": pk.miss,
+        "pk_false_alarm": pk.false_alarm,
+        "pk_windows": pk.windows,
+        "wd_errors": wd.errors,
+        "wd_windows": np.maximum(g_wd.divisor, 0),
+        "winpr_tp": tp,
+        "winpr_tn": tn,
+        "winpr_fp": fp,
+        "winpr_fn": fn,
+        "cseg_miss": cseg.miss,
+        "cseg_ref_probes": cseg.in_reference,
+        "cseg_fa": cseg.false_alarm,
+        "cseg_nonref_probes": cseg.windows - cseg.in_reference,
+        "s_penalty": s_penalty,
+        "s_potential": s_potential,
+        "ghd_sum": ghd_counts(pairs),
+        "ghd_positions": pairs.n - 1,
+        "b_penalty": b_penalty,
+        "b_denominator": b_denominator,
+    }
 
 
 def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=False):
     r"""Under ``"chunkseg"``: every show on chunkseg's grid (:func:`tvseg.unit.projection.chunk_masses`),
-    the window counts as segeval's, then chunkseg's substitutes (``tvseg.unit.scores._as_chunkseg``).
+    the window counts as segeval's, then chunkseg's substitutes.
 
     A show of duration :math:`D` (its region's end) has :math:`C = \lfloor D / c \rfloor` chunks of
     ``c`` seconds, :math:`N = C + 1` units; a boundary :math:`t` with :math:`0 < t \le \lfloor D/c \rfloor c`
@@ -305,25 +307,20 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     n = count[scored] + 1
     sides = [_chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
     (pr, r_off), (ph, h_off) = sides
-    comps = _components(pr, r_off, ph, h_off, n, settings)
-    no_window = comps["pk_windows"] == 0
-    comps["pk_miss"][no_window] = comps["pk_false_alarm"][no_window] = 0
-    comps["pk_windows"][no_window] = 1
-    k = corpus_k(n, np.diff(r_off) + 1, "segeval", settings.k)
-    no_window = comps["wd_windows"] == 0
-    r_count, h_count = np.diff(r_off), np.diff(h_off)
-    differ = np.zeros(n.size, bool)
-    same_count = np.repeat(r_count == h_count, r_count)
-    unequal = pr[same_count] != ph[np.repeat(r_count == h_count, h_count)]
-    differ[np.repeat(np.flatnonzero(r_count == h_count), r_count[r_count == h_count])[unequal]] = True
-    equal = (r_count == h_count) & ~differ
-    comps["wd_errors"][no_window] = ((n - k == 0) & equal)[no_window]
-    comps["wd_windows"][no_window] = 1
+    pairs = BoundaryPairs(n, pr, r_off, ph, h_off)
+    comps = _components(pairs, settings)
+    # where segeval counts no window, chunkseg's value, as one window holding it
+    g = geometry(n, pairs.reference_segments(), settings.k, "chunkseg")  # Pk's and WindowDiff's windows
+    equal = np.diff(pairs.difference_offsets) == 0
+    for metric, key, windows in (("pk", "pk_miss", "pk_windows"), ("windowdiff", "wd_errors", "wd_windows")):
+        none = comps[windows] == 0
+        comps[key][none] = no_window_value("chunkseg", metric, g.divisor, equal)[none]
+        comps[windows][none] = 1
     no_match = comps["b_denominator"] == 0
     comps["b_penalty"][no_match] = 0.0
     comps["b_denominator"][no_match] = 1.0
     comps["ghd_positions"][:] = 1
-    return _assemble(comps, scored, shows, events, part)
+    return assemble(comps, scored, shows, events, part)
 
 
 def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):

@@ -18,18 +18,35 @@ over the reference boundaries :math:`r_1 < \dots < r_R`, :math:`M_{0,j} = c_{ins
     t_{i,j} = \begin{cases} M_{i-1,j-1} & h_i = r_j \\ c_{del} + M_{i-1,j} & h_i > r_j \\
     c_{ins} + M_{i,j-1} & h_i < r_j \end{cases}
 
-and GHD is :math:`M_{H,R}`. Each cell needs the cells above, left and above-left, so the cells of one
-anti-diagonal (``i + j`` constant) depend only on the two before it: :func:`ghd` computes one
-anti-diagonal per numpy step and keeps three of them, :math:`O(H + R)` memory and :math:`O(HR)`
-arithmetic (nltk stores the whole matrix and refuses strings longer than 10,000 characters; tvseg
-has no such limit).
+and GHD is :math:`M_{H,R}`.
+
+:func:`ghd_counts` is the one kernel: it runs the programme for many pairs at once
+(:class:`~tvseg.unit.masses.BoundaryPairs`: a corpus of shows, or the one pair of :func:`ghd`), one
+row ``i`` for all pairs at a time, on arrays padded to the largest boundary count (pairs sorted by
+``H``, so row ``i`` only touches the pairs with :math:`H \ge i`; a pair with far more boundaries than
+the others gets a block of its own, so that no array holds more than about a million values). Within a
+row, the columns with :math:`r_j \le h_i` read the row above only; those with :math:`r_j > h_i` form a
+suffix :math:`j \ge j_0` where :math:`M_{i,j} = \min(a_j, c_{ins} + M_{i,j-1})`,
+:math:`a_j = c_{shift}|h_i - r_j| + M_{i-1,j-1}`, whose solution is a running minimum:
+
+.. math:: M_{i,j} = c_{ins}\,j + \min_{j_0 - 1 \le l \le j} (a_l - c_{ins}\,l), \qquad a_{j_0 - 1} = M_{i,j_0-1}.
+
+That rewriting adds the same numbers in another order, so it is used only when every sum is exact
+in float64: each cost is a binary fraction :math:`p / 2^s` (every float is) and every value of the
+programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` (plus :math:`c_{ins} R`
+for the running minimum's terms), stays below :math:`2^{52 - s}` (true of the defaults 2, 2, 1,
+whose GHDs are integers). Otherwise it runs nltk's order exactly, one anti-diagonal
+:math:`i + j = d` at a time for all pairs (each cell needs the cells above, left and above-left, so the
+cells of one anti-diagonal depend only on the two before it; each cell's operations are nltk's, so the
+floats are the same). Either way :math:`O(H + R)` memory per pair and :math:`O(HR)` arithmetic (nltk
+stores the whole matrix and refuses strings longer than 10,000 characters; tvseg has no such limit).
 
 Normalised GHD: GHD divided by the number of positions where a boundary may be, the ``N - 1`` gaps
 of a text of ``N`` units (the length of nltk's string), so that texts of different lengths compare:
 neither Bookstein et al. nor nltk normalises, and no source fixing this divisor could be checked here;
 tvseg's choice is GHD per potential boundary (issue 14 asks for it as GHD is commonly reported).
-:func:`ghd_components` gives both counts, and ``tvseg evaluate`` reports ``ghd`` = sum of GHD / sum of
-``N - 1`` over the shows (per show: that show's GHD / ``N - 1``).
+``tvseg evaluate`` reports ``ghd`` = sum of GHD / sum of ``N - 1`` over the shows (per show: that
+show's GHD / ``N - 1``).
 
 References
 ----------
@@ -42,28 +59,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterator
-from dataclasses import astuple, dataclass
-from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tvseg.errors import InputError
-from tvseg.unit.masses import Masses, pair_positions
+from tvseg.unit.masses import BoundaryPairs, Masses, check_pair
 
-__all__ = ["ghd", "ghd_components", "GhdComponents"]
-
-
-@dataclass(frozen=True)
-class GhdComponents:
-    """GHD of one pair and the number of positions it is normalised by (``N - 1``). Unpacks as
-    ``distance, positions``; sums over shows give the pooled normalised GHD."""
-
-    distance: float
-    positions: int
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(astuple(self))
+__all__ = ["ghd", "ghd_counts"]
 
 
 def _cost(value: object, name: str) -> float:
@@ -86,12 +89,12 @@ def ghd(
     lacks is inserted (``ins_cost``), a hypothesis boundary the reference lacks is deleted
     (``del_cost``), and a hypothesis boundary ``d`` positions from a reference boundary may be
     shifted onto it instead (``shift_cost_coeff * d``). The recursion is nltk's (module docstring),
-    computed anti-diagonal by anti-diagonal.
+    run by :func:`ghd_counts` on this one pair.
 
     Parameters
     ----------
     reference, hypothesis : sequence of int
-        Masses with the same total ``N`` (checked by :func:`tvseg.unit.masses.pair_positions`).
+        Masses with the same total ``N`` (checked by :func:`tvseg.unit.masses.check_pair`).
     ins_cost, del_cost, shift_cost_coeff : float
         nltk's parameters and defaults (nltk's docstring recommends ``shift_cost_coeff=2`` with
         insertion and deletion costs equal to the mean reference segment size).
@@ -101,7 +104,7 @@ def ghd(
     float
         ``nltk.metrics.segmentation.ghd(ref, hyp, ins_cost, del_cost, shift_cost_coeff)`` of the
         strings the masses stand for (``boundary="1"``); 0 for identical segmentations. Not
-        normalised: divide by ``N - 1`` for the normalised GHD (:func:`ghd_components`).
+        normalised: divide by ``N - 1`` for the normalised GHD.
 
     Raises
     ------
@@ -115,64 +118,151 @@ def ghd(
     >>> ghd((1, 1, 3, 6), (1, 1, 4, 5), ins_cost=1.0, del_cost=1.0, shift_cost_coeff=0.5)
     0.5
     """
-    ins = _cost(ins_cost, "ins_cost")
-    dele = _cost(del_cost, "del_cost")
-    shift = _cost(shift_cost_coeff, "shift_cost_coeff")
-    _, _, pr, ph = pair_positions(reference, hypothesis)
-    return _ghd(pr, ph, ins, dele, shift)
+    costs = (_cost(ins_cost, "ins_cost"), _cost(del_cost, "del_cost"), _cost(shift_cost_coeff, "shift_cost_coeff"))
+    return float(ghd_counts(check_pair(reference, hypothesis), *costs)[0])
 
 
-def ghd_components(
-    reference: Masses,
-    hypothesis: Masses,
-    *,
-    ins_cost: float = 2.0,
-    del_cost: float = 2.0,
-    shift_cost_coeff: float = 1.0,
-) -> GhdComponents:
-    """:func:`ghd` and the ``N - 1`` positions it is normalised by (additive over shows)."""
-    ins = _cost(ins_cost, "ins_cost")
-    dele = _cost(del_cost, "del_cost")
-    shift = _cost(shift_cost_coeff, "shift_cost_coeff")
-    n, _, pr, ph = pair_positions(reference, hypothesis)
-    return GhdComponents(_ghd(pr, ph, ins, dele, shift), n - 1)
+def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift: float = 1.0) -> np.ndarray:
+    r"""nltk's generalized Hamming distance :math:`M_{H,R}` of every pair (float64 array; module
+    docstring for how the programme runs on all pairs at once), with the costs checked by the caller."""
+    n_units = np.broadcast_to(np.asarray(pairs.n, np.int64), (pairs.size,))
+    rp, hp = pairs.reference, pairs.hypothesis
+    rc, hc = np.diff(pairs.reference_offsets), np.diff(pairs.hypothesis_offsets)
+    distance = np.zeros(pairs.size)
+    if pairs.size == 0:
+        return distance
+    size = np.maximum(hc, rc)
+    by_size = np.argsort(size, kind="stable")
+    r_starts, h_starts = pairs.reference_offsets[:-1], pairs.hypothesis_offsets[:-1]
+    for lo, hi in _blocks(size[by_size]):
+        shows = by_size[lo:hi]
+        order = shows[np.argsort(-hc[shows], kind="stable")]  # most hypothesis boundaries first
+        h_sorted, r_sorted = hc[order], rc[order]
+        hpad = _padded(hp, hc, h_starts, order, int(h_sorted[0]))
+        rpad = _padded(rp, rc, r_starts, order, int(r_sorted.max()))
+        if _exact(ins, dele, shift, hpad.shape[1], rpad.shape[1], int(n_units[order].max())):
+            distance[order] = _ghd_rows(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
+        else:
+            distance[order] = _ghd_diagonals(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
+    return distance
 
 
-def _ghd(ref: np.ndarray, hyp: np.ndarray, ins: float, dele: float, shift: float) -> float:
-    """nltk's recursion on sorted boundary positions (rows: hypothesis, columns: reference)."""
-    nr, nh = int(ref.size), int(hyp.size)
-    if nr == 0 and nh == 0:
-        return 0.0
-    if nh == 0:
-        return nr * ins
-    if nr == 0:
-        return nh * dele
-    # diagonal d holds M[i, d - i], indexed by i in 0 .. nh (entries outside the diagonal unused)
-    two_back = np.zeros(nh + 1)  # d = 0: M[0, 0] = 0
-    one_back = np.empty(nh + 1)  # d = 1: M[0, 1] = ins, M[1, 0] = dele
-    one_back[0] = ins * 1
-    one_back[1] = dele * 1
-    h = hyp.astype(np.int64)
-    r = ref.astype(np.int64)
-    for d in range(2, nh + nr + 1):
-        current = np.empty(nh + 1)
-        lo, hi = max(1, d - nr), min(nh, d - 1)
+def _padded(
+    pos: NDArray[np.int64], counts: NDArray[np.int64], starts: NDArray[np.int64], order: NDArray[np.intp], width: int
+) -> NDArray[np.int64]:
+    """Positions of the shows in ``order`` (show ``k``'s are ``pos[starts[k]:starts[k] + counts[k]]``),
+    one row each, left-aligned and padded with 0 to ``width``."""
+    out = np.zeros((order.size, width), dtype=np.int64)
+    c = counts[order]
+    row = np.repeat(np.arange(order.size), c)
+    col = np.arange(row.size) - np.repeat(np.cumsum(c) - c, c)
+    out[row, col] = pos[np.repeat(starts[order], c) + col]
+    return out
+
+
+def _blocks(size: NDArray[np.int64], cells: int = 1 << 20) -> list[tuple[int, int]]:
+    """``(lo, hi)`` slices of shows sorted by increasing ``size`` (their larger boundary count) whose
+    padded arrays hold at most ``cells`` values each (one show at least): one block for a corpus of
+    ordinary shows, and no show padded to the width of a much longer one."""
+    lo, out = 0, []
+    while lo < size.size:
+        width = size[lo : lo + cells] + 1
+        fits = np.arange(1, width.size + 1) * width <= cells  # shows lo .. lo + i in one block
+        hi = lo + max(int(np.searchsorted(~fits, True)), 1)
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
+def _exact(ins: float, dele: float, shift: float, h_max: int, r_max: int, n_max: int) -> bool:
+    """True when every value of the programme is a float64 computed without rounding (module docstring)."""
+    s = max(int(c.as_integer_ratio()[1]).bit_length() - 1 for c in (ins, dele, shift))
+    bound = (h_max + r_max + 1) * max(ins, dele, shift * n_max) + r_max * ins
+    return bound * 2.0**s < 2.0**52
+
+
+def _ghd_rows(
+    hpad: NDArray[np.int64],
+    rpad: NDArray[np.int64],
+    h: NDArray[np.int64],
+    r: NDArray[np.int64],
+    ins: float,
+    dele: float,
+    shift: float,
+) -> NDArray[np.float64]:
+    """The programme row by row for all shows (sorted by decreasing ``h``), the suffix of each row
+    as a running minimum; exact only under :func:`_exact`."""
+    k_all, r_max = rpad.shape
+    out = np.empty(k_all)
+    cols = np.arange(r_max + 1)
+    ins_cols = ins * cols
+    prev = np.broadcast_to(ins_cols, (k_all, r_max + 1))  # M[0, j] = ins * j
+    done = h == 0
+    out[done] = prev[done, r[done]]
+    active = np.searchsorted(-h, -np.arange(h[0] + 1), side="right")  # shows with h >= i
+    widest = np.maximum.accumulate(r)
+    for i in range(1, int(h[0]) + 1):
+        m = int(active[i])
+        w = int(widest[m - 1])
+        hv = hpad[:m, i - 1, None]
+        d = rpad[:m, :w] - hv  # r_j - h_i, columns 1 .. w
+        diag = prev[:m, :w]  # M[i-1, j-1]
+        a = shift * np.abs(d) + diag
+        c = np.minimum(np.where(d < 0, dele + prev[:m, 1 : w + 1], diag), a)
+        after = d > 0  # r_j > h_i: reads M[i, j-1] (a suffix)
+        row = np.empty((m, w + 1))
+        row[:, 0] = dele * i
+        row[:, 1:] = np.where(after, a, c)
+        lt = np.zeros((m, w + 2), dtype=bool)
+        lt[:, 1 : w + 1] = after
+        keys = np.where(lt[:, :-1] | lt[:, 1:], row - ins_cols[: w + 1], np.inf)
+        scan = np.minimum.accumulate(keys, axis=1) + ins_cols[: w + 1]
+        row = np.where(lt[:, :-1], scan, row)
+        ends = np.flatnonzero(h[:m] == i)
+        out[ends] = row[ends, r[ends]]
+        prev = row
+    return out
+
+
+def _ghd_diagonals(
+    hpad: NDArray[np.int64],
+    rpad: NDArray[np.int64],
+    h: NDArray[np.int64],
+    r: NDArray[np.int64],
+    ins: float,
+    dele: float,
+    shift: float,
+) -> NDArray[np.float64]:
+    """nltk's programme in its own order of operations, one anti-diagonal for all shows at a time
+    (nltk's order, with a pair axis)."""
+    k_all = hpad.shape[0]
+    h_max, r_max = hpad.shape[1], rpad.shape[1]
+    total = h + r
+    out = np.zeros(k_all)
+    rrev = rpad[:, ::-1]
+    two_back = np.zeros((k_all, h_max + 1))
+    one_back = np.empty((k_all, h_max + 1))
+    one_back[:, 0] = ins * 1
+    if h_max:
+        one_back[:, 1] = dele * 1
+    ends = np.flatnonzero(total == 1)
+    out[ends] = one_back[ends, h[ends]]
+    for d in range(2, h_max + r_max + 1):
+        current = np.empty((k_all, h_max + 1))
+        lo, hi = max(1, d - r_max), min(h_max, d - 1)
         if lo <= hi:
-            i = np.arange(lo, hi + 1)
-            hv = h[i - 1]
-            rv = r[d - i - 1]
-            diag = two_back[i - 1]  # M[i-1, j-1]
+            hv = hpad[:, lo - 1 : hi]  # h_i, i = lo .. hi
+            rv = rrev[:, r_max - d + lo : r_max - d + hi + 1]  # r_j, j = d - i
+            diag = two_back[:, lo - 1 : hi]
             shifted = shift * np.abs(hv - rv) + diag
-            t = np.where(
-                hv > rv,
-                dele + one_back[i - 1],  # M[i-1, j]: delete the hypothesis boundary
-                ins + one_back[i],
-            )  # M[i, j-1]: insert the reference boundary
+            t = np.where(hv > rv, dele + one_back[:, lo - 1 : hi], ins + one_back[:, lo : hi + 1])
             t = np.where(hv == rv, diag, t)
-            current[lo : hi + 1] = np.minimum(t, shifted)
-        if d <= nr:
-            current[0] = ins * d
-        if d <= nh:
-            current[d] = dele * d
+            current[:, lo : hi + 1] = np.minimum(t, shifted)
+        if d <= r_max:
+            current[:, 0] = ins * d
+        if d <= h_max:
+            current[:, d] = dele * d
+        ends = np.flatnonzero(total == d)
+        out[ends] = current[ends, h[ends]]
         two_back, one_back = one_back, current
-    return float(one_back[nh])
+    return out

@@ -7,8 +7,14 @@ after unit ``g + 1``, counting units from 1).
 
 Inputs are checked here, once, with numpy; the metrics trust what these functions return. The one
 check is :func:`as_masses` (:func:`as_pair` for two segmentations of the same text,
-:func:`pair_positions` for their boundary positions): a fast path for what callers pass most often (a
+:func:`check_pair` for a pair as the kernels take it): a fast path for what callers pass most often (a
 list, tuple or integer array of positive integers) and a careful path that names what is wrong.
+
+:class:`BoundaryPairs` is what every unit-domain kernel takes: many pairs (reference, hypothesis), a
+corpus of shows, a simulation's hypotheses against their reference, or the one pair of a per-pair
+function, as flat boundary positions; it merges the two sides of every pair once, and finds the
+positions where they differ, for the window metrics (:mod:`tvseg.unit.windows`) and the boundary edit
+distance (:mod:`tvseg.unit.edits`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -24,9 +31,10 @@ from numpy.typing import NDArray
 from tvseg.errors import InputError
 
 __all__ = [
+    "BoundaryPairs",
     "as_masses",
     "as_pair",
-    "pair_positions",
+    "check_pair",
     "boundary_positions",
     "to_indicator",
     "from_indicator",
@@ -174,11 +182,12 @@ def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypo
     """
     a = as_masses(reference, name=names[0])
     b = as_masses(hypothesis, name=names[1])
-    _same_total(int(a.sum()), int(b.sum()), names)
+    check_same_total(int(a.sum()), int(b.sum()), names)
     return a, b
 
 
-def _same_total(ta: int, tb: int, names=("reference", "hypothesis")) -> None:
+def check_same_total(ta: int, tb: int, names: Sequence[str] = ("reference", "hypothesis")) -> None:
+    """An :class:`~tvseg.errors.InputError` unless the two segmentations cover as many units."""
     if ta != tb:
         raise InputError(f"{names[0]} and {names[1]} cover different numbers of units ({ta} and {tb})")
 
@@ -187,9 +196,8 @@ Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
 """One segmentation as masses: the number of units in each segment, in order."""
 
 
-def pair_positions(reference: Masses, hypothesis: Masses) -> tuple[int, int, NDArray[np.int64], NDArray[np.int64]]:
-    """A checked pair (:func:`as_pair`) as ``(N, reference segments, reference positions, hypothesis
-    positions)``: what the window metrics need.
+def check_pair(reference: Masses, hypothesis: Masses) -> BoundaryPairs:
+    """A checked pair (:func:`as_pair`) as the kernels take it: a :class:`BoundaryPairs` of one pair.
 
     Two lists (or tuples) of ints are packed into one buffer and summed by one cumulative sum.
     """
@@ -200,10 +208,12 @@ def pair_positions(reference: Masses, hypothesis: Masses) -> tuple[int, int, NDA
             ends = np.cumsum(buf)
             ta = int(ends[na - 1])
             tb = int(ends[-1]) - ta
-            _same_total(ta, tb)
-            return ta, na, ends[: na - 1], ends[na:-1] - ta
+            check_same_total(ta, tb)
+            return BoundaryPairs(
+                ta, ends[: na - 1], np.array([0, na - 1]), ends[na:-1] - ta, np.array([0, len(hypothesis) - 1])
+            )
     a, b = as_pair(reference, hypothesis)
-    return int(a.sum()), int(a.size), boundary_positions(a), boundary_positions(b)
+    return BoundaryPairs.one(int(a.sum()), boundary_positions(a), boundary_positions(b))
 
 
 def boundary_positions(masses: np.ndarray) -> np.ndarray:
@@ -229,3 +239,138 @@ def from_indicator(indicator) -> np.ndarray:
     """Masses from a boundary indicator over the ``N - 1`` gaps (inverse of :func:`to_indicator`)."""
     indicator = np.asarray(indicator, dtype=bool)
     return from_positions(np.flatnonzero(indicator) + 1, indicator.size + 1)
+
+
+class BoundaryPairs:
+    """Many pairs (reference, hypothesis), each two segmentations of one text, as flat boundary positions.
+
+    Pair ``i`` is a text of ``n[i]`` units; the boundary positions (:func:`boundary_positions`) of its
+    reference are ``reference[reference_offsets[i]:reference_offsets[i + 1]]``, sorted, in
+    ``1 .. n[i] - 1``, and those of its hypothesis likewise. The arrays are trusted (int64): the public
+    functions check masses (:func:`check_pair`), the corpus builds them from its projection.
+    ``shared_reference``: every pair has the same reference (:meth:`against`), whose counts a kernel
+    may then take once.
+
+    Both sides of every pair are merged once into :attr:`merged`: one int64 key per boundary,
+    ``((i << bits) | position) << 1 | side`` (side 0 the reference, 1 the hypothesis), sorted, so that
+    the pairs follow each other and a position of the reference comes before the same position of the
+    hypothesis; :attr:`differences` keeps the keys of the positions where only one side has a boundary.
+    """
+
+    def __init__(
+        self,
+        n: Any,
+        reference: NDArray[np.int64],
+        reference_offsets: NDArray[np.int64],
+        hypothesis: NDArray[np.int64],
+        hypothesis_offsets: NDArray[np.int64],
+        *,
+        shared_reference: bool = False,
+    ) -> None:
+        self.n = n
+        self.shared_reference = shared_reference
+        self.reference = reference
+        self.reference_offsets = reference_offsets
+        self.hypothesis = hypothesis
+        self.hypothesis_offsets = hypothesis_offsets
+        self.size = len(reference_offsets) - 1
+
+    @cached_property
+    def bits(self) -> int:
+        """A pair's positions lie below ``2**bits``, and those of two pairs at least ``2**bits - N`` apart."""
+        return (int(np.max(self.n, initial=1)) * 2).bit_length()
+
+    @classmethod
+    def one(cls, n: int, reference: NDArray[np.int64], hypothesis: NDArray[np.int64]) -> BoundaryPairs:
+        """One pair: ``n`` units (an int), the two sides' sorted boundary positions."""
+        return cls(n, reference, np.array([0, reference.size]), hypothesis, np.array([0, hypothesis.size]))
+
+    @classmethod
+    def against(cls, reference: Masses, hypotheses: Any) -> BoundaryPairs:
+        """Many hypotheses of one reference (checked): ``hypotheses`` a boolean ``(H, N - 1)`` array of
+        boundary indicators over the gaps (:func:`to_indicator`), or a sequence of masses."""
+        ref = as_masses(reference, name="reference")
+        n = int(ref.sum())
+        positions = boundary_positions(ref)
+        if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
+            if hypotheses.dtype != bool:
+                raise InputError(
+                    "hypotheses must be a boolean indicator array of shape (H, N-1)", value=str(hypotheses.dtype)
+                )
+            if hypotheses.shape[1] != n - 1:
+                raise InputError(f"hypotheses must have N-1 = {n - 1} columns", value=hypotheses.shape[1])
+            count, gaps = hypotheses.shape
+            flat = np.flatnonzero(hypotheses)
+            offsets = np.zeros(count + 1, np.int64)
+            if gaps:
+                offsets[1:] = np.searchsorted(flat, gaps * np.arange(1, count + 1))
+            hyp = flat  # gap g of row i is flat index i * gaps + g - 1
+            hyp -= np.repeat(gaps * np.arange(count) - 1, np.diff(offsets))
+        else:
+            sides = []
+            for i, h in enumerate(hypotheses):
+                m = as_masses(h, name=f"hypotheses[{i}]")
+                if int(m.sum()) != n:
+                    raise InputError(f"hypotheses[{i}] covers {int(m.sum())} units, the reference {n}")
+                sides.append(boundary_positions(m))
+            count = len(sides)
+            offsets = np.concatenate(([0], np.cumsum([s.size for s in sides], dtype=np.int64)))
+            hyp = np.concatenate(sides) if sides else np.zeros(0, np.int64)
+        reference_offsets = positions.size * np.arange(count + 1)
+        return cls(np.full(count, n), np.tile(positions, count), reference_offsets, hyp, offsets, shared_reference=True)
+
+    def reference_segments(self) -> Any:
+        """Segments of each reference: its boundaries plus one (an int for one pair)."""
+        if self.size == 1:
+            return self.reference.size + 1
+        return np.diff(self.reference_offsets) + 1
+
+    @cached_property
+    def merged(self) -> NDArray[np.int64]:
+        """Both sides' boundaries of every pair, merged: sorted keys (class docstring)."""
+        nr = self.reference.size
+        keys = np.concatenate((self.reference, self.hypothesis))
+        if self.size > 1:  # each position's pair in the high bits
+            pairs = np.arange(self.size, dtype=np.int64) << self.bits
+            keys[:nr] |= np.repeat(pairs, np.diff(self.reference_offsets))
+            keys[nr:] |= np.repeat(pairs, np.diff(self.hypothesis_offsets))
+        keys <<= 1
+        keys[nr:] |= 1
+        keys.sort(kind="stable")  # two sorted runs: merged
+        return keys
+
+    @cached_property
+    def merged_offsets(self) -> NDArray[np.int64]:
+        """Where each pair's keys start in :attr:`merged`."""
+        return self.reference_offsets + self.hypothesis_offsets
+
+    @cached_property
+    def _difference_mask(self) -> NDArray[np.bool_]:
+        keys = self.merged
+        alone = (keys[1:] ^ keys[:-1]) > 1  # not the same place as the next key (but for the side bit)
+        keep = np.ones(keys.size, bool)
+        keep[1:] &= alone
+        keep[:-1] &= alone
+        return keep
+
+    @cached_property
+    def differences(self) -> NDArray[np.int64]:
+        """The keys of :attr:`merged` whose position only one side has, in order."""
+        return self.merged[self._difference_mask]
+
+    @cached_property
+    def difference_offsets(self) -> NDArray[np.int64]:
+        """Where each pair's keys start in :attr:`differences`."""
+        if self.size == 1:
+            return np.array([0, self.differences.size])
+        kept = np.zeros(self.merged.size + 1, np.int64)
+        np.cumsum(self._difference_mask, out=kept[1:])
+        return kept[self.merged_offsets]
+
+    def position(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The boundary positions of merged keys."""
+        return (keys >> 1) & ((1 << self.bits) - 1)
+
+    def pair(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The pair of each merged key."""
+        return keys >> (self.bits + 1)

@@ -1,10 +1,36 @@
-"""The unit scores of a corpus joined from its shards' parts (:func:`reduce_unit_parts`).
+r"""The unit-domain metrics from their additive components, per show and pooled over a corpus.
 
-:func:`tvseg.unit.corpus.corpus_unit_scores` computes each scored show's additive components; here
-they become each show's metrics (:func:`_metrics`, element-wise as :func:`tvseg.unit.scores.unit_metrics`)
-and the corpus's (the components summed in show order: integers, and floats added show after show
-as the per-show loop adds them), with the warnings given once for the corpus. A corpus scored in
-shards (:mod:`tvseg.scale`) gives the same numbers and the same warnings as one shard of every show.
+:func:`tvseg.unit.corpus.corpus_unit_scores` counts each show's components; here they become the
+metrics (:func:`unit_metrics`, element-wise: per show, for the corpus from the components summed in
+show order, and for each bootstrap resample's sums), with the warnings given once for the corpus
+(:func:`reduce_unit_parts`). A corpus scored in shards (:mod:`tvseg.scale`) gives the same numbers and
+the same warnings as one shard of every show.
+
+Component keys (all counts; sums over shows remain meaningful):
+
+======================  ========================================================================
+``pk_miss``             Pk windows where only the reference separates the probe's ends
+``pk_false_alarm``      Pk windows where only the hypothesis does
+``pk_windows``          Pk windows
+``wd_errors``           WindowDiff windows in error
+``wd_windows``          WindowDiff divisor
+``winpr_tp`` ...        WinPR ``tp, tn, fp, fn`` (``winpr_total = k (N - 1)``)
+``s_penalty``           boundary edit distance of S (Fournier & Inkpen 2012), in PBs
+``s_potential``         potential boundaries ``N - 1``
+``cseg_miss``           C_seg probes the reference separates and the hypothesis does not
+``cseg_ref_probes``     C_seg probes the reference separates
+``cseg_fa``             C_seg probes the hypothesis separates and the reference does not
+``cseg_nonref_probes``  C_seg probes the reference does not separate
+``ghd_sum``             generalized Hamming distance (nltk's, costs 2, 2, 1)
+``ghd_positions``       positions it is normalised by, ``N - 1``
+``b_penalty``           B's edits, ``|A| + sum(span) / n`` (segeval 2.0.11, ``n = 2``)
+``b_denominator``       B's ``|A| + |T_p| + |B_M|``
+======================  ========================================================================
+
+The corpus pools each pair of counts (sum over shows, then divide), for B as segeval 2.0.11 pools
+boundary similarity over a dataset in ``actual_agreement_linear`` (sum of numerators over sum of
+denominators): the corpus B is :math:`1 - \sum \text{penalty} / \sum \text{denominator}`, not the
+mean of the shows' B (that is the ``macro`` value).
 """
 
 from __future__ import annotations
@@ -18,10 +44,9 @@ import pandas as pd
 
 from tvseg.errors import TvsegWarning
 from tvseg.rates import rate
-from tvseg.unit.cseg import segmentation_cost
-from tvseg.unit.scores import unit_metrics
+from tvseg.unit.windows import segmentation_cost
 
-__all__ = ["UnitPart", "reduce_unit_parts", "unit_components_table", "unit_rates"]
+__all__ = ["UnitPart", "reduce_unit_parts", "unit_components_table", "unit_metrics", "unit_rates", "assemble"]
 
 _INT_KEYS = (
     "pk_miss",
@@ -55,8 +80,26 @@ _NAN_WARNINGS = (
 )
 
 
-def _metrics(c):
-    r""":func:`tvseg.unit.scores.unit_metrics` element-wise, and each 0/0's mask (by warning name)."""
+def unit_metrics(c):
+    r"""The unit-domain metrics from (possibly summed) components, element-wise, and each 0/0's mask
+    (by warning name, in the order the warnings are given).
+
+    .. math::
+
+        P_k = \frac{\text{miss} + \text{fa}}{\text{windows}}, \quad
+        P'_k = \frac{\text{miss} + 2\,\text{fa}}{\text{windows}}, \quad
+        \text{WD} = \frac{\text{errors}}{\text{windows}}, \quad
+        S = 1 - \frac{\text{penalty}}{\text{potential}}
+
+    and WinPR's :math:`P = TP/(TP+FP)`, :math:`R = TP/(TP+FN)`, :math:`F_1 = 2TP/(2TP+FP+FN)`;
+    NIST TDT's :math:`C_{seg}` with TDT's costs (:math:`C_{miss} = 1, C_{FA} = 0.3, P_{seg} = 0.3`,
+    :func:`tvseg.unit.windows.cseg`), raw (``cseg``) and normalised (``cseg_norm``), from
+    :math:`P_{miss} = \text{miss} / \text{ref probes}` and :math:`P_{FA} = \text{fa} / \text{nonref probes}`;
+    the normalised GHD ``ghd = ghd_sum / ghd_positions`` (nltk's GHD per potential boundary,
+    :mod:`tvseg.unit.ghd`); boundary similarity ``b = 1 - b_penalty / b_denominator``. A 0/0 (no
+    window, no boundary) is NaN, also for ``b`` where :func:`tvseg.boundary_similarity` returns 1
+    (segeval's choice for two segmentations without boundaries); the caller warns.
+    """
     tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
     p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
     p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
@@ -94,9 +137,10 @@ class UnitPart(NamedTuple):
     events: list
 
 
-def _assemble(comps, scored, shows, events, part=False):
-    """The per-show table, the corpus metrics and the warnings, in the per-show loop's order."""
-    values, nan = _metrics(comps)
+def assemble(comps, scored, shows, events, part=False):
+    """The per-show table of the ``scored`` shows' components, and (unless ``part``) the corpus metrics
+    and the warnings (:func:`reduce_unit_parts`)."""
+    values, nan = unit_metrics(comps)
     for order, w in enumerate(_NAN_WARNINGS):
         hit = np.flatnonzero(nan[w])
         if hit.size:
@@ -127,8 +171,8 @@ def reduce_unit_parts(
     Returns
     -------
     (pandas.DataFrame, dict)
-        As :func:`corpus_unit_scores`; the warnings are given here, once for the corpus: a metric's
-        0/0 at the first show where it occurs.
+        As :func:`tvseg.unit.corpus.corpus_unit_scores`; the warnings are given here, once for the
+        corpus: a metric's 0/0 at the first show where it occurs, then the corpus value's.
     """
     first_nan, events = {}, []
     for part, first in zip(parts, firsts):
@@ -143,26 +187,30 @@ def reduce_unit_parts(
         return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
     if len(parts) == 1:
         per_show = parts[0].per_show
-    else:  # built from a dict of columns as _assemble builds it: the same memory layout
+    else:  # built from a dict of columns as assemble builds it: the same memory layout
         per_show = pd.DataFrame(
             {c: np.concatenate([part.per_show[c].to_numpy() for part in parts]) for c in parts[0].per_show.columns},
             index=pd.Index([name for part in parts for name in part.per_show.index]),
         )
     comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
     total: dict[str, float] = {key: int(comps[key].sum()) for key in _INT_KEYS}
-    for key in _FLOAT_KEYS:  # added show after show, as the loop adds them
+    for key in _FLOAT_KEYS:  # added show after show
         s = 0.0
         for v in comps[key].tolist():
             s += v
         total[key] = s
-    return per_show, dict(unit_metrics(total))
+    values, nan = unit_metrics({key: np.array([v]) for key, v in total.items()})
+    for w in _NAN_WARNINGS:
+        if nan[w][0]:
+            warnings.warn(f"{w} is 0/0 (NaN)", TvsegWarning, stacklevel=3)
+    return per_show, {key: float(v[0]) for key, v in values.items()}
 
 
 def unit_rates(components) -> dict:
     """The unit metrics of every row of a components table (rows: shows, or bootstrap resamples' sums),
-    element-wise as :func:`tvseg.unit.scores.unit_metrics` (NaN for a 0/0, without a warning)."""
+    :func:`unit_metrics` (NaN for a 0/0, without a warning)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _metrics({k: np.asarray(components[k], dtype=float) for k in components})[0]
+        return unit_metrics({k: np.asarray(components[k], dtype=float) for k in components})[0]
 
 
 def unit_components_table(parts, firsts, n_shows: int) -> pd.DataFrame:
