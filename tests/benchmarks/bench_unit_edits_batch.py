@@ -3,10 +3,11 @@
 2,000 shows of 200-460 units (330 on average), 8-25 reference segments (about 16 boundaries), and two
 systems as in ``bench_end_to_end.py`` (a: 10 % of the reference boundaries deleted, 1 inserted per show;
 b: 25 %, 3), each kept boundary moved by a normal draw of 1.5 units: 4,000 show pairs. The per-show side
-is what :func:`tvseg.unit.scores.unit_components` calls (``ghd_components``, ``similarity_counts(n=2)``,
-``pair_counts(metric="B", convention="segeval", n=2)``), the batch side
-:func:`tvseg.unit.edits_batch.ghd_many` and :func:`tvseg.unit.edits_batch.boundary_edits_many` from the
-flat boundary positions. Both are checked equal (``==``) first. Best of repeated runs in one process.
+calls the public functions once per pair (``tvseg.ghd``, ``tvseg.segmentation_similarity``,
+``tvseg.boundary_similarity``), the corpus side the kernels once for every pair
+(:func:`tvseg.unit.ghd.ghd_counts`, :func:`tvseg.unit.edits.transpositions` and
+:func:`tvseg.unit.edits.edit_counts`, :func:`tvseg.unit.similarity.pair_counts`), as ``tvseg evaluate``
+does. Both are checked equal (``==``) first. Best of repeated runs in one process.
 
     python tests/benchmarks/bench_unit_edits_batch.py [--shows 2000] [--repeat 5]
 
@@ -20,10 +21,11 @@ import timeit
 
 import numpy as np
 
-from tvseg.unit.edits_batch import boundary_edits_many, ghd_many
-from tvseg.unit.ghd import ghd_components
-from tvseg.unit.masses import boundary_positions, from_positions
-from tvseg.unit.similarity import pair_counts, similarity_counts
+import tvseg
+from tvseg.unit.edits import edit_counts, transpositions
+from tvseg.unit.ghd import ghd_counts
+from tvseg.unit.masses import BoundaryPairs, boundary_positions, from_positions
+from tvseg.unit.similarity import pair_counts
 
 SYSTEMS = {"a": {"delete": 0.10, "insert": 1.0}, "b": {"delete": 0.25, "insert": 3.0}}
 SHIFT = 1.5  # units
@@ -51,18 +53,23 @@ def flat(pairs):
     hyp = [boundary_positions(h) for _, h in pairs]
     offsets = [np.concatenate(([0], np.cumsum([p.size for p in side]))).astype(np.int64) for side in (ref, hyp)]
     n_units = np.array([int(r.sum()) for r, _ in pairs], dtype=np.int64)
-    return np.concatenate(ref), offsets[0], np.concatenate(hyp), offsets[1], n_units
+    return n_units, np.concatenate(ref), offsets[0], np.concatenate(hyp), offsets[1]
+
+
+def ghd_all(args):
+    return ghd_counts(BoundaryPairs(*args))
+
+
+def s_and_b_all(args):
+    pairs = BoundaryPairs(*args)
+    edits = edit_counts(pairs, transpositions(pairs, n=2))
+    return pair_counts(pairs, edits=edits), pair_counts(pairs, metric="B", convention="segeval", edits=edits)
 
 
 def per_show(pairs):
-    g = [ghd_components(r, h) for r, h in pairs]
-    s = [similarity_counts(r, h, n=2) for r, h in pairs]
-    b = [
-        pair_counts(
-            boundary_positions(r), boundary_positions(h), int(r.sum()) - 1, metric="B", convention="segeval", n=2
-        )
-        for r, h in pairs
-    ]
+    g = [tvseg.ghd(r, h) for r, h in pairs]
+    s = [tvseg.segmentation_similarity(r, h) for r, h in pairs]
+    b = [tvseg.boundary_similarity(r, h) for r, h in pairs]
     return g, s, b
 
 
@@ -79,35 +86,25 @@ def main() -> None:
 
     pairs = corpus(args.shows, args.seed)
     args_flat = flat(pairs)
-    distance, positions = ghd_many(*args_flat)
-    edits = boundary_edits_many(*args_flat)
+    distance = ghd_all(args_flat)
+    (s_penalty, s_potential), (b_penalty, b_denominator) = s_and_b_all(args_flat)
     g, s, b = per_show(pairs)
-    assert distance.tolist() == [x.distance for x in g] and positions.tolist() == [x.positions for x in g]
-    assert edits["s_penalty"].tolist() == [x[0] for x in s] and edits["s_potential"].tolist() == [x[1] for x in s]
-    assert edits["b_penalty"].tolist() == [x[0] for x in b] and edits["b_denominator"].tolist() == [x[1] for x in b]
+    assert distance.tolist() == g
+    assert (1.0 - s_penalty / s_potential).tolist() == s
+    assert [1.0 - p / d if d else 1.0 for p, d in zip(b_penalty.tolist(), b_denominator.tolist())] == b
 
-    ref_b = np.diff(args_flat[1]).mean()
-    hyp_b = np.diff(args_flat[3]).mean()
+    ref_b = np.diff(args_flat[2]).mean()
+    hyp_b = np.diff(args_flat[4]).mean()
     print(
         f"{len(pairs):,} show pairs ({args.shows:,} shows x {len(SYSTEMS)} systems), "
-        f"{args_flat[4].mean():.0f} units, {ref_b:.1f} reference and {hyp_b:.1f} hypothesis boundaries "
+        f"{args_flat[0].mean():.0f} units, {ref_b:.1f} reference and {hyp_b:.1f} hypothesis boundaries "
         f"per show on average; best of {args.repeat} runs"
     )
-    loop_s = lambda: [similarity_counts(r, h, n=2) for r, h in pairs]  # noqa: E731
-    loop_b = lambda: [
-        pair_counts(
-            boundary_positions(r),
-            boundary_positions(h),
-            int(r.sum()) - 1,  # noqa: E731
-            metric="B",
-            convention="segeval",
-            n=2,
-        )
-        for r, h in pairs
-    ]
+    loop_s = lambda: [tvseg.segmentation_similarity(r, h) for r, h in pairs]  # noqa: E731
+    loop_b = lambda: [tvseg.boundary_similarity(r, h) for r, h in pairs]  # noqa: E731
     rows = [
-        ("GHD", [lambda: [ghd_components(r, h) for r, h in pairs]], lambda: ghd_many(*args_flat)),
-        ("S and B", [loop_s, loop_b], lambda: boundary_edits_many(*args_flat)),
+        ("GHD", [lambda: [tvseg.ghd(r, h) for r, h in pairs]], lambda: ghd_all(args_flat)),
+        ("S and B", [loop_s, loop_b], lambda: s_and_b_all(args_flat)),
     ]
     print(f"{'metric':<8} {'per show (s)':>13} {'batch (s)':>10} {'ratio':>8}")
     total_loop = total_batch = 0.0
