@@ -116,7 +116,23 @@ def window_counts(
     over every pair (module docstring): ``probes`` the Pk and C_seg counts, ``sweep`` WindowDiff's
     errors and, with ``summed``, :math:`\\sum |r_s - h_s|`."""
     g = _per_pair(g, pairs.size)
-    windows = np.array([max(g.hi - g.lo + 1, 0)]) if pairs.size == 1 else np.zeros(pairs.size, np.int64) + g.windows
+    if pairs.size == 1:  # one pair: ints, then one array, a column per count
+        fits = max(g.hi - g.lo + 1, 0)
+        r = h = either = wrong = apart = 0
+        if probes:
+            r, h, either = _covered(pairs, g, fits > 0)
+        if sweep:
+            wrong, apart = _sweep(pairs, g, fits > 0, summed)
+        row = np.array([[fits, either - h, either - r, r, wrong, apart or 0]])
+        return WindowCounts(
+            row[:, 0],
+            row[:, 1] if probes else None,
+            row[:, 2] if probes else None,
+            row[:, 3] if probes else None,
+            row[:, 4] if sweep else None,
+            row[:, 5] if sweep and summed else None,
+        )
+    windows = np.zeros(pairs.size, np.int64) + g.windows
     live = windows > 0
     miss = false_alarm = in_r = errors = differences = None
     if probes:
@@ -150,15 +166,16 @@ def _uniform(g: Geometry) -> bool:
     return not (isinstance(g.width, np.ndarray) or isinstance(g.lo, np.ndarray) or isinstance(g.hi, np.ndarray))
 
 
-def _covered(pairs: BoundaryPairs, g: Geometry, live: NDArray[np.bool_]) -> tuple[NDArray[np.int64], ...]:
-    r"""Windows holding a boundary of the reference, of the hypothesis, and of either, per pair.
+def _covered(pairs: BoundaryPairs, g: Geometry, live: Any) -> tuple[Any, ...]:
+    r"""Windows holding a boundary of the reference, of the hypothesis, and of either, per pair (ints
+    for one pair, whose ``live`` is a bool).
 
-    One pass over three runs of positions per pair, the reference's, the hypothesis's and both merged:
-    for sorted positions the windows holding :math:`p_i` are :math:`[\max(p_i - w + 1, lo), \min(p_i, hi)]`,
-    both ends non-decreasing in ``i``, so :math:`p_i` adds
-    :math:`\min(p_i, hi) - \max(p_i - w, e_{i-1})` windows to the union, :math:`e_{i-1}` the end of the
-    previous one (``lo - 1`` for the first of a run): never negative, as :math:`p_i \le N - 1 \le hi + w - 1`
-    wherever a window fits.
+        One pass over three runs of positions per pair, the reference's, the hypothesis's and both merged:
+        for sorted positions the windows holding :math:`p_i` are :math:`[\max(p_i - w + 1, lo), \min(p_i, hi)]`,
+        both ends non-decreasing in ``i``, so :math:`p_i` adds
+        :math:`\min(p_i, hi) - \max(p_i - w, e_{i-1})` windows to the union, :math:`e_{i-1}` the end of the
+        previous one (``lo - 1`` for the first of a run): never negative, as :math:`p_i \le N - 1 \le hi + w - 1`
+        wherever a window fits.
     """
     size = pairs.size
     nr, nh = pairs.reference.size, pairs.hypothesis.size
@@ -201,8 +218,7 @@ def _covered(pairs: BoundaryPairs, g: Geometry, live: NDArray[np.bool_]) -> tupl
         added[starts] = first
     np.subtract(p, added, out=added)  # the windows p adds to the union of its run
     if size == 1:
-        total = np.array([added[a:b].sum() if live[0] else 0 for a, b in runs])
-        return total[:1], total[1:2], total[2:]
+        return tuple(int(added[a:b].sum()) if live else 0 for a, b in runs)
     total = np.zeros(3 * size, np.int64)
     if added.size:
         total[full] = np.add.reduceat(added, starts)
@@ -212,9 +228,7 @@ def _covered(pairs: BoundaryPairs, g: Geometry, live: NDArray[np.bool_]) -> tupl
     return total[:size], total[size : 2 * size], total[2 * size :]
 
 
-def _sweep(
-    pairs: BoundaryPairs, g: Geometry, live: NDArray[np.bool_], summed: bool
-) -> tuple[NDArray[np.int64], NDArray[np.int64] | None]:
+def _sweep(pairs: BoundaryPairs, g: Geometry, live: Any, summed: bool) -> tuple[Any, Any]:
     r"""WindowDiff's windows in error and (``summed``) :math:`\sum_s |d_s|` per pair, :math:`d_s = r_s - h_s`.
 
     A reference boundary at gap ``p`` adds 1 to :math:`d_s` from ``s = p - w + 1`` and takes it back
@@ -253,6 +267,8 @@ def _sweep(
                 )
             )
     if count == 0:
+        if size == 1:
+            return 0, 0 if summed else None
         zero = np.zeros(size, np.int64)
         return zero, zero.copy()
     if _uniform(g):
@@ -303,8 +319,8 @@ def _sweep(
     d = np.cumsum(events, out=events)[:-1]
     run = np.diff(at)
     if size == 1:
-        errors = np.array([np.dot(run, d != 0) if live[0] else 0])
-        return errors, np.array([np.dot(run, np.abs(d)) if live[0] else 0]) if summed else None
+        errors = int(np.dot(run, d != 0)) if live else 0
+        return errors, (int(np.dot(run, np.abs(d))) if live else 0) if summed else None
     cut = np.searchsorted(at[:-1], np.arange(size + 1, dtype=np.int64) << bits)
     total = _run_sums(run * np.abs(d), cut) * live if summed else None
     run[d == 0] = 0
@@ -425,7 +441,8 @@ def pk(
         return _no_window(g, convention, "pk")
     c = window_counts(pairs, g, sweep=False)
     assert c.miss is not None and c.false_alarm is not None  # probes counted
-    return float(c.miss[0] + false_alarm_weight * c.false_alarm[0]) / int(g.divisor)
+    miss, false_alarm = int(c.miss[0]), int(c.false_alarm[0])
+    return float(miss + false_alarm_weight * false_alarm) / int(g.divisor)
 
 
 def windowdiff(
@@ -478,7 +495,7 @@ def windowdiff(
     c = window_counts(pairs, g, probes=False, summed=weighted)
     counted = c.differences if weighted else c.errors
     assert counted is not None  # swept
-    return float(counted[0]) / int(g.divisor)
+    return float(int(counted[0])) / int(g.divisor)
 
 
 @dataclasses.dataclass(frozen=True)
