@@ -1,46 +1,52 @@
-"""Benchmark: ``tvseg.evaluate`` in one process against ``tvseg.scale.evaluate_sharded`` on local processes
-and on a local Dask cluster (issue 16).
+"""Benchmark: an evaluation in one process against its shards on local processes and on a local Dask
+cluster, each shard reading its own shows (issues 16, 23).
 
     python tests/benchmarks/bench_scale.py [--shows 2000] [--keep DIR] [--jobs 2] [--bootstrap 1000]
-        [--chunk-shows N] [--no-dask] [--seed 13]
+        [--repeat 3] [--no-dask] [--command] [--seed 13]
 
-The corpus is bench_end_to_end.py's (:func:`bench_end_to_end.corpus`: a reference folder, two systems,
-breath-group units; ``--keep DIR`` reuses one written before with the same ``--shows`` and ``--seed``).
-It is read once (``tvseg.read_segments``, ``tvseg.read_units``: timed, the same for every row), then
-scored, wall time each:
+The corpus is bench_end_to_end.py's (:func:`bench_end_to_end.corpus`: a reference folder of one RTTM file
+per show, two systems in one RTTM file each, breath-group units in one CSV file; ``--keep DIR`` reuses one
+written before with the same ``--shows`` and ``--seed``). Timed, wall time, reading included:
 
-1. ``tvseg.evaluate`` in this process;
-2. ``evaluate_sharded(jobs=J)``: a pool of J processes, started inside the timing;
-3. ``evaluate_sharded(dask=client)`` on a ``LocalCluster`` of J single-threaded worker processes: the
-   cluster's start, with tvseg imported on its workers, is timed apart (a cluster is started once and
-   serves many runs).
+1. one process: :func:`tvseg.scale.read_files` then :func:`tvseg.evaluate` (reading alone in brackets);
+2. ``evaluate_sharded(jobs=J)``: read here, scored in J processes (what ``--jobs`` did before issue 23);
+3. ``evaluate_files(jobs=J)``: J processes, each reading its shard of the shows (its files of the
+   reference folder, the bytes of its shows in the RTTM and CSV files), then scoring it;
+4. ``evaluate_files(dask=client)`` on a ``LocalCluster`` of J single-threaded worker processes: the
+   cluster's start, with tvseg imported on its workers, is timed apart (a cluster serves many runs);
+5. with ``--command``: the whole ``tvseg evaluate ... --json`` command as a user runs it (a process of its
+   own: imports, reading, scoring, JSON), alone, with ``--jobs J`` and with ``--dask local --jobs J``
+   (the cluster's start included).
 
-Every result's ``to_json()`` is checked equal to the first's. The speed-up is one process's
-read + evaluate over each row's read + evaluate (the reading stays in one process). Single runs: on a
-shared machine they vary by 10-30 %.
+Every result's JSON is checked equal to the first's. Each row is run ``--repeat`` times, the rows taken
+in turns (so that a busy moment slows them all); the best run is shown, with the range.
 
-Measured 2026-11-23 on 2 CPUs shared with other work (load 1.5-2.2 before the runs), J = 2, default
-shards (4 per worker), bootstrap 1000:
+Measured 2026-11-26 on 2 CPUs shared with other sessions' work (load 2-3 during the runs), J = 2, bootstrap
+1000, best of 3, reading included; before: the code before issue 23 (637b1a3, its own bench_scale.py: the
+inputs read in one process, then ``evaluate_sharded``), 20,000 shows in turns with this one:
 
-=============  ========  ======================  ======================  =========================
-corpus         reading   evaluate, 1 process     evaluate_sharded(2)     dask LocalCluster(2)
-=============  ========  ======================  ======================  =========================
-2,000 shows    1.0 s     0.7-0.8 s               0.8 s (0.9-1.06x)       1.4-1.9 s (0.4-0.5x)
-20,000 shows   6-9 s     6.3-7.8 s               5.0 s (1.26-1.55x)      10.8-11.4 s (0.55-0.7x)
-=============  ========  ======================  ======================  =========================
+=============  =================  ========================  =====================  ====================
+corpus         one process        evaluate_sharded(2),      evaluate_files(2):     Dask LocalCluster(2):
+               (reading)          read here                 the shards read        the shards read
+=============  =================  ========================  =====================  ====================
+2,000 shows    0.82 s (0.33 s)    1.19 s                    1.00 s                 0.99 s
+  before       0.71 s (0.37 s)    0.78 s                    -                      1.32 s
+20,000 shows   7.37 s (3.5 s)     8.72 s                    6.38 s (1.16x)         5.36 s (1.37x)
+  before       7.23 s (3.4 s)     7.43 s                    -                      10.80 s
+=============  =================  ========================  =====================  ====================
 
-Local processes pay off from about 10,000 shows, on the scoring alone (reading stays in one process,
-so read + score gains 1.1-1.2x on 2 cores); under 5,000 shows the pool's start, the shards' transfer
-and the reduction in one process (a fifth of the scoring) take what the second core gives. Dask on
-one machine is slower (its scheduler and nannies share the same 2 cores, the shards travel over TCP):
-it is for a cluster of more cores than this machine has.
+The whole command (``--command``; in turns with the code before issue 23): 20,000 shows, one process 10.8 s,
+``--jobs 2`` 8.0 s (before 9.5 s), ``--dask local --jobs 2`` 11.9 s (before 18.4 s). On 2 shared cores the
+runs vary by 30 % and more: the ranges are printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
+import subprocess
 import sys
 import time
 import warnings
@@ -49,11 +55,40 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_end_to_end import corpus  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def _timed(function):
     t0 = time.perf_counter()
     value = function()
     return value, time.perf_counter() - t0
+
+
+def _command(folder: Path, out: Path, bootstrap: int, extra: list[str]) -> float:
+    """Wall time of the whole command in a process of its own (its JSON written to ``out``)."""
+    argv = [
+        sys.executable,
+        "-m",
+        "tvseg",
+        "evaluate",
+        "--reference",
+        str(folder / "ref"),
+        "--hypothesis",
+        f"a={folder / 'a.rttm'}",
+        "--hypothesis",
+        f"b={folder / 'b.rttm'}",
+        "--units",
+        str(folder / "units.csv"),
+        "--bootstrap",
+        str(bootstrap),
+        "--json",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    return time.perf_counter() - t0
 
 
 def main(argv=None) -> int:
@@ -62,62 +97,104 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", metavar="DIR", help="the corpus folder (written when new, reused when it matches)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--bootstrap", type=int, default=1000)
-    parser.add_argument("--chunk-shows", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--command", action="store_true", help="also time the whole tvseg evaluate command")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args(argv)
     folder, counts, _, tmp = corpus(args.keep, args.shows, args.seed)
     warnings.simplefilter("ignore")
     import tvseg
-    from tvseg.scale import evaluate_sharded
+    from tvseg.scale import Files, evaluate_files, evaluate_sharded, read_files
 
-    def read():
-        systems = {name: tvseg.read_segments(folder / f"{name}.rttm") for name in ("a", "b")}
-        return tvseg.read_segments(folder / "ref"), systems, tvseg.read_units(folder / "units.csv")
-
-    (reference, hypotheses, units), t_read = _timed(read)
-    settings = tvseg.Settings(bootstrap=args.bootstrap)
-    options = dict(units=units, settings=settings)
-    rows = []
-    one, t = _timed(lambda: tvseg.evaluate(reference, hypotheses, **options))
-    expected = one.to_json()
-    rows.append(("evaluate, 1 process", t, None))
-    result, t = _timed(
-        lambda: evaluate_sharded(reference, hypotheses, jobs=args.jobs, chunk_shows=args.chunk_shows, **options)
+    files = Files(
+        reference=str(folder / "ref"),
+        hypotheses={"a": str(folder / "a.rttm"), "b": str(folder / "b.rttm")},
+        units=str(folder / "units.csv"),
     )
-    assert result.to_json() == expected, "evaluate_sharded(jobs) differs from evaluate"
-    rows.append((f"evaluate_sharded(jobs={args.jobs})", t, None))
+    settings = tvseg.Settings(bootstrap=args.bootstrap, units="file")
+    times: dict[str, list[float]] = {}
+    reading: list[float] = []
+    expected = None
+
+    def check(result, name):
+        nonlocal expected
+        document = json.dumps(result.to_json())
+        expected = expected or document
+        assert document == expected, f"{name} differs from one process"
+
+    def one():
+        inputs, t_read = _timed(lambda: read_files(files))
+        reading.append(t_read)
+        return tvseg.evaluate(settings=settings, **inputs)
+
+    def sharded_read_here():
+        return evaluate_sharded(settings=settings, jobs=args.jobs, **read_files(files))
+
+    rows = [
+        ("one process: read, evaluate", one),
+        (f"evaluate_sharded(jobs={args.jobs}), read here", sharded_read_here),
+        (f"evaluate_files(jobs={args.jobs})", lambda: evaluate_files(files, jobs=args.jobs, settings=settings)),
+    ]
+    cluster = client = None
+    t_start = None
     if not args.no_dask:
+        import dask
         from dask import distributed
 
         def start():
-            cluster = distributed.LocalCluster(
-                n_workers=args.jobs, processes=True, threads_per_worker=1, dashboard_address=None
-            )
+            # as tvseg starts a local cluster (tvseg.scale): workers without Dask's MALLOC_TRIM_THRESHOLD_
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+                cluster = distributed.LocalCluster(
+                    n_workers=args.jobs, processes=True, threads_per_worker=1, dashboard_address=None
+                )
             client = distributed.Client(cluster)
             client.run(importlib.import_module, "tvseg.scale")  # workers start with tvseg imported
             return cluster, client
 
         (cluster, client), t_start = _timed(start)
-        with cluster, client:
-            result, t = _timed(
-                lambda: evaluate_sharded(reference, hypotheses, dask=client, chunk_shows=args.chunk_shows, **options)
+        rows.append(
+            (
+                f"evaluate_files(dask), LocalCluster({args.jobs})",
+                lambda: evaluate_files(files, dask=client, settings=settings),
             )
-            assert result.to_json() == expected, "evaluate_sharded(dask) differs from evaluate"
-            rows.append((f"dask LocalCluster, {args.jobs} workers", t, t_start))
+        )
+    commands = []
+    if args.command:
+        out = Path(tmp.name if tmp is not None else folder) / "bench_scale.json"
+        commands = [
+            ("command, one process", []),
+            (f"command --jobs {args.jobs}", ["--jobs", str(args.jobs)]),
+            (f"command --dask local --jobs {args.jobs}", ["--dask", "local", "--jobs", str(args.jobs)]),
+        ]
+    command_json = None
+    for _ in range(args.repeat):
+        for name, function in rows:
+            result, t = _timed(function)
+            check(result, name)
+            times.setdefault(name, []).append(t)
+        for name, extra in commands:
+            times.setdefault(name, []).append(_command(folder, out, args.bootstrap, extra))
+            # against the command in one process: a Dask cluster started here sets OPENBLAS_NUM_THREADS=1 for
+            # the processes started after it, and the bootstrap's matrix product differs in its last bits
+            command_json = command_json or out.read_bytes()
+            assert out.read_bytes() == command_json, f"{name} differs from the command in one process"
+    if client is not None:
+        client.close()
+        cluster.close()
     if tmp is not None:
         tmp.cleanup()
     print(
         f"{args.shows} shows ({counts['reference']} reference segments, {counts['units']} units), 2 systems, "
-        f"bootstrap {args.bootstrap}; {os.cpu_count()} CPUs; reading {t_read:.2f} s (one process, every row)"
+        f"bootstrap {args.bootstrap}; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; best of {args.repeat} "
+        f"(range); reading in one process {min(reading):.2f} s"
     )
-    print(f"{'':36s} {'scoring':>9s} {'read+score':>11s} {'speed-up':>9s}  {'scoring speed-up':>16s}")
-    base = rows[0][1]
-    for name, t, start in rows:
-        extra = f"   (cluster start {start:.2f} s, not included)" if start is not None else ""
-        print(
-            f"{name:36s} {t:8.2f}s {t_read + t:10.2f}s {(t_read + base) / (t_read + t):8.2f}x  {base / t:15.2f}x{extra}"
-        )
+    base = min(times[rows[0][0]])
+    command_base = min(times[commands[0][0]]) if commands else None
+    for name, runs in times.items():
+        ref = command_base if name.startswith("command") else base
+        extra = f"   (cluster start {t_start:.2f} s, not included)" if "LocalCluster" in name else ""
+        print(f"{name:44s} {min(runs):7.2f} s ({min(runs):.2f}-{max(runs):.2f})  {ref / min(runs):5.2f}x{extra}")
     return 0
 
 
