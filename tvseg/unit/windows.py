@@ -316,7 +316,7 @@ def _sweep(pairs: BoundaryPairs, g: Geometry, live: Any, summed: bool) -> tuple[
         np.minimum(at, top, out=at)
     events &= 2
     np.subtract(1, events, out=events)
-    d = np.cumsum(events, out=events)[:-1]
+    d = np.cumsum(events, out=events if size > 1 else None)[:-1]  # in place where it is large
     run = np.diff(at)
     if size == 1:
         errors = int(np.dot(run, d != 0)) if live else 0
@@ -439,10 +439,9 @@ def pk(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, metric="pk")
     if g.divisor <= 0:
         return _no_window(g, convention, "pk")
-    c = window_counts(pairs, g, sweep=False)
-    assert c.miss is not None and c.false_alarm is not None  # probes counted
-    miss, false_alarm = int(c.miss[0]), int(c.false_alarm[0])
-    return float(miss + false_alarm_weight * false_alarm) / int(g.divisor)
+    g = _per_pair(g, 1)
+    in_r, in_h, either = _covered(pairs, g, g.hi >= g.lo)  # the kernel of window_counts, on one pair
+    return float(either - in_h + false_alarm_weight * (either - in_r)) / int(g.divisor)
 
 
 def windowdiff(
@@ -492,10 +491,9 @@ def windowdiff(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, lamprier=lamprier, weighted=weighted)
     if g.divisor <= 0:
         return _no_window(g, convention, "windowdiff", bool(pairs.differences.size == 0))
-    c = window_counts(pairs, g, probes=False, summed=weighted)
-    counted = c.differences if weighted else c.errors
-    assert counted is not None  # swept
-    return float(int(counted[0])) / int(g.divisor)
+    g = _per_pair(g, 1)
+    errors, apart = _sweep(pairs, g, g.hi >= g.lo, weighted)  # the kernel of window_counts, on one pair
+    return float(apart if weighted else errors) / int(g.divisor)
 
 
 @dataclasses.dataclass(frozen=True)
