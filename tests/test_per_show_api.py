@@ -213,3 +213,19 @@ def test_annotation_with_several_tracks_is_refused():
     ann[Segment(0, 5), "other"] = "c"
     with pytest.raises(InputError, match="several tracks"):
         tvseg.coverage(ann, ann)
+
+
+def test_evaluate_takes_pairs_with_a_uem():
+    # evaluate takes (start, end) pairs as segmentations; with a UEM they are cropped as Annotations are.
+    # The hand case of the gap above, through evaluate: R_N = P_N = 0 and boundary P = R = 0.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = tvseg.evaluate(
+            {"show": [(0, 30), (30, 100)]},
+            {"sys": {"show": [(0, 70), (70, 100)]}},
+            uem={"show": Timeline([Segment(0, 40), Segment(60, 100)], uri="show")},
+            settings=Settings(tolerance=5.0, bootstrap=0),
+        )
+    corpus = result.systems["sys"].corpus
+    assert [corpus[k] for k in ("recall_n", "precision_n", "boundary_precision", "boundary_recall")] == [0.0] * 4
+    assert corpus["n_reference"] == 2 and corpus["n_hypothesis"] == 2

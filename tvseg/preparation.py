@@ -30,12 +30,12 @@ import pandas as pd
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
-from tvseg.pyannote_objects import is_timeline
+from tvseg.pyannote_objects import is_annotation, is_timeline
 from tvseg.readers.uem import crop_segment, crop_to_uem
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.region import Region, build_region
-from tvseg.retrieval.segments import Segments, from_segmentations
+from tvseg.retrieval.segments import Segments, from_segmentation, from_segmentations
 from tvseg.settings import Settings
 from tvseg.time_base import (
     caption_like,
@@ -297,6 +297,11 @@ def _crop(segmentation, timeline):
     (:func:`tvseg.readers.uem.crop_segment`)."""
     if segmentation is None or timeline is None:
         return segmentation
+    if not is_annotation(segmentation) and not is_timeline(segmentation):  # (start, end) pairs or an array
+        from pyannote.core import Segment, Timeline
+
+        start, end, _ = from_segmentation(segmentation, what="segmentation")
+        segmentation = Timeline([Segment(a, b) for a, b in zip(start.tolist(), end.tolist())])
     if is_timeline(segmentation):
         from pyannote.core import Timeline
 
