@@ -453,3 +453,43 @@ def test_a_uem_with_gaps_in_shards(corpus, chunk_shows):
     many = recorded(lambda: evaluate_sharded(reference, hypotheses, chunk_shows=chunk_shows, **options))
     assert json.dumps(many[0].to_json()) == json.dumps(one[0].to_json())
     assert many[1] == one[1]
+
+
+def test_the_sorted_files_and_the_folder_are_read_in_parts(corpus, in_shards, monkeypatch):
+    # b.rttm and units.csv are sorted by show and the reference folder has a file per show: each shard reads
+    # its bytes and its files (a.rttm, whose last show sorts first, is the only input read whole by each shard)
+    import tvseg.scale
+
+    plans = []
+    plan = tvseg.scale._plan
+
+    def recording(*args, **kwargs):
+        plans.append(set(kwargs.get("whole", ())))
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(tvseg.scale, "_plan", recording)
+    files = _files(corpus["folder"])
+    same_run(_one_process(files, corpus["settings"]), in_shards(lambda: evaluate_files(files, shards=3, settings=corpus["settings"])))
+    assert plans[0] == set() and all(p <= {"hypothesis a"} for p in plans), plans
+
+
+def test_a_part_is_read_as_the_whole_file(tmp_path):
+    # the bytes of show "b" alone, after the header, read by the CSV reader as a file of one show;
+    # the folder's part lists one of its two files
+    from tvseg import read_segments
+    from tvseg.readers.parts import Part, reading_parts
+
+    path = tmp_path / "ref.csv"
+    header, a, b = b"show,start,end,label\n", b"a,0,5,x\na,5,9,y\n", b"b,0,3,z\n"
+    path.write_bytes(header + a + b)
+    start = len(header) + len(a)
+    with reading_parts({path: Part(header=header, start=start, stop=start + len(b))}):
+        read = read_segments(path)
+    assert list(read) == ["b"] and [(s.start, s.end) for s in read["b"].itersegments()] == [(0.0, 3.0)]
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for show in ("p", "q"):
+        (folder / f"{show}.rttm").write_text(f"SPEAKER {show} 1 0.000 2.000 <NA> <NA> t <NA> <NA>\n")
+    with reading_parts({folder: Part(names=("q.rttm",))}):
+        assert list(read_segments(folder)) == ["q"]
+    assert list(read_segments(folder)) == ["p", "q"]

@@ -29,9 +29,8 @@ cut (a folder's file holding a show outside its name's range, a file not sorted 
 part of a file) is read whole by each shard in a second round. A reference that is neither a folder nor an
 RTTM or CSV file gives no cut: the inputs are read here and each shard is sent its part.
 
-The readers take a path: a shard lays out its files of a folder as links in a folder of its own and its
-bytes of a file as a file of its own, in ``/dev/shm`` where there is room, else the temporary folder. A Dask
-cluster's workers read the files at the paths given (a shared file system) and need tvseg installed; Dask
+A shard reads its part of a file or a folder with the readers of one process, told the part by
+:func:`tvseg.readers.parts.reading_parts`: no file is copied or linked. A Dask cluster's workers read the files at the paths given (a shared file system) and need tvseg installed; Dask
 is optional (``pip install tvseg[dask]``).
 """
 
@@ -39,13 +38,12 @@ from __future__ import annotations
 
 import bisect
 import os
-import tempfile
 import uuid
 import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +52,7 @@ import pandas as pd
 from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.preparation import Notice, Prepared, extra_shows, give_notices, prepare
+from tvseg.readers.parts import Part, reading_parts
 from tvseg.retrieval.columnar import is_columnar
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.retrieval.titles import has_title
@@ -273,15 +272,15 @@ def _open(task: _Task) -> _Opened | _Failed:
             loaded = _load_files(task)
             if isinstance(loaded, _Facts):
                 return _Opened(loaded)
-            reference, hypotheses, units, reading, names = loaded
+            reference, hypotheses, units, reading = loaded
         else:
             assert task.inputs is not None
             reference, hypotheses, units = task.inputs["reference"], task.inputs["hypotheses"], task.inputs["units"]
-            reading, names = [], {}
+            reading = []
         shows = sorted(reference)
         notices: list[Notice] = []
         for side, mapping in ((("units", units),) if units is not None else ()) + tuple(hypotheses.items()):
-            notices += [_named(n, names) for n in extra_shows(side, shows, mapping)]
+            notices += extra_shows(side, shows, mapping)
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
         if not shows:
             return _Opened(_Facts([], None, {}, common, notices, reading))
@@ -302,13 +301,6 @@ def _open(task: _Task) -> _Opened | _Failed:
     facts = _Facts(shows, p.settings, titled, common, notices + p.notices, reading)
     keep = task.files is None and task.uem is not None and isinstance(p.reference, dict)
     return _Opened(facts, p, sweep_tolerances=task.sweep_tolerances, keep_reference=keep)
-
-
-def _named(notice: Notice, names: Mapping[str, str]) -> Notice:
-    """``notice`` with the file it names as the user named it (not the shard's temporary copy)."""
-    if notice.value is None or not names:
-        return notice
-    return replace(notice, value=_renamed(os.fspath(notice.value), names))
 
 
 def _score(opened: _Opened, titles: Mapping[str, bool]):
@@ -343,21 +335,21 @@ def _cut(mapping, names):
 
 def _load_files(task: _Task):
     """The shard's inputs read from its parts of the files: ``(reference, hypotheses, units, warnings of
-    reading, temporary path -> path as named)``, or :class:`_Facts` saying why the files do not fit the cut."""
+    reading)``, or :class:`_Facts` saying why the files do not fit the cut."""
     files = task.files
     assert files is not None
     reading: list = []
-    read: dict[str, Any] = {}
-    names: dict[str, str] = {}
-    size = sum(part.stop - part.start + len(part.header) for part in task.parts.values() if part.mode == "bytes")
-    with tempfile.TemporaryDirectory(prefix="tvseg-shard-", dir=_scratch(size)) as tmp:
-        paths = {}
-        for k, (role, part) in enumerate(task.parts.items()):
-            try:
-                paths[role], named = _materialise(part, Path(tmp) / str(k))
-            except OSError:  # no symbolic links here, say
-                return _misfit([role])
-            names.update(named)
+    paths: dict[str, str | None] = {}
+    parts: dict[str, Part] = {}
+    for role, part in task.parts.items():
+        paths[role] = None if part.mode == "none" else part.path
+        if part.mode == "files":
+            parts[part.path] = Part(names=part.names)
+            paths[role] = part.path if part.names else None
+        elif part.mode == "bytes":
+            parts[part.path] = Part(header=part.header, start=part.start, stop=part.stop)
+            paths[role] = part.path if part.start < part.stop else None
+    with reading_parts(parts):
         read = _read(paths, files, task.read_uem, record=reading)
     misfit = []
     for index, (role, part) in enumerate(task.parts.items()):
@@ -366,72 +358,11 @@ def _load_files(task: _Task):
         elif any(show not in task.shows for show in read[role]):
             misfit.append(role)  # a show outside the shard's range: a file named after another show, unsorted lines
         elif part.mode == "bytes" and any(i == index for i, _, _ in reading):
-            misfit.append(role)  # a warning about part of a file
+            misfit.append(role)  # a warning about part of a file (its lines are counted from the part's start)
     if misfit:
-        return _misfit(misfit)
-    reading = [(i, category, _renamed(message, names)) for i, category, message in reading]
+        return _Facts([], None, {}, {}, [], [], misfit=tuple(misfit))
     reference, hypotheses, units = _sides(read, files)
-    return reference, hypotheses, units, reading, names
-
-
-def _scratch(size: int) -> str | None:
-    """Where a shard lays out its files (links, and ``size`` bytes of cut files): in memory (``/dev/shm``)
-    where the system has it with room to spare (a link there takes microseconds, on a disk up to a
-    millisecond), else the temporary folder."""
-    shm = "/dev/shm"
-    try:
-        room = os.statvfs(shm)
-    except (AttributeError, OSError):
-        return None
-    fits = room.f_bavail * room.f_frsize > 2 * size + (1 << 24)
-    return shm if fits and os.access(shm, os.W_OK | os.X_OK) else None
-
-
-def _misfit(roles) -> _Facts:
-    return _Facts([], None, {}, {}, [], [], misfit=tuple(roles))
-
-
-def _renamed(text: str, names: Mapping[str, str]) -> str:
-    """``text`` with each temporary path named as the user named the input."""
-    for temporary, named in names.items():
-        text = text.replace(temporary, named)
-    return text
-
-
-def _materialise(part: _Part, folder: Path) -> tuple[str | None, dict[str, str]]:
-    """The path to read for ``part`` (None: nothing), and the temporary path -> the path as named."""
-    named = os.fspath(Path(part.path))
-    if (
-        part.mode == "none"
-        or (part.mode == "files" and not part.names)
-        or (part.mode == "bytes" and part.start >= part.stop)
-    ):
-        return None, {}
-    if part.mode == "whole":
-        return os.path.abspath(part.path), {os.path.abspath(part.path): named}
-    folder.mkdir()
-    if part.mode == "files":
-        source = os.path.abspath(part.path)
-        for name in part.names:
-            os.symlink(os.path.join(source, name), folder / name)
-        return os.fspath(folder), {os.fspath(folder): named}
-    target = folder / Path(part.path).name
-    with open(part.path, "rb") as src, open(target, "wb") as dst:
-        dst.write(part.header)
-        _copy_range(src, dst, part.start, part.stop)
-    return os.fspath(target), {os.fspath(target): named}
-
-
-def _copy_range(src, dst, start: int, stop: int) -> None:
-    """Append the bytes ``start:stop`` of ``src`` to ``dst``."""
-    src.seek(start)
-    left = stop - start
-    while left > 0:
-        chunk = src.read(min(left, 1 << 24))
-        if not chunk:
-            break
-        dst.write(chunk)
-        left -= len(chunk)
+    return reference, hypotheses, units, reading
 
 
 # ------------------------------------------------------------------------------ cutting the files (parent)

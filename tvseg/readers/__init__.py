@@ -24,6 +24,7 @@ from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.corpus import Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.metadata import read_metadata
+from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import read_table, table_kind, table_rows
@@ -98,6 +99,9 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
         raise InputError("no such file or folder", path=folder)
     if not folder.is_dir():
         return [folder]
+    part = part_of(folder)
+    if part is not None and part.names is not None:
+        return [folder / name for name in part.names]
     files: list[Path] = []
     unread: list[str] = []
     for p in folder.iterdir():  # one listing: a folder may hold tens of thousands of shows

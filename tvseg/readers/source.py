@@ -28,6 +28,7 @@ import sys
 import warnings
 
 from tvseg.errors import InputError, TvsegWarning
+from tvseg.readers.parts import part_of
 
 __all__ = ["read_text", "split_lines", "lines_of", "warn", "check_encoding"]
 
@@ -94,9 +95,13 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
         mark), or holds nothing but whitespace.
     """
     check_encoding(encoding)
+    part = part_of(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        if part is not None:
+            data = part.read(path)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
     except IsADirectoryError:
         raise InputError("is a folder, expected a file", path=path) from None
     except OSError as error:
@@ -169,15 +174,21 @@ def read_plain_ascii(path: str | os.PathLike, *, encoding: str | None = None) ->
     """
     if not ascii_compatible(encoding):
         return None
+    part = part_of(path)
     try:
-        with open(path, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                return None  # a pipe is read once, by read_text
-            size = status.st_size
-            data = bytearray(size + 1 + PADDING)
-            if handle.readinto(data) != size:
-                return None  # the file changed while it was read
+        if part is not None:
+            data = bytearray(part.read(path))
+            size = len(data)
+            data.extend(bytes(1 + PADDING))
+        else:
+            with open(path, "rb") as handle:
+                status = os.fstat(handle.fileno())
+                if not stat.S_ISREG(status.st_mode):
+                    return None  # a pipe is read once, by read_text
+                size = status.st_size
+                data = bytearray(size + 1 + PADDING)
+                if handle.readinto(data) != size:
+                    return None  # the file changed while it was read
     except OSError:
         return None
     if not data.isascii() or data.find(b"\r", 0, size) >= 0 or data.find(b"\x00", 0, size) >= 0:
