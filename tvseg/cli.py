@@ -16,6 +16,7 @@ import warnings
 
 from tvseg import __version__
 from tvseg.errors import TvsegError, UsageError
+from tvseg.terminal import printable
 
 COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate")
 BUG_REPORT = "https://github.com/tvseg/tvseg/issues"
@@ -31,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
     usage line (:func:`short_usage`) and the error, not argparse's usage of every option."""
 
     def error(self, message):
-        self.exit(2, f"{short_usage(self)}\n{self.prog}: error: {message}\n")
+        self.exit(2, f"{short_usage(self)}\n{self.prog}: error: {printable(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,7 +64,8 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"tvseg: warning: {message}", file=sys.stderr)
+    """Print a warning as one line, its control and bidi characters escaped (:func:`tvseg.terminal.printable`)."""
+    print(f"tvseg: warning: {printable(message)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,10 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except UsageError as error:
-        print(f"{short_usage(command)}\n{command.prog}: error: {error}", file=sys.stderr)
+        print(f"{short_usage(command)}\n{command.prog}: error: {printable(error)}", file=sys.stderr)
         return 2
     except TvsegError as error:
-        print(f"tvseg: error: {error}" if not _is_located(error) else str(error), file=sys.stderr)
+        print(f"tvseg: error: {printable(error)}" if not _is_located(error) else printable(error), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tvseg: interrupted", file=sys.stderr)
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except OSError as error:  # the system refused (full disk, read-only, permission): not a bug
         where = f"{error.filename}: " if error.filename is not None else ""
-        print(f"tvseg: error: {where}{error.strerror or error}", file=sys.stderr)
+        print(f"tvseg: error: {printable(where)}{printable(error.strerror or error)}", file=sys.stderr)
         return 2
     except Exception as error:  # a bug: keep it short, say where to report it
         where = ""
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         if tb is not None:
             where = f" (at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno})"
         print(
-            f"tvseg: internal error: {type(error).__name__}: {error}{where}\n"
+            f"tvseg: internal error: {type(error).__name__}: {printable(error)}{printable(where)}\n"
             f"This is a bug in tvseg {__version__}; please report it at {BUG_REPORT} "
             f"with the command line (set TVSEG_DEBUG=1 for the full traceback).",
             file=sys.stderr,

@@ -3,7 +3,8 @@
 Drawn by `tqdm <https://tqdm.github.io>`_ on stderr, only when it is a terminal (so nothing is written
 into logs, pipes or notebooks' captured output), unless the CLI's ``--progress`` (always) or ``--quiet``
 (never) set the mode (:func:`set_mode`). Left to itself, a small job draws nothing: a bar appears only
-from ``minimum`` items up; ``--progress`` draws every bar.
+from ``minimum`` items up; ``--progress`` draws every bar. A bar's description is shown with its control
+characters escaped (:func:`tvseg.terminal.printable`), as every message tvseg prints.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sys
 from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, TypeVar
+
+from tvseg.terminal import printable
 
 _T = TypeVar("_T")
 
@@ -46,7 +49,13 @@ def iterate(
     from tqdm import tqdm
 
     bar: Iterable[_T] = tqdm(
-        items, desc=f"tvseg: {desc}", total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True
+        items,
+        desc=f"tvseg: {printable(desc)}",
+        total=total,
+        unit=unit,
+        file=sys.stderr,
+        leave=False,
+        dynamic_ncols=True,
     )
     return bar
 
@@ -63,7 +72,12 @@ class Bar:
             from tqdm import tqdm
 
             self._bar = tqdm(
-                total=total, desc=f"tvseg: {desc}", unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True
+                total=total,
+                desc=f"tvseg: {printable(desc)}",
+                unit=unit,
+                file=sys.stderr,
+                leave=False,
+                dynamic_ncols=True,
             )
 
     def update(self, n: int = 1) -> None:

@@ -88,6 +88,7 @@ def run(args) -> int:
     from tvseg.readers import detect_format, list_files, read_segments, read_uem
     from tvseg.readers.source import check_encoding
     from tvseg.readers.tables import read_table, table_kind
+    from tvseg.terminal import printable
     from tvseg.writers import write_segments
 
     encoding = check_encoding(args.encoding)
@@ -124,8 +125,10 @@ def run(args) -> int:
     written = write_segments(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
     count = sum(len(annotation) for annotation in segmentations.values())
     print(
-        f"{args.input} -> {args.output}: {len(segmentations)} show(s), {count} segment(s), "
-        f"{len(written)} file(s) written",
+        printable(
+            f"{args.input} -> {args.output}: {len(segmentations)} show(s), {count} segment(s), "
+            f"{len(written)} file(s) written"
+        ),
         file=sys.stderr,
     )
     return 0

@@ -319,8 +319,12 @@ def _fmt(value) -> str:
 
 
 def summary(result) -> str:
-    """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows."""
-    width = max(len("system"), *(len(n) for n in result.systems))
+    """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows (the
+    systems' names with their control characters escaped: :func:`tvseg.terminal.printable`)."""
+    from tvseg.terminal import printable
+
+    names = {name: printable(name) for name in result.systems}
+    width = max(len("system"), *(len(n) for n in names.values()))
     columns = SUMMARY + tuple(
         (k, label) for k, label in OPTIONAL if any(k in sr.corpus for sr in result.systems.values())
     )
@@ -329,7 +333,7 @@ def summary(result) -> str:
     for name, sr in result.systems.items():
         for kind, values in (("corpus", sr.corpus), ("macro", sr.macro)):
             cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in columns)
-            lines.append(f"{name if kind == 'corpus' else '':<{width}}  {kind:<6} {cells}")
+            lines.append(f"{names[name] if kind == 'corpus' else '':<{width}}  {kind:<6} {cells}")
     notes = ["percent"]
     if any(k == "pk" for k, _ in columns):
         notes.append("Pk and WD are error rates: lower is better")

@@ -11,7 +11,8 @@ Two forms:
   together: one show in two files is an error); sub-folders are validated the same way, one by one.
 
 Exit 0 when everything passes (one summary line per input on stdout); otherwise one
-``PATH:LINE: message`` line per bad input on stderr, and exit 2.
+``PATH:LINE: message`` line per bad input on stderr, and exit 2. Control characters in the paths and
+messages are shown escaped (:func:`tvseg.terminal.printable`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tvseg.errors import InputError, TvsegError, UsageError
+from tvseg.terminal import printable
 
 __all__ = ["add_parser", "run", "validate_file"]
 
@@ -69,9 +71,9 @@ def run(args) -> int:
                     summary = check(item, format=args.format, encoding=encoding)
                 except TvsegError as error:
                     failures += 1
-                    print(error if getattr(error, "path", None) else f"{item}: {error}", file=sys.stderr)
+                    print(printable(error if getattr(error, "path", None) else f"{item}: {error}"), file=sys.stderr)
                 else:
-                    print(f"{item}: ok: {summary}")
+                    print(printable(f"{item}: ok: {summary}"))
     return 2 if failures else 0
 
 
@@ -109,16 +111,19 @@ def _validate_run(args) -> int:
             check_time_base=not args.no_time_base_check,
         )
     except TvsegError as error:
-        print(error, file=sys.stderr)
+        print(printable(error), file=sys.stderr)
         return 1
     print(
-        f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), {len(prepared.reference_segments)} segment(s)"
+        printable(
+            f"{args.reference}: ok: reference, {len(prepared.shows)} show(s), "
+            f"{len(prepared.reference_segments)} segment(s)"
+        )
     )
     for spec, (name, segments) in zip(args.hypothesis, prepared.systems.items()):
-        print(f"{spec.partition('=')[2]}: ok: system {name}, {len(segments)} segment(s) in the scored shows")
+        print(printable(f"{spec.partition('=')[2]}: ok: system {name}, {len(segments)} segment(s) in the scored shows"))
     for option, value in (("units", inputs["units"]), ("uem", inputs["uem"]), ("metadata", inputs["metadata"])):
         if value is not None:
-            print(f"{getattr(args, option)}: ok: {option}, {len(value)} show(s)")
+            print(printable(f"{getattr(args, option)}: ok: {option}, {len(value)} show(s)"))
     print(f"ok: tvseg evaluate would score {len(prepared.systems)} system(s) on {len(prepared.shows)} show(s)")
     return 0
 
