@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 import webvtt
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.file_names import safe_names
 from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.readers.validation import NO_LABEL
 
@@ -82,7 +83,9 @@ def write_segments(
     path : str or os.PathLike
         The file to write, or, for WebVTT or SRT chapters or chapter lists, a folder (one
         ``<show>.vtt``, ``<show>.srt`` or ``<show>.txt`` per show, created if missing). A single show
-        may go to one ``.vtt``, ``.srt`` or ``.txt`` file.
+        may go to one ``.vtt``, ``.srt`` or ``.txt`` file. In a folder, a show id that cannot be a
+        file name as it is (a separator, a control character, a leading dot, ``CON``) is named by
+        :func:`tvseg.file_names.safe_names` (reduced, with a hash), with a warning.
     format : {"rttm", "vtt", "srt", "csv", "txt", "jsonl"}, optional
         Default: from the extension of ``path`` (``.rttm``, ``.csv``, ``.vtt``, ``.srt``, ``.txt``
         for a chapter list, ``.jsonl``); a path that is a folder or has no extension means WebVTT
@@ -131,11 +134,17 @@ def write_segments(
         ((show, show_rows),) = rows.items()
         _atomic_write(path, _show_text(show, show_rows, format=format))
         return [path]
-    texts = {}
-    for show, show_rows in rows.items():
-        if not show or Path(show).name != show or show in (".", ".."):
-            raise InputError(f"show id cannot be a file name for {name} chapters", value=show)
-        texts[f"{show}.{format}"] = _show_text(show, show_rows, format=format)
+    stems = safe_names(rows, keep_unicode=True)
+    renamed = [(show, stem) for show, stem in stems.items() if stem != show]
+    if renamed:  # one warning per folder, not one per show
+        show, stem = renamed[0]
+        warnings.warn(
+            f"{len(renamed)} show id(s) cannot be file names as they are (e.g. {show!r} -> "
+            f"'{stem}.{format}'): read back, their show id is the file name",
+            TvsegWarning,
+            stacklevel=2,
+        )
+    texts = {f"{stems[show]}.{format}": _show_text(show, show_rows, format=format) for show, show_rows in rows.items()}
     return write_folder_atomic(path, texts)
 
 

@@ -1,52 +1,22 @@
-"""Safe file names for untrusted show ids, and the atomic replacement of a whole report folder."""
+"""Paths inside a report folder, and the atomic replacement of the whole folder.
+
+The show pages are named by :func:`tvseg.file_names.safe_names` (re-exported here), the one function
+that also names ``tvseg convert``'s files.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 from tvseg.errors import UsageError
+from tvseg.file_names import safe_names
 from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
 from tvseg.output import leftovers, remove_path, temporary_path, undone_on_failure
 
 __all__ = ["safe_names", "inside", "plain_stem", "replace_directory", "looks_like_report"]
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-# Names that Windows refuses whatever the extension (a report may be copied there).
-_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])$", re.IGNORECASE)
-_MAX_STEM = 64
-
-
-def safe_names(ids: Iterable[str]) -> dict[str, str]:
-    """Map each show id to a file stem made of ``[A-Za-z0-9._-]`` only, unique ignoring case.
-
-    An id that is already such a stem keeps its name. Any other id (``../../x``, spaces, accents,
-    a reserved device name, more than 64 characters) is reduced to its safe characters and
-    suffixed with 8 hex digits of its SHA-256, so two ids that reduce to the same text still get
-    different names, whatever their order. A stem never starts with a dot, so it can neither
-    be ``.``/``..`` nor hidden.
-    """
-    names: dict[str, str] = {}
-    used: set[str] = set()
-    for show_id in ids:
-        if show_id in names:
-            continue
-        ascii_id = unicodedata.normalize("NFKD", show_id).encode("ascii", "ignore").decode("ascii")
-        stem = _UNSAFE.sub("_", ascii_id).lstrip(".-_")[:_MAX_STEM].rstrip(".") or "show"
-        if stem != show_id or _RESERVED.match(stem.split(".")[0]):
-            digest = hashlib.sha256(show_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-            stem = f"{stem}-{digest}"
-        candidate, n = stem, 1
-        while candidate.casefold() in used:
-            n += 1
-            candidate = f"{stem}-{n}"
-        used.add(candidate.casefold())
-        names[show_id] = candidate
-    return names
 
 
 def inside(root: Path, relative: str) -> Path:
