@@ -469,7 +469,10 @@ def test_the_sorted_files_and_the_folder_are_read_in_parts(corpus, in_shards, mo
 
     monkeypatch.setattr(tvseg.scale, "_plan", recording)
     files = _files(corpus["folder"])
-    same_run(_one_process(files, corpus["settings"]), in_shards(lambda: evaluate_files(files, shards=3, settings=corpus["settings"])))
+    same_run(
+        _one_process(files, corpus["settings"]),
+        in_shards(lambda: evaluate_files(files, shards=3, settings=corpus["settings"])),
+    )
     assert plans[0] == set() and all(p <= {"hypothesis a"} for p in plans), plans
 
 

@@ -38,7 +38,7 @@ _PARTS: ContextVar[Mapping[str, Part] | None] = ContextVar("tvseg_parts", defaul
 
 
 @contextmanager
-def reading_parts(parts: Mapping[str | os.PathLike, Part]) -> Iterator[None]:
+def reading_parts(parts: Mapping[str, Part] | Mapping[os.PathLike[str], Part]) -> Iterator[None]:
     """Within the block, the readers read ``parts`` (path -> :class:`Part`) in place of the whole."""
     token = _PARTS.set({os.path.abspath(path): part for path, part in parts.items()})
     try:
