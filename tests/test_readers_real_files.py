@@ -153,7 +153,7 @@ def test_uem_splits_fields_on_spaces_and_tabs_only(tmp_path):
     "line, message",
     [
         ("SEGMENT s 1 1e308 1e308 <NA> <NA> T <NA> <NA>", "too large"),
-        ("SEGMENT s 1 9e9 9e9 <NA> <NA> T <NA> <NA>", "end (TBEG + TDUR) is too large"),
+        ("SEGMENT s 1 1.5e9 1e9 <NA> <NA> T <NA> <NA>", "end (TBEG + TDUR) is too large"),
         ("SEGMENT s 1 0 1.7976931348623157e308 <NA> <NA> T <NA> <NA>", "too large"),
         ("SEGMENT s 1 1e999 1 <NA> <NA> T <NA> <NA>", "not finite"),
         ("SEGMENT s 1 2e10 1 <NA> <NA> T <NA> <NA>", "too large"),
@@ -166,13 +166,14 @@ def test_rttm_times_must_be_seconds_of_a_show(tmp_path, line, message):
     assert main(["convert", str(path), str(tmp_path / "out.csv")]) == 2
 
 
-def test_the_time_bound_is_inclusive_and_far_beyond_unix_timestamps(tmp_path):
+def test_the_time_bound_is_inclusive_and_beyond_unix_timestamps(tmp_path):
+    # tvseg's time range is [0, 2e9] s (tvseg.exact.MAX_SECONDS): an end of exactly 2e9 is in it
     path = write(
         tmp_path,
         "r.rttm",
-        "SEGMENT s 1 1700000000.250 2.5 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 9999999990 10 <NA> <NA> B <NA> <NA>\n",
+        "SEGMENT s 1 1700000000.250 2.5 <NA> <NA> A <NA> <NA>\nSEGMENT s 1 1999999990 10 <NA> <NA> B <NA> <NA>\n",
     )
-    assert segments(read_segments(path)["s"]) == [(1700000000.25, 1700000002.75, "A"), (9999999990.0, 1e10, "B")]
+    assert segments(read_segments(path)["s"]) == [(1700000000.25, 1700000002.75, "A"), (1999999990.0, 2e9, "B")]
 
 
 @pytest.mark.parametrize(

@@ -33,8 +33,16 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = ["TICKS_PER_SECOND", "MAX_SECONDS", "ticks", "tick", "ratio", "above", "largest_numerator_below"]
 
 TICKS_PER_SECOND = 1_000_000
-MAX_SECONDS = 2.0**51 / TICKS_PER_SECOND
-"""Largest time (about 71 years) for which ``round(t * 1e6)`` recovers a six-decimal time exactly."""
+MAX_SECONDS = 2_000_000_000.0
+"""tvseg's time range is ``[0, MAX_SECONDS]``: 2,000,000,000 s (about 63 years), the end included.
+
+Every reader refuses a time, or an end it computes (RTTM TBEG + TDUR), beyond it, naming the file, the
+line and the value; the kernels refuse a segment given from Python beyond it. Why this bound: below
+``2**51`` microseconds (about 2.25e9 s) a float time still resolves well under half a microsecond, so
+that ``round(t * 1e6)`` recovers a time written with six decimals exactly (:func:`ticks`); a round number
+under that, and above today's Unix timestamps (1.7e9 s), which some recordings use as times. As ticks it
+is 2e15, far inside ``int64`` (9.2e18): a difference or a sum of two times never overflows.
+"""
 
 _INT64_SAFE = 2**62
 

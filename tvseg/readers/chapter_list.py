@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import MAX_SECONDS, NO_LABEL
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large
 
 __all__ = ["Chapter", "read_chapters", "chapter_records", "check_end", "check_ends", "clock_text"]
 
@@ -113,9 +113,7 @@ def _seconds(text: str, *, path, line: int) -> int:
         )
     total = (int(hours[0]) * 3600 if hours else 0) + int(minutes) * 60 + int(seconds)
     if total > MAX_SECONDS:
-        raise InputError(
-            f"chapter time is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=line, value=text
-        )
+        raise InputError(too_large("chapter time"), path=path, line=line, value=text)
     return total
 
 
@@ -182,7 +180,9 @@ def check_end(value, *, what: str = "end") -> float:
     except (TypeError, ValueError):
         raise UsageError(f"{what} must be a number of seconds, not {value!r}") from None
     if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_SECONDS:
-        raise UsageError(f"{what} must be a positive number of seconds up to {MAX_SECONDS:g}, not {value!r}")
+        raise UsageError(
+            f"{what} must be a positive number of seconds up to {MAX_SECONDS:,.0f} (tvseg's time range), not {value!r}"
+        )
     return seconds
 
 

@@ -25,7 +25,7 @@ import re
 
 from tvseg.errors import InputError
 from tvseg.readers.source import warn
-from tvseg.readers.validation import MAX_SECONDS
+from tvseg.readers.validation import MAX_SECONDS, too_large
 
 __all__ = ["CueTimings"]
 
@@ -105,9 +105,7 @@ class CueTimings:
         whole = ((hours * 60 + minutes) * 60 + seconds) * 1000
         total = whole + int(millis_text.ljust(3, "0"))  # ",46" is 460 ms, as pysubs2 reads it
         if total > MAX_SECONDS * 1000:
-            raise InputError(
-                f"cue time too large (more than {MAX_SECONDS:g} seconds)", path=self.path, line=line, value=raw
-            )
+            raise InputError(too_large("cue time"), path=self.path, line=line, value=raw)
         if self.lenient:
             written = f"{hours_text + ':' if hours_text else ''}{minutes_text}:{seconds_text}{mark}{millis_text}"
             if len(millis_text) < 3:

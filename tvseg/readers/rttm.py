@@ -32,7 +32,7 @@ from tvseg.progress import iterate
 from tvseg.readers.corpus import Rows
 from tvseg.readers.scan import Scan, categories, plain_decimals
 from tvseg.readers.source import lines_of, read_text
-from tvseg.readers.validation import MAX_SECONDS, parse_time
+from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
 
 __all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm", "check_types", "split_fields"]
 
@@ -128,9 +128,7 @@ def _line(raw: str, *, path, number: int, keep: frozenset[str]) -> tuple[float, 
     # not the float 0.030000000000000002 that would overlap it
     end = float(Decimal(start_text) + Decimal(duration_text))
     if end > MAX_SECONDS:
-        raise InputError(
-            f"end (TBEG + TDUR) is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=number, value=raw
-        )
+        raise InputError(too_large("end (TBEG + TDUR)"), path=path, line=number, value=raw)
     return start, end
 
 

@@ -4,6 +4,7 @@ Every reader starts here, so that encodings, empty files and line ends are handl
 everywhere:
 
 - UTF-8 with or without a byte order mark (BOM); UTF-16 and UTF-32 (either byte order) with a BOM;
+  a second BOM after the first (a file marked twice) is refused at line 1, in every format;
 - another encoding when it is declared (``encoding=``, ``--encoding NAME``: any text codec Python
   knows, checked by :func:`check_encoding`) for the files that are not UTF-8; a BOM still says the
   encoding of its file, and a file that decodes as UTF-8 is UTF-8 (see :func:`read_text`);
@@ -92,7 +93,7 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
         When ``encoding`` is unknown (:func:`check_encoding`), the file cannot be opened, does not
         decode (naming the line of the first bad byte, the byte, and how to declare the encoding or
         convert the file keeping its name), is mostly NUL characters (UTF-16 without a byte order
-        mark), or holds nothing but whitespace.
+        mark), starts with a second byte order mark, or holds nothing but whitespace.
     """
     check_encoding(encoding)
     part = part_of(path)
@@ -132,6 +133,10 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
             message = f"byte 0x{bad[0]:02X} does not decode as {encoding}, the encoding given{also}: is it the file's?"
             raise InputError(message, path=path, line=line) from None
         raise InputError(_not_utf8(data, error.start, path), path=path, line=line) from None
+    if text.startswith("\ufeff"):  # a mark written twice: refused, whatever the format, as every reader reads here
+        second = data[skip : skip + len("\ufeff".encode(codec))]
+        message = "the text starts with a second byte order mark (U+FEFF) after the first: remove it"
+        raise InputError(message, path=path, line=1, value=bytes(second))
     if "\x00" in text and text.count("\x00") * 4 >= len(text):
         line = len(split_lines(text[: text.index("\x00")] + "x"))
         order = _utf16_order(data)

@@ -1,8 +1,10 @@
 """The validation policy shared by every reader (see ``formats/README.md``).
 
-- Times are decimal numbers of seconds, not negative and at most :data:`MAX_SECONDS`; anything
-  else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused. CSV time columns also take
-  clock times ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
+- Times are decimal numbers of seconds in tvseg's one time range, ``[0, MAX_SECONDS]``
+  (:data:`tvseg.exact.MAX_SECONDS`, 2,000,000,000 s, the same for every format and every command);
+  anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused, and so is an end a
+  reader computes beyond the range (:func:`too_large`). CSV time columns also take clock times
+  ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
 - A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
   or an end before the start, is refused; two segments of one show from one file that overlap are
   refused, naming both lines. Touching segments (one ends where the next starts) and gaps are
@@ -20,8 +22,9 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
+from tvseg.exact import MAX_SECONDS
 
-__all__ = ["NO_LABEL", "MAX_SECONDS", "DECIMAL", "CLOCK", "parse_time", "clock_seconds"]
+__all__ = ["NO_LABEL", "MAX_SECONDS", "DECIMAL", "CLOCK", "parse_time", "clock_seconds", "too_large"]
 
 NO_LABEL = "<NA>"
 """The label of a segment that has none (RTTM ``<NA>``, an empty cue text, an empty CSV cell)."""
@@ -30,10 +33,6 @@ DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 """A decimal number as written in a file (no ``nan``, ``inf`` or ``_`` that float() would take)."""
 _DECIMAL = re.compile(DECIMAL)
 
-MAX_SECONDS = 1e10
-"""The largest time accepted, in seconds (about 317 years): far beyond any show, and beyond Unix
-timestamps, but far from float overflow, so that every sum of times stays finite and exact to the
-microsecond."""
 
 CLOCK = r"(?:(\d+):)?(\d+):(\d{2})(\.\d+)?"
 """A clock time ``[H:]MM:SS[.fff]``: hours of any number of digits, two-digit minutes when there are
@@ -42,7 +41,7 @@ hours (any number of minutes without), two-digit seconds, an optional fraction."
 
 def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, decimal_comma: bool = False) -> float:
     """Read a time in seconds, refusing anything but a non-negative decimal number up to
-    :data:`MAX_SECONDS`.
+    :data:`MAX_SECONDS` (tvseg's time range).
 
     Parameters
     ----------
@@ -81,8 +80,13 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
     if value < 0:
         raise InputError(f"{field} is negative", path=path, line=line, value=text)
     if value > MAX_SECONDS:
-        raise InputError(f"{field} is too large (more than {MAX_SECONDS:g} seconds)", path=path, line=line, value=text)
+        raise InputError(too_large(field), path=path, line=line, value=text)
     return value
+
+
+def too_large(what: str) -> str:
+    """The message of every reader for a time beyond the range: ``"{what} is too large (...)"``."""
+    return f"{what} is too large (more than {MAX_SECONDS:,.0f} seconds, the end of tvseg's time range)"
 
 
 def clock_seconds(cells: pd.Series) -> np.ndarray:
