@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tvseg.columns import Columns, UnitColumns
 from tvseg.errors import InputError, TvsegError, UsageError
 from tvseg.terminal import printable
 
@@ -88,11 +89,8 @@ def validate_folder(folder: Path, *, format: str | None = None, encoding: str | 
         if "overlap" not in error.message:
             raise
         units = read_units(folder, format=format, encoding=encoding)
-        return (
-            f"folder of captions, {len(units)} show(s), {sum(map(len, units.values()))} unit(s), "
-            f"as --units only ({error})"
-        )
-    return f"folder of segmentations, {len(segments)} show(s), {_count(segments)} segment(s) (as evaluate reads it)"
+        return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
+    return f"folder of segmentations, {len(segments)} show(s), {_rows(segments)} segment(s) (as evaluate reads it)"
 
 
 def _validate_run(args) -> int:
@@ -150,9 +148,14 @@ def _files(path: Path) -> list[Path]:
 
 def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None) -> str:
     """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
-    summary or raise TvsegError."""
-    from tvseg.readers import detect_format, read_metadata, read_segments, read_uem, read_units
-    from tvseg.readers.tables import read_table, table_kind
+    summary or raise TvsegError.
+
+    Each reader is the one ``evaluate`` reads the file with (a units table: the reader of ``--units``,
+    :func:`tvseg.read_units`, the table read once), so the verdict and the error are ``evaluate``'s; the
+    summary is counted on what was read (a units table's topic segments on its units' topics, as
+    :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
+    """
+    from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_uem, read_units
 
     if not file.exists():
         raise InputError("no such file or folder", path=file)
@@ -166,16 +169,15 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
         chapters = read_chapters(file, encoding=encoding)
         return f"chapter list, {len(chapters)} chapter(s) (the last ends at the show's end)"
     if kind == "csv":
-        table_type = table_kind(read_table(file, encoding=encoding).columns, path=file)
-        if table_type == "metadata":
+        table_type, corpus = read_table_once(file, encoding=encoding)
+        if corpus is None:
             return f"metadata, {len(read_metadata(file, encoding=encoding))} show(s)"
-        if table_type == "units":
-            units = read_units(file, format=kind, encoding=encoding)
-            summary = f"breath groups, {len(units)} show(s), {sum(map(len, units.values()))} unit(s)"
-            if "topic" not in next(iter(units.values())).columns:
+        if isinstance(corpus, UnitColumns):
+            summary = f"breath groups, {len(corpus)} show(s), {_rows(corpus)} unit(s)"
+            if corpus.topic is None:
                 return summary
-            segments = read_segments(file, format=kind, encoding=encoding)
-            return summary + f", {_count(segments)} topic segment(s)"
+            return summary + f", {topic_runs(corpus)} topic segment(s)"
+        return f"CSV, {len(corpus)} show(s), {_rows(corpus)} segment(s)"
     if kind in ("vtt", "srt"):
         # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
         # here without the warnings of the lenient units reader, which reads it only with --units
@@ -186,18 +188,33 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
                 raise
             # roll-up captions: valid units, not a chapter file
             units = read_units(file, format=kind, encoding=encoding)
-            cues = sum(map(len, units.values()))
-            return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(cues)} as units only ({error})"
+            return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(_rows(units))} as units only ({error})"
         units = read_units(file, format=kind, encoding=encoding)
-        cues = sum(map(len, units.values()))
-        return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s), {cue_count(cues)}"
+        return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s), {cue_count(_rows(units))}"
     segments = read_segments(file, format=kind, encoding=encoding)
-    return f"{kind.upper()}, {len(segments)} show(s), {_count(segments)} segment(s)"
+    return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s)"
 
 
 def cue_count(n: int) -> str:
     return f"{n} cue(s)"
 
 
-def _count(segmentations) -> int:
-    return sum(len(annotation) for annotation in segmentations.values())
+def _rows(columns: Columns) -> int:
+    """The segments or units of a corpus, counted on its arrays (no per-show object built)."""
+    return len(columns.start)
+
+
+def topic_runs(units: UnitColumns) -> int:
+    """The topic segments :func:`tvseg.read_segments` makes of a units table with a ``topic`` column: the
+    runs of consecutive units of a show with one topic (an empty topic is :data:`~tvseg.readers.NO_LABEL`)."""
+    import numpy as np
+
+    from tvseg.readers import NO_LABEL
+
+    assert units.topic is not None
+    topic = units.topic.copy()
+    topic[topic == ""] = NO_LABEL
+    show = np.repeat(np.arange(len(units)), np.diff(units.offsets))
+    first = np.ones(len(topic), dtype=bool)
+    first[1:] = (show[1:] != show[:-1]) | (topic[1:] != topic[:-1])
+    return int(first.sum())

@@ -14,12 +14,13 @@ order of the files; the policy is written in ``formats/README.md``.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
+from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segments, broadcast_units, sniff
 from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.corpus import Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
@@ -27,7 +28,7 @@ from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
-from tvseg.readers.tables import read_table, table_kind, table_rows
+from tvseg.readers.tables import Table, read_table, table_kind, table_rows
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.webvtt import caption_units, read_cues
@@ -49,13 +50,13 @@ __all__ = [
     "read_metadata",
 ]
 
-FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl"}
+FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl", **BROADCAST_FORMATS}
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
 
 PathArg: TypeAlias = "str | os.PathLike[str]"
 """What a reader's ``path`` may be: a path as text or a path object."""
 
-READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt")
+READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt", "ttml", "scc", "stl")
 """Every ``format=``: those of :data:`FORMATS`, and ``txt`` (a chapter list), read only when named."""
 
 METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
@@ -69,9 +70,10 @@ def detect_format(path: PathArg, format: str | None = None) -> str:
         return format
     found = FORMATS.get(Path(path).suffix.lower())
     if found is None:
-        hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else ""
+        hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
         raise InputError(
-            "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv or .jsonl, or give "
+            "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .ttml, .dfxp, .xml, "
+            ".scc or .stl, or give "
             f"the format: format= in Python, --format on the command line, --from for convert){hint}",
             path=path,
         )
@@ -198,7 +200,7 @@ def read_segments(
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     ends = check_ends(end, folder=in_folder)
     kinds = {file: detect_format(file, format) for file in files}
-    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt"):
+    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "ttml", "scc", "stl"):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
@@ -214,21 +216,15 @@ def read_segments(
             return Rows.of_file(
                 file, {name: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in cues]}
             )
-        table = read_table(file, encoding=encoding)
-        table_type = table_kind(table.columns, path=file)
-        if table_type != "metadata":
-            return table_rows(table, table_type, units=False)
-        if in_folder:
-            warn(METADATA_BESIDE, path=file)
-            return None
-        raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
+        if kind in ("ttml", "scc", "stl"):
+            return broadcast_segments(file, format=kind, show=name)
+        return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     batch = (set(rttm), *read_rttm(rttm, types=types, encoding=encoding)) if rttm else None
     parts = read_files(files, read, what="segment", desc="reading segmentations", batch=batch)
     if in_folder and not any(part.names for part in parts):
         raise InputError("no segmentation in this folder", path=path)
-    columns = join(parts)
-    assert isinstance(columns, SegmentColumns)
+    columns = _segments(parts)
     if uem is None:
         return columns
     position = {file: k for k, file in enumerate(files)}
@@ -302,21 +298,79 @@ def read_units(
         if kind in ("rttm", "jsonl", "txt"):
             name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
             raise InputError(f"{name} holds segments, not transcript units", path=file)
-        if show is not None and kind not in ("vtt", "srt"):
+        if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl"):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
+        if kind in ("ttml", "scc", "stl"):
+            return broadcast_units(file, format=kind, show=show or file.stem)
         if kind != "csv":
             return caption_units(file, format=kind, show=show or file.stem, encoding=encoding)
-        table = read_table(file, encoding=encoding)
-        table_type = table_kind(table.columns, path=file)
-        if table_type != "units":
-            raise InputError(
-                f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
-                path=file,
-                line=1,
-                value=",".join(table.columns),
-            )
-        return table_rows(table, table_type, units=True)
+        return _unit_rows(file, read_table(file, encoding=encoding))
 
+    return _units(files, read)
+
+
+def _segment_rows(file: Path, table: Table, *, in_folder: bool) -> Rows | None:
+    """The segments of a CSV file read as a table (``None``: a metadata table in a folder, left out)."""
+    table_type = table_kind(table.columns, path=file)
+    if table_type != "metadata":
+        return table_rows(table, table_type, units=False)
+    if in_folder:
+        warn(METADATA_BESIDE, path=file)
+        return None
+    raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
+
+
+def _unit_rows(file: Path, table: Table) -> Rows:
+    """The units of a CSV file read as a table."""
+    table_type = table_kind(table.columns, path=file)
+    if table_type != "units":
+        raise InputError(
+            f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
+            path=file,
+            line=1,
+            value=",".join(table.columns),
+        )
+    return table_rows(table, table_type, units=True)
+
+
+def _segments(parts: list[Rows]) -> SegmentColumns:
+    columns = join(parts)
+    assert isinstance(columns, SegmentColumns)
+    return columns
+
+
+def _units(files: list[Path], read: Callable[[Path], Rows]) -> UnitColumns:
+    """The units of ``files``, each read by ``read``, checked and joined."""
     columns = join(read_files(files, read, what="breath group", desc="reading units"), units=True)
     assert isinstance(columns, UnitColumns)
     return columns
+
+
+def read_table_once(path: PathArg, *, encoding: str | None = None) -> tuple[str, SegmentColumns | UnitColumns | None]:
+    """Read one CSV file once, with the readers :func:`read_segments` and :func:`read_units` use, as what
+    its header says it is (:func:`~tvseg.readers.tables.table_kind`): what ``tvseg validate`` reads.
+
+    Returns
+    -------
+    kind, corpus
+        ``"segments"`` and the :class:`SegmentColumns` that :func:`read_segments` returns for the file,
+        ``"units"`` and the :class:`UnitColumns` that :func:`read_units` returns for it, or ``"metadata"``
+        and ``None`` (:func:`read_metadata` reads it).
+
+    Raises
+    ------
+    InputError
+        The error those readers raise for the file.
+    """
+    check_encoding(encoding)
+    file = list_files(path, format="csv")[0]
+    table = read_table(file, encoding=encoding)
+    kind = table_kind(table.columns, path=file)
+    if kind == "metadata":
+        return kind, None
+    if kind == "units":
+        return kind, _units([file], lambda file: _unit_rows(file, table))
+    rows = read_files(
+        [file], lambda file: _segment_rows(file, table, in_folder=False), what="segment", desc="reading segmentations"
+    )
+    return kind, _segments(rows)
