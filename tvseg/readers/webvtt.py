@@ -40,7 +40,7 @@ from tvseg.readers.corpus import Rows
 from tvseg.readers.cue_timings import CueTimings
 from tvseg.readers.source import read_text, split_lines, warn
 
-__all__ = ["Cue", "read_cues", "caption_units", "SRT_LIKE_TIME"]
+__all__ = ["Cue", "read_cues", "caption_units", "cue_units", "SRT_LIKE_TIME"]
 
 SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
 """The start of a line that looks like an SRT timestamp (a timing line if it held ``-->``)."""
@@ -61,8 +61,8 @@ _SRT_MARKUP = re.compile(
 class Cue:
     """One cue as read: times in milliseconds, text without markup and lines joined by a space."""
 
-    start_ms: int
-    end_ms: int
+    start_ms: float
+    end_ms: float
     text: str
     voice: str
     line: int
@@ -297,7 +297,11 @@ def caption_units(path, *, format: str, show: str, encoding: str | None = None) 
     theirs, its speakers (distinct, in file order) joined by `` / ``. Each kind of change gives one
     :class:`~tvseg.errors.TvsegWarning` per file, counting them and naming the first one's line.
     """
-    cues = read_cues(path, format=format, encoding=encoding, lenient=True)
+    return cue_units(read_cues(path, format=format, encoding=encoding, lenient=True), path=path, show=show)
+
+
+def cue_units(cues: list[Cue], *, path, show: str) -> Rows:
+    """The units of show ``show`` made from the cues of the caption file ``path``, as :func:`caption_units` makes them."""
     for cue in cues:
         if cue.end_ms < cue.start_ms:
             value = f"{cue.start_ms / 1000:g} -> {cue.end_ms / 1000:g}"

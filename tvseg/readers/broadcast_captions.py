@@ -1,0 +1,470 @@
+"""Broadcast captions, TTML (IMSC, EBU-TT-D, DFXP), SCC and EBU STL, read through ttconv.
+
+ttconv (the converter behind the W3C IMSC tools) turns each format into its document model; a caption is
+one paragraph of it (TTML ``<p>``, an SCC pop-on/roll-up/paint-on caption, an STL subtitle), timed by the
+library: begin and end on the timeline of the file (SCC timecodes at 29.97 frames per second, drop-frame
+with ``;``, STL at the GSI block's frame rate, times as written: no programme start is taken off). Its
+text is the paragraph's text, whitespace runs made one space; its speaker is the TTML ``ttm:agent`` of
+the paragraph (the agent's ``ttm:name``, else its id).
+
+A paragraph lasts from the earliest begin to the latest end of the text inside it (a paragraph timed on
+its spans lasts as its spans do). ttconv is imported when such a file is read (``pip install
+'tvseg[broadcast]'``); what it logs at WARNING is given as one :class:`~tvseg.errors.TvsegWarning` per
+file, and an error that changes a time (a bad ``begin``, a bad timecode) is refused with the file, the
+line (TTML, SCC) or the TTI block (STL) and the value.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import xml.etree.ElementTree as et
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+from xml.parsers import expat
+
+from tvseg.errors import InputError, UsageError
+from tvseg.readers.corpus import Rows
+from tvseg.readers.source import read_text, split_lines, warn
+from tvseg.readers.validation import NO_LABEL
+from tvseg.readers.webvtt import Cue, cue_units
+
+__all__ = ["BROADCAST_FORMATS", "read_captions", "broadcast_units", "broadcast_segments", "looks_like", "sniff"]
+
+BROADCAST_FORMATS = {".ttml": "ttml", ".dfxp": "ttml", ".xml": "ttml", ".scc": "scc", ".stl": "stl"}
+"""The extensions of broadcast caption files and the format each is read as."""
+
+_NAMES = {"ttml": "TTML", "scc": "SCC", "stl": "EBU STL"}
+_TTML = "http://www.w3.org/ns/ttml"
+_DFXP_DRAFTS = ("http://www.w3.org/2006/10/ttaf1", "http://www.w3.org/2006/04/ttaf1")
+"""The namespaces of the DFXP drafts that older tools still write, read as TTML 1's."""
+_AGENT = f"{{{_TTML}#metadata}}agent"
+_ID = "{http://www.w3.org/XML/1998/namespace}id"
+_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+_STL_MAGIC = re.compile(rb"STL\d\d\.01")
+_HEX_WORD = re.compile(r"[0-9a-fA-F]{4}")
+_TIMING_ERRORS = (
+    "Bad begin", "Bad end", "Bad dur", "ttp:frameRate", "ttp:tickRate", "Bad ttp:timeBase", "bad timeContainer",
+    "Frame count", "Bad ttp:dropMode", "More than one body",
+)  # fmt: skip
+"""The starts of the errors ttconv logs for a TTML value that changes a time or loses content: refused."""
+_NO_END = "1000000h"
+"""An end no caption reaches, written on timed containers whose end is implicit (see :func:`_explicit_ends`)."""
+
+
+def _ttconv(what: str) -> Any:
+    """Import ttconv, or say how to install it."""
+    try:
+        import ttconv  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            f"reading {what} captions needs the ttconv library: pip install 'tvseg[broadcast]' (or pip install ttconv)"
+        ) from None
+    return ttconv
+
+
+@contextmanager
+def _library_log(path, where: Callable[[], str]) -> Iterator[list[tuple[int, str, str]]]:
+    """Collect what ttconv logs (``(level, message, where())``) instead of printing it, and give its
+    warnings as one :class:`~tvseg.errors.TvsegWarning`."""
+    records: list[tuple[int, str, str]] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append((record.levelno, record.getMessage(), where()))
+
+    logger = logging.getLogger("ttconv")
+    handler = Collect(logging.WARNING)
+    saved = logger.propagate, logger.level
+    logger.addHandler(handler)
+    logger.propagate = False
+    if logger.level == logging.NOTSET or logger.level > logging.WARNING:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate, logger.level = saved[0], saved[1]
+    notes = [record for record in records if record[0] < logging.ERROR]
+    if notes:
+        warn(
+            f"{len(notes)} note(s) from ttconv while reading (first, {notes[0][2]}: {notes[0][1]})",
+            path=path,
+        )
+
+
+def read_captions(path, *, format: str) -> list[Cue]:
+    """The captions of a TTML (``format="ttml"``), SCC (``"scc"``) or EBU STL (``"stl"``) file, in file order.
+
+    Times are in milliseconds (the library's exact times, as floats); ``line`` is the line of the TTML
+    ``<p>``, the SCC line whose timecode starts the caption, or the STL subtitle's TTI block (1 for the
+    first block after the GSI block).
+
+    Raises
+    ------
+    InputError
+        The file is not of the format (with what it looks like), is malformed (XML not well-formed, a
+        line that is no SCC timecode and hex words, a TTI block the library refuses), holds a time the
+        library cannot read, or a caption without an end.
+    UsageError
+        ttconv is not installed.
+    """
+    _ttconv(_NAMES[format])
+    if format == "ttml":
+        return _ttml(path)
+    if format == "scc":
+        return _scc(path)
+    return _stl(path)
+
+
+def broadcast_units(path, *, format: str, show: str) -> Rows:
+    """The units of show ``show`` in a broadcast caption file: its captions made not to overlap, as
+    :func:`~tvseg.readers.webvtt.cue_units` makes caption cues."""
+    return cue_units(read_captions(path, format=format), path=path, show=show)
+
+
+def broadcast_segments(path, *, format: str, show: str) -> Rows:
+    """The segments of show ``show`` in a broadcast caption file: one per caption, its text the label (as
+    WebVTT chapters are read)."""
+    captions = read_captions(path, format=format)
+    return Rows.of_file(
+        path, {show: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in captions]}
+    )
+
+
+def _read_bytes(path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file", path=path) from None
+    except OSError as error:
+        raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
+
+
+def looks_like(head: bytes) -> str | None:
+    """What the first bytes of a file look like: a caption or segmentation format's name and how to read
+    it, or ``None``."""
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if len(head) >= 12 and _STL_MAGIC.fullmatch(head[3:11]):
+        return "EBU STL captions (give --format stl)"
+    if text.startswith(b"Scenarist_SCC"):
+        return "SCC captions (give --format scc)"
+    if text.startswith(b"WEBVTT"):
+        return "WebVTT (give --format vtt)"
+    if re.match(rb"\d+\s*\r?\n\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d+\s*-->", text):
+        return "SRT (give --format srt)"
+    if text.startswith(b"<") and re.search(rb"<(?:[\w.-]+:)?tt[\s>]", head):
+        return "TTML captions (give --format ttml)"
+    if text.startswith(b"SPEAKER ") or text.startswith(b"SEGMENT "):
+        return "RTTM (give --format rttm)"
+    if text.startswith(b"[Script Info]"):
+        return "ASS/SSA subtitles (convert them to SRT, e.g. ffmpeg -i FILE.ass FILE.srt, or with pysubs2)"
+    if text[:5].upper() == b"<SAMI":
+        return "SAMI captions (convert them to DFXP or SRT, e.g. with pycaption)"
+    if text.startswith(b"solid") or (len(head) >= 84 and b"\x00" in head[:84]):
+        return "a 3D model (stereolithography STL), not captions"
+    return None
+
+
+def sniff(path: str | os.PathLike[str]) -> str:
+    """`` (it looks like ...)`` naming what the first bytes of ``path`` look like, or ``""``."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(512)
+    except OSError:
+        return ""
+    seen = looks_like(head)
+    return f" (it looks like {seen})" if seen else ""
+
+
+# ---------------------------------------------------------------- TTML
+
+
+def _ttml(path) -> list[Cue]:
+    from ttconv import model
+    from ttconv.imsc import reader
+
+    data = _read_bytes(path)
+    lines: list[int] = []  # the line of each <p>, in document order
+    scan = expat.ParserCreate(namespace_separator=" ")
+
+    def start(name: str, _attributes: Any) -> None:
+        if name.rsplit(" ", 1)[-1] == "p":
+            lines.append(scan.CurrentLineNumber)
+
+    scan.StartElementHandler = start
+    try:
+        scan.Parse(data, True)
+    except expat.ExpatError as error:
+        if not data.strip():
+            raise InputError("empty file: no TTML document", path=path) from None
+        raise InputError(
+            f"not well-formed XML ({expat.ErrorString(error.code)}, column {error.offset + 1})",
+            path=path,
+            line=error.lineno,
+        ) from None
+    root = et.fromstring(data)
+    namespace = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
+    if namespace in _DFXP_DRAFTS:
+        _rename_namespace(root, namespace)
+    elif root.tag != f"{{{_TTML}}}tt":
+        seen = root.tag.split("}")[-1]
+        raise InputError(
+            f"not a TTML document: the root element is <{seen}> in namespace {namespace or 'none'!r} "
+            f"(TTML's is <tt> in {_TTML!r})",
+            path=path,
+            line=1,
+        )
+    agents = _agents(root)
+    # ttconv keeps no xml:id of a paragraph but keeps its xml:lang: each <p> is tagged with a private-use
+    # language tag naming it, to find its line and speaker (the text and the times do not depend on it)
+    lines_of: dict[str, tuple[int, str]] = {}
+    for k, (p, line) in enumerate(zip(root.iter(f"{{{_TTML}}}p"), lines)):
+        agent = p.get(_AGENT) or next((s.get(_AGENT) for s in p.iter() if s.get(_AGENT)), None)
+        p.set(_LANG, f"x-tvseg-p{k}")
+        lines_of[f"x-tvseg-p{k}"] = (line, agents.get(agent, agent or "") if agent else "")
+    _explicit_ends(root)
+    with _library_log(path, lambda: "TTML") as records:
+        try:
+            document = reader.to_model(et.ElementTree(root))
+        except Exception as error:  # the library's own check of a value it cannot read
+            raise InputError(f"ttconv cannot read this TTML: {error}", path=path) from None
+    for level, message, _ in records:
+        if level >= logging.ERROR and message.startswith(_TIMING_ERRORS):
+            value = message.split(": ", 1)[1] if ": " in message else None
+            raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
+    if document is None or document.get_body() is None:
+        return []
+    cues = []
+    for p, begin, end in _paragraphs(document.get_body(), model):
+        line, speaker = lines_of.get(p.get_lang() or "", (1, ""))
+        if end is None:
+            raise InputError("caption without an end (no end or dur on it or on its containers)", path=path, line=line)
+        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), speaker, line))
+    return cues
+
+
+def _rename_namespace(root: et.Element, draft: str) -> None:
+    """Read a DFXP draft's namespaces (``.../ttaf1``, ``#parameter``...) as TTML 1's."""
+    old = "{" + draft
+
+    def renamed(name: str) -> str:
+        return "{" + _TTML + name[len(old) :] if name.startswith(old) else name
+
+    for element in root.iter():
+        element.tag = renamed(element.tag)
+        for key in [key for key in element.attrib if key.startswith(old)]:
+            element.attrib[renamed(key)] = element.attrib.pop(key)
+
+
+def _agents(root: et.Element) -> dict[str, str]:
+    """``ttm:agent`` ids and the name each gives (its ``ttm:name``, else its id)."""
+    names = {}
+    for agent in root.iter(f"{{{_TTML}#metadata}}agent"):
+        name = agent.find(f"{{{_TTML}#metadata}}name")
+        key = agent.get(_ID) or ""
+        names[key] = (name.text or "").strip() if name is not None and name.text else key
+    return names
+
+
+def _explicit_ends(root: et.Element) -> None:
+    """Give an end that clips nothing to the timed containers whose end is implicit.
+
+    In a parallel time container, an end that is not written is the latest end of the children: it
+    clips none of them. ttconv 1.2.3 compares the children's ends (on the container's timeline) with the
+    container's begin (on its parent's), so that a ``<div begin="10s">`` whose paragraphs end before 10 s
+    is dropped and one with ``begin="1s"`` cuts its last paragraph short. Written explicitly on such a
+    container (a ``begin``, no ``end`` or ``dur``, children, in a parallel parent), the end clips the
+    same captions as TTML's implicit one: none.
+    """
+
+    def visit(element: et.Element, parent_par: bool) -> None:
+        par = element.get("timeContainer", "par") != "seq"
+        if (
+            parent_par
+            and par
+            and len(element)
+            and element.get("begin") is not None
+            and element.get("end") is None
+            and element.get("dur") is None
+        ):
+            element.set("end", _NO_END)
+        for child in element:
+            visit(child, par)
+
+    body = root.find(f"{{{_TTML}}}body")
+    if body is not None:
+        visit(body, True)
+
+
+def _line_of(data: bytes, value: str | None) -> int | None:
+    """The line of the first attribute written with ``value`` (a time ttconv refused), if found."""
+    if not value:
+        return None
+    at = data.find(f'="{value}"'.encode())
+    if at < 0:
+        at = data.find(f"='{value}'".encode())
+    return None if at < 0 else data.count(b"\n", 0, at) + 1
+
+
+def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction | None]]:
+    """Each paragraph of the document, with the earliest begin and the latest end of its text (times
+    made absolute as ttconv's ISD makes them: an element's times are offsets from its parent's begin, its
+    end clipped to its parent's)."""
+
+    def interval(element: Any, begin: Fraction, end: Fraction | None) -> tuple[Fraction, Fraction | None]:
+        start = begin + (element.get_begin() or 0)
+        stop = end if element.get_end() is None else begin + element.get_end()
+        if end is not None and stop is not None:
+            stop = min(stop, end)
+        return start, stop
+
+    def text_spans(element: Any, begin: Fraction, end: Fraction | None) -> Iterator[tuple[Fraction, Fraction | None]]:
+        for child in element:
+            if isinstance(child, model.Text):
+                if child.get_text().strip():
+                    yield begin, end
+                continue
+            start, stop = interval(child, begin, end)
+            if stop is None or stop > start:
+                yield from text_spans(child, start, stop)
+
+    def visit(element: Any, begin: Fraction, end: Fraction | None) -> Iterator[tuple[Any, Fraction, Fraction | None]]:
+        start, stop = interval(element, begin, end)
+        if stop is not None and stop <= start:
+            return
+        if isinstance(element, model.P):
+            spans = list(text_spans(element, start, stop))
+            if spans:
+                ends = [e for _, e in spans]
+                yield element, min(b for b, _ in spans), None if None in ends else max(e for e in ends if e is not None)
+            else:
+                yield element, start, stop
+            return
+        for child in element:
+            yield from visit(child, start, stop)
+
+    yield from visit(body, Fraction(0), None)
+
+
+def _text(p: Any, model: Any) -> str:
+    pieces = []
+    for element in p.dfs_iterator():
+        if isinstance(element, model.Text):
+            pieces.append(element.get_text())
+        elif isinstance(element, model.Br):
+            pieces.append(" ")
+    return " ".join("".join(pieces).split())
+
+
+# ---------------------------------------------------------------- SCC
+
+
+def _scc(path) -> list[Cue]:
+    from ttconv import model
+    from ttconv.scc import reader
+    from ttconv.scc.line import SccLine
+
+    lines = split_lines(read_text(path))
+    if not lines or not lines[0].startswith("Scenarist_SCC"):
+        raise InputError(
+            "not an SCC file: the first line must be 'Scenarist_SCC V1.0'",
+            path=path,
+            line=1,
+            value=lines[0] if lines else "",
+        )
+    starts: list[tuple[Fraction, int]] = []  # each line's time and number, to name the line of a caption
+    for number, raw in enumerate(lines[1:], start=2):
+        if not raw.strip():
+            continue
+        fields = raw.split("\t", 1)
+        words = fields[1].split() if len(fields) == 2 else []
+        bad = next((word for word in words if not _HEX_WORD.fullmatch(word)), None)
+        try:
+            parsed = SccLine.from_str(raw) if bad is None else None
+        except ValueError:  # a timecode the library cannot place (e.g. a frame beyond the rate)
+            parsed = None
+        if parsed is None:
+            what = (
+                f"not a 4-digit hex word: {bad!r}"
+                if bad is not None
+                else "not an SCC line (a timecode HH:MM:SS:FF or HH:MM:SS;FF, a tab, then hex words)"
+            )
+            raise InputError(what, path=path, line=number, value=raw)
+        starts.append((parsed.time_code.to_temporal_offset(), number))
+    current = [0]
+    text = "\n".join(lines)
+    count = len(lines)
+
+    def progress(fraction: float) -> None:
+        current[0] = round(fraction * count)
+
+    with _library_log(path, lambda: f"line {current[0]}") as records:
+        try:
+            document = reader.to_model(text, progress_callback=progress)
+        except Exception as error:  # the library's own refusal of a caption command sequence
+            raise InputError(f"ttconv cannot read this SCC: {error}", path=path, line=current[0] or None) from None
+    errors = [record for record in records if record[0] >= logging.ERROR]
+    if errors:
+        raise InputError(f"ttconv: {errors[0][1]}", path=path, line=int(errors[0][2].split()[-1]) or None)
+    times = [time for time, _ in starts]
+    cues = []
+    for p, begin, end in _paragraphs(document.get_body(), model):
+        line = starts[max(bisect_right(times, begin) - 1, 0)][1] if starts else 1
+        if end is None:
+            raise InputError("caption never cleared (no end)", path=path, line=line)
+        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", line))
+    return cues
+
+
+# ---------------------------------------------------------------- EBU STL
+
+
+def _stl(path) -> list[Cue]:
+    from ttconv import model
+    from ttconv.stl.datafile import DataFile
+
+    data = _read_bytes(path)
+    if len(data) < 1024 or not _STL_MAGIC.fullmatch(data[3:11]):
+        seen = looks_like(data[:512]) if data else None
+        what = (
+            "empty file" if not data else f"looks like {seen}" if seen else "its GSI block has no 'STLnn.01' at byte 3"
+        )
+        raise InputError(
+            f"not an EBU STL subtitle file ({what}; an STL file starts with a 1024-byte GSI block)",
+            path=path,
+            value=data[3:11].decode("latin-1") if len(data) >= 11 else None,
+        )
+    if (len(data) - 1024) % 128:
+        raise InputError(
+            f"truncated EBU STL file: {len(data) - 1024} bytes after the GSI block, not a whole number of "
+            "128-byte TTI blocks",
+            path=path,
+        )
+    block = [0]
+    with _library_log(path, lambda: f"TTI block {block[0]}") as records:
+        try:
+            stl = DataFile(data[:1024])
+            for block[0], at in enumerate(range(1024, len(data), 128), start=1):
+                stl.process_tti_block(data[at : at + 128])
+                if any(level >= logging.ERROR for level, _, _ in records):
+                    break
+        except Exception as error:  # the library's own refusal of a block
+            raise InputError(
+                f"ttconv cannot read this EBU STL: {error}", path=path, value=f"TTI block {block[0]}"
+            ) from None
+    errors = [record for record in records if record[0] >= logging.ERROR]
+    if errors:
+        raise InputError(f"ttconv: {errors[0][1]}", path=path, value=errors[0][2])
+    cues = []
+    for k, (p, begin, end) in enumerate(_paragraphs(stl.get_document().get_body(), model), start=1):
+        if end is None:
+            raise InputError("subtitle without an end", path=path, value=f"subtitle {k}")
+        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", k))
+    cues.sort(key=lambda cue: (cue.start_ms, cue.line))
+    return cues
