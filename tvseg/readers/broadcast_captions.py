@@ -19,19 +19,20 @@ from __future__ import annotations
 import logging
 import os
 import re
-import xml.etree.ElementTree as et
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
-from xml.parsers import expat
+from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.webvtt import Cue, cue_units
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as et
 
 __all__ = ["BROADCAST_FORMATS", "read_captions", "broadcast_units", "broadcast_segments", "looks_like", "sniff"]
 
@@ -52,6 +53,8 @@ _TIMING_ERRORS = (
     "Frame count", "Bad ttp:dropMode", "More than one body",
 )  # fmt: skip
 """The starts of the errors ttconv logs for a TTML value that changes a time or loses content: refused."""
+_UNUSED = ("xml:lang not specified",)
+"""The starts of ttconv's notes about what units do not use: not passed on."""
 _NO_END = "1000000h"
 """An end no caption reaches, written on timed containers whose end is implicit (see :func:`_explicit_ends`)."""
 
@@ -89,7 +92,7 @@ def _library_log(path, where: Callable[[], str]) -> Iterator[list[tuple[int, str
     finally:
         logger.removeHandler(handler)
         logger.propagate, logger.level = saved[0], saved[1]
-    notes = [record for record in records if record[0] < logging.ERROR]
+    notes = [record for record in records if record[0] < logging.ERROR and not record[1].startswith(_UNUSED)]
     if notes:
         warn(
             f"{len(notes)} note(s) from ttconv while reading (first, {notes[0][2]}: {notes[0][1]})",
@@ -146,27 +149,29 @@ def _read_bytes(path) -> bytes:
         raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
 
 
-def looks_like(head: bytes) -> str | None:
-    """What the first bytes of a file look like: a caption or segmentation format's name and how to read
-    it, or ``None``."""
+def looks_like(head: bytes, *, size: int | None = None) -> str | None:
+    """What the first bytes of a file (of ``size`` bytes, when known) look like: a format's name and how
+    to read or convert it, or ``None``."""
     text = head.lstrip(b"\xef\xbb\xbf").lstrip()
     if len(head) >= 12 and _STL_MAGIC.fullmatch(head[3:11]):
-        return "EBU STL captions (give --format stl)"
+        return "EBU STL captions: give --format stl"
     if text.startswith(b"Scenarist_SCC"):
-        return "SCC captions (give --format scc)"
+        return "SCC captions: give --format scc"
     if text.startswith(b"WEBVTT"):
-        return "WebVTT (give --format vtt)"
+        return "WebVTT: give --format vtt"
     if re.match(rb"\d+\s*\r?\n\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d+\s*-->", text):
-        return "SRT (give --format srt)"
+        return "SRT: give --format srt"
     if text.startswith(b"<") and re.search(rb"<(?:[\w.-]+:)?tt[\s>]", head):
-        return "TTML captions (give --format ttml)"
-    if text.startswith(b"SPEAKER ") or text.startswith(b"SEGMENT "):
-        return "RTTM (give --format rttm)"
+        return "TTML captions: give --format ttml"
+    if text.startswith((b"SPEAKER ", b"SEGMENT ")):
+        return "RTTM: give --format rttm"
     if text.startswith(b"[Script Info]"):
-        return "ASS/SSA subtitles (convert them to SRT, e.g. ffmpeg -i FILE.ass FILE.srt, or with pysubs2)"
+        return "ASS/SSA subtitles: convert them to SRT, e.g. ffmpeg -i FILE.ass FILE.srt, or with pysubs2"
     if text[:5].upper() == b"<SAMI":
-        return "SAMI captions (convert them to DFXP or SRT, e.g. with pycaption)"
-    if text.startswith(b"solid") or (len(head) >= 84 and b"\x00" in head[:84]):
+        return "SAMI captions: convert them to DFXP or SRT, e.g. with pycaption"
+    if text.startswith(b"solid") or (
+        size is not None and len(head) >= 84 and size == 84 + 50 * int.from_bytes(head[80:84], "little")
+    ):
         return "a 3D model (stereolithography STL), not captions"
     return None
 
@@ -178,7 +183,7 @@ def sniff(path: str | os.PathLike[str]) -> str:
             head = handle.read(512)
     except OSError:
         return ""
-    seen = looks_like(head)
+    seen = looks_like(head, size=os.path.getsize(path))
     return f" (it looks like {seen})" if seen else ""
 
 
@@ -186,6 +191,9 @@ def sniff(path: str | os.PathLike[str]) -> str:
 
 
 def _ttml(path) -> list[Cue]:
+    import xml.etree.ElementTree as et
+    from xml.parsers import expat
+
     from ttconv import model
     from ttconv.imsc import reader
 
@@ -431,7 +439,7 @@ def _stl(path) -> list[Cue]:
 
     data = _read_bytes(path)
     if len(data) < 1024 or not _STL_MAGIC.fullmatch(data[3:11]):
-        seen = looks_like(data[:512]) if data else None
+        seen = looks_like(data[:512], size=len(data)) if data else None
         what = (
             "empty file" if not data else f"looks like {seen}" if seen else "its GSI block has no 'STLnn.01' at byte 3"
         )
@@ -446,6 +454,19 @@ def _stl(path) -> list[Cue]:
             "128-byte TTI blocks",
             path=path,
         )
+    fps = {b"STL23.01": 24, b"STL24.01": 24, b"STL25.01": 25, b"STL30.01": 30, b"STL50.01": 50}.get(data[3:11])
+    if fps is None:
+        raise InputError("unknown EBU STL frame rate (DFC)", path=path, value=data[3:11].decode("latin-1"))
+    for number, at in enumerate(range(1024, len(data), 128), start=1):
+        for what, (h, m, s, f) in (("in", data[at + 5 : at + 9]), ("out", data[at + 9 : at + 13])):
+            if 0xEF < data[at + 3] < 0xFF:
+                break  # user data: no times (EBU Tech 3264: EBN FE, F0-FD)
+            if h > 23 or m > 59 or s > 59 or f >= fps:  # ttconv 1.2.3 reads 00:00:70:00 as 70 s
+                raise InputError(
+                    f"time code {what} out of range at {fps} frames/s",
+                    path=path,
+                    value=f"TTI block {number}: {h:02d}:{m:02d}:{s:02d}:{f:02d}",
+                )
     block = [0]
     with _library_log(path, lambda: f"TTI block {block[0]}") as records:
         try:
