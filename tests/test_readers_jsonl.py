@@ -70,10 +70,10 @@ def test_the_chunkseg_readme_example_and_unknown_fields(tmp_path):
     other = write(
         tmp_path,
         "o.jsonl",
-        '{"reference": [1], "duration": 2, "video_id": "x", "audio": "a.wav"}\n'
+        '{"reference": [1], "duration": 2, "vidoe_id": "x", "audio": "a.wav"}\n'
         '{"reference": [1], "duration": 2, "refrence_titles": []}\n',
     )
-    with pytest.warns(TvsegWarning, match=r"o.jsonl:1: field\(s\) not read .*'video_id', 'refrence_titles'"):
+    with pytest.warns(TvsegWarning, match=r"o.jsonl:1: field\(s\) not read .*'vidoe_id', 'refrence_titles'"):
         read_segments(other)
     with pytest.raises(InputError, match="no 'hypothesis'"), pytest.warns(TvsegWarning):
         read_segments(other, which="hypothesis")

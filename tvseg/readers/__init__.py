@@ -31,6 +31,7 @@ from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
+from tvseg.readers.video_chapters import JSON_FORMATS, json_rows
 from tvseg.readers.webvtt import caption_units, read_cues
 
 if TYPE_CHECKING:
@@ -50,14 +51,26 @@ __all__ = [
     "read_metadata",
 ]
 
-FORMATS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".jsonl": "jsonl", **BROADCAST_FORMATS}
-"""File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed."""
+FORMATS = {
+    ".rttm": "rttm",
+    ".vtt": "vtt",
+    ".srt": "srt",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".json": "json",
+    **BROADCAST_FORMATS,
+}
+"""File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
+file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
 
 PathArg: TypeAlias = "str | os.PathLike[str]"
 """What a reader's ``path`` may be: a path as text or a path object."""
 
-READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt", "ttml", "scc", "stl")
-"""Every ``format=``: those of :data:`FORMATS`, and ``txt`` (a chapter list), read only when named."""
+READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", *JSON_FORMATS)
+"""Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
+read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``."""
+
+_TEXT_FORMATS = ("txt", "youtube")
 
 METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
 
@@ -83,8 +96,10 @@ def detect_format(path: PathArg, format: str | None = None) -> str:
 def _extension_format(file: Path, format: str | None) -> str | None:
     """The format a folder's file is read as (``None``: not read)."""
     suffix = file.suffix.lower()
-    if format == "txt":
-        return "txt" if suffix == ".txt" else None
+    if format in _TEXT_FORMATS:
+        return format if suffix == ".txt" else None
+    if format in JSON_FORMATS:
+        return format if suffix == ".json" else None
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
 
@@ -200,7 +215,7 @@ def read_segments(
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     ends = check_ends(end, folder=in_folder)
     kinds = {file: detect_format(file, format) for file in files}
-    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "ttml", "scc", "stl"):
+    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "youtube", "ttml", "scc", "stl"):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
@@ -208,9 +223,12 @@ def read_segments(
         kind = kinds[file]
         if kind == "jsonl":
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
+        if kind in JSON_FORMATS:
+            return json_rows(file, format=format, encoding=encoding)
         name = show or file.stem
-        if kind == "txt":
-            return Rows.of_file(file, {name: chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding)})
+        if kind in _TEXT_FORMATS:
+            records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
+            return Rows.of_file(file, {name: records})
         if kind in ("vtt", "srt"):
             cues = read_cues(file, format=kind, encoding=encoding)
             return Rows.of_file(
@@ -295,8 +313,10 @@ def read_units(
 
     def read(file: Path) -> Rows:
         kind = detect_format(file, format)
-        if kind in ("rttm", "jsonl", "txt"):
-            name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}[kind]
+        if kind in ("rttm", "jsonl", "txt", "youtube", *JSON_FORMATS):
+            name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}.get(
+                kind, "a chapter list" if kind == "youtube" else "a JSON segmentation"
+            )
             raise InputError(f"{name} holds segments, not transcript units", path=file)
         if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl"):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")

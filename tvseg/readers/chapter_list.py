@@ -26,7 +26,15 @@ from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large
 
-__all__ = ["Chapter", "read_chapters", "chapter_records", "check_end", "check_ends", "clock_text"]
+__all__ = [
+    "Chapter",
+    "read_chapters",
+    "youtube_chapters",
+    "chapter_records",
+    "check_end",
+    "check_ends",
+    "clock_text",
+]
 
 _LINE = re.compile(r"[ \t]*(?:[-*\u2022][ \t]+)?(?P<time>[0-9]+(?::[0-9]+)*)(?P<rest>.*)", re.DOTALL)
 _SEPARATOR = re.compile(r"(?::\s+|\s+(?:[-\u2013\u2014](?:\s+|$))?)")
@@ -97,6 +105,73 @@ def read_chapters(path, *, encoding: str | None = None) -> list[Chapter]:
     return chapters
 
 
+_ANY_TIME = re.compile(r"\d{1}:\d{2}")
+_URL = re.compile(r"http\S+")
+_BROKEN = (re.compile(r"\d{3}:"), re.compile(r":\d{3}"), re.compile(r"\d{2}:\d{2}:\d{2}:\d{2}"))
+_TIMES = tuple(re.compile(p) for p in (r"\d{2}:\d{2}:\d{2}", r"\d{1}:\d{2}:\d{2}", r"\d{2}:\d{2}", r"\d{1}:\d{2}"))
+
+
+def _clean(title: str) -> str:
+    """VidChapters' ``clean_str``: strip every character that is not alphanumeric from both ends."""
+    first = next((i for i, c in enumerate(title) if c.isalnum()), None)
+    if first is None:
+        return ""
+    last = next(i for i in range(len(title) - 1, -1, -1) if title[i].isalnum())
+    return title[first : last + 1]
+
+
+def youtube_chapters(path, *, encoding: str | None = None) -> list[Chapter]:
+    """The chapters of a YouTube description, found as VidChapters-7M's collection code finds them.
+
+    ``collection/chapter_utils.py`` and ``desc2chapter`` of ``collection/desc2chapters.py`` in
+    https://github.com/antoyang/VidChapters: a line holding ``D:DD`` somewhere is a timestamp line (others,
+    prose, are skipped); its URLs (``http`` to the next space) are removed; a line with three digits
+    before or after a colon, or ``DD:DD:DD:DD``, is skipped; the time is the first ``HH:MM:SS``, else
+    ``H:MM:SS``, else ``MM:SS``, else ``M:SS`` (seconds and minutes not bounded: ``1:75`` is 135 s); the title
+    is the rest of the line, stripped of non-alphanumeric characters at both ends (``(0:00) Intro`` and
+    ``0:00 - Intro`` are ``Intro``); a line whose title is then empty is skipped. The description has
+    chapters only when it has two timestamp lines or more, two chapters or more, not every title of one
+    character, and strictly increasing times: otherwise an :class:`InputError` (VidChapters has no
+    chapters for such a video). The first chapter need not start at 0:00.
+    """
+    candidates = 0
+    chapters: list[Chapter] = []
+    for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
+        if not _ANY_TIME.search(raw):
+            continue
+        candidates += 1
+        line = _URL.sub("", raw)
+        if any(pattern.search(line) for pattern in _BROKEN):
+            continue
+        found = next((m for m in (p.search(line) for p in _TIMES) if m is not None), None)
+        if found is None:
+            continue
+        seconds = 0
+        for k, part in enumerate(reversed(found.group().split(":"))):
+            seconds += int(part) * (1, 60, 3600)[k]
+        title = _clean(line[: found.start()] + line[found.end() :])
+        if title:
+            chapters.append(Chapter(seconds, title, number))
+    problem = None
+    if candidates < 2 or len(chapters) < 2:
+        problem = "fewer than two chapter lines (a time and a title)"
+    elif all(len(c.title.strip()) <= 1 for c in chapters):
+        problem = "every chapter title is one character or less"
+    else:
+        back = next((b for a, b in zip(chapters, chapters[1:]) if not a.start < b.start), None)
+        if back is not None:
+            problem = f"the chapter times do not increase (line {back.line}, {clock_text(back.start)})"
+    if problem is not None:
+        line = chapters[-1].line if chapters else None
+        raise InputError(
+            f"no chapters in this description as VidChapters finds them: {problem}", path=path, line=line
+        )
+    last = chapters[-1]
+    if last.start > MAX_SECONDS:
+        raise InputError(too_large("chapter time"), path=path, line=last.line, value=clock_text(last.start))
+    return chapters
+
+
 def _seconds(text: str, *, path, line: int) -> int:
     parts = text.split(":")
     if len(parts) not in (2, 3):
@@ -118,15 +193,16 @@ def _seconds(text: str, *, path, line: int) -> int:
 
 
 def chapter_records(
-    path, *, show: str, end=None, uem=None, encoding: str | None = None
+    path, *, show: str, end=None, uem=None, encoding: str | None = None, youtube: bool = False
 ) -> list[tuple[float, float, str, int]]:
     """The segments ``(start, end, title, line)`` of a chapter list: each chapter ends at the next start, the
     last at the show's end.
 
     The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
     else the end of the show's last region in ``uem``; without either, an error at the last line.
+    ``youtube=True`` reads a YouTube description leniently, as VidChapters does (:func:`youtube_chapters`).
     """
-    chapters = read_chapters(path, encoding=encoding)
+    chapters = youtube_chapters(path, encoding=encoding) if youtube else read_chapters(path, encoding=encoding)
     last = chapters[-1]
     end_source, ends_given = "end=", isinstance(end, Mapping)
     if ends_given:

@@ -43,7 +43,15 @@ class Rows:
         Each row's times in seconds and the line it was read from.
     texts
         ``label`` (segments), or some of ``text, speaker, topic`` (units): object arrays, one per row.
+
+    Attributes
+    ----------
+    overlaps : bool
+        Whether the rows of a show may overlap (ActivityNet-style predictions); :func:`check_spans` then
+        refuses only empty rows. False by default.
     """
+
+    overlaps = False
 
     def __init__(
         self,
@@ -84,7 +92,7 @@ class Rows:
         if rows is None:
             return self
         texts = {key: values[rows] for key, values in self.texts.items()}
-        return Rows(
+        taken = Rows(
             self.names,
             self.files,
             self.show[rows],
@@ -93,6 +101,8 @@ class Rows:
             line=self.line[rows],
             **texts,
         )
+        taken.overlaps = self.overlaps
+        return taken
 
     def first_lines(self) -> NDArray[np.int64]:
         """The line of each show's first row (-1 for a show without rows)."""
@@ -145,7 +155,8 @@ def check_spans(rows: Rows, *, what: str = "segment") -> tuple[Rows, InputError 
     show, start, end, line = rows.show, rows.start, rows.end, rows.line
     empty = ~((end - start) > SEGMENT_PRECISION)
     clash = np.zeros(len(show), dtype=bool)
-    clash[1:] = (show[1:] == show[:-1]) & (start[1:] < end[:-1])
+    if not rows.overlaps:
+        clash[1:] = (show[1:] == show[:-1]) & (start[1:] < end[:-1])
     if not (empty.any() or clash.any()):
         return rows, None, -1
     k = int(show[empty | clash].min())

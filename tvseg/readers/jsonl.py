@@ -13,7 +13,8 @@ A line is a JSON object (``formats/jsonl.md``)::
 - ``reference_titles`` / ``hyp_titles`` (optional, ``null`` = absent) are ``[title, start]`` pairs;
   each start must be the start of a segment of its side (0 or one of its boundaries); a segment
   without a title, or with an empty one, has the label :data:`~tvseg.readers.validation.NO_LABEL`;
-- ``show`` (tvseg's field; chunkseg has no show id and ignores it) is the show id; without it the
+- ``show`` (tvseg's field; chunkseg has no show id and ignores it) is the show id; without it, a
+  ``video_id`` or else an ``id`` field (a string, or an integer read as written) is; without any, the
   show id is ``<file stem>-<line number>``;
 - chunkseg's other fields (``audio``, ``reference_transcript``, ``format``) do not bear on the
   segments and are not read; any other field is reported by one warning per file;
@@ -41,7 +42,8 @@ __all__ = ["SIDES", "JsonlShow", "read_jsonl", "jsonl_records"]
 
 SIDES = ("reference", "hypothesis")
 _TITLES = {"reference": "reference_titles", "hypothesis": "hyp_titles"}
-_READ = {"show", "reference", "hypothesis", "duration", "reference_titles", "hyp_titles"}
+_READ = {"show", "video_id", "id", "reference", "hypothesis", "duration", "reference_titles", "hyp_titles"}
+_ID_FIELDS = ("show", "video_id", "id")
 _NOT_SEGMENTS = {"audio", "reference_transcript", "format"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -107,11 +109,14 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
         for key in data:
             if key not in _READ and key not in _NOT_SEGMENTS:
                 unknown.setdefault(key, number)
-        show = data.get("show")
-        if show is None:
+        field = next((key for key in _ID_FIELDS if data.get(key) is not None), None)
+        show = None if field is None else data[field]
+        if field in ("video_id", "id") and isinstance(show, _Number) and re.fullmatch("[0-9]+", show):
+            show = str(show)
+        elif show is None:
             show = f"{stem}-{number}"
         elif not isinstance(show, str) or not show.strip() or isinstance(show, _Number):
-            raise InputError("'show' must be a non-empty string", path=path, line=number, value=repr(show))
+            raise InputError(f"'{field}' must be a non-empty string", path=path, line=number, value=repr(show))
         elif _SURROGATE.search(show):
             raise InputError(
                 "'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number, value=repr(show)
@@ -145,7 +150,7 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
     if unknown:
         names = sorted(unknown, key=unknown.__getitem__)
         warn(
-            f"field(s) not read (tvseg reads show, reference, hypothesis, duration, reference_titles, "
+            f"field(s) not read (tvseg reads show, video_id, id, reference, hypothesis, duration, reference_titles, "
             f"hyp_titles): {', '.join(map(repr, names))}",
             path=path,
             line=unknown[names[0]],

@@ -144,19 +144,22 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
     intersection, union : ndarray of int64
         :math:`\\min(e) - \\max(s)` and :math:`\\max(e) - \\min(s)` in microseconds.
 
-    Both sides are sorted and disjoint, so the hypothesis segments overlapping reference segment ``i``
+    The reference is sorted and disjoint, so the reference segments overlapping hypothesis segment ``j``
     are a contiguous run (those not ending at or before its start, and starting before its end): two
-    lexicographic searches, no all-pairs matrix.
+    lexicographic searches, no all-pairs matrix, then one sort of the pairs. The hypothesis segments
+    may overlap one another (ActivityNet-style predictions): every overlapping pair is found.
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
-    lo = count_before(hypothesis.show, he, reference.show, rs, inclusive=True)
-    hi = count_before(hypothesis.show, hs, reference.show, re_, inclusive=False)
+    lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
+    hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
     counts = np.maximum(hi - lo, 0)
     n_pairs = int(counts.sum())
-    pair_ref = np.repeat(np.arange(len(reference), dtype=np.int64), counts)
+    pair_hyp = np.repeat(np.arange(len(hypothesis), dtype=np.int64), counts)
     first = np.cumsum(counts) - counts
-    pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(first, counts))
+    pair_ref = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(first, counts))
+    order = np.lexsort((pair_hyp, pair_ref))
+    pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
     intersection = np.minimum(re_[pair_ref], he[pair_hyp]) - np.maximum(rs[pair_ref], hs[pair_hyp])
     union = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
     return pair_ref, pair_hyp, intersection, union

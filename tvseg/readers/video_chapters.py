@@ -1,0 +1,359 @@
+"""Video chapters as JSON: VidChapters-7M's annotations, ActivityNet-style predictions, ``{show: [segments]}``.
+
+Three shapes, each a JSON object (``formats/vidchapters.md``, ``formats/anet.md``, ``formats/json.md``):
+
+- ``vidchapters``: VidChapters-7M's annotations ``{video: {"duration": d, "chapters": [{"label": ..., "time":
+  t}, ...]}}`` (chapter k runs from its ``time`` to the next chapter's, the last one to ``duration``), or the
+  processed shape its dense-captioning code reads (``preproc/chapters_to_dvc.py`` writes it, ``dvc_eval``
+  reads it as ground truth): ``{video: {"duration": d, "timestamps": [[s, e], ...], "sentences": [...]}}``;
+- ``anet``: ActivityNet dense-captioning predictions ``{"results": {video: [{"timestamp": [s, e],
+  "sentence": ...}, ...]}}``, with optional top-level ``version`` and ``external_data``. Predictions may
+  overlap (they do in dense captioning): such a file is read with its overlaps (:attr:`Rows.overlaps`);
+- ``json``: ``{show: [{"start": s, "end": e, "title": ...}, ...]}`` (``title`` optional, or ``label``).
+
+A ``.json`` file is recognised by its shape (:func:`json_shape`). Numbers are read from the digits as
+written (as ``float`` of the decimal, as every reader does); strings, booleans, ``NaN`` and ``Infinity`` are
+refused as times. Errors name the JSON line of the value: the line of its key, found by searching the text
+for the keys in document order (a key written with escapes that Python would not write points at the line
+of the enclosing value instead).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from pathlib import Path
+
+from tvseg.errors import InputError
+from tvseg.readers.corpus import Rows
+from tvseg.readers.source import read_text, warn
+from tvseg.readers.validation import NO_LABEL, parse_time
+
+__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_records", "json_rows"]
+
+JSON_FORMATS = ("vidchapters", "anet", "json")
+"""The ``format=`` names of the JSON shapes read here."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ANET_TOP = {"results", "version", "external_data"}
+
+
+class _Number(str):
+    """A JSON number (or constant) kept as the text written in the file."""
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _object(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+class _Text:
+    """The file's text, to find the line of a key (keys are searched in document order, from a cursor)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line_at(self, position: int) -> int:
+        return bisect.bisect_left(self.newlines, position) + 1
+
+    def find(self, key: str, position: int) -> int | None:
+        """Where the key ``key`` is written at or after ``position`` (None when not found as written)."""
+        for written in dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))):
+            match = re.compile(re.escape(written) + r"\s*:").search(self.text, position)
+            if match is not None:
+                return match.start()
+        return None
+
+
+def _load(path, *, encoding: str | None):
+    text = read_text(path, encoding=encoding)
+    try:
+        data = json.loads(
+            text, parse_float=_Number, parse_int=_Number, parse_constant=_Number, object_pairs_hook=_object
+        )
+    except _DuplicateKey as duplicate:
+        raise InputError("a key is given twice in one JSON object", path=path, value=str(duplicate)) from None
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not JSON ({error.msg} at column {error.colno})", path=path, line=error.lineno, value=_excerpt(error)
+        ) from None
+    except RecursionError:
+        raise InputError("not a segmentation (JSON nested too deep)", path=path) from None
+    return data, _Text(text)
+
+
+def _excerpt(error: json.JSONDecodeError) -> str:
+    lines = error.doc.splitlines()
+    return lines[error.lineno - 1][:120] if 0 < error.lineno <= len(lines) else ""
+
+
+def json_shape(data) -> str | None:
+    """The format whose shape ``data`` (parsed JSON) has: ``"anet"``, ``"vidchapters"``, ``"json"``, or None.
+
+    ``anet``: an object with a ``results`` object (and possibly ``version``, ``external_data``);
+    ``vidchapters``: an object whose values are objects with ``chapters`` or ``timestamps``; ``json``: an
+    object whose values are lists of objects with ``start`` (or empty lists, with at least one not empty).
+    The first value decides; the readers check every value.
+    """
+    if not isinstance(data, dict) or not data:
+        return None
+    if isinstance(data.get("results"), dict) and set(data) <= _ANET_TOP:
+        return "anet"
+    values = list(data.values())
+    first = values[0]
+    if isinstance(first, dict) and ("chapters" in first or "timestamps" in first):
+        return "vidchapters"
+    first_list = next((v for v in values if isinstance(v, list) and v), None)
+    if all(isinstance(v, list) for v in values) and isinstance(first_list, list):
+        record = first_list[0]
+        if isinstance(record, dict) and "start" in record:
+            return "json"
+    return None
+
+
+def sniff_json(path, *, encoding: str | None = None) -> str:
+    """The format of a ``.json`` file by its shape (:func:`json_shape`), or an :class:`InputError`."""
+    data, _ = _load(path, encoding=encoding)
+    shape = json_shape(data)
+    if shape is None:
+        raise InputError(
+            "a .json file of no known shape: VidChapters' annotations {video: {duration, chapters: [{label, time}]}}"
+            ' (format vidchapters), ActivityNet predictions {"results": {video: [{timestamp, sentence}]}} (format '
+            "anet) or {show: [{start, end, title}]} (format json); segeval's datasets are read by tvseg agreement",
+            path=path,
+            line=1,
+        )
+    return shape
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False)[:120]
+
+
+def _show_id(key: str, *, path, line: int) -> str:
+    if not key.strip():
+        raise InputError("a show id is empty", path=path, line=line, value=repr(key))
+    if _SURROGATE.search(key):
+        raise InputError("a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key))
+    return key
+
+
+def _label(value, *, path, line: int, field: str) -> str:
+    if value is None:
+        return NO_LABEL
+    if not isinstance(value, str) or isinstance(value, _Number):
+        raise InputError(f"'{field}' must be a string", path=path, line=line, value=_dumps(value))
+    if _SURROGATE.search(value):
+        raise InputError(f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value))
+    return value.strip() or NO_LABEL
+
+
+def _time(value, *, path, line: int, field: str) -> float:
+    if not isinstance(value, _Number):
+        raise InputError(f"{field} must be a number of seconds", path=path, line=line, value=_dumps(value))
+    return parse_time(value, path=path, line=line, field=field)
+
+
+def _pair(value, *, path, line: int, field: str) -> tuple[float, float]:
+    if not (isinstance(value, list) and len(value) == 2):
+        raise InputError(f"'{field}' must be a pair [start, end] of seconds", path=path, line=line, value=_dumps(value))
+    return (
+        _time(value[0], path=path, line=line, field=f"{field} start"),
+        _time(value[1], path=path, line=line, field=f"{field} end"),
+    )
+
+
+class _Reader:
+    """The state of one file's reading: where the keys were found, the fields not read."""
+
+    def __init__(self, path, text: _Text) -> None:
+        self.path, self.text, self.cursor = path, text, 0
+        self.unread: dict[str, int] = {}
+
+    def line(self, key: str, default: int) -> int:
+        position = self.text.find(key, self.cursor)
+        if position is None:
+            return default
+        self.cursor = position + 1
+        return self.text.line_at(position)
+
+    def note(self, record: dict, read: set[str], line: int) -> None:
+        for key in record:
+            if key not in read:
+                self.unread.setdefault(key, line)
+
+    def warn_unread(self, fields: str) -> None:
+        if self.unread:
+            names = sorted(self.unread, key=self.unread.__getitem__)
+            warn(f"field(s) not read (tvseg reads {fields}): {', '.join(map(repr, names))}", path=self.path, line=self.unread[names[0]])
+
+
+def _object_of(value, what: str, *, path, line: int) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(f"{what} must be a JSON object", path=path, line=line, value=_dumps(value))
+    return value
+
+
+def _list_of(value, what: str, *, path, line: int) -> list:
+    if not isinstance(value, list):
+        raise InputError(f"{what} must be a JSON list", path=path, line=line, value=_dumps(value))
+    return value
+
+
+def _vidchapters(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
+    path, out = r.path, {}
+    for key, video in _object_of(data, "a VidChapters annotation file", path=path, line=1).items():
+        line = r.line(key, 1)
+        show = _show_id(key, path=path, line=line)
+        video = _object_of(video, f"video {key!r}", path=path, line=line)
+        if "duration" not in video:
+            raise InputError(f"video {key!r} has no 'duration' (seconds)", path=path, line=line)
+        if "chapters" in video:
+            out[show] = _raw_chapters(video, key, line, r)
+        elif "timestamps" in video:
+            out[show] = _processed(video, key, line, r)
+        else:
+            raise InputError(f"video {key!r} has neither 'chapters' nor 'timestamps'", path=path, line=line)
+    r.warn_unread("duration, chapters [label, time], or timestamps and sentences")
+    return out
+
+
+def _raw_chapters(video: dict, key: str, line: int, r: _Reader) -> list[tuple[float, float, str, int]]:
+    path = r.path
+    chapters = _list_of(video["chapters"], f"'chapters' of video {key!r}", path=path, line=line)
+    if not chapters:
+        raise InputError(f"video {key!r} has no chapter", path=path, line=line)
+    starts: list[tuple[float, str, int]] = []
+    for chapter in chapters:
+        here = r.line("label", line) if isinstance(chapter, dict) and "label" in chapter else line
+        chapter = _object_of(chapter, "a chapter", path=path, line=here)
+        if "time" not in chapter:
+            raise InputError("a chapter has no 'time' (its start in seconds)", path=path, line=here, value=_dumps(chapter))
+        time = _time(chapter["time"], path=path, line=here, field="chapter time")
+        if starts and time <= starts[-1][0]:
+            raise InputError(
+                f"chapter times must increase (the chapter before starts at {starts[-1][0]:g} s)",
+                path=path,
+                line=here,
+                value=str(chapter["time"]),
+            )
+        r.note(chapter, {"label", "time"}, here)
+        starts.append((time, _label(chapter.get("label"), path=path, line=here, field="label"), here))
+    r.note(video, {"duration", "chapters"}, line)
+    duration = _time(video["duration"], path=path, line=line, field="duration")
+    if not starts[-1][0] < duration:
+        raise InputError(
+            f"the last chapter of video {key!r} starts at or after the video's duration ({duration:g} s)",
+            path=path,
+            line=starts[-1][2],
+            value=str(chapters[-1]["time"]),
+        )
+    ends = [start for start, _, _ in starts[1:]] + [duration]
+    return [(start, end, label, here) for (start, label, here), end in zip(starts, ends)]
+
+
+def _processed(video: dict, key: str, line: int, r: _Reader) -> list[tuple[float, float, str, int]]:
+    path = r.path
+    stamps = _list_of(video["timestamps"], f"'timestamps' of video {key!r}", path=path, line=line)
+    sentences = video.get("sentences")
+    if sentences is not None:
+        sentences = _list_of(sentences, f"'sentences' of video {key!r}", path=path, line=line)
+        if len(sentences) != len(stamps):
+            raise InputError(
+                f"video {key!r} has {len(stamps)} timestamps and {len(sentences)} sentences", path=path, line=line
+            )
+    _time(video["duration"], path=path, line=line, field="duration")
+    r.note(video, {"duration", "timestamps", "sentences", "path"}, line)
+    out = []
+    for k, stamp in enumerate(stamps):
+        start, end = _pair(stamp, path=path, line=line, field="timestamps")
+        label = _label(sentences[k], path=path, line=line, field="sentences") if sentences is not None else NO_LABEL
+        out.append((start, end, label, line))
+    return out
+
+
+def _anet(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
+    path = r.path
+    data = _object_of(data, "an ActivityNet prediction file", path=path, line=1)
+    if "results" not in data:
+        raise InputError('an ActivityNet prediction file has a "results" object', path=path, line=1)
+    results = _object_of(data["results"], "'results'", path=path, line=r.line("results", 1))
+    out = {}
+    for key, predictions in results.items():
+        line = r.line(key, 1)
+        show = _show_id(key, path=path, line=line)
+        records = []
+        for prediction in _list_of(predictions, f"the predictions of video {key!r}", path=path, line=line):
+            here = r.line("timestamp", line) if isinstance(prediction, dict) and "timestamp" in prediction else line
+            prediction = _object_of(prediction, "a prediction", path=path, line=here)
+            if "timestamp" not in prediction:
+                raise InputError("a prediction has no 'timestamp' [start, end]", path=path, line=here, value=_dumps(prediction))
+            start, end = _pair(prediction["timestamp"], path=path, line=here, field="timestamp")
+            r.note(prediction, {"timestamp", "sentence", "score", "sentence_score"}, here)
+            records.append((start, end, _label(prediction.get("sentence"), path=path, line=here, field="sentence"), here))
+        out[show] = records
+    r.warn_unread("timestamp and sentence")
+    return out
+
+
+def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
+    path, out = r.path, {}
+    for key, segments in _object_of(data, "a JSON segmentation {show: [segments]}", path=path, line=1).items():
+        line = r.line(key, 1)
+        show = _show_id(key, path=path, line=line)
+        records = []
+        for segment in _list_of(segments, f"the segments of show {key!r}", path=path, line=line):
+            here = r.line("start", line) if isinstance(segment, dict) and "start" in segment else line
+            segment = _object_of(segment, "a segment", path=path, line=here)
+            for field in ("start", "end"):
+                if field not in segment:
+                    raise InputError(f"a segment has no '{field}'", path=path, line=here, value=_dumps(segment))
+            if "title" in segment and "label" in segment:
+                raise InputError("a segment has both 'title' and 'label'", path=path, line=here, value=_dumps(segment))
+            start = _time(segment["start"], path=path, line=here, field="start")
+            end = _time(segment["end"], path=path, line=here, field="end")
+            title = segment.get("title", segment.get("label"))
+            r.note(segment, {"start", "end", "title", "label"}, here)
+            records.append((start, end, _label(title, path=path, line=here, field="title"), here))
+        out[show] = records
+    r.warn_unread("start, end, title")
+    return out
+
+
+_READERS = {"vidchapters": _vidchapters, "anet": _anet, "json": _plain}
+
+
+def json_records(
+    path, *, format: str | None = None, encoding: str | None = None
+) -> tuple[str, dict[str, list[tuple[float, float, str, int]]]]:
+    """``(format, {show: [(start, end, label, line), ...]})`` of a JSON file of one of :data:`JSON_FORMATS`
+    (``format=None``: recognised by its shape)."""
+    data, text = _load(path, encoding=encoding)
+    shape = json_shape(data)
+    if format is None:
+        if shape is None:
+            sniff_json(path, encoding=encoding)  # raises the message naming the shapes
+        format = shape
+    elif shape is not None and shape != format:
+        raise InputError(f"read as {format}, this file has the shape of {shape} (give --format {shape}, or none)", path=path, line=1)
+    assert format is not None
+    return format, _READERS[format](data, _Reader(path, text))
+
+
+def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
+    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`json_records`); an ActivityNet
+    prediction file's rows may overlap."""
+    kind, shows = json_records(path, format=format, encoding=encoding)
+    rows = Rows.of_file(Path(path) if not isinstance(path, Path) else path, shows)
+    rows.overlaps = kind == "anet"
+    return rows
