@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tvseg.readers.tables as tables
@@ -349,3 +350,33 @@ def test_validate_of_a_chunkseg_line_counts_as_evaluate_reads_it(capsys, tmp_pat
     )
     assert main(["validate", str(path)]) == 0
     assert capsys.readouterr().out == f"{path}: ok: JSONL, 1 show(s), 2 segment(s)\n"
+
+
+# --- the range for readers whose times come from a library -------------------------------------------
+
+
+def test_every_reader_s_rows_are_checked_against_the_range_at_their_line():
+    from tvseg.readers.corpus import Rows, check_spans
+
+    def rows(end):
+        label = np.array(["A", "B"], dtype=object)
+        return Rows(["s"], ["f.x"], [0, 0], start=[0.0, 1e9], end=[1e9, end], line=[3, 7], label=label)
+
+    assert check_spans(rows(2e9))[1] is None
+    error = check_spans(rows(float(PAST)))[1]
+    assert (error.path, error.line) == ("f.x", 7) and "segment end is too large" in error.message
+
+
+def test_a_ttml_time_past_the_range_gets_one_same_message_from_both(capsys, tmp_path):
+    pytest.importorskip("ttconv")
+    text = (
+        '<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="en">\n'
+        "  <body><div>\n"
+        '    <p begin="0s" end="5s">Hello.</p>\n'
+        '    <p begin="5s" end="3000000000s">Late.</p>\n'  # line 4: ends at 3e9 s
+        "  </div></body>\n"
+        "</tt>\n"
+    )
+    path = write(tmp_path / "s.ttml", text)
+    validate, evaluate = Format("ttml", ".ttml").commands(tmp_path, path)
+    assert_same(path, outcome(capsys, validate), outcome(capsys, evaluate), line=4, message="end is too large")

@@ -23,6 +23,7 @@ from tvseg.columns import UNIT_TEXT_COLUMNS, SegmentColumns, UnitColumns
 from tvseg.errors import InputError
 from tvseg.progress import iterate
 from tvseg.pyannote_objects import SEGMENT_PRECISION
+from tvseg.readers.validation import MAX_SECONDS, too_large
 
 __all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows"]
 
@@ -145,7 +146,9 @@ def _is_sorted(keys: Sequence[NDArray[Any]]) -> bool:
 def check_spans(rows: Rows, *, what: str = "segment") -> tuple[Rows, InputError | None, int]:
     """The rows sorted by (show id, show, start, end, line), and the first error of their spans.
 
-    A show's error is its first row (in the file) that lasts no longer than pyannote.core's precision
+    A show's error is its first row (in the file) with a time outside tvseg's time range, ``[0,
+    MAX_SECONDS]`` (the readers refuse such a time as they read it; this check is for those whose times
+    come from a library), else its first row that lasts no longer than pyannote.core's precision
     (``"{what} with zero duration"``, ``"{what} with end before start"``), else the first row that starts
     before the end of the one before it once sorted (``"{what}s overlap (lines A and B)"``); the error
     returned is that of the first show in reading order (with its index; -1 without one).
@@ -153,14 +156,20 @@ def check_spans(rows: Rows, *, what: str = "segment") -> tuple[Rows, InputError 
     rank, _, order = sort_rows(rows.show, rows.names, rows.start, rows.end, rows.line)
     rows = rows.take(order)
     show, start, end, line = rows.show, rows.start, rows.end, rows.line
+    outside = ~((start >= 0) & (end <= MAX_SECONDS))
     empty = ~((end - start) > SEGMENT_PRECISION)
     clash = np.zeros(len(show), dtype=bool)
     if not rows.overlaps:
         clash[1:] = (show[1:] == show[:-1]) & (start[1:] < end[:-1])
-    if not (empty.any() or clash.any()):
+    if not (outside.any() or empty.any() or clash.any()):
         return rows, None, -1
-    k = int(show[empty | clash].min())
+    k = int(show[outside | empty | clash].min())
     mine = show == k
+    if (mine & outside).any():
+        i = int(np.flatnonzero(mine & outside)[np.argmin(line[mine & outside])])
+        problem = too_large(f"{what} end") if start[i] >= 0 else f"{what} start is negative"
+        value = f"{float(start[i]):g} -> {float(end[i]):g}"
+        return rows, InputError(problem, path=rows.files[k], line=int(line[i]), value=value), k
     if (mine & empty).any():
         i = int(np.flatnonzero(mine & empty)[np.argmin(line[mine & empty])])
         problem = "end before start" if end[i] < start[i] else "zero duration"
