@@ -312,6 +312,9 @@ def test_demo_data_folder_is_the_evaluation(demo):
         inputs.pop("reference"), inputs.pop("hypotheses"), settings=Settings(uem=True, units="file"), **inputs
     )
     loaded = json.loads((demo / "data" / "scores.json").read_text(encoding="utf-8"))
+    # the run id of `tvseg evaluate`, shown in the footers too; the rest is the evaluation's JSON
+    run_id = loaded.pop("run_id")
+    assert f'<code class="run">{run_id}</code>' in (demo / "index.html").read_text(encoding="utf-8")
 
     def nan_to_null(v):
         if isinstance(v, dict):

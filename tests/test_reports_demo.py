@@ -1,7 +1,8 @@
 """The committed reports/demo/ is what the current code renders from tvseg/data_samples/.
 
 Re-render with ``tvseg evaluate --demo --html TMP`` and compare every file byte for byte, after
-masking the two things that may legitimately differ: the tvseg version and the date of writing.
+masking the three things that may legitimately differ: the tvseg version, the date of writing and the
+run id (a fresh one each run, in the footers and in ``scores.json``).
 To refresh the committed report after a change: ``python scripts/render_demo_report.py``.
 """
 
@@ -21,6 +22,8 @@ _VOLATILE = [
     (re.compile(r'(<meta name="generator" content="tvseg )[^"]*(")'), r"\1VERSION\2"),
     (re.compile(r'(<span class="version">)[^<]*(</span>)'), r"\1VERSION\2"),
     (re.compile(r'(<time class="date">)[^<]*(</time>)'), r"\1DATE\2"),
+    (re.compile(r'("run_id": ")[0-9a-f]{16}(")'), r"\1RUN\2"),
+    (re.compile(r'(<code class="run">)[0-9a-f]{16}(</code>)'), r"\1RUN\2"),
 ]
 
 
@@ -35,10 +38,11 @@ def _files(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
-def test_masking_only_touches_version_and_date():
+def test_masking_only_touches_version_date_and_run_id():
     # the masks must not hide a score: the committed index still shows CovN values and titles
     text = _normalised(COMMITTED / "index.html")
-    assert "VERSION" in text and "DATE" in text
+    assert "VERSION" in text and "DATE" in text and '<code class="run">RUN</code>' in text
+    assert '"run_id": "RUN"' in _normalised(COMMITTED / "data" / "scores.json")
     assert "CovN" in text and "system_a" in text
 
 

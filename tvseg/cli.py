@@ -4,13 +4,20 @@ Each sub-command lives in ``tvseg/commands/<name>.py`` with ``add_parser(subpars
 ``run(args) -> int``. This module only dispatches and turns exceptions into exit codes:
 0 success, 2 bad input or usage (:class:`tvseg.errors.TvsegError`, printed as one line, no
 traceback) or an :class:`OSError` the system raised (a full disk, a read-only folder: the path and
-the system's reason), 1 an internal error (a bug: a short message and where to report it).
+the system's reason), 1 an internal error (a bug: a short message and where to report it), 130 on
+SIGINT and 143 on SIGTERM (the files being written are removed first, the old outputs kept).
+
+A reader that leaves (``tvseg ... | head -1``, ``| grep -q``, ``| true``) does not stop a command: what
+is printed after it left is dropped (:class:`ReaderMayLeave`), the files are written, and the exit code
+is the one the command gives with its output read to the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 import warnings
 
@@ -68,7 +75,87 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"tvseg: warning: {printable(message)}", file=sys.stderr)
 
 
+class ReaderMayLeave:
+    """Standard output or error whose reader may leave before the end (``| head -1``, ``| true``).
+
+    A write after the reader has closed the pipe is dropped (:attr:`reader_left` becomes True)
+    instead of raising :class:`BrokenPipeError`, so that the command goes on: its files are
+    written and its exit code is what it would be with the output read.
+    """
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.reader_left = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_left:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self.reader_left = True
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self.reader_left:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self.reader_left = True
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is (like :class:`KeyboardInterrupt` for SIGINT), so that the
+    half-written outputs are removed on the way out."""
+
+
+def _terminated(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise Terminated()
+
+
+def _forget_stream(wrapper: ReaderMayLeave) -> None:
+    """Once its reader has left, point the stream's file descriptor to the null device, so that what
+    is still buffered does not fail again when Python exits."""
+    try:
+        fd = wrapper.stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):  # a stream without a descriptor (a test's capture)
+        return
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    out, err = (ReaderMayLeave(s) if s is not None else None for s in streams)
+    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread: leave SIGTERM as it is
+        previous = None
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        sys.stdout, sys.stderr = streams
+        for wrapper in (out, err):
+            if wrapper is not None:
+                wrapper.flush()
+                if wrapper.reader_left:
+                    _forget_stream(wrapper)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     command = getattr(args, "_parser", parser)
@@ -86,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tvseg: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except Terminated:
+        print("tvseg: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except OSError as error:  # the system refused (full disk, read-only, permission): not a bug
         where = f"{error.filename}: " if error.filename is not None else ""
         print(f"tvseg: error: {printable(where)}{printable(error.strerror or error)}", file=sys.stderr)
@@ -105,8 +193,6 @@ def main(argv: list[str] | None = None) -> int:
             f"with the command line (set TVSEG_DEBUG=1 for the full traceback).",
             file=sys.stderr,
         )
-        import os
-
         if os.environ.get("TVSEG_DEBUG"):
             raise
         return 1

@@ -1,7 +1,7 @@
 """The operating system's file-system calls behind tvseg's atomic writes: flushing files and folders to
 disk (``syncfs(2)`` on Linux, else one :func:`os.fsync` each), swapping two names in one step
 (``renameat2(RENAME_EXCHANGE)``, ``renamex_np(RENAME_SWAP)``) and an exclusive lock among processes
-(``flock``, ``msvcrt.locking``). Each falls back, or says it cannot, where the system lacks the call;
+(``flock``, ``msvcrt.locking``, on a lock file never opened through a link). Each falls back, or says it cannot, where the system lacks the call;
 :mod:`tvseg.output` and :mod:`tvseg.report.paths` build the atomic writes on them.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import sys
 from functools import cache, lru_cache
 from pathlib import Path
@@ -141,11 +142,47 @@ def _lock_fd(fd: int) -> None:
     msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
 
 
+def _open_lock(lock: Path) -> int:
+    """Open the lock file ``lock``, creating it exclusively when missing; never through a symbolic link.
+
+    A new lock file is created with ``O_CREAT | O_EXCL`` (which never follows a link); an existing
+    one is opened with ``O_NOFOLLOW``. A link (or anything but a regular file) planted under the
+    lock's name is refused with an :class:`OSError` naming it, so that tvseg never creates nor
+    opens a file at the link's target.
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        try:
+            return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL | nofollow, 0o644)
+        except FileExistsError:
+            pass
+        try:
+            fd = os.open(lock, os.O_RDWR | nofollow)
+        except FileNotFoundError:
+            continue  # removed by its holder meanwhile: create it
+        except OSError as error:
+            if os.path.islink(lock) or error.errno == errno.ELOOP:
+                raise _not_a_lock(lock) from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.path.islink(lock):
+            os.close(fd)
+            raise _not_a_lock(lock)
+        return fd
+
+
+def _not_a_lock(lock: Path) -> OSError:
+    what = "a symbolic link" if os.path.islink(lock) else "not a regular file"
+    return OSError(
+        errno.ELOOP, f"{lock} is {what}, not a lock file tvseg made; remove it and run again", os.fspath(lock)
+    )
+
+
 @contextlib.contextmanager
 def locked(path):
     """Hold an exclusive lock on ``path`` (which need not exist) among tvseg writers.
 
-    The lock is taken on the sibling file ``.NAME.lock``, created when needed and removed on
+    The lock is taken on the sibling file ``.NAME.lock``, created when needed (exclusively, never
+    through a symbolic link: a link planted there is an :class:`OSError` naming it) and removed on
     release. A writer that got the lock on a file a previous holder has just removed tries again on
     the new one, so two writers never hold it at once. A killed holder releases it (the system
     drops the lock); its file is removed by the next holder.
@@ -153,12 +190,12 @@ def locked(path):
     path = Path(path)
     lock = path.parent / f".{path.name}.lock"
     while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(lock)
         try:
             _lock_fd(fd)
             held = os.fstat(fd)
             try:
-                current = os.stat(lock)
+                current = os.lstat(lock)
                 same = (current.st_ino, current.st_dev) == (held.st_ino, held.st_dev)
             except FileNotFoundError:
                 same = False

@@ -10,6 +10,13 @@ Temporary names are ``.NAME.tmp-PID-TOKEN`` (and ``.NAME.old-PID-TOKEN`` for a r
 replaced): the writer's process id is in the name, so a later writer of the same NAME removes the
 leftovers of a writer that was killed (:func:`remove_leftovers`) and leaves those of a live one alone.
 
+A FIFO or a character device given as the target (``mkfifo``, ``/dev/stdout``, a terminal) is
+written in place, never replaced by a regular file. Temporary files are created exclusively
+(``O_EXCL``, ``O_NOFOLLOW``): a link planted under a temporary name is never followed.
+
+The outputs of one run carry one run id (:func:`new_run_id`, :func:`with_run_id`), so that a JSON
+file and a report written by different runs are visibly a mixed pair.
+
 Any :class:`OSError` while writing (a full disk, a read-only folder, a permission) becomes an
 :class:`~tvseg.errors.InputError` naming the path and the system's reason: exit code 2, not a bug.
 """
@@ -23,6 +30,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -53,6 +61,9 @@ __all__ = [
     "locked",
     "cannot_write",
     "undone_on_failure",
+    "written_in_place",
+    "new_run_id",
+    "with_run_id",
 ]
 
 
@@ -93,22 +104,58 @@ def undone_on_failure(path, what: str = "file", undo=None):
         raise
 
 
-def write_file(path, text: str, *, sync: bool = True) -> None:
+def write_file(path, text: str, *, sync: bool = True, exclusive: bool = False) -> None:
     """Create (or truncate) ``path`` and write ``text`` as UTF-8 with the line ends as given.
 
     ``sync``: flush it to disk (:func:`os.fsync`) before returning; a caller that writes many files
-    may instead flush them all at once with :func:`flush_tree`.
+    may instead flush them all at once with :func:`flush_tree`. ``exclusive``: the file must not
+    exist yet, not even as a symbolic link (``O_EXCL``: nothing is created through a link).
     """
-    data = text.encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    flags |= os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) if exclusive else os.O_TRUNC
+    fd = os.open(path, flags, 0o666)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        _write_all(fd, text.encode("utf-8"))
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def written_in_place(path) -> bool:
+    """True when ``path`` is a FIFO or a character device (``mkfifo``, ``/dev/stdout``, a terminal),
+    following links: such a target is written as it is, never replaced by a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+def new_run_id() -> str:
+    """A fresh run id: 16 hexadecimal digits, drawn at random, shared by every output of one run."""
+    return secrets.token_hex(8)
+
+
+def with_run_id(document: Mapping, run_id: str | None) -> dict:
+    """``document`` (a ``--json`` object) with ``"run_id"`` right after ``"tvseg_version"`` (first
+    if there is none); ``document`` itself when ``run_id`` is None."""
+    if run_id is None:
+        return document  # type: ignore[return-value]
+    out: dict = {} if "tvseg_version" in document else {"run_id": run_id}
+    for key, value in document.items():
+        if key == "run_id":
+            continue
+        out[key] = value
+        if key == "tvseg_version":
+            out["run_id"] = run_id
+    return out
 
 
 def temporary_path(path, kind: str = "tmp") -> Path:
@@ -180,7 +227,8 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     Parameters
     ----------
     path : str or os.PathLike
-        The file to (re)place; an existing file keeps its permissions, a new one gets 0644.
+        The file to (re)place; an existing file keeps its permissions, a new one gets 0644. A FIFO
+        or a character device (:func:`written_in_place`) is written in place, not replaced.
     text : str
         The whole content.
     create_folder : bool
@@ -197,11 +245,19 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
         The file could not be written (full disk, read-only folder...): ``path`` is unchanged.
     """
     path = Path(path)
+    if written_in_place(path):
+        with undone_on_failure(path):
+            fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+            try:
+                _write_all(fd, text.encode("utf-8"))
+            finally:
+                os.close(fd)
+        return path
     folder = _folder_of(path, create_folder)
     remove_leftovers(folder, path.name)
     tmp = temporary_path(path)
     with undone_on_failure(path, undo=lambda: remove_path(tmp)):
-        write_file(tmp, text)
+        write_file(tmp, text, exclusive=True)
         os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
         fsync_folder(folder)
@@ -261,7 +317,7 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
             target = folder / name
             tmp = temporary_path(target)
             staged[tmp] = target
-            write_file(tmp, text)
+            write_file(tmp, text, exclusive=True)
             os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o644)
         for tmp, target in list(staged.items()):
             os.replace(tmp, target)

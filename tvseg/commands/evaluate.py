@@ -3,8 +3,13 @@
 ``tvseg evaluate --reference PATH --hypothesis NAME=PATH [...]`` reads the files with
 :mod:`tvseg.readers`, scores them with :func:`tvseg.evaluation.evaluate`, prints one row per
 system (pooled corpus values and macro means) and, with ``--json FILE``, writes the contract's
-schema atomically (a temporary file renamed into place). ``--demo`` runs on the demo corpus shipped in
-the package (:func:`tvseg.samples.demo_folder`) and writes its report to ``./tvseg-demo/``.
+schema atomically (a temporary file renamed into place; ``--json -``: to standard output, the summary
+then going to standard error). ``--demo`` runs on the demo corpus shipped in the package
+(:func:`tvseg.samples.demo_folder`) and writes its report to ``./tvseg-demo/``.
+
+The report is written first, the JSON last, both with one run id (:func:`tvseg.output.new_run_id`):
+a run stopped half-way (killed, a full disk) leaves the previous pair, and a JSON file and a report
+of different runs show different ids.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from pathlib import Path
 
 from tvseg import metrics
-from tvseg.errors import UsageError
-from tvseg.output import write_json_atomic
+from tvseg.errors import InputError, UsageError
+from tvseg.output import dumps_json, new_run_id, with_run_id, write_json_atomic
 from tvseg.settings import CONVENTIONS, Settings
 
 DESCRIPTION = """\
@@ -44,7 +50,11 @@ def add_parser(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_arguments(p)
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the results as JSON (-: to standard output, the summary then going to standard error)",
+    )
     p.add_argument(
         "--html",
         metavar="DIR",
@@ -159,6 +169,9 @@ def add_input_arguments(p) -> None:
     )
 
 
+STDOUT = "-"
+"""``--json -``: the JSON goes to standard output (and the summary to standard error)."""
+
 DEMO_REPORT = "tvseg-demo"
 """Where ``--demo`` writes its report, in the current folder (the repository's ``reports/demo/`` is
 rendered by ``scripts/render_demo_report.py``)."""
@@ -238,7 +251,9 @@ def files_of(args):
         raise UsageError("two --hypothesis options use the same NAME")
     if args.units and args.frame is not None:
         raise UsageError("--units and --frame exclude each other")
-    if getattr(args, "json", None):
+    if getattr(args, "json", None) == "":
+        raise UsageError("--json needs a file name (or - for standard output)")
+    if getattr(args, "json", None) and args.json != STDOUT:
         folder = Path(args.json).parent
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
@@ -294,15 +309,31 @@ def run(args) -> int:
         from tvseg.evaluation import evaluate
         from tvseg.scale import read_files
 
-        result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **read_files(files))
-    print(summary(result))
-    if args.json:
-        write_json(result.to_json(), args.json)
+        inputs = read_files(files)
+        if args.html is not None:
+            from tvseg.overlapping_predictions import overlapping_systems
+
+            dense = overlapping_systems(inputs["hypotheses"])
+            if dense:
+                raise UsageError(
+                    f"--html draws segmentations; the predictions of {', '.join(dense)} overlap: drop --html"
+                )
+        result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
+    shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
+    print(summary(result), file=shown)
+    run_id = new_run_id()
     if args.html is not None:
         from tvseg.report import write_report
 
-        index = write_report(result, args.html, date=_data_date(result.metadata) if args.demo else None, jobs=jobs)
-        print(f"report: {index}")
+        date = _data_date(result.metadata) if args.demo else None
+        index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
+        print(f"report: {index}", file=shown)
+    if args.json:
+        data = with_run_id(result.to_json(), run_id)
+        if args.json == STDOUT:
+            write_json_stdout(data)
+        else:
+            write_json(data, args.json)
     return 0
 
 
@@ -346,3 +377,12 @@ def summary(result) -> str:
 def write_json(data: dict, path) -> None:
     """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
     write_json_atomic(path, data, safe=True)
+
+
+def write_json_stdout(data: dict) -> None:
+    """Write ``data`` (JSON-safe) to standard output; an :class:`InputError` when its reader left before the end."""
+    out = sys.stdout
+    out.write(dumps_json(data) + "\n")
+    out.flush()
+    if getattr(out, "reader_left", False):
+        raise InputError("cannot write the JSON: its reader closed standard output before the end", path="<stdout>")

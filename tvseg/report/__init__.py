@@ -23,6 +23,7 @@ def write_report(
     progress: bool | None = None,
     date: str | None = None,
     jobs: int | None = None,
+    run_id: str | None = None,
 ) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
@@ -46,6 +47,9 @@ def write_report(
         :func:`os.cpu_count`); 1 writes them in this process. Small reports, and systems that
         cannot fork, are written in this process whatever ``jobs``. The files written are the
         same, byte for byte, whatever ``jobs``.
+    run_id : str, optional
+        The id of the run (:func:`tvseg.output.new_run_id`), shown in the footers and written in
+        ``data/scores.json``, as in the run's ``--json`` file; default: none shown.
 
     Returns
     -------
@@ -58,4 +62,4 @@ def write_report(
         from tvseg.report.adapter import ResultPages
 
         result = ResultPages(result, date=date)
-    return render.write(result, directory, progress=progress, jobs=jobs)
+    return render.write(result, directory, progress=progress, jobs=jobs, run_id=run_id)

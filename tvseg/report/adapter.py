@@ -20,6 +20,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from tvseg.output import with_run_id
 from tvseg.report.analysis import analyse
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
@@ -284,10 +285,10 @@ class ResultPages:
             out.append(lists)
         return out
 
-    def scores_json(self):
-        """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it, in pieces (the text of
-        a large corpus is never held whole)."""
-        return scores_chunks(self.result.to_json())
+    def scores_json(self, run_id: str | None = None):
+        """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
+        pieces (the text of a large corpus is never held whole)."""
+        return scores_chunks(with_run_id(self.result.to_json(), run_id))
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page, sliced from the result's arrays."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from tvseg.output import dumps_json, json_pieces, json_safe
+from tvseg.output import dumps_json, json_pieces, json_safe, with_run_id
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
 
 __all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_text", "scores_chunks", "defined_keys"]
@@ -205,10 +205,11 @@ class ModelPages:
             out.append([[m.get(key) for m in views] for key in keys])
         return out
 
-    def scores_json(self) -> str:
+    def scores_json(self, run_id: str | None = None) -> str:
+        """``data/scores.json``: the model's scores (with ``run_id`` after the version)."""
         if self.report.scores is None:
             raise ValueError("the report model carries no scores (build it with tvseg.report.adapter.from_evaluation)")
-        return scores_text(self.report.scores)
+        return scores_text(with_run_id(self.report.scores, run_id))
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page."""

@@ -18,7 +18,8 @@ linked by relative paths, and JavaScript only to sort tables and to zoom the tim
 the timeline by :mod:`tvseg.report.svg`, the sweep charts by :mod:`tvseg.report.charts` and the
 data files by :mod:`tvseg.report.datafiles`. Output is deterministic: the same scores give the same
 bytes, whatever the number of processes writing the show pages (:mod:`tvseg.report.workers`), apart
-from the version and the date in the footers and in ``scores.json``.
+from the version, the date and the run id (``tvseg evaluate``'s, also in its ``--json`` file) in the
+footers and in ``scores.json``.
 
 Untrusted text (show ids, system names, titles, metadata) is escaped, and its control characters
 and bidirectional-text controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), which
@@ -128,7 +129,7 @@ def _pages(source):
 # --- pages ------------------------------------------------------------------------------------
 
 
-def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
+def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | None = None) -> dict:
     report = pages.header
     unit = _present(present, UNIT)
     titling = _present(present, TITLING)
@@ -206,14 +207,16 @@ def _index_context(pages, names: Mapping[str, str], present: set) -> dict:
         "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
         "show_files": names,
+        "run_id": run_id,
     }
 
 
-def render_index(report, names: Mapping[str, str] | None = None) -> str:
-    """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`)."""
+def render_index(report, names: Mapping[str, str] | None = None, *, run_id: str | None = None) -> str:
+    """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`);
+    ``run_id``: the run id its footer shows (none by default)."""
     pages = _pages(report)
     names = names if names is not None else safe_names(pages.show_ids)
-    return environment().get_template("index.html").render(_index_context(pages, names, pages.present()))
+    return environment().get_template("index.html").render(_index_context(pages, names, pages.present(), run_id))
 
 
 def _show_columns(present: set) -> list:
@@ -233,7 +236,9 @@ def _score_head(columns: tuple) -> Markup:
     return Markup("".join(f"<th>{escape(label)}</th>" for _, label in columns))
 
 
-def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns) -> str:
+def _show_html(
+    header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns, run_id: str | None = None
+) -> str:
     def neighbour(i):
         if 0 <= i < len(show_ids):
             return {"show_id": show_ids[i], "file": names[show_ids[i]]}
@@ -276,14 +281,22 @@ def _show_html(header: Report, show_ids, k: int, page: ShowPage, names: Mapping[
             tolerance=None if tolerance is None else f"{tolerance:g} s",
             gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",
             has_title_f1=has_title_f1,
+            run_id=run_id,
         )
     )
 
 
 def render_show(
-    report, index: int, names: Mapping[str, str] | None = None, *, _page: ShowPage | None = None, _columns=None
+    report,
+    index: int,
+    names: Mapping[str, str] | None = None,
+    *,
+    run_id: str | None = None,
+    _page: ShowPage | None = None,
+    _columns=None,
 ) -> str:
-    """The page of show ``index`` of a :class:`Report` or a source of pages, with links to its neighbours.
+    """The page of show ``index`` of a :class:`Report` or a source of pages, with links to its neighbours
+    (``run_id``: the run id its footer shows, none by default).
 
     :func:`write` passes the page it built (``_page``, also written as CSV) and the score columns.
     """
@@ -291,7 +304,7 @@ def render_show(
     names = names if names is not None else safe_names(pages.show_ids)
     page = _page if _page is not None else pages.page(index)
     columns = _columns if _columns is not None else _show_columns(pages.present())
-    return _show_html(pages.header, pages.show_ids, index, page, names, columns)
+    return _show_html(pages.header, pages.show_ids, index, page, names, columns, run_id)
 
 
 # --- the folder -------------------------------------------------------------------------------
@@ -320,14 +333,17 @@ def _put(path: Path, text) -> None:
             file.write(piece.encode("utf-8"))
 
 
-def write(report, directory, *, progress: bool | None = None, jobs: int | None = None) -> Path:
+def write(
+    report, directory, *, progress: bool | None = None, jobs: int | None = None, run_id: str | None = None
+) -> Path:
     """Write the whole report into ``directory`` atomically; return the path of its index.html.
 
     ``report`` is a :class:`Report` or a source of pages (:class:`tvseg.report.adapter.ResultPages`).
     ``progress``: None draws a progress bar on stderr when there are more than a few dozen shows
     and stderr is a terminal; True or False force it on or off. ``jobs``: the number of processes
     writing the show pages (:func:`tvseg.report.workers.run`; default: the machine's cores; 1: this
-    process alone). The bytes written do not depend on it.
+    process alone). The bytes written do not depend on it. ``run_id``: the run id
+    (:func:`tvseg.output.new_run_id`) the footers show and ``data/scores.json`` holds; none by default.
     """
     jobs = workers.checked_jobs(jobs)
     pages = _pages(report)
@@ -351,14 +367,14 @@ def write(report, directory, *, progress: bool | None = None, jobs: int | None =
         def write_show(k: int) -> None:
             page = pages.page(k)
             name = plain_stem(names[show_ids[k]])
-            _put(shows / f"{name}.html", render_show(pages, k, names, _page=page, _columns=columns))
+            _put(shows / f"{name}.html", render_show(pages, k, names, run_id=run_id, _page=page, _columns=columns))
             _put(data / f"{name}.csv", match_csv(page))
 
         def corpus() -> None:
-            _put(inside(root, "data/scores.json"), pages.scores_json())
+            _put(inside(root, "data/scores.json"), pages.scores_json(run_id) if run_id else pages.scores_json())
             _put(
                 inside(root, "index.html"),
-                environment().get_template("index.html").render(_index_context(pages, names, present)),
+                environment().get_template("index.html").render(_index_context(pages, names, present, run_id)),
             )
 
         workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)

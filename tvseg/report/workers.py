@@ -11,7 +11,8 @@ not depend on ``jobs`` nor on the order in which the chunks finish.
 An error in a process (a full disk) is raised here as it was raised there, after the other
 processes have stopped: the caller (:func:`tvseg.report.paths.replace_directory`) then removes the
 half-written folder. A process of the pool whose parent dies (killed) dies with it: on Linux the
-kernel kills it (``PR_SET_PDEATHSIG``), elsewhere it stops before its next page.
+kernel kills it (``PR_SET_PDEATHSIG``), elsewhere it stops before its next page. A SIGINT or a
+SIGTERM stops the parent, which waits for the pages under way and removes the half-written folder.
 """
 
 from __future__ import annotations
@@ -71,7 +72,14 @@ def progress_enabled(progress: bool | None, n_shows: int) -> bool:
 
 
 def _die_with_parent(parent: int) -> None:
-    """Pool initializer: be killed when ``parent`` dies (Linux), or exit now if it already has."""
+    """Pool initializer: be killed when ``parent`` dies (Linux), or exit now if it already has.
+
+    SIGINT is left to the parent (a Ctrl-C reaches the whole process group: the parent stops the
+    pool and removes the half-written folder), and SIGTERM ends a process of the pool at once (the
+    parent's handler, inherited by the fork, would raise in the middle of a page).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
