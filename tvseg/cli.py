@@ -115,8 +115,13 @@ class Terminated(BaseException):
     half-written outputs are removed on the way out."""
 
 
+_HANDLER_PID: list[int] = []  # the process that installed _terminated (not the processes it forks)
+
+
 def _terminated(signum, frame):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    if os.getpid() not in _HANDLER_PID:  # a forked worker inherited the handler: end as by default
+        os.kill(os.getpid(), signal.SIGTERM)
     raise Terminated()
 
 
@@ -140,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
     try:
         previous = signal.signal(signal.SIGTERM, _terminated)
+        _HANDLER_PID[:] = [os.getpid()]
     except ValueError:  # not the main thread: leave SIGTERM as it is
         previous = None
     try:
