@@ -207,6 +207,14 @@ def evaluate(
     -------
     EvaluationResult
     """
+    from tvseg.overlapping_predictions import evaluate_with_overlaps, overlapping_systems
+
+    overlapping = overlapping_systems(hypotheses)
+    if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
+        options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
+        return evaluate_with_overlaps(
+            reference, hypotheses, overlapping, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base, **options
+        )
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
     return reduce_shards(
         [score_shard(p, sweep_tolerances=sweep_tolerances)],

@@ -1,4 +1,5 @@
-"""Writers for segmentations: RTTM, WebVTT chapters, SRT, segments CSV, chapter lists and chunkseg JSONL.
+"""Writers for segmentations: RTTM, WebVTT chapters, SRT, segments CSV, chapter lists, chunkseg JSONL and
+ActivityNet-style predictions (VidChapters' ``dvc_eval`` reads them).
 
 Times are written in milliseconds' precision (3 decimals), each rounded to the nearest
 millisecond, and durations are computed from the rounded start and end, so that reading a file
@@ -31,6 +32,10 @@ Labels and the formats' limits (see ``formats/``):
   and with ``hypothesis=`` the ``hypothesis`` and ``hyp_titles`` of the same show); each side must
   cover the show from 0 to its end without gaps or overlaps (both sides end at the same time, the
   ``duration``). Titles are written for the segments that have one (not :data:`NO_LABEL`).
+- ActivityNet-style predictions (``anet``, never guessed from ``.json``): one JSON object
+  ``{"version": "VERSION 1.0", "results": {show: [{"timestamp": [start, end], "sentence": label}]},
+  "external_data": {}}``, segments in time order, times in seconds to the millisecond; segments may
+  overlap; :data:`NO_LABEL` is an empty sentence.
 - No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
   id is refused.
 """
@@ -48,7 +53,7 @@ from typing import TYPE_CHECKING
 
 import webvtt
 
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import InputError, OutputChangedWarning, UsageError
 from tvseg.file_names import safe_names
 from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.readers.validation import NO_LABEL
@@ -58,7 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = ["write_segments", "WRITE_FORMATS"]
 
-WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
+WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "anet")
 _EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".txt": "txt", ".jsonl": "jsonl"}
 _PER_SHOW = {"vtt": "WebVTT", "srt": "SRT", "txt": "chapter list"}
 _WHITESPACE = re.compile(r"\s+")
@@ -117,6 +122,9 @@ def write_segments(
     if format == "csv":
         _atomic_write(path, _csv_text(rows))
         return [path]
+    if format == "anet":
+        _atomic_write(path, _anet_text(rows))
+        return [path]
     if format == "jsonl":
         hypothesis_rows = (
             None
@@ -141,7 +149,7 @@ def write_segments(
         warnings.warn(
             f"{len(renamed)} show id(s) cannot be file names as they are (e.g. {show!r} -> "
             f"'{stem}.{format}'): read back, their show id is the file name",
-            TvsegWarning,
+            OutputChangedWarning,
             stacklevel=2,
         )
     texts = {f"{stems[show]}.{format}": _show_text(show, show_rows, format=format) for show, show_rows in rows.items()}
@@ -163,7 +171,8 @@ def _output_format(path: Path, format: str | None) -> str:
     if found is None:
         raise UsageError(
             f"cannot tell the output format from {path.name!r} "
-            "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format)"
+            "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format: anet for "
+            "ActivityNet-style predictions in .json)"
         )
     return found
 
@@ -211,7 +220,7 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
         warnings.warn(
             f"{len(renamed)} label(s) hold whitespace, written to RTTM with '_' "
             f"(e.g. {label!r} -> {name!r}): RTTM fields cannot hold whitespace",
-            TvsegWarning,
+            OutputChangedWarning,
             stacklevel=3,
         )
     return "".join(line + "\n" for line in lines)
@@ -292,7 +301,7 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
             f"show {show!r}: {len(rounded)} chapter start(s) rounded to whole seconds (a chapter "
             f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
             f"{clock_text((rounded[0] + 500) // 1000)}",
-            TvsegWarning,
+            OutputChangedWarning,
             stacklevel=4,
         )
     hours = starts[-1] >= 3600
@@ -335,6 +344,19 @@ def _jsonl_text(
                 line[side] = titles
         lines.append(json.dumps(line, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
+
+
+def _anet_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
+    """ActivityNet-style predictions of every show (times in seconds, to the millisecond)."""
+    results = {
+        show: [
+            {"timestamp": [start_ms / 1000, end_ms / 1000], "sentence": "" if label == NO_LABEL else label}
+            for start_ms, end_ms, label in show_rows
+        ]
+        for show, show_rows in rows.items()
+    }
+    document = {"version": "VERSION 1.0", "results": results, "external_data": {}}
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 def _timestamp(milliseconds: int) -> str:

@@ -18,6 +18,7 @@ import sys
 __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
+_READ_ONLY = ("youtube", "vidchapters", "anet", "json")
 
 
 def add_parser(subparsers) -> None:
@@ -37,14 +38,16 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--from",
         dest="from_format",
-        choices=_FORMATS,
-        help="input format (default: from the extension; txt = chapter list, never guessed)",
+        choices=(*_FORMATS, *_READ_ONLY),
+        help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
+        "a YouTube description as VidChapters reads it: never guessed)",
     )
     parser.add_argument(
         "--to",
         dest="to_format",
-        choices=_FORMATS,
-        help="output format (default: from the extension; a folder means vtt)",
+        choices=(*_FORMATS, "anet"),
+        help="output format (default: from the extension; a folder means vtt; anet = ActivityNet-style "
+        "predictions, as VidChapters' dvc_eval reads them: never guessed)",
     )
     parser.add_argument(
         "--which",

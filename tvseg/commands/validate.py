@@ -162,11 +162,11 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     if file.suffix.lower() == ".uem":
         uem = read_uem(file, encoding=encoding)
         return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
-    kind = detect_format(file, format)
-    if kind == "txt":  # a chapter list: everything but the last chapter's end, which evaluate takes from the UEM
-        from tvseg.readers.chapter_list import read_chapters
+    kind = detect_format(file, format, encoding=encoding)
+    if kind in ("txt", "youtube"):  # a chapter list: everything but the last chapter's end (evaluate: the UEM's)
+        from tvseg.readers.chapter_list import read_chapters, youtube_chapters
 
-        chapters = read_chapters(file, encoding=encoding)
+        chapters = (youtube_chapters if kind == "youtube" else read_chapters)(file, encoding=encoding)
         return f"chapter list, {len(chapters)} chapter(s) (the last ends at the show's end)"
     if kind == "csv":
         table_type, corpus = read_table_once(file, encoding=encoding)

@@ -31,7 +31,7 @@ from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
 from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
-from tvseg.readers.video_chapters import JSON_FORMATS, json_rows
+from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, read_cues
 
 if TYPE_CHECKING:
@@ -75,17 +75,20 @@ _TEXT_FORMATS = ("txt", "youtube")
 METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
 
 
-def detect_format(path: PathArg, format: str | None = None) -> str:
-    """Return the format of a file: ``format`` when given, else the one its extension names."""
+def detect_format(path: PathArg, format: str | None = None, *, encoding: str | None = None) -> str:
+    """Return the format of a file: ``format`` when given, else the one its extension names (for ``.json``,
+    the JSON shape the file has, read in ``encoding``: :func:`~tvseg.readers.video_chapters.sniff_json`)."""
     if format is not None:
         if format not in READ_FORMATS:
             raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
     found = FORMATS.get(Path(path).suffix.lower())
+    if found == "json":
+        return sniff_json(path, encoding=encoding)
     if found is None:
         hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
         raise InputError(
-            "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .ttml, .dfxp, .xml, "
+            "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .json, .ttml, .dfxp, .xml, "
             ".scc or .stl, or give "
             f"the format: format= in Python, --format on the command line, --from for convert){hint}",
             path=path,
@@ -214,7 +217,7 @@ def read_segments(
     if which is not None and which not in SIDES:
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     ends = check_ends(end, folder=in_folder)
-    kinds = {file: detect_format(file, format) for file in files}
+    kinds = {file: detect_format(file, format, encoding=encoding) for file in files}
     if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "youtube", "ttml", "scc", "stl"):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
@@ -224,7 +227,7 @@ def read_segments(
         if kind == "jsonl":
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
-            return json_rows(file, format=format, encoding=encoding)
+            return json_rows(file, format=kind, encoding=encoding)
         name = show or file.stem
         if kind in _TEXT_FORMATS:
             records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
@@ -312,7 +315,7 @@ def read_units(
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
 
     def read(file: Path) -> Rows:
-        kind = detect_format(file, format)
+        kind = detect_format(file, format, encoding=encoding)
         if kind in ("rttm", "jsonl", "txt", "youtube", *JSON_FORMATS):
             name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}.get(
                 kind, "a chapter list" if kind == "youtube" else "a JSON segmentation"
