@@ -367,6 +367,20 @@ def test_a_terminal_target_is_written_in_place(small):
     assert json.loads(b"".join(chunks).decode())["systems"]["a"]["corpus"]["boundary_f1"] == 1.0
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_link_to_a_descriptor_is_written_through_not_replaced(tmp_path, small):
+    # `--json /dev/stdout > out.txt` (here /proc/self/fd/1, which a regression could not replace):
+    # the JSON goes after the summary into the file the shell opened
+    out = tmp_path / "out.txt"
+    with open(out, "w") as stdout:
+        done = run(command(small, "--json", "/proc/self/fd/1"), stdout=stdout)
+    assert done.returncode == 0, done.stderr
+    summary, _, text = out.read_text(encoding="utf-8").partition("\n{")
+    assert summary.startswith("3 shows; ")
+    assert json.loads("{" + text)["systems"]["a"]["corpus"]["boundary_f1"] == 1.0
+    assert sorted(os.listdir(tmp_path)) == ["out.txt"]
+
+
 # --- a link planted as the lock ------------------------------------------------------------------
 
 

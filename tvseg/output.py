@@ -129,13 +129,26 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def written_in_place(path) -> bool:
-    """True when ``path`` is a FIFO or a character device (``mkfifo``, ``/dev/stdout``, a terminal),
-    following links: such a target is written as it is, never replaced by a regular file."""
+    """True when ``path`` is a FIFO or a character device (``mkfifo``, a terminal), following links,
+    or a link to one of this process's descriptors (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``):
+    such a target is written as it is, never replaced by a regular file."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or _descriptor_link(path)
+
+
+def _descriptor_link(path) -> bool:
+    """True when ``path`` is a symbolic link that leads through ``/proc/`` or ``/dev/fd/`` (``/dev/stdout``)."""
+    name = os.fspath(path)
+    for _ in range(40):  # the system's own limit on a chain of links
+        if name.startswith(("/proc/", "/dev/fd/")):
+            return True
+        if not os.path.islink(name):
+            return False
+        name = os.path.join(os.path.dirname(name), os.readlink(name))
+    return False
 
 
 def new_run_id() -> str:
@@ -247,7 +260,8 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     path = Path(path)
     if written_in_place(path):
         with undone_on_failure(path):
-            fd = os.open(path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+            # O_APPEND: a regular file behind /dev/stdout gets the text after what was printed to it
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             try:
                 _write_all(fd, text.encode("utf-8"))
             finally:
