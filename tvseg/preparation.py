@@ -31,7 +31,7 @@ import pandas as pd
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import is_annotation, is_timeline
-from tvseg.readers.uem import crop_segment, crop_to_uem
+from tvseg.readers.uem import crop_spans, crop_to_uem, uem_regions
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.region import Region, build_region
@@ -294,22 +294,22 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
 
 def _crop(segmentation, timeline):
     """A show's segmentation cropped to its UEM regions, a segment that spans a gap kept whole
-    (:func:`tvseg.readers.uem.crop_segment`)."""
+    (:func:`tvseg.readers.uem.crop_spans`)."""
     if segmentation is None or timeline is None:
         return segmentation
-    if not is_annotation(segmentation) and not is_timeline(segmentation):  # (start, end) pairs or an array
-        from pyannote.core import Segment, Timeline
+    if is_annotation(segmentation):
+        return crop_to_uem(segmentation, {segmentation.uri: timeline})
+    from pyannote.core import Segment, Timeline
 
-        start, end, _ = from_segmentation(segmentation, what="segmentation")
-        segmentation = Timeline([Segment(a, b) for a, b in zip(start.tolist(), end.tolist())])
     if is_timeline(segmentation):
-        from pyannote.core import Timeline
-
-        regions = list(timeline.support())
-        ends = [region.end for region in regions]
-        kept = (crop_segment(segment, regions, ends)[0] for segment in segmentation)
-        return Timeline([segment for segment in kept if segment is not None], uri=segmentation.uri)
-    return crop_to_uem(segmentation, {segmentation.uri: timeline})
+        pairs = np.array([(s.start, s.end) for s in segmentation], dtype=float).reshape(-1, 2)
+        start, end, uri = pairs[:, 0], pairs[:, 1], segmentation.uri
+    else:  # (start, end) pairs or an array
+        start, end, _ = from_segmentation(segmentation, what="segmentation")
+        uri = None
+    crop = crop_spans(start, end, *uem_regions(timeline))
+    kept = np.flatnonzero(crop.kept)
+    return Timeline([Segment(a, b) for a, b in zip(crop.start[kept].tolist(), crop.end[kept].tolist())], uri=uri)
 
 
 def _gapped_region(uem, shows, region_start, region_end) -> Region | None:
@@ -317,14 +317,13 @@ def _gapped_region(uem, shows, region_start, region_end) -> Region | None:
     regions, else its region ``[region_start, region_end]`` (none without one)."""
     if uem is None:
         return None
-    merged = {show: uem[show].support() for show in shows if uem.get(show)}  # touching regions: no gap
-    if all(len(timeline) < 2 for timeline in merged.values()):
+    merged = {show: uem_regions(uem[show]) for show in shows if uem.get(show)}  # touching regions: no gap
+    if all(len(start) < 2 for start, _ in merged.values()):
         return None
-    pieces = []
+    pieces: list[Any] = []
     for k, name in enumerate(shows):
-        timeline = merged.get(name)
-        if timeline is not None:
-            pieces.append([(segment.start, segment.end) for segment in timeline])
+        if name in merged:
+            pieces.append(np.column_stack(merged[name]))
         else:
             pieces.append([] if np.isnan(region_start[k]) else [(region_start[k], region_end[k])])
     return build_region(pieces)

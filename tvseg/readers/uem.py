@@ -2,20 +2,23 @@
 
 One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START END`` (seconds).
 ``;;`` starts a comment line; blank lines are skipped. A show may have several regions; they
-must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_to_uem` crops a show's
-segments to its regions and counts what it changed (:class:`UemCrop`); a segment that spans a gap
-between two regions stays one segment (:mod:`tvseg.retrieval.region` says how it is scored).
+must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_spans` crops segments to a
+show's regions on arrays, the one cropping to a UEM that reading and :func:`tvseg.evaluate` use
+(:func:`crop_to_uem` on an Annotation, :func:`crop_show` on a show's columns, counting what it changed
+in :class:`UemCrop`); a segment that spans a gap between two regions stays one segment
+(:mod:`tvseg.retrieval.region` says how it is scored).
 """
 
 from __future__ import annotations
 
-import bisect
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from tvseg.errors import InputError, TvsegWarning
+from tvseg.exact import TICKS_PER_SECOND, ticks
+from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.corpus import Rows, check_spans
 from tvseg.readers.rttm import split_fields
 from tvseg.readers.source import read_text, split_lines, warn
@@ -24,9 +27,9 @@ from tvseg.readers.validation import parse_time
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from pyannote.core import Annotation, Segment, Timeline
+    from pyannote.core import Annotation, Timeline
 
-__all__ = ["read_uem", "crop_to_uem", "crop_segment", "UemCrop"]
+__all__ = ["read_uem", "crop_to_uem", "crop_show", "crop_spans", "uem_regions", "SpanCrop", "UemCrop"]
 
 
 def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
@@ -92,31 +95,90 @@ class UemCrop:
         )
 
 
-def crop_segment(
-    segment: Segment, regions: list[Segment], region_ends: list[float]
-) -> tuple[Segment | None, int, float]:
-    """One segment cropped to a show's UEM ``regions`` (sorted, disjoint; ``region_ends`` their ends).
+def uem_regions(timeline) -> tuple[np.ndarray, np.ndarray]:
+    """A show's UEM regions merged as pyannote's ``Timeline.support()`` merges them, as ``(start, end)``
+    float arrays: sorted, a region starting no more than
+    :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION` after the end of those before it joins them.
 
-    Returns ``(cropped, parts, inside)``: the segment from the start of its first part inside a region
-    to the end of its last (None when no part is inside), how many regions it meets, and the seconds
-    of its parts inside them. A segment that spans a gap stays one segment
-    (:mod:`tvseg.retrieval.region`): only what lies before the first region it meets and after the
-    last is cut.
+    ``O(n)`` on the timeline's sorted segments (``support()`` builds a Timeline: ``O(n log n)`` objects).
     """
-    first = bisect.bisect_right(region_ends, segment.start)
-    parts = []
-    for region in regions[first:]:
-        if region.start >= segment.end:
-            break
-        part = segment & region
-        if part:
-            parts.append(part)
-    if not parts:
-        return None, 0, 0.0
-    inside = sum(part.duration for part in parts)
-    if len(parts) == 1 and parts[0] == segment:
-        return segment, 1, inside
-    return type(segment)(parts[0].start, parts[-1].end), len(parts), inside
+    pairs = np.array([(segment.start, segment.end) for segment in timeline], dtype=float).reshape(-1, 2)
+    if not len(pairs):
+        return pairs[:, 0], pairs[:, 1]
+    start, end = pairs[:, 0], pairs[:, 1]
+    reach = np.maximum.accumulate(end)  # the end of the merged region so far
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = (start[1:] - reach[:-1]) > SEGMENT_PRECISION  # pyannote: a gap that is not empty
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, len(start) - 1)
+    return start[first], reach[last]
+
+
+class SpanCrop(NamedTuple):
+    """Segments cropped to a show's regions (:func:`crop_spans`), one entry per segment.
+
+    Attributes
+    ----------
+    kept : ndarray of bool
+        Whether some part of the segment is inside a region (False: left out).
+    start, end : ndarray of float
+        The cropped segment: from the start of its first part inside a region to the end of its last
+        (the segment itself where not kept).
+    parts : ndarray of int
+        How many regions the segment meets (0 where not kept; more than 1: it spans a gap).
+    inside : ndarray of int64
+        The measure of its parts inside the regions, in microseconds (:mod:`tvseg.exact`).
+    """
+
+    kept: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    parts: np.ndarray
+    inside: np.ndarray
+
+
+def crop_spans(start, end, region_start, region_end) -> SpanCrop:
+    """Segments ``[start, end]`` (seconds) cropped to one show's regions (sorted, disjoint, as
+    :func:`uem_regions` gives them): a part of a segment inside a region counts when it is not empty
+    as pyannote has it (longer than :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION`); the segment is
+    cut before its first part and after its last, and a segment that spans a gap stays one segment
+    (:mod:`tvseg.retrieval.region`). ``O((n + r) log r)`` for ``n`` segments and ``r`` regions.
+    """
+    start = np.asarray(start, dtype=float)
+    end = np.asarray(end, dtype=float)
+    region_start = np.asarray(region_start, dtype=float)
+    region_end = np.asarray(region_end, dtype=float)
+    n = len(region_start)
+    if n == 0 or len(start) == 0:
+        none = np.zeros(len(start), dtype=np.int64)
+        return SpanCrop(np.zeros(len(start), dtype=bool), start, end, none, none.copy())
+    # the regions a segment meets: the first ending after its start, up to the last starting before its end
+    first = np.searchsorted(region_end, start, side="right")
+    last = np.searchsorted(region_start, end, side="left") - 1
+    f, g = np.minimum(first, n - 1), np.maximum(last, 0)
+
+    def part(k):
+        return np.maximum(start, region_start[k]), np.minimum(end, region_end[k])
+
+    (fs, fe), (ls, le) = part(f), part(g)
+    # every region strictly between the first and the last lies inside the segment: only those two
+    # may meet it in an empty part
+    first_part = np.where((fe - fs) > SEGMENT_PRECISION, first, first + 1)
+    last_part = np.where((le - ls) > SEGMENT_PRECISION, last, last - 1)
+    kept = (first <= last) & (first_part <= last_part)
+    a, b = np.clip(first_part, 0, n - 1), np.clip(last_part, 0, n - 1)
+    (new_start, _), (_, new_end) = part(a), part(b)
+    parts = np.where(kept, last_part - first_part + 1, 0)
+    # inside, exactly: the first and last parts, and the whole regions between them
+    length = ticks(region_end) - ticks(region_start)
+    before = np.concatenate(([0], np.cumsum(length)))
+    between = np.where(parts > 2, before[b] - before[np.minimum(a + 1, b)], 0)
+    first_len = ticks(np.minimum(end, region_end[a])) - ticks(new_start)
+    last_len = ticks(new_end) - ticks(np.maximum(start, region_start[b]))
+    inside = np.where(kept, first_len + np.where(parts > 1, last_len, 0) + between, 0)
+    return SpanCrop(
+        kept, np.where(kept, new_start, start), np.where(kept, new_end, end), parts, inside.astype(np.int64)
+    )
 
 
 def crop_to_uem(
@@ -128,47 +190,73 @@ def crop_to_uem(
     side: str | None = None,
     counts: UemCrop | None = None,
 ) -> Annotation:
-    """Crop a show's segments to its UEM regions (see :func:`read_segments` and :func:`crop_segment`).
+    """Crop a show's segments to its UEM regions (see :func:`read_segments` and :func:`crop_spans`).
 
     ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
     named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
     """
-    from pyannote.core import Annotation
+    from pyannote.core import Annotation, Segment
 
     show = annotation.uri
-    who = f"{side}: " if side else ""
     if show not in uem:
+        who = f"{side}: " if side else ""
         _warn_show(
             f"{who}show {show!r} is not in the UEM: its segments are kept uncropped",
             path,
             None if not lines else min(lines),
         )
         return annotation
-    counts = counts if counts is not None else UemCrop()
-    before = (counts.shortened, counts.spanning, counts.dropped)
-    regions = list(uem[show].support())  # sorted, touching regions merged: no gap between them
-    region_ends = [region.end for region in regions]
+    tracks = list(annotation.itertracks(yield_label=True))
+    start = np.array([segment.start for segment, _, _ in tracks], dtype=float)
+    end = np.array([segment.end for segment, _, _ in tracks], dtype=float)
+    labels = [label for _, _, label in tracks]
+    lines_of = [lines[track] for _, track, _ in tracks] if lines else None
+    crop = crop_show(show, start, end, labels, uem[show], path=path, lines=lines_of, side=side, counts=counts)
     cropped = Annotation(uri=show)
-    for segment, track, label in annotation.itertracks(yield_label=True):
-        kept, parts, inside = crop_segment(segment, regions, region_ends)
-        if kept is None:
-            counts.dropped += 1
-            _warn_show(
-                f"{who}show {show!r}: segment {segment.start:.3f}-{segment.end:.3f} ({label}) "
-                "is outside the UEM and is left out",
-                path,
-                lines[track] if lines else None,
-            )
-        else:
-            if parts > 1:
-                counts.spanning += 1
-            if kept != segment:
-                counts.shortened += 1
-            cropped[kept, track] = label
-        counts.seconds += segment.duration - inside
-    if (counts.shortened, counts.spanning, counts.dropped) != before:
-        counts.shows += 1
+    for k in np.flatnonzero(crop.kept).tolist():
+        segment, track, label = tracks[k]
+        if crop.start[k] != segment.start or crop.end[k] != segment.end:
+            segment = Segment(float(crop.start[k]), float(crop.end[k]))
+        cropped[segment, track] = label
     return cropped
+
+
+def crop_show(
+    show: str,
+    start,
+    end,
+    labels,
+    timeline,
+    *,
+    path=None,
+    lines=None,
+    side: str | None = None,
+    counts: UemCrop | None = None,
+) -> SpanCrop:
+    """One show's segments (``start``, ``end`` in seconds, their ``labels`` and the ``lines`` they were
+    read from) cropped to its UEM ``timeline`` (:func:`crop_spans`): a warning for each segment left
+    out, and ``counts`` accumulates what the cropping did."""
+    counts = counts if counts is not None else UemCrop()
+    region_start, region_end = uem_regions(timeline)
+    crop = crop_spans(start, end, region_start, region_end)
+    who = f"{side}: " if side else ""
+    for k in np.flatnonzero(~crop.kept).tolist():
+        _warn_show(
+            f"{who}show {show!r}: segment {start[k]:.3f}-{end[k]:.3f} ({labels[k]}) is outside the UEM and is left out",
+            path,
+            lines[k] if lines else None,
+        )
+    dropped = int(np.count_nonzero(~crop.kept))
+    spanning = int(np.count_nonzero(crop.parts > 1))
+    shortened = int(np.count_nonzero(crop.kept & ((crop.start != start) | (crop.end != end))))
+    counts.dropped += dropped
+    counts.spanning += spanning
+    counts.shortened += shortened
+    duration = np.where((end - start) > SEGMENT_PRECISION, ticks(end) - ticks(start), 0)
+    counts.seconds += int((duration - crop.inside).sum()) / TICKS_PER_SECOND
+    if dropped or spanning or shortened:
+        counts.shows += 1
+    return crop
 
 
 def _warn_show(message: str, path, line: int | None) -> None:

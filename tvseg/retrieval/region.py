@@ -106,10 +106,12 @@ class Region:
         return covered
 
 
-def build_region(pieces: list[list[tuple[float, float]]]) -> Region:
-    """A :class:`Region` from each show's ``(start, end)`` intervals in seconds (sorted, disjoint)."""
-    show = np.repeat(np.arange(len(pieces), dtype=np.int64), [len(p) for p in pieces])
-    flat = np.asarray([edge for p in pieces for edge in p], dtype=float).reshape(-1, 2)
+def build_region(pieces: list[Any]) -> Region:
+    """A :class:`Region` from each show's ``(start, end)`` intervals in seconds (sorted, disjoint): a
+    list of ``(start, end)`` pairs or an ``(n, 2)`` array per show."""
+    arrays = [np.asarray(p, dtype=float).reshape(-1, 2) for p in pieces]
+    show = np.repeat(np.arange(len(arrays), dtype=np.int64), [len(a) for a in arrays])
+    flat = np.concatenate(arrays) if arrays else np.empty((0, 2))
     return Region(
         show=show,
         start=ticks(flat[:, 0]),

@@ -64,6 +64,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tvseg.errors import InputError
+from tvseg.unit.alignment import alignment_costs, applies
 from tvseg.unit.masses import BoundaryPairs, Masses, check_pair
 
 __all__ = ["ghd", "ghd_counts"]
@@ -131,6 +132,8 @@ def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift:
     distance = np.zeros(pairs.size)
     if pairs.size == 0:
         return distance
+    if applies(ins, dele, shift) and _exact(ins, dele, shift, int(hc.max()), int(rc.max()), int(n_units.max())):
+        return alignment_costs(pairs.size, rp, pairs.reference_offsets, hp, pairs.hypothesis_offsets, ins, dele, shift)
     size = np.maximum(hc, rc)
     by_size = np.argsort(size, kind="stable")
     r_starts, h_starts = pairs.reference_offsets[:-1], pairs.hypothesis_offsets[:-1]
