@@ -63,7 +63,7 @@ def dvc_eval_scores(ground_truth, prediction):
     for t in TIOUS:
         for v in videos:
             preds = [p["timestamp"] for p in prediction[v]]
-            p_t[v, t], r_t[v, t] = _video(preds, ground_truth[v]["timestamps"], lambda a, b: _iou(a, b) > t)
+            p_t[v, t], r_t[v, t] = _video(preds, ground_truth[v]["timestamps"], lambda a, b, t=t: _iou(a, b) > t)
     for v in videos:
         ps, rs = [p_t[v, t] for t in TIOUS], [r_t[v, t] for t in TIOUS]
         per_video[v]["vc_detection_precision"] = sum(ps) / 4
@@ -83,7 +83,7 @@ def dvc_eval_scores(ground_truth, prediction):
         ps, rs = [], []
         for v in videos:
             preds = [p["timestamp"] for p in prediction[v]]
-            p, r = _video(preds, ground_truth[v]["timestamps"], lambda a, b: abs(a[0] - b[0]) < d)
+            p, r = _video(preds, ground_truth[v]["timestamps"], lambda a, b, d=d: abs(a[0] - b[0]) < d)
             per_video[v][f"nav_precision_{d}s"], per_video[v][f"nav_recall_{d}s"] = p, r
             ps.append(p)
             rs.append(r)
@@ -246,9 +246,21 @@ def test_vidchapters_annotations_raw_and_processed(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message", "line"),
     [
-        ('{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": "5"}]}}', "chapter time must be a number", 3),
-        ('{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": 0}]}}', "must increase", 3),
-        ('{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": 10}]}}', "at or after the video's duration", 3),
+        (
+            '{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": "5"}]}}',
+            "chapter time must be a number",
+            3,
+        ),
+        (
+            '{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": 0}]}}',
+            "must increase",
+            3,
+        ),
+        (
+            '{"v": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": 10}]}}',
+            "at or after the video's duration",
+            3,
+        ),
         ('{"v": {"chapters": [{"label": "a", "time": 0}]}}', "no 'duration'", 1),
         ('{"v": {"duration": 10, "chapters": []}}', "no chapter", 1),
         ('{"v": {"duration": 10,\n "chapters": [{"label": "a", "time": 0}],\n "duration": 3}}', "given twice", None),
@@ -354,7 +366,11 @@ def test_a_youtube_description_read_as_vidchapters_reads_it(tmp_path):
 
 
 def test_youtube_descriptions_end_where_the_reference_ends(tmp_path):
-    write(tmp_path, "ann.json", '{"talk": {"duration": 300, "chapters": [{"label": "Intro", "time": 0}, {"label": "B", "time": 45}]}}')
+    write(
+        tmp_path,
+        "ann.json",
+        '{"talk": {"duration": 300, "chapters": [{"label": "Intro", "time": 0}, {"label": "B", "time": 45}]}}',
+    )
     write(tmp_path, "talk.txt", "(0:00) Intro\n0:45 - B\n")
     out = tmp_path / "out.json"
     code = main(
@@ -386,7 +402,10 @@ def test_anet_writer_round_trip_and_convert(tmp_path):
     written = json.loads((tmp_path / "back.json").read_text())
     assert set(written) == {"version", "results", "external_data"}
     assert written["results"] == {
-        video: sorted(({"timestamp": p["timestamp"], "sentence": p["sentence"]} for p in preds), key=lambda p: (p["timestamp"], p["sentence"]))
+        video: sorted(
+            ({"timestamp": p["timestamp"], "sentence": p["sentence"]} for p in preds),
+            key=lambda p: (p["timestamp"], p["sentence"]),
+        )
         for video, preds in prediction["results"].items()
     }
     annotations = write(tmp_path, "ann.json", json.dumps(raw))

@@ -207,14 +207,12 @@ def evaluate(
     -------
     EvaluationResult
     """
-    from tvseg.overlapping_predictions import evaluate_with_overlaps, overlapping_systems
+    from tvseg.overlapping_predictions import overlapping_systems
 
     overlapping = overlapping_systems(hypotheses)
     if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
-        return evaluate_with_overlaps(
-            reference, hypotheses, overlapping, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base, **options
-        )
+        return _with_overlaps(reference, hypotheses, overlapping, sweep_tolerances, check_time_base, **options)
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
     return reduce_shards(
         [score_shard(p, sweep_tolerances=sweep_tolerances)],
@@ -225,6 +223,62 @@ def evaluate(
         uem=uem,
         sweep_tolerances=sweep_tolerances,
     )
+
+
+def _with_overlaps(
+    reference: Mapping[str, Any],
+    hypotheses: Mapping[str, Mapping[str, Any]],
+    overlapping: list[str],
+    sweep_tolerances: Sequence[float] | np.ndarray,
+    check_time_base: bool,
+    **options: Any,
+) -> EvaluationResult:
+    """:func:`evaluate` when the systems ``overlapping`` have overlapping segments
+    (:mod:`tvseg.overlapping_predictions`): the others evaluated as usual; these prepared and scored with
+    the reference standing in for their segments, given their own chapter scores, and restricted."""
+    import warnings
+    from dataclasses import replace
+
+    from tvseg import overlapping_predictions as op
+    from tvseg.preparation import give_notices
+
+    settings, uem, units, metadata = (options[k] for k in ("settings", "uem", "units", "metadata"))
+    common = {"settings": settings, "uem": uem, "units": units, "check_time_base": check_time_base}
+    disjoint = {n: h for n, h in hypotheses.items() if n not in overlapping}
+    first = (
+        evaluate(reference, disjoint, metadata=metadata, sweep_tolerances=sweep_tolerances, **common)
+        if disjoint
+        else None
+    )
+    p = prepare(reference, op.stand_ins(reference, hypotheses, overlapping), warn=False, **common)
+    op.check_regions(uem, p.shows, overlapping)
+    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)], stacklevel=3)
+    shards = score_shard(p, sweep_tolerances=sweep_tolerances)
+    for name in overlapping:  # no unit scores: the unit metrics need disjoint segments
+        shards[name] = SystemShard(
+            op.own_scores(p, shards[name].scores, hypotheses[name], name, check_time_base=check_time_base)
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        second = reduce_shards(
+            [shards],
+            settings=p.settings,
+            reference=p.reference,
+            hypotheses={n: hypotheses[n] for n in overlapping},
+            metadata=metadata,
+            uem=uem,
+            sweep_tolerances=sweep_tolerances,
+        )
+    keys = op.left_out(second.systems, units=p.settings.units != "none")
+    op.relay(caught, keys, overlapping, again=first is not None)
+    systems = {n: op.restricted(sr, keys) for n, sr in second.systems.items()}
+    intervals = {n: op.only_allowed(v) for n, v in second.intervals.items()}
+    pairwise = [entry for entry in second.pairwise if entry["metric"] in op.ALLOWED_KEYS]
+    if first is not None:
+        systems, intervals = {**first.systems, **systems}, {**first.intervals, **intervals}
+        pairwise = list(first.pairwise) + pairwise
+    ordered = {n: systems[n] for n in hypotheses}
+    return replace(second, systems=ordered, hypotheses=dict(hypotheses), intervals=intervals, pairwise=pairwise)
 
 
 @dataclass(frozen=True, eq=False)

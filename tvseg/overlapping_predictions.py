@@ -18,10 +18,13 @@ group and bootstrap values, its sweeps, matches and boundary pairs), with one wa
 them; the other systems of the run keep them. Pairwise significance tests compare systems within each
 kind (segmentations with segmentations, overlapping predictions with overlapping predictions).
 
-How: the overlapping system is prepared (checked, its shows aligned, the warnings about missing and
-extra shows given) with the reference standing in for its segments, scored, and its chapter components
-replaced by those of its own predictions, checked against and cropped to each show's evaluated region as
-every hypothesis is. A UEM with gaps (several regions in a show) is refused for such a system.
+How (:func:`tvseg.evaluation.evaluate` runs these steps): the other systems are evaluated as usual; the
+overlapping ones are prepared (checked, their shows aligned, the warnings about missing and extra shows
+given) with the reference standing in for their segments (:func:`stand_ins`), scored, and their chapter
+components replaced by those of their own predictions (:func:`own_scores`), checked against and cropped
+to each show's evaluated region as every hypothesis is; the results are then restricted to
+:data:`ALLOWED_KEYS` (:func:`restricted`). A UEM with gaps (several regions in a show) is refused for such
+a system.
 """
 
 from __future__ import annotations
@@ -42,20 +45,36 @@ from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_co
 from tvseg.retrieval.segments import Segments
 from tvseg.time_base import check_hypothesis_extents
 
-__all__ = ["ALLOWED_KEYS", "overlapping_systems", "evaluate_with_overlaps"]
+__all__ = [
+    "ALLOWED_KEYS",
+    "overlapping_systems",
+    "stand_ins",
+    "check_regions",
+    "given",
+    "own_scores",
+    "left_out",
+    "relay",
+    "restricted",
+    "only_allowed",
+]
 
 ALLOWED_KEYS = (*DETECTION_KEYS, *NAVIGATION_KEYS, "chapter_count_error", "n_reference", "n_hypothesis")
 """The metrics reported for a system whose segments overlap."""
 
 
 def _arrays(segmentation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(start, end, label)`` of one show's segments, sorted by (start, end)."""
+    """``(start, end, label)`` of one show's segments (an Annotation, a Timeline, ``(start, end)`` pairs),
+    sorted by (start, end)."""
     if segmentation is None:
         return np.empty(0), np.empty(0), np.empty(0, dtype=object)
-    triples = sorted(
-        ((s.start, s.end, label) for s, _, label in segmentation.itertracks(yield_label=True)),
-        key=lambda t: (t[0], t[1]),
-    )
+    if hasattr(segmentation, "itertracks"):
+        found = [(s.start, s.end, label) for s, _, label in segmentation.itertracks(yield_label=True)]
+    elif hasattr(segmentation, "segments_set_") or hasattr(segmentation, "extent"):  # a Timeline
+        found = [(s.start, s.end, None) for s in segmentation]
+    else:
+        pairs = np.asarray(segmentation, dtype=float).reshape(-1, 2)
+        found = [(float(a), float(b), None) for a, b in pairs]
+    triples = sorted(found, key=lambda t: (t[0], t[1]))
     label = np.empty(len(triples), dtype=object)
     label[:] = [t[2] for t in triples]
     return np.array([t[0] for t in triples], dtype=float), np.array([t[1] for t in triples], dtype=float), label
@@ -63,14 +82,15 @@ def _arrays(segmentation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
     """The segments of ``shows`` (in that order; absent shows have none), overlaps kept."""
-    label_of = getattr(hypothesis, "label", None)
+    columns: Any = hypothesis  # a SegmentColumns when it has rows and labels
+    columnar = hasattr(columns, "rows") and hasattr(columns, "label")
     parts = []
     for show in shows:
         if show not in hypothesis:
             parts.append((np.empty(0), np.empty(0), np.empty(0, dtype=object)))
-        elif label_of is not None and hasattr(hypothesis, "rows"):  # SegmentColumns: sorted arrays
-            rows = hypothesis.rows(show)
-            parts.append((hypothesis.start[rows], hypothesis.end[rows], hypothesis.label[rows]))
+        elif columnar:  # sorted arrays
+            rows = columns.rows(show)
+            parts.append((columns.start[rows], columns.end[rows], columns.label[rows]))
         else:
             parts.append(_arrays(hypothesis[show]))
     counts = [len(p[0]) for p in parts]
@@ -105,8 +125,10 @@ def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str
 
 def _check(segments: Segments, name: str, shows: Sequence[str]) -> None:
     start, end = segments.start, segments.end
-    bad = ~(np.isfinite(start) & np.isfinite(end) & (end > start)) | (np.abs(start) > MAX_SECONDS) | (
-        np.abs(end) > MAX_SECONDS
+    bad = (
+        ~(np.isfinite(start) & np.isfinite(end) & (end > start))
+        | (np.abs(start) > MAX_SECONDS)
+        | (np.abs(end) > MAX_SECONDS)
     )
     bad |= segments.end_ticks <= segments.start_ticks
     if bad.any():
@@ -117,9 +139,31 @@ def _check(segments: Segments, name: str, shows: Sequence[str]) -> None:
         )
 
 
-def _given(notice, overlapping: Sequence[str], *, again: bool) -> bool:
-    """Whether a notice of the stand-in's preparation is given: those about the systems ``overlapping`` (but
-    not how the stand-in looks), and the others only when no evaluation of other systems gave them (``again``)."""
+def only_allowed(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` restricted to :data:`ALLOWED_KEYS`."""
+    return {k: v for k, v in values.items() if k in ALLOWED_KEYS}
+
+
+def stand_ins(reference, hypotheses, overlapping: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """For each system of ``overlapping``, its shows with the reference's segments (a show the reference
+    lacks keeps its own, to be left out with the usual warning)."""
+    return {n: {s: reference[s] if s in reference else hypotheses[n][s] for s in hypotheses[n]} for n in overlapping}
+
+
+def check_regions(uem, shows: Sequence[str], overlapping: Sequence[str]) -> None:
+    """Refuse a UEM with several regions in a show (not supported for overlapping predictions)."""
+    gapped = [s for s in shows if uem is not None and s in uem and len(uem[s]) > 1]
+    if gapped:
+        raise UsageError(
+            f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "
+            f"predictions ({', '.join(overlapping)}): give one region per show"
+        )
+
+
+def given(notice, overlapping: Sequence[str], *, again: bool) -> bool:
+    """Whether a notice of the stand-ins' preparation (:class:`tvseg.preparation.Notice`) is given: those
+    about the systems ``overlapping`` (but not how a stand-in looks), and the others only when the
+    evaluation of the other systems has not given them already (``again``)."""
     if notice.kind == "text":
         return notice.text.startswith(tuple(f"{name}: " for name in overlapping)) or not again
     if notice.side in overlapping or notice.side in {f"{name} hypothesis" for name in overlapping}:
@@ -127,136 +171,78 @@ def _given(notice, overlapping: Sequence[str], *, again: bool) -> bool:
     return not again
 
 
-def _left_out(result_systems, *, units: bool) -> list[str]:
-    keys = {k for system in result_systems.values() for k in system.shows.columns}
+def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_time_base: bool):
+    """``scores`` (a :class:`~tvseg.retrieval.corpus.ShowScores` of the stand-in, on the prepared shows
+    ``p``) with the chapter components, ``n_hypothesis`` and ``chapter_count_error_sum`` of the system's
+    own segments, checked against and cropped to each show's evaluated region."""
+    shows, n = p.shows, len(p.shows)
+    own = _segments(hypothesis, shows)
+    _check(own, name, shows)
+    found: list[str] = []
+    check_hypothesis_extents(name, shows, own, p.region_start, p.region_end, strict=check_time_base, found=found)
+    for text in found:
+        warnings.warn(text, TvsegWarning, stacklevel=3)
+    lo, hi = p.region_start[own.show], p.region_end[own.show]
+    lo, hi = np.where(np.isnan(lo), -np.inf, lo), np.where(np.isnan(hi), np.inf, hi)
+    start, end = np.maximum(own.start, lo), np.minimum(own.end, hi)
+    cropped = int(np.sum((start != own.start) | (end != own.end)))
+    own = Segments(show=own.show, start=start, end=end, label=own.label, n_shows=n)
+    keep = own.end_ticks > own.start_ticks
+    own = Segments(show=own.show[keep], start=own.start[keep], end=own.end[keep], label=own.label[keep], n_shows=n)
+    if cropped:
+        warnings.warn(
+            f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
+        )
+    components = scores.components.copy()
+    for key, values in chapter_components(p.reference_segments, own, n).items():
+        components[key] = values
+    n_ref = np.bincount(p.reference_segments.show, minlength=n)
+    n_hyp = np.bincount(own.show, minlength=n)
+    components["n_hypothesis"] = n_hyp
+    components["chapter_count_error_sum"] = np.where(n_ref > 0, np.abs(n_hyp - n_ref), 0).astype(float)
+    return replace(scores, components=components)
+
+
+def left_out(systems: Mapping[str, Any], *, units: bool) -> list[str]:
+    """The metric keys the results of ``systems`` hold (and the unit metrics, with ``units``) that are not
+    :data:`ALLOWED_KEYS`."""
+    keys = {k for system in systems.values() for k in system.shows.columns}
     return [m.key for m in REGISTRY if (m.key in keys or (units and m.group == "unit")) and m.key not in ALLOWED_KEYS]
 
 
-def _only(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if k in ALLOWED_KEYS}
-
-
-def evaluate_with_overlaps(
-    reference,
-    hypotheses,
-    overlapping: Sequence[str],
-    *,
-    settings=None,
-    uem=None,
-    units=None,
-    metadata=None,
-    sweep_tolerances,
-    check_time_base: bool = True,
-):
-    """:func:`tvseg.evaluate` when the systems ``overlapping`` have overlapping segments (module docstring)."""
-    from tvseg.evaluation import EvaluationResult, SystemShard, evaluate, reduce_shards, score_shard
-    from tvseg.preparation import give_notices, prepare
-
-    common = {"settings": settings, "uem": uem, "units": units, "check_time_base": check_time_base}
-    disjoint = {n: h for n, h in hypotheses.items() if n not in overlapping}
-    first = (
-        evaluate(reference, disjoint, metadata=metadata, sweep_tolerances=sweep_tolerances, **common)
-        if disjoint
-        else None
-    )
-    stand_in = {n: {s: reference[s] if s in reference else hypotheses[n][s] for s in hypotheses[n]} for n in overlapping}
-    p = prepare(reference, stand_in, warn=False, **common)
-    give_notices([notice for notice in p.notices if _given(notice, overlapping, again=first is not None)], stacklevel=3)
-    shows = p.shows
-    if uem is not None:
-        gapped = [s for s in shows if s in uem and len(uem[s]) > 1]
-        if gapped:
-            raise UsageError(
-                f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "
-                f"predictions ({', '.join(overlapping)}): give one region per show"
-            )
-    shards = score_shard(p, sweep_tolerances=sweep_tolerances)
-    n = len(shows)
-    for name in overlapping:
-        own = _segments(hypotheses[name], shows)
-        _check(own, name, shows)
-        found: list[str] = []
-        check_hypothesis_extents(name, shows, own, p.region_start, p.region_end, strict=check_time_base, found=found)
-        for text in found:
-            warnings.warn(text, TvsegWarning, stacklevel=3)
-        lo, hi = p.region_start[own.show], p.region_end[own.show]
-        lo, hi = np.where(np.isnan(lo), -np.inf, lo), np.where(np.isnan(hi), np.inf, hi)
-        start, end = np.maximum(own.start, lo), np.minimum(own.end, hi)
-        keep = end > start
-        cropped = int(np.sum((start != own.start) | (end != own.end)))
-        own = Segments(show=own.show[keep], start=start[keep], end=end[keep], label=own.label[keep], n_shows=n)
-        keep = own.end_ticks > own.start_ticks
-        own = Segments(show=own.show[keep], start=own.start[keep], end=own.end[keep], label=own.label[keep], n_shows=n)
-        if cropped:
-            warnings.warn(
-                f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
-            )
-        components = shards[name].scores.components.copy()
-        for key, values in chapter_components(p.reference_segments, own, n).items():
-            components[key] = values
-        n_ref = np.bincount(p.reference_segments.show, minlength=n)
-        n_hyp = np.bincount(own.show, minlength=n)
-        components["n_hypothesis"] = n_hyp
-        components["chapter_count_error_sum"] = np.where(n_ref > 0, np.abs(n_hyp - n_ref), 0).astype(float)
-        scores = replace(shards[name].scores, components=components)
-        shards[name] = SystemShard(scores=scores, units=None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        second = reduce_shards(
-            [shards],
-            settings=p.settings,
-            reference=p.reference,
-            hypotheses={n: hypotheses[n] for n in overlapping},
-            metadata=metadata,
-            uem=uem,
-            sweep_tolerances=sweep_tolerances,
-        )
-    left_out = _left_out(second.systems, units=p.settings.units != "none")
-    named = [re.compile(rf"(?<![\w]){re.escape(key)}(?![\w])") for key in left_out if len(key) > 1]
-    for w in caught:  # what the reduction says about the left-out values (the stand-in's) is not given
+def relay(caught, keys: Sequence[str], overlapping: Sequence[str], *, again: bool) -> None:
+    """Give again the warnings ``caught`` while the stand-ins' results were reduced, except those about
+    the values left out (naming one of ``keys``) and, with ``again``, those not about the systems
+    ``overlapping`` (the evaluation of the other systems gave them)."""
+    named = [re.compile(rf"(?<![\w]){re.escape(key)}(?![\w])") for key in keys if len(key) > 1]
+    for w in caught:
         text = str(w.message)
         if not issubclass(w.category, TvsegWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        elif not any(pattern.search(text) for pattern in named) and (
-            first is None or text.startswith(tuple(overlapping))
-        ):
+        elif not any(pattern.search(text) for pattern in named) and (not again or text.startswith(tuple(overlapping))):
             warnings.warn(w.message, stacklevel=3)
-    systems = {}
-    for name, sr in second.systems.items():
-        warnings.warn(
-            f"{name}: its segments overlap (dense-captioning predictions): scored with VidChapters' detection and "
-            f"navigation metrics and the counts only; left out, as their definitions need disjoint segments: "
-            f"{', '.join(left_out)}",
-            TvsegWarning,
-            stacklevel=3,
-        )
-        systems[name] = replace(
-            sr,
-            shows=sr.shows[[c for c in sr.shows.columns if c in ALLOWED_KEYS]],
-            corpus=_only(sr.corpus),
-            macro=_only(sr.macro),
-            by_length={k: {} for k in sr.by_length},  # length classes are the coverage metrics' (left out)
-            groups={c: {v: _only(m) for v, m in g.items()} for c, g in sr.groups.items()},
-            matches=sr.matches.iloc[0:0],
-            gamma_sweep=sr.gamma_sweep.iloc[0:0],
-            tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
-            boundary_pairs=sr.boundary_pairs.iloc[0:0],
-            titles=False,
-        )
-    intervals = {n: _only(v) for n, v in second.intervals.items()}
-    pairwise = [entry for entry in second.pairwise if entry["metric"] in ALLOWED_KEYS]
-    if first is not None:
-        intervals = {**first.intervals, **intervals}
-        pairwise = list(first.pairwise) + pairwise
-        systems = {**first.systems, **systems}
-    return EvaluationResult(
-        settings=second.settings,
-        shows=second.shows,
-        systems={n: systems[n] for n in hypotheses},
-        reference=second.reference,
-        hypotheses=dict(hypotheses),
-        metadata=metadata,
-        intervals=intervals,
-        pairwise=pairwise,
-        uem=dict(uem) if uem is not None else None,
+
+
+def restricted(sr, keys: Sequence[str]):
+    """A system's result (:class:`~tvseg.evaluation.SystemResult`) restricted to :data:`ALLOWED_KEYS`, with one
+    warning naming the metrics ``keys`` left out."""
+    warnings.warn(
+        f"{sr.name}: its segments overlap (dense-captioning predictions): scored with VidChapters' detection and "
+        f"navigation metrics and the counts only; left out, as their definitions need disjoint segments: "
+        f"{', '.join(keys)}",
+        TvsegWarning,
+        stacklevel=3,
+    )
+    return replace(
+        sr,
+        shows=sr.shows[[c for c in sr.shows.columns if c in ALLOWED_KEYS]],
+        corpus=only_allowed(sr.corpus),
+        macro=only_allowed(sr.macro),
+        by_length={k: {} for k in sr.by_length},  # length classes are the coverage metrics' (left out)
+        groups={c: {v: only_allowed(m) for v, m in g.items()} for c, g in sr.groups.items()},
+        matches=sr.matches.iloc[0:0],
+        gamma_sweep=sr.gamma_sweep.iloc[0:0],
+        tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
+        boundary_pairs=sr.boundary_pairs.iloc[0:0],
+        titles=False,
     )

@@ -162,10 +162,8 @@ def youtube_chapters(path, *, encoding: str | None = None) -> list[Chapter]:
         if back is not None:
             problem = f"the chapter times do not increase (line {back.line}, {clock_text(back.start)})"
     if problem is not None:
-        line = chapters[-1].line if chapters else None
-        raise InputError(
-            f"no chapters in this description as VidChapters finds them: {problem}", path=path, line=line
-        )
+        where = chapters[-1].line if chapters else None
+        raise InputError(f"no chapters in this description as VidChapters finds them: {problem}", path=path, line=where)
     last = chapters[-1]
     if last.start > MAX_SECONDS:
         raise InputError(too_large("chapter time"), path=path, line=last.line, value=clock_text(last.start))

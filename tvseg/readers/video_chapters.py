@@ -144,7 +144,9 @@ def _show_id(key: str, *, path, line: int) -> str:
     if not key.strip():
         raise InputError("a show id is empty", path=path, line=line, value=repr(key))
     if _SURROGATE.search(key):
-        raise InputError("a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key))
+        raise InputError(
+            "a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key)
+        )
     return key
 
 
@@ -154,7 +156,9 @@ def _label(value, *, path, line: int, field: str) -> str:
     if not isinstance(value, str) or isinstance(value, _Number):
         raise InputError(f"'{field}' must be a string", path=path, line=line, value=_dumps(value))
     if _SURROGATE.search(value):
-        raise InputError(f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value))
+        raise InputError(
+            f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value)
+        )
     return value.strip() or NO_LABEL
 
 
@@ -195,7 +199,11 @@ class _Reader:
     def warn_unread(self, fields: str) -> None:
         if self.unread:
             names = sorted(self.unread, key=self.unread.__getitem__)
-            warn(f"field(s) not read (tvseg reads {fields}): {', '.join(map(repr, names))}", path=self.path, line=self.unread[names[0]])
+            warn(
+                f"field(s) not read (tvseg reads {fields}): {', '.join(map(repr, names))}",
+                path=self.path,
+                line=self.unread[names[0]],
+            )
 
 
 def _object_of(value, what: str, *, path, line: int) -> dict:
@@ -238,7 +246,9 @@ def _raw_chapters(video: dict, key: str, line: int, r: _Reader) -> list[tuple[fl
         here = r.line("label", line) if isinstance(chapter, dict) and "label" in chapter else line
         chapter = _object_of(chapter, "a chapter", path=path, line=here)
         if "time" not in chapter:
-            raise InputError("a chapter has no 'time' (its start in seconds)", path=path, line=here, value=_dumps(chapter))
+            raise InputError(
+                "a chapter has no 'time' (its start in seconds)", path=path, line=here, value=_dumps(chapter)
+            )
         time = _time(chapter["time"], path=path, line=here, field="chapter time")
         if starts and time <= starts[-1][0]:
             raise InputError(
@@ -297,10 +307,14 @@ def _anet(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
             here = r.line("timestamp", line) if isinstance(prediction, dict) and "timestamp" in prediction else line
             prediction = _object_of(prediction, "a prediction", path=path, line=here)
             if "timestamp" not in prediction:
-                raise InputError("a prediction has no 'timestamp' [start, end]", path=path, line=here, value=_dumps(prediction))
+                raise InputError(
+                    "a prediction has no 'timestamp' [start, end]", path=path, line=here, value=_dumps(prediction)
+                )
             start, end = _pair(prediction["timestamp"], path=path, line=here, field="timestamp")
             r.note(prediction, {"timestamp", "sentence", "score", "sentence_score"}, here)
-            records.append((start, end, _label(prediction.get("sentence"), path=path, line=here, field="sentence"), here))
+            records.append(
+                (start, end, _label(prediction.get("sentence"), path=path, line=here, field="sentence"), here)
+            )
         out[show] = records
     r.warn_unread("timestamp and sentence")
     return out
@@ -345,7 +359,9 @@ def json_records(
             sniff_json(path, encoding=encoding)  # raises the message naming the shapes
         format = shape
     elif shape is not None and shape != format:
-        raise InputError(f"read as {format}, this file has the shape of {shape} (give --format {shape}, or none)", path=path, line=1)
+        raise InputError(
+            f"read as {format}, this file has the shape of {shape} (give --format {shape}, or none)", path=path, line=1
+        )
     assert format is not None
     return format, _READERS[format](data, _Reader(path, text))
 
