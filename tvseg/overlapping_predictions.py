@@ -118,7 +118,15 @@ def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str
     """The systems some of whose shows hold overlapping segments."""
     found = []
     for name, hypothesis in hypotheses.items():
-        if _overlaps(_segments(hypothesis, sorted(hypothesis))):
+        columns: Any = hypothesis
+        if hasattr(columns, "offsets") and hasattr(columns, "label"):  # a SegmentColumns: its sorted arrays
+            show = np.repeat(np.arange(len(columns.offsets) - 1), np.diff(columns.offsets))
+            segments = Segments(
+                show=show, start=columns.start, end=columns.end, label=columns.label, n_shows=len(columns)
+            )
+        else:
+            segments = _segments(hypothesis, sorted(hypothesis))
+        if _overlaps(segments):
             found.append(name)
     return found
 

@@ -21,7 +21,9 @@ of the enclosing value instead).
 from __future__ import annotations
 
 import bisect
+import functools
 import json
+import os
 import re
 from pathlib import Path
 
@@ -48,12 +50,20 @@ class _DuplicateKey(Exception):
 
 
 def _object(pairs):
-    seen = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise _DuplicateKey(key)
-        seen.add(key)
-    return dict(pairs)
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+@functools.lru_cache(maxsize=64)
+def _written(key: str) -> tuple[str, ...]:
+    """How a key may be written in the file: as Python's json writes it, with and without escapes."""
+    return tuple(dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))))
 
 
 class _Text:
@@ -68,14 +78,42 @@ class _Text:
 
     def find(self, key: str, position: int) -> int | None:
         """Where the key ``key`` is written at or after ``position`` (None when not found as written)."""
-        for written in dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))):
-            match = re.compile(re.escape(written) + r"\s*:").search(self.text, position)
-            if match is not None:
-                return match.start()
+        text = self.text
+        for written in _written(key):
+            at = text.find(written, position)
+            while at >= 0:
+                after = at + len(written)
+                while after < len(text) and text[after] in " \t\r\n":
+                    after += 1
+                if after < len(text) and text[after] == ":":
+                    return at
+                at = text.find(written, at + 1)
         return None
 
 
-def _load(path, *, encoding: str | None):
+_SNIFFED: dict[tuple, tuple] = {}
+"""The last file :func:`sniff_json` parsed, kept for the reader that follows it (taken out when read)."""
+
+
+def _key(path, encoding: str | None) -> tuple:
+    stat = os.stat(path)
+    return (os.fspath(path), stat.st_mtime_ns, stat.st_size, encoding)
+
+
+def _load(path, *, encoding: str | None, keep: bool = False):
+    """The parsed JSON and its text; ``keep``: remember them for the next call (one file at a time)."""
+    key = _key(path, encoding)
+    if key in _SNIFFED:
+        loaded = _SNIFFED[key] if keep else _SNIFFED.pop(key)
+        return loaded
+    _SNIFFED.clear()
+    loaded = _parse(path, encoding=encoding)
+    if keep:
+        _SNIFFED[key] = loaded
+    return loaded
+
+
+def _parse(path, *, encoding: str | None):
     text = read_text(path, encoding=encoding)
     try:
         data = json.loads(
@@ -123,9 +161,10 @@ def json_shape(data) -> str | None:
 
 def sniff_json(path, *, encoding: str | None = None) -> str:
     """The format of a ``.json`` file by its shape (:func:`json_shape`), or an :class:`InputError`."""
-    data, _ = _load(path, encoding=encoding)
+    data, _ = _load(path, encoding=encoding, keep=True)
     shape = json_shape(data)
     if shape is None:
+        _SNIFFED.clear()
         raise InputError(
             "a .json file of no known shape: VidChapters' annotations {video: {duration, chapters: [{label, time}]}}"
             ' (format vidchapters), ActivityNet predictions {"results": {video: [{timestamp, sentence}]}} (format '
