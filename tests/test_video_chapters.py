@@ -417,3 +417,12 @@ def test_anet_writer_round_trip_and_convert(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert main(["validate", str(source)]) == 0
+
+
+def test_keys_written_with_escapes_python_would_not_write(tmp_path):
+    # "vidé" written with an upper-case escape: found neither as "vidé" nor as "vid\u00e9" (its errors
+    # would name line 1, the enclosing object's); the video still reads, its chapters at their own lines
+    text = '{"vid\\u00E9": {"duration": 10, "chapters": [\n{"label": "a", "time": 0},\n{"label": "b", "time": 4}]}}'
+    columns = read_segments(write(tmp_path, "e.json", text))
+    assert segments(columns["vidé"]) == [(0, 4, "a"), (4, 10, "b")]
+    assert columns.line[columns.rows("vidé")].tolist() == [2, 3]

@@ -72,12 +72,17 @@ class _Text:
     def __init__(self, text: str) -> None:
         self.text = text
         self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.misses = 0
 
     def line_at(self, position: int) -> int:
         return bisect.bisect_left(self.newlines, position) + 1
 
     def find(self, key: str, position: int) -> int | None:
-        """Where the key ``key`` is written at or after ``position`` (None when not found as written)."""
+        """Where the key ``key`` is written at or after ``position`` (None when not found as written; after
+        three such misses, None at once: a file that writes its keys otherwise is not scanned again and
+        again, and its errors name the line of the enclosing value)."""
+        if self.misses >= 3:
+            return None
         text = self.text
         for written in _written(key):
             at = text.find(written, position)
@@ -88,6 +93,7 @@ class _Text:
                 if after < len(text) and text[after] == ":":
                     return at
                 at = text.find(written, at + 1)
+        self.misses += 1
         return None
 
 
