@@ -272,6 +272,7 @@ def test_the_command_scores_in_processes_or_dask_with_the_same_json(tmp_path):
         out = tmp_path / f"{name}.json"
         assert main(base + extra + ["--json", str(out)]) == 0
         outputs[name] = _json.loads(out.read_text(encoding="utf-8"))
+        assert len(outputs[name].pop("run_id")) == 16  # each run its own id; the rest is the same
     assert outputs["jobs"] == outputs["one"] and outputs["dask"] == outputs["one"]
 
 
