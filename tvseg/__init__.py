@@ -17,7 +17,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imported lazily below)
-    from tvseg.errors import InputError, TvsegError, TvsegWarning, UsageError
+    from tvseg.errors import (
+        ApproximationWarning,
+        FewShowsWarning,
+        InputError,
+        LenientInputWarning,
+        OutputChangedWarning,
+        SuspiciousInputWarning,
+        TvsegError,
+        TvsegWarning,
+        UndefinedValueWarning,
+        UsageError,
+    )
     from tvseg.evaluation import evaluate
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
     from tvseg.retrieval.boundaries import boundaries
@@ -52,12 +63,18 @@ _PUBLIC = {
     "agreement": "tvseg.unit.agreement",
     "cseg": "tvseg.unit.windows",
     "ghd": "tvseg.unit.ghd",
-    # settings and errors
+    # settings, errors and warnings
     "Settings": "tvseg.settings",
     "TvsegError": "tvseg.errors",
     "InputError": "tvseg.errors",
     "UsageError": "tvseg.errors",
     "TvsegWarning": "tvseg.errors",
+    "LenientInputWarning": "tvseg.errors",
+    "SuspiciousInputWarning": "tvseg.errors",
+    "UndefinedValueWarning": "tvseg.errors",
+    "FewShowsWarning": "tvseg.errors",
+    "ApproximationWarning": "tvseg.errors",
+    "OutputChangedWarning": "tvseg.errors",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["TvsegError", "InputError", "UsageError", "TvsegWarning"]
+__all__ = [
+    "TvsegError",
+    "InputError",
+    "UsageError",
+    "TvsegWarning",
+    "LenientInputWarning",
+    "SuspiciousInputWarning",
+    "UndefinedValueWarning",
+    "FewShowsWarning",
+    "ApproximationWarning",
+    "OutputChangedWarning",
+]
 
 
 class TvsegError(Exception):
@@ -64,4 +75,42 @@ class UsageError(TvsegError, ValueError):
 
 
 class TvsegWarning(UserWarning):
-    """Something tvseg did to the input that the user should know of (a show left out, a 0/0 rate)."""
+    """The base of every warning tvseg gives: something about the input, the numbers or the output
+    that the user should know of.
+
+    Filter the base class to act on all of them, a subclass for one kind::
+
+        warnings.simplefilter("error", tvseg.TvsegWarning)  # strict: any warning raises
+        warnings.simplefilter("ignore", tvseg.LenientInputWarning)  # quiet about repaired input
+    """
+
+
+class LenientInputWarning(TvsegWarning):
+    """The input was read leniently: repaired, cropped, or part of it left out (a cue time read as a
+    fraction of a second, a segment cropped to the UEM, a field or a file not read, a show the
+    reference lacks left out, a show without hypothesis scored as an empty one)."""
+
+
+class SuspiciousInputWarning(TvsegWarning):
+    """The input is read as given but looks like a mistake (captions given as topic segments, a
+    hypothesis or units in another time base than the reference's)."""
+
+
+class UndefinedValueWarning(TvsegWarning):
+    """A number is undefined: NaN in Python, ``null`` in the JSON (a 0/0 rate, no window that fits);
+    the warning names the metric, the system, where (shows, corpus, macro, ...) and why."""
+
+
+class FewShowsWarning(TvsegWarning):
+    """Too few shows for the statistics asked for: bootstrap intervals and p-values unreliable (or
+    absent with one show)."""
+
+
+class ApproximationWarning(TvsegWarning):
+    """A result is computed by an approximation (boundaries matched greedily in a very large cluster:
+    the count is exact, the pairs may not be the closest)."""
+
+
+class OutputChangedWarning(TvsegWarning):
+    """What tvseg writes differs from what it was given (a show id made a safe file name, whitespace
+    in an RTTM label, chapter starts rounded to whole seconds)."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import is_annotation, is_timeline
 from tvseg.readers.uem import crop_spans, crop_to_uem, uem_regions
@@ -62,7 +62,8 @@ class Notice:
     Attributes
     ----------
     kind : {"text", "captions", "crop", "extra"}
-        ``"text"``: a warning of its own, ``text``. The others are about one show each, and all those
+        ``"text"``: a warning of its own, ``text`` (of category ``value``, by default
+        :class:`~tvseg.errors.LenientInputWarning`). The others are about one show each, and all those
         of one kind and ``side`` are one warning: ``"captions"`` a show that looks like captions
         (``value``: its median segment in seconds and its segments per hour), ``"crop"`` a show whose
         hypothesis was cropped to its evaluated region (``value``: the microseconds removed), ``"extra"``
@@ -186,7 +187,7 @@ def _prepare(
         notices += extra_shows("units", shows, units)
         found: list[str] = []
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
-        notices += [Notice("text", text=text) for text in found]
+        notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
     for name, hypothesis in hypotheses.items() if check_systems else ():
         check_shows_in_common(name, shows, list(hypothesis))
     systems = {}
@@ -206,7 +207,7 @@ def _prepare(
             hyp = from_segmentations(aligned, names=shows, side=side)
         found = []
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
-        notices += [Notice("text", text=text) for text in found]
+        notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
         notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
@@ -289,7 +290,8 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
         else:
             names = [n.show for n in group]
             message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
-        warnings.warn(message, TvsegWarning, stacklevel=stacklevel + 1)
+        category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
+        warnings.warn(message, category or LenientInputWarning, stacklevel=stacklevel + 1)
 
 
 def _crop(segmentation, timeline):

@@ -38,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from tvseg.errors import InputError, TvsegWarning
+from tvseg.errors import InputError, SuspiciousInputWarning
 
 __all__ = [
     "MIN_UNIT_COVERAGE",
@@ -116,7 +116,7 @@ def _report(problem: str, found: list[str] | None, *, strict: bool) -> None:
 
 def _warn(problem: str, found: list[str] | None) -> None:
     if found is None:
-        warnings.warn(problem, TvsegWarning, stacklevel=4)
+        warnings.warn(problem, SuspiciousInputWarning, stacklevel=4)
     else:
         found.append(problem)
 
@@ -317,4 +317,4 @@ def warn_if_captions(side: str, shows, segments) -> None:
     """
     flagged = caption_like(shows, segments)
     if flagged:
-        warnings.warn(captions_message(side, len(flagged), flagged[0]), TvsegWarning, stacklevel=2)
+        warnings.warn(captions_message(side, len(flagged), flagged[0]), SuspiciousInputWarning, stacklevel=2)

@@ -28,7 +28,7 @@ import stat
 import sys
 import warnings
 
-from tvseg.errors import InputError, TvsegWarning
+from tvseg.errors import InputError, LenientInputWarning, TvsegWarning
 from tvseg.readers.parts import part_of
 
 __all__ = ["read_text", "split_lines", "lines_of", "warn", "check_encoding"]
@@ -261,24 +261,29 @@ def lines_of(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def warn(message: str, *, path, line: int | None = None) -> None:
-    """Give a :class:`~tvseg.errors.TvsegWarning` ``PATH[:LINE]: message`` about an input file.
+def warn(message: str, *, path, line: int | None = None, category: type[TvsegWarning] = LenientInputWarning) -> None:
+    """Give a warning ``PATH[:LINE]: message`` about an input file (of ``category``, by default
+    :class:`~tvseg.errors.LenientInputWarning`: the readers warn about what they repaired or left out).
 
     The warning is attributed to the first caller outside tvseg (as ``warnings.warn`` with the
     right ``stacklevel`` would), and each call is shown under Python's default filter, even for
     the same file read twice in one process: it goes through :func:`warnings.warn_explicit` with
     a fresh registry, so the once-per-location memory of :func:`warnings.warn` never hides it.
+    The caller's globals are not passed on (``module_globals``): Python would then ask the caller's
+    module loader for its source, and the loader of a ``python -c`` or stdin ``__main__`` raises
+    ImportError instead of answering (the source line is then read from the file, as ``warnings.warn``
+    reads it).
     """
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame = frame.f_back
     where = os.fspath(path) + (f":{line}" if line is not None else "")
+    module = frame.f_globals.get("__name__")
     warnings.warn_explicit(
         f"{where}: {message}",
-        TvsegWarning,
+        category,
         filename=frame.f_code.co_filename,
         lineno=frame.f_lineno,
-        module=frame.f_globals.get("__name__", "tvseg"),
+        module=module if isinstance(module, str) else "tvseg",
         registry={},
-        module_globals=frame.f_globals,
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from tvseg.errors import InputError, TvsegWarning
+from tvseg.errors import InputError, LenientInputWarning
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.corpus import Rows, check_spans
@@ -261,6 +261,6 @@ def crop_show(
 
 def _warn_show(message: str, path, line: int | None) -> None:
     if path is None:
-        warnings.warn(message, TvsegWarning, stacklevel=4)
+        warnings.warn(message, LenientInputWarning, stacklevel=4)
     else:
         warn(message, path=path, line=line)

@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import TvsegWarning
+from tvseg.errors import FewShowsWarning, UndefinedValueWarning
 from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
 from tvseg.retrieval.reductions import metric_table
 from tvseg.retrieval.significance import (
@@ -91,8 +91,10 @@ def paired_bootstrap(
 
     Warns
     -----
-    TvsegWarning
-        With one show (no interval, no p-value), and below
+    UndefinedValueWarning
+        With one show (no interval, no p-value).
+    FewShowsWarning
+        Below
         :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows (intervals unreliable).
     """
     names = list(components)
@@ -205,4 +207,4 @@ def _warn_few(n_shows: int, n_systems: int) -> None:
             )
     else:
         return
-    warnings.warn(message, TvsegWarning, stacklevel=3)
+    warnings.warn(message, UndefinedValueWarning if n_shows == 1 else FewShowsWarning, stacklevel=3)

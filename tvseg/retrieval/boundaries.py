@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from tvseg.errors import TvsegWarning, UsageError
+from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import ticks
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
@@ -219,7 +219,7 @@ def boundaries(
         if n == 0:
             warnings.warn(
                 f"the {side} has no boundary inside the show: its boundary rate is NaN (0/0)",
-                TvsegWarning,
+                UndefinedValueWarning,
                 stacklevel=2,
             )
     p, r = rate(n_m, n_h), rate(n_m, n_r)

@@ -52,7 +52,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import TvsegWarning, UsageError
+from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.region import evaluated_pair
@@ -328,7 +328,7 @@ def coverage(
 
     Warns
     -----
-    TvsegWarning
+    UndefinedValueWarning
         When one side has no segment (its rates are NaN; see :mod:`tvseg.rates`).
 
     Notes
@@ -355,7 +355,7 @@ def coverage(
     n_r, n_h = len(ref), len(hyp)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
-            warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", TvsegWarning, stacklevel=2)
+            warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", UndefinedValueWarning, stacklevel=2)
     m = match(ref, hyp)
     ok_r, ok_h = correct(m, gamma)
     # summed as the corpus path sums a show (numpy.bincount, in time order)

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tvseg.errors import TvsegWarning
+from tvseg.errors import ApproximationWarning
 from tvseg.exact import tick, ticks
 
 __all__ = ["match_boundaries", "BoundaryMatching", "BAND_LIMIT"]
@@ -279,7 +279,7 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int) -> np.ndarray:
             f"{BAND_LIMIT:,} reference-hypothesis pairs within the tolerance) are matched greedily: the "
             f"number of matched boundaries is exact (a maximum matching), but the pairs may not have the "
             f"smallest total distance",
-            TvsegWarning,
+            ApproximationWarning,
             stacklevel=3,
         )
     solve = (band > 1) & ~big

@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from tvseg.errors import InputError, TvsegWarning
+from tvseg.errors import InputError, UndefinedValueWarning
 from tvseg.rates import rate
 from tvseg.unit.conventions import (
     Geometry,
@@ -391,7 +391,7 @@ def _no_window(g: Geometry, convention: str, metric: str, equal: bool = False) -
     when it returns none."""
     value = float(no_window_value(convention, metric, np.array([g.divisor]), equal)[0])
     if math.isnan(value):
-        warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", TvsegWarning, stacklevel=3)
+        warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", UndefinedValueWarning, stacklevel=3)
     return value
 
 
@@ -740,6 +740,6 @@ def cseg(
     p_fa = rate(int(c.false_alarm[0]), int(c.windows[0] - c.in_reference[0]))
     if math.isnan(p_miss) or math.isnan(p_fa):
         which = "P_miss" if math.isnan(p_miss) else "P_fa"
-        warnings.warn(f"cseg: {which} is 0/0 with k={int(np.ravel(g.k)[0])} (NaN)", TvsegWarning, stacklevel=2)
+        warnings.warn(f"cseg: {which} is 0/0 with k={int(np.ravel(g.k)[0])} (NaN)", UndefinedValueWarning, stacklevel=2)
         return math.nan
     return segmentation_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
