@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -30,12 +31,13 @@ from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.corpus import ShowScores, score_shows
 from tvseg.retrieval.coverage import match_table
-from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, macro_metrics, metric_table, warn_undefined
+from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
 from tvseg.retrieval.shards import join_scores
 from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
+from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.reduction import UnitPart, reduce_unit_parts, unit_components_table, unit_rates
 
@@ -390,9 +392,11 @@ def reduce_shards(
         As in :func:`evaluate`.
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
-    shards' per-show tables joined in show order, and the warnings about them are given here, once.
+    shards' per-show tables joined in show order, and the warnings about them are given here, once:
+    every undefined value (NaN, null in the JSON) is named by one warning
+    (:func:`tvseg.undefined_values.warn_undefined_values`).
     """
-    systems, unit_tables = {}, {}
+    systems, unit_tables, unit_scored = {}, {}, {}
     firsts = None
     for name in shards[0]:
         scores = join_scores([shard[name].scores for shard in shards])
@@ -400,13 +404,16 @@ def reduce_shards(
         if firsts is None:
             firsts = np.cumsum([0] + [len(shard[name].scores.shows) for shard in shards[:-1]]).tolist()
         per_show = metric_table(scores.components, titles=scores.titles)
-        warn_undefined(name, per_show)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
         if shards[0][name].units is not None:
             # every shard is scored with the corpus's units (or frames): none of them is None
             parts = cast("list[UnitPart]", [shard[name].units for shard in shards])
-            per_show_units, corpus_units = reduce_unit_parts(parts, firsts, shows)
+            per_show_units, corpus_units = reduce_unit_parts(parts, firsts, shows, undefined=False)
             unit_tables[name] = (unit_components_table(parts, firsts, len(shows)), unit_rates)
+            scored = np.zeros(len(shows), dtype=bool)
+            for part, first in zip(parts, firsts):
+                scored[first + np.asarray(part.scored, dtype=np.int64)] = True
+            unit_scored[name] = scored
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         matches = match_table(
@@ -418,7 +425,7 @@ def reduce_shards(
             shows=per_show,
             corpus=corpus,
             macro=macro_metrics(per_show),
-            by_length=by_length(scores.components, name=name, long_threshold=settings.long_threshold),
+            by_length=by_length(scores.components),
             groups=by_group(scores.components, metadata, titles=scores.titles),
             matches=matches,
             gamma_sweep=gamma_sweep(scores),
@@ -434,6 +441,24 @@ def reduce_shards(
         titles={n: s.titles for n, s in systems.items()},
         extra=unit_tables,
     )
+    for name, sr in systems.items():
+        table = unit_tables.get(name, (None, None))[0]
+        warn_undefined_values(
+            name,
+            per_show=sr.shows,
+            components=sr.scores.components,
+            unit_components=table,
+            unit_scored=unit_scored.get(name),
+            corpus=sr.corpus,
+            macro=sr.macro,
+            by_length=sr.by_length,
+            groups=sr.groups,
+            group_members=partial(group_members, sr.scores.components.index, metadata),
+            sweeps={"gamma": sr.gamma_sweep, "tolerance": sr.tolerance_sweep},
+            intervals=intervals.get(name, {}) if len(sr.shows) > 1 else {},
+            stacklevel=3,
+        )
+    warn_undefined_comparisons(pairwise, {name: sr.corpus for name, sr in systems.items()}, stacklevel=3)
     shows = next(iter(systems.values())).scores.shows
     return EvaluationResult(
         settings=settings,

@@ -6,7 +6,7 @@ applied to the components summed over shows (:func:`corpus_metrics`, the micro a
 et al.'s tables are computed), the macro value the mean of the per-show values (:func:`macro_metrics`).
 :func:`metric_table` applies the registry's formula of every metric (:mod:`tvseg.metrics`) to each
 row of a components table (shows, or bootstrap resamples); :func:`by_length` and :func:`by_group` pool subsets;
-:func:`warn_undefined` says which per-show values are 0/0.
+:func:`tvseg.undefined_values.warn_undefined_values` names the values that are 0/0.
 
 Metrics (rates are fractions; 0/0 is NaN, F of a zero rate is 0: :mod:`tvseg.rates`):
 
@@ -33,7 +33,7 @@ its numbers; ``tvseg evaluate`` does not stem, as for the other title ROUGE-L sc
 ``titled_recall = title_correct_reference / n_reference`` and
 ``titled_precision = title_correct_hypothesis / n_hypothesis`` count segments both correctly retrieved
 and correctly titled. The macro value of a metric is the mean over the shows where it is defined
-(a show whose value is NaN is left out of that mean, with a warning).
+(a show whose value is NaN is left out of that mean; the warning naming the NaN says so).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import TvsegWarning
 from tvseg.metrics import METRICS, compute, keys
 
 __all__ = [
@@ -57,7 +56,7 @@ __all__ = [
     "COUNT_METRICS",
     "TITLE_METRICS",
     "CHAPTER_METRICS",
-    "warn_undefined",
+    "group_members",
 ]
 
 COUNTS = keys("count")
@@ -94,19 +93,17 @@ def corpus_metrics(components: pd.DataFrame, *, titles: bool = False) -> dict:
 def macro_metrics(per_show: pd.DataFrame) -> dict:
     """Mean over shows of each per-show metric, leaving out the shows where it is NaN."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: NaN, reported by warn_undefined
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: NaN, named by tvseg.undefined_values
         return {
             k: float(np.nanmean(per_show[k].to_numpy(float))) if len(per_show) else float("nan")
             for k in per_show.columns
         }
 
 
-def by_length(components: pd.DataFrame, *, name: str = "", long_threshold: float | None = None) -> dict:
-    """Pooled coverage metrics of short and of long segments (see the module docstring).
-
-    Warns (:class:`TvsegWarning`) when a class has no reference or no hypothesis segment: its
-    recall or precision is NaN.
-    """
+def by_length(components: pd.DataFrame) -> dict:
+    """Pooled coverage metrics of short and of long segments (see the module docstring); a class with
+    no reference or no hypothesis segment has a NaN recall or precision, which
+    :func:`tvseg.undefined_values.warn_undefined_values` names."""
     total = components.sum(axis=0)
     out = {}
     for cls in ("short", "long"):
@@ -114,16 +111,22 @@ def by_length(components: pd.DataFrame, *, name: str = "", long_threshold: float
         of_class = {key[: -len(suffix)]: total[key] for key in total.index if key.endswith(suffix)}
         values = compute(of_class)
         out[cls] = {k: float(values[k]) for k in (*COVERAGE_METRICS, *COUNTS)}
-        for side in ("reference", "hypothesis"):
-            if total[f"n_{side}_{cls}"] == 0:
-                limit = "" if long_threshold is None else f" (threshold {long_threshold:g} s)"
-                warnings.warn(
-                    f"{name + ': ' if name else ''}no {cls} {side} segment{limit}: "
-                    f"by_length.{cls} {'recall' if side == 'reference' else 'precision'} is NaN (0/0)",
-                    TvsegWarning,
-                    stacklevel=2,
-                )
     return out
+
+
+def group_members(index: pd.Index, metadata: pd.DataFrame | None):
+    """``(column, value, mask)`` of every group of :func:`by_group`: each text column of ``metadata``
+    (indexed by show id), each of its values (``"<NA>"`` for a show it lacks) and which shows of
+    ``index`` have it."""
+    if metadata is None:
+        return
+    for column in metadata.columns:
+        if pd.api.types.is_numeric_dtype(metadata[column]) or pd.api.types.is_bool_dtype(metadata[column]):
+            continue
+        values = metadata[column].reindex(index).astype(object)
+        values = values.where(values.notna(), "<NA>")
+        for value in sorted(values.unique(), key=str):
+            yield column, str(value), (values == value).to_numpy()
 
 
 def by_group(components: pd.DataFrame, metadata: pd.DataFrame | None, *, titles: bool = False) -> dict:
@@ -132,34 +135,7 @@ def by_group(components: pd.DataFrame, metadata: pd.DataFrame | None, *, titles:
     ``metadata`` is indexed by show id; shows missing from it are grouped under ``"<NA>"``.
     Only text columns are used (a numeric column such as a duration is not a grouping).
     """
-    if metadata is None or len(metadata.columns) == 0:
-        return {}
-    out = {}
-    for column in metadata.columns:
-        if pd.api.types.is_numeric_dtype(metadata[column]) or pd.api.types.is_bool_dtype(metadata[column]):
-            continue
-        values = metadata[column].reindex(components.index).astype(object)
-        values = values.where(values.notna(), "<NA>")
-        out[column] = {
-            str(value): corpus_metrics(components[values == value], titles=titles)
-            for value in sorted(values.unique(), key=str)
-        }
+    out: dict = {}
+    for column, value, mask in group_members(components.index, metadata):
+        out.setdefault(column, {})[value] = corpus_metrics(components[mask], titles=titles)
     return out
-
-
-def warn_undefined(name: str, per_show: pd.DataFrame) -> None:
-    """Warn once per kind of 0/0 found among the per-show metrics of system ``name``."""
-    for metric, what in (
-        ("precision_n", "no hypothesis segment"),
-        ("recall_n", "no reference segment"),
-        ("boundary_f1", "no boundary on either side"),
-    ):
-        bad = per_show.index[per_show[metric].isna()].tolist()
-        if bad:
-            listed = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-            warnings.warn(
-                f"{name}: {len(bad)} show(s) with {what} ({listed}): their {metric} is NaN (0/0) "
-                "and they are left out of its macro mean",
-                TvsegWarning,
-                stacklevel=2,
-            )

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import TvsegWarning
+from tvseg.errors import LenientInputWarning, UndefinedValueWarning
 from tvseg.rates import rate
 from tvseg.unit.windows import segmentation_cost
 
@@ -155,7 +155,7 @@ def assemble(comps, scored, shows, events, part=False):
 
 
 def reduce_unit_parts(
-    parts: Sequence[UnitPart], firsts: Sequence[int], shows: list[str]
+    parts: Sequence[UnitPart], firsts: Sequence[int], shows: list[str], *, undefined: bool = True
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-show table and the corpus metrics of a corpus from the :class:`UnitPart` of its shards.
 
@@ -167,6 +167,9 @@ def reduce_unit_parts(
         The index of each shard's first show among ``shows``.
     shows : sequence of str
         Every show of the corpus.
+    undefined : bool, default True
+        Warn about the metrics that are 0/0; False: only about the shows left out (the caller names
+        the NaN values, as :func:`tvseg.evaluate` does with :mod:`tvseg.undefined_values`).
 
     Returns
     -------
@@ -179,10 +182,10 @@ def reduce_unit_parts(
         for show, order, message in part.events:
             if order < 0:
                 events.append((show + first, order, message))
-            elif order not in first_nan:
+            elif undefined and order not in first_nan:
                 first_nan[order] = (show + first, order, message)
-    for _, _, message in sorted(events + list(first_nan.values()), key=lambda e: e[:2]):
-        warnings.warn(message, TvsegWarning, stacklevel=3)
+    for _, order, message in sorted(events + list(first_nan.values()), key=lambda e: e[:2]):
+        warnings.warn(message, LenientInputWarning if order < 0 else UndefinedValueWarning, stacklevel=3)
     if sum(part.scored.size for part in parts) == 0:
         return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
     if len(parts) == 1:
@@ -200,9 +203,9 @@ def reduce_unit_parts(
             s += v
         total[key] = s
     values, nan = unit_metrics({key: np.array([v]) for key, v in total.items()})
-    for w in _NAN_WARNINGS:
+    for w in _NAN_WARNINGS if undefined else ():
         if nan[w][0]:
-            warnings.warn(f"{w} is 0/0 (NaN)", TvsegWarning, stacklevel=3)
+            warnings.warn(f"{w} is 0/0 (NaN)", UndefinedValueWarning, stacklevel=3)
     return per_show, {key: float(v[0]) for key, v in values.items()}
 
 
