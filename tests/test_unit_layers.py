@@ -40,6 +40,7 @@ def test_there_are_unit_modules():
         "edits",
         "similarity",
         "ghd",
+        "alignment",
         "agreement",
         "projection",
         "corpus",

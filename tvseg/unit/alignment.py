@@ -20,10 +20,11 @@ cheapest alignment. When :math:`c_{shift} > 0` and :math:`c_{ins} + c_{del} > 0`
 3. so deleting and inserting the unmatched boundaries between two matches in the order of their
    positions is a path nltk allows, and the cheapest alignment is one of nltk's paths.
 
-Along that path, at cell :math:`(i, j)`, fewer than :math:`D = \lfloor T \rfloor + 2` reference
-boundaries after :math:`r_j` lie before :math:`h_i`, and fewer than :math:`D` hypothesis boundaries
-after :math:`h_i` lie before :math:`r_j` (positions are distinct integers, a match spans at most
-:math:`T`). The programme is therefore run on the cells that meet both conditions, the other cells
+Along that path, at cell :math:`(i, j)`, fewer than :math:`\lfloor T \rfloor` reference boundaries
+after :math:`r_j` lie before :math:`h_i`, and fewer than :math:`\lfloor T \rfloor` hypothesis
+boundaries after :math:`h_i` lie before :math:`r_j` (positions are distinct integers, a match spans at
+most :math:`T`); the band allows :math:`D - 1` with :math:`D = \lfloor T \rfloor + 1` (one more, for the
+rounding of :math:`T`). The programme is therefore run on the cells that meet both conditions, the other cells
 taken as unreachable: row :math:`i` holds the columns
 :math:`\#\{r < h_i\} - D + 1 \le j \le \#\{r \le h_{i + D}\}`, about :math:`D` plus the reference
 boundaries between :math:`h_i` and :math:`h_{i+D}`, so :math:`O(D (H + R))` cells in all instead of
@@ -32,7 +33,8 @@ the same number.
 
 Two boundaries more than :math:`T` apart are never matched, so where consecutive boundaries (both
 sides merged) are more than :math:`T` apart the alignment falls into independent pieces: each piece
-is a pair of its own, and all the pieces of all the pairs run together, one row at a time.
+is a pair of its own, and all the pieces of all the pairs run together, one row at a time (a piece of
+many rows alone, in Python floats: numpy's call overhead would dominate its narrow rows).
 
 The values are sums of the costs; the caller uses this kernel only when every such sum is exact in
 float64 (:func:`tvseg.unit.ghd._exact`), so that the order of the additions, and the band, change no
@@ -47,6 +49,7 @@ from numpy.typing import NDArray
 __all__ = ["applies", "alignment_costs"]
 
 _CELLS = 1 << 20  # most values of one row of a block of pieces
+_LONG = 256  # a piece of this many rows or more runs alone
 
 
 def applies(ins: float, dele: float, shift: float) -> bool:
@@ -68,7 +71,7 @@ def alignment_costs(
     as the cheapest alignment on the band (module docstring); only where :func:`applies` and the sums
     are exact."""
     reach = (ins + dele) / shift
-    band = int(reach) + 2
+    band = int(reach) + 1  # the farthest match, floor(T), and one for the rounding of T
     rc, hc = np.diff(reference_offsets), np.diff(hypothesis_offsets)
     # both sides of every pair merged, (pair, position, side) sorted
     pair = np.concatenate([np.repeat(np.arange(n_pairs), rc), np.repeat(np.arange(n_pairs), hc)])
@@ -140,8 +143,18 @@ def _pieces(
     width = hi - lo + 1
     widest = np.maximum.reduceat(width, row_first)
     out = np.empty(n)
-    # blocks of pieces of similar width, most rows first within a block
-    by_width = np.argsort(widest, kind="stable")
+    # a long piece row by row in Python (numpy's call overhead would dominate its narrow rows), the
+    # others in blocks of pieces of similar width, most rows first within a block
+    long = np.flatnonzero(h_count >= _LONG)
+    for k in long.tolist():
+        rows_k = slice(row_first[k], row_first[k] + h_count[k] + 1)
+        h = h_pos[h_first[k] : h_first[k] + h_count[k]].tolist()
+        r = r_pos[r_first[k] : r_first[k] + r_count[k]].tolist()
+        out[k] = _one(h, r, lo[rows_k].tolist(), width[rows_k].tolist(), ins, dele, shift)
+    short = np.ones(n, dtype=bool)
+    short[long] = False
+    by_width = np.flatnonzero(short)[np.argsort(widest[short], kind="stable")]
+    n = by_width.size
     lo_block = 0
     while lo_block < n:
         w = widest[by_width[lo_block:]]
@@ -154,6 +167,31 @@ def _pieces(
         )
         lo_block = hi_block
     return out
+
+
+def _one(h: list, r: list, lo: list, width: list, ins: float, dele: float, shift: float) -> float:
+    """The programme on the band for one piece, in Python floats (the same exact sums)."""
+    inf = float("inf")
+    prev = [ins * j for j in range(width[0])]  # row 0 starts at column 0
+    prev_lo = 0
+    for i in range(1, len(h) + 1):
+        first, hv = lo[i], h[i - 1]
+        current = [inf] * width[i]
+        left = inf
+        size = len(prev)
+        for c in range(width[i]):
+            j = first + c
+            k = j - prev_lo  # column j in the previous row
+            best = prev[k] + dele if k < size else inf
+            if j >= 1 and 0 < k <= size:
+                diagonal = prev[k - 1] + shift * abs(hv - r[j - 1])
+                if diagonal < best:
+                    best = diagonal
+            if left + ins < best:
+                best = left + ins
+            current[c] = left = best
+        prev, prev_lo = current, first
+    return float(prev[len(r) - prev_lo])
 
 
 def _block(members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, ins, dele, shift):
