@@ -29,7 +29,7 @@ from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
-from tvseg.readers.uem import UemCrop, crop_to_uem, read_uem
+from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, read_cues
@@ -256,16 +256,25 @@ def read_segments(
 
 
 def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *, side: str | None) -> SegmentColumns:
-    """The segments cropped to their show's UEM regions (:func:`~tvseg.readers.uem.crop_to_uem`), ``shows``
-    in the order they were read, with one warning per file that the UEM changed."""
+    """The segments cropped to their show's UEM regions on the arrays (:func:`~tvseg.readers.uem.crop_show`),
+    ``shows`` in the order they were read, with one warning per file that the UEM changed (a show the UEM
+    lacks is kept whole, with a warning: :func:`~tvseg.readers.uem.crop_to_uem`)."""
     counts: dict[Any, UemCrop] = {}
     kept: dict[str, list[tuple[float, float, str, int]]] = {}
     assert columns.line is not None  # the readers know the line of every segment
     for show in shows:
-        path, lines = columns.path(show), columns.line[columns.rows(show)].tolist()
+        rows, path = columns.rows(show), columns.path(show)
+        start, end, label, line = columns.start[rows], columns.end[rows], columns.label[rows], columns.line[rows]
         crop = counts.setdefault(path, UemCrop())
-        cropped = crop_to_uem(columns[show], uem, path=path, lines=lines, side=side, counts=crop)
-        kept[show] = [(s.start, s.end, label, lines[track]) for s, track, label in cropped.itertracks(yield_label=True)]
+        if show not in uem:
+            crop_to_uem(columns[show], uem, path=path, lines=line.tolist(), side=side, counts=crop)
+            kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
+            continue
+        c = crop_show(
+            show, start, end, label.tolist(), uem[show], path=path, lines=line.tolist(), side=side, counts=crop
+        )
+        k = c.kept
+        kept[show] = list(zip(c.start[k].tolist(), c.end[k].tolist(), label[k].tolist(), line[k].tolist()))
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
