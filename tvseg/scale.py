@@ -85,6 +85,19 @@ class Files:
     metadata: str | None = None
     format: str | None = None
     encoding: str | None = None
+    columns: Any = None  # a tvseg.readers.mapped_columns.SideColumns
+    time_origin: Any = None  # a tvseg.readers.time_origin.TimeOrigins
+
+
+def _uem(files: Files):
+    """The UEM of ``files``, read and shifted by its time origin."""
+    from tvseg.readers import read_uem
+    from tvseg.readers.time_origin import shift_uem
+
+    if not files.uem:
+        return None
+    uem = read_uem(files.uem, encoding=files.encoding)
+    return shift_uem(uem, files.time_origin.of("uem"), path=files.uem) if files.time_origin else uem
 
 
 def read_files(files: Files) -> dict[str, Any]:
@@ -97,9 +110,7 @@ def read_files(files: Files) -> dict[str, Any]:
     InputError
         The first file that breaks the policy of ``formats/README.md``.
     """
-    from tvseg.readers import read_uem
-
-    return _read_here(files, read_uem(files.uem, encoding=files.encoding) if files.uem else None)
+    return _read_here(files, _uem(files))
 
 
 def show_ends(reference, uem) -> dict:
@@ -132,17 +143,32 @@ def _read(paths: Mapping[str, str | None], files: Files, uem, *, record: list | 
 
     out: dict[str, Any] = {}
     ends: dict = {}
+    origins = files.time_origin
+    reading = lambda side: {
+        "columns": files.columns.of(side) if files.columns else None,
+        "time_origin": origins.of(side) if origins else None,
+    }
     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter list as a
     # hypothesis ends where the reference's show ends (where the UEM does not say it)
     for index, (role, path) in enumerate(paths.items()):
         with _recorded(record, index):
             if role == "units":
-                out[role] = read_units(path, encoding=files.encoding) if path is not None else _empty(units=True)
+                out[role] = (
+                    read_units(path, encoding=files.encoding, **reading("units"))
+                    if path is not None
+                    else _empty(units=True)
+                )
             elif path is None:
                 out[role] = _empty(units=False)
             elif role == "reference":
                 out[role] = read_segments(
-                    path, format=files.format, uem=uem, side="reference", which="reference", encoding=files.encoding
+                    path,
+                    format=files.format,
+                    uem=uem,
+                    side="reference",
+                    which="reference",
+                    encoding=files.encoding,
+                    **reading("reference"),
                 )
                 ends = show_ends(out[role], uem)
             else:
@@ -154,6 +180,7 @@ def _read(paths: Mapping[str, str | None], files: Files, uem, *, record: list | 
                     which="hypothesis",
                     end=ends,
                     encoding=files.encoding,
+                    **reading(role.partition(" ")[2]),
                 )
     return out
 
@@ -744,7 +771,7 @@ def evaluate_files(
         As :func:`read_files` and :func:`tvseg.evaluate`; a UsageError also for bad ``jobs``, ``dask`` or
         ``shards``, or when ``dask`` is asked for and not installed.
     """
-    from tvseg.readers import read_metadata, read_uem
+    from tvseg.readers import read_metadata
 
     _check_jobs(jobs)
     if shards is not None and (not isinstance(shards, int) or shards < 1):
@@ -752,7 +779,7 @@ def evaluate_files(
     options: dict[str, Any] = dict(
         settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base
     )
-    uem = read_uem(files.uem, encoding=files.encoding) if files.uem else None
+    uem = _uem(files)
     with _runner(jobs, dask) as runner:
         whole: set[str] = set()
         for _ in range(len(_roles(files)) + 1):  # an input read whole fits any cut: a round at most each

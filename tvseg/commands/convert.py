@@ -14,6 +14,7 @@ reference's line; a chapter list given there ends where the reference's show end
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 __all__ = ["add_parser", "run"]
 
@@ -76,6 +77,19 @@ def add_parser(subparsers) -> None:
         "latin-1, gb2312, cp1251, utf-16-le, ...; the files written are UTF-8",
     )
     parser.add_argument(
+        "--columns",
+        metavar="MAP",
+        default=None,
+        help="read CSV files and .json lists of records through this column mapping, as evaluate's --columns "
+        "(show=COL,start=COL,end=COL,title=COL; formats/columns.md)",
+    )
+    parser.add_argument(
+        "--time-origin",
+        metavar="CLOCK",
+        default=None,
+        help="the origin on the clock (HH:MM:SS[.fff] or seconds) subtracted from every time read, as evaluate's",
+    )
+    parser.add_argument(
         "--hypothesis",
         default=None,
         metavar="PATH",
@@ -89,14 +103,19 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     from tvseg.errors import InputError
     from tvseg.readers import detect_format, list_files, read_segments, read_uem
+    from tvseg.readers.mapped_columns import parse_columns
     from tvseg.readers.source import check_encoding
     from tvseg.readers.tables import read_table, table_kind
+    from tvseg.readers.time_origin import parse_origin, shift_uem
     from tvseg.terminal import printable
     from tvseg.writers import write_segments
 
     encoding = check_encoding(args.encoding)
+    columns = parse_columns(args.columns) if args.columns is not None else None
+    origin = parse_origin(args.time_origin) if args.time_origin is not None else None
+    reading: dict[str, Any] = {"columns": columns, "time_origin": origin}
     inputs = [args.input] + ([args.hypothesis] if args.hypothesis else [])
-    for path in inputs:
+    for path in inputs if columns is None else []:
         for file in list_files(path, format=args.from_format):
             if detect_format(file, args.from_format) == "csv":
                 table = read_table(file, encoding=encoding)
@@ -107,9 +126,9 @@ def run(args) -> int:
                         line=1,
                         value=",".join(table.columns),
                     )
-    uem = read_uem(args.uem, encoding=encoding) if args.uem else None
+    uem = shift_uem(read_uem(args.uem, encoding=encoding), origin, path=args.uem) if args.uem else None
     segmentations = read_segments(
-        args.input, format=args.from_format, which=args.which, end=args.end, uem=uem, encoding=encoding
+        args.input, format=args.from_format, which=args.which, end=args.end, uem=uem, encoding=encoding, **reading
     )
     hypothesis = None
     if args.hypothesis:
@@ -124,6 +143,7 @@ def run(args) -> int:
             uem=uem,
             side="hypothesis",
             encoding=encoding,
+            **reading,
         )
     written = write_segments(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
     count = sum(len(annotation) for annotation in segmentations.values())

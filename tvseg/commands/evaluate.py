@@ -122,6 +122,24 @@ def add_input_arguments(p) -> None:
         help="the encoding of every file read (default: UTF-8, or a file's byte order mark): "
         "cp1252, latin-1, gb2312, cp1251, utf-16-le, ... (any text encoding Python knows)",
     )
+    p.add_argument(
+        "--columns",
+        metavar="[SIDE:]MAP",
+        action="append",
+        default=[],
+        help="read CSV files and .json lists of records through this column mapping: "
+        "show=COL,start=COL,end=COL,title=COL (also duration=, date=, date_format=, records=; formats/columns.md), "
+        "for every side or for one (SIDE: reference, units or a system's name); repeatable",
+    )
+    p.add_argument(
+        "--time-origin",
+        metavar="[SIDE=]CLOCK",
+        action="append",
+        default=[],
+        help="each show's origin on the clock (HH:MM:SS[.fff] or seconds), subtracted from its times: for every "
+        "side, or for one (SIDE: reference, units, uem or a system's name); repeatable; a time_origin column in "
+        "--metadata gives it per show (formats/columns.md)",
+    )
     p.add_argument("--units", metavar="PATH", help="units (breath groups, cues) for the unit metrics")
     p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
     p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
@@ -272,6 +290,8 @@ def files_of(args):
         seed=args.seed,
     )
     files = Files(
+        columns=_columns(args, systems),
+        time_origin=_time_origins(args, systems),
         reference=args.reference,
         hypotheses=systems,
         units=args.units or None,
@@ -281,6 +301,24 @@ def files_of(args):
         encoding=encoding,
     )
     return settings, files
+
+
+def _columns(args, systems):
+    """The ``--columns`` mappings, checked (None without any)."""
+    from tvseg.readers.mapped_columns import SideColumns
+
+    return SideColumns.from_options(getattr(args, "columns", None) or [], systems=list(systems))
+
+
+def _time_origins(args, systems):
+    """The ``--time-origin`` options and the metadata's ``time_origin`` column, or None."""
+    from tvseg.readers.metadata import metadata_origins
+    from tvseg.readers.time_origin import TimeOrigins
+
+    values = getattr(args, "time_origin", None) or []
+    metadata = getattr(args, "metadata", None)
+    per_show = metadata_origins(metadata, encoding=getattr(args, "encoding", None)) if metadata else {}
+    return TimeOrigins.from_options(values, systems=list(systems), metadata=per_show)
 
 
 def show_ends(reference, uem) -> dict:
@@ -319,6 +357,11 @@ def run(args) -> int:
                     f"--html draws segmentations; the predictions of {', '.join(dense)} overlap: drop --html"
                 )
         result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
+    origins = files.time_origin
+    if origins is not None:
+        from tvseg.report.air_time import with_time_origins
+
+        result = with_time_origins(result, origins)
     shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
     print(summary(result), file=shown)
     run_id = new_run_id()
@@ -330,6 +373,12 @@ def run(args) -> int:
         print(f"report: {index}", file=shown)
     if args.json:
         data = with_run_id(result.to_json(), run_id)
+        if origins is not None:
+            from tvseg.report.air_time import origins_json
+
+            data["time_origins"] = origins_json(
+                origins, result.shows, systems=list(files.hypotheses), units=bool(files.units), uem=bool(files.uem)
+            )
         if args.json == STDOUT:
             write_json_stdout(data)
         else:

@@ -24,11 +24,13 @@ from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segmen
 from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.corpus import Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
+from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
+from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
@@ -158,6 +160,8 @@ def read_segments(
     which: str | None = None,
     end: float | Mapping[str, float] | None = None,
     encoding: str | None = None,
+    columns: str | ColumnMap | None = None,
+    time_origin: float | Mapping[str, float] | None = None,
 ) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
@@ -193,6 +197,12 @@ def read_segments(
         The encoding of every file read (default: UTF-8, or what a file's byte order mark says; a
         mark wins over ``encoding``): any text encoding Python knows, e.g. ``"gb2312"``, ``"cp1251"``,
         ``"cp1252"``, ``"latin-1"``, ``"utf-16-le"``. A show's id stays its file's stem.
+    columns : str, optional
+        Read every CSV file and every ``.json`` list of records through this mapping,
+        ``"show=COL,start=COL,end=COL,title=COL"`` (:mod:`tvseg.readers.mapped_columns`, ``formats/columns.md``).
+    time_origin : float or dict of str to float, optional
+        Each show's origin on the clock in seconds (one for every show, or ``{show: seconds}``), subtracted
+        from its times (:mod:`tvseg.readers.time_origin`); a time before it is an error.
 
     Returns
     -------
@@ -217,13 +227,23 @@ def read_segments(
     if which is not None and which not in SIDES:
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     ends = check_ends(end, folder=in_folder)
-    kinds = {file: detect_format(file, format, encoding=encoding) for file in files}
+    mapping = parse_columns(columns) if columns is not None else None
+    kinds = {file: _mapped_kind(file, format, mapping, encoding=encoding) for file in files}
     if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "youtube", "ttml", "scc", "stl"):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
     def read(file: Path) -> Rows | None:
+        rows = read_one(file)
+        return rows if rows is None else shift_rows(rows, time_origin, side=side)
+
+    def read_one(file: Path) -> Rows | None:
         kind = kinds[file]
+        if kind == "records":
+            assert mapping is not None
+            if file.suffix.lower() == ".json" or format in JSON_FORMATS:
+                return json_mapped_rows(file, mapping, encoding=encoding)
+            return table_mapped_rows(read_table(file, encoding=encoding), mapping)
         if kind == "jsonl":
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
@@ -241,18 +261,21 @@ def read_segments(
             return broadcast_segments(file, format=kind, show=name)
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
-    batch = (set(rttm), *read_rttm(rttm, types=types, encoding=encoding)) if rttm else None
+    batch = None
+    if rttm:
+        batch_rows, batch_error = read_rttm(rttm, types=types, encoding=encoding)
+        batch = (set(rttm), shift_rows(batch_rows, time_origin, side=side), batch_error)
     parts = read_files(files, read, what="segment", desc="reading segmentations", batch=batch)
     if in_folder and not any(part.names for part in parts):
         raise InputError("no segmentation in this folder", path=path)
-    columns = _segments(parts)
+    corpus = _segments(parts)
     if uem is None:
-        return columns
+        return corpus
     position = {file: k for k, file in enumerate(files)}
     read_order = sorted(
         (position[file], k, name) for part in parts for k, (name, file) in enumerate(zip(part.names, part.files))
     )
-    return _crop(columns, [name for _, _, name in read_order], uem, side=side)
+    return _crop(corpus, [name for _, _, name in read_order], uem, side=side)
 
 
 def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *, side: str | None) -> SegmentColumns:
@@ -263,8 +286,8 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
     kept: dict[str, list[tuple[float, float, str, int]]] = {}
     assert columns.line is not None  # the readers know the line of every segment
     for show in shows:
-        rows, path = columns.rows(show), columns.path(show)
-        start, end, label, line = columns.start[rows], columns.end[rows], columns.label[rows], columns.line[rows]
+        span, path = columns.rows(show), columns.path(show)
+        start, end, label, line = columns.start[span], columns.end[span], columns.label[span], columns.line[span]
         crop = counts.setdefault(path, UemCrop())
         if show not in uem:
             crop_to_uem(columns[show], uem, path=path, lines=line.tolist(), side=side, counts=crop)
@@ -286,7 +309,13 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
 
 
 def read_units(
-    path: PathArg, *, format: str | None = None, show: str | None = None, encoding: str | None = None
+    path: PathArg,
+    *,
+    format: str | None = None,
+    show: str | None = None,
+    encoding: str | None = None,
+    columns: str | ColumnMap | None = None,
+    time_origin: float | Mapping[str, float] | None = None,
 ) -> UnitColumns:
     """Read transcript units (breath groups, caption cues) from a file or a folder.
 
@@ -301,6 +330,11 @@ def read_units(
         The show id of a single VTT or SRT file (default: the file's stem).
     encoding : str, optional
         The encoding of every file read, as for :func:`read_segments`.
+    columns : str, optional
+        Read every CSV file and ``.json`` list of records through this mapping (``show=, start=, end=,
+        text=, speaker=, topic=``), as for :func:`read_segments`.
+    time_origin : float or dict of str to float, optional
+        Each show's origin on the clock, subtracted from its times, as for :func:`read_segments`.
 
     Returns
     -------
@@ -322,9 +356,18 @@ def read_units(
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
+    mapping = parse_columns(columns) if columns is not None else None
 
     def read(file: Path) -> Rows:
-        kind = detect_format(file, format, encoding=encoding)
+        return shift_rows(read_one(file), time_origin, side="units")
+
+    def read_one(file: Path) -> Rows:
+        kind = _mapped_kind(file, format, mapping, encoding=encoding)
+        if kind == "records":
+            assert mapping is not None
+            if file.suffix.lower() == ".json" or format in JSON_FORMATS:
+                return json_mapped_rows(file, mapping, encoding=encoding, units=True)
+            return table_mapped_rows(read_table(file, encoding=encoding), mapping, units=True)
         if kind in ("rttm", "jsonl", "txt", "youtube", *JSON_FORMATS):
             name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}.get(
                 kind, "a chapter list" if kind == "youtube" else "a JSON segmentation"
@@ -339,6 +382,16 @@ def read_units(
         return _unit_rows(file, read_table(file, encoding=encoding))
 
     return _units(files, read)
+
+
+def _mapped_kind(file: Path, format: str | None, mapping: ColumnMap | None, *, encoding: str | None) -> str:
+    """``"records"`` for a file read through a column mapping (a CSV, or a ``.json`` file read as a list of
+    records), else its format (:func:`detect_format`)."""
+    if mapping is not None:
+        suffix = file.suffix.lower()
+        if format in ("csv", "json") or (format is None and suffix in (".csv", ".json")):
+            return "records"
+    return detect_format(file, format, encoding=encoding)
 
 
 def _segment_rows(file: Path, table: Table, *, in_folder: bool) -> Rows | None:

@@ -38,6 +38,8 @@ __all__ = ["Table", "read_table", "table_kind", "table_rows", "SEGMENT_COLUMNS",
 SEGMENT_COLUMNS = ("show", "start", "end", "label")
 UNIT_COLUMNS = ("show", "start", "end", "text", "speaker", "topic")
 METADATA_COLUMNS = ("show", "channel", "programme", "date")
+METADATA_OPTIONAL = ("time_origin",)
+"""Metadata columns read only when present: ``time_origin`` (:mod:`tvseg.readers.time_origin`)."""
 
 _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
@@ -263,13 +265,13 @@ def table_kind(columns: list[str], *, path) -> str:
         kind, allowed = "segments", SEGMENT_COLUMNS
     elif {"start", "end"} & present:
         kind, allowed = "units", UNIT_COLUMNS
-    elif {"channel", "programme", "date"} & present:
-        kind, allowed = "metadata", METADATA_COLUMNS
+    elif {"channel", "programme", "date", *METADATA_OPTIONAL} & present:
+        kind, allowed = "metadata", METADATA_COLUMNS + METADATA_OPTIONAL
     else:
         raise InputError(
             "unknown CSV table: expected the columns show,start,end,label (segments), "
             "show,start,end[,text,speaker,topic] (breath groups) or "
-            "show,channel,programme,date (metadata)",
+            "show,channel,programme,date[,time_origin] (metadata); other columns: --columns",
             path=path,
             line=1,
             value=",".join(columns),

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.output import with_run_id
+from tvseg.report.air_time import air_time
 from tvseg.report.analysis import analyse
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
@@ -238,7 +239,10 @@ class ResultPages:
         if result.metadata is not None and len(result.metadata):
             for show, row in result.metadata.to_dict(orient="index").items():
                 by_show[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
-        self.metadata = [by_show.get(show, {}) for show in self.show_ids]
+        self.metadata = [
+            air_time(by_show.get(show, {}), float(start), float(end))
+            for show, start, end in zip(self.show_ids, self.start, self.end)
+        ]
         comparisons = tuple(
             Comparison(
                 str(c["a"]),

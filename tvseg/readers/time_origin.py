@@ -1,0 +1,205 @@
+"""Time origins: a show's place on the clock, subtracted from the times read for it (``formats/columns.md``).
+
+A reference written in times of day (``20:03:15``) and captions on a broadcast timecode (``10:00:03``) line
+up with a segmenter's relative seconds once each side's origin is subtracted: ``20:00:00`` from the
+reference, ``10:00:00`` from the captions, nothing from the segmenter. An origin is given
+
+- for every side: ``--time-origin 20:00:00`` (``time_origin=72000.0`` in Python);
+- for one side: ``--time-origin units=10:00:00`` (a side is ``reference``, ``units``, ``uem`` or a system's
+  name), which wins over every other origin of that side (``--time-origin mine=0``: a side in relative seconds);
+- per show: a ``time_origin`` column in ``--metadata`` (``{show: seconds}`` in Python), which wins over the
+  origin for every side.
+
+A time less its origin is rounded to the nanosecond, so that ``20:03:15.240`` less ``20:00:00`` is ``195.24``
+as if written so. A time before its origin is an error naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tvseg.errors import InputError, UsageError
+from tvseg.readers.corpus import Rows
+from tvseg.readers.validation import CLOCK, MAX_SECONDS, parse_time
+
+__all__ = ["TimeOrigins", "ShowOrigins", "parse_origin", "shift_rows", "shift_uem", "clock_text"]
+
+SIDES = ("reference", "units", "uem")
+"""The side names ``--time-origin SIDE=CLOCK`` takes besides the systems' names."""
+
+_DIGITS = 9  # a time less its origin is rounded to the nanosecond
+
+
+class ShowOrigins(dict):
+    """``{show: seconds}`` whose missing shows have the origin ``default``."""
+
+    def __init__(self, origins: Mapping[str, float], default: float = 0.0) -> None:
+        super().__init__(origins)
+        self.default = default
+
+    def __missing__(self, show: str) -> float:
+        return self.default
+
+
+def parse_origin(text: str, *, path=None, line: int | None = None, what: str = "--time-origin") -> float:
+    """A time origin in seconds: a clock time ``HH:MM:SS[.fff]`` (``,`` as decimal mark too) or seconds.
+
+    Raises a :class:`UsageError` (an option: ``path`` None) or an :class:`InputError` naming ``path`` and
+    ``line`` (a metadata cell).
+    """
+    stripped = text.strip().replace(",", ".")
+    if path is None:
+        if not (re.fullmatch(CLOCK, stripped) or re.fullmatch(r"\d+(?:\.\d+)?", stripped)):
+            raise UsageError(f"{what} is a clock time HH:MM:SS[.fff] or seconds, not {text!r}")
+        try:
+            return parse_time(stripped, path="", line=0, field=what, clock=True)
+        except InputError as error:
+            raise UsageError(f"{error.message}: {text!r}") from None
+    return parse_time(stripped, path=path, line=line or 0, field=what, clock=True)
+
+
+def clock_text(seconds: float) -> str:
+    """``HH:MM:SS`` (with ``.fff`` when the time has milliseconds) of ``seconds``; hours past 24 kept as such."""
+    millis = round(seconds * 1000)
+    whole, ms = divmod(millis, 1000)
+    hours, rest = divmod(whole, 3600)
+    text = f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
+    return text + (f".{ms:03d}" if ms else "")
+
+
+def _origin(origin: float | Mapping[str, float], show: str) -> float:
+    if not isinstance(origin, Mapping):
+        return float(origin)
+    try:
+        return float(origin[show])
+    except KeyError:
+        return 0.0
+
+
+def _check(origin: float | Mapping[str, float] | None) -> None:
+    values = [] if origin is None else list(origin.values()) if isinstance(origin, Mapping) else [origin]
+    if isinstance(origin, ShowOrigins):
+        values.append(origin.default)
+    for value in values:
+        if not (isinstance(value, (int, float)) and 0 <= value <= MAX_SECONDS):
+            raise UsageError(f"time_origin= holds seconds from 0 to {MAX_SECONDS:g}, not {value!r}")
+
+
+def shift_rows(rows: Rows, origin: float | Mapping[str, float] | None, *, side: str | None = None) -> Rows:
+    """``rows`` with each show's origin subtracted from its starts and ends (``None`` or 0: unchanged).
+
+    Raises
+    ------
+    InputError
+        The first row (in the file) whose start falls before its show's origin, naming its file and line.
+    """
+    _check(origin)
+    if origin is None or not len(rows.names):
+        return rows
+    per_show = np.array([_origin(origin, name) for name in rows.names], dtype=np.float64)
+    if not per_show.any():
+        return rows
+    shift = per_show[rows.show]
+    start, end = np.round(rows.start - shift, _DIGITS), np.round(rows.end - shift, _DIGITS)
+    before = np.flatnonzero((start < 0) & (shift > 0))
+    if before.size:
+        i = int(before[np.argmin(rows.line[before])])
+        show = int(rows.show[i])
+        raise InputError(
+            f"{side + ': ' if side else ''}this time is before the time origin of show {rows.names[show]!r} "
+            f"({clock_text(per_show[show])})",
+            path=rows.files[show],
+            line=int(rows.line[i]),
+            value=clock_text(rows.start[i]),
+        )
+    shifted = Rows(rows.names, rows.files, rows.show, start=start, end=end, line=rows.line, **rows.texts)
+    shifted.overlaps = rows.overlaps
+    return shifted
+
+
+def shift_uem(uem: dict | None, origin: float | Mapping[str, float] | None, *, path=None) -> dict | None:
+    """The UEM ``{show: Timeline}`` with each show's origin subtracted (``path``: the UEM file, for errors)."""
+    _check(origin)
+    if uem is None or origin is None:
+        return uem
+    from pyannote.core import Segment, Timeline
+
+    out = {}
+    for show, timeline in uem.items():
+        o = _origin(origin, show)
+        if not o:
+            out[show] = timeline
+            continue
+        segments = []
+        for s in timeline:
+            if s.start < o:
+                raise InputError(
+                    f"uem: a region of show {show!r} starts before its time origin ({clock_text(o)})",
+                    path=path,
+                    value=clock_text(s.start),
+                )
+            segments.append(Segment(round(s.start - o, _DIGITS), round(s.end - o, _DIGITS)))
+        out[show] = Timeline(segments, uri=timeline.uri)
+    return out
+
+
+@dataclass(frozen=True)
+class TimeOrigins:
+    """The origins of a run (``--time-origin`` options and ``--metadata``'s ``time_origin`` column).
+
+    Attributes
+    ----------
+    every : float, optional
+        The origin of every side (``--time-origin CLOCK``).
+    sides : dict
+        Side -> origin (``--time-origin SIDE=CLOCK``): ``reference``, ``units``, ``uem`` or a system's name.
+    shows : dict
+        Show -> origin (the metadata column), used on the sides without an origin of their own.
+    """
+
+    every: float | None = None
+    sides: dict[str, float] = field(default_factory=dict)
+    shows: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_options(cls, values: list[str], *, systems, metadata: Mapping[str, float] | None) -> TimeOrigins | None:
+        """The origins of ``--time-origin`` values (``[SIDE=]CLOCK``) and a metadata's per-show origins;
+        None when there are none."""
+        every, sides = None, {}
+        known = (*SIDES, *systems)
+        for value in values:
+            side, sep, clock = value.rpartition("=")
+            if not sep:
+                if every is not None:
+                    raise UsageError("--time-origin CLOCK (for every side) is given twice")
+                every = parse_origin(clock)
+                continue
+            if side not in known:
+                raise UsageError(f"--time-origin {value!r}: {side!r} is not a side (choose from {', '.join(known)})")
+            if side in sides:
+                raise UsageError(f"--time-origin {side}= is given twice")
+            sides[side] = parse_origin(clock, what=f"--time-origin {side}=")
+        shows = dict(metadata or {})
+        if every is None and not sides and not shows:
+            return None
+        return cls(every, sides, shows)
+
+    def of(self, side: str) -> float | ShowOrigins | None:
+        """What ``time_origin=`` of a reader is for ``side`` (``reference``, ``units``, ``uem``, a system)."""
+        if side in self.sides:
+            return self.sides[side]
+        if self.shows:
+            return ShowOrigins(self.shows, self.every or 0.0)
+        return self.every
+
+    def by_show(self, side: str, shows) -> dict[str, float]:
+        """``{show: origin}`` of ``side`` for ``shows``, the shows of origin 0 left out."""
+        origin = self.of(side)
+        if origin is None:
+            return {}
+        values = {show: _origin(origin, show) for show in shows}
+        return {show: value for show, value in values.items() if value}
