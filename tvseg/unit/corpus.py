@@ -241,7 +241,9 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
     """The additive counts of every scored show (arrays; the keys of :mod:`tvseg.unit.reduction`):
     Pk and WindowDiff in the settings' convention and ``k``; WinPR and C_seg with ``k`` or their own
     defaults (Scaiano & Inkpen's window, :func:`tvseg.unit.conventions.winpr_k`; Pk's paper default);
-    S, B (segeval 2.0.11's, ``n = 2``) and GHD (nltk's costs 2, 2, 1)."""
+    S in the settings' convention when S has it (``"segeval"``, ``"segeval1"``), else the paper's, as
+    :func:`tvseg.segmentation_similarity` with that convention; B (segeval 2.0.11's, ``n = 2``) and GHD
+    (nltk's costs 2, 2, 1)."""
     n, segments = pairs.n, pairs.reference_segments()
     convention, k = settings.convention, settings.k
     g_pk = geometry(n, segments, k, convention, metric="pk")
@@ -252,7 +254,8 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
     cseg = pk if convention == "paper" else window_counts(pairs, cseg_geometry(pairs, k), sweep=False)
     tp, tn, fp, fn = winpr_counts(pairs, winpr_geometry(n, winpr_k(n, segments) if k is None else k))
     edits = edit_counts(pairs, transpositions(pairs, n=2))
-    s_penalty, s_potential = pair_counts(pairs, edits=edits)
+    s_convention = convention if convention in ("segeval", "segeval1") else "paper"
+    s_penalty, s_potential = pair_counts(pairs, convention=s_convention, edits=edits)
     b_penalty, b_denominator = pair_counts(pairs, metric="B", convention="segeval", edits=edits)
     return {
         "pk_miss": pk.miss,

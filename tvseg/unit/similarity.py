@@ -125,8 +125,8 @@ def pair_counts(
 
 
 def segmentation_similarity(
-    a: Boundaries,
-    b: Boundaries,
+    reference: Boundaries,
+    hypothesis: Boundaries,
     *,
     n: int = 2,
     weights: tuple[float, float] = (1.0, 1.0),
@@ -150,10 +150,11 @@ def segmentation_similarity(
 
     Parameters
     ----------
-    a, b : masses, or boundary strings
+    reference, hypothesis : masses, or boundary strings
         Segment sizes in units (one boundary type), or, for several boundary types, sequences of
         ``N - 1`` sets of boundary types, one per PB (segeval's boundary string, e.g.
-        ``[set(), {1}, set(), {1, 2}]``).
+        ``[set(), {1}, set(), {1, 2}]``). Reference first, as every metric of tvseg (segeval's functions
+        take the hypothesis first); also as keywords, ``reference=``, ``hypothesis=``.
     n : int
         Largest transposition span in PBs (default 2: a boundary one PB away is a near miss costing
         1 PB instead of 2 full misses).
@@ -163,7 +164,7 @@ def segmentation_similarity(
         Weigh transpositions with ``te(n, b) = b - (1/b)^(n-2)`` of their span (equation 3); otherwise
         each costs ``w_trp``.
     boundary_types : collection, optional
-        The set ``T`` of boundary types; ``a`` and ``b`` are then boundary strings (``"paper"`` only).
+        The set ``T`` of boundary types; both segmentations are then boundary strings (``"paper"`` only).
     convention : {"paper", "segeval1", "segeval"}
         Whose S (module docstring): the paper's, the 2012 reference implementation's, or segeval
         2.0.11's (its ``segmentation_similarity(a, b, n_t=n)``).
@@ -197,6 +198,7 @@ def segmentation_similarity(
     """
     n, w_sub, w_trp = check_edit_options(n, weights)
     check_s_convention(convention)
+    a, b = reference, hypothesis
     types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, boundary_types)
     if types == (SINGLE_TYPE,) and boundary_types is None:
         pairs = BoundaryPairs.one(pbs + 1, pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE])
@@ -217,7 +219,7 @@ def segmentation_similarity(
     return 1.0 - penalty / pbs
 
 
-def boundary_similarity(a: Boundaries, b: Boundaries, *, n: int = 2) -> float:
+def boundary_similarity(reference: Boundaries, hypothesis: Boundaries, *, n: int = 2) -> float:
     r"""Boundary similarity B (Fournier 2013), as segeval 2.0.11's ``boundary_similarity``.
 
     .. math::
@@ -232,8 +234,9 @@ def boundary_similarity(a: Boundaries, b: Boundaries, *, n: int = 2) -> float:
 
     Parameters
     ----------
-    a, b : sequence of int
-        Masses (segment sizes in units) of two segmentations of the same text.
+    reference, hypothesis : sequence of int
+        Masses (segment sizes in units) of two segmentations of the same text; reference first (segeval's
+        functions take the hypothesis first), also as keywords ``reference=``, ``hypothesis=``.
     n : int
         segeval's ``n_t``: the largest transposition span in PBs.
 
@@ -246,7 +249,7 @@ def boundary_similarity(a: Boundaries, b: Boundaries, *, n: int = 2) -> float:
     Fournier, C. (2013). Evaluating Text Segmentation using Boundary Edit Distance. ACL, 1702-1712.
     """
     n, _, _ = check_edit_options(n, (1.0, 1.0))
-    types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, None)
+    types, pos_a, pos_b, pbs = as_boundary_string_pair(reference, hypothesis, None)
     if types != (SINGLE_TYPE,):
         raise ValueError("boundary_similarity takes masses")  # pragma: no cover - masses give one type
     pairs = BoundaryPairs.one(pbs + 1, pos_a[SINGLE_TYPE], pos_b[SINGLE_TYPE])
