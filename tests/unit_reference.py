@@ -150,8 +150,10 @@ def components_of_masses(ref, hyp, *, k=None, convention="paper"):
         cseg_nonref_probes=sum(r == 0 for r, _ in cseg),
     )
     additions, transpositions, matches = edit_statistics(ref, hyp)
-    # S: a 2-wise transposition costs te(2, 2) = 1 PB; B: |span - 1| / n = 1/2
-    out.update(s_penalty=float(additions + transpositions), s_potential=float(n - 1))
+    # S: a 2-wise transposition costs te(2, 2) = 1 PB (the paper; segeval 1.1's windows cost the same for
+    # n = 2), segeval 2.0.11's |span - 1| / n = 1/2 under "segeval"; B: |span - 1| / n = 1/2
+    moved = transpositions / 2 if convention == "segeval" else transpositions
+    out.update(s_penalty=float(additions + moved), s_potential=float(n - 1))
     out.update(b_penalty=additions + transpositions / 2, b_denominator=float(additions + transpositions + matches))
     strings = ["".join("1" if g in set(positions(x)) else "0" for g in range(1, n)) for x in (ref, hyp)]
     out.update(ghd_sum=float(nltk_ghd(strings[0], strings[1], 2.0, 2.0, 1.0)), ghd_positions=n - 1)
