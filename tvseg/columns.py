@@ -146,6 +146,9 @@ class SegmentColumns(Columns["Annotation"]):
         As for :class:`Columns`.
     label : array of str
         Each segment's label (:data:`tvseg.readers.NO_LABEL` when it has none).
+    domain : {"time", "units"}
+        ``"units"``: ``start`` and ``end`` are unit positions, not seconds (a text corpus, whose
+        sentence ``i`` spans ``[i, i + 1)``: :mod:`tvseg.readers.text_corpora`), scored in its units.
 
     Notes
     -----
@@ -163,8 +166,12 @@ class SegmentColumns(Columns["Annotation"]):
         label: ArrayLike,
         line: ArrayLike | None = None,
         paths: Iterable[PathOrNone] | None = None,
+        domain: str = "time",
     ) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
+        if domain not in ("time", "units"):
+            raise ValueError(f"domain is 'time' or 'units', not {domain!r}")
+        self.domain = domain
         self.label = _frozen(label, object)
         if len(self.label) != len(self.start):
             raise ValueError("one label per row")
@@ -195,7 +202,7 @@ class SegmentColumns(Columns["Annotation"]):
         """The columns of the ``shows`` they hold (others are ignored): a shard of the corpus, read from
         the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
-        return SegmentColumns(names, offsets, label=self.label[rows], **common)
+        return SegmentColumns(names, offsets, label=self.label[rows], domain=self.domain, **common)
 
     def _build(self, k: int) -> Annotation:
         from pyannote.core import Annotation, Segment

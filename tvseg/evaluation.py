@@ -112,6 +112,7 @@ class EvaluationResult:
     intervals: dict[str, Any] = field(default_factory=dict)
     pairwise: list[Any] = field(default_factory=list)
     uem: dict[str, Timeline] | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
+    domain: str = "time"  # "units": a text corpus, scored in its sentences with the unit metrics only
 
     def to_frame(self) -> pd.DataFrame:
         """Every metric value in long format, one row per (system, scope, group, show, metric), with
@@ -211,6 +212,9 @@ def evaluate(
     """
     from tvseg.overlapping_predictions import overlapping_systems
 
+    if getattr(reference, "domain", "time") == "units":
+        options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
+        return _in_units(reference, hypotheses, **options)
     overlapping = overlapping_systems(hypotheses)
     if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
@@ -281,6 +285,44 @@ def _with_overlaps(
         pairwise = list(first.pairwise) + pairwise
     ordered = {n: systems[n] for n in hypotheses}
     return replace(second, systems=ordered, hypotheses=dict(hypotheses), intervals=intervals, pairwise=pairwise)
+
+
+def _in_units(reference: Any, hypotheses: Mapping[str, Mapping[str, Any]], **options: Any) -> EvaluationResult:
+    """:func:`evaluate` on a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
+    :mod:`tvseg.readers.text_corpora`): each document's sentences are its units (sentence ``i`` spans
+    ``[i, i + 1)``), the unit metrics are scored on them, and no time-domain metric is reported."""
+    from tvseg.columns import SegmentColumns, UnitColumns
+    from tvseg.errors import InputError, UsageError
+
+    settings = options["settings"] or Settings()
+    if options["uem"] is not None or options["units"] is not None or settings.units == "frames":
+        raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
+    if settings.convention == "chunkseg":
+        raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
+    sentences = reference.ends()
+    for name, hypothesis in hypotheses.items():
+        if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
+            raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
+        for show, count in hypothesis.ends().items():
+            if show in sentences and count != sentences[show]:
+                raise InputError(
+                    f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
+                    path=hypothesis.path(show),
+                )
+    counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
+    units = UnitColumns(reference.names, offsets, start=start, end=start + 1)
+    p = prepare(reference, hypotheses, settings=settings, units=units, domain="units")
+    return reduce_shards(
+        [score_shard(p, sweep_tolerances=())],
+        settings=p.settings,
+        reference=p.reference,
+        hypotheses=hypotheses,
+        metadata=options["metadata"],
+        sweep_tolerances=(),
+        domain="units",
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -377,6 +419,7 @@ def reduce_shards(
     metadata: pd.DataFrame | None = None,
     uem: Mapping[str, Timeline] | None = None,
     sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
+    domain: str = "time",
 ) -> EvaluationResult:
     """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
 
@@ -390,6 +433,8 @@ def reduce_shards(
         What the result keeps (``reference`` as :attr:`tvseg.preparation.Prepared.reference` holds it).
     sweep_tolerances : sequence of float
         As in :func:`evaluate`.
+    domain : {"time", "units"}, default "time"
+        ``"units"``: a text corpus; the results hold the unit metrics only (:func:`_units_only`).
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once:
@@ -433,6 +478,8 @@ def reduce_shards(
             boundary_pairs=_pairs(scores, shows),
             titles=scores.titles,
         )
+        if domain == "units":
+            systems[name] = _units_only(systems[name])
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()},
         resamples=settings.bootstrap,
@@ -441,6 +488,9 @@ def reduce_shards(
         titles={n: s.titles for n, s in systems.items()},
         extra=unit_tables,
     )
+    if domain == "units":
+        intervals = {n: {k: v for k, v in m.items() if k in UNIT_METRICS} for n, m in intervals.items()}
+        pairwise = [entry for entry in pairwise if entry["metric"] in UNIT_METRICS]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
         warn_undefined_values(
@@ -470,6 +520,29 @@ def reduce_shards(
         intervals=intervals,
         pairwise=pairwise,
         uem=dict(uem) if uem is not None else None,
+        domain=domain,
+    )
+
+
+def _units_only(sr: SystemResult) -> SystemResult:
+    """A system's result restricted to the unit metrics (a text corpus has no time-domain metric)."""
+    from dataclasses import replace
+
+    def only(values: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in values.items() if k in UNIT_METRICS}
+
+    return replace(
+        sr,
+        shows=sr.shows[[c for c in sr.shows.columns if c in UNIT_METRICS]],
+        corpus=only(sr.corpus),
+        macro=only(sr.macro),
+        by_length={},
+        groups={c: {v: only(m) for v, m in g.items()} for c, g in sr.groups.items()},
+        matches=sr.matches.iloc[0:0],
+        gamma_sweep=sr.gamma_sweep.iloc[0:0],
+        tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
+        boundary_pairs=sr.boundary_pairs.iloc[0:0],
+        titles=False,
     )
 
 

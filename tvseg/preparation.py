@@ -133,6 +133,7 @@ def prepare(
     check_time_base: bool = True,
     check_systems: bool = True,
     warn: bool = True,
+    domain: str = "time",
 ) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
@@ -143,17 +144,32 @@ def prepare(
     warn : bool, default True
         Give the warnings (:func:`give_notices`; those found before an error too); False: only keep
         them in :attr:`Prepared.notices`, for the caller to give.
+    domain : {"time", "units"}, default "time"
+        ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`),
+        so no show is looked at as captions.
     """
     notices: list[Notice] = []
     try:
-        return _prepare(reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices)
+        captions = domain != "units"  # sentences are no captions
+        return _prepare(
+            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, captions=captions
+        )
     finally:
         if warn:
             give_notices(notices, stacklevel=3)
 
 
 def _prepare(
-    reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices: list[Notice]
+    reference,
+    hypotheses,
+    settings,
+    uem,
+    units,
+    check_time_base,
+    check_systems,
+    notices: list[Notice],
+    *,
+    captions: bool = True,
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
     settings = settings or Settings()
@@ -179,7 +195,8 @@ def _prepare(
         kept = dict(zip(shows, ref_anns))
         ref = from_segmentations(ref_anns, names=shows, side="reference")
     region_start, region_end = regions(ref, uem_start, uem_end)
-    notices += _captions("reference", shows, ref)
+    if captions:
+        notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
     unit_data = None
     if units is not None:
@@ -208,7 +225,8 @@ def _prepare(
         found = []
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
-        notices += _captions(name, shows, hyp)
+        if captions:
+            notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
     region = _gapped_region(uem, shows, region_start, region_end)

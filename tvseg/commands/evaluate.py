@@ -405,7 +405,7 @@ def summary(result) -> str:
 
     names = {name: printable(name) for name in result.systems}
     width = max(len("system"), *(len(n) for n in names.values()))
-    columns = SUMMARY + tuple(
+    columns = (() if getattr(result, "domain", "time") == "units" else SUMMARY) + tuple(
         (k, label) for k, label in OPTIONAL if any(k in sr.corpus for sr in result.systems.values())
     )
     head = " ".join(f"{label:>8}" for _, label in columns)

@@ -30,6 +30,7 @@ from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
+from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS, in_units, is_corpus_file, split_coder, text_corpus_rows
 from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
@@ -68,9 +69,23 @@ file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :m
 PathArg: TypeAlias = "str | os.PathLike[str]"
 """What a reader's ``path`` may be: a path as text or a path object."""
 
-READ_FORMATS = ("rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", *JSON_FORMATS)
+READ_FORMATS = (
+    "rttm",
+    "vtt",
+    "srt",
+    "csv",
+    "jsonl",
+    "txt",
+    "youtube",
+    "ttml",
+    "scc",
+    "stl",
+    *JSON_FORMATS,
+    *TEXT_CORPUS_FORMATS,
+)
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
-read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``."""
+read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
+the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
 
 _TEXT_FORMATS = ("txt", "youtube")
 
@@ -101,6 +116,8 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
 def _extension_format(file: Path, format: str | None) -> str | None:
     """The format a folder's file is read as (``None``: not read)."""
     suffix = file.suffix.lower()
+    if format in TEXT_CORPUS_FORMATS:
+        return format if is_corpus_file(file, format) else None
     if format in _TEXT_FORMATS:
         return format if suffix == ".txt" else None
     if format in JSON_FORMATS:
@@ -218,6 +235,9 @@ def read_segments(
         ``encoding`` among them), a show found in two files, or an unknown ``encoding``.
     """
     check_encoding(encoding)
+    path, coder = split_coder(path) if format == "segeval" else (path, None)
+    if format in TEXT_CORPUS_FORMATS and (uem is not None or time_origin is not None):
+        raise UsageError(f"a {format} corpus is in sentences, not seconds: no UEM, no time origin")
     files = list_files(path, format=format)
     in_folder = Path(path).is_dir()
     if show is not None and (len(files) != 1 or in_folder):
@@ -239,6 +259,8 @@ def read_segments(
 
     def read_one(file: Path) -> Rows | None:
         kind = kinds[file]
+        if kind in TEXT_CORPUS_FORMATS:
+            return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding)
         if kind == "records":
             assert mapping is not None
             if file.suffix.lower() == ".json" or format in JSON_FORMATS:
@@ -269,6 +291,8 @@ def read_segments(
     if in_folder and not any(part.names for part in parts):
         raise InputError("no segmentation in this folder", path=path)
     corpus = _segments(parts)
+    if format in TEXT_CORPUS_FORMATS:
+        return in_units(corpus)
     if uem is None:
         return corpus
     position = {file: k for k, file in enumerate(files)}
@@ -353,6 +377,8 @@ def read_units(
         ``encoding``.
     """
     check_encoding(encoding)
+    if format in TEXT_CORPUS_FORMATS:
+        raise UsageError(f"a {format} corpus is read with read_segments: its sentences are its units")
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")

@@ -1,0 +1,291 @@
+"""Text-segmentation corpora: documents of sentences, read as segments in the unit domain.
+
+A text corpus has no times: a document is a sequence of sentences (the units) and a segmentation says
+where the topics change. Each reader here gives the segments of every document as rows whose
+"times" are sentence positions: sentence ``i`` (from 0) spans ``[i, i + 1)``, so a segment of the
+sentences ``a .. b - 1`` spans ``[a, b)``. :func:`tvseg.read_segments` marks the corpus it returns with
+``domain == "units"`` (:class:`~tvseg.columns.SegmentColumns`), and :func:`tvseg.evaluate` then scores
+the unit metrics on the sentences (no ``--units``, no frames) and no time-domain metric.
+
+Formats (``formats/choi.md``, ``formats/wiki727k.md``, ``formats/segeval.md``):
+
+``choi``
+    Choi (2000): one sentence a line, segments between lines ``==========``; a file per document, the
+    show id its stem (Choi's files end in ``.ref``; every file of a folder is read). Lines holding only
+    white space are no sentence; a segment without a sentence (two separators in a row, a separator
+    first or last) is no segment.
+``wiki727k``
+    Wiki-727K (Koshorek et al. 2018): headers ``========,LEVEL,TITLE.``, one sentence a line, read as
+    the authors' loader reads a document for its dataset (``wiki_loader.py`` of koomri/text-segmentation,
+    ``read_wiki_file`` with ``WikipediaDataSet``'s options): headers of levels 1 and 2 start segments,
+    deeper ones are removed (their sentences join the enclosing segment); the first section (the
+    preface) is left out; ``***LIST***.`` lines and lines without a word are no sentence. A header is
+    matched as the loader's pattern ``========,\\d,.*?\\.`` matches it: text after the first period of a
+    title stays on its line as a sentence. The segment's label is its header's title.
+``segeval``
+    segeval's JSON dataset (``{"items": {item: {coder: masses}}}`` or bare ``{item: {coder: masses}}``,
+    read by :func:`tvseg.readers.agreement.read_dataset_json`) or its mass TSV (one item per file, the
+    item the file's stem; a header line, then ``CODER<TAB>MASS<TAB>MASS...``: segeval 2.0.11's
+    ``input_linear_mass_tsv``). One coder is read: ``PATH#CODER`` (:func:`split_coder`); without
+    ``#CODER`` the dataset must have one coder.
+``nltk``
+    nltk's boundary strings, one document a line: ``DOC_ID BITS`` (white space between), ``BITS`` a
+    string of ``0`` and ``1`` with one character per gap between two sentences (``N - 1`` characters for
+    ``N`` sentences; ``1`` a boundary, as ``nltk.metrics.segmentation`` takes them with
+    ``boundary="1"``). Blank lines and lines starting with ``#`` are skipped.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from tvseg.columns import SegmentColumns
+from tvseg.errors import InputError, UsageError
+from tvseg.readers.corpus import Rows
+from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.validation import NO_LABEL
+
+__all__ = [
+    "TEXT_CORPUS_FORMATS",
+    "UNITS",
+    "split_coder",
+    "is_corpus_file",
+    "text_corpus_rows",
+    "choi_segments",
+    "wiki727k_segments",
+    "in_units",
+]
+
+TEXT_CORPUS_FORMATS = ("choi", "wiki727k", "segeval", "nltk")
+"""The ``format=`` of the text corpora: read in the unit domain."""
+
+UNITS = "units"
+"""The ``domain`` of a corpus read from a text format (sentence positions, not seconds)."""
+
+CHOI_SEPARATOR = "=========="
+WIKI_HEADER = re.compile(r"========,(\d),.*?\.")
+WIKI_SPECIAL = ("***LIST***", "***formula***", "***codice***")
+_WORD = re.compile(r"\w")
+
+Segment = tuple[str, int, list[int]]
+"""A segment as read: its label, the line it starts at, the line of each of its sentences."""
+
+
+def split_coder(path: str | os.PathLike[str]) -> tuple[Path, str | None]:
+    """``PATH#CODER`` as ``(PATH, CODER)``; a path that exists as given, or has no ``#``, as ``(path, None)``."""
+    text = os.fspath(path)
+    if "#" not in text or Path(text).exists():
+        return Path(text), None
+    base, _, coder = text.rpartition("#")
+    return Path(base), coder
+
+
+def is_corpus_file(file: Path, format: str) -> bool:
+    """Whether a folder's ``file`` is read as ``format``: every file for ``choi``, ``wiki727k`` and ``nltk``
+    (their files have any extension, or none), ``.json`` and ``.tsv`` files for ``segeval``."""
+    if format == "segeval":
+        return file.suffix.lower() in (".json", ".tsv")
+    return not file.name.startswith(".")
+
+
+def text_corpus_rows(file: Path, *, format: str, coder: str | None = None, encoding: str | None = None) -> Rows:
+    """The segments of every document of ``file`` read as ``format`` (:data:`TEXT_CORPUS_FORMATS`), as
+    rows in sentence positions (module docstring).
+
+    Raises
+    ------
+    InputError
+        ``PATH:LINE: message`` at the first fault; a document without a sentence.
+    UsageError
+        A segeval dataset of several coders without ``#CODER``.
+    """
+    if format == "segeval":
+        return _segeval_rows(file, coder)
+    lines = split_lines(read_text(file, encoding=encoding))
+    if format == "nltk":
+        return _nltk_rows(file, lines)
+    segments = choi_segments(lines) if format == "choi" else wiki727k_segments(lines, path=file)
+    if not segments:
+        raise InputError(f"no sentence in this {format} document", path=file)
+    return Rows.of_file(file, {file.stem: _records(segments)})
+
+
+def _records(segments: list[Segment]) -> list[tuple[float, float, str, int]]:
+    """``(start, end, label, line)`` of each segment, in sentence positions."""
+    records, position = [], 0
+    for label, line, sentences in segments:
+        records.append((float(position), float(position + len(sentences)), label, line))
+        position += len(sentences)
+    return records
+
+
+def choi_segments(lines: list[str]) -> list[Segment]:
+    """The segments of a Choi document (its lines): those between separator lines, each with a sentence."""
+    segments: list[Segment] = []
+    current: list[int] = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip() == CHOI_SEPARATOR:
+            if current:
+                segments.append((NO_LABEL, current[0], current))
+            current = []
+        elif text.strip():
+            current.append(number)
+    if current:
+        segments.append((NO_LABEL, current[0], current))
+    return segments
+
+
+def wiki727k_segments(lines: list[str], *, path: Path | None = None) -> list[Segment]:
+    """The segments of a Wiki-727K document (its lines), as ``read_wiki_file`` reads them (module docstring):
+    headers of levels 1-2 start a section, deeper headers are dropped, the first section is left out,
+    ``***LIST***.`` lines and lines without a word are no sentence; a section without a sentence is no
+    segment."""
+    # as the loader splits the text: a section per header of level 1-2, and one for the text before the
+    # first header when there is any (deeper headers removed first); a last header with nothing after
+    # it makes no section
+    sections: list[tuple[str, int, list[int], list[bool]]] = []  # (title, line, sentence lines, [has text])
+    current: tuple[str, int, list[int], list[bool]] | None = None
+    for number, text in enumerate(lines, start=1):
+        header = WIKI_HEADER.match(text.strip())
+        if header is not None:
+            rest = text.strip()[header.end() :]
+            if header.group(1) in "12":
+                current = (header.group(0)[len("========,1,") : -1], number, [], [False])
+                sections.append(current)
+            text = rest
+        elif text.strip().startswith("========,"):
+            raise InputError(
+                "a Wiki-727K header is ========,LEVEL,TITLE. with LEVEL one digit and TITLE ending with a period",
+                path=path,
+                line=number,
+                value=text,
+            )
+        if not text.strip():
+            continue
+        if current is None:  # text before the first header: a section of its own (the preface)
+            current = (NO_LABEL, number, [], [False])
+            sections.append(current)
+        current[3][0] = True
+        if _is_sentence(text):
+            current[2].append(number)
+    if sections and not sections[-1][3][0]:
+        sections.pop()
+    kept = [s for s in sections[1:] if s[2]]  # the first section is the preface
+    return [(title or NO_LABEL, found[0], found) for title, _, found, _ in kept]
+
+
+def _is_sentence(text: str) -> bool:
+    """A line the loader counts as a sentence: not ``***LIST***.``, with a word left once the special
+    tokens are removed (``extract_sentence_words(..., remove_special_tokens=True)``)."""
+    text = text.strip()
+    if text == "***LIST***.":
+        return False
+    for token in WIKI_SPECIAL:
+        text = text.replace(token, "")
+    return _WORD.search(text) is not None
+
+
+def _masses_records(masses: list[int], line: int | None) -> list[tuple[float, float, str, int]]:
+    ends = np.cumsum(masses).tolist()
+    starts = [0, *ends[:-1]]
+    return [(float(a), float(b), NO_LABEL, line or 0) for a, b in zip(starts, ends)]
+
+
+def _segeval_rows(file: Path, coder: str | None) -> Rows:
+    """The documents of a segeval JSON dataset or mass TSV, as coded by ``coder``."""
+    from tvseg.readers.agreement import _find_line, read_dataset_json
+
+    if file.suffix.lower() == ".tsv":
+        data, lines = _segeval_tsv(file)
+    else:
+        data = read_dataset_json(file)
+        text = read_text(file)
+        lines = {item: {c: _find_line(text, c, after=item) for c in codings} for item, codings in data.items()}
+    coders = sorted({c for codings in data.values() for c in codings})
+    if coder is None:
+        if len(coders) != 1:
+            raise UsageError(
+                f"{file}: the dataset has {len(coders)} coders ({', '.join(coders)}): name the one to read, "
+                f"{file}#CODER"
+            )
+        coder = coders[0]
+    shows = {}
+    for item, codings in data.items():
+        if coder not in codings:
+            raise InputError(
+                f"item {item!r} has no coder {coder!r} (its coders: {', '.join(sorted(codings))})",
+                path=file,
+                line=_find_line(read_text(file), item) if file.suffix.lower() != ".tsv" else None,
+            )
+        shows[str(item)] = _masses_records(list(codings[coder]), lines[item][coder])
+    return Rows.of_file(file, shows)
+
+
+def _segeval_tsv(file: Path) -> tuple[dict, dict]:
+    """segeval's mass TSV (``input_linear_mass_tsv``): ``{stem: {coder: masses}}`` and each coder's line."""
+    rows = list(csv.reader(split_lines(read_text(file)), delimiter="\t"))
+    codings: dict[str, list[int]] = {}
+    lines: dict[str, int] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        coder = row[0]
+        if coder in codings:
+            raise InputError("a coder is given twice", path=file, line=number, value=coder)
+        masses = []
+        for cell in row[1:]:
+            if not cell.strip().isdigit() or int(cell) <= 0:
+                raise InputError(
+                    f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
+                )
+            masses.append(int(cell))
+        if not masses:
+            raise InputError(f"coder {coder!r} has no masses", path=file, line=number, value="\t".join(row))
+        codings[coder], lines[coder] = masses, number
+    if not codings:
+        raise InputError("no coder in this TSV file (a header line, then CODER<TAB>MASS<TAB>...)", path=file)
+    return {file.stem: codings}, {file.stem: lines}
+
+
+def _nltk_rows(file: Path, lines: list[str]) -> Rows:
+    """The documents of a file of nltk boundary strings, ``DOC_ID BITS`` a line."""
+    shows: dict[str, list[tuple[float, float, str, int]]] = {}
+    for number, text in enumerate(lines, start=1):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        parts = text.split()
+        if len(parts) != 2 or set(parts[1]) - {"0", "1"}:
+            raise InputError(
+                "expected DOC_ID BITS (BITS: 0 and 1, one per gap between two sentences)",
+                path=file,
+                line=number,
+                value=text,
+            )
+        name, bits = parts
+        if name in shows:
+            raise InputError("a document is given twice", path=file, line=number, value=name)
+        ends = [g + 1 for g, c in enumerate(bits) if c == "1"] + [len(bits) + 1]
+        starts = [0, *ends[:-1]]
+        shows[name] = [(float(a), float(b), NO_LABEL, number) for a, b in zip(starts, ends)]
+    if not shows:
+        raise InputError("no document in this file (DOC_ID BITS a line)", path=file)
+    return Rows.of_file(file, shows)
+
+
+def in_units(columns: SegmentColumns) -> SegmentColumns:
+    """``columns`` marked as a corpus in the unit domain (``domain == "units"``)."""
+    return SegmentColumns(
+        columns.names,
+        columns.offsets,
+        start=columns.start,
+        end=columns.end,
+        label=columns.label,
+        line=columns.line,
+        paths=columns.paths,
+        domain=UNITS,
+    )
