@@ -305,3 +305,14 @@ def test_keywords_keep_the_order_that_segeval_reverses():
     assert tvseg.pk(reference=ref, hypothesis=hyp, convention="segeval") == pytest.approx(expected, abs=1e-12)
     assert tvseg.pk(ref, hyp, convention="segeval") == pytest.approx(expected, abs=1e-12)
     assert tvseg.pk(hyp, ref, convention="segeval") != pytest.approx(expected, abs=1e-12)
+
+
+def test_jobs_score_a_text_corpus_as_one_process_does_and_html_is_refused(tmp_path, capsys):
+    corpus(tmp_path, "choi", documents=4)
+    one = evaluate_json(tmp_path, "choi", "--convention", "segeval")
+    many = evaluate_json(tmp_path, "choi", "--convention", "segeval", "--jobs", "2")
+    assert many["shows"] == one["shows"] and many["corpus"] == one["corpus"]
+    code = main(["evaluate", "--reference", str(tmp_path / "ref"), "--hypothesis", f"sys={tmp_path / 'hyp'}",
+                 "--format", "choi", "--html", str(tmp_path / "report")])  # fmt: skip
+    assert code == 2 and "drop --html" in capsys.readouterr().err
+    assert not (tmp_path / "report").exists()

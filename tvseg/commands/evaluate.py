@@ -337,7 +337,12 @@ def run(args) -> int:
     set_mode(getattr(args, "progress", None))
     settings, files = files_of(args)
     dask = getattr(args, "dask", None)
-    if dask is not None or (jobs is not None and jobs > 1):  # each process reads its shard of the shows
+    from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
+
+    text = args.format in TEXT_CORPUS_FORMATS  # a text corpus: scored in one process, no report
+    if text and args.html is not None:
+        raise UsageError(f"--html draws timed segmentations; a {args.format} corpus is in sentences: drop --html")
+    if not text and (dask is not None or (jobs is not None and jobs > 1)):  # each process reads its shard
         from tvseg.scale import evaluate_files
 
         result = evaluate_files(
