@@ -2,7 +2,9 @@
 
 Every field that changes a number carries a short ``key`` in its metadata; :meth:`Settings.signature`
 is generated from the fields, so a new setting cannot be left out of it (sacrebleu's signature once
-left out a setting that changes BLEU; tests/test_settings.py checks that no field is missing).
+left out a setting that changes BLEU; tests/test_settings.py checks that no field is missing). The one
+field without a key, ``preset``, is a label: the name of the preset (:mod:`tvseg.presets`) that chose
+the other fields' values, which hold the effective settings; it changes no number.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from tvseg.errors import UsageError
 from tvseg.unit.conventions import CONVENTIONS
 
 __all__ = ["Settings", "CONVENTIONS"]
+
+PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt")
+"""The presets of :mod:`tvseg.presets` (a layer above: it holds their values)."""
 
 MAX_BOOTSTRAP = 100_000
 """Most bootstrap resamples a run may ask for: the resampled scores are held in memory."""
@@ -62,6 +67,10 @@ class Settings:
         Seed of the bootstrap's random generator.
     confidence : float
         Coverage of the bootstrap confidence intervals.
+    preset : str or None
+        The preset (:data:`tvseg.presets.PRESETS`) the other fields were taken from, explicit values
+        winning: a label shown in the summary and the JSON settings, not in the signature (the fields
+        hold the effective values). Build such settings with :func:`tvseg.presets.preset_settings`.
     """
 
     gamma: float = _key(0.85, "gamma", "coverage threshold")
@@ -77,6 +86,7 @@ class Settings:
     bootstrap: int = _key(1000, "boot", "bootstrap resamples")
     seed: int = _key(0, "seed", "bootstrap seed")
     confidence: float = _key(0.95, "ci", "confidence level")
+    preset: str | None = field(default=None, metadata={"key": None, "doc": "preset the values came from (a label)"})
 
     def __post_init__(self) -> None:
         self._check()
@@ -111,6 +121,8 @@ class Settings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise UsageError(f"{name} must be a non-negative integer, got {v!r}")
+        if self.preset is not None and self.preset not in PRESET_NAMES:
+            raise UsageError(f"preset must be one of {', '.join(PRESET_NAMES)}, got {self.preset!r}")
         if self.bootstrap > MAX_BOOTSTRAP:
             raise UsageError(
                 f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
@@ -122,11 +134,15 @@ class Settings:
         return Settings(**{**self.as_dict(), **changes})
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict (the JSON ``settings`` object)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The fields as a plain dict (the JSON ``settings`` object; ``preset`` only when one was used)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if out["preset"] is None:
+            del out["preset"]
+        return out
 
     def signature(self) -> str:
-        """One line that encodes every setting that changes a number, and the tvseg version.
+        """One line that encodes every setting that changes a number, and the tvseg version (not the
+        preset's name: the fields it set are in the line with their effective values).
 
         Examples
         --------
@@ -137,6 +153,8 @@ class Settings:
 
         parts = []
         for f in dataclasses.fields(self):
+            if f.metadata["key"] is None:  # a label (preset), no number depends on it
+                continue
             parts.append(f"{f.metadata['key']}:{_show(f.name, getattr(self, f.name))}")
         parts.append(f"version:{__version__}")
         return "|".join(parts)

@@ -23,6 +23,7 @@ from pathlib import Path
 from tvseg import metrics
 from tvseg.errors import InputError, UsageError
 from tvseg.output import dumps_json, new_run_id, with_run_id, write_json_atomic
+from tvseg.presets import PRESETS, effective_settings
 from tvseg.settings import CONVENTIONS, Settings
 
 DESCRIPTION = """\
@@ -144,9 +145,17 @@ def add_input_arguments(p) -> None:
     p.add_argument("--frame", metavar="SECONDS", type=float, help="use fixed frames of this length as units")
     p.add_argument("--uem", metavar="PATH", help="UEM file: the scored part of each show")
     p.add_argument("--metadata", metavar="PATH", help="show metadata CSV (channel, programme) for groups")
-    p.add_argument("--gamma", type=float, default=0.85, help="coverage threshold, strict (default 0.85)")
-    p.add_argument("--tolerance", type=float, default=10.0, help="boundary tolerance in s (default 10)")
-    p.add_argument("--long-threshold", type=float, default=30.0, help="short/long split in s (default 30)")
+    p.add_argument(
+        "--preset",
+        choices=tuple(PRESETS),
+        help="set every option that makes the numbers equal that tool's: "
+        + "; ".join(f"{name}: {_preset_help(preset)}" for name, preset in PRESETS.items())
+        + ". Options given with it win; the signature shows the effective settings (tvseg/presets.py)",
+    )
+    # default None: not given (the preset's value or Settings' default applies: settings_of)
+    p.add_argument("--gamma", type=float, help="coverage threshold, strict (default 0.85)")
+    p.add_argument("--tolerance", type=float, help="boundary tolerance in s (default 10)")
+    p.add_argument("--long-threshold", type=float, help="short/long split in s (default 30)")
     p.add_argument(
         "--title-f1",
         type=float,
@@ -155,9 +164,9 @@ def add_input_arguments(p) -> None:
     )
     p.add_argument(
         "--title-stemming",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="title ROUGE-L with the Porter stemmer, as "
-        "rouge-score's use_stemmer=True and chunkseg (needs nltk installed)",
+        "rouge-score's use_stemmer=True and chunkseg (needs nltk installed; default: no stemming)",
     )
     p.add_argument(
         "--k",
@@ -169,11 +178,10 @@ def add_input_arguments(p) -> None:
     p.add_argument(
         "--convention",
         choices=CONVENTIONS,
-        default="paper",
         help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)",
     )
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000, 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 1000, 0: none)")
+    p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
     p.add_argument(
         "--no-time-base-check",
         action="store_true",
@@ -252,7 +260,8 @@ def files_of(args):
                 f"system_a={root / 'hypotheses' / 'system_a.rttm'}",
                 f"system_b={root / 'hypotheses' / 'system_b'}",
             ]
-        if args.units is None and args.frame is None:
+        preset = PRESETS.get(getattr(args, "preset", None) or "")
+        if args.units is None and args.frame is None and (preset is None or "units" not in preset.settings):
             args.units = str(root / "units" / "breath_groups.csv")
         args.uem = args.uem or str(root / "corpus.uem")
         args.metadata = args.metadata or str(root / "metadata.csv")
@@ -275,20 +284,7 @@ def files_of(args):
         folder = Path(args.json).parent
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
-    settings = Settings(
-        gamma=args.gamma,
-        tolerance=args.tolerance,
-        long_threshold=args.long_threshold,
-        title_f1_threshold=args.title_f1,
-        title_stemming=args.title_stemming,
-        uem=args.uem is not None,
-        units="frames" if args.frame is not None else ("file" if args.units else "none"),
-        frame=args.frame,
-        k=args.k,
-        convention=args.convention,
-        bootstrap=args.bootstrap,
-        seed=args.seed,
-    )
+    settings = settings_of(args)
     files = Files(
         columns=_columns(args, systems),
         time_origin=_time_origins(args, systems),
@@ -301,6 +297,49 @@ def files_of(args):
         encoding=encoding,
     )
     return settings, files
+
+
+def settings_of(args) -> Settings:
+    """The :class:`Settings` of the options: Settings' defaults, then ``--preset``'s values, then the
+    options given (:func:`tvseg.presets.effective_settings`)."""
+    given = {field: getattr(args, dest, None) for dest, field in _OPTION_FIELDS.items()}
+    given = {field: value for field, value in given.items() if value is not None}
+    if args.frame is not None:
+        given.update(units="frames", frame=args.frame)
+    elif args.units:
+        given["units"] = "file"
+    given["uem"] = args.uem is not None
+    return Settings(**effective_settings(getattr(args, "preset", None), given, {}))
+
+
+_OPTION_FIELDS = {
+    "gamma": "gamma",
+    "tolerance": "tolerance",
+    "long_threshold": "long_threshold",
+    "title_f1": "title_f1_threshold",
+    "title_stemming": "title_stemming",
+    "k": "k",
+    "convention": "convention",
+    "bootstrap": "bootstrap",
+    "seed": "seed",
+}
+"""Option dest -> Settings field, for the options whose default (None) means "not given"."""
+
+
+def _preset_help(preset) -> str:
+    """``NAME (the options it sets)`` for ``--help``."""
+    option = {field: dest.replace("_", "-") for dest, field in _OPTION_FIELDS.items()}
+    parts = []
+    for field, value in preset.settings.items():
+        if field == "units":
+            continue  # frames: said by --frame
+        if isinstance(value, bool):
+            parts.append(f"--{option[field]}" if value else f"--no-{option[field]}")
+        else:
+            parts.append(
+                f"--{option.get(field, field)} {'auto' if value is None else f'{value:g}' if isinstance(value, float) else value}"
+            )
+    return f"{preset.tool}" + (f" ({' '.join(parts)})" if parts else ", no option: its metrics are always computed")
 
 
 def _columns(args, systems):
@@ -405,21 +444,44 @@ def _fmt(value) -> str:
 
 def summary(result) -> str:
     """Systems x main metrics (percent), pooled over the corpus and macro-averaged over shows (the
-    systems' names with their control characters escaped: :func:`tvseg.terminal.printable`)."""
+    systems' names with their control characters escaped: :func:`tvseg.terminal.printable`).
+
+    Under a preset (``result.settings.preset``) the row the tool reports comes first and the preset's
+    columns are added (:class:`tvseg.presets.Preset`: ``headline``, ``columns``); the numbers are the same.
+    """
+    from tvseg.metrics import METRICS
     from tvseg.terminal import printable
 
+    preset = PRESETS.get(getattr(result.settings, "preset", None) or "")
     names = {name: printable(name) for name in result.systems}
     width = max(len("system"), *(len(n) for n in names.values()))
     columns = (() if getattr(result, "domain", "time") == "units" else SUMMARY) + tuple(
         (k, label) for k, label in OPTIONAL if any(k in sr.corpus for sr in result.systems.values())
     )
-    head = " ".join(f"{label:>8}" for _, label in columns)
-    lines = [f"{len(result.shows)} shows; {result.settings.signature()}", f"{'system':<{width}}  {'':<6} {head}"]
+    if preset is not None:
+        shown = {k for k, _ in columns}
+        columns += tuple(
+            (k, METRICS[k].summary or METRICS[k].label)
+            for k in preset.columns
+            if k not in shown and any(k in sr.corpus for sr in result.systems.values())
+        )
+    widths = [max(8, len(str(label))) for _, label in columns]
+    head = " ".join(f"{label:>{w}}" for (_, label), w in zip(columns, widths))
+    named = f"preset {preset.name} ({preset.tool}); " if preset is not None else ""
+    lines = [
+        f"{len(result.shows)} shows; {named}{result.settings.signature()}",
+        f"{'system':<{width}}  {'':<6} {head}",
+    ]
     for name, sr in result.systems.items():
-        for kind, values in (("corpus", sr.corpus), ("macro", sr.macro)):
-            cells = " ".join(f"{_fmt(values.get(k)):>8}" for k, _ in columns)
-            lines.append(f"{names[name] if kind == 'corpus' else '':<{width}}  {kind:<6} {cells}")
+        rows = (("corpus", sr.corpus), ("macro", sr.macro))
+        if preset is not None and preset.headline == "macro":
+            rows = rows[::-1]
+        for kind, values in rows:
+            cells = " ".join(f"{_fmt(values.get(k)):>{w}}" for (k, _), w in zip(columns, widths))
+            lines.append(f"{names[name] if kind == rows[0][0] else '':<{width}}  {kind:<6} {cells}")
     notes = ["percent"]
+    if preset is not None and preset.headline == "macro":
+        notes.append(f"macro first: {preset.tool} reports means over shows")
     if any(k == "pk" for k, _ in columns):
         notes.append("Pk and WD are error rates: lower is better")
     if any(k == "title_accuracy" for k, _ in columns):
