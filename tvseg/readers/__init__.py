@@ -66,6 +66,9 @@ FORMATS = {
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
 file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
 
+_EXTENSIONS = ", ".join(FORMATS)
+"""The extensions read from a folder, for messages."""
+
 PathArg: TypeAlias = "str | os.PathLike[str]"
 """What a reader's ``path`` may be: a path as text or a path object."""
 
@@ -152,12 +155,12 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
     unread.sort()
     if not files:
         raise InputError(
-            "no file to read in this folder (.rttm, .vtt, .srt, .csv or .jsonl; .txt chapter lists with format 'txt')",
+            f"no file to read in this folder ({_EXTENSIONS}; .txt chapter lists with format 'txt')",
             path=folder,
         )
     if unread:
         warn(
-            f"not read (sub-folders are not searched; only .rttm, .vtt, .srt, .csv and .jsonl files are read"
+            f"not read (sub-folders are not searched; only {_EXTENSIONS} files are read"
             f"{'' if format is None else ' as ' + format}; .txt chapter lists only with format 'txt'): "
             f"{', '.join(unread[:8])}"
             f"{f' and {len(unread) - 8} more' if len(unread) > 8 else ''}",
