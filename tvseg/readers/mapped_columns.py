@@ -28,6 +28,7 @@ import numpy as np
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.tables import Table
+from tvseg.readers.time_origin import per_side
 from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["ColumnMap", "SideColumns", "parse_columns", "table_mapped_rows", "json_mapped_rows"]
@@ -107,21 +108,13 @@ class SideColumns:
 
     @classmethod
     def from_options(cls, values: list[str], *, systems) -> SideColumns | None:
-        known = ("reference", "units", *systems)
-        every, sides = None, {}
-        for value in values:
-            key = value.partition("=")[0]
-            side, colon, _ = key.partition(":")
-            if not colon:
-                if every is not None:
-                    raise UsageError("--columns MAP (for every side) is given twice")
-                every = parse_columns(value)
-                continue
-            if side not in known:
-                raise UsageError(f"--columns {value!r}: {side!r} is not a side (choose from {', '.join(known)})")
-            if side in sides:
-                raise UsageError(f"--columns {side}: is given twice")
-            sides[side] = parse_columns(value[len(side) + 1 :])
+        every, sides = per_side(
+            values,
+            option="--columns",
+            known=("reference", "units", *systems),
+            separator=":",
+            parse=lambda text, side: parse_columns(text),
+        )
         return cls(every, tuple(sides.items())) if every is not None or sides else None
 
     def of(self, side: str) -> ColumnMap | None:

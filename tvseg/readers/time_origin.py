@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -169,20 +170,15 @@ class TimeOrigins:
     def from_options(cls, values: list[str], *, systems, metadata: Mapping[str, float] | None) -> TimeOrigins | None:
         """The origins of ``--time-origin`` values (``[SIDE=]CLOCK``) and a metadata's per-show origins;
         None when there are none."""
-        every, sides = None, {}
-        known = (*SIDES, *systems)
-        for value in values:
-            side, sep, clock = value.rpartition("=")
-            if not sep:
-                if every is not None:
-                    raise UsageError("--time-origin CLOCK (for every side) is given twice")
-                every = parse_origin(clock)
-                continue
-            if side not in known:
-                raise UsageError(f"--time-origin {value!r}: {side!r} is not a side (choose from {', '.join(known)})")
-            if side in sides:
-                raise UsageError(f"--time-origin {side}= is given twice")
-            sides[side] = parse_origin(clock, what=f"--time-origin {side}=")
+        every, sides = per_side(
+            values,
+            option="--time-origin",
+            known=(*SIDES, *systems),
+            separator="=",
+            parse=lambda clock, side: parse_origin(
+                clock, **({} if side is None else {"what": f"--time-origin {side}="})
+            ),
+        )
         shows = dict(metadata or {})
         if every is None and not sides and not shows:
             return None
@@ -203,3 +199,33 @@ class TimeOrigins:
             return {}
         values = {show: _origin(origin, show) for show in shows}
         return {show: value for show, value in values.items() if value}
+
+
+def per_side(values: list[str], *, option: str, known, separator: str, parse) -> tuple[Any, dict[str, Any]]:
+    """``(value for every side, {side: value})`` of a repeatable ``[SIDE<separator>]VALUE`` option
+    (``--time-origin``, ``--columns``): ``parse(text, side)`` reads a value (side None: every side's).
+
+    Raises
+    ------
+    UsageError
+        A side that is not in ``known``, or a side (or every side) given twice.
+    """
+    every, sides = None, {}
+    for value in values:
+        if separator == "=":
+            side, sep, text = value.rpartition(separator)
+        else:
+            key = value.partition("=")[0]
+            side, sep, _ = key.partition(separator)
+            text = value[len(side) + 1 :] if sep else value
+        if not sep:
+            if every is not None:
+                raise UsageError(f"{option} (for every side) is given twice")
+            every = parse(text, None)
+            continue
+        if side not in known:
+            raise UsageError(f"{option} {value!r}: {side!r} is not a side (choose from {', '.join(known)})")
+        if side in sides:
+            raise UsageError(f"{option} {side}{separator} is given twice")
+        sides[side] = parse(text, side)
+    return every, sides
