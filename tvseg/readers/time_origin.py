@@ -175,9 +175,7 @@ class TimeOrigins:
             option="--time-origin",
             known=(*SIDES, *systems),
             separator="=",
-            parse=lambda clock, side: parse_origin(
-                clock, **({} if side is None else {"what": f"--time-origin {side}="})
-            ),
+            parse=lambda clock, side: parse_origin(clock, what="--time-origin" + ("" if side is None else f" {side}=")),
         )
         shows = dict(metadata or {})
         if every is None and not sides and not shows:
