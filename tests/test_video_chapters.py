@@ -155,7 +155,8 @@ def _overlap(results):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("shape", ["raw", "processed"])
-def test_evaluate_gives_dvc_eval_detection_and_navigation_per_video(tmp_path, capsys, seed, shape):
+@pytest.mark.parametrize("preset", [[], ["--preset", "vidchapters"]])
+def test_evaluate_gives_dvc_eval_detection_and_navigation_per_video(tmp_path, capsys, seed, shape, preset):
     raw, processed, prediction = _generated(seed)
     assert _overlap(prediction["results"])
     reference = tmp_path / "ann.json"
@@ -163,7 +164,9 @@ def test_evaluate_gives_dvc_eval_detection_and_navigation_per_video(tmp_path, ca
     hypothesis = tmp_path / "pred.json"
     hypothesis.write_text(json.dumps(prediction, indent=1))
     out = tmp_path / "out.json"
-    code = main(["evaluate", "--reference", str(reference), "--hypothesis", f"dense={hypothesis}", "--json", str(out)])
+    code = main(
+        ["evaluate", "--reference", str(reference), "--hypothesis", f"dense={hypothesis}", "--json", str(out), *preset]
+    )
     assert code == 0
     assert "dense: its segments overlap" in capsys.readouterr().err
     result = json.loads(out.read_text())["systems"]["dense"]
