@@ -316,3 +316,32 @@ def test_jobs_score_a_text_corpus_as_one_process_does_and_html_is_refused(tmp_pa
                  "--format", "choi", "--html", str(tmp_path / "report")])  # fmt: skip
     assert code == 2 and "drop --html" in capsys.readouterr().err
     assert not (tmp_path / "report").exists()
+
+
+def test_a_segeval_dataset_is_recognised_by_its_shape(tmp_path):
+    # {"items": {doc: {coder: masses}}} without --format reads as --format segeval does; doc "d": masses
+    # 3,2 against 2,3; the one boundary is off by one sentence: segeval's B with n=2 counts it as a
+    # near miss, B = 1 - 0.5/1 = 0.5 (one boundary pair, one near miss of weight 0.5)
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"items": {"d": {"r": [3, 2], "h": [2, 3]}}, "segmentation_type": "linear"}))
+    results = []
+    for extra in ([], ["--format", "segeval"]):
+        out = tmp_path / f"out{len(extra)}.json"
+        code = main(
+            [
+                "evaluate",
+                "--reference",
+                f"{data}#r",
+                "--hypothesis",
+                f"s={data}#h",
+                "--json",
+                str(out),
+                "--bootstrap",
+                "0",
+            ]
+            + extra
+        )
+        assert code == 0
+        results.append(json.loads(out.read_text())["systems"]["s"]["shows"]["d"])
+    assert results[0] == results[1]
+    assert results[0]["b"] == pytest.approx(0.5, abs=1e-12)

@@ -312,7 +312,10 @@ def test_plain_json_and_unknown_shapes(tmp_path):
         columns = read_segments(path)
     assert segments(columns["news"]) == [(0, 12.5, "Headlines"), (12.5, 60, NO_LABEL)]
     with pytest.raises(InputError, match="no known shape"):
-        read_segments(write(tmp_path, "u.json", '{"items": {"a": [[1, 2]]}}'))
+        read_segments(write(tmp_path, "u.json", '{"videos": {"a": [[1, 2]]}}'))
+    # segeval's top level ({"items": ...}) is its dataset, refused by its reader at the item
+    with pytest.raises(InputError, match="item 'a' must map coders to masses"):
+        read_segments(write(tmp_path, "v.json", '{"items": {"a": [[1, 2]]}}'))
     with pytest.raises(InputError, match="holds segments, not transcript units"):
         from tvseg import read_units
 

@@ -116,6 +116,17 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
     return found
 
 
+def _segeval_json(path: PathArg, *, encoding: str | None) -> bool:
+    """Whether ``path`` (``PATH#CODER`` too) is a ``.json`` file holding segeval's dataset."""
+    base = Path(split_coder(path)[0])
+    if base.suffix.lower() != ".json" or not base.is_file():
+        return False
+    try:
+        return sniff_json(base, encoding=encoding) == "segeval"
+    except InputError:
+        return False  # read again by its reader, which gives the error
+
+
 def _extension_format(file: Path, format: str | None) -> str | None:
     """The format a folder's file is read as (``None``: not read)."""
     suffix = file.suffix.lower()
@@ -238,6 +249,8 @@ def read_segments(
         ``encoding`` among them), a show found in two files, or an unknown ``encoding``.
     """
     check_encoding(encoding)
+    if format is None and _segeval_json(path, encoding=encoding):
+        format = "segeval"
     path, coder = split_coder(path) if format == "segeval" else (path, None)
     if format in TEXT_CORPUS_FORMATS and (uem is not None or time_origin is not None):
         raise UsageError(f"a {format} corpus is in sentences, not seconds: no UEM, no time origin")

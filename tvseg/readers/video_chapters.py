@@ -39,6 +39,7 @@ JSON_FORMATS = ("vidchapters", "anet", "json")
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ANET_TOP = {"results", "version", "external_data"}
+_SEGEVAL_TOP = {"items", "segmentation_type", "id"}
 
 
 class _Number(str):
@@ -142,7 +143,8 @@ def _excerpt(error: json.JSONDecodeError) -> str:
 
 
 def json_shape(data) -> str | None:
-    """The format whose shape ``data`` (parsed JSON) has: ``"anet"``, ``"vidchapters"``, ``"json"``, or None.
+    """The format whose shape ``data`` (parsed JSON) has: ``"anet"``, ``"vidchapters"``, ``"json"``,
+    ``"segeval"`` (segeval's dataset: an object with an ``items`` object), or None.
 
     ``anet``: an object with a ``results`` object (and possibly ``version``, ``external_data``);
     ``vidchapters``: an object whose values are objects with ``chapters`` or ``timestamps``; ``json``: an
@@ -153,6 +155,8 @@ def json_shape(data) -> str | None:
         return None
     if isinstance(data.get("results"), dict) and set(data) <= _ANET_TOP:
         return "anet"
+    if isinstance(data.get("items"), dict) and set(data) <= _SEGEVAL_TOP:
+        return "segeval"
     values = list(data.values())
     first = values[0]
     if isinstance(first, dict) and ("chapters" in first or "timestamps" in first):
@@ -174,7 +178,8 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
         raise InputError(
             "a .json file of no known shape: VidChapters' annotations {video: {duration, chapters: [{label, time}]}}"
             ' (format vidchapters), ActivityNet predictions {"results": {video: [{timestamp, sentence}]}} (format '
-            "anet) or {show: [{start, end, title}]} (format json); segeval's datasets are read by tvseg agreement",
+            'anet), {show: [{start, end, title}]} (format json) or segeval\'s dataset {"items": {document: {coder: '
+            "masses}}} (format segeval)",
             path=path,
             line=1,
         )
