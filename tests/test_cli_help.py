@@ -160,6 +160,7 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "metadata.csv", work / "shows.csv")
     shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
     shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
+    (work / "data_samples").symlink_to(ROOT / "data_samples", target_is_directory=True)  # the journeys' samples
     return work
 
 
