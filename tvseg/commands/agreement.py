@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
-from tvseg.output import write_json_atomic
 
 __all__ = ["add_parser", "run"]
 
@@ -220,5 +219,7 @@ def _check_frame(frame, show, extent):
 
 
 def _write_json(path: Path, payload: dict) -> None:
+    from tvseg.output import write_json_atomic
+
     write_json_atomic(path, payload, indent=2)
     print(f"wrote {path}", file=sys.stderr)

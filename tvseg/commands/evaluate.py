@@ -20,9 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-from tvseg import metrics
 from tvseg.errors import InputError, UsageError
-from tvseg.output import dumps_json, new_run_id, with_run_id, write_json_atomic
 from tvseg.presets import PRESETS, effective_settings
 from tvseg.settings import CONVENTIONS, Settings
 
@@ -36,10 +34,23 @@ examples:
   tvseg evaluate --demo --no-html
   tvseg evaluate --reference ref/ --hypothesis mine=out/mine.rttm --units breath_groups.csv --json scores.json"""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-# The registry's summary columns; those of the unit and title groups only when some system has them
-# (units given; titles on both sides).
-SUMMARY = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group not in ("unit", "title"))
-OPTIONAL = tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group in ("unit", "title"))
+
+
+def __getattr__(name: str):
+    """``SUMMARY`` and ``OPTIONAL``, the registry's summary columns (those of the unit and title groups,
+    ``OPTIONAL``, only when some system has them: units given, titles on both sides), made when first
+    read: the registry imports numpy, which ``tvseg --help`` does not need."""
+    if name not in ("SUMMARY", "OPTIONAL"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from tvseg import metrics
+
+    optional = ("unit", "title")
+    columns = {
+        "SUMMARY": tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group not in optional),
+        "OPTIONAL": tuple((k, label) for k, label in metrics.SUMMARY if metrics.METRICS[k].group in optional),
+    }
+    globals().update(columns)
+    return columns[name]
 
 
 def add_parser(subparsers) -> None:
@@ -371,6 +382,7 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    from tvseg.output import new_run_id, with_run_id
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
@@ -449,6 +461,7 @@ def summary(result) -> str:
     Under a preset (``result.settings.preset``) the row the tool reports comes first and the preset's
     columns are added (:class:`tvseg.presets.Preset`: ``headline``, ``columns``); the numbers are the same.
     """
+    from tvseg.commands.evaluate import OPTIONAL, SUMMARY
     from tvseg.metrics import METRICS
     from tvseg.terminal import printable
 
@@ -492,11 +505,15 @@ def summary(result) -> str:
 
 def write_json(data: dict, path) -> None:
     """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
+    from tvseg.output import write_json_atomic
+
     write_json_atomic(path, data, safe=True)
 
 
 def write_json_stdout(data: dict) -> None:
     """Write ``data`` (JSON-safe) to standard output; an :class:`InputError` when its reader left before the end."""
+    from tvseg.output import dumps_json
+
     out = sys.stdout
     out.write(dumps_json(data) + "\n")
     out.flush()

@@ -7,7 +7,6 @@ import os
 import sys
 
 from tvseg.errors import UsageError
-from tvseg.output import write_json_atomic
 
 PEVZNER_HEARST_HELP = """\
 Re-run the simulation of Pevzner & Hearst (2002), section 4, Tables 1-3, and print every cell
@@ -178,6 +177,7 @@ def run(args) -> int:
     if args.json:
         _check_folder(args.json)
 
+    from tvseg.output import write_json_atomic
     from tvseg.simulate.report import as_json, format_cells, largest_differences
 
     settings = dict(trials=args.trials, n_hypotheses=args.hypotheses, seed=args.seed, jobs=args.jobs)
@@ -227,6 +227,7 @@ def run(args) -> int:
 
 
 def _run_segment_retrieval(args) -> int:
+    from tvseg.output import write_json_atomic
     from tvseg.simulate import segment_retrieval
 
     for option in ("trials", "shows"):

@@ -20,10 +20,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tvseg.columns import Columns, UnitColumns
 from tvseg.errors import InputError, TvsegError, UsageError
 from tvseg.terminal import printable
+
+if TYPE_CHECKING:
+    from tvseg.columns import Columns, UnitColumns
 
 __all__ = ["add_parser", "run", "validate_file"]
 
@@ -155,13 +158,15 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     summary is counted on what was read (a units table's topic segments on its units' topics, as
     :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
     """
-    from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_uem, read_units
+    from tvseg.columns import UnitColumns
+    from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_units
+    from tvseg.readers.uem import uem_rows
 
     if not file.exists():
         raise InputError("no such file or folder", path=file)
     if file.suffix.lower() == ".uem":
-        uem = read_uem(file, encoding=encoding)
-        return f"UEM, {len(uem)} show(s), {sum(len(t) for t in uem.values())} region(s)"
+        regions = uem_rows(file, encoding=encoding)  # counted on the rows: no pyannote Timeline built
+        return f"UEM, {len(regions.names)} show(s), {len(regions.start)} region(s)"
     kind = detect_format(file, format, encoding=encoding)
     if kind in ("txt", "youtube"):  # a chapter list: everything but the last chapter's end (evaluate: the UEM's)
         from tvseg.readers.chapter_list import read_chapters, youtube_chapters

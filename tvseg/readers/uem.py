@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from pyannote.core import Annotation, Timeline
 
-__all__ = ["read_uem", "crop_to_uem", "crop_show", "crop_spans", "uem_regions", "SpanCrop", "UemCrop"]
+__all__ = ["read_uem", "uem_rows", "crop_to_uem", "crop_show", "crop_spans", "uem_regions", "SpanCrop", "UemCrop"]
 
 
 def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
@@ -48,6 +48,21 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
         A line without exactly 4 fields, a bad time, an end not after the start, overlapping
         regions of one show, or a file without any region.
     """
+    rows = uem_rows(path, encoding=encoding)
+    from pyannote.core import Segment, Timeline
+
+    by_show = np.argsort(rows.show, kind="stable")  # each show's regions, sorted
+    bounds = np.cumsum(np.bincount(rows.show, minlength=len(rows.names)))[:-1]
+    return {
+        show: Timeline([Segment(a, b) for a, b in zip(rows.start[k].tolist(), rows.end[k].tolist())], uri=show)
+        for show, k in zip(rows.names, np.split(by_show, bounds))
+    }
+
+
+def uem_rows(path, *, encoding: str | None = None) -> Rows:
+    """The regions of a UEM file as :func:`read_uem` reads and checks them, one row each (sorted by
+    show and start; ``rows.names`` the shows), without building pyannote objects: for a caller that
+    counts them (``tvseg validate``). The same errors as :func:`read_uem`."""
     regions: dict[str, list[tuple[float, float, str, int]]] = {}
     for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         fields = split_fields(raw)
@@ -66,14 +81,7 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
     rows, error, _ = check_spans(Rows.of_file(path, regions), what="UEM region")
     if error is not None:
         raise error
-    from pyannote.core import Segment, Timeline
-
-    by_show = np.argsort(rows.show, kind="stable")  # each show's regions, sorted
-    bounds = np.cumsum(np.bincount(rows.show, minlength=len(rows.names)))[:-1]
-    return {
-        show: Timeline([Segment(a, b) for a, b in zip(rows.start[k].tolist(), rows.end[k].tolist())], uri=show)
-        for show, k in zip(rows.names, np.split(by_show, bounds))
-    }
+    return rows
 
 
 class UemCrop:

@@ -46,12 +46,13 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import UsageError
+
+if TYPE_CHECKING:  # numpy is imported where an array is made: tvseg's command line parser needs CONVENTIONS only
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "CONVENTIONS",
@@ -112,6 +113,8 @@ def convention_k(n: Any, segments: Any, convention: str) -> Any:
 
     (:func:`tvseg.unit.windows.default_k` says why).
     """
+    import numpy as np
+
     convention = base_convention(convention)
     most = max if isinstance(n, int) and isinstance(segments, int) else np.maximum  # ints stay ints
     if convention == "paper":
@@ -138,6 +141,8 @@ class Geometry:
     @property
     def windows(self) -> Any:
         """The number of window starts ``lo .. hi`` (never negative)."""
+        import numpy as np
+
         return np.maximum(self.hi - self.lo + 1, 0)
 
 
@@ -153,6 +158,8 @@ def geometry(
 ) -> Geometry:
     """Window geometry of ``metric`` ("pk" or "windowdiff") under ``convention`` (module docstring),
     after checking the options; ``n`` and ``segments`` (the reference's) are ints or arrays."""
+    import numpy as np
+
     check_convention(convention)
     if lamprier and convention == "nltk":
         raise UsageError(f"convention {convention!r} has no Lamprier et al. correction")
@@ -198,6 +205,8 @@ def no_window_value(convention: str, metric: str, divisor: Any, equal: Any) -> N
     tool returns 0 (segeval's Pk; segeval's WindowDiff for ``k > N``; nltk's Pk for ``k > N``), for
     ``"chunkseg"``'s WindowDiff with ``k = N`` (segeval divides 0 by 0) what chunkseg substitutes, 1 for
     equal segmentations, else 0; NaN where the convention gives no number."""
+    import numpy as np
+
     out = np.full(np.shape(divisor), np.nan)
     base = base_convention(convention)
     if base == "segeval":
