@@ -412,7 +412,7 @@ def test_an_error_in_a_shard_is_raised_as_one_process_raises_it(corpus, tmp_path
 def test_a_sorted_file_is_cut_between_the_lines_of_two_shows(tmp_path):
     # the bytes of each piece hold exactly the rows whose show lies in the piece's range (told here by
     # reading every line), whatever the bounds, with blank lines anywhere
-    from tvseg.scale import _lines_of, _pieces
+    from tvseg.readers.parts import lines_of, pieces
 
     rng = np.random.default_rng(2)
     shows = sorted({f"s{int(x):03d}" for x in rng.integers(0, 400, 60)})
@@ -423,13 +423,14 @@ def test_a_sorted_file_is_cut_between_the_lines_of_two_shows(tmp_path):
     path = tmp_path / "units.csv"
     path.write_text("".join(rows))
     data = path.read_bytes()
-    lines = _lines_of(str(path), Files(reference="", hypotheses={}), units=True)
+    lines = lines_of(str(path), units=True)
     assert lines is not None and lines.header == b"show,start,end\n"
     for _ in range(50):
         bounds = sorted({f"s{int(x):03d}" for x in rng.integers(0, 420, int(rng.integers(1, 6)))})
         edges = [None, *bounds, None]
-        for (start, stop), lo, hi in zip(_pieces(str(path), lines, bounds), edges[:-1], edges[1:]):
-            got = [line for line in data[start:stop].decode().splitlines() if line]
+        for part, lo, hi in zip(pieces(str(path), lines, bounds), edges[:-1], edges[1:]):
+            assert part.header == lines.header
+            got = [line for line in data[part.start : part.stop].decode().splitlines() if line]
             expected = [
                 row.strip()
                 for row in rows[1:]

@@ -1,0 +1,161 @@
+"""The files of an evaluation, as ``tvseg evaluate`` names them, and their reading in its order.
+
+:class:`Files` names the files; :func:`read_files` reads them all in this process (UEM, reference, each
+system, units, metadata), as ``tvseg evaluate`` without ``--jobs`` does. A shard of :mod:`tvseg.scale`
+reads its part of each with :meth:`Files.read`, the warnings of reading recorded (:func:`recorded`) to
+be given once by the parent.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Files", "read_files", "show_ends", "recorded"]
+
+
+@dataclass(frozen=True)
+class Files:
+    """The files of an evaluation, as ``tvseg evaluate`` names them.
+
+    Attributes
+    ----------
+    reference : str
+        A file or a folder of files.
+    hypotheses : dict
+        System name -> file or folder.
+    units, uem, metadata : str, optional
+    format, encoding : str, optional
+        As :func:`tvseg.read_segments` takes them (``format`` for the segmentations only).
+    """
+
+    reference: str
+    hypotheses: Mapping[str, str]
+    units: str | None = None
+    uem: str | None = None
+    metadata: str | None = None
+    format: str | None = None
+    encoding: str | None = None
+    columns: Any = None  # a tvseg.readers.mapped_columns.SideColumns
+    time_origin: Any = None  # a tvseg.readers.time_origin.TimeOrigins
+
+    def roles(self) -> dict[str, str]:
+        """Each input but the UEM and the metadata (``reference``, ``hypothesis NAME``, ``units``) -> its
+        path, in the order of reading."""
+        roles = {"reference": self.reference, **{f"hypothesis {n}": p for n, p in self.hypotheses.items()}}
+        return {**roles, "units": self.units} if self.units else roles
+
+    def read_uem(self):
+        """The UEM, read and shifted by its time origin (None: no UEM)."""
+        from tvseg.readers import read_uem
+        from tvseg.readers.time_origin import shift_uem
+
+        if not self.uem:
+            return None
+        uem = read_uem(self.uem, encoding=self.encoding)
+        return shift_uem(uem, self.time_origin.of("uem"), path=self.uem) if self.time_origin else uem
+
+    def read_metadata(self):
+        """The metadata table (None: no metadata)."""
+        from tvseg.readers import read_metadata
+
+        return read_metadata(self.metadata, encoding=self.encoding) if self.metadata else None
+
+    def read(self, uem, *, paths: Mapping[str, str | None] | None = None, record: list | None = None) -> dict:
+        """Read each input (:meth:`roles`), the reference first (the ends of chapter lists come from it).
+
+        Parameters
+        ----------
+        uem : dict or None
+            The UEM (:meth:`read_uem`): segments are cropped to it as read.
+        paths : dict, optional
+            Role -> path to read in place of :meth:`roles` (None: a corpus of no show).
+        record : list, optional
+            Where to append the warnings of reading, as ``(index of the role, category, message)``,
+            instead of giving them.
+
+        Returns
+        -------
+        dict
+            Role -> what was read (:meth:`sides` gives it as :func:`tvseg.evaluate` takes it).
+        """
+        from tvseg.columns import SegmentColumns, UnitColumns
+        from tvseg.readers import read_segments, read_units
+
+        read: dict[str, Any] = {}
+        ends: dict = {}
+        for index, (role, path) in enumerate((self.roles() if paths is None else paths).items()):
+            side = role.partition(" ")[2] or role  # reference, units or the system's name
+            options = dict(
+                encoding=self.encoding,
+                columns=self.columns.of(side) if self.columns else None,
+                time_origin=self.time_origin.of(side) if self.time_origin else None,
+            )
+            with recorded(record, index):
+                if path is None:
+                    read[role] = UnitColumns.from_frames({}) if role == "units" else SegmentColumns.from_annotations({})
+                elif role == "units":
+                    read[role] = read_units(path, **options)
+                elif role == "reference":
+                    read[role] = read_segments(path, format=self.format, uem=uem, side=side, which=side, **options)
+                    ends = show_ends(read[role], uem)
+                else:
+                    # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter
+                    # list as a hypothesis ends where the reference's show ends (where the UEM does not say it)
+                    read[role] = read_segments(
+                        path, format=self.format, uem=uem, side=side, which="hypothesis", end=ends, **options
+                    )
+        return read
+
+    def sides(self, read: Mapping[str, Any]) -> dict[str, Any]:
+        """``reference``, ``hypotheses`` (system name -> what was read) and ``units`` (None: none named)
+        of what :meth:`read` returned."""
+        hypotheses = {name: read[f"hypothesis {name}"] for name in self.hypotheses}
+        return {"reference": read["reference"], "hypotheses": hypotheses, "units": read.get("units")}
+
+
+def read_files(files: Files) -> dict[str, Any]:
+    """Read ``files`` in this process, in the order ``tvseg evaluate`` reads them (UEM, reference, each
+    system, units, metadata): the keyword arguments ``reference, hypotheses, uem, units, metadata`` of
+    :func:`tvseg.evaluate`.
+
+    Raises
+    ------
+    InputError
+        The first file that breaks the policy of ``formats/README.md``.
+    """
+    uem = files.read_uem()
+    return {**files.sides(files.read(uem)), "uem": uem, "metadata": files.read_metadata()}
+
+
+def show_ends(reference, uem) -> dict:
+    """Where each reference show with segments ends, for the shows the UEM does not bound (the end of a
+    chapter list read as a hypothesis)."""
+    import numpy as np
+
+    from tvseg.columns import SegmentColumns
+
+    if isinstance(reference, SegmentColumns):  # from the arrays, no Annotation built
+        counts = np.diff(reference.offsets).tolist()
+        ends = reference.ends()
+        return {show: ends[show] for show, n in zip(reference.names, counts) if n and not (uem and uem.get(show))}
+    return {
+        show: annotation.get_timeline().extent().end
+        for show, annotation in reference.items()
+        if annotation and not (uem and uem.get(show))
+    }
+
+
+@contextmanager
+def recorded(record: list | None, index: int):
+    """Warnings given inside appended to ``record`` as ``(index, category, message)`` (None: given)."""
+    if record is None:
+        yield
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    record.extend((index, w.category, str(w.message)) for w in caught)
