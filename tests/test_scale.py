@@ -91,6 +91,8 @@ def corpus(tmp_path_factory):
 def recorded(function):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # a socket a Dask cluster of an earlier test left, collected here, is not a warning of tvseg's
+        warnings.simplefilter("ignore", ResourceWarning)
         result = function()
     return result, sorted((w.category.__name__, str(w.message)) for w in caught)
 

@@ -104,8 +104,10 @@ def evaluate_sharded(
         when ``dask`` is asked for and not installed.
     """
     _check_count("jobs", jobs)
-    inputs = dict(reference=reference, hypotheses=hypotheses, uem=uem, units=units, metadata=metadata)
-    options = dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base)
+    inputs: dict[str, Any] = dict(reference=reference, hypotheses=hypotheses, uem=uem, units=units, metadata=metadata)
+    options: dict[str, Any] = dict(
+        settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base
+    )
     if not reference or not hypotheses:
         return evaluate(**inputs, **options)
     with _runner(jobs, dask) as runner:
@@ -155,7 +157,6 @@ def evaluate_files(
     options = dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base)
     uem = files.read_uem()
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=sweep_tolerances, hypotheses={})
-    kept = lambda names: {}  # the inputs were read in the shards
     with _runner(jobs, dask) as runner:
         whole: set[str] = set()
         for _ in range(len(files.roles()) + 1):  # an input read whole fits any cut: a round at most each
@@ -164,7 +165,7 @@ def evaluate_files(
             if plan is None:
                 break
             tasks = [_Task(shows, options, uem, files=files, parts=parts) for shows, parts in plan]
-            result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=kept, **reduce)
+            result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, **reduce)
             if isinstance(result, EvaluationResult):
                 return result
             if result == _ONE_PROCESS:
@@ -270,8 +271,8 @@ def _load_files(task: _Task):
     assert files is not None
     roles = files.roles()
     reading: list = []
-    paths = {role: None if parts[role] is not None and parts[role].empty else path for role, path in roles.items()}
-    with reading_parts({path: parts[role] for role, path in roles.items() if parts[role] is not None}):
+    paths = {role: None if (part := parts[role]) is not None and part.empty else path for role, path in roles.items()}
+    with reading_parts({path: part for role, path in roles.items() if (part := parts[role]) is not None}):
         read = files.read(task.uem, paths=paths, record=reading)
     misfit = []
     for index, (role, part) in enumerate(parts.items()):
@@ -323,7 +324,7 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset()) 
         if Path(path).is_dir():
             with recorded(record, index):
                 listed[role] = list_files(path, format=None if role == "units" else files.format)
-    how = dict(format=files.format, encoding=files.encoding)
+    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding)
     reference = None if "reference" in listed else lines_of(files.reference, **how)
     if "reference" in listed:
         stems = sorted(file.stem for file in listed["reference"])

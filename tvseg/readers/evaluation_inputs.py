@@ -89,7 +89,7 @@ class Files:
         ends: dict = {}
         for index, (role, path) in enumerate((self.roles() if paths is None else paths).items()):
             side = role.partition(" ")[2] or role  # reference, units or the system's name
-            options = dict(
+            options: dict[str, Any] = dict(
                 encoding=self.encoding,
                 columns=self.columns.of(side) if self.columns else None,
                 time_origin=self.time_origin.of(side) if self.time_origin else None,
