@@ -1,8 +1,7 @@
 """The corpus path from columns (issue 13) gives what the path through Annotations gives.
 
 ``tvseg.evaluate`` gathers its arrays straight from the columns ``read_segments`` and ``read_units``
-return (``tvseg.retrieval.columnar``) when no UEM is given; any other mapping goes through one
-Annotation per show. On random corpora written as files, both give the same JSON, value for value
+return (``tvseg.retrieval.columnar``); any other mapping goes through one Annotation per show. On random corpora written as files, both give the same JSON, value for value
 (every number is computed from the same arrays, so equality is exact), and the same warnings.
 """
 
@@ -14,7 +13,9 @@ import pytest
 from pyannote.core import Annotation, Segment
 
 import tvseg
-from tvseg.retrieval.columnar import SEGMENT_PRECISION, crop_to_regions, is_columnar
+from tvseg.pyannote_objects import SEGMENT_PRECISION
+from tvseg.retrieval.columnar import is_columnar
+from tvseg.retrieval.region import build_region, crop
 from tvseg.retrieval.segments import from_segmentations
 
 
@@ -106,10 +107,8 @@ def test_cropping_on_arrays_is_pyannotes_crop_in_intersection_mode():
                     ann[Segment(float(a), float(b)), i] = f"t{i}"
             anns.append(ann)
             regions.append((r0, max(r1, r0 + 1.0)))
-        start = np.array([r[0] for r in regions])
-        end = np.array([r[1] for r in regions])
         segments = from_segmentations(anns, names=[a.uri for a in anns])
-        cropped = crop_to_regions(segments, start, end, np.arange(n))
+        cropped, _ = crop(segments, build_region([[r] for r in regions]))
         expected = [a.crop(Segment(r0, r1), mode="intersection") for a, (r0, r1) in zip(anns, regions)]
         got = [
             (int(s), float(a), float(b), lab)

@@ -8,7 +8,8 @@ import pytest
 from nltk.metrics.segmentation import ghd as nltk_ghd
 from pyannote.core import Annotation, Segment, Timeline
 
-from tvseg.readers.uem import crop_spans, crop_to_uem, uem_regions
+from tvseg.columns import crop_spans
+from tvseg.readers.uem import crop_to_uem, uem_regions
 from tvseg.unit.ghd import ghd_counts
 from tvseg.unit.masses import BoundaryPairs
 

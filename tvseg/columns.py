@@ -15,16 +15,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
+from tvseg.exact import ticks
+from tvseg.pyannote_objects import SEGMENT_PRECISION
+
 if TYPE_CHECKING:
     from pyannote.core import Annotation
 
-__all__ = ["Columns", "SegmentColumns", "UnitColumns", "UNIT_TEXT_COLUMNS", "PathOrNone"]
+__all__ = [
+    "Columns",
+    "SegmentColumns",
+    "UnitColumns",
+    "UNIT_TEXT_COLUMNS",
+    "PathOrNone",
+    "SpanCrop",
+    "crop_spans",
+    "count_before",
+    "lex_order",
+]
 
 _V = TypeVar("_V")
 PathOrNone: TypeAlias = "str | os.PathLike[str] | None"
@@ -317,3 +330,136 @@ class UnitColumns(Columns[pd.DataFrame]):
         for name in self.layout[k]:
             data[name] = getattr(self, name)[a:b].copy()
         return pd.DataFrame(data)
+
+
+def lex_order(show: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """Stable order of the pairs ``(show, time)``, compared lexicographically (equal pairs keep
+    their order).
+
+    The pairs are packed into one complex number (show as the real part, exact for integers below
+    :math:`2^{53}`; time as the imaginary part, unchanged), which numpy sorts lexicographically
+    (real part, then imaginary part). A stable sort of the concatenation of two sorted runs is a
+    merge, several times faster than ``numpy.lexsort`` over the two keys.
+    """
+    key = np.empty(len(time), dtype=np.complex128)
+    key.real = show
+    key.imag = time
+    return np.argsort(key, kind="stable")
+
+
+def count_before(
+    show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *, inclusive: bool
+) -> np.ndarray:
+    """For each query ``(show_q, t_q)``, how many keys ``(show_a, t_a)`` are lexicographically before it.
+
+    ``inclusive=False`` counts keys strictly before the query (``searchsorted(side="left")``),
+    ``inclusive=True`` also counts keys equal to it (``side="right"``). Show and time are compared
+    as a pair (a stable lexicographic sort, :func:`lex_order`), never folded into one float, so no
+    precision is lost.
+    """
+    n, m = len(t_a), len(t_q)
+    # on equal keys a query sorts after the keys (inclusive) or before them (exclusive): the
+    # stable sort keeps the concatenation order of equal pairs
+    if inclusive:
+        shows, times = np.concatenate([show_a, show_q]), np.concatenate([t_a, t_q])
+        is_query = np.arange(n + m) >= n
+    else:
+        shows, times = np.concatenate([show_q, show_a]), np.concatenate([t_q, t_a])
+        is_query = np.arange(n + m) < m
+    order = lex_order(shows, times)
+    at_query = is_query[order]
+    keys_so_far = np.cumsum(~at_query)
+    result = np.empty(m, dtype=np.int64)
+    result[order[at_query] - (n if inclusive else 0)] = keys_so_far[at_query]
+    return result
+
+
+class SpanCrop(NamedTuple):
+    """Segments cropped to their show's regions (:func:`crop_spans`), one entry per segment.
+
+    Attributes
+    ----------
+    kept : ndarray of bool
+        Whether some part of the segment is inside a region (False: left out).
+    start, end : ndarray of float
+        The cropped segment: from the start of its first part inside a region to the end of its last
+        (the segment itself where not kept).
+    parts : ndarray of int
+        How many regions the segment meets (0 where not kept; more than 1: it spans a gap).
+    inside : ndarray of int64
+        The measure of its parts inside the regions, in microseconds (:mod:`tvseg.exact`).
+    """
+
+    kept: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    parts: np.ndarray
+    inside: np.ndarray
+
+
+def crop_spans(start, end, region_start, region_end, *, show=None, region_show=None) -> SpanCrop:
+    """Segments ``[start, end]`` (seconds) cropped to their show's regions: the one crop to the
+    evaluated region, for the readers, :func:`tvseg.evaluate` and the per-show functions.
+
+    A part of a segment inside a region counts when it is not empty as pyannote has it (longer than
+    :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION`); the segment is cut before its first part and
+    after its last, so that a segment spanning a gap stays one segment (:mod:`tvseg.retrieval.region`).
+
+    Parameters
+    ----------
+    start, end : array of float
+        The segments.
+    region_start, region_end : array of float
+        The regions, sorted by ``(show, start)`` and disjoint within a show (as
+        :func:`tvseg.readers.uem.uem_regions` merges them).
+    show, region_show : array of int, optional
+        Each segment's and each region's show (segments sorted by show); without them, all are of
+        one show. A segment of a show without a region is left out.
+
+    Notes
+    -----
+    ``O((n + r) log(n + r))`` for ``n`` segments and ``r`` regions.
+    """
+    start = np.asarray(start, dtype=float)
+    end = np.asarray(end, dtype=float)
+    region_start = np.asarray(region_start, dtype=float)
+    region_end = np.asarray(region_end, dtype=float)
+    n = len(region_start)
+    if n == 0 or len(start) == 0:
+        none = np.zeros(len(start), dtype=np.int64)
+        return SpanCrop(np.zeros(len(start), dtype=bool), start, end, none, none.copy())
+    # the regions a segment meets: the first ending after its start, up to the last starting before its end
+    if show is None:
+        first = np.searchsorted(region_end, start, side="right")
+        last = np.searchsorted(region_start, end, side="left") - 1
+    else:
+        show = np.asarray(show, dtype=np.int64)
+        region_show = np.asarray(region_show, dtype=np.int64)
+        first = count_before(region_show, region_end, show, start, inclusive=True)
+        last = count_before(region_show, region_start, show, end, inclusive=False) - 1
+    f, g = np.minimum(first, n - 1), np.maximum(last, 0)
+
+    def part(k):
+        return np.maximum(start, region_start[k]), np.minimum(end, region_end[k])
+
+    (fs, fe), (ls, le) = part(f), part(g)
+    # every region strictly between the first and the last lies inside the segment: only those two
+    # may meet it in an empty part
+    first_part = np.where((fe - fs) > SEGMENT_PRECISION, first, first + 1)
+    last_part = np.where((le - ls) > SEGMENT_PRECISION, last, last - 1)
+    kept = (first <= last) & (first_part <= last_part)
+    if show is not None:
+        kept &= (region_show[f] == show) & (region_show[g] == show)
+    a, b = np.clip(first_part, 0, n - 1), np.clip(last_part, 0, n - 1)
+    (new_start, _), (_, new_end) = part(a), part(b)
+    parts = np.where(kept, last_part - first_part + 1, 0)
+    # inside, exactly: the first and last parts, and the whole regions between them
+    length = ticks(region_end) - ticks(region_start)
+    before = np.concatenate(([0], np.cumsum(length)))
+    between = np.where(parts > 2, before[b] - before[np.minimum(a + 1, b)], 0)
+    first_len = ticks(np.minimum(end, region_end[a])) - ticks(new_start)
+    last_len = ticks(new_end) - ticks(np.maximum(start, region_start[b]))
+    inside = np.where(kept, first_len + np.where(parts > 1, last_len, 0) + between, 0)
+    return SpanCrop(
+        kept, np.where(kept, new_start, start), np.where(kept, new_end, end), parts, inside.astype(np.int64)
+    )

@@ -1,16 +1,13 @@
 """Every check :func:`tvseg.evaluate` makes before scoring, and the arrays it scores (:func:`prepare`).
 
 ``tvseg validate`` with roles runs :func:`prepare` and nothing else, so that it gives the verdict
-``tvseg evaluate`` would give. Two ways in, one result:
-
-- **columns**: the reference and every system as pristine :class:`tvseg.columns.SegmentColumns`
-  (what :func:`tvseg.read_segments` returns) and no UEM: the flat arrays are gathered from the
-  columns (:mod:`tvseg.retrieval.columnar`), no pyannote object is built;
-- **annotations**: any other mapping of show id to Annotation/Timeline (or a UEM to crop to): each
-  show's segmentation is read (:func:`tvseg.retrieval.segments.from_segmentations`).
-
-From there the checks (time base, caption-likeness, frames) and the cropping of hypotheses to their
-show's evaluated region run on the arrays, the same code for both.
+``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass: gathered
+from :class:`tvseg.columns.SegmentColumns` (what :func:`tvseg.read_segments` returns:
+:mod:`tvseg.retrieval.columnar`), or read from any other mapping of show id to
+Annotation/Timeline (:func:`tvseg.retrieval.segments.from_segmentations`). From there everything runs
+on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns.crop_spans`), the
+checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
+region.
 
 Its warnings are data first (:class:`Notice`, in :attr:`Prepared.notices`), given by
 :func:`give_notices`: those about many shows (shows that look like captions, hypotheses cropped,
@@ -28,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from tvseg.columns import SegmentColumns
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
-from tvseg.pyannote_objects import is_annotation, is_timeline
-from tvseg.readers.uem import crop_spans, crop_to_uem, uem_regions
+from tvseg.readers.uem import uem_regions
 from tvseg.retrieval.boundaries import regions
-from tvseg.retrieval.columnar import crop_to_regions, is_columnar, segments_from_columns, unit_arrays
-from tvseg.retrieval.region import Region, build_region
-from tvseg.retrieval.segments import Segments, from_segmentation, from_segmentations
+from tvseg.retrieval.columnar import is_columnar, segments_from_columns, unit_arrays
+from tvseg.retrieval.region import Region, build_region, crop
+from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.time_base import (
     caption_like,
@@ -185,15 +182,11 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    columnar = uem is None and is_columnar(reference) and all(is_columnar(h) for h in hypotheses.values())
     uem_start, uem_end = _uem_edges(uem, shows)
-    if columnar:
-        kept = reference
-        ref = segments_from_columns(reference, shows, side="reference")
-    else:
-        ref_anns = [_crop(reference[s], uem.get(s) if uem else None) for s in shows]
-        kept = dict(zip(shows, ref_anns))
-        ref = from_segmentations(ref_anns, names=shows, side="reference")
+    merged = {show: uem_regions(uem[show]) for show in shows if uem.get(show)} if uem is not None else {}
+    to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
+    ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
+    kept = reference if to_uem is None else _as_columns(ref, shows)
     region_start, region_end = regions(ref, uem_start, uem_end)
     if captions:
         notices += _captions("reference", shows, ref)
@@ -217,11 +210,7 @@ def _prepare(
             for show in shows
             if show in missing
         ]
-        if columnar:
-            hyp = segments_from_columns(hypothesis, shows, side=side)
-        else:
-            aligned = [None if s in missing else _crop(hypothesis[s], uem.get(s) if uem else None) for s in shows]
-            hyp = from_segmentations(aligned, names=shows, side=side)
+        hyp = _crop_to_uem(_segments(hypothesis, shows, side=side), to_uem, shows, notices)
         found = []
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
@@ -229,7 +218,7 @@ def _prepare(
             notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
-    region = _gapped_region(uem, shows, region_start, region_end)
+    region = _gapped_region(merged, shows, region_start, region_end)
     if region is not None:
         ref = replace(ref, region=region)
         systems = {name: replace(hyp, region=region) for name, hyp in systems.items()}
@@ -312,32 +301,38 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
         warnings.warn(message, category or LenientInputWarning, stacklevel=stacklevel + 1)
 
 
-def _crop(segmentation, timeline):
-    """A show's segmentation cropped to its UEM regions, a segment that spans a gap kept whole
-    (:func:`tvseg.readers.uem.crop_spans`)."""
-    if segmentation is None or timeline is None:
-        return segmentation
-    if is_annotation(segmentation):
-        return crop_to_uem(segmentation, {segmentation.uri: timeline})
-    from pyannote.core import Segment, Timeline
-
-    if is_timeline(segmentation):
-        pairs = np.array([(s.start, s.end) for s in segmentation], dtype=float).reshape(-1, 2)
-        start, end, uri = pairs[:, 0], pairs[:, 1], segmentation.uri
-    else:  # (start, end) pairs or an array
-        start, end, _ = from_segmentation(segmentation, what="segmentation")
-        uri = None
-    crop = crop_spans(start, end, *uem_regions(timeline))
-    kept = np.flatnonzero(crop.kept)
-    return Timeline([Segment(a, b) for a, b in zip(crop.start[kept].tolist(), crop.end[kept].tolist())], uri=uri)
+def _segments(mapping, shows, *, side: str) -> Segments:
+    """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none)."""
+    if is_columnar(mapping):
+        return segments_from_columns(mapping, shows, side=side)
+    return from_segmentations([mapping[s] if s in mapping else None for s in shows], names=shows, side=side)
 
 
-def _gapped_region(uem, shows, region_start, region_end) -> Region | None:
+def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list[Notice]) -> Segments:
+    """``segments`` cropped to their show's UEM regions (a show without a UEM kept whole), a notice for
+    each segment left out (those read from a file were cropped, and warned of, as they were read)."""
+    if region is None:
+        return segments
+    cropped, left_out = crop(segments, region)
+    for k in left_out.tolist():
+        notices.append(
+            Notice(
+                "text",
+                text=f"show {shows[segments.show[k]]!r}: segment {segments.start[k]:.3f}-{segments.end[k]:.3f} "
+                f"({segments.label[k]}) is outside the UEM and is left out",
+            )
+        )
+    return cropped
+
+
+def _as_columns(segments: Segments, shows) -> SegmentColumns:
+    """The mapping of show id to Annotation that the result keeps of ``segments``."""
+    return SegmentColumns(shows, segments.offsets(), start=segments.start, end=segments.end, label=segments.label)
+
+
+def _gapped_region(merged, shows, region_start, region_end) -> Region | None:
     """The evaluated regions of every show when a show's UEM has several (else None): its UEM's
-    regions, else its region ``[region_start, region_end]`` (none without one)."""
-    if uem is None:
-        return None
-    merged = {show: uem_regions(uem[show]) for show in shows if uem.get(show)}  # touching regions: no gap
+    regions (``merged``), else its region ``[region_start, region_end]`` (none without one)."""
     if all(len(start) < 2 for start, _ in merged.values()):
         return None
     pieces: list[Any] = []
@@ -406,7 +401,9 @@ def _crop_to_region(name, hyp, shows, region_start, region_end) -> tuple[Segment
     outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
     if not len(outside):
         return hyp, []
-    cropped = crop_to_regions(hyp, region_start, region_end, outside)
+    edges = (region_start[outside], region_end[outside])
+    to_region = Region(outside, ticks(edges[0]), ticks(edges[1]), hyp.n_shows, edges[0], edges[1])
+    cropped, _ = crop(hyp, to_region)
     removed = np.zeros(hyp.n_shows, dtype=np.int64)
     np.add.at(removed, hyp.show, hyp.duration_ticks)
     np.subtract.at(removed, cropped.show, cropped.duration_ticks)

@@ -12,10 +12,11 @@ in :class:`UemCrop`); a segment that spans a gap between two regions stays one s
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tvseg.columns import SpanCrop, crop_spans
 from tvseg.errors import InputError, LenientInputWarning
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION
@@ -120,73 +121,6 @@ def uem_regions(timeline) -> tuple[np.ndarray, np.ndarray]:
     first = np.flatnonzero(new)
     last = np.append(first[1:] - 1, len(start) - 1)
     return start[first], reach[last]
-
-
-class SpanCrop(NamedTuple):
-    """Segments cropped to a show's regions (:func:`crop_spans`), one entry per segment.
-
-    Attributes
-    ----------
-    kept : ndarray of bool
-        Whether some part of the segment is inside a region (False: left out).
-    start, end : ndarray of float
-        The cropped segment: from the start of its first part inside a region to the end of its last
-        (the segment itself where not kept).
-    parts : ndarray of int
-        How many regions the segment meets (0 where not kept; more than 1: it spans a gap).
-    inside : ndarray of int64
-        The measure of its parts inside the regions, in microseconds (:mod:`tvseg.exact`).
-    """
-
-    kept: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    parts: np.ndarray
-    inside: np.ndarray
-
-
-def crop_spans(start, end, region_start, region_end) -> SpanCrop:
-    """Segments ``[start, end]`` (seconds) cropped to one show's regions (sorted, disjoint, as
-    :func:`uem_regions` gives them): a part of a segment inside a region counts when it is not empty
-    as pyannote has it (longer than :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION`); the segment is
-    cut before its first part and after its last, and a segment that spans a gap stays one segment
-    (:mod:`tvseg.retrieval.region`). ``O((n + r) log r)`` for ``n`` segments and ``r`` regions.
-    """
-    start = np.asarray(start, dtype=float)
-    end = np.asarray(end, dtype=float)
-    region_start = np.asarray(region_start, dtype=float)
-    region_end = np.asarray(region_end, dtype=float)
-    n = len(region_start)
-    if n == 0 or len(start) == 0:
-        none = np.zeros(len(start), dtype=np.int64)
-        return SpanCrop(np.zeros(len(start), dtype=bool), start, end, none, none.copy())
-    # the regions a segment meets: the first ending after its start, up to the last starting before its end
-    first = np.searchsorted(region_end, start, side="right")
-    last = np.searchsorted(region_start, end, side="left") - 1
-    f, g = np.minimum(first, n - 1), np.maximum(last, 0)
-
-    def part(k):
-        return np.maximum(start, region_start[k]), np.minimum(end, region_end[k])
-
-    (fs, fe), (ls, le) = part(f), part(g)
-    # every region strictly between the first and the last lies inside the segment: only those two
-    # may meet it in an empty part
-    first_part = np.where((fe - fs) > SEGMENT_PRECISION, first, first + 1)
-    last_part = np.where((le - ls) > SEGMENT_PRECISION, last, last - 1)
-    kept = (first <= last) & (first_part <= last_part)
-    a, b = np.clip(first_part, 0, n - 1), np.clip(last_part, 0, n - 1)
-    (new_start, _), (_, new_end) = part(a), part(b)
-    parts = np.where(kept, last_part - first_part + 1, 0)
-    # inside, exactly: the first and last parts, and the whole regions between them
-    length = ticks(region_end) - ticks(region_start)
-    before = np.concatenate(([0], np.cumsum(length)))
-    between = np.where(parts > 2, before[b] - before[np.minimum(a + 1, b)], 0)
-    first_len = ticks(np.minimum(end, region_end[a])) - ticks(new_start)
-    last_len = ticks(new_end) - ticks(np.maximum(start, region_start[b]))
-    inside = np.where(kept, first_len + np.where(parts > 1, last_len, 0) + between, 0)
-    return SpanCrop(
-        kept, np.where(kept, new_start, start), np.where(kept, new_end, end), parts, inside.astype(np.int64)
-    )
 
 
 def crop_to_uem(

@@ -3,8 +3,8 @@
 kernels score, without a pyannote object per show.
 
 :func:`tvseg.evaluate` takes this path when the reference and every system are ``SegmentColumns``
-(as :func:`tvseg.read_segments` returns them) and no UEM is given; otherwise it
-reads each show's Annotation. Both paths give the same arrays (``tests/test_columnar_path.py``).
+(as :func:`tvseg.read_segments` returns them); otherwise it reads each show's Annotation. Both
+paths give the same arrays (``tests/test_columnar_path.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import pandas as pd
 
 from tvseg.columns import Columns
 from tvseg.errors import InputError
-from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.retrieval.segments import Segments, check
 
-__all__ = ["is_columnar", "segments_from_columns", "crop_to_regions", "unit_arrays", "SEGMENT_PRECISION"]
+__all__ = ["is_columnar", "segments_from_columns", "unit_arrays"]
 
 
 def is_columnar(mapping) -> bool:
@@ -59,24 +58,6 @@ def segments_from_columns(columns, shows: Sequence[str], *, side: str) -> Segmen
     )
     check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
     return segments
-
-
-def crop_to_regions(
-    segments: Segments, region_start: np.ndarray, region_end: np.ndarray, shows_to_crop: np.ndarray
-) -> Segments:
-    """Each segment of the shows ``shows_to_crop`` (indices) replaced by its intersection with its
-    show's region, as pyannote's ``Annotation.crop(region, mode="intersection")`` does: a remainder
-    no longer than :data:`SEGMENT_PRECISION` is dropped."""
-    crop = np.zeros(segments.n_shows, dtype=bool)
-    crop[shows_to_crop] = True
-    lo = np.where(crop, region_start, -np.inf)[segments.show]
-    hi = np.where(crop, region_end, np.inf)[segments.show]
-    start = np.maximum(segments.start, lo)
-    end = np.minimum(segments.end, hi)
-    keep = (end - start) > SEGMENT_PRECISION
-    return Segments(
-        show=segments.show[keep], start=start[keep], end=end[keep], label=segments.label[keep], n_shows=segments.n_shows
-    )
 
 
 def unit_arrays(units: Mapping, shows: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

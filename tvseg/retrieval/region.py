@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from tvseg.columns import count_before, crop_spans
 from tvseg.errors import InputError
 from tvseg.exact import ticks
-from tvseg.pyannote_objects import SEGMENT_PRECISION, is_segment, is_timeline
-from tvseg.retrieval.segments import Segmentation, Segments, count_before, from_segmentation, from_segmentations
+from tvseg.pyannote_objects import is_segment, is_timeline
+from tvseg.retrieval.segments import Segmentation, Segments, from_segmentation, from_segmentations
 
 __all__ = ["Region", "build_region", "crop", "evaluated_pair"]
 
@@ -122,33 +123,32 @@ def build_region(pieces: list[Any]) -> Region:
     )
 
 
-def crop(segments: Segments, region: Region) -> Segments:
-    """Each segment cropped to its show's regions: from the start of its first part inside a region to
-    the end of its last, so that a segment spanning a gap stays one segment; a segment with no part
-    inside (or a remainder no longer than :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION`, as
-    pyannote's ``crop`` drops it) is left out. The segments of a show without a region are kept."""
+def crop(segments: Segments, region: Region) -> tuple[Segments, np.ndarray]:
+    """Each segment cropped to its show's regions (:func:`tvseg.columns.crop_spans`: a segment spanning
+    a gap stays one segment, one with no part inside is left out), and the indices of the segments
+    left out. The segments of a show without a region are kept."""
     if not len(segments) or not len(region.show):
-        return segments
-    show, s, e = segments.show, segments.start_ticks, segments.end_ticks
-    last_interval = len(region.show) - 1
-    # the first interval ending after the start, the last starting before the end
-    first = count_before(region.show, region.end.astype(float), show, s.astype(float), inclusive=True)
-    last = count_before(region.show, region.start.astype(float), show, e.astype(float), inclusive=False) - 1
-    first_, last_ = np.minimum(first, last_interval), np.maximum(last, 0)
-    meets = (first <= last) & (region.show[first_] == show) & (region.show[last_] == show)
-    start = np.where(meets, np.maximum(segments.start, region.start_seconds[first_]), segments.start)
-    end = np.where(meets, np.minimum(segments.end, region.end_seconds[last_]), segments.end)
+        return segments, np.zeros(0, dtype=np.int64)
+    cut = crop_spans(
+        segments.start,
+        segments.end,
+        region.start_seconds,
+        region.end_seconds,
+        show=segments.show,
+        region_show=region.show,
+    )
     has_region = np.zeros(segments.n_shows, dtype=bool)
     has_region[region.show] = True
-    keep = np.where(has_region[show], meets & ((end - start) > SEGMENT_PRECISION), True)
-    return Segments(
-        show=show[keep],
-        start=start[keep],
-        end=end[keep],
+    keep = cut.kept | ~has_region[segments.show]
+    cropped = Segments(
+        show=segments.show[keep],
+        start=cut.start[keep],
+        end=cut.end[keep],
         label=segments.label[keep],
         n_shows=segments.n_shows,
         region=segments.region,
     )
+    return cropped, np.flatnonzero(~keep)
 
 
 def _intervals(uem: Any) -> list[tuple[float, float]]:
@@ -177,7 +177,7 @@ def evaluated_pair(
     if uem is not None:
         intervals = _intervals(uem)
         region = build_region([intervals])
-        ref = crop(ref, region)
+        ref, _ = crop(ref, region)
     elif len(ref):
         intervals = [(float(ref.start[0]), float(ref.end[-1]))]
         region = build_region([intervals])
@@ -185,7 +185,7 @@ def evaluated_pair(
         return ref, hyp, None
     gaps = len(intervals) > 1
     if gaps or (len(hyp) and (hyp.start_ticks[0] < region.start[0] or hyp.end_ticks[-1] > region.end[-1])):
-        hyp = crop(hyp, region)
+        hyp, _ = crop(hyp, region)
     if gaps:
         ref, hyp = replace(ref, region=region), replace(hyp, region=region)
     return ref, hyp, region

@@ -29,7 +29,7 @@ Segmentation: TypeAlias = "Annotation | Timeline | NDArray[Any] | Sequence[Seque
 """One show's segmentation as the per-show functions take it: an Annotation, a Timeline, an ``(n, 2)``
 array or a sequence of ``(start, end)`` pairs (None: no segment)."""
 
-__all__ = ["Segmentation", "Segments", "from_segmentation", "stack", "count_before", "lex_order"]
+__all__ = ["Segmentation", "Segments", "from_segmentation", "stack"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -288,45 +288,3 @@ def from_segmentations(
         names=names if names is not None or n_shows == 1 else list(range(n_shows)),  # one show: named by its side
     )
     return segments
-
-
-def lex_order(show: np.ndarray, time: np.ndarray) -> np.ndarray:
-    """Stable order of the pairs ``(show, time)``, compared lexicographically (equal pairs keep
-    their order).
-
-    The pairs are packed into one complex number (show as the real part, exact for integers below
-    :math:`2^{53}`; time as the imaginary part, unchanged), which numpy sorts lexicographically
-    (real part, then imaginary part). A stable sort of the concatenation of two sorted runs is a
-    merge, several times faster than ``numpy.lexsort`` over the two keys.
-    """
-    key = np.empty(len(time), dtype=np.complex128)
-    key.real = show
-    key.imag = time
-    return np.argsort(key, kind="stable")
-
-
-def count_before(
-    show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray, *, inclusive: bool
-) -> np.ndarray:
-    """For each query ``(show_q, t_q)``, how many keys ``(show_a, t_a)`` are lexicographically before it.
-
-    ``inclusive=False`` counts keys strictly before the query (``searchsorted(side="left")``),
-    ``inclusive=True`` also counts keys equal to it (``side="right"``). Show and time are compared
-    as a pair (a stable lexicographic sort, :func:`lex_order`), never folded into one float, so no
-    precision is lost.
-    """
-    n, m = len(t_a), len(t_q)
-    # on equal keys a query sorts after the keys (inclusive) or before them (exclusive): the
-    # stable sort keeps the concatenation order of equal pairs
-    if inclusive:
-        shows, times = np.concatenate([show_a, show_q]), np.concatenate([t_a, t_q])
-        is_query = np.arange(n + m) >= n
-    else:
-        shows, times = np.concatenate([show_q, show_a]), np.concatenate([t_q, t_a])
-        is_query = np.arange(n + m) < m
-    order = lex_order(shows, times)
-    at_query = is_query[order]
-    keys_so_far = np.cumsum(~at_query)
-    result = np.empty(m, dtype=np.int64)
-    result[order[at_query] - (n if inclusive else 0)] = keys_so_far[at_query]
-    return result
