@@ -260,7 +260,7 @@ def _open(task: _Task) -> _Opened | None:
     ref_titled = any(map(has_title, p.reference_segments.label))
     titled = {name: (ref_titled, any(map(has_title, hyp.label))) for name, hyp in p.systems.items()}
     facts = _Facts(shows, p.settings, titled, common, notices + p.notices, reading)
-    keep = task.files is None and task.uem is not None and isinstance(p.reference, dict)
+    keep = task.files is None and task.uem is not None
     return _Opened(facts, p, task.options["sweep_tolerances"], keep_reference=keep)
 
 
