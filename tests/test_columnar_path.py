@@ -13,10 +13,10 @@ import pytest
 from pyannote.core import Annotation, Segment
 
 import tvseg
+from tvseg.columns import from_segmentations
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.retrieval.columnar import is_columnar
 from tvseg.retrieval.region import build_region, crop
-from tvseg.retrieval.segments import from_segmentations
 
 
 def _rttm(path, shows: dict) -> None:

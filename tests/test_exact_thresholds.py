@@ -16,9 +16,9 @@ from pyannote.core import Annotation, Segment
 
 import tvseg
 from tvseg.cli import main
+from tvseg.columns import stack
 from tvseg.errors import TvsegWarning
 from tvseg.retrieval.corpus import score_shows
-from tvseg.retrieval.segments import stack
 from tvseg.retrieval.sweeps import GAMMAS, TOLERANCES, gamma_sweep, tolerance_sweep
 
 

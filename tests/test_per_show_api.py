@@ -16,8 +16,8 @@ import pytest
 from pyannote.core import Annotation, Segment, Timeline
 
 import tvseg
+from tvseg.columns import from_segmentation
 from tvseg.errors import InputError
-from tvseg.retrieval.segments import from_segmentation
 from tvseg.settings import Settings
 
 COVERAGE_KEYS = ("recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d")

@@ -15,12 +15,12 @@ from pyannote.core import Annotation, Segment
 from rouge_score import rouge_scorer
 
 from tvseg.cli import main
+from tvseg.columns import from_segmentations
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
 from tvseg.retrieval.chapters import match_in_time
 from tvseg.retrieval.corpus import score_shows
 from tvseg.retrieval.reductions import corpus_metrics, metric_table
-from tvseg.retrieval.segments import from_segmentations
 from tvseg.settings import Settings
 
 chunkseg = pytest.importorskip("chunkseg")

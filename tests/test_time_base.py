@@ -130,8 +130,8 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
 
     import numpy as np
 
+    from tvseg.columns import from_segmentations
     from tvseg.errors import TvsegWarning
-    from tvseg.retrieval.segments import from_segmentations
     from tvseg.time_base import CAPTION_MEDIAN, CAPTION_RATE, warn_if_captions
 
     rng = np.random.default_rng(5)
@@ -291,8 +291,8 @@ def test_hypothesis_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
 
     import numpy as np
 
+    from tvseg.columns import Segments
     from tvseg.errors import InputError, TvsegWarning
-    from tvseg.retrieval.segments import Segments
     from tvseg.time_base import check_hypothesis_extents
 
     rng = np.random.default_rng(4)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
 from unit_reference import unit_scores
 
+from tvseg.columns import Segments, from_segmentations
 from tvseg.errors import InputError
-from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.unit.conventions import CONVENTIONS
 from tvseg.unit.corpus import corpus_unit_scores

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pyannote.core import Annotation, Segment
 
+from tvseg.columns import stack
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
 from tvseg.metrics import METRICS, compute
@@ -25,7 +26,6 @@ from tvseg.retrieval.chapters import (
     one_to_one,
     overlapping_pairs,
 )
-from tvseg.retrieval.segments import stack
 
 VIDCHAPTERS_KEYS = (
     *DETECTION_KEYS,

@@ -38,11 +38,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tvseg.columns import Segments
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS
 from tvseg.metrics import REGISTRY
 from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components
-from tvseg.retrieval.segments import Segments
 from tvseg.time_base import check_hypothesis_extents
 
 __all__ = [

@@ -4,7 +4,7 @@
 ``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass: gathered
 from :class:`tvseg.columns.SegmentColumns` (what :func:`tvseg.read_segments` returns:
 :mod:`tvseg.retrieval.columnar`), or read from any other mapping of show id to
-Annotation/Timeline (:func:`tvseg.retrieval.segments.from_segmentations`). From there everything runs
+Annotation/Timeline (:func:`tvseg.columns.from_segmentations`). From there everything runs
 on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns.crop_spans`), the
 checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
 region.
@@ -25,14 +25,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import SegmentColumns
+from tvseg.columns import SegmentColumns, Segments, from_segmentations
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import uem_regions
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.columnar import is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.region import Region, build_region, crop
-from tvseg.retrieval.segments import Segments, from_segmentations
 from tvseg.settings import Settings
 from tvseg.time_base import (
     caption_like,
@@ -182,8 +181,8 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    uem_start, uem_end = _uem_edges(uem, shows)
     merged = {show: uem_regions(uem[show]) for show in shows if uem.get(show)} if uem is not None else {}
+    uem_start, uem_end = _uem_edges(merged, shows) if uem is not None else (None, None)
     to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
     ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
     kept = reference if to_uem is None else _as_columns(ref, shows)
@@ -239,17 +238,10 @@ def _prepare(
     )
 
 
-def _uem_edges(uem, shows):
-    if uem is None:
-        return None, None
-    start = np.full(len(shows), np.nan)
-    end = np.full(len(shows), np.nan)
-    for k, show in enumerate(shows):
-        timeline = uem.get(show)
-        if timeline is not None and len(timeline):
-            extent = timeline.extent()
-            start[k], end[k] = extent.start, extent.end
-    return start, end
+def _uem_edges(merged, shows) -> tuple[np.ndarray, np.ndarray]:
+    """Each show's UEM extent (NaN without a UEM), from its merged regions."""
+    edges = np.array([(merged[s][0][0], merged[s][1][-1]) if s in merged else (np.nan, np.nan) for s in shows])
+    return edges[:, 0].copy(), edges[:, 1].copy()
 
 
 def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> list[Notice]:

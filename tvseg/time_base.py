@@ -131,7 +131,7 @@ def check_hypothesis_extents(
     name : str
         The system.
     shows : sequence of str
-    hypothesis : tvseg.retrieval.segments.Segments
+    hypothesis : tvseg.columns.Segments
         The system's segments, before cropping to the region.
     region_start, region_end : ndarray
         Per show (NaN where undefined).

@@ -56,9 +56,9 @@ def _annotation(cuts, length, prefix):
 
 
 def run_tvseg(reference, hypothesis):
+    from tvseg.columns import from_segmentations
     from tvseg.retrieval.corpus import score_shows
     from tvseg.retrieval.reductions import corpus_metrics
-    from tvseg.retrieval.segments import from_segmentations
 
     shows = list(reference)
     ref = from_segmentations((reference[s] for s in shows), names=shows, side="reference")
@@ -107,9 +107,9 @@ def run_mir_eval(ref_intervals, hyp_intervals):
 
 def run_tvseg_boundaries_corpus(reference, hypothesis):
     """Boundary matching only, every show at once: tvseg's corpus path (extraction + sorted sweep)."""
+    from tvseg.columns import from_segmentations
     from tvseg.retrieval.boundaries import extract, regions
     from tvseg.retrieval.matching import match_boundaries
-    from tvseg.retrieval.segments import from_segmentations
 
     shows = list(reference)
     ref = from_segmentations((reference[s] for s in shows), names=shows, side="reference")

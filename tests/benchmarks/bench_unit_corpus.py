@@ -34,8 +34,8 @@ from bench_end_to_end import corpus  # noqa: E402
 from unit_reference import unit_scores  # noqa: E402
 
 import tvseg  # noqa: E402
+from tvseg.columns import from_segmentations  # noqa: E402
 from tvseg.retrieval.boundaries import regions  # noqa: E402
-from tvseg.retrieval.segments import from_segmentations  # noqa: E402
 from tvseg.settings import Settings  # noqa: E402
 from tvseg.unit.corpus import corpus_unit_scores  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Segment retrieval scoring in the time domain (Bouchekif et al.).
 
-- :mod:`~tvseg.retrieval.segments`: segmentations of many shows as flat, sorted numpy arrays.
+- :mod:`~tvseg.columns`: segmentations of many shows as flat, sorted numpy arrays.
 - :mod:`~tvseg.retrieval.coverage`: bidirectional coverage matching, CovN and CovD.
 - :mod:`~tvseg.retrieval.boundaries`: boundary precision, recall and F with a tolerance.
 - :mod:`~tvseg.retrieval.titles`: titles of correctly retrieved segments.

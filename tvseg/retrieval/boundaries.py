@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import ticks
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
 from tvseg.retrieval.region import evaluated_pair
-from tvseg.retrieval.segments import Segmentation, Segments
 
 if TYPE_CHECKING:
     from pyannote.core import Segment

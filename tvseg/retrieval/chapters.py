@@ -108,10 +108,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tvseg.columns import count_before
+from tvseg.columns import Segments, count_before, from_segmentation, stack
 from tvseg.exact import above, ratio, tick
 from tvseg.metrics import NAV_DISTANCES, TIOU_THRESHOLDS, component_kernel, compute, threshold_tag
-from tvseg.retrieval.segments import Segments, from_segmentation, stack
 
 __all__ = [
     "TIOU_THRESHOLDS",

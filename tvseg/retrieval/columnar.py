@@ -15,9 +15,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Columns
+from tvseg.columns import Columns, Segments, check
 from tvseg.errors import InputError
-from tvseg.retrieval.segments import Segments, check
 
 __all__ = ["is_columnar", "segments_from_columns", "unit_arrays"]
 
@@ -46,7 +45,7 @@ def _gather(columns, shows: Sequence[str]):
 
 def segments_from_columns(columns, shows: Sequence[str], *, side: str) -> Segments:
     """The :class:`Segments` of ``shows`` (a show absent from ``columns`` has none), checked as
-    :func:`tvseg.retrieval.segments.from_segmentations` checks them."""
+    :func:`tvseg.columns.from_segmentations` checks them."""
     rows, counts = _gather(columns, shows)
     label = np.asarray(columns.label, dtype=object)[rows]
     segments = Segments(

@@ -46,6 +46,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from tvseg.columns import Segments
 from tvseg.exact import tick
 from tvseg.metrics import component_kernel, component_kernels
 from tvseg.retrieval.boundaries import extract, regions
@@ -53,7 +54,6 @@ from tvseg.retrieval.chapters import match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
-from tvseg.retrieval.segments import Segments
 from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = ["ShowScores", "ScoredPair", "score_shows", "coverage_components", "boundary_components", "title_components"]

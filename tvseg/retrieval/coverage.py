@@ -52,12 +52,11 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import count_before
+from tvseg.columns import Segmentation, Segments, count_before
 from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
 from tvseg.retrieval.region import evaluated_pair
-from tvseg.retrieval.segments import Segmentation, Segments
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
 

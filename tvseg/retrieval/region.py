@@ -27,11 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from tvseg.columns import count_before, crop_spans
+from tvseg.columns import Segmentation, Segments, count_before, crop_spans, from_segmentation, from_segmentations
 from tvseg.errors import InputError
 from tvseg.exact import ticks
 from tvseg.pyannote_objects import is_segment, is_timeline
-from tvseg.retrieval.segments import Segmentation, Segments, from_segmentation, from_segmentations
 
 __all__ = ["Region", "build_region", "crop", "evaluated_pair"]
 

@@ -15,11 +15,11 @@ from dataclasses import fields, replace
 import numpy as np
 import pandas as pd
 
+from tvseg.columns import Segments
 from tvseg.exact import ticks
 from tvseg.retrieval.corpus import ShowScores
 from tvseg.retrieval.coverage import Matching
 from tvseg.retrieval.region import Region
-from tvseg.retrieval.segments import Segments
 
 __all__ = ["join_frames", "join_segments", "join_regions", "join_scores"]
 

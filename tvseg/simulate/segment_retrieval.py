@@ -72,7 +72,7 @@ import pandas as pd
 from tvseg.simulate.study import Cell, experiment_rng
 
 if TYPE_CHECKING:
-    from tvseg.retrieval.segments import Segments
+    from tvseg.columns import Segments
 
 __all__ = ["STUDY", "Reference", "draw_references", "hypothesis_segments", "inject", "score", "experiments", "run"]
 __all__ += ["format_table", "as_json", "METRICS"]
@@ -105,7 +105,7 @@ class Reference:
 
     Attributes
     ----------
-    segments : tvseg.retrieval.segments.Segments
+    segments : tvseg.columns.Segments
         Every segment of every show (no gaps: each show runs from 0 to ``length``).
     length : ndarray
         Duration of each show.
@@ -127,7 +127,7 @@ class Reference:
 
 
 def _segments(show: np.ndarray, start: np.ndarray, end: np.ndarray, n_shows: int):
-    from tvseg.retrieval.segments import Segments, check
+    from tvseg.columns import Segments, check
 
     check(start, end, what="simulated segmentation", show=show)
     label = np.full(len(start), None, dtype=object)

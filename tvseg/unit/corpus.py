@@ -63,7 +63,7 @@ def corpus_unit_scores(
 
     Parameters
     ----------
-    ref, hyp : tvseg.retrieval.segments.Segments
+    ref, hyp : tvseg.columns.Segments
         Reference and (cropped) hypothesis of the same ``shows`` (show index ``k`` is ``shows[k]``),
         read by duck typing (``show, start, start_ticks, end_ticks, n_shows, offsets()``): ``retrieval``
         is a layer beside ``unit``, which imports nothing from it, not even for type checking
