@@ -1,7 +1,7 @@
 """The corpus path from columns (issue 13) gives what the path through Annotations gives.
 
 ``tvseg.evaluate`` gathers its arrays straight from the columns ``read_segments`` and ``read_units``
-return (``tvseg.retrieval.columnar``); any other mapping goes through one Annotation per show. On random corpora written as files, both give the same JSON, value for value
+return (``SegmentColumns.segments_of``); any other mapping goes through one Annotation per show. On random corpora written as files, both give the same JSON, value for value
 (every number is computed from the same arrays, so equality is exact), and the same warnings.
 """
 
@@ -13,9 +13,8 @@ import pytest
 from pyannote.core import Annotation, Segment
 
 import tvseg
-from tvseg.columns import from_segmentations
+from tvseg.columns import Columns, from_segmentations
 from tvseg.pyannote_objects import SEGMENT_PRECISION
-from tvseg.retrieval.columnar import is_columnar
 from tvseg.retrieval.region import build_region, crop
 
 
@@ -76,7 +75,7 @@ def test_the_columnar_path_equals_the_annotation_path(tmp_path, seed):
     ref = tvseg.read_segments(tmp_path / "ref")
     systems = {"a": tvseg.read_segments(tmp_path / "a.rttm"), "b": tvseg.read_segments(tmp_path / "b.rttm")}
     units = tvseg.read_units(tmp_path / "units.csv")
-    assert is_columnar(ref) and all(is_columnar(s) for s in systems.values()) and is_columnar(units)
+    assert all(isinstance(c, Columns) for c in (ref, *systems.values(), units))
     fast = _run(ref, systems, units)
     # the same inputs as plain dicts of Annotations and DataFrames: the path through pyannote objects
     slow = _run(

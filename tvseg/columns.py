@@ -49,6 +49,7 @@ __all__ = [
     "from_segmentations",
     "stack",
     "check",
+    "unit_arrays",
     "SpanCrop",
     "crop_spans",
     "count_before",
@@ -419,22 +420,33 @@ class Columns(Mapping[str, _V], Generic[_V]):
     def _build(self, k: int) -> _V:
         raise NotImplementedError
 
+    def rows_of(self, shows: Sequence[str]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The rows of ``shows``, show after show in the order given, and the count of each (0 for a
+        show the columns do not hold)."""
+        source = np.fromiter((self._index.get(s, -1) for s in shows), dtype=np.int64, count=len(shows))
+        present = source >= 0
+        counts = np.zeros(len(shows), dtype=np.int64)
+        first = np.zeros(len(shows), dtype=np.int64)
+        counts[present] = self.offsets[source[present] + 1] - self.offsets[source[present]]
+        first[present] = self.offsets[source[present]]
+        # row j of show k is first[k] + j: a running index minus where each show's block starts
+        block_start = np.repeat(np.cumsum(counts) - counts, counts)
+        rows = np.repeat(first, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - block_start)
+        return rows, counts
+
     def _selected(self, shows: Iterable[str]) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], dict[str, Any]]:
-        """The names among ``shows`` that the arrays hold (sorted), their offsets, the rows they take
-        and the common keyword arguments of the constructor (for :meth:`select`)."""
-        index = sorted(self._index[name] for name in set(shows) if name in self._index)
-        k = np.asarray(index, dtype=np.int64)
-        counts = self.offsets[k + 1] - self.offsets[k]
-        first = np.repeat(self.offsets[k] - (np.cumsum(counts) - counts), counts)
-        rows = first + np.arange(int(counts.sum()), dtype=np.int64)
+        """The names among ``shows`` that the arrays hold (in their order), their offsets, the rows they
+        take and the common keyword arguments of the constructor (for :meth:`select`)."""
+        names = sorted((name for name in set(shows) if name in self._index), key=self._index.__getitem__)
+        rows, counts = self.rows_of(names)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         common = {
             "start": self.start[rows],
             "end": self.end[rows],
-            "paths": [self.paths[i] for i in index],
+            "paths": [self.paths[self._index[name]] for name in names],
             "line": None if self.line is None else self.line[rows],
         }
-        return [self.names[i] for i in index], offsets, rows, common
+        return names, offsets, rows, common
 
 
 class SegmentColumns(Columns["Annotation"]):
@@ -503,6 +515,21 @@ class SegmentColumns(Columns["Annotation"]):
         the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
         return SegmentColumns(names, offsets, label=self.label[rows], domain=self.domain, **common)
+
+    def segments_of(self, shows: Sequence[str], *, side: str) -> Segments:
+        """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked
+        as :func:`from_segmentations` checks them: what :func:`tvseg.evaluate` scores, gathered from the
+        arrays without building an Annotation."""
+        rows, counts = self.rows_of(shows)
+        segments = Segments(
+            show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
+            start=self.start[rows],
+            end=self.end[rows],
+            label=self.label[rows],
+            n_shows=len(shows),
+        )
+        check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
+        return segments
 
     def _build(self, k: int) -> Annotation:
         from pyannote.core import Annotation, Segment
@@ -617,6 +644,19 @@ class UnitColumns(Columns[pd.DataFrame]):
         for name in self.layout[k]:
             data[name] = getattr(self, name)[a:b].copy()
         return pd.DataFrame(data)
+
+
+def unit_arrays(units: Mapping[str, Any], shows: Sequence[str]) -> tuple[NDArray[np.int64], NDArray[Any], NDArray[Any]]:
+    """``(show index, start, end)`` of the units of ``shows`` (float seconds, in each show's row order),
+    from :class:`UnitColumns` or any mapping of show id to a ``start, end`` table."""
+    if not isinstance(units, Columns):
+        frames = {show: units[show] for show in shows if units.get(show) is not None}
+        for show, table in frames.items():
+            if not isinstance(table, pd.DataFrame) or not {"start", "end"} <= set(table.columns):
+                raise InputError(f"units of show {show!r} must be a DataFrame with columns start and end")
+        units = UnitColumns.from_frames(frames)
+    rows, counts = units.rows_of(shows)
+    return np.repeat(np.arange(len(shows), dtype=np.int64), counts), units.start[rows], units.end[rows]
 
 
 def lex_order(show: np.ndarray, time: np.ndarray) -> np.ndarray:

@@ -3,7 +3,7 @@
 ``tvseg validate`` with roles runs :func:`prepare` and nothing else, so that it gives the verdict
 ``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass: gathered
 from :class:`tvseg.columns.SegmentColumns` (what :func:`tvseg.read_segments` returns:
-:mod:`tvseg.retrieval.columnar`), or read from any other mapping of show id to
+:meth:`~tvseg.columns.SegmentColumns.segments_of`), or read from any other mapping of show id to
 Annotation/Timeline (:func:`tvseg.columns.from_segmentations`). From there everything runs
 on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns.crop_spans`), the
 checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import SegmentColumns, Segments, from_segmentations
+from tvseg.columns import SegmentColumns, Segments, from_segmentations, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import uem_regions
 from tvseg.retrieval.boundaries import regions
-from tvseg.retrieval.columnar import is_columnar, segments_from_columns, unit_arrays
 from tvseg.retrieval.region import Region, build_region, crop
 from tvseg.settings import Settings
 from tvseg.time_base import (
@@ -295,8 +294,8 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
 
 def _segments(mapping, shows, *, side: str) -> Segments:
     """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none)."""
-    if is_columnar(mapping):
-        return segments_from_columns(mapping, shows, side=side)
+    if isinstance(mapping, SegmentColumns):
+        return mapping.segments_of(shows, side=side)
     return from_segmentations([mapping[s] if s in mapping else None for s in shows], names=shows, side=side)
 
 

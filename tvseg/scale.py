@@ -45,12 +45,12 @@ from typing import Any
 
 import pandas as pd
 
+from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts
-from tvseg.retrieval.columnar import is_columnar
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings
@@ -307,7 +307,7 @@ def _cut(mapping, names):
         return None
     if isinstance(names, _Range):
         names = [name for name in mapping if name in names]
-    if is_columnar(mapping) and hasattr(mapping, "select"):
+    if isinstance(mapping, Columns) and hasattr(mapping, "select"):
         return mapping.select(names)
     return {name: mapping[name] for name in names if name in mapping}
 
@@ -493,7 +493,7 @@ def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, opti
         cut = {"reference": _cut(reference, part), "units": _cut(units, part)}
         cut["hypotheses"] = {name: _cut(h, part) for name, h in hypotheses.items()}
         tasks.append(_Task(part, options, _cut(uem, part), inputs=cut))
-    columnar = uem is None and is_columnar(reference) and all(map(is_columnar, hypotheses.values()))
+    columnar = uem is None and all(isinstance(m, Columns) for m in (reference, *hypotheses.values()))
     # the reference as tvseg.preparation.prepare keeps it: as given (columns, no UEM), or by show
     kept = (lambda names: reference) if columnar else lambda names: {n: reference[n] for n in names}
     reduce = dict(uem=uem, sweep_tolerances=options["sweep_tolerances"], hypotheses=hypotheses)
