@@ -526,24 +526,9 @@ def reduce_shards(
 
 def _units_only(sr: SystemResult) -> SystemResult:
     """A system's result restricted to the unit metrics (a text corpus has no time-domain metric)."""
-    from dataclasses import replace
+    from tvseg.overlapping_predictions import keep_only
 
-    def only(values: Mapping[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in values.items() if k in UNIT_METRICS}
-
-    return replace(
-        sr,
-        shows=sr.shows[[c for c in sr.shows.columns if c in UNIT_METRICS]],
-        corpus=only(sr.corpus),
-        macro=only(sr.macro),
-        by_length={},
-        groups={c: {v: only(m) for v, m in g.items()} for c, g in sr.groups.items()},
-        matches=sr.matches.iloc[0:0],
-        gamma_sweep=sr.gamma_sweep.iloc[0:0],
-        tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
-        boundary_pairs=sr.boundary_pairs.iloc[0:0],
-        titles=False,
-    )
+    return keep_only(sr, UNIT_METRICS, by_length={})
 
 
 def _pairs(scores: ShowScores, shows: Sequence[str]) -> pd.DataFrame:

@@ -38,11 +38,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Segments
+from tvseg.columns import Segments, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS
 from tvseg.metrics import REGISTRY
-from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components
+from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
 from tvseg.time_base import check_hypothesis_extents
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "relay",
     "restricted",
     "only_allowed",
+    "keep_only",
 ]
 
 ALLOWED_KEYS = (*DETECTION_KEYS, *NAVIGATION_KEYS, "chapter_count_error", "n_reference", "n_hypothesis")
@@ -66,43 +67,28 @@ def _arrays(segmentation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(start, end, label)`` of one show's segments (an Annotation, a Timeline, ``(start, end)`` pairs),
     sorted by (start, end)."""
     if segmentation is None:
-        return np.empty(0), np.empty(0), np.empty(0, dtype=object)
-    if hasattr(segmentation, "itertracks"):
+        found = []
+    elif hasattr(segmentation, "itertracks"):
         found = [(s.start, s.end, label) for s, _, label in segmentation.itertracks(yield_label=True)]
     elif hasattr(segmentation, "segments_set_") or hasattr(segmentation, "extent"):  # a Timeline
         found = [(s.start, s.end, None) for s in segmentation]
     else:
-        pairs = np.asarray(segmentation, dtype=float).reshape(-1, 2)
-        found = [(float(a), float(b), None) for a, b in pairs]
-    triples = sorted(found, key=lambda t: (t[0], t[1]))
-    label = np.empty(len(triples), dtype=object)
-    label[:] = [t[2] for t in triples]
-    return np.array([t[0] for t in triples], dtype=float), np.array([t[1] for t in triples], dtype=float), label
+        found = [(float(a), float(b), None) for a, b in np.asarray(segmentation, dtype=float).reshape(-1, 2)]
+    found.sort(key=lambda t: (t[0], t[1]))
+    label = np.empty(len(found), dtype=object)
+    label[:] = [t[2] for t in found]
+    return np.array([t[0] for t in found], dtype=float), np.array([t[1] for t in found], dtype=float), label
 
 
 def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
     """The segments of ``shows`` (in that order; absent shows have none), overlaps kept."""
-    columns: Any = hypothesis  # a SegmentColumns when it has rows and labels
-    columnar = hasattr(columns, "rows") and hasattr(columns, "label")
-    parts = []
-    for show in shows:
-        if show not in hypothesis:
-            parts.append((np.empty(0), np.empty(0), np.empty(0, dtype=object)))
-        elif columnar:  # sorted arrays
-            rows = columns.rows(show)
-            parts.append((columns.start[rows], columns.end[rows], columns.label[rows]))
-        else:
-            parts.append(_arrays(hypothesis[show]))
-    counts = [len(p[0]) for p in parts]
-    label = np.empty(sum(counts), dtype=object)
-    label[:] = [x for p in parts for x in p[2]]
-    return Segments(
-        show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
-        start=np.concatenate([np.asarray(p[0], dtype=float) for p in parts] + [np.empty(0)]),
-        end=np.concatenate([np.asarray(p[1], dtype=float) for p in parts] + [np.empty(0)]),
-        label=label,
-        n_shows=len(shows),
-    )
+    columns: Any = hypothesis
+    if hasattr(columns, "rows_of") and hasattr(columns, "label"):  # a SegmentColumns: its sorted arrays
+        rows, counts = columns.rows_of(shows)
+        show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
+        start, end, label = columns.start[rows], columns.end[rows], columns.label[rows]
+        return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
+    return stack([_arrays(hypothesis[show] if show in hypothesis else None) for show in shows])
 
 
 def _overlaps(segments: Segments) -> bool:
@@ -116,19 +102,7 @@ def _overlaps(segments: Segments) -> bool:
 
 def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The systems some of whose shows hold overlapping segments."""
-    found = []
-    for name, hypothesis in hypotheses.items():
-        columns: Any = hypothesis
-        if hasattr(columns, "offsets") and hasattr(columns, "label"):  # a SegmentColumns: its sorted arrays
-            show = np.repeat(np.arange(len(columns.offsets) - 1), np.diff(columns.offsets))
-            segments = Segments(
-                show=show, start=columns.start, end=columns.end, label=columns.label, n_shows=len(columns)
-            )
-        else:
-            segments = _segments(hypothesis, sorted(hypothesis))
-        if _overlaps(segments):
-            found.append(name)
-    return found
+    return [name for name, hypothesis in hypotheses.items() if _overlaps(_segments(hypothesis, list(hypothesis)))]
 
 
 def _check(segments: Segments, name: str, shows: Sequence[str]) -> None:
@@ -147,9 +121,9 @@ def _check(segments: Segments, name: str, shows: Sequence[str]) -> None:
         )
 
 
-def only_allowed(values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` restricted to :data:`ALLOWED_KEYS`."""
-    return {k: v for k, v in values.items() if k in ALLOWED_KEYS}
+def only_allowed(values: Mapping[str, Any], allowed: Sequence[str] = ALLOWED_KEYS) -> dict[str, Any]:
+    """``values`` restricted to ``allowed`` (default :data:`ALLOWED_KEYS`)."""
+    return {k: v for k, v in values.items() if k in allowed}
 
 
 def stand_ins(reference, hypotheses, overlapping: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -202,12 +176,10 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
             f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
         )
     components = scores.components.copy()
-    for key, values in chapter_components(p.reference_segments, own, n).items():
-        components[key] = values
-    n_ref = np.bincount(p.reference_segments.show, minlength=n)
-    n_hyp = np.bincount(own.show, minlength=n)
-    components["n_hypothesis"] = n_hyp
-    components["chapter_count_error_sum"] = np.where(n_ref > 0, np.abs(n_hyp - n_ref), 0).astype(float)
+    for kernel in (chapter_components, chapter_counts):
+        for key, values in kernel(p.reference_segments, own, n).items():
+            components[key] = values
+    components["n_hypothesis"] = np.bincount(own.show, minlength=n)
     return replace(scores, components=components)
 
 
@@ -241,13 +213,20 @@ def restricted(sr, keys: Sequence[str]):
         TvsegWarning,
         stacklevel=3,
     )
+    return keep_only(sr, ALLOWED_KEYS, by_length={k: {} for k in sr.by_length})  # the coverage metrics' classes
+
+
+def keep_only(sr, allowed: Sequence[str], *, by_length: dict):
+    """A system's result (:class:`~tvseg.evaluation.SystemResult`) with the metrics ``allowed`` only: its
+    per-show, corpus, macro and group values restricted, ``by_length`` replaced, its matches, sweeps and
+    boundary pairs emptied."""
     return replace(
         sr,
-        shows=sr.shows[[c for c in sr.shows.columns if c in ALLOWED_KEYS]],
-        corpus=only_allowed(sr.corpus),
-        macro=only_allowed(sr.macro),
-        by_length={k: {} for k in sr.by_length},  # length classes are the coverage metrics' (left out)
-        groups={c: {v: only_allowed(m) for v, m in g.items()} for c, g in sr.groups.items()},
+        shows=sr.shows[[c for c in sr.shows.columns if c in allowed]],
+        corpus=only_allowed(sr.corpus, allowed),
+        macro=only_allowed(sr.macro, allowed),
+        by_length=by_length,
+        groups={c: {v: only_allowed(m, allowed) for v, m in g.items()} for c, g in sr.groups.items()},
         matches=sr.matches.iloc[0:0],
         gamma_sweep=sr.gamma_sweep.iloc[0:0],
         tolerance_sweep=sr.tolerance_sweep.iloc[0:0],

@@ -117,14 +117,14 @@ def paired_bootstrap(
         for name in names:
             for total, matrix in zip(sums[name], matrices[name]):
                 total[done : done + size] = weights @ matrix
-    samples = {}
-    for name in names:
-        samples[name] = metric_table(
-            pd.DataFrame(sums[name][0], columns=components[name].columns), titles=bool(titles and titles.get(name))
+    samples = {
+        name: _metrics(
+            [(total, table.columns) for total, table in zip(sums[name], tables[name])],
+            extra.get(name, (None, None))[1],
+            titles=bool(titles and titles.get(name)),
         )
-        if name in extra:
-            rates = extra[name][1](pd.DataFrame(sums[name][1], columns=tables[name][1].columns))
-            samples[name] = samples[name].assign(**{k: np.asarray(v, dtype=float) for k, v in rates.items()})
+        for name in names
+    }
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals: dict[str, dict[str, dict[str, float]]] = {}
     for name in names:
@@ -137,12 +137,10 @@ def paired_bootstrap(
             low, high = np.quantile(values, [lo_q, hi_q]) if len(values) and n_shows > 1 else (np.nan, np.nan)
             intervals[name][metric] = {"low": float(low), "high": float(high)}
     pairwise = []
-    observed = {name: metric_table(components[name].sum(axis=0).to_frame().T) for name in names}
-    for name in names:
-        if name in extra:
-            table, rates = extra[name]
-            values = rates(table.sum(axis=0).to_frame().T)
-            observed[name] = observed[name].assign(**{k: np.asarray(v, dtype=float) for k, v in values.items()})
+    observed = {
+        name: _metrics([(t.sum(axis=0).to_frame().T, t.columns) for t in tables[name]], extra.get(name, (None, None))[1])
+        for name in names
+    }
     test = None if n_shows < 2 else "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
     floor = smallest_p_value(n_shows)
     for a, b in itertools.combinations(names, 2):
@@ -174,21 +172,29 @@ def _bootstrap_p(d: np.ndarray, delta: float, floor: float) -> float:
     return p if p >= floor else floor
 
 
+def _metrics(parts: list, rates, *, titles: bool = False) -> pd.DataFrame:
+    """The metrics of rows of summed components: ``parts`` holds ``(sums, columns)`` of the components
+    table, then of the unit components (their metrics by ``rates``) when there are some."""
+    tables = [pd.DataFrame(sums, columns=columns) for sums, columns in parts]
+    out = metric_table(tables[0], titles=titles)
+    if len(tables) > 1:
+        values = rates(tables[1])
+        out = out.assign(**{k: np.asarray(v, dtype=float) for k, v in values.items()})
+    return out
+
+
 def _sign_flipped(components: dict, extra: dict, a: str, b: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The metrics of systems ``a`` and ``b`` (rows: every sign-flip assignment of the shows, as
     :func:`tvseg.retrieval.significance.swapped_sums`), from their common components."""
     flips = sign_flips(len(components[a]))
-    columns = [c for c in components[a].columns if c in components[b].columns]
-    sums = swapped_sums(components[a][columns].to_numpy(float), components[b][columns].to_numpy(float), flips)
-    out = [metric_table(pd.DataFrame(total, columns=columns)) for total in sums]
-    if a in extra and b in extra:
-        (table_a, rates), (table_b, _) = extra[a], extra[b]
+    tables = [(components[a], components[b])] + ([(extra[a][0], extra[b][0])] if a in extra and b in extra else [])
+    swapped = []
+    for table_a, table_b in tables:
         common = [c for c in table_a.columns if c in table_b.columns]
-        unit_sums = swapped_sums(table_a[common].to_numpy(float), table_b[common].to_numpy(float), flips)
-        for k, total in enumerate(unit_sums):
-            values = rates(pd.DataFrame(total, columns=common))
-            out[k] = out[k].assign(**{key: np.asarray(v, dtype=float) for key, v in values.items()})
-    return out[0], out[1]
+        swapped.append((swapped_sums(table_a[common].to_numpy(float), table_b[common].to_numpy(float), flips), common))
+    rates = extra[a][1] if len(tables) > 1 else None
+    a_metrics, b_metrics = (_metrics([(sums[k], common) for sums, common in swapped], rates) for k in (0, 1))
+    return a_metrics, b_metrics
 
 
 def _warn_few(n_shows: int, n_systems: int) -> None:

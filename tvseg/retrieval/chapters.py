@@ -119,9 +119,11 @@ __all__ = [
     "ONE_TO_ONE_KEYS",
     "NAVIGATION_KEYS",
     "overlapping_pairs",
+    "runs",
     "one_to_one",
     "nearest_start_distance",
     "chapter_components",
+    "chapter_counts",
     "chapters",
     "titled_chapters",
     "match_in_time",
@@ -146,23 +148,31 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
 
     The reference is sorted and disjoint, so the reference segments overlapping hypothesis segment ``j``
     are a contiguous run (those not ending at or before its start, and starting before its end): two
-    lexicographic searches, no all-pairs matrix, then one sort of the pairs. The hypothesis segments
-    may overlap one another (ActivityNet-style predictions): every overlapping pair is found.
+    lexicographic searches, no all-pairs matrix; found by hypothesis, the pairs are sorted by reference
+    already unless the hypothesis segments overlap one another (ActivityNet-style predictions: every
+    overlapping pair is found, then sorted).
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
     lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
     hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
-    counts = np.maximum(hi - lo, 0)
-    n_pairs = int(counts.sum())
-    pair_hyp = np.repeat(np.arange(len(hypothesis), dtype=np.int64), counts)
-    first = np.cumsum(counts) - counts
-    pair_ref = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(first, counts))
-    order = np.lexsort((pair_hyp, pair_ref))
-    pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
+    pair_hyp, pair_ref = runs(lo, hi)
+    if len(pair_ref) > 1 and (pair_ref[1:] < pair_ref[:-1]).any():  # overlapping hypothesis segments
+        order = np.lexsort((pair_hyp, pair_ref))
+        pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
     intersection = np.minimum(re_[pair_ref], he[pair_hyp]) - np.maximum(rs[pair_ref], hs[pair_hyp])
     union = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
     return pair_ref, pair_hyp, intersection, union
+
+
+def runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``(k, j)`` with ``lo[k] <= j < hi[k]`` (none where ``hi[k] <= lo[k]``), by ``k`` then ``j``:
+    each ``k``'s partners are the contiguous run ``lo[k]:hi[k]`` that two lexicographic searches found."""
+    counts = np.maximum(hi - lo, 0)
+    first = np.cumsum(counts) - counts
+    owner = np.repeat(np.arange(len(lo), dtype=np.int64), counts)
+    partner = np.repeat(lo, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first, counts))
+    return owner, partner
 
 
 def one_to_one(pair_ref: np.ndarray, pair_hyp: np.ndarray) -> np.ndarray:
@@ -234,9 +244,15 @@ def chapter_kernel(pair) -> dict:
 @component_kernel
 def chapter_count_kernel(pair) -> dict:
     """Per show with a reference segment, how far the number of hypothesis segments is from the
-    reference's: ``chapter_count_error_sum`` = :math:`|n_{hyp} - n_{ref}|` (0 for a show without one)."""
-    n_ref = np.bincount(pair.reference.show, minlength=pair.n)
-    n_hyp = np.bincount(pair.hypothesis.show, minlength=pair.n)
+    reference's (:func:`chapter_counts`)."""
+    return chapter_counts(pair.reference, pair.hypothesis, pair.n)
+
+
+def chapter_counts(reference: Segments, hypothesis: Segments, n_shows: int) -> dict:
+    """``chapter_count_error_sum`` per show: :math:`|n_{hyp} - n_{ref}|` (0 for a show without a
+    reference segment)."""
+    n_ref = np.bincount(reference.show, minlength=n_shows)
+    n_hyp = np.bincount(hypothesis.show, minlength=n_shows)
     return {"chapter_count_error_sum": np.where(n_ref > 0, np.abs(n_hyp - n_ref), 0).astype(float)}
 
 
@@ -324,10 +340,7 @@ def match_in_time(reference, hypothesis, tolerance: float):
     # candidates by start: a contiguous run of each show's predictions, then the test on the end
     lo = count_before(h_show, h_start, r_show, r_start - tol, inclusive=False)
     hi = count_before(h_show, h_start, r_show, r_start + tol, inclusive=True)
-    counts = np.maximum(hi - lo, 0)
-    first = np.cumsum(counts) - counts
-    pair_ref = np.repeat(np.arange(len(r_show), dtype=np.int64), counts)
-    pair_hyp = np.repeat(lo, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first, counts))
+    pair_ref, pair_hyp = runs(lo, hi)
     d_end = np.abs(h_end[pair_hyp] - r_end[pair_ref])
     keep = d_end <= tol
     pair_ref, pair_hyp = pair_ref[keep], pair_hyp[keep]

@@ -52,10 +52,11 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Segmentation, Segments, count_before
+from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.rates import f_measure, rate
+from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.region import evaluated_pair
 
 __all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
@@ -119,25 +120,15 @@ def _best(
 def match(reference: Segments, hypothesis: Segments) -> Matching:
     """Best partners and bidirectional coverages of every segment of a corpus (both sides sorted).
 
-    The hypothesis segments that overlap reference segment ``i`` are the contiguous run
-    ``lo[i]:hi[i]`` with ``lo`` the number of hypothesis segments ending at or before its start and
-    ``hi`` the number starting before its end (keys compared as ``(show, time)``).
+    The overlapping pairs are :func:`tvseg.retrieval.chapters.overlapping_pairs`' (two lexicographic
+    searches), sorted by reference and by hypothesis alike.
     """
     n_r, n_h = len(reference), len(hypothesis)
-    lo = count_before(hypothesis.show, hypothesis.end, reference.show, reference.start, inclusive=True)
-    hi = count_before(hypothesis.show, hypothesis.start, reference.show, reference.end, inclusive=False)
-    counts = hi - lo
-    n_pairs = int(counts.sum())
-    pair_ref = np.repeat(np.arange(n_r, dtype=np.int64), counts)
-    run_start = np.cumsum(counts) - counts
-    pair_hyp = np.repeat(lo, counts) + (np.arange(n_pairs, dtype=np.int64) - np.repeat(run_start, counts))
-    low = np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp])
-    high = np.minimum(reference.end_ticks[pair_ref], hypothesis.end_ticks[pair_hyp])
+    pair_ref, pair_hyp, overlap, _ = overlapping_pairs(reference, hypothesis)
     region = reference.region
-    if region is None:
-        overlap = high - low
-    else:  # |R n H n U|; a pair that meets only in a gap is no pair
-        overlap = region.measure(reference.show[pair_ref], low, high)
+    if region is not None:  # |R n H n U|; a pair that meets only in a gap is no pair
+        low = np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp])
+        overlap = region.measure(reference.show[pair_ref], low, low + overlap)
         meet = overlap > 0
         pair_ref, pair_hyp, overlap = pair_ref[meet], pair_hyp[meet], overlap[meet]
     d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks

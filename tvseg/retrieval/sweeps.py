@@ -20,12 +20,14 @@ import numpy as np
 import pandas as pd
 
 from tvseg.exact import largest_numerator_below, ratio
-from tvseg.rates import f_measure, rate
+from tvseg.metrics import compute, keys
 
 __all__ = ["GAMMAS", "TOLERANCES", "gamma_sweep", "tolerance_sweep"]
 
 GAMMAS = np.round(np.arange(50, 101) / 100.0, 2)
 TOLERANCES = np.arange(0, 31, dtype=float)
+COVERAGE_METRICS = keys("coverage")
+BOUNDARY_METRICS = keys("boundary")
 
 
 def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration: np.ndarray, gammas: list[Fraction]):
@@ -53,33 +55,32 @@ def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
     m = scores.matching
     n_r, d_r = _correct_counts(m.reference_overlap_ticks, m.reference_span_ticks, scores.reference.duration, exact)
     n_h, d_h = _correct_counts(m.hypothesis_overlap_ticks, m.hypothesis_span_ticks, scores.hypothesis.duration, exact)
-    r_n, p_n = rate(n_r, len(scores.reference)), rate(n_h, len(scores.hypothesis))
-    r_d = rate(d_r, scores.reference.duration.sum())
-    p_d = rate(d_h, scores.hypothesis.duration.sum())
-    return pd.DataFrame(
-        {
-            "gamma": gammas,
-            "recall_n": r_n,
-            "precision_n": p_n,
-            "cov_n": f_measure(p_n, r_n),
-            "recall_d": r_d,
-            "precision_d": p_d,
-            "cov_d": f_measure(p_d, r_d),
-        }
-    )
+    sums = {
+        "n_reference": len(scores.reference),
+        "n_hypothesis": len(scores.hypothesis),
+        "n_correct_reference": n_r,
+        "n_correct_hypothesis": n_h,
+        "duration_reference": scores.reference.duration.sum(),
+        "duration_hypothesis": scores.hypothesis.duration.sum(),
+        "duration_correct_reference": d_r,
+        "duration_correct_hypothesis": d_h,
+    }
+    return _swept("gamma", gammas, sums, COVERAGE_METRICS)
 
 
 def tolerance_sweep(scores, tolerances=TOLERANCES) -> pd.DataFrame:
     """Pooled boundary P/R/F of one system per tolerance (must be among those it was scored with)."""
     c = scores.components
-    n_ref, n_hyp = c["boundary_n_reference"].sum(), c["boundary_n_hypothesis"].sum()
-    matched = np.array([scores.boundary_matched[float(t)].sum() for t in tolerances])
-    p, r = rate(matched, n_hyp), rate(matched, n_ref)
-    return pd.DataFrame(
-        {
-            "tolerance": np.asarray(tolerances, dtype=float),
-            "boundary_precision": p,
-            "boundary_recall": r,
-            "boundary_f1": f_measure(p, r),
-        }
-    )
+    sums = {
+        "boundary_n_reference": c["boundary_n_reference"].sum(),
+        "boundary_n_hypothesis": c["boundary_n_hypothesis"].sum(),
+        "boundary_n_matched": np.array([scores.boundary_matched[float(t)].sum() for t in tolerances]),
+    }
+    return _swept("tolerance", tolerances, sums, BOUNDARY_METRICS)
+
+
+def _swept(name: str, settings, sums: dict, metrics: tuple[str, ...]) -> pd.DataFrame:
+    """One row per setting: the metrics of the registry (:func:`tvseg.metrics.compute`) of the pooled
+    ``sums``, some of them an array over the settings."""
+    values = compute(sums)
+    return pd.DataFrame({name: np.asarray(settings, dtype=float), **{k: values[k] for k in metrics}})
