@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["applies", "alignment_costs"]
+__all__ = ["applies", "alignment_costs", "blocks"]
 
 _CELLS = 1 << 20  # most values of one row of a block of pieces
 _LONG = 256  # a piece of this many rows or more runs alone
@@ -96,6 +96,18 @@ def alignment_costs(
     value = _pieces(h_pos, h_count, r_pos, r_count, band, ins, dele, shift)
     np.add.at(distance, owner, value)
     return distance
+
+
+def blocks(width: NDArray[np.int64], cells: int = _CELLS) -> list[tuple[int, int]]:
+    """``(lo, hi)`` slices of rows sorted by increasing ``width`` whose padded arrays hold at most
+    ``cells`` values each (one row at least): no row padded to the width of a much wider one."""
+    lo, out = 0, []
+    while lo < width.size:
+        fits = np.arange(1, min(width.size - lo, cells) + 1) * width[lo : lo + cells] <= cells
+        hi = lo + max(int(np.searchsorted(~fits, True)), 1)
+        out.append((lo, hi))
+        lo = hi
+    return out
 
 
 def _flat(positions: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -154,18 +166,12 @@ def _pieces(
     short = np.ones(n, dtype=bool)
     short[long] = False
     by_width = np.flatnonzero(short)[np.argsort(widest[short], kind="stable")]
-    n = by_width.size
-    lo_block = 0
-    while lo_block < n:
-        w = widest[by_width[lo_block:]]
-        fits = np.arange(1, w.size + 1) * w <= _CELLS
-        hi_block = lo_block + max(int(np.searchsorted(~fits, True)), 1)
+    for lo_block, hi_block in blocks(widest[by_width]):
         members = by_width[lo_block:hi_block]
         members = members[np.argsort(-h_count[members], kind="stable")]
         out[members] = _block(
             members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, ins, dele, shift
         )
-        lo_block = hi_block
     return out
 
 

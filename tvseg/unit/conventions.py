@@ -44,17 +44,19 @@ References
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tvseg.errors import UsageError
+from tvseg.errors import InputError, UsageError
 
 if TYPE_CHECKING:  # numpy is imported where an array is made: tvseg's command line parser needs CONVENTIONS only
     import numpy as np
     from numpy.typing import NDArray
 
 __all__ = [
+    "check_cost",
     "CONVENTIONS",
     "Geometry",
     "base_convention",
@@ -89,6 +91,13 @@ def check_k(k: object, least: int) -> None:
         return
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < least:
         raise UsageError(f"k must be an integer >= {least}, got {k!r}")
+
+
+def check_cost(value: object, name: str) -> float:
+    """``value`` as a float; an :class:`~tvseg.errors.InputError` unless it is a finite real number ``>= 0``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+        raise InputError(f"{name} must be a finite number >= 0", value=value)
+    return float(value)
 
 
 def _round_half_up(num: Any, den: Any) -> Any:

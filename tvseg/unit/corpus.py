@@ -4,23 +4,16 @@ r"""Unit-domain scores of a whole corpus at once: every show's components and me
 each show's additive components (the keys of :mod:`tvseg.unit.reduction`) with the kernels, all shows
 at once:
 
-* the projection (:mod:`tvseg.unit.projection`): unit ``u`` of show ``s`` gets the last segment of
-  ``s`` whose start is at or before its midpoint :math:`(a_u + b_u) / 2` (floats, as there), the first
-  segment when none is. Segment ``j`` thus owns the units from :math:`c_j = \#\{u : m_u < t_j\}` on:
-  one ``searchsorted`` of the keys ``(show, segment start)`` among the keys ``(show, midpoint)``,
-  compared lexicographically as complex numbers (show the real part, time the imaginary part). The
-  boundary positions (:func:`tvseg.unit.masses.boundary_positions` of the masses) are the distinct
-  :math:`c_j` in ``1 .. N - 1`` of the show's segments but its first (:func:`_positions`);
-* frames (:func:`tvseg.unit.projection.frames`) of every show's region, with the same float operations;
+* the projection of every show's segments onto its units or frames, and onto chunkseg's grid under
+  ``convention="chunkseg"`` (:mod:`tvseg.unit.projection`: its per-show functions are these on a
+  corpus of one);
 * Pk, P'k, WindowDiff, WinPR and C_seg from the boundary positions of every show
   (:class:`tvseg.unit.masses.BoundaryPairs`), by :func:`tvseg.unit.windows.window_counts`;
 * S and B by :func:`tvseg.unit.edits.edit_counts` and :func:`tvseg.unit.similarity.pair_counts`,
   GHD by :func:`tvseg.unit.ghd.ghd_counts`;
 * each show's metrics and the corpus's from the summed components (:mod:`tvseg.unit.reduction`).
 
-``convention="chunkseg"`` projects every show onto chunkseg's grid the same way (the chunk flags of
-:func:`tvseg.unit.projection.chunk_flags`, element-wise with the same float operations) and applies
-chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
+``convention="chunkseg"`` applies chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
 
 The counts are integers; S's, B's and GHD's are sums of halves, summed over shows in show order
 (``tests/test_unit_corpus.py`` checks every value against a brute-force count written in the test).
@@ -36,7 +29,7 @@ from tvseg.unit.conventions import geometry, no_window_value, winpr_geometry, wi
 from tvseg.unit.edits import edit_counts, transpositions
 from tvseg.unit.ghd import ghd_counts
 from tvseg.unit.masses import BoundaryPairs
-from tvseg.unit.projection import frames
+from tvseg.unit.projection import check_projection, chunk_positions, frame_units, unit_positions
 from tvseg.unit.reduction import UnitPart, assemble, reduce_unit_parts
 from tvseg.unit.similarity import pair_counts
 from tvseg.unit.windows import cseg_geometry, window_counts, winpr_counts
@@ -119,7 +112,7 @@ def corpus_unit_scores(
     events = []
     if frames_mode:
         scored = np.flatnonzero(~np.isnan(region_start))
-        u_show, u_start, u_end = _frames(region_start[scored], region_end[scored], settings.frame, scored)
+        u_show, u_start, u_end = frame_units(region_start[scored], region_end[scored], settings.frame, scored)
         if regions is not None:
             covered = regions.covers(u_show, ticks((u_start + u_end) / 2))
             u_show, u_start, u_end = u_show[covered], u_start[covered], u_end[covered]
@@ -138,103 +131,14 @@ def corpus_unit_scores(
         ]
     first = np.concatenate(([0], np.cumsum(count)))  # show k's units: first[k] .. first[k + 1]
     mid = (u_start + u_end) / 2
-    _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows)
+    check_projection((ref, hyp), u_start, u_end, mid, u_show, first, scored, n_shows)
     key = np.empty(mid.size, np.complex128)  # (show, midpoint), sorted
     key.real = u_show
     key.imag = mid
-    pr, r_off = _positions(ref, key, first, scored, count)
-    ph, h_off = _positions(hyp, key, first, scored, count)
+    pr, r_off = unit_positions(ref, key, first, scored, count)
+    ph, h_off = unit_positions(hyp, key, first, scored, count)
     comps = _components(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings)
     return assemble(comps, scored, shows, events, part)
-
-
-def _frames(start, end, frame, scored):
-    """:func:`tvseg.unit.projection.frames` of every region, concatenated: ``(show, start, end)``."""
-    empty = ~(end > start)
-    if empty.any():
-        i = int(np.flatnonzero(empty)[0])
-        from pyannote.core import Segment
-
-        frames(Segment(float(start[i]), float(end[i])), frame)  # raises its InputError
-    count = np.maximum(1, np.ceil((end - start) / frame - 1e-9)).astype(np.int64)
-    which = np.repeat(np.arange(scored.size), count)
-    first = np.cumsum(count) - count
-    j = (np.arange(int(count.sum())) - first[which]).astype(float)
-    f_start = start[which] + frame * j
-    f_end = np.minimum(f_start + frame, end[which])
-    f_end[first + count - 1] = end
-    return scored[which], f_start, f_end
-
-
-def _first_overlap(side, scored_mask):
-    """``(show, i)`` of the first overlap (in microseconds) among the scored shows, or None."""
-    show = np.asarray(side.show, np.int64)
-    if show.size < 2:
-        return None
-    ts, te = side.start_ticks, side.end_ticks
-    bad = (ts[1:] < te[:-1]) & (show[1:] == show[:-1]) & scored_mask[show[1:]]
-    if not bad.any():
-        return None
-    i = int(np.flatnonzero(bad)[0])
-    return int(show[i]), i
-
-
-def _check(ref, hyp, u_start, u_end, mid, u_show, first, scored, n_shows):
-    """The errors of :func:`tvseg.unit.projection.to_masses`, for the first show in error, in its
-    order: the reference's overlaps, the units, the hypothesis's overlaps."""
-    failures = []
-    mask = np.zeros(n_shows, bool)
-    mask[scored] = True
-    for order, side in ((0, ref), (2, hyp)):
-        hit = _first_overlap(side, mask)
-        if hit is not None:
-            failures.append((hit[0], order, side, hit[1]))
-    bad = ~(np.isfinite(u_start) & np.isfinite(u_end) & (u_end >= u_start))
-    back = np.zeros(mid.size, bool)
-    back[1:] = (mid[1:] < mid[:-1]) & (u_show[1:] == u_show[:-1])
-    for kind, mask_u in (("bad", bad), ("back", back)):
-        if mask_u.any():
-            u = int(np.flatnonzero(mask_u)[0])
-            failures.append((int(u_show[u]), 1, kind, u))
-    if not failures:
-        return
-    show, order, what, i = min(failures, key=lambda f: (f[0], f[1], f[2] != "bad"))
-    if order == 1:
-        local = int(i - first[show])
-        if what == "bad":
-            raise InputError(f"unit {local} has no valid [start, end]", value=(u_start[i], u_end[i]))
-        raise InputError(
-            f"units must be sorted by time; unit {local} starts before unit {local - 1}", value=(u_start[i], u_end[i])
-        )
-    s, e = what.start, what.end
-    raise InputError(
-        "segments of a segmentation must not overlap", value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})"
-    )
-
-
-def _positions(side, key, first, scored, count):
-    r"""Boundary positions of one side on the units of every scored show: ``(positions, offsets)``.
-
-    Segment ``j`` of a show owns the units from :math:`c_j = \#\{u : m_u < t_j\}` on (midpoints
-    :math:`m_u`, start :math:`t_j`) up to the next segment's :math:`c_{j+1}`: one ``searchsorted`` per
-    segment among the ``(show, midpoint)`` keys. A unit starts a new segment when some segment other
-    than the show's first has :math:`c_j = u` (units before the first segment join it), so the
-    positions are the distinct :math:`c_j` of the later segments in ``1 .. N - 1``.
-    """
-    seg_show = np.asarray(side.show, np.int64)
-    keep = count[seg_show] > 0
-    show = seg_show[keep]
-    query = np.empty(show.size, np.complex128)
-    query.real = show
-    query.imag = np.asarray(side.start, float)[keep]
-    c = np.searchsorted(key, query, side="left") - first[show]
-    later = np.zeros(c.size, bool)
-    later[1:] = show[1:] == show[:-1]
-    again = np.zeros(c.size, bool)
-    again[1:] = later[1:] & later[:-1] & (c[1:] == c[:-1])
-    boundary = later & ~again & (c >= 1) & (c < count[show])
-    owner = np.searchsorted(scored, show[boundary])
-    return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
 
 
 def _components(pairs: BoundaryPairs, settings) -> dict:
@@ -308,7 +212,7 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     ]
     scored = np.flatnonzero(count > 0)
     n = count[scored] + 1
-    sides = [_chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
+    sides = [chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
     (pr, r_off), (ph, h_off) = sides
     pairs = BoundaryPairs(n, pr, r_off, ph, h_off)
     comps = _components(pairs, settings)
@@ -324,34 +228,3 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     comps["b_denominator"][no_match] = 1.0
     comps["ghd_positions"][:] = 1
     return assemble(comps, scored, shows, events, part)
-
-
-def _chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
-    """One side's boundary positions on chunkseg's grid (:func:`tvseg.unit.projection.chunk_flags` of
-    :func:`tvseg.unit.projection.chunk_boundaries`): ``(positions, offsets)`` over the scored shows."""
-    seg_show = np.asarray(side.show, np.int64)
-    keep = count[seg_show] > 0
-    show = np.repeat(seg_show[keep], 2)
-    times = np.empty(show.size)
-    times[0::2] = np.asarray(side.start, float)[keep]
-    times[1::2] = np.asarray(side.end, float)[keep]
-    tick = np.asarray(side.start_ticks)[keep], np.asarray(side.end_ticks)[keep]
-    ticks = np.empty(show.size, np.int64)
-    ticks[0::2], ticks[1::2] = tick
-    inside = (ticks > _ticks(region_start)[show]) & (ticks < _ticks(region_end)[show])
-    show, times, ticks = show[inside], times[inside], ticks[inside]
-    again = np.zeros(show.size, bool)  # a start at the previous end: one boundary, the first time
-    again[1:] = (ticks[1:] == ticks[:-1]) & (show[1:] == show[:-1])
-    show, times = show[~again], times[~again]
-    counted = (times > 0.0) & (times <= cut[show])
-    show, times = show[counted], times[counted]
-    flag = np.minimum(np.floor(times / chunk).astype(np.int64), count[show] - 1)
-    again = np.zeros(show.size, bool)
-    again[1:] = (flag[1:] == flag[:-1]) & (show[1:] == show[:-1])
-    show, flag = show[~again], flag[~again]
-    owner = np.searchsorted(scored, show)
-    return flag + 1, np.searchsorted(owner, np.arange(scored.size + 1))
-
-
-def _ticks(seconds):
-    return ticks(np.nan_to_num(seconds))

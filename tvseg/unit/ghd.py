@@ -24,7 +24,8 @@ and GHD is :math:`M_{H,R}`.
 (:class:`~tvseg.unit.masses.BoundaryPairs`: a corpus of shows, or the one pair of :func:`ghd`), one
 row ``i`` for all pairs at a time, on arrays padded to the largest boundary count (pairs sorted by
 ``H``, so row ``i`` only touches the pairs with :math:`H \ge i`; a pair with far more boundaries than
-the others gets a block of its own, so that no array holds more than about a million values). Within a
+the others gets a block of its own, :func:`tvseg.unit.alignment.blocks`, so that no array holds more
+than about a million values). Within a
 row, the columns with :math:`r_j \le h_i` read the row above only; those with :math:`r_j > h_i` form a
 suffix :math:`j \ge j_0` where :math:`M_{i,j} = \min(a_j, c_{ins} + M_{i,j-1})`,
 :math:`a_j = c_{shift}|h_i - r_j| + M_{i-1,j-1}`, whose solution is a running minimum:
@@ -57,23 +58,14 @@ References
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
 from numpy.typing import NDArray
 
-from tvseg.errors import InputError
-from tvseg.unit.alignment import alignment_costs, applies
+from tvseg.unit.alignment import alignment_costs, applies, blocks
+from tvseg.unit.conventions import check_cost
 from tvseg.unit.masses import BoundaryPairs, Masses, check_pair
 
 __all__ = ["ghd", "ghd_counts"]
-
-
-def _cost(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
-        raise InputError(f"{name} must be a finite number >= 0", value=value)
-    return float(value)
 
 
 def ghd(
@@ -119,7 +111,11 @@ def ghd(
     >>> ghd((1, 1, 3, 6), (1, 1, 4, 5), ins_cost=1.0, del_cost=1.0, shift_cost_coeff=0.5)
     0.5
     """
-    costs = (_cost(ins_cost, "ins_cost"), _cost(del_cost, "del_cost"), _cost(shift_cost_coeff, "shift_cost_coeff"))
+    costs = (
+        check_cost(ins_cost, "ins_cost"),
+        check_cost(del_cost, "del_cost"),
+        check_cost(shift_cost_coeff, "shift_cost_coeff"),
+    )
     return float(ghd_counts(check_pair(reference, hypothesis), *costs)[0])
 
 
@@ -137,7 +133,7 @@ def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift:
     size = np.maximum(hc, rc)
     by_size = np.argsort(size, kind="stable")
     r_starts, h_starts = pairs.reference_offsets[:-1], pairs.hypothesis_offsets[:-1]
-    for lo, hi in _blocks(size[by_size]):
+    for lo, hi in blocks(size[by_size] + 1):
         shows = by_size[lo:hi]
         order = shows[np.argsort(-hc[shows], kind="stable")]  # most hypothesis boundaries first
         h_sorted, r_sorted = hc[order], rc[order]
@@ -160,20 +156,6 @@ def _padded(
     row = np.repeat(np.arange(order.size), c)
     col = np.arange(row.size) - np.repeat(np.cumsum(c) - c, c)
     out[row, col] = pos[np.repeat(starts[order], c) + col]
-    return out
-
-
-def _blocks(size: NDArray[np.int64], cells: int = 1 << 20) -> list[tuple[int, int]]:
-    """``(lo, hi)`` slices of shows sorted by increasing ``size`` (their larger boundary count) whose
-    padded arrays hold at most ``cells`` values each (one show at least): one block for a corpus of
-    ordinary shows, and no show padded to the width of a much longer one."""
-    lo, out = 0, []
-    while lo < size.size:
-        width = size[lo : lo + cells] + 1
-        fits = np.arange(1, width.size + 1) * width <= cells  # shows lo .. lo + i in one block
-        hi = lo + max(int(np.searchsorted(~fits, True)), 1)
-        out.append((lo, hi))
-        lo = hi
     return out
 
 

@@ -11,11 +11,16 @@ Segments that receive no unit (shorter than the units around them) disappear fro
 
 chunkseg's grid (:func:`chunk_masses`, ``convention="chunkseg"``) is another projection: chunks of
 ``chunk`` seconds from time 0, a chunk per potential boundary (chunkseg 0.4.0's ``core.py``).
+
+Every projection runs on flat arrays of a whole corpus (:func:`unit_positions`, :func:`frame_units`,
+:func:`chunk_positions`, used by :mod:`tvseg.unit.corpus`); the per-show functions (:func:`to_masses`,
+:func:`frames`, :func:`chunk_masses`) are the same on a corpus of one show.
 """
 
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,77 +29,43 @@ import pandas as pd
 from tvseg.errors import InputError
 from tvseg.exact import ticks
 from tvseg.pyannote_objects import is_annotation, is_segment, is_timeline
+from tvseg.unit.masses import from_positions
 
 if TYPE_CHECKING:
-    from pyannote.core import Segment, Timeline
+    from pyannote.core import Segment
 
-__all__ = ["to_masses", "unit_segments", "frames", "chunk_boundaries", "chunk_flags", "chunk_masses"]
+__all__ = [
+    "to_masses",
+    "frames",
+    "chunk_flags",
+    "chunk_masses",
+    "unit_positions",
+    "frame_units",
+    "chunk_positions",
+    "check_projection",
+]
 
 
-def _timeline(annotation) -> Timeline:
+def _one_show(annotation) -> SimpleNamespace:
+    """A segmentation of one show as the corpus functions read a side (show 0 for every segment)."""
     if is_annotation(annotation):
-        return annotation.get_timeline(copy=False)
-    if is_timeline(annotation):
-        return annotation
-    raise InputError("a segmentation must be a pyannote.core Annotation or Timeline", value=type(annotation).__name__)
-
-
-def _starts(annotation) -> np.ndarray:
-    seg = np.array([(s.start, s.end) for s in _timeline(annotation)], dtype=float).reshape(-1, 2)
-    t = ticks(seg)  # compared in integer microseconds, as every time decision (tvseg.exact)
-    if seg.size and (t[1:, 0] < t[:-1, 1]).any():
-        i = int(np.flatnonzero(t[1:, 0] < t[:-1, 1])[0])
+        annotation = annotation.get_timeline(copy=False)
+    elif not is_timeline(annotation):
         raise InputError(
-            "segments of a segmentation must not overlap",
-            value=f"[{seg[i, 0]}, {seg[i, 1]}) and [{seg[i + 1, 0]}, {seg[i + 1, 1]})",
+            "a segmentation must be a pyannote.core Annotation or Timeline", value=type(annotation).__name__
         )
-    return seg[:, 0]
-
-
-def _midpoints(units: pd.DataFrame) -> np.ndarray:
-    if not isinstance(units, pd.DataFrame) or not {"start", "end"} <= set(units.columns):
-        raise InputError("units must be a DataFrame with columns start and end")
-    if len(units) == 0:
-        raise InputError("there are no units to project onto")
-    start = units["start"].to_numpy(dtype=float)
-    end = units["end"].to_numpy(dtype=float)
-    bad = ~(np.isfinite(start) & np.isfinite(end) & (end >= start))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"unit {i} has no valid [start, end]", value=(start[i], end[i]))
-    mid = (start + end) / 2
-    if (np.diff(mid) < 0).any():
-        i = int(np.flatnonzero(np.diff(mid) < 0)[0]) + 1
-        raise InputError(f"units must be sorted by time; unit {i} starts before unit {i - 1}", value=(start[i], end[i]))
-    return mid
-
-
-def unit_segments(annotation, units: pd.DataFrame) -> np.ndarray:
-    """Index (in start order) of the segment each unit belongs to: the last segment that starts at
-    or before the unit's midpoint, 0 for units before the first segment.
-
-    Parameters
-    ----------
-    annotation : pyannote.core.Annotation or Timeline
-        A segmentation of one show (non-overlapping segments).
-    units : pandas.DataFrame
-        Columns ``start, end`` in seconds, sorted by time.
-
-    Returns
-    -------
-    numpy.ndarray of int, one entry per unit, non-decreasing.
-    """
-    starts = _starts(annotation)
-    mid = _midpoints(units)
-    if starts.size == 0:
-        return np.zeros(mid.size, dtype=np.int64)
-    return np.maximum(np.searchsorted(starts, mid, side="right") - 1, 0)
+    seg = np.array([(s.start, s.end) for s in annotation], dtype=float).reshape(-1, 2)
+    t = ticks(seg)  # compared in integer microseconds, as every time decision (tvseg.exact)
+    side = SimpleNamespace(show=np.zeros(len(seg), np.int64), start=seg[:, 0], end=seg[:, 1])
+    side.start_ticks, side.end_ticks = t[:, 0], t[:, 1]
+    return side
 
 
 def to_masses(annotation, units: pd.DataFrame) -> np.ndarray:
     """Masses of a time segmentation over units: the number of units of each segment, in order.
 
-    ``O(U + S log S)`` for ``U`` units and ``S`` segments (a sort, one ``searchsorted``).
+    Unit ``u`` belongs to the last segment that starts at or before its midpoint, to the first
+    segment when none does (module docstring); :func:`unit_positions` on a corpus of one show.
 
     Parameters
     ----------
@@ -114,13 +85,25 @@ def to_masses(annotation, units: pd.DataFrame) -> np.ndarray:
     InputError
         Overlapping segments, no units, a unit with a bad or unordered time span.
     """
-    label = unit_segments(annotation, units)
-    change = np.flatnonzero(np.diff(label)) + 1
-    return np.diff(np.concatenate(([0], change, [label.size]))).astype(np.int64)
+    side = _one_show(annotation)
+    if not isinstance(units, pd.DataFrame) or not {"start", "end"} <= set(units.columns):
+        raise InputError("units must be a DataFrame with columns start and end")
+    if len(units) == 0:
+        raise InputError("there are no units to project onto")
+    start = units["start"].to_numpy(dtype=float)
+    end = units["end"].to_numpy(dtype=float)
+    mid = (start + end) / 2
+    show, first, count = np.zeros(mid.size, np.int64), np.array([0, mid.size]), np.array([mid.size])
+    check_projection((side,), start, end, mid, show, first, np.array([0]), 1)
+    key = np.zeros(mid.size, np.complex128)  # (show, midpoint), as unit_positions sorts them
+    key.imag = mid
+    positions, _ = unit_positions(side, key, first, np.array([0]), count)
+    return from_positions(positions, mid.size)
 
 
 def frames(extent: Segment, frame: float) -> pd.DataFrame:
-    """Fixed frames of ``frame`` seconds covering ``extent``; the last one may be shorter.
+    """Fixed frames of ``frame`` seconds covering ``extent``; the last one may be shorter
+    (:func:`frame_units` of one region).
 
     Parameters
     ----------
@@ -133,51 +116,37 @@ def frames(extent: Segment, frame: float) -> pd.DataFrame:
     -------
     pandas.DataFrame with columns ``start, end``.
     """
-    if isinstance(frame, bool) or not isinstance(frame, (int, float)) or not math.isfinite(frame) or frame <= 0:
-        raise InputError("the frame length must be a positive number of seconds", value=frame)
-    if not is_segment(extent) or not (extent.end > extent.start):
+    _check_length(frame, "frame")
+    if not is_segment(extent):
         raise InputError("frames need a non-empty extent", value=str(extent))
-    count = max(1, math.ceil((extent.end - extent.start) / frame - 1e-9))
-    start = extent.start + frame * np.arange(count, dtype=float)
-    end = np.minimum(start + frame, extent.end)
-    end[-1] = extent.end
+    _, start, end = frame_units(np.array([extent.start]), np.array([extent.end]), frame, np.array([0]))
     return pd.DataFrame({"start": start, "end": end})
 
 
-def chunk_boundaries(annotation, region: Segment) -> np.ndarray:
-    """The boundary times of a segmentation, as :mod:`tvseg.retrieval.boundaries` takes them: its
-    segments' starts and ends strictly inside ``region`` (a start and an end at one time, compared in
-    integer microseconds, are one boundary), sorted."""
-    times = np.array([t for s in _timeline(annotation) for t in (s.start, s.end)], dtype=float)
-    tick = ticks(times)
-    inside = (tick > ticks(region.start)) & (tick < ticks(region.end))
-    tick, first = np.unique(tick[inside], return_index=True)
-    return times[inside][first]
+def _check_length(value: object, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise InputError(f"the {what} length must be a positive number of seconds", value=value)
 
 
 def chunk_flags(boundaries, duration: float, chunk: float) -> np.ndarray:
-    """chunkseg 0.4.0's ``build_target_sequence``, operation for operation (Python floats): the
-    duration is cut down to whole chunks (``floor(duration / chunk) * chunk``), so a last partial chunk
-    is dropped; there are ``int(that / chunk)`` chunks from time 0; a boundary ``b`` flags chunk
-    ``int(b / chunk)`` (the last chunk for ``b`` at the cut-down duration), a boundary outside
-    ``[0, cut-down duration]`` flags none, nor does one at 0 (chunkseg drops boundaries ``<= 0``).
+    """chunkseg 0.4.0's ``build_target_sequence``: the duration is cut down to whole chunks
+    (``floor(duration / chunk) * chunk``), so a last partial chunk is dropped; there are
+    ``int(that / chunk)`` chunks from time 0; a boundary ``b`` flags chunk ``int(b / chunk)`` (the last
+    chunk for ``b`` at the cut-down duration), a boundary outside ``[0, cut-down duration]`` flags none,
+    nor does one at 0 (chunkseg drops boundaries ``<= 0``). The same float operations as chunkseg's,
+    element-wise (:func:`_flagged`, which :func:`chunk_positions` runs on a whole corpus).
 
     Returns
     -------
     numpy.ndarray of bool, one flag per chunk (empty when the duration is shorter than one chunk).
     """
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, float)) or not math.isfinite(chunk) or chunk <= 0:
-        raise InputError("the chunk length must be a positive number of seconds", value=chunk)
+    _check_length(chunk, "chunk")
     duration = float(duration)
-    if not duration > 0.0:
-        return np.zeros(0, dtype=bool)
-    duration = math.floor(duration / chunk) * chunk
-    count = int(duration / chunk)
+    cut = math.floor(duration / chunk) * chunk if duration > 0.0 else 0.0
+    count = int(cut / chunk)
     flags = np.zeros(count, dtype=bool)
-    for b in (float(b) for b in boundaries):
-        if b <= 0.0 or b > duration:
-            continue
-        flags[min(int(b / chunk), count - 1)] = True
+    counted, flag = _flagged(np.asarray(list(boundaries), dtype=float).reshape(-1), cut, count, chunk)
+    flags[flag[counted]] = True
     return flags
 
 
@@ -187,12 +156,148 @@ def chunk_masses(annotation, region: Segment, chunk: float) -> np.ndarray | None
     boundaries, hence ``C + 1`` units, and a flagged chunk ``i`` (from 0) is a boundary after unit
     ``i + 1``.
 
-    The grid runs from time 0 to ``region.end`` (chunkseg's duration); the boundaries are
-    :func:`chunk_boundaries` inside ``region``. None when the region ends before one chunk (chunkseg
-    scores no such show).
+    The grid runs from time 0 to ``region.end`` (chunkseg's duration); the boundaries are the
+    segments' starts and ends strictly inside ``region`` (:func:`chunk_positions` of one show). None
+    when the region ends before one chunk (chunkseg scores no such show); InputError for overlapping
+    segments.
     """
-    flags = chunk_flags(chunk_boundaries(annotation, region), region.end, chunk)
-    if flags.size == 0:
+    _check_length(chunk, "chunk")
+    side = _one_show(annotation)
+    check_projection((side,), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, np.int64), [0, 0], [0], 1)
+    start, end = np.array([float(region.start)]), np.array([float(region.end)])
+    cut = np.floor(end / chunk) * chunk if end[0] > 0.0 else np.zeros(1)
+    count = np.floor(cut / chunk).astype(np.int64)
+    if count[0] == 0:
         return None
-    edges = np.concatenate(([0], np.flatnonzero(flags) + 1, [flags.size + 1]))
-    return np.diff(edges).astype(np.int64)
+    positions, _ = chunk_positions(side, start, end, cut, count, np.array([0]), chunk)
+    return from_positions(positions, int(count[0]) + 1)
+
+
+# ------------------------------------------------------------------------------------------------
+# A whole corpus at once, from flat arrays (shows by index)
+
+
+def frame_units(start, end, frame, scored):
+    """:func:`frames` of every region (``start``, ``end``: those of the shows ``scored``), concatenated:
+    ``(show, start, end)``."""
+    empty = ~(end > start)
+    if empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        from pyannote.core import Segment
+
+        raise InputError("frames need a non-empty extent", value=str(Segment(float(start[i]), float(end[i]))))
+    count = np.maximum(1, np.ceil((end - start) / frame - 1e-9)).astype(np.int64)
+    which = np.repeat(np.arange(scored.size), count)
+    first = np.cumsum(count) - count
+    j = (np.arange(int(count.sum())) - first[which]).astype(float)
+    f_start = start[which] + frame * j
+    f_end = np.minimum(f_start + frame, end[which])
+    f_end[first + count - 1] = end
+    return scored[which], f_start, f_end
+
+
+def _first_overlap(side, scored_mask):
+    """``(show, i)`` of the first overlap (in microseconds) among the scored shows, or None."""
+    show = np.asarray(side.show, np.int64)
+    if show.size < 2:
+        return None
+    ts, te = side.start_ticks, side.end_ticks
+    bad = (ts[1:] < te[:-1]) & (show[1:] == show[:-1]) & scored_mask[show[1:]]
+    if not bad.any():
+        return None
+    i = int(np.flatnonzero(bad)[0])
+    return int(show[i]), i
+
+
+def check_projection(sides, u_start, u_end, mid, u_show, first, scored, n_shows):
+    """The errors of :func:`to_masses`, for the first show in error, in its order: the first side's
+    overlaps (the reference's), the units, the second side's (the hypothesis's)."""
+    failures = []
+    mask = np.zeros(n_shows, bool)
+    mask[scored] = True
+    for order, side in zip((0, 2), sides):
+        hit = _first_overlap(side, mask)
+        if hit is not None:
+            failures.append((hit[0], order, side, hit[1]))
+    bad = ~(np.isfinite(u_start) & np.isfinite(u_end) & (u_end >= u_start))
+    back = np.zeros(mid.size, bool)
+    back[1:] = (mid[1:] < mid[:-1]) & (u_show[1:] == u_show[:-1])
+    for kind, mask_u in (("bad", bad), ("back", back)):
+        if mask_u.any():
+            u = int(np.flatnonzero(mask_u)[0])
+            failures.append((int(u_show[u]), 1, kind, u))
+    if not failures:
+        return
+    show, order, what, i = min(failures, key=lambda f: (f[0], f[1], f[2] != "bad"))
+    if order == 1:
+        local = int(i - first[show])
+        if what == "bad":
+            raise InputError(f"unit {local} has no valid [start, end]", value=(u_start[i], u_end[i]))
+        raise InputError(
+            f"units must be sorted by time; unit {local} starts before unit {local - 1}", value=(u_start[i], u_end[i])
+        )
+    s, e = what.start, what.end
+    raise InputError(
+        "segments of a segmentation must not overlap", value=f"[{s[i]}, {e[i]}) and [{s[i + 1]}, {e[i + 1]})"
+    )
+
+
+def unit_positions(side, key, first, scored, count):
+    r"""Boundary positions of one side on the units of every scored show: ``(positions, offsets)``.
+
+    Segment ``j`` of a show owns the units from :math:`c_j = \#\{u : m_u < t_j\}` on (midpoints
+    :math:`m_u`, start :math:`t_j`) up to the next segment's :math:`c_{j+1}`: one ``searchsorted`` per
+    segment among the ``(show, midpoint)`` keys. A unit starts a new segment when some segment other
+    than the show's first has :math:`c_j = u` (units before the first segment join it), so the
+    positions are the distinct :math:`c_j` of the later segments in ``1 .. N - 1``.
+    """
+    seg_show = np.asarray(side.show, np.int64)
+    keep = count[seg_show] > 0
+    show = seg_show[keep]
+    query = np.empty(show.size, np.complex128)
+    query.real = show
+    query.imag = np.asarray(side.start, float)[keep]
+    c = np.searchsorted(key, query, side="left") - first[show]
+    later = np.zeros(c.size, bool)
+    later[1:] = show[1:] == show[:-1]
+    again = np.zeros(c.size, bool)
+    again[1:] = later[1:] & later[:-1] & (c[1:] == c[:-1])
+    boundary = later & ~again & (c >= 1) & (c < count[show])
+    owner = np.searchsorted(scored, show[boundary])
+    return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
+
+
+def chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
+    """One side's boundary positions on chunkseg's grid (:func:`chunk_flags` of the segments' starts and
+    ends strictly inside each region, one boundary where an end meets a start): ``(positions, offsets)``
+    over the scored shows."""
+    seg_show = np.asarray(side.show, np.int64)
+    keep = count[seg_show] > 0
+    show = np.repeat(seg_show[keep], 2)
+    times = np.empty(show.size)
+    times[0::2] = np.asarray(side.start, float)[keep]
+    times[1::2] = np.asarray(side.end, float)[keep]
+    tick = np.asarray(side.start_ticks)[keep], np.asarray(side.end_ticks)[keep]
+    ticks = np.empty(show.size, np.int64)
+    ticks[0::2], ticks[1::2] = tick
+    inside = (ticks > _ticks(region_start)[show]) & (ticks < _ticks(region_end)[show])
+    show, times, ticks = show[inside], times[inside], ticks[inside]
+    again = np.zeros(show.size, bool)  # a start at the previous end: one boundary, the first time
+    again[1:] = (ticks[1:] == ticks[:-1]) & (show[1:] == show[:-1])
+    show, times = show[~again], times[~again]
+    counted, flag = _flagged(times, cut[show], count[show], chunk)
+    show, flag = show[counted], flag[counted]
+    again = np.zeros(show.size, bool)
+    again[1:] = (flag[1:] == flag[:-1]) & (show[1:] == show[:-1])
+    show, flag = show[~again], flag[~again]
+    owner = np.searchsorted(scored, show)
+    return flag + 1, np.searchsorted(owner, np.arange(scored.size + 1))
+
+
+def _flagged(times, cut, count, chunk):
+    """Whether chunkseg counts each boundary time (``0 < t <= cut``), and the chunk it flags."""
+    return (times > 0.0) & (times <= cut), np.minimum(np.floor(times / chunk).astype(np.int64), count - 1)
+
+
+def _ticks(seconds):
+    return ticks(np.nan_to_num(seconds))

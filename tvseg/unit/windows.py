@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 import warnings
 from typing import Any, NamedTuple
 
@@ -64,6 +63,7 @@ from tvseg.rates import rate
 from tvseg.unit.conventions import (
     Geometry,
     check_convention,
+    check_cost,
     check_k,
     convention_k,
     geometry,
@@ -603,12 +603,7 @@ def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> Win
 
 
 def _check_costs(c_miss: object, c_fa: object, p_seg: object, normalized: object) -> tuple[float, float, float]:
-    out = []
-    for name, value in (("c_miss", c_miss), ("c_fa", c_fa), ("p_seg", p_seg)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
-            raise InputError(f"{name} must be a finite number >= 0", value=value)
-        out.append(float(value))
-    c_miss, c_fa, p_seg = out
+    c_miss, c_fa, p_seg = (check_cost(v, name) for v, name in ((c_miss, "c_miss"), (c_fa, "c_fa"), (p_seg, "p_seg")))
     if p_seg > 1:
         raise InputError("p_seg must be a probability in [0, 1]", value=p_seg)
     if normalized and min(c_miss * p_seg, c_fa * (1 - p_seg)) <= 0:
