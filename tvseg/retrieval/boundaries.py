@@ -78,17 +78,14 @@ def regions(
     boundary on either side.
     """
     n = reference.n_shows
-    start = np.full(n, np.nan)
-    end = np.full(n, np.nan)
-    if len(reference):
+    start = np.full(n, np.nan) if uem_start is None else np.array(uem_start, dtype=float)
+    end = np.full(n, np.nan) if uem_end is None else np.array(uem_end, dtype=float)
+    missing = np.isnan(start)
+    if len(reference) and missing.any():
         off = reference.offsets()
-        has = off[1:] > off[:-1]
-        start[has] = reference.start[off[:-1][has]]
-        end[has] = reference.end[off[1:][has] - 1]
-    if uem_start is not None:
-        given = ~np.isnan(uem_start)
-        start[given] = np.asarray(uem_start)[given]
-        end[given] = np.asarray(uem_end)[given]
+        extent = missing & (off[1:] > off[:-1])
+        start[extent] = reference.start[off[:-1][extent]]
+        end[extent] = reference.end[off[1:][extent] - 1]
     return start, end
 
 
@@ -207,12 +204,9 @@ def boundaries(
     if uem is None and extent is not None and not math.isnan(extent.start):
         uem = extent
     ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
-    if region is None:
-        e_start = e_end = np.array([np.nan])
-    else:
-        e_start, e_end = region.start_seconds[:1], region.end_seconds[-1:]
-    r_show, r_time = extract(ref, e_start, e_end)
-    h_show, h_time = extract(hyp, e_start, e_end)
+    start, end = regions(ref) if region is None else (region.start_seconds[:1], region.end_seconds[-1:])
+    r_show, r_time = extract(ref, start, end)
+    h_show, h_time = extract(hyp, start, end)
     i, j = match_boundaries(r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1).pairs
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
@@ -227,7 +221,7 @@ def boundaries(
     if region is not None:
         from pyannote.core import Segment
 
-        shown_extent = Segment(float(e_start[0]), float(e_end[0]))
+        shown_extent = Segment(float(start[0]), float(end[0]))
     return BoundaryResult(
         precision=p,
         recall=r,

@@ -107,6 +107,9 @@ class ShowScores:
 
 
 def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
+    """Per show, the sum of ``weights`` (one per segment; None: the number of segments)."""
+    if weights is None:
+        return np.bincount(show, minlength=n).astype(float)
     return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
 
 
@@ -120,7 +123,7 @@ class ScoredPair:
     hypothesis: Segments
     shows: Sequence[str]
     gamma: float
-    long_threshold: float
+    long_threshold: float | None
     tolerance: float
     tolerances: Sequence[float] | np.ndarray = ()
     uem_start: np.ndarray | None = None
@@ -203,20 +206,22 @@ def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
     ok_r, ok_h = pair.correct
     d_r, d_h = reference.duration, hypothesis.duration
-    long_r = reference.duration_ticks >= tick(pair.long_threshold)
-    long_h = hypothesis.duration_ticks >= tick(pair.long_threshold)
-    comp = {}
-    for suffix, sel_r, sel_h in (("", None, None), ("_short", ~long_r, ~long_h), ("_long", long_r, long_h)):
-        w_r = np.ones(len(d_r)) if sel_r is None else sel_r.astype(float)
-        w_h = np.ones(len(d_h)) if sel_h is None else sel_h.astype(float)
-        comp["n_reference" + suffix] = _sum(reference.show, w_r, n)
-        comp["n_hypothesis" + suffix] = _sum(hypothesis.show, w_h, n)
-        comp["n_correct_reference" + suffix] = _sum(reference.show, w_r * ok_r, n)
-        comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * ok_h, n)
-        comp["duration_reference" + suffix] = _sum(reference.show, w_r * d_r, n)
-        comp["duration_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h, n)
-        comp["duration_correct_reference" + suffix] = _sum(reference.show, w_r * d_r * ok_r, n)
-        comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, w_h * d_h * ok_h, n)
+    comp, classes = {}, [("", None, None)]
+    if pair.long_threshold is not None:  # (None: one show scored by tvseg.coverage, no length class)
+        long_r = reference.duration_ticks >= tick(pair.long_threshold)
+        long_h = hypothesis.duration_ticks >= tick(pair.long_threshold)
+        classes += [("_short", ~long_r, ~long_h), ("_long", long_r, long_h)]
+    for suffix, sel_r, sel_h in classes:
+        in_r = ok_r if sel_r is None else sel_r & ok_r
+        in_h = ok_h if sel_h is None else sel_h & ok_h
+        comp["n_reference" + suffix] = _sum(reference.show, sel_r, n)
+        comp["n_hypothesis" + suffix] = _sum(hypothesis.show, sel_h, n)
+        comp["n_correct_reference" + suffix] = _sum(reference.show, in_r, n)
+        comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, in_h, n)
+        comp["duration_reference" + suffix] = _sum(reference.show, d_r if sel_r is None else d_r * sel_r, n)
+        comp["duration_hypothesis" + suffix] = _sum(hypothesis.show, d_h if sel_h is None else d_h * sel_h, n)
+        comp["duration_correct_reference" + suffix] = _sum(reference.show, d_r * in_r, n)
+        comp["duration_correct_hypothesis" + suffix] = _sum(hypothesis.show, d_h * in_h, n)
     return comp
 
 

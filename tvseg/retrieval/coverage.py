@@ -59,29 +59,58 @@ from tvseg.rates import f_measure, rate
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.region import evaluated_pair
 
-__all__ = ["coverage", "CoverageResult", "Matching", "match", "match_table", "check_gamma", "correct"]
+__all__ = ["coverage", "CoverageResult", "Matching", "Partners", "match", "match_table", "check_gamma", "correct"]
+
+
+@dataclass(frozen=True, eq=False)
+class Partners:
+    """The best partner of every segment of one side (index into the other side, -1 for none).
+
+    ``overlap_ticks`` is the overlap with it and ``span_ticks`` the segment's own duration plus the
+    partner's (0 without a partner), in integer microseconds: the bidirectional coverage is
+    ``2 * overlap_ticks / span_ticks``, decided exactly by :meth:`correct`.
+    """
+
+    partner: np.ndarray
+    overlap_ticks: np.ndarray
+    span_ticks: np.ndarray
+
+    @property
+    def overlap(self) -> np.ndarray:
+        """The overlap in seconds."""
+        seconds: np.ndarray = self.overlap_ticks / TICKS_PER_SECOND
+        return seconds
+
+    @property
+    def coverage(self) -> np.ndarray:
+        """The bidirectional coverage with the best partner as floats (0 without one)."""
+        out = np.zeros(len(self.span_ticks))
+        has = self.span_ticks > 0
+        out[has] = 2.0 * self.overlap_ticks[has] / self.span_ticks[has]
+        return out
+
+    def correct(self, gamma: float) -> np.ndarray:
+        """Which segments are correct at ``gamma`` (coverage strictly above it), decided exactly
+        (:func:`tvseg.exact.above`)."""
+        verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, ratio(gamma))
+        return verdict
 
 
 @dataclass(frozen=True, eq=False)
 class Matching:
-    """Best partners of every segment of both sides (index into the other side, -1 for none).
+    """Best partners of every segment of both sides: ``reference`` (partners in the hypothesis) and
+    ``hypothesis`` (partners in the reference)."""
 
-    ``reference_coverage`` and ``hypothesis_coverage`` are the bidirectional coverages with the
-    best partner (0 without one); ``*_overlap`` the overlap in seconds. ``*_overlap_ticks`` and
-    ``*_span_ticks`` (own duration plus the partner's, 0 without a partner) are the same in integer
-    microseconds: the coverage is ``2 * overlap_ticks / span_ticks``, decided exactly by :func:`correct`.
-    """
+    reference: Partners
+    hypothesis: Partners
 
-    reference_partner: np.ndarray
-    reference_overlap: np.ndarray
-    reference_coverage: np.ndarray
-    hypothesis_partner: np.ndarray
-    hypothesis_overlap: np.ndarray
-    hypothesis_coverage: np.ndarray
-    reference_overlap_ticks: np.ndarray
-    reference_span_ticks: np.ndarray
-    hypothesis_overlap_ticks: np.ndarray
-    hypothesis_span_ticks: np.ndarray
+    @property
+    def reference_partner(self) -> np.ndarray:
+        return self.reference.partner
+
+    @property
+    def hypothesis_partner(self) -> np.ndarray:
+        return self.hypothesis.partner
 
 
 def _best(
@@ -123,7 +152,6 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     The overlapping pairs are :func:`tvseg.retrieval.chapters.overlapping_pairs`' (two lexicographic
     searches), sorted by reference and by hypothesis alike.
     """
-    n_r, n_h = len(reference), len(hypothesis)
     pair_ref, pair_hyp, overlap, _ = overlapping_pairs(reference, hypothesis)
     region = reference.region
     if region is not None:  # |R n H n U|; a pair that meets only in a gap is no pair
@@ -132,44 +160,19 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
         meet = overlap > 0
         pair_ref, pair_hyp, overlap = pair_ref[meet], pair_hyp[meet], overlap[meet]
     d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks
-    ref_partner, ref_overlap = _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, n_r)
-    hyp_partner, hyp_overlap = _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, n_h)
-    ref_span = np.zeros(n_r, dtype=np.int64)
-    has = ref_partner >= 0
-    ref_span[has] = d_ref[has] + d_hyp[ref_partner[has]]
-    hyp_span = np.zeros(n_h, dtype=np.int64)
-    has = hyp_partner >= 0
-    hyp_span[has] = d_hyp[has] + d_ref[hyp_partner[has]]
-    return Matching(
-        ref_partner,
-        ref_overlap / TICKS_PER_SECOND,
-        _coverage(ref_overlap, ref_span),
-        hyp_partner,
-        hyp_overlap / TICKS_PER_SECOND,
-        _coverage(hyp_overlap, hyp_span),
-        ref_overlap,
-        ref_span,
-        hyp_overlap,
-        hyp_span,
-    )
-
-
-def _coverage(overlap_ticks: np.ndarray, span_ticks: np.ndarray) -> np.ndarray:
-    """``2 * overlap / span`` as floats (0 where there is no partner)."""
-    out = np.zeros(len(span_ticks))
-    has = span_ticks > 0
-    out[has] = 2.0 * overlap_ticks[has] / span_ticks[has]
-    return out
+    sides = []
+    for group, other, d_own, d_other in ((pair_ref, pair_hyp, d_ref, d_hyp), (pair_hyp, pair_ref, d_hyp, d_ref)):
+        partner, best_overlap = _best(group, overlap, d_other[other], other, len(d_own))
+        span = np.zeros(len(d_own), dtype=np.int64)
+        has = partner >= 0
+        span[has] = d_own[has] + d_other[partner[has]]
+        sides.append(Partners(partner, best_overlap, span))
+    return Matching(*sides)
 
 
 def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
-    """Which reference and hypothesis segments are correct at ``gamma`` (coverage strictly above it),
-    decided exactly (:func:`tvseg.exact.above`)."""
-    g = ratio(gamma)
-    return (
-        above(2 * matching.reference_overlap_ticks, matching.reference_span_ticks, g),
-        above(2 * matching.hypothesis_overlap_ticks, matching.hypothesis_span_ticks, g),
-    )
+    """Which reference and hypothesis segments are correct at ``gamma`` (:meth:`Partners.correct`)."""
+    return matching.reference.correct(gamma), matching.hypothesis.correct(gamma)
 
 
 def check_gamma(gamma: object) -> float:
@@ -194,27 +197,11 @@ def match_table(
     partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional) and ``correct``.
     """
     frames = []
-    ok_r, ok_h = correct(matching, gamma)
-    for side, own, other, partner, overlap, cov, ok in (
-        (
-            "reference",
-            reference,
-            hypothesis,
-            matching.reference_partner,
-            matching.reference_overlap,
-            matching.reference_coverage,
-            ok_r,
-        ),
-        (
-            "hypothesis",
-            hypothesis,
-            reference,
-            matching.hypothesis_partner,
-            matching.hypothesis_overlap,
-            matching.hypothesis_coverage,
-            ok_h,
-        ),
+    for side, own, other, best in (
+        ("reference", reference, hypothesis, matching.reference),
+        ("hypothesis", hypothesis, reference, matching.hypothesis),
     ):
+        partner, overlap = best.partner, best.overlap
         has = partner >= 0
         safe = np.where(has, partner, 0)
         p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
@@ -238,8 +225,8 @@ def match_table(
                 "overlap": overlap,
                 "cov_to": overlap / own.duration if len(own) else np.empty(0),
                 "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
-                "coverage": cov,
-                "correct": ok,
+                "coverage": best.coverage,
+                "correct": best.correct(gamma),
             }
         )
         frames.append(pd.DataFrame(columns))
@@ -341,27 +328,20 @@ def coverage(
     >>> round(result.cov_n, 4), result.n_correct_reference
     (1.0, 2)
     """
+    from tvseg.retrieval.corpus import ScoredPair, coverage_components  # it imports this module
+
     gamma = check_gamma(gamma)
     ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
-    n_r, n_h = len(ref), len(hyp)
-    for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
+    for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", UndefinedValueWarning, stacklevel=2)
-    m = match(ref, hyp)
-    ok_r, ok_h = correct(m, gamma)
-    # summed as the corpus path sums a show (numpy.bincount, in time order)
-    d_r, ok_d_r, d_h, ok_d_h = (
-        float(np.bincount(side.show, weights=weights, minlength=1)[0])
-        for side, weights in (
-            (ref, ref.duration),
-            (ref, ref.duration * ok_r),
-            (hyp, hyp.duration),
-            (hyp, hyp.duration * ok_h),
-        )
-    )
-    c_r, c_h = int(ok_r.sum()), int(ok_h.sum())
-    r_n, p_n = rate(c_r, n_r), rate(c_h, n_h)
-    r_d, p_d = rate(ok_d_r, d_r), rate(ok_d_h, d_h)
+    pair = ScoredPair(ref, hyp, shows=("",), gamma=gamma, long_threshold=None, tolerance=0.0)
+    sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
+    counts = {key: int(value) for key, value in sums.items() if key.startswith("n_")}
+    r_n = rate(sums["n_correct_reference"], sums["n_reference"])
+    p_n = rate(sums["n_correct_hypothesis"], sums["n_hypothesis"])
+    r_d = rate(sums["duration_correct_reference"], sums["duration_reference"])
+    p_d = rate(sums["duration_correct_hypothesis"], sums["duration_hypothesis"])
     return CoverageResult(
         recall_n=r_n,
         precision_n=p_n,
@@ -369,14 +349,7 @@ def coverage(
         recall_d=r_d,
         precision_d=p_d,
         cov_d=f_measure(p_d, r_d),
-        n_reference=n_r,
-        n_hypothesis=n_h,
-        n_correct_reference=c_r,
-        n_correct_hypothesis=c_h,
-        duration_reference=d_r,
-        duration_hypothesis=d_h,
-        duration_correct_reference=ok_d_r,
-        duration_correct_hypothesis=ok_d_h,
+        **{**sums, **counts},
         gamma=gamma,
-        _scored=(ref, hyp, m),
+        _scored=(ref, hyp, pair.matching),
     )

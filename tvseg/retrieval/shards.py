@@ -10,7 +10,7 @@ joined, :func:`join_regions`), are the scores of the corpus scored at once, arra
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -18,7 +18,7 @@ import pandas as pd
 from tvseg.columns import Segments
 from tvseg.exact import ticks
 from tvseg.retrieval.corpus import ShowScores
-from tvseg.retrieval.coverage import Matching
+from tvseg.retrieval.coverage import Matching, Partners
 from tvseg.retrieval.region import Region
 
 __all__ = ["join_frames", "join_segments", "join_regions", "join_scores"]
@@ -106,15 +106,16 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
     r_first = _before([len(p.reference) for p in parts])
     h_first = _before([len(p.hypothesis) for p in parts])
     show_first = _before([len(p.shows) for p in parts])
-    matching = {}
-    for f in fields(Matching):
-        arrays = [getattr(p.matching, f.name) for p in parts]
-        if f.name == "reference_partner":
-            matching[f.name] = _shifted(arrays, h_first)
-        elif f.name == "hypothesis_partner":
-            matching[f.name] = _shifted(arrays, r_first)
-        else:
-            matching[f.name] = _cat(arrays)
+    matching = Matching(
+        *(
+            Partners(
+                _shifted([getattr(p.matching, side).partner for p in parts], first),
+                _cat([getattr(p.matching, side).overlap_ticks for p in parts]),
+                _cat([getattr(p.matching, side).span_ticks for p in parts]),
+            )
+            for side, first in (("reference", h_first), ("hypothesis", r_first))
+        )
+    )
     rb_first = _before([len(p.boundaries[1]) for p in parts])
     hb_first = _before([len(p.boundaries[3]) for p in parts])
     boundaries = (
@@ -142,7 +143,7 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
         titles=parts[0].titles,
         reference=reference,
         hypothesis=hypothesis,
-        matching=Matching(**matching),
+        matching=matching,
         correct=(_cat([p.correct[0] for p in parts]), _cat([p.correct[1] for p in parts])),
         region_start=_cat([p.region_start for p in parts]),
         region_end=_cat([p.region_end for p in parts]),

@@ -21,6 +21,7 @@ import pandas as pd
 
 from tvseg.exact import largest_numerator_below, ratio
 from tvseg.metrics import compute, keys
+from tvseg.retrieval.coverage import Partners
 
 __all__ = ["GAMMAS", "TOLERANCES", "gamma_sweep", "tolerance_sweep"]
 
@@ -30,12 +31,12 @@ COVERAGE_METRICS = keys("coverage")
 BOUNDARY_METRICS = keys("boundary")
 
 
-def _correct_counts(overlap_ticks: np.ndarray, span_ticks: np.ndarray, duration: np.ndarray, gammas: list[Fraction]):
-    """Number and summed duration of the segments correct at each gamma, decided exactly."""
+def _correct_counts(side: Partners, duration: np.ndarray, gammas: list[Fraction]):
+    """Number and summed duration of the segments of one side correct at each gamma, decided exactly."""
     scale = math.lcm(*(g.denominator for g in gammas))
-    has = span_ticks > 0
-    key = np.full(len(span_ticks), -1, dtype=np.int64)
-    key[has] = largest_numerator_below(2 * overlap_ticks[has], span_ticks[has], scale)
+    has = side.span_ticks > 0
+    key = np.full(len(has), -1, dtype=np.int64)
+    key[has] = largest_numerator_below(2 * side.overlap_ticks[has], side.span_ticks[has], scale)
     order = np.argsort(key, kind="stable")
     key, dur = key[order], duration[order]
     # correct at g = numerator / scale exactly when numerator <= key
@@ -53,8 +54,8 @@ def gamma_sweep(scores, gammas=GAMMAS) -> pd.DataFrame:
     gammas = np.asarray(gammas, dtype=float)
     exact = [ratio(g) for g in gammas]
     m = scores.matching
-    n_r, d_r = _correct_counts(m.reference_overlap_ticks, m.reference_span_ticks, scores.reference.duration, exact)
-    n_h, d_h = _correct_counts(m.hypothesis_overlap_ticks, m.hypothesis_span_ticks, scores.hypothesis.duration, exact)
+    n_r, d_r = _correct_counts(m.reference, scores.reference.duration, exact)
+    n_h, d_h = _correct_counts(m.hypothesis, scores.hypothesis.duration, exact)
     sums = {
         "n_reference": len(scores.reference),
         "n_hypothesis": len(scores.hypothesis),
