@@ -332,16 +332,11 @@ def agreement(
     penalties, denominators = pair_counts(
         pairs, metric=metric, convention=convention, n=n, w_sub=w_sub, w_trp=w_trp, scale=scale_transpositions
     )
-    pairwise = {}
-    penalty_total = denominator_total = 0.0
-    for i, (cm, cn) in enumerate(pairs_of_coders):
-        penalty = denominator = 0.0
-        for j in range(len(items)):
-            penalty += float(penalties[i * len(items) + j])
-            denominator += float(denominators[i * len(items) + j])
-        pairwise[(cm, cn)] = 1.0 - penalty / denominator if denominator else 1.0
-        penalty_total += penalty
-        denominator_total += denominator
+    # per pair of coders, its items' sums in item order, then over the pairs in pair order
+    penalty_of = [sum(row) for row in penalties.reshape(len(pairs_of_coders), -1).tolist()]
+    denominator_of = [sum(row) for row in denominators.reshape(len(pairs_of_coders), -1).tolist()]
+    pairwise = {c: 1.0 - p / d if d else 1.0 for c, p, d in zip(pairs_of_coders, penalty_of, denominator_of)}
+    penalty_total, denominator_total = float(sum(penalty_of)), float(sum(denominator_of))
     if denominator_total == 0:
         raise InputError("no coder places any boundary: B has nothing to compare (segeval divides 0 by 0)")
     n_pairs = len(coders) * (len(coders) - 1) // 2
@@ -378,16 +373,7 @@ def agreement(
 
 
 def agreement_with_system(
-    dataset: Dataset,
-    system: Mapping[Hashable, Masses],
-    *,
-    name: str = "system",
-    n: int = 2,
-    weights: tuple[float, float] = (1.0, 1.0),
-    scale_transpositions: bool = True,
-    chance_count: str | None = None,
-    metric: str = "S",
-    convention: str = "paper",
+    dataset: Dataset, system: Mapping[Hashable, Masses], *, name: str = "system", **options: Any
 ) -> SystemAgreement:
     """Agreement of the coders without and with an automatic segmenter as one more coder (section 3.4).
 
@@ -399,8 +385,9 @@ def agreement_with_system(
         ``{item: masses}``: the segmenter's output for every item of ``dataset``.
     name : str
         The segmenter's coder name (must not be a human coder's).
-    n, weights, scale_transpositions, chance_count, metric, convention
-        As in :func:`agreement`.
+    **options
+        The keyword options of :func:`agreement` (``n``, ``weights``, ``scale_transpositions``,
+        ``chance_count``, ``metric``, ``convention``), for both agreements.
 
     Returns
     -------
@@ -409,14 +396,6 @@ def agreement_with_system(
         :math:`A_a` when the segmenter is added.
     """
     items = check_system(dataset, system, name)
-    options: dict[str, Any] = dict(
-        n=n,
-        weights=weights,
-        scale_transpositions=scale_transpositions,
-        chance_count=chance_count,
-        metric=metric,
-        convention=convention,
-    )
     humans = agreement(dataset, **options)
     combined = {item: {**dataset[item], name: system[item]} for item in items}
     return SystemAgreement(humans=humans, with_system=agreement(combined, **options), system=name)
