@@ -29,21 +29,25 @@ a system.
 
 from __future__ import annotations
 
+import copy
 import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from tvseg.columns import Segments, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.exact import MAX_SECONDS
+from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
 from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
 from tvseg.time_base import check_hypothesis_extents
+
+if TYPE_CHECKING:
+    from tvseg.evaluation import SystemResult
 
 __all__ = [
     "ALLOWED_KEYS",
@@ -164,13 +168,11 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
     check_hypothesis_extents(name, shows, own, p.region_start, p.region_end, strict=check_time_base, found=found)
     for text in found:
         warnings.warn(text, TvsegWarning, stacklevel=3)
-    lo, hi = p.region_start[own.show], p.region_end[own.show]
-    lo, hi = np.where(np.isnan(lo), -np.inf, lo), np.where(np.isnan(hi), np.inf, hi)
-    start, end = np.maximum(own.start, lo), np.minimum(own.end, hi)
+    # fmax, fmin: a show without a region (NaN) keeps its segments as they are
+    start, end = np.fmax(own.start, p.region_start[own.show]), np.fmin(own.end, p.region_end[own.show])
     cropped = int(np.sum((start != own.start) | (end != own.end)))
-    own = Segments(show=own.show, start=start, end=end, label=own.label, n_shows=n)
-    keep = own.end_ticks > own.start_ticks
-    own = Segments(show=own.show[keep], start=own.start[keep], end=own.end[keep], label=own.label[keep], n_shows=n)
+    keep = ticks(end) > ticks(start)
+    own = Segments(show=own.show[keep], start=start[keep], end=end[keep], label=own.label[keep], n_shows=n)
     if cropped:
         warnings.warn(
             f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
@@ -180,7 +182,9 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
         for key, values in kernel(p.reference_segments, own, n).items():
             components[key] = values
     components["n_hypothesis"] = np.bincount(own.show, minlength=n)
-    return replace(scores, components=components)
+    result = copy.copy(scores)  # its cached values kept, the components replaced
+    result.components = components
+    return result
 
 
 def left_out(systems: Mapping[str, Any], *, units: bool) -> list[str]:
@@ -216,7 +220,7 @@ def restricted(sr, keys: Sequence[str]):
     return keep_only(sr, ALLOWED_KEYS, by_length={k: {} for k in sr.by_length})  # the coverage metrics' classes
 
 
-def keep_only(sr, allowed: Sequence[str], *, by_length: dict):
+def keep_only(sr: SystemResult, allowed: Sequence[str], *, by_length: dict) -> SystemResult:
     """A system's result (:class:`~tvseg.evaluation.SystemResult`) with the metrics ``allowed`` only: its
     per-show, corpus, macro and group values restricted, ``by_length`` replaced, its matches, sweeps and
     boundary pairs emptied."""

@@ -41,13 +41,13 @@ from tvseg.errors import FewShowsWarning, UndefinedValueWarning
 from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
 from tvseg.retrieval.reductions import metric_table
 from tvseg.retrieval.significance import (
-    EXACT_MAX_SHOWS,
     MIN_SHOWS,
     holm,
     sign_flip_p_value,
     sign_flips,
     smallest_p_value,
     swapped_sums,
+    which_test,
 )
 
 __all__ = ["paired_bootstrap", "COMPARED"]
@@ -137,11 +137,9 @@ def paired_bootstrap(
             low, high = np.quantile(values, [lo_q, hi_q]) if len(values) and n_shows > 1 else (np.nan, np.nan)
             intervals[name][metric] = {"low": float(low), "high": float(high)}
     pairwise = []
-    observed = {
-        name: _metrics([(t.sum(axis=0).to_frame().T, t.columns) for t in tables[name]], extra.get(name, (None, None))[1])
-        for name in names
-    }
-    test = None if n_shows < 2 else "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
+    totals = {name: [(table.sum(axis=0).to_frame().T, table.columns) for table in tables[name]] for name in names}
+    observed = {name: _metrics(totals[name], extra.get(name, (None, None))[1]) for name in names}
+    test = which_test(n_shows)
     floor = smallest_p_value(n_shows)
     for a, b in itertools.combinations(names, 2):
         flipped = _sign_flipped(components, extra, a, b) if test == "exact sign-flip" else None

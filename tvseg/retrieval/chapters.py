@@ -108,7 +108,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tvseg.columns import Segments, count_before, from_segmentation, stack
+from tvseg.columns import Segments, count_before, from_segmentations
 from tvseg.exact import above, ratio, tick
 from tvseg.metrics import NAV_DISTANCES, TIOU_THRESHOLDS, component_kernel, compute, threshold_tag
 
@@ -306,8 +306,7 @@ def chapters(reference, hypothesis) -> dict:
     ``reference`` and ``hypothesis`` as :func:`tvseg.coverage` takes them (pyannote ``Annotation`` or
     ``Timeline``, a sequence of ``(start, end)`` pairs, an ``(n, 2)`` array).
     """
-    ref = stack([from_segmentation(reference, what="reference")])
-    hyp = stack([from_segmentation(hypothesis, what="hypothesis")])
+    ref, hyp = from_segmentations([reference], side="reference"), from_segmentations([hypothesis], side="hypothesis")
     values = compute(chapter_components(ref, hyp, 1))
     return {k: float(np.atleast_1d(values[k])[0]) for k in (*DETECTION_KEYS, *ONE_TO_ONE_KEYS, *NAVIGATION_KEYS)}
 

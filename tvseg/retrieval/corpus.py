@@ -59,21 +59,31 @@ from tvseg.retrieval.titles import compare_titles, has_title
 __all__ = ["ShowScores", "ScoredPair", "score_shows", "coverage_components", "boundary_components", "title_components"]
 
 
-@dataclass(frozen=True, eq=False)
+def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
+    """Per show, the sum of ``weights`` (one per segment; None: the number of segments)."""
+    if weights is None:
+        return np.bincount(show, minlength=n).astype(float)
+    return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
+
+
+@dataclass(eq=False)
 class ShowScores:
-    """One system scored on every show of a corpus.
+    """One system scored on every show of a corpus: its segments and settings (:func:`score_shows`),
+    and what the component kernels share and give, each computed once, when first read.
 
     Attributes
     ----------
     shows : list of str
         Show ids, in the order of the rows of ``components``.
+    reference, hypothesis : Segments
+        The corpus, with the same show order.
     components : pandas.DataFrame
         Additive components per show (index: show id); see the module docstring.
     boundary_matched : pandas.DataFrame
         ``n_matched`` per show (rows) and tolerance (columns), for the tolerances asked.
     titles : bool
-        Whether both sides carry titles (then the title components are present).
-    reference, hypothesis : Segments
+        Whether titles are scored (then the title components are present): as asked, else when some
+        segment of each side carries one.
     matching : Matching
     correct : tuple of ndarray
         ``(reference, hypothesis)``: whether each segment is correctly retrieved at the settings' gamma.
@@ -88,40 +98,9 @@ class ShowScores:
         Per segment, when titles are scored (``reference_title_rougeL``: ROUGE-L F with the partner's title).
     """
 
-    shows: list
-    components: pd.DataFrame
-    boundary_matched: pd.DataFrame
-    titles: bool
     reference: Segments
     hypothesis: Segments
-    matching: Matching
-    correct: tuple[np.ndarray, np.ndarray]
-    region_start: np.ndarray
-    region_end: np.ndarray
-    boundaries: tuple
-    pairs: tuple
-    reference_title_correct: np.ndarray | None = None
-    hypothesis_title_correct: np.ndarray | None = None
-    reference_title_f1: np.ndarray | None = None
-    reference_title_rougeL: np.ndarray | None = None
-
-
-def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
-    """Per show, the sum of ``weights`` (one per segment; None: the number of segments)."""
-    if weights is None:
-        return np.bincount(show, minlength=n).astype(float)
-    return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
-
-
-@dataclass(eq=False)
-class ScoredPair:
-    """One system's hypothesis and the reference on a corpus, with what the component kernels share
-    (each computed once, when first read): the coverage matching, the boundaries and their pairs, the
-    titles' verdicts. See :func:`score_shows` for the parameters."""
-
-    reference: Segments
-    hypothesis: Segments
-    shows: Sequence[str]
+    shows: list[str]
     gamma: float
     long_threshold: float | None
     tolerance: float
@@ -163,13 +142,30 @@ class ScoredPair:
             *self.boundaries, tolerance=float(self.tolerance), sweep=self.tolerances, n_shows=self.n
         )
 
-    @property
+    @cached_property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:
         return self.boundary_matching.pairs
 
     @cached_property
-    def boundary_matched(self) -> dict[float, np.ndarray]:
-        return {tol: count.astype(float) for tol, count in self.boundary_matching.matched.items()}
+    def boundary_matched(self) -> pd.DataFrame:
+        counts = {tol: count.astype(float) for tol, count in self.boundary_matching.matched.items()}
+        return pd.DataFrame(counts, index=pd.Index(list(self.shows), name="show"))
+
+    @cached_property
+    def components(self) -> pd.DataFrame:
+        """Every component kernel registered (:func:`tvseg.metrics.component_kernel`), run once."""
+        comp: dict[str, np.ndarray] = {}
+        for kernel in component_kernels():
+            comp.update(kernel(self))
+        return pd.DataFrame(comp, index=pd.Index(list(self.shows), name="show"))
+
+    @property
+    def region_start(self) -> np.ndarray:
+        return self.region[0]
+
+    @property
+    def region_end(self) -> np.ndarray:
+        return self.region[1]
 
     @cached_property
     def titles(self) -> bool:
@@ -199,6 +195,19 @@ class ScoredPair:
         rouge_r = _title_rouge(reference.label, hypothesis.label, ok_r, partner_r, self.title_stemmer)
         return full_r, full_h, full_f1, rouge_r
 
+    def _verdict(self, k: int) -> np.ndarray | None:
+        return None if self.title_verdicts is None else self.title_verdicts[k]
+
+    reference_title_correct = property(lambda self: self._verdict(0))
+    hypothesis_title_correct = property(lambda self: self._verdict(1))
+    reference_title_f1 = property(lambda self: self._verdict(2))
+    reference_title_rougeL = property(lambda self: self._verdict(3))
+
+
+ScoredPair = ShowScores
+"""What a component kernel receives (:func:`tvseg.metrics.component_kernel`): the :class:`ShowScores`
+being computed."""
+
 
 @component_kernel
 def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
@@ -206,7 +215,8 @@ def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
     ok_r, ok_h = pair.correct
     d_r, d_h = reference.duration, hypothesis.duration
-    comp, classes = {}, [("", None, None)]
+    comp: dict[str, np.ndarray] = {}
+    classes: list[tuple[str, np.ndarray | None, np.ndarray | None]] = [("", None, None)]
     if pair.long_threshold is not None:  # (None: one show scored by tvseg.coverage, no length class)
         long_r = reference.duration_ticks >= tick(pair.long_threshold)
         long_h = hypothesis.duration_ticks >= tick(pair.long_threshold)
@@ -232,7 +242,7 @@ def boundary_components(pair: ScoredPair) -> dict[str, np.ndarray]:
     return {
         "boundary_n_reference": np.bincount(r_show, minlength=pair.n).astype(float),
         "boundary_n_hypothesis": np.bincount(h_show, minlength=pair.n).astype(float),
-        "boundary_n_matched": pair.boundary_matched[float(pair.tolerance)],
+        "boundary_n_matched": pair.boundary_matched[float(pair.tolerance)].to_numpy(),
     }
 
 
@@ -299,10 +309,10 @@ def score_shows(
         Seconds within which the starts and the ends of temporally matched chapters must both lie
         (chunkseg's ``tolerance``, 5 s by default).
     """
-    pair = ScoredPair(
+    scores = ShowScores(
         reference,
         hypothesis,
-        shows,
+        list(shows),
         gamma,
         long_threshold,
         tolerance,
@@ -314,29 +324,8 @@ def score_shows(
         title_stemmer,
         title_match_tolerance,
     )
-    comp: dict[str, np.ndarray] = {}
-    for kernel in component_kernels():
-        comp.update(kernel(pair))
-    index = pd.Index(list(shows), name="show")
-    verdicts = pair.title_verdicts or (None, None, None, None)
-    return ShowScores(
-        shows=list(shows),
-        components=pd.DataFrame(comp, index=index),
-        boundary_matched=pd.DataFrame(pair.boundary_matched, index=index),
-        titles=pair.titles,
-        reference=reference,
-        hypothesis=hypothesis,
-        matching=pair.matching,
-        correct=pair.correct,
-        region_start=pair.region[0],
-        region_end=pair.region[1],
-        boundaries=pair.boundaries,
-        pairs=pair.pairs,
-        reference_title_correct=verdicts[0],
-        hypothesis_title_correct=verdicts[1],
-        reference_title_f1=verdicts[2],
-        reference_title_rougeL=verdicts[3],
-    )
+    _ = scores.components, scores.boundary_matched  # every kernel runs here, once (a shard's scores travel computed)
+    return scores
 
 
 def _title_rouge(ref_labels, hyp_labels, ok_r, partner_r, stemmer: bool) -> np.ndarray:

@@ -48,6 +48,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -335,9 +336,9 @@ def coverage(
     for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", UndefinedValueWarning, stacklevel=2)
-    pair = ScoredPair(ref, hyp, shows=("",), gamma=gamma, long_threshold=None, tolerance=0.0)
+    pair = ScoredPair(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
     sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
-    counts = {key: int(value) for key, value in sums.items() if key.startswith("n_")}
+    totals: dict[str, Any] = {key: int(value) if key.startswith("n_") else value for key, value in sums.items()}
     r_n = rate(sums["n_correct_reference"], sums["n_reference"])
     p_n = rate(sums["n_correct_hypothesis"], sums["n_hypothesis"])
     r_d = rate(sums["duration_correct_reference"], sums["duration_reference"])
@@ -349,7 +350,7 @@ def coverage(
         recall_d=r_d,
         precision_d=p_d,
         cov_d=f_measure(p_d, r_d),
-        **{**sums, **counts},
+        **totals,
         gamma=gamma,
         _scored=(ref, hyp, pair.matching),
     )

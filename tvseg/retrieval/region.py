@@ -66,18 +66,18 @@ class Region:
         before: np.ndarray = total - total[first]
         return before
 
-    def _last_interval(self, show: np.ndarray, t: np.ndarray, *, inclusive: bool) -> np.ndarray:
-        """Index of the show's last interval starting before ``t`` (at or before: ``inclusive``), -1 for none."""
+    def _last_interval(self, show: np.ndarray, t: np.ndarray, *, inclusive: bool) -> tuple[np.ndarray, ...]:
+        """``(t, k, safe)``: the times ``t`` (ticks) as int64, the index ``k`` of the show's last interval
+        starting before each (at or before: ``inclusive``; -1 for none) and ``max(k, 0)``."""
+        show = np.asarray(show, dtype=np.int64)
+        t = np.asarray(t, dtype=np.int64)
         k = count_before(self.show, self.start.astype(float), show, t.astype(float), inclusive=inclusive) - 1
         k[(k >= 0) & (self.show[np.maximum(k, 0)] != show)] = -1
-        return k
+        return t, k, np.maximum(k, 0)
 
     def cumulative(self, show: np.ndarray, t: np.ndarray) -> np.ndarray:
         """:math:`F(t) = |U_s \\cap (-\\infty, t]|` in ticks, for each ``(show, t)`` (``t`` in ticks)."""
-        show = np.asarray(show, dtype=np.int64)
-        t = np.asarray(t, dtype=np.int64)
-        k = self._last_interval(show, t, inclusive=True)
-        safe = np.maximum(k, 0)
+        t, k, safe = self._last_interval(show, t, inclusive=True)
         inside = np.minimum(t - self.start[safe], self.end[safe] - self.start[safe])
         value: np.ndarray = np.where(k >= 0, self._before[safe] + inside, 0)
         return value
@@ -89,19 +89,13 @@ class Region:
 
     def strictly_inside(self, show: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Whether each time ``t`` (ticks) lies strictly inside one of its show's intervals."""
-        show = np.asarray(show, dtype=np.int64)
-        t = np.asarray(t, dtype=np.int64)
-        k = self._last_interval(show, t, inclusive=False)  # the last interval starting strictly before t
-        safe = np.maximum(k, 0)
+        t, k, safe = self._last_interval(show, t, inclusive=False)  # the last interval starting strictly before t
         inside: np.ndarray = (k >= 0) & (t < self.end[safe])
         return inside
 
     def covers(self, show: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Whether each time ``t`` (ticks) lies in one of its show's intervals, edges included."""
-        show = np.asarray(show, dtype=np.int64)
-        t = np.asarray(t, dtype=np.int64)
-        k = self._last_interval(show, t, inclusive=True)  # the last interval starting at or before t
-        safe = np.maximum(k, 0)
+        t, k, safe = self._last_interval(show, t, inclusive=True)  # the last interval starting at or before t
         covered: np.ndarray = (k >= 0) & (t <= self.end[safe])
         return covered
 

@@ -126,31 +126,23 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
     )
     pairs = (_shifted([p.pairs[0] for p in parts], rb_first), _shifted([p.pairs[1] for p in parts], hb_first))
 
-    def titled(name):
-        arrays = [getattr(p, name) for p in parts]
-        return None if arrays[0] is None else _cat(arrays)
-
     reference = join_segments([p.reference for p in parts])
     hypothesis = join_segments([p.hypothesis for p in parts])
     region = join_regions(parts)
     if region is not None:
         reference, hypothesis = replace(reference, region=region), replace(hypothesis, region=region)
-
-    return ShowScores(
-        shows=[s for p in parts for s in p.shows],
+    shows = [s for p in parts for s in p.shows]
+    joined = replace(parts[0], reference=reference, hypothesis=hypothesis, shows=shows, uem_start=None, uem_end=None)
+    verdicts = [p.title_verdicts for p in parts if p.title_verdicts is not None]
+    vars(joined).update(  # what each part computed, joined (cached_property values)
         components=join_frames([p.components for p in parts]),
         boundary_matched=join_frames([p.boundary_matched for p in parts]),
         titles=parts[0].titles,
-        reference=reference,
-        hypothesis=hypothesis,
         matching=matching,
         correct=(_cat([p.correct[0] for p in parts]), _cat([p.correct[1] for p in parts])),
-        region_start=_cat([p.region_start for p in parts]),
-        region_end=_cat([p.region_end for p in parts]),
+        region=(_cat([p.region_start for p in parts]), _cat([p.region_end for p in parts])),
         boundaries=boundaries,
         pairs=pairs,
-        reference_title_correct=titled("reference_title_correct"),
-        hypothesis_title_correct=titled("hypothesis_title_correct"),
-        reference_title_f1=titled("reference_title_f1"),
-        reference_title_rougeL=titled("reference_title_rougeL"),
+        title_verdicts=tuple(_cat([v[k] for v in verdicts]) for k in range(4)) if verdicts else None,
     )
+    return joined

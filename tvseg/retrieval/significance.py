@@ -147,6 +147,12 @@ def holm(p_values) -> np.ndarray:
     return out
 
 
+def which_test(n_shows: int) -> str | None:
+    """The test the p-values of ``n_shows`` shows come from: ``"exact sign-flip"`` up to
+    :data:`EXACT_MAX_SHOWS` shows, ``"paired bootstrap"`` beyond, None for one show."""
+    return None if n_shows < 2 else "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
+
+
 def _floor(test: str, n_shows: int, resamples: int) -> float:
     if test == "exact sign-flip":
         return smallest_p_value(n_shows)
@@ -173,10 +179,7 @@ def policy(n_shows: int, *, resamples: int, systems: int) -> dict:
         None), ``smallest_p_value`` and ``correction`` (``"holm"`` with more than two systems, else None).
     """
     off = resamples <= 0 or n_shows < 2
-    if off:
-        test = None
-    else:
-        test = "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
+    test = None if off else which_test(n_shows)
     return {
         "shows": n_shows,
         "min_shows": MIN_SHOWS,
