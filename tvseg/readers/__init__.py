@@ -35,7 +35,7 @@ from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
-from tvseg.readers.webvtt import caption_units, read_cues
+from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -91,6 +91,15 @@ read as VidChapters reads it), read only when named, and the JSON shapes ``vidch
 the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
 
 _TEXT_FORMATS = ("txt", "youtube")
+
+_SEGMENTS_ONLY = {
+    "rttm": "an RTTM file",
+    "jsonl": "a chunkseg JSONL file",
+    "txt": "a chapter list",
+    "youtube": "a chapter list",
+    **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
+}
+"""The formats that hold segments only, as the message refusing them as units names them."""
 
 METADATA_BESIDE = "a metadata table beside the segmentations: not read as segments (give it with --metadata)"
 
@@ -278,10 +287,7 @@ def read_segments(
         if kind in TEXT_CORPUS_FORMATS:
             return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding)
         if kind == "records":
-            assert mapping is not None
-            if file.suffix.lower() == ".json" or format in JSON_FORMATS:
-                return json_mapped_rows(file, mapping, encoding=encoding)
-            return table_mapped_rows(read_table(file, encoding=encoding), mapping)
+            return _mapped_rows(file, format, mapping, encoding=encoding, units=False)
         if kind == "jsonl":
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
@@ -291,10 +297,7 @@ def read_segments(
             records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
             return Rows.of_file(file, {name: records})
         if kind in ("vtt", "srt"):
-            cues = read_cues(file, format=kind, encoding=encoding)
-            return Rows.of_file(
-                file, {name: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in cues]}
-            )
+            return cue_segments(read_cues(file, format=kind, encoding=encoding), path=file, show=name)
         if kind in ("ttml", "scc", "stl"):
             return broadcast_segments(file, format=kind, show=name)
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
@@ -303,10 +306,9 @@ def read_segments(
     if rttm:
         batch_rows, batch_error = read_rttm(rttm, types=types, encoding=encoding)
         batch = (set(rttm), shift_rows(batch_rows, time_origin, side=side), batch_error)
-    parts = read_files(files, read, what="segment", desc="reading segmentations", batch=batch)
+    parts, corpus = _segments(files, read, batch=batch)
     if in_folder and not any(part.names for part in parts):
         raise InputError("no segmentation in this folder", path=path)
-    corpus = _segments(parts)
     if format in TEXT_CORPUS_FORMATS:
         return in_units(corpus)
     if uem is None:
@@ -406,15 +408,9 @@ def read_units(
     def read_one(file: Path) -> Rows:
         kind = _mapped_kind(file, format, mapping, encoding=encoding)
         if kind == "records":
-            assert mapping is not None
-            if file.suffix.lower() == ".json" or format in JSON_FORMATS:
-                return json_mapped_rows(file, mapping, encoding=encoding, units=True)
-            return table_mapped_rows(read_table(file, encoding=encoding), mapping, units=True)
-        if kind in ("rttm", "jsonl", "txt", "youtube", *JSON_FORMATS):
-            name = {"rttm": "an RTTM file", "jsonl": "a chunkseg JSONL file", "txt": "a chapter list"}.get(
-                kind, "a chapter list" if kind == "youtube" else "a JSON segmentation"
-            )
-            raise InputError(f"{name} holds segments, not transcript units", path=file)
+            return _mapped_rows(file, format, mapping, encoding=encoding, units=True)
+        if kind in _SEGMENTS_ONLY:
+            raise InputError(f"{_SEGMENTS_ONLY[kind]} holds segments, not transcript units", path=file)
         if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl"):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
         if kind in ("ttml", "scc", "stl"):
@@ -424,6 +420,16 @@ def read_units(
         return _unit_rows(file, read_table(file, encoding=encoding))
 
     return _units(files, read)
+
+
+def _mapped_rows(
+    file: Path, format: str | None, mapping: ColumnMap | None, *, encoding: str | None, units: bool
+) -> Rows:
+    """The rows of a file read through a column mapping: a ``.json`` list of records, else a CSV table."""
+    assert mapping is not None
+    if file.suffix.lower() == ".json" or format in JSON_FORMATS:
+        return json_mapped_rows(file, mapping, encoding=encoding, units=units)
+    return table_mapped_rows(read_table(file, encoding=encoding), mapping, units=units)
 
 
 def _mapped_kind(file: Path, format: str | None, mapping: ColumnMap | None, *, encoding: str | None) -> str:
@@ -460,10 +466,15 @@ def _unit_rows(file: Path, table: Table) -> Rows:
     return table_rows(table, table_type, units=True)
 
 
-def _segments(parts: list[Rows]) -> SegmentColumns:
+def _segments(
+    files: list[Path], read: Callable[[Path], Rows | None], *, batch=None
+) -> tuple[list[Rows], SegmentColumns]:
+    """The segments of ``files``, each read by ``read`` (or by a reader of many, ``batch``:
+    :func:`~tvseg.readers.corpus.read_files`), checked and joined, and the checked rows."""
+    parts = read_files(files, read, what="segment", desc="reading segmentations", batch=batch)
     columns = join(parts)
     assert isinstance(columns, SegmentColumns)
-    return columns
+    return parts, columns
 
 
 def _units(files: list[Path], read: Callable[[Path], Rows]) -> UnitColumns:
@@ -497,7 +508,4 @@ def read_table_once(path: PathArg, *, encoding: str | None = None) -> tuple[str,
         return kind, None
     if kind == "units":
         return kind, _units([file], lambda file: _unit_rows(file, table))
-    rows = read_files(
-        [file], lambda file: _segment_rows(file, table, in_folder=False), what="segment", desc="reading segmentations"
-    )
-    return kind, _segments(rows)
+    return kind, _segments([file], lambda file: _segment_rows(file, table, in_folder=False))[1]

@@ -27,9 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
-from tvseg.readers.source import read_text, split_lines, warn
-from tvseg.readers.validation import NO_LABEL
-from tvseg.readers.webvtt import Cue, cue_units
+from tvseg.readers.source import read_bytes, read_text, split_lines, warn
+from tvseg.readers.webvtt import Cue, cue_segments, cue_units
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as et
@@ -133,20 +132,7 @@ def broadcast_units(path, *, format: str, show: str) -> Rows:
 def broadcast_segments(path, *, format: str, show: str) -> Rows:
     """The segments of show ``show`` in a broadcast caption file: one per caption, its text the label (as
     WebVTT chapters are read)."""
-    captions = read_captions(path, format=format)
-    return Rows.of_file(
-        path, {show: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in captions]}
-    )
-
-
-def _read_bytes(path) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a file", path=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
+    return cue_segments(read_captions(path, format=format), path=path, show=show)
 
 
 def looks_like(head: bytes, *, size: int | None = None) -> str | None:
@@ -197,7 +183,7 @@ def _ttml(path) -> list[Cue]:
     from ttconv import model
     from ttconv.imsc import reader
 
-    data = _read_bytes(path)
+    data = read_bytes(path)
     lines: list[int] = []  # the line of each <p>, in document order
     scan = expat.ParserCreate(namespace_separator=" ")
 
@@ -437,7 +423,7 @@ def _stl(path) -> list[Cue]:
     from ttconv import model
     from ttconv.stl.datafile import DataFile
 
-    data = _read_bytes(path)
+    data = read_bytes(path)
     if len(data) < 1024 or not _STL_MAGIC.fullmatch(data[3:11]):
         seen = looks_like(data[:512], size=len(data)) if data else None
         what = (

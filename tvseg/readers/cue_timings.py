@@ -68,18 +68,17 @@ class CueTimings:
             or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest)))
         )
         if not well_formed:
-            raise InputError(
-                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                path=self.path,
-                line=line,
-                value=raw,
-            )
+            raise self._malformed(raw, line)
         assert match is not None  # well_formed
         groups = match.groups()
         return (
             self._milliseconds(groups[:5], raw=raw, line=line),
             self._milliseconds(groups[5:10], raw=raw, line=line),
         )
+
+    def _malformed(self, raw: str, line: int) -> InputError:
+        message = f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')"
+        return InputError(message, path=self.path, line=line, value=raw)
 
     def _milliseconds(self, groups, *, raw: str, line: int) -> int:
         hours_text, minutes_text, seconds_text, mark, millis_text = groups
@@ -88,12 +87,7 @@ class CueTimings:
                 "cue time without exactly three digits of milliseconds", path=self.path, line=line, value=raw
             )
         if len(minutes_text) > 2 or len(seconds_text) > 2:
-            raise InputError(
-                f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')",
-                path=self.path,
-                line=line,
-                value=raw,
-            )
+            raise self._malformed(raw, line)
         hours, minutes, seconds = int(hours_text or 0), int(minutes_text), int(seconds_text)
         if minutes > 59 or seconds > 59:
             raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
-from tvseg.readers.source import read_text, split_lines, warn
-from tvseg.readers.validation import NO_LABEL, parse_time
+from tvseg.readers.json_values import SURROGATE, DuplicateKey, Number, dumps, expect, json_time, loads, warn_unread
+from tvseg.readers.source import read_text, split_lines
+from tvseg.readers.validation import NO_LABEL
 
 __all__ = ["SIDES", "JsonlShow", "read_jsonl", "jsonl_records"]
 
@@ -45,15 +46,6 @@ _TITLES = {"reference": "reference_titles", "hypothesis": "hyp_titles"}
 _READ = {"show", "video_id", "id", "reference", "hypothesis", "duration", "reference_titles", "hyp_titles"}
 _ID_FIELDS = ("show", "video_id", "id")
 _NOT_SEGMENTS = {"audio", "reference_transcript", "format"}
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class _Number(str):
-    """A JSON number (or constant) kept as the text written in the file."""
-
-
-class _DuplicateKey(Exception):
-    pass
 
 
 @dataclass
@@ -68,14 +60,6 @@ class JsonlShow:
     missing: dict[str, str]
 
 
-def _object(pairs):
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise _DuplicateKey(key)
-    return dict(pairs)
-
-
 def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
     """Read and check every line of a chunkseg JSONL file (both sides of each), in ``encoding`` (default UTF-8)."""
     shows: list[JsonlShow] = []
@@ -86,10 +70,8 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
         if not raw.strip():
             continue
         try:
-            data = json.loads(
-                raw, parse_float=_Number, parse_int=_Number, parse_constant=_Number, object_pairs_hook=_object
-            )
-        except _DuplicateKey as duplicate:
+            data = loads(raw, first_repeated=True)
+        except DuplicateKey as duplicate:
             raise InputError(
                 "a field is given twice in this line", path=path, line=number, value=str(duplicate)
             ) from None
@@ -111,13 +93,13 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
                 unknown.setdefault(key, number)
         field = next((key for key in _ID_FIELDS if data.get(key) is not None), None)
         show = None if field is None else data[field]
-        if field in ("video_id", "id") and isinstance(show, _Number) and re.fullmatch("[0-9]+", show):
+        if field in ("video_id", "id") and isinstance(show, Number) and re.fullmatch("[0-9]+", show):
             show = str(show)
         elif show is None:
             show = f"{stem}-{number}"
-        elif not isinstance(show, str) or not show.strip() or isinstance(show, _Number):
+        elif not isinstance(show, str) or not show.strip() or isinstance(show, Number):
             raise InputError(f"'{field}' must be a non-empty string", path=path, line=number, value=repr(show))
-        elif _SURROGATE.search(show):
+        elif SURROGATE.search(show):
             raise InputError(
                 "'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number, value=repr(show)
             )
@@ -135,7 +117,7 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
         missing: dict[str, str] = {}
         for side in SIDES:
             value = data.get(side)
-            if side == "hypothesis" and (value is None or isinstance(value, str)) and not isinstance(value, _Number):
+            if side == "hypothesis" and (value is None or isinstance(value, str)) and not isinstance(value, Number):
                 sides[side] = None
                 missing[side] = (
                     "no 'hypothesis' in this line"
@@ -147,32 +129,17 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
         shows.append(JsonlShow(show, number, duration, sides, missing))
     if not shows:
         raise InputError("no JSONL line", path=path, line=1)
-    if unknown:
-        names = sorted(unknown, key=unknown.__getitem__)
-        warn(
-            f"field(s) not read (tvseg reads show, video_id, id, reference, hypothesis, duration, reference_titles, "
-            f"hyp_titles): {', '.join(map(repr, names))}",
-            path=path,
-            line=unknown[names[0]],
-        )
+    reads = "show, video_id, id, reference, hypothesis, duration, reference_titles, hyp_titles"
+    warn_unread(unknown, reads, path=path)
     return shows
 
 
 def _time(value, *, path, line: int, field: str) -> float:
-    if not isinstance(value, _Number):
-        raise InputError(
-            f"{field} must be a number of seconds", path=path, line=line, value=json.dumps(value, ensure_ascii=False)
-        )
-    return parse_time(value, path=path, line=line, field=field)
-
-
-def _check_list(value, message: str, *, path, line: int) -> None:
-    if not isinstance(value, list):
-        raise InputError(message, path=path, line=line, value=json.dumps(value, ensure_ascii=False)[:120])
+    return json_time(value, path=path, line=line, field=field, limit=None)
 
 
 def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[tuple[float, float, str, int]]:
-    _check_list(boundaries, f"'{side}' must be a list of boundary times in seconds", path=path, line=line)
+    expect(boundaries, list, f"'{side}' must be a list of boundary times in seconds", path=path, line=line)
     times: set[float] = set()
     for value in boundaries:
         time = _time(value, path=path, line=line, field=f"{side} boundary")
@@ -191,20 +158,20 @@ def _side(boundaries, titles, duration: float, *, path, line: int, side: str) ->
 
 def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
     field = _TITLES[side]
-    _check_list(titles, f"'{field}' must be a list of [title, start] pairs", path=path, line=line)
+    expect(titles, list, f"'{field}' must be a list of [title, start] pairs", path=path, line=line)
     labels: dict[float, str] = {}
     for pair in titles:
         if not (
-            isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and not isinstance(pair[0], _Number)
+            isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and not isinstance(pair[0], Number)
         ):
             raise InputError(
                 f"'{field}' holds a pair that is not [title, start]",
                 path=path,
                 line=line,
-                value=json.dumps(pair, ensure_ascii=False),
+                value=dumps(pair, limit=None),
             )
         title, start_value = pair
-        if _SURROGATE.search(title):
+        if SURROGATE.search(title):
             raise InputError(
                 f"a title of '{field}' holds a lone surrogate (a broken \\u escape)",
                 path=path,
@@ -217,7 +184,7 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
                 f"a title of '{field}' starts at no segment start of the {side} (0 or one of its boundaries)",
                 path=path,
                 line=line,
-                value=json.dumps(pair, ensure_ascii=False),
+                value=dumps(pair, limit=None),
             )
         if start in labels:
             raise InputError(

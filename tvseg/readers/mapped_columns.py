@@ -27,6 +27,7 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
+from tvseg.readers.json_values import Number, dumps, expect
 from tvseg.readers.tables import Table
 from tvseg.readers.time_origin import per_side
 from tvseg.readers.validation import NO_LABEL, parse_time
@@ -253,7 +254,7 @@ def table_mapped_rows(table: Table, cmap: ColumnMap, *, units: bool = False) -> 
 
 def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, units: bool = False) -> Rows:
     """The stories (or units) of a JSON list of records (or one record per file) read through ``cmap``."""
-    from tvseg.readers.video_chapters import _dumps, _load, _Number, _Reader
+    from tvseg.readers.video_chapters import _load, _Reader
 
     data, text = _load(path, encoding=encoding)
     reader = _Reader(path, text)
@@ -264,7 +265,7 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
             f"--columns reads a JSON list of records or one record{' holding ' + repr(cmap.records) if cmap.records else ''}",
             path=path,
             line=1,
-            value=_dumps(data),
+            value=dumps(data),
         )
     stories = _Stories(path, cmap, units=units, decimal_comma=True)
     stem = Path(path).stem
@@ -272,8 +273,7 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
     for record in data:
         anchor = cmap.records if cmap.records is not None else cmap.get("start") or ""
         here = reader.line(anchor, 1) if isinstance(record, dict) and anchor in record else 1
-        if not isinstance(record, dict):
-            raise InputError("a record must be a JSON object", path=path, line=here, value=_dumps(record))
+        expect(record, dict, "a record must be a JSON object", path=path, line=here)
         inner = [record]
         if cmap.records is not None:
             if cmap.records not in record:
@@ -283,12 +283,10 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
                     line=here,
                 )
             inner = record[cmap.records]
-            if not isinstance(inner, list):
-                raise InputError(f"{cmap.records!r} must be a JSON list", path=path, line=here, value=_dumps(inner))
+            expect(inner, list, f"{cmap.records!r} must be a JSON list", path=path, line=here)
         for story in inner:
             line = reader.line(cmap.get("start") or "", here) if isinstance(story, dict) else here
-            if not isinstance(story, dict):
-                raise InputError("a story must be a JSON object", path=path, line=line, value=_dumps(story))
+            expect(story, dict, "a story must be a JSON object", path=path, line=line)
             cells, numbers = {}, set()
             for key, column in cmap.fields:
                 where = story if column in story else record
@@ -300,19 +298,19 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
                         f"no field {column!r} for {key}= (the fields are: {', '.join(keys)})",
                         path=path,
                         line=line,
-                        value=_dumps(story),
+                        value=dumps(story),
                     )
                 value = where[column]
                 seen.add(column)
-                if isinstance(value, _Number):
+                if isinstance(value, Number):
                     numbers.add(key)
                     value = str(value)
                 elif value is not None and not isinstance(value, str):
                     if key in ("start", "end", "duration", "date") or key == "show":
                         raise InputError(
-                            f"{key} ({column}) is not a time or a text", path=path, line=line, value=_dumps(value)
+                            f"{key} ({column}) is not a time or a text", path=path, line=line, value=dumps(value)
                         )
-                    value = _dumps(value)
+                    value = dumps(value)
                 cells[key] = value
             show = cells.pop("show", stem)
             if show is None:

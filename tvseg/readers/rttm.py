@@ -36,21 +36,7 @@ from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
 
 __all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm", "check_types", "split_fields"]
 
-SPAN_TYPES = frozenset(
-    {
-        "SEGMENT",
-        "NOSCORE",
-        "NO_RT_METADATA",
-        "LEXEME",
-        "NON-LEX",
-        "NON-SPEECH",
-        "FILLER",
-        "EDIT",
-        "SU",
-        "A/P",
-        "SPEAKER",
-    }
-)
+SPAN_TYPES = frozenset("SEGMENT NOSCORE NO_RT_METADATA LEXEME NON-LEX NON-SPEECH FILLER EDIT SU A/P SPEAKER".split())
 """Line types that carry a time span (TBEG and a positive TDUR): kept by default."""
 POINT_TYPES = frozenset({"IP", "CB"})
 """Line types that mark an instant (TDUR may be ``<NA>`` or 0): never segments."""

@@ -31,7 +31,7 @@ import warnings
 from tvseg.errors import InputError, LenientInputWarning, TvsegWarning
 from tvseg.readers.parts import part_of
 
-__all__ = ["read_text", "split_lines", "lines_of", "warn", "check_encoding"]
+__all__ = ["read_text", "read_bytes", "split_lines", "lines_of", "warn", "check_encoding"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -96,17 +96,7 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
         mark), starts with a second byte order mark, or holds nothing but whitespace.
     """
     check_encoding(encoding)
-    part = part_of(path)
-    try:
-        if part is not None:
-            data = part.read(path)
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a file", path=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
+    data = read_bytes(path)
     skip, codec, name = next(
         ((len(bom), codec, name) for bom, codec, name in _BOMS if data.startswith(bom)),
         (0, encoding or "utf-8", encoding or "UTF-8"),
@@ -150,6 +140,26 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
     if not text.strip():
         raise InputError("empty file", path=path, line=1)
     return text
+
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """The bytes of ``path`` (of its part, in a shard: :func:`~tvseg.readers.parts.part_of`).
+
+    Raises
+    ------
+    InputError
+        A folder, or a file that cannot be read.
+    """
+    part = part_of(path)
+    try:
+        if part is not None:
+            return part.read(path)
+        with open(path, "rb") as handle:
+            return handle.read()
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file", path=path) from None
+    except OSError as error:
+        raise InputError(f"cannot read the file ({error.strerror})", path=path) from None
 
 
 def ascii_compatible(encoding: str | None) -> bool:

@@ -29,36 +29,17 @@ from pathlib import Path
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows
-from tvseg.readers.source import read_text, warn
-from tvseg.readers.validation import NO_LABEL, parse_time
+from tvseg.readers.json_values import SURROGATE, DuplicateKey, Number, dumps, expect, json_time, loads, warn_unread
+from tvseg.readers.source import read_text
+from tvseg.readers.validation import NO_LABEL
 
 __all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_records", "json_rows"]
 
 JSON_FORMATS = ("vidchapters", "anet", "json")
 """The ``format=`` names of the JSON shapes read here."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _ANET_TOP = {"results", "version", "external_data"}
 _SEGEVAL_TOP = {"items", "segmentation_type", "id"}
-
-
-class _Number(str):
-    """A JSON number (or constant) kept as the text written in the file."""
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-def _object(pairs):
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return result
 
 
 @functools.lru_cache(maxsize=64)
@@ -123,10 +104,8 @@ def _load(path, *, encoding: str | None, keep: bool = False):
 def _parse(path, *, encoding: str | None):
     text = read_text(path, encoding=encoding)
     try:
-        data = json.loads(
-            text, parse_float=_Number, parse_int=_Number, parse_constant=_Number, object_pairs_hook=_object
-        )
-    except _DuplicateKey as duplicate:
+        data = loads(text)
+    except DuplicateKey as duplicate:
         raise InputError("a key is given twice in one JSON object", path=path, value=str(duplicate)) from None
     except json.JSONDecodeError as error:
         raise InputError(
@@ -186,14 +165,10 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
     return shape
 
 
-def _dumps(value) -> str:
-    return json.dumps(value, ensure_ascii=False)[:120]
-
-
 def _show_id(key: str, *, path, line: int) -> str:
     if not key.strip():
         raise InputError("a show id is empty", path=path, line=line, value=repr(key))
-    if _SURROGATE.search(key):
+    if SURROGATE.search(key):
         raise InputError(
             "a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key)
         )
@@ -203,27 +178,21 @@ def _show_id(key: str, *, path, line: int) -> str:
 def _label(value, *, path, line: int, field: str) -> str:
     if value is None:
         return NO_LABEL
-    if not isinstance(value, str) or isinstance(value, _Number):
-        raise InputError(f"'{field}' must be a string", path=path, line=line, value=_dumps(value))
-    if _SURROGATE.search(value):
+    if not isinstance(value, str) or isinstance(value, Number):
+        raise InputError(f"'{field}' must be a string", path=path, line=line, value=dumps(value))
+    if SURROGATE.search(value):
         raise InputError(
             f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value)
         )
     return value.strip() or NO_LABEL
 
 
-def _time(value, *, path, line: int, field: str) -> float:
-    if not isinstance(value, _Number):
-        raise InputError(f"{field} must be a number of seconds", path=path, line=line, value=_dumps(value))
-    return parse_time(value, path=path, line=line, field=field)
-
-
 def _pair(value, *, path, line: int, field: str) -> tuple[float, float]:
     if not (isinstance(value, list) and len(value) == 2):
-        raise InputError(f"'{field}' must be a pair [start, end] of seconds", path=path, line=line, value=_dumps(value))
+        raise InputError(f"'{field}' must be a pair [start, end] of seconds", path=path, line=line, value=dumps(value))
     return (
-        _time(value[0], path=path, line=line, field=f"{field} start"),
-        _time(value[1], path=path, line=line, field=f"{field} end"),
+        json_time(value[0], path=path, line=line, field=f"{field} start"),
+        json_time(value[1], path=path, line=line, field=f"{field} end"),
     )
 
 
@@ -247,25 +216,29 @@ class _Reader:
                 self.unread.setdefault(key, line)
 
     def warn_unread(self, fields: str) -> None:
-        if self.unread:
-            names = sorted(self.unread, key=self.unread.__getitem__)
-            warn(
-                f"field(s) not read (tvseg reads {fields}): {', '.join(map(repr, names))}",
-                path=self.path,
-                line=self.unread[names[0]],
-            )
+        warn_unread(self.unread, fields, path=self.path)
+
+    def by_show(self, shows: dict, *, of: str, each: str, anchor: str, read) -> dict[str, list]:
+        """``{show: [read(record, its line), ...]}`` of ``{show: [record, ...]}``: each show's list (``of``,
+        for the messages) of JSON objects (``each``), a record's line that of its key ``anchor``."""
+        out = {}
+        for key, records in shows.items():
+            line = self.line(key, 1)
+            show = _show_id(key, path=self.path, line=line)
+            rows = []
+            for record in _list_of(records, f"{of} {key!r}", path=self.path, line=line):
+                here = self.line(anchor, line) if isinstance(record, dict) and anchor in record else line
+                rows.append(read(_object_of(record, each, path=self.path, line=here), here))
+            out[show] = rows
+        return out
 
 
 def _object_of(value, what: str, *, path, line: int) -> dict:
-    if not isinstance(value, dict):
-        raise InputError(f"{what} must be a JSON object", path=path, line=line, value=_dumps(value))
-    return value
+    return expect(value, dict, f"{what} must be a JSON object", path=path, line=line)
 
 
 def _list_of(value, what: str, *, path, line: int) -> list:
-    if not isinstance(value, list):
-        raise InputError(f"{what} must be a JSON list", path=path, line=line, value=_dumps(value))
-    return value
+    return expect(value, list, f"{what} must be a JSON list", path=path, line=line)
 
 
 def _vidchapters(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
@@ -297,9 +270,9 @@ def _raw_chapters(video: dict, key: str, line: int, r: _Reader) -> list[tuple[fl
         chapter = _object_of(chapter, "a chapter", path=path, line=here)
         if "time" not in chapter:
             raise InputError(
-                "a chapter has no 'time' (its start in seconds)", path=path, line=here, value=_dumps(chapter)
+                "a chapter has no 'time' (its start in seconds)", path=path, line=here, value=dumps(chapter)
             )
-        time = _time(chapter["time"], path=path, line=here, field="chapter time")
+        time = json_time(chapter["time"], path=path, line=here, field="chapter time")
         if starts and time <= starts[-1][0]:
             raise InputError(
                 f"chapter times must increase (the chapter before starts at {starts[-1][0]:g} s)",
@@ -310,7 +283,7 @@ def _raw_chapters(video: dict, key: str, line: int, r: _Reader) -> list[tuple[fl
         r.note(chapter, {"label", "time"}, here)
         starts.append((time, _label(chapter.get("label"), path=path, line=here, field="label"), here))
     r.note(video, {"duration", "chapters"}, line)
-    duration = _time(video["duration"], path=path, line=line, field="duration")
+    duration = json_time(video["duration"], path=path, line=line, field="duration")
     if not starts[-1][0] < duration:
         raise InputError(
             f"the last chapter of video {key!r} starts at or after the video's duration ({duration:g} s)",
@@ -332,7 +305,7 @@ def _processed(video: dict, key: str, line: int, r: _Reader) -> list[tuple[float
             raise InputError(
                 f"video {key!r} has {len(stamps)} timestamps and {len(sentences)} sentences", path=path, line=line
             )
-    _time(video["duration"], path=path, line=line, field="duration")
+    json_time(video["duration"], path=path, line=line, field="duration")
     r.note(video, {"duration", "timestamps", "sentences", "path"}, line)
     out = []
     for k, stamp in enumerate(stamps):
@@ -348,48 +321,35 @@ def _anet(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
     if "results" not in data:
         raise InputError('an ActivityNet prediction file has a "results" object', path=path, line=1)
     results = _object_of(data["results"], "'results'", path=path, line=r.line("results", 1))
-    out = {}
-    for key, predictions in results.items():
-        line = r.line(key, 1)
-        show = _show_id(key, path=path, line=line)
-        records = []
-        for prediction in _list_of(predictions, f"the predictions of video {key!r}", path=path, line=line):
-            here = r.line("timestamp", line) if isinstance(prediction, dict) and "timestamp" in prediction else line
-            prediction = _object_of(prediction, "a prediction", path=path, line=here)
-            if "timestamp" not in prediction:
-                raise InputError(
-                    "a prediction has no 'timestamp' [start, end]", path=path, line=here, value=_dumps(prediction)
-                )
-            start, end = _pair(prediction["timestamp"], path=path, line=here, field="timestamp")
-            r.note(prediction, {"timestamp", "sentence", "score", "sentence_score"}, here)
-            records.append(
-                (start, end, _label(prediction.get("sentence"), path=path, line=here, field="sentence"), here)
-            )
-        out[show] = records
+
+    def prediction(record: dict, here: int) -> tuple[float, float, str, int]:
+        if "timestamp" not in record:
+            raise InputError("a prediction has no 'timestamp' [start, end]", path=path, line=here, value=dumps(record))
+        start, end = _pair(record["timestamp"], path=path, line=here, field="timestamp")
+        r.note(record, {"timestamp", "sentence", "score", "sentence_score"}, here)
+        return start, end, _label(record.get("sentence"), path=path, line=here, field="sentence"), here
+
+    out = r.by_show(results, of="the predictions of video", each="a prediction", anchor="timestamp", read=prediction)
     r.warn_unread("timestamp and sentence")
     return out
 
 
 def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
-    path, out = r.path, {}
-    for key, segments in _object_of(data, "a JSON segmentation {show: [segments]}", path=path, line=1).items():
-        line = r.line(key, 1)
-        show = _show_id(key, path=path, line=line)
-        records = []
-        for segment in _list_of(segments, f"the segments of show {key!r}", path=path, line=line):
-            here = r.line("start", line) if isinstance(segment, dict) and "start" in segment else line
-            segment = _object_of(segment, "a segment", path=path, line=here)
-            for field in ("start", "end"):
-                if field not in segment:
-                    raise InputError(f"a segment has no '{field}'", path=path, line=here, value=_dumps(segment))
-            if "title" in segment and "label" in segment:
-                raise InputError("a segment has both 'title' and 'label'", path=path, line=here, value=_dumps(segment))
-            start = _time(segment["start"], path=path, line=here, field="start")
-            end = _time(segment["end"], path=path, line=here, field="end")
-            title = segment.get("title", segment.get("label"))
-            r.note(segment, {"start", "end", "title", "label"}, here)
-            records.append((start, end, _label(title, path=path, line=here, field="title"), here))
-        out[show] = records
+    path = r.path
+
+    def segment(record: dict, here: int) -> tuple[float, float, str, int]:
+        for field in ("start", "end"):
+            if field not in record:
+                raise InputError(f"a segment has no '{field}'", path=path, line=here, value=dumps(record))
+        if "title" in record and "label" in record:
+            raise InputError("a segment has both 'title' and 'label'", path=path, line=here, value=dumps(record))
+        start = json_time(record["start"], path=path, line=here, field="start")
+        end = json_time(record["end"], path=path, line=here, field="end")
+        r.note(record, {"start", "end", "title", "label"}, here)
+        return start, end, _label(record.get("title", record.get("label")), path=path, line=here, field="title"), here
+
+    shows = _object_of(data, "a JSON segmentation {show: [segments]}", path=path, line=1)
+    out = r.by_show(shows, of="the segments of show", each="a segment", anchor="start", read=segment)
     r.warn_unread("start, end, title")
     return out
 

@@ -4,11 +4,8 @@ Every line that holds ``-->`` is a cue timing line (in both formats cue text may
 and every timing line is either read as one cue or refused: the number of cues read is the number
 of ``-->`` lines in the file.
 
-Timings: WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]``, SRT ``HH:MM:SS,mmm -->
-HH:MM:SS,mmm [X1:.. X2:.. Y1:.. Y2:..]`` (a dot is accepted for the comma; the display coordinates
-are ignored). Minutes and seconds are at most 59 and milliseconds have three digits. Fields
-without their leading zeros (``0:0:3.540``, as some meeting tools write) are read, with one
-:class:`~tvseg.errors.TvsegWarning` per file naming the first such line.
+Timing lines are read by :class:`~tvseg.readers.cue_timings.CueTimings` (its module says what is
+accepted, what is read with a warning and what is refused).
 
 Cue text keeps what its author wrote, less the markup its format defines:
 
@@ -39,8 +36,9 @@ from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.cue_timings import CueTimings
 from tvseg.readers.source import read_text, split_lines, warn
+from tvseg.readers.validation import NO_LABEL
 
-__all__ = ["Cue", "read_cues", "caption_units", "cue_units", "SRT_LIKE_TIME"]
+__all__ = ["Cue", "read_cues", "caption_units", "cue_segments", "cue_units", "SRT_LIKE_TIME"]
 
 SRT_LIKE_TIME = re.compile(r"\s*\d{1,2}:\d{1,2}:\d{1,2}[,.]\d")
 """The start of a line that looks like an SRT timestamp (a timing line if it held ``-->``)."""
@@ -269,14 +267,9 @@ def _srt_text(lines: list[str]) -> tuple[str, str]:
     text = "\n".join(lines)
     voice = ""
     if "<" in text or "{" in text:
-        pieces, position = [], 0
-        for match in _SRT_MARKUP.finditer(text):
-            if match.group(1) is not None and not voice:
-                voice = match.group(1).strip()
-            pieces.append(text[position : match.start()])
-            position = match.end()
-        pieces.append(text[position:])
-        text = "".join(pieces)
+        voices = (match.group(1).strip() for match in _SRT_MARKUP.finditer(text) if match.group(1) is not None)
+        voice = next((name for name in voices if name), "")
+        text = _SRT_MARKUP.sub("", text)
     return _join(text), voice
 
 
@@ -298,6 +291,11 @@ def caption_units(path, *, format: str, show: str, encoding: str | None = None) 
     :class:`~tvseg.errors.TvsegWarning` per file, counting them and naming the first one's line.
     """
     return cue_units(read_cues(path, format=format, encoding=encoding, lenient=True), path=path, show=show)
+
+
+def cue_segments(cues: list[Cue], *, path, show: str) -> Rows:
+    """The segments of show ``show`` in a caption file ``path``: one per cue, its text the label."""
+    return Rows.of_file(path, {show: [(c.start_ms / 1000, c.end_ms / 1000, c.text or NO_LABEL, c.line) for c in cues]})
 
 
 def cue_units(cues: list[Cue], *, path, show: str) -> Rows:

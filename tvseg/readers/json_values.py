@@ -1,0 +1,78 @@
+"""JSON values as the readers of JSON formats take them (chunkseg's JSONL, the JSON shapes of video
+chapters, records read through ``--columns``).
+
+Numbers are kept as the text written (:class:`Number`), so that a time is read from its digits as every
+reader reads one (:func:`json_time`); a key given twice in one object is refused (:class:`DuplicateKey`);
+a value of the wrong JSON type is refused with the value as written (:func:`expect`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tvseg.errors import InputError
+from tvseg.readers.source import warn
+from tvseg.readers.validation import parse_time
+
+__all__ = ["SURROGATE", "Number", "DuplicateKey", "loads", "dumps", "json_time", "expect", "warn_unread"]
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: what a broken ``\\u`` escape leaves in a string."""
+
+
+class Number(str):
+    """A JSON number (or constant) kept as the text written in the file."""
+
+
+class DuplicateKey(Exception):
+    """A key given twice in one JSON object (raised inside :func:`loads`)."""
+
+
+def loads(text: str, *, first_repeated: bool = False):
+    """``json.loads`` keeping numbers as :class:`Number` and raising :class:`DuplicateKey` for a key given
+    twice in an object: the key whose second occurrence comes first, or (``first_repeated``) the first
+    key in the object that is given again."""
+
+    def unique(pairs: list) -> dict:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            keys = [key for key, _ in pairs]
+            if first_repeated:
+                raise DuplicateKey(next(key for key in result if keys.count(key) > 1))
+            seen: set = set()
+            for key in keys:
+                if key in seen:
+                    raise DuplicateKey(key)
+                seen.add(key)
+        return result
+
+    return json.loads(text, parse_float=Number, parse_int=Number, parse_constant=Number, object_pairs_hook=unique)
+
+
+def dumps(value, *, limit: int | None = 120) -> str:
+    """A value as JSON writes it (non-ASCII as it is), cut at ``limit`` characters, for a message."""
+    return json.dumps(value, ensure_ascii=False)[:limit]
+
+
+def json_time(value, *, path, line: int, field: str, limit: int | None = 120) -> float:
+    """A time in seconds: a JSON number, read from its digits (:func:`~tvseg.readers.validation.parse_time`)."""
+    if not isinstance(value, Number):
+        raise InputError(f"{field} must be a number of seconds", path=path, line=line, value=dumps(value, limit=limit))
+    return parse_time(value, path=path, line=line, field=field)
+
+
+def expect(value, kind: type, message: str, *, path, line: int):
+    """``value`` when it is a ``kind`` (``dict``, ``list``), else an :class:`InputError` with ``message``."""
+    if not isinstance(value, kind):
+        raise InputError(message, path=path, line=line, value=dumps(value))
+    return value
+
+
+def warn_unread(unread: dict[str, int], reads: str, *, path) -> None:
+    """One warning naming the fields not read (``unread``: field -> the line it was first seen on)."""
+    if unread:
+        names = sorted(unread, key=unread.__getitem__)
+        warn(
+            f"field(s) not read (tvseg reads {reads}): {', '.join(map(repr, names))}", path=path, line=unread[names[0]]
+        )
