@@ -224,8 +224,7 @@ def read_segments(
         a single file, or ``{show: end}``; else the show's end in ``uem``; else an error.
     types : set of str, optional
         RTTM line types to keep (e.g. ``{"SEGMENT"}``). By default every type that carries a time
-        span is kept: SEGMENT, NOSCORE, NO_RT_METADATA, LEXEME, NON-LEX, NON-SPEECH, FILLER, EDIT,
-        SU, A/P, SPEAKER (IP and CB mark instants and SPKR-INFO has no times: never kept).
+        span (:data:`~tvseg.readers.rttm.SPAN_TYPES`); IP, CB and SPKR-INFO are never kept.
     side : str, optional
         How the warnings name what is read (e.g. ``"reference"``, ``"system_a"``).
     uem : dict of str to Timeline, optional

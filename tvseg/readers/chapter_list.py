@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tvseg.errors import InputError
+from tvseg.errors import InputError, UsageError
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large
 
@@ -234,8 +234,6 @@ def chapter_records(
 
 def check_ends(end, *, folder: bool):
     """``end=`` as given to ``read_segments``: ``None``, one number (not for a folder), or ``{show: seconds}``."""
-    from tvseg.errors import UsageError
-
     if end is None:
         return None
     if isinstance(end, Mapping):
@@ -247,8 +245,6 @@ def check_ends(end, *, folder: bool):
 
 def check_end(value, *, what: str = "end") -> float:
     """A show's end given by the caller, as float seconds (a finite, non-negative number)."""
-    from tvseg.errors import UsageError
-
     try:
         seconds = float(value)
     except (TypeError, ValueError):

@@ -88,22 +88,19 @@ class Rows:
             **{key: texts},
         )
 
+    def replaced(self, **arrays: ArrayLike) -> Rows:
+        """These rows with some of their arrays (``show``, ``start``, ``end``, ``line``, texts) replaced."""
+        fields = {"show": self.show, "start": self.start, "end": self.end, "line": self.line, **self.texts, **arrays}
+        rows = Rows(self.names, self.files, fields.pop("show"), **fields)  # type: ignore[arg-type]
+        rows.overlaps = self.overlaps
+        return rows
+
     def take(self, rows: NDArray[np.intp] | None) -> Rows:
         """These rows (``None``: all) of every show."""
         if rows is None:
             return self
-        texts = {key: values[rows] for key, values in self.texts.items()}
-        taken = Rows(
-            self.names,
-            self.files,
-            self.show[rows],
-            start=self.start[rows],
-            end=self.end[rows],
-            line=self.line[rows],
-            **texts,
-        )
-        taken.overlaps = self.overlaps
-        return taken
+        arrays = {"show": self.show, "start": self.start, "end": self.end, "line": self.line, **self.texts}
+        return self.replaced(**{key: values[rows] for key, values in arrays.items()})
 
     def first_lines(self) -> NDArray[np.int64]:
         """The line of each show's first row (-1 for a show without rows)."""

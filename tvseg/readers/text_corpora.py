@@ -112,16 +112,15 @@ def text_corpus_rows(file: Path, *, format: str, coder: str | None = None, encod
     segments = choi_segments(lines) if format == "choi" else wiki727k_segments(lines, path=file)
     if not segments:
         raise InputError(f"no sentence in this {format} document", path=file)
-    return Rows.of_file(file, {file.stem: _records(segments)})
+    ends = np.cumsum([len(sentences) for _, _, sentences in segments]).tolist()
+    records = _spans(ends, [label for label, _, _ in segments], [line for _, line, _ in segments])
+    return Rows.of_file(file, {file.stem: records})
 
 
-def _records(segments: list[Segment]) -> list[tuple[float, float, str, int]]:
-    """``(start, end, label, line)`` of each segment, in sentence positions."""
-    records, position = [], 0
-    for label, line, sentences in segments:
-        records.append((float(position), float(position + len(sentences)), label, line))
-        position += len(sentences)
-    return records
+def _spans(ends: list[int], labels: list[str], lines: list[int]) -> list[tuple[float, float, str, int]]:
+    """``(start, end, label, line)`` of the segments ending at sentence positions ``ends``, the first from 0."""
+    starts = [0, *ends[:-1]]
+    return [(float(a), float(b), label, line) for a, b, label, line in zip(starts, ends, labels, lines)]
 
 
 def choi_segments(lines: list[str]) -> list[Segment]:
@@ -141,10 +140,8 @@ def choi_segments(lines: list[str]) -> list[Segment]:
 
 
 def wiki727k_segments(lines: list[str], *, path: Path | None = None) -> list[Segment]:
-    """The segments of a Wiki-727K document (its lines), as ``read_wiki_file`` reads them (module docstring):
-    headers of levels 1-2 start a section, deeper headers are dropped, the first section is left out,
-    ``***LIST***.`` lines and lines without a word are no sentence; a section without a sentence is no
-    segment."""
+    """The segments of a Wiki-727K document (its lines), as ``read_wiki_file`` reads them (module docstring);
+    a section without a sentence is no segment."""
     # as the loader splits the text: a section per header of level 1-2, and one for the text before the
     # first header when there is any (deeper headers removed first); a last header with nothing after
     # it makes no section
@@ -190,12 +187,6 @@ def _is_sentence(text: str) -> bool:
     return _WORD.search(text) is not None
 
 
-def _masses_records(masses: list[int], line: int | None) -> list[tuple[float, float, str, int]]:
-    ends = np.cumsum(masses).tolist()
-    starts = [0, *ends[:-1]]
-    return [(float(a), float(b), NO_LABEL, line or 0) for a, b in zip(starts, ends)]
-
-
 def _segeval_rows(file: Path, coder: str | None) -> Rows:
     """The documents of a segeval JSON dataset or mass TSV, as coded by ``coder``."""
     from tvseg.readers.agreement import _find_line, read_dataset_json
@@ -222,7 +213,8 @@ def _segeval_rows(file: Path, coder: str | None) -> Rows:
                 path=file,
                 line=_find_line(read_text(file), item) if file.suffix.lower() != ".tsv" else None,
             )
-        shows[str(item)] = _masses_records(list(codings[coder]), lines[item][coder])
+        ends = np.cumsum(list(codings[coder])).tolist()
+        shows[str(item)] = _spans(ends, [NO_LABEL] * len(ends), [lines[item][coder] or 0] * len(ends))
     return Rows.of_file(file, shows)
 
 
@@ -270,8 +262,7 @@ def _nltk_rows(file: Path, lines: list[str]) -> Rows:
         if name in shows:
             raise InputError("a document is given twice", path=file, line=number, value=name)
         ends = [g + 1 for g, c in enumerate(bits) if c == "1"] + [len(bits) + 1]
-        starts = [0, *ends[:-1]]
-        shows[name] = [(float(a), float(b), NO_LABEL, number) for a, b in zip(starts, ends)]
+        shows[name] = _spans(ends, [NO_LABEL] * len(ends), [number] * len(ends))
     if not shows:
         raise InputError("no document in this file (DOC_ID BITS a line)", path=file)
     return Rows.of_file(file, shows)

@@ -117,9 +117,7 @@ def shift_rows(rows: Rows, origin: float | Mapping[str, float] | None, *, side: 
             line=int(rows.line[i]),
             value=clock_text(rows.start[i]),
         )
-    shifted = Rows(rows.names, rows.files, rows.show, start=start, end=end, line=rows.line, **rows.texts)
-    shifted.overlaps = rows.overlaps
-    return shifted
+    return rows.replaced(start=start, end=end)
 
 
 def shift_uem(uem: dict | None, origin: float | Mapping[str, float] | None, *, path=None) -> dict | None:
