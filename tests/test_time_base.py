@@ -126,13 +126,10 @@ def test_the_api_raises_value_errors():
 def test_caption_warning_flags_the_shows_a_per_show_median_flags():
     # the vectorised medians (one sort) against numpy.median show by show, on random shows mixing
     # caption-like cues (1-5 s) and topic segments (1-10 min)
-    import warnings
-
     import numpy as np
 
     from tvseg.columns import from_segmentations
-    from tvseg.errors import TvsegWarning
-    from tvseg.time_base import CAPTION_MEDIAN, CAPTION_RATE, warn_if_captions
+    from tvseg.time_base import CAPTION_MEDIAN, CAPTION_RATE, caption_like, captions_message
 
     rng = np.random.default_rng(5)
     for _ in range(30):
@@ -151,15 +148,12 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
                 rate = len(part) / ((part[-1][1] - part[0][0]) / 3600.0)
                 if median < CAPTION_MEDIAN and rate > CAPTION_RATE:
                     expected.append(name)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            warn_if_captions("reference", shows, segments)
-        messages = [str(w.message) for w in caught if issubclass(w.category, TvsegWarning)]
+        flagged = caption_like(shows, segments)
+        assert [show for show, _, _ in flagged] == expected
         if expected:
-            assert len(messages) == 1 and f"{len(expected)} show(s) look like captions" in messages[0]
-            assert f"(show {expected[0]!r}:" in messages[0]
-        else:
-            assert messages == []
+            message = captions_message("reference", len(flagged), flagged[0])
+            assert f"{len(expected)} show(s) look like captions" in message
+            assert f"(show {expected[0]!r}:" in message and "--units" in message
 
 
 def _unit_verdicts_show_by_show(shows, units, region_start, region_end):

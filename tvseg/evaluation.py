@@ -528,7 +528,8 @@ def _units_only(sr: SystemResult) -> SystemResult:
     """A system's result restricted to the unit metrics (a text corpus has no time-domain metric)."""
     from tvseg.overlapping_predictions import keep_only
 
-    return keep_only(sr, UNIT_METRICS, by_length={})
+    restricted: SystemResult = keep_only(sr, UNIT_METRICS, by_length={})
+    return restricted
 
 
 def _pairs(scores: ShowScores, shows: Sequence[str]) -> pd.DataFrame:

@@ -34,7 +34,7 @@ import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,9 +45,6 @@ from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
 from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
 from tvseg.time_base import check_hypothesis_extents
-
-if TYPE_CHECKING:
-    from tvseg.evaluation import SystemResult
 
 __all__ = [
     "ALLOWED_KEYS",
@@ -220,7 +217,7 @@ def restricted(sr, keys: Sequence[str]):
     return keep_only(sr, ALLOWED_KEYS, by_length={k: {} for k in sr.by_length})  # the coverage metrics' classes
 
 
-def keep_only(sr: SystemResult, allowed: Sequence[str], *, by_length: dict) -> SystemResult:
+def keep_only(sr: Any, allowed: Sequence[str], *, by_length: dict) -> Any:
     """A system's result (:class:`~tvseg.evaluation.SystemResult`) with the metrics ``allowed`` only: its
     per-show, corpus, macro and group values restricted, ``by_length`` replaced, its matches, sweeps and
     boundary pairs emptied."""

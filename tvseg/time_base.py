@@ -20,9 +20,10 @@ the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
 the region
 ========================================================  =================================
 
-A segmentation that looks like captions rather than topics (:func:`warn_if_captions`: a median
-segment under :data:`CAPTION_MEDIAN` seconds and more than :data:`CAPTION_RATE` segments per hour)
-gets a warning naming ``--units``, the option that reads caption cues as units.
+A segmentation that looks like captions rather than topics (:func:`caption_like`: a median
+segment under :data:`CAPTION_MEDIAN` seconds and more than :data:`CAPTION_RATE` segments per hour of
+its extent; topic segments of news last minutes, caption cues a few seconds) gets a warning naming
+``--units``, the option that reads caption cues as units (:func:`captions_message`).
 
 Errors are :class:`~tvseg.errors.InputError` naming the show, both extents and, when the numbers
 suggest one, the likely cause (:func:`likely_cause`). ``check_time_base=False`` (CLI
@@ -47,7 +48,6 @@ __all__ = [
     "shows_and_files",
     "check_hypothesis_extents",
     "check_unit_extents",
-    "warn_if_captions",
     "caption_like",
     "captions_message",
 ]
@@ -121,6 +121,13 @@ def _warn(problem: str, found: list[str] | None) -> None:
         found.append(problem)
 
 
+def _in_region(show, start, end, region_start, region_end, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per show (``n`` shows), the time of its intervals inside its region (NaN: none) and their whole time."""
+    r0, r1 = region_start[show], region_end[show]
+    inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
+    return np.bincount(show, weights=inside, minlength=n), np.bincount(show, weights=end - start, minlength=n)
+
+
 def check_hypothesis_extents(
     name: str, shows, hypothesis, region_start, region_end, *, strict: bool = True, found: list[str] | None = None
 ) -> None:
@@ -144,11 +151,7 @@ def check_hypothesis_extents(
     n = len(off) - 1
     # the sums for all shows at once; only the shows they flag (with a margin for the order of the
     # additions) are visited, in order, and decided on the sums of the show-by-show loop
-    sh = hypothesis.show
-    r0_all, r1_all = region_start[sh], region_end[sh]
-    clipped = np.clip(np.minimum(hypothesis.end, r1_all) - np.maximum(hypothesis.start, r0_all), 0.0, None)
-    inside_all = np.bincount(sh, weights=clipped, minlength=n)
-    total_all = np.bincount(sh, weights=hypothesis.end - hypothesis.start, minlength=n)
+    inside_all, total_all = _in_region(hypothesis.show, hypothesis.start, hypothesis.end, region_start, region_end, n)
     flagged = inside_all < (0.5 + 1e-9) * total_all
     for k in np.flatnonzero((off[1:] > off[:-1]) & ~np.isnan(region_start) & flagged).tolist():
         a, b = int(off[k]), int(off[k + 1])
@@ -222,8 +225,7 @@ def check_unit_extents(
         sh, start, end = sh[order], start[order], end[order]
     bounds = np.searchsorted(sh, np.arange(n + 1))
     r0, r1 = region_start[sh], region_end[sh]
-    inside = np.bincount(sh, weights=np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None), minlength=n)
-    total = np.bincount(sh, weights=end - start, minlength=n)
+    inside, total = _in_region(sh, start, end, region_start, region_end, n)
     # the region's share covered by units (units may overlap as roll-up captions do: a union): the
     # running maximum of the clipped ends within each show, from the ends' ranks in (show, end) order
     # (every rank of a show exceeds every rank of the shows before it)
@@ -273,7 +275,7 @@ def check_unit_extents(
 
 
 def caption_like(shows, segments) -> list:
-    """The shows of ``segments`` that look like captions (see :func:`warn_if_captions`):
+    """The shows of ``segments`` that look like captions (see the module docstring):
     ``[(show, median segment in s, segments per hour), ...]`` in show order."""
     off = segments.offsets()
     count = np.diff(off)
@@ -298,7 +300,7 @@ def caption_like(shows, segments) -> list:
 
 
 def captions_message(side: str, n_flagged: int, first) -> str:
-    """The warning of :func:`warn_if_captions` for ``n_flagged`` shows (at least one), ``first`` the
+    """The warning about ``n_flagged`` shows that look like captions (at least one), ``first`` the
     first of them as :func:`caption_like` gives it."""
     show, median, rate = first
     return (
@@ -306,15 +308,3 @@ def captions_message(side: str, n_flagged: int, first) -> str:
         f"median segment {median:.1f} s, {rate:.0f} segments per hour): caption cues are units, "
         "give them with --units"
     )
-
-
-def warn_if_captions(side: str, shows, segments) -> None:
-    """Warn when the shows of ``side`` look like caption cues rather than topic segments.
-
-    A show looks like captions when its median segment is shorter than :data:`CAPTION_MEDIAN`
-    seconds and it has more than :data:`CAPTION_RATE` segments per hour of its extent (topic
-    segments of news last minutes; caption cues a few seconds).
-    """
-    flagged = caption_like(shows, segments)
-    if flagged:
-        warnings.warn(captions_message(side, len(flagged), flagged[0]), SuspiciousInputWarning, stacklevel=2)
