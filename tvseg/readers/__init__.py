@@ -466,7 +466,10 @@ def _unit_rows(file: Path, table: Table) -> Rows:
 
 
 def _segments(
-    files: list[Path], read: Callable[[Path], Rows | None], *, batch=None
+    files: list[Path],
+    read: Callable[[Path], Rows | None],
+    *,
+    batch: tuple[set[Path], Rows, tuple[Path, InputError] | None] | None = None,
 ) -> tuple[list[Rows], SegmentColumns]:
     """The segments of ``files``, each read by ``read`` (or by a reader of many, ``batch``:
     :func:`~tvseg.readers.corpus.read_files`), checked and joined, and the checked rows."""
