@@ -503,7 +503,7 @@ _KERNELS: list[Callable[..., dict[str, Any]]] = []
 
 def component_kernel(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
     """Register a component kernel: ``function(pair)`` returns per-show components ``{name: array}``
-    of one system on a corpus (``pair``: :class:`tvseg.retrieval.corpus.ScoredPair`, its segments
+    of one system on a corpus (``pair``: :class:`tvseg.retrieval.corpus.ShowScores`, its segments
     and shared intermediate results); :func:`tvseg.retrieval.corpus.score_shows` runs every kernel
     registered, once."""
     _KERNELS.append(function)

@@ -56,7 +56,7 @@ from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.titles import compare_titles, has_title
 
-__all__ = ["ShowScores", "ScoredPair", "score_shows", "coverage_components", "boundary_components", "title_components"]
+__all__ = ["ShowScores", "score_shows", "coverage_components", "boundary_components", "title_components"]
 
 
 def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
@@ -204,13 +204,8 @@ class ShowScores:
     reference_title_rougeL = property(lambda self: self._verdict(3))
 
 
-ScoredPair = ShowScores
-"""What a component kernel receives (:func:`tvseg.metrics.component_kernel`): the :class:`ShowScores`
-being computed."""
-
-
 @component_kernel
-def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Segment counts and durations, correct or not, of both sides, all and by length class."""
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
     ok_r, ok_h = pair.correct
@@ -236,7 +231,7 @@ def coverage_components(pair: ScoredPair) -> dict[str, np.ndarray]:
 
 
 @component_kernel
-def boundary_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+def boundary_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Boundaries of each side and those matched at the settings' tolerance."""
     r_show, _, h_show, _ = pair.boundaries
     return {
@@ -247,7 +242,7 @@ def boundary_components(pair: ScoredPair) -> dict[str, np.ndarray]:
 
 
 @component_kernel
-def title_components(pair: ScoredPair) -> dict[str, np.ndarray]:
+def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """The title components of the module docstring (none when titles are not scored)."""
     verdicts = pair.title_verdicts
     if verdicts is None:

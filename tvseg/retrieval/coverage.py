@@ -329,14 +329,14 @@ def coverage(
     >>> round(result.cov_n, 4), result.n_correct_reference
     (1.0, 2)
     """
-    from tvseg.retrieval.corpus import ScoredPair, coverage_components  # it imports this module
+    from tvseg.retrieval.corpus import ShowScores, coverage_components  # it imports this module
 
     gamma = check_gamma(gamma)
     ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
     for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
         if n == 0:
             warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", UndefinedValueWarning, stacklevel=2)
-    pair = ScoredPair(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
+    pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
     sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
     totals: dict[str, Any] = {key: int(value) if key.startswith("n_") else value for key, value in sums.items()}
     r_n = rate(sums["n_correct_reference"], sums["n_reference"])
