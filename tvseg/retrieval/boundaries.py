@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import ticks
-from tvseg.rates import f_measure, rate
+from tvseg.metrics import compute
 from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
 from tvseg.retrieval.region import evaluated_pair
 
@@ -216,16 +216,16 @@ def boundaries(
                 UndefinedValueWarning,
                 stacklevel=2,
             )
-    p, r = rate(n_m, n_h), rate(n_m, n_r)
+    values = compute({"boundary_n_matched": n_m, "boundary_n_hypothesis": n_h, "boundary_n_reference": n_r})
     shown_extent = None
     if region is not None:
         from pyannote.core import Segment
 
         shown_extent = Segment(float(start[0]), float(end[0]))
     return BoundaryResult(
-        precision=p,
-        recall=r,
-        f1=f_measure(p, r),
+        precision=float(values["boundary_precision"]),
+        recall=float(values["boundary_recall"]),
+        f1=float(values["boundary_f1"]),
         n_reference=n_r,
         n_hypothesis=n_h,
         n_matched=n_m,

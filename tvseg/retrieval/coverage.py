@@ -56,7 +56,7 @@ import pandas as pd
 from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
-from tvseg.rates import f_measure, rate
+from tvseg.metrics import compute
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.region import evaluated_pair
 
@@ -339,17 +339,14 @@ def coverage(
     pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
     sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
     totals: dict[str, Any] = {key: int(value) if key.startswith("n_") else value for key, value in sums.items()}
-    r_n = rate(sums["n_correct_reference"], sums["n_reference"])
-    p_n = rate(sums["n_correct_hypothesis"], sums["n_hypothesis"])
-    r_d = rate(sums["duration_correct_reference"], sums["duration_reference"])
-    p_d = rate(sums["duration_correct_hypothesis"], sums["duration_hypothesis"])
+    values = compute(sums)  # the registry's formulas
     return CoverageResult(
-        recall_n=r_n,
-        precision_n=p_n,
-        cov_n=f_measure(p_n, r_n),
-        recall_d=r_d,
-        precision_d=p_d,
-        cov_d=f_measure(p_d, r_d),
+        recall_n=float(values["recall_n"]),
+        precision_n=float(values["precision_n"]),
+        cov_n=float(values["cov_n"]),
+        recall_d=float(values["recall_d"]),
+        precision_d=float(values["precision_d"]),
+        cov_d=float(values["cov_d"]),
         **totals,
         gamma=gamma,
         _scored=(ref, hyp, pair.matching),
