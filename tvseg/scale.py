@@ -33,10 +33,8 @@ from __future__ import annotations
 
 import bisect
 import os
-import uuid
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -378,6 +376,9 @@ class _Local:
     process each), which keeps it between the two steps; or this process, the shards one after the other."""
 
     def __init__(self, jobs: int, stack: ExitStack):
+        import uuid
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only where processes are used
+
         self.workers, self.run = jobs, uuid.uuid4().hex
         self.pools = [stack.enter_context(ProcessPoolExecutor(max_workers=1)) for _ in range(jobs)] if jobs > 1 else []
         stack.callback(lambda: [_KEPT.pop(key) for key in list(_KEPT) if key[0] == self.run])
