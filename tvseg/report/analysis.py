@@ -11,9 +11,9 @@ Table 2 by length. :func:`analyse` does that analysis from an evaluation result:
 - the same share per metadata value (channel, programme), read from ``result.systems[name].groups``
   (the pooled ``n_reference`` and ``n_correct_reference`` of each group, as computed: not recomputed).
 
-Every decision is the result's own: a reference segment is retrieved when its row of the system's
-match table (``result.systems[name].matches``, side ``reference``) is ``correct``, the exact
-decision of :func:`tvseg.retrieval.coverage.correct`; durations are binned on integer microseconds
+Every decision is the result's own: a reference segment is retrieved when the system's scoring
+holds it ``correct`` (``result.systems[name].scores.correct``, the verdicts its match table shows),
+the exact decision of :func:`tvseg.retrieval.coverage.correct`; durations are binned on integer microseconds
 (``duration_ticks``, :mod:`tvseg.exact`), a segment of exactly 15 s falling in the bin 15-30 s,
 as a segment of exactly ``long_threshold`` is *long* in ``by_length``.
 
@@ -121,17 +121,8 @@ def _bin_labels(edges: Sequence[float]) -> list[str]:
 
 
 def _retrieved_flags(result) -> np.ndarray:
-    """Systems x reference segments: the ``correct`` column of each system's match table, reference rows."""
-    rows = []
-    for sr in result.systems.values():
-        m = sr.matches
-        flags = m["correct"].to_numpy(dtype=bool)[(m["side"] == "reference").to_numpy(dtype=bool)]
-        if len(flags) != len(sr.scores.reference):
-            raise ValueError(
-                f"{sr.name}: the match table has {len(flags)} reference rows for "
-                f"{len(sr.scores.reference)} reference segments"
-            )
-        rows.append(flags)
+    """Systems x reference segments: whether each system retrieves each segment, as scored."""
+    rows = [sr.scores.correct[0] for sr in result.systems.values()]
     return np.vstack(rows) if rows else np.zeros((0, 0), dtype=bool)
 
 
