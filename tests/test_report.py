@@ -20,6 +20,7 @@ from report_fixture import synthetic_report
 
 from tvseg.errors import UsageError
 from tvseg.report import datafiles, render, write_report
+from tvseg.report.pages import ShowPage, SystemPage
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
@@ -415,7 +416,6 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numb
     assert [c[1:] if c.startswith("'") else c for c in table["ref_label"]] == reference
     # numeric columns are numbers, negative ones included, never neutralised text
     assert table["ref_start"].dtype.kind == "f" and table["cov_bidirectional"].dtype.kind == "f"
-    assert datafiles._csv_value(-0.25) == "-0.25"
     # the JSON keeps the exact text
     scores = json.loads((rep / "data" / "scores.json").read_text(encoding="utf-8"))
     assert list(scores["systems"]) == ["=sys"] and list(scores["systems"]["=sys"]["shows"]) == ["=show"]
@@ -426,7 +426,32 @@ def test_spreadsheet_safe_prefixes_only_formula_text():
         assert datafiles.spreadsheet_safe(text) == "'" + text
     for text in ("a=1", "", "-5", "+5", "-1.5", "-.5", "1e-3", "-2E+10", " =1"):
         assert datafiles.spreadsheet_safe(text) == text
-    assert datafiles._csv_value(-0.25) == "-0.25"
+
+
+def test_match_csv_writes_numbers_as_numbers_and_text_made_safe():
+    system = SystemPage(
+        name="-sys",
+        metrics={},
+        ref_start=[-0.25],
+        ref_end=[1.0],
+        ref_label=["-a"],
+        hyp_start=[None],
+        hyp_end=[float("nan")],
+        hyp_label=["b,c"],
+        cov_to=[0.5],
+        cov_from=[0],
+        coverage=[0.5],
+        correct=[True],
+        title_f1=[None],
+    )
+    page = ShowPage("s", 0.0, 1.0, {}, [], [], [], [system])
+    # by hand: a negative float stays a number, "-sys" and "-a" get their ', None and NaN are empty,
+    # the comma in "b,c" quotes the cell, the int 0 and the bool are written as Python writes them
+    assert datafiles.match_csv(page) == (
+        "system,ref_start,ref_end,ref_label,hyp_start,hyp_end,hyp_label,"
+        "cov_ref_to_hyp,cov_hyp_to_ref,cov_bidirectional,correct,title_f1\n"
+        "'-sys,-0.25,1.0,'-a,,,\"b,c\",0.5,0,0.5,True,\n"
+    )
 
 
 HIDDEN_CHARACTERS = [

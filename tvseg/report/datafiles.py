@@ -21,7 +21,7 @@ import re
 
 from tvseg.output import csv_line
 from tvseg.report.model import Report, Show
-from tvseg.report.pages import ModelPages, page_of
+from tvseg.report.pages import MATCH_FIELDS, ModelPages, page_of
 
 __all__ = ["scores_json", "match_csv", "spreadsheet_safe", "MATCH_COLUMNS"]
 
@@ -33,33 +33,8 @@ def scores_json(report: Report) -> str:
     return text if isinstance(text, str) else "".join(text)
 
 
-MATCH_COLUMNS = (
-    "system",
-    "ref_start",
-    "ref_end",
-    "ref_label",
-    "hyp_start",
-    "hyp_end",
-    "hyp_label",
-    "cov_ref_to_hyp",
-    "cov_hyp_to_ref",
-    "cov_bidirectional",
-    "correct",
-    "title_f1",
-)
-_PAGE_COLUMNS = (
-    "ref_start",
-    "ref_end",
-    "ref_label",
-    "hyp_start",
-    "hyp_end",
-    "hyp_label",
-    "cov_to",
-    "cov_from",
-    "coverage",
-    "correct",
-    "title_f1",
-)
+MATCH_COLUMNS = ("system",) + tuple(name for _, name in MATCH_FIELDS)
+_PAGE_COLUMNS = tuple(column for column, _ in MATCH_FIELDS)
 _HEADER = csv_line(MATCH_COLUMNS)
 
 
@@ -78,16 +53,6 @@ def spreadsheet_safe(text: str) -> str:
     return text
 
 
-def _csv_value(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, str):
-        return spreadsheet_safe(v)
-    return v
-
-
 def match_csv(show) -> str:
     """The match tables of one show as CSV (one row per system and reference segment), for pandas.
 
@@ -100,21 +65,20 @@ def match_csv(show) -> str:
     lines = [_HEADER]
     for system in show.systems:
         name = _csv_cell(system.name)
-        columns = [_csv_cells(getattr(system, c)) for c in _PAGE_COLUMNS]
+        columns = [[_csv_cell(v) for v in getattr(system, c)] for c in _PAGE_COLUMNS]
         lines.extend([f"{name},{','.join(row)}\n" for row in zip(*columns)])
     return "".join(lines)
 
 
-def _csv_cells(values) -> list[str]:
-    """:func:`_csv_cell` of each value (floats, the usual case, without a call each)."""
-    return [("" if v != v else repr(v)) if type(v) is float else _csv_cell(v) for v in values]
-
-
 def _csv_cell(v) -> str:
-    """One cell as ``csv_line([_csv_value(v)])`` writes it (quicker for the usual floats and booleans)."""
+    """One cell: empty for None and NaN, a float by ``repr``, text through :func:`spreadsheet_safe`."""
     kind = type(v)
-    if kind is float:
+    if kind is float:  # the usual cell first
         return "" if v != v else repr(v)
     if kind is bool:
         return "True" if v else "False"
-    return csv_line([_csv_value(v)])[:-1]
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return csv_line([spreadsheet_safe(v) if isinstance(v, str) else v])[:-1]

@@ -66,7 +66,7 @@ class ShowPage:
     systems: list
 
 
-_MATCH_FIELDS = (
+MATCH_FIELDS = (
     ("ref_start", "ref_start"),
     ("ref_end", "ref_end"),
     ("ref_label", "ref_label"),
@@ -79,6 +79,7 @@ _MATCH_FIELDS = (
     ("correct", "correct"),
     ("title_f1", "title_f1"),
 )
+"""``(SystemPage column, MatchRow field and CSV column)`` of each column of the match table."""
 
 
 def _system_page(view: SystemShow) -> SystemPage:
@@ -94,7 +95,7 @@ def _system_page(view: SystemShow) -> SystemPage:
         missed=list(view.missed),
         false_alarms=list(view.false_alarms),
     )
-    for column, name in _MATCH_FIELDS:
+    for column, name in MATCH_FIELDS:
         setattr(page, column, [getattr(m, name) for m in view.matches])
     return page
 
@@ -117,7 +118,7 @@ def to_show(page: ShowPage) -> Show:
     """The :class:`~tvseg.report.model.Show` of a page (for :func:`tvseg.report.adapter.from_evaluation`)."""
     views = []
     for s in page.systems:
-        matches = tuple(MatchRow(*row) for row in zip(*(getattr(s, column) for column, _ in _MATCH_FIELDS)))
+        matches = tuple(MatchRow(*row) for row in zip(*(getattr(s, column) for column, _ in MATCH_FIELDS)))
         views.append(
             SystemShow(
                 name=s.name,
