@@ -15,7 +15,6 @@ tests that want it.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 
 import numpy as np
 import pandas as pd
@@ -24,7 +23,7 @@ from tvseg.output import with_run_id
 from tvseg.report.air_time import air_time
 from tvseg.report.analysis import analyse
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
-from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
+from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
 from tvseg.retrieval.titles import has_title
 
 __all__ = ["ResultPages", "from_evaluation"]
@@ -32,13 +31,9 @@ __all__ = ["ResultPages", "from_evaluation"]
 
 def _value(v):
     """Python scalar, or None for NaN / missing."""
-    if v is None:
-        return None
     if isinstance(v, np.generic):
         v = v.item()
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
+    return v if defined(v) else None
 
 
 def _label(v):
@@ -48,11 +43,6 @@ def _label(v):
 
 def _labels(values) -> list:
     return [v if type(v) is str else _label(v) for v in values]
-
-
-def _optional(values) -> list:
-    """Floats, None for NaN."""
-    return [None if v != v else v for v in values]
 
 
 def _column(series: pd.Series):
@@ -195,8 +185,8 @@ class _System:
             ref_start=rows["start"],
             ref_end=rows["end"],
             ref_label=_labels(rows["label"]),
-            hyp_start=_optional(rows["partner_start"]),
-            hyp_end=_optional(rows["partner_end"]),
+            hyp_start=[_value(v) for v in rows["partner_start"]],
+            hyp_end=[_value(v) for v in rows["partner_end"]],
             hyp_label=_labels(rows["partner_label"]),
             cov_to=rows["cov_to"],
             cov_from=rows["cov_from"],

@@ -11,7 +11,6 @@ segment, so that building one costs little and nothing holds every page at once.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from tvseg.output import dumps_json, json_pieces, json_safe, with_run_id
@@ -153,8 +152,8 @@ def scores_chunks(scores):
 
 
 def defined(v) -> bool:
-    """False for None and NaN."""
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
+    """False for None and NaN (a value not available), True for any other value."""
+    return v is not None and not (isinstance(v, float) and v != v)
 
 
 def defined_keys(header: Report) -> set:

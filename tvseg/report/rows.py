@@ -11,12 +11,11 @@ The functions return :class:`markupsafe.Markup`, so the templates insert them as
 
 from __future__ import annotations
 
-import math
-
 from markupsafe import Markup, escape
 
 from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
+from tvseg.report.pages import defined
 
 __all__ = [
     "visible",
@@ -46,37 +45,33 @@ VERDICT = {
 # --- value formats (fixed, so the output is deterministic) --------------------------------------
 
 
-def _defined(v) -> bool:
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
-
-
 def pct(v) -> str:
     """A fraction as a percentage with one decimal; an en dash when not available."""
-    return f"{100 * v:.1f}" if _defined(v) else "\u2013"
+    return f"{100 * v:.1f}" if defined(v) else "\u2013"
 
 
 def points(v) -> str:
     """A difference of fractions in signed percentage points."""
-    return f"{100 * v:+.1f}" if _defined(v) else "\u2013"
+    return f"{100 * v:+.1f}" if defined(v) else "\u2013"
 
 
 def count(v) -> str:
     """A count: no decimals when whole, one otherwise."""
-    if not _defined(v):
+    if not defined(v):
         return "\u2013"
     return f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}"
 
 
 def pvalue(p) -> str:
     """A p-value with three decimals, ``< 0.001`` below."""
-    if not _defined(p):
+    if not defined(p):
         return "\u2013"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def sortvalue(v) -> str:
     """The value a sortable table sorts a cell by (``data-v``); empty when not a number."""
-    return f"{v:.9g}" if _defined(v) and not isinstance(v, bool) else ""
+    return f"{v:.9g}" if defined(v) and not isinstance(v, bool) else ""
 
 
 def duration(seconds: float) -> str:
@@ -153,24 +148,14 @@ def segment_rows(starts, ends, labels, correct=None, key: str = "") -> Markup:
     """
     clock = svg.clock
     tag = f'<tr data-seg="{key}-' if key else ""
-    if correct is None:
-        return Markup(
-            "".join(
-                [
-                    (f'{tag}{i}">' if tag else "<tr>")
-                    + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
-                    f'<td class="title">{_text(t)}</td></tr>\n'
-                    for i, (a, b, t) in enumerate(zip(starts, ends, labels), 1)
-                ]
-            )
-        )
+    verdicts = [""] * len(starts) if correct is None else [f'<td class="l">{VERDICT[c]}</td>' for c in correct]
     return Markup(
         "".join(
             [
                 (f'{tag}{i}">' if tag else "<tr>")
                 + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
-                f'<td class="l">{VERDICT[c]}</td><td class="title">{_text(t)}</td></tr>\n'
-                for i, (a, b, c, t) in enumerate(zip(starts, ends, correct, labels), 1)
+                f'{v}<td class="title">{_text(t)}</td></tr>\n'
+                for i, (a, b, v, t) in enumerate(zip(starts, ends, verdicts, labels), 1)
             ]
         )
     )

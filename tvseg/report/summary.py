@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tvseg.metrics import COMPARED, METRICS
+from tvseg.report.pages import defined
 from tvseg.retrieval.significance import EXACT_MAX_SHOWS, MIN_SHOWS, policy, smallest_p_value
 
 __all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes"]
@@ -40,30 +41,26 @@ def _join(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _defined(v) -> bool:
-    return v is not None and v == v
-
-
 def _retrieval(names, corpus) -> str | None:
     """``a retrieves 67.0 % of the 60 reference stories (40) against 37.0 % (22) for b``."""
-    have = [n for n in names if _defined(corpus[n].get("recall_n"))]
+    have = [n for n in names if defined(corpus[n].get("recall_n"))]
     if not have:
         return None
     ranked = sorted(have, key=lambda n: -corpus[n]["recall_n"])  # stable: ties keep the result's order
 
     def share(n):
         got = corpus[n].get("n_correct_reference")
-        return _pct(corpus[n]["recall_n"]) + (f" ({got:.0f})" if _defined(got) else "")
+        return _pct(corpus[n]["recall_n"]) + (f" ({got:.0f})" if defined(got) else "")
 
     total = corpus[ranked[0]].get("n_reference")
-    stories = f"the {total:.0f} reference stories" if _defined(total) else "the reference stories"
+    stories = f"the {total:.0f} reference stories" if defined(total) else "the reference stories"
     rest = [f"{share(n)} for {n}" for n in ranked[1:]]
     return f"{ranked[0]} retrieves {share(ranked[0])} of {stories}" + (" against " + _join(rest) if rest else "") + "."
 
 
 def _one_system(name: str, values: Mapping) -> list[str]:
     out = [s for s in (_retrieval([name], {name: values}),) if s]
-    figures = [f"{_name(k)} {_pct(values[k])}" for k in COMPARED if _defined(values.get(k))]
+    figures = [f"{_name(k)} {_pct(values[k])}" for k in COMPARED if defined(values.get(k))]
     if figures:
         out.append(f"{name} has {_join(figures)}; with one system, there is nothing to compare.")
     return out
@@ -109,7 +106,7 @@ def sentences(
     if len(names) == 1:
         return _one_system(names[0], corpus[names[0]])
     out = [s for s in (_retrieval(names, corpus),) if s]
-    metrics = [k for k in COMPARED if all(_defined(corpus[n].get(k)) for n in names)]
+    metrics = [k for k in COMPARED if all(defined(corpus[n].get(k)) for n in names)]
     if not metrics:
         return out
     # per metric, the systems from best to worst (higher is better for every compared metric but errors)
@@ -181,7 +178,7 @@ def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) ->
         if k in ties:
             continue
         p = _p_value(pairwise, ranked[k][0], ranked[k][1], k, key)
-        if not _defined(p):
+        if not defined(p):
             unknown.append(_name(k))
             continue
         given.append((_name(k), p))
