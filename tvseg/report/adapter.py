@@ -15,6 +15,7 @@ tests that want it.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -321,14 +322,5 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     Report
     """
     pages = ResultPages(result, date=date)
-    header = pages.header
-    return Report(
-        signature=header.signature,
-        version=header.version,
-        date=header.date,
-        systems=header.systems,
-        shows=tuple(to_show(pages.page(k)) for k in range(len(pages))),
-        comparisons=header.comparisons,
-        settings=header.settings,
-        scores=result.to_json(),
-    )
+    shows = tuple(to_show(pages.page(k)) for k in range(len(pages)))
+    return replace(pages.header, shows=shows, scores=result.to_json(), n_shows=None)

@@ -11,7 +11,7 @@ segment, so that building one costs little and nothing holds every page at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tvseg.output import dumps_json, json_pieces, json_safe, with_run_id
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
@@ -170,17 +170,7 @@ class ModelPages:
 
     def __init__(self, report: Report):
         self.report = report
-        self.header = Report(
-            signature=report.signature,
-            version=report.version,
-            date=report.date,
-            systems=report.systems,
-            shows=(),
-            comparisons=report.comparisons,
-            settings=report.settings,
-            scores=None,
-            title=report.title,
-        )
+        self.header = replace(report, shows=(), scores=None, n_shows=len(report.shows))
         self.show_ids = [s.show_id for s in report.shows]
         self.metadata = [dict(s.metadata) for s in report.shows]
 
