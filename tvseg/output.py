@@ -31,7 +31,7 @@ import re
 import secrets
 import shutil
 import stat
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +104,8 @@ def undone_on_failure(path, what: str = "file", undo=None):
         raise
 
 
-def write_file(path, text: str, *, sync: bool = True, exclusive: bool = False) -> None:
-    """Create (or truncate) ``path`` and write ``text`` as UTF-8 with the line ends as given.
+def write_file(path, text: str | Iterable[str], *, sync: bool = True, exclusive: bool = False) -> None:
+    """Create (or truncate) ``path`` and write ``text`` (a ``str`` or its pieces) as UTF-8, line ends as given.
 
     ``sync``: flush it to disk (:func:`os.fsync`) before returning; a caller that writes many files
     may instead flush them all at once with :func:`flush_tree`. ``exclusive``: the file must not
@@ -115,7 +115,8 @@ def write_file(path, text: str, *, sync: bool = True, exclusive: bool = False) -
     flags |= os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) if exclusive else os.O_TRUNC
     fd = os.open(path, flags, 0o666)
     try:
-        _write_all(fd, text.encode("utf-8"))
+        for piece in (text,) if isinstance(text, str) else text:
+            _write_all(fd, piece.encode("utf-8"))
         if sync:
             os.fsync(fd)
     finally:
@@ -267,14 +268,7 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
             finally:
                 os.close(fd)
         return path
-    folder = _folder_of(path, create_folder)
-    remove_leftovers(folder, path.name)
-    tmp = temporary_path(path)
-    with undone_on_failure(path, undo=lambda: remove_path(tmp)):
-        write_file(tmp, text, exclusive=True)
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-        fsync_folder(folder)
+    _replace_files(_folder_of(path, create_folder), {path.name: text}, path, "file")
     return path
 
 
@@ -318,7 +312,14 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
             flush_tree(tmp)
             os.rename(tmp, folder)
             fsync_folder(parent)
-        return [folder / name for name in files]
+    else:
+        _replace_files(folder, files, folder, "folder")
+    return [folder / name for name in files]
+
+
+def _replace_files(folder: Path, files: dict[str, str], path: Path, what: str) -> None:
+    """Write ``files`` to temporary names in ``folder`` (keeping an existing file's permissions, 0644 if
+    new), flush, then rename each; a failure before the renames leaves ``folder`` as it was."""
     remove_leftovers(folder, files)
     staged: dict[Path, Path] = {}
 
@@ -326,7 +327,7 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
         for staged_tmp in staged:
             remove_path(staged_tmp)
 
-    with undone_on_failure(folder, "folder", undo=remove_staged):
+    with undone_on_failure(path, what, undo=remove_staged):
         for name, text in files.items():
             target = folder / name
             tmp = temporary_path(target)
@@ -337,7 +338,6 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
             os.replace(tmp, target)
             del staged[tmp]
         fsync_folder(folder)
-    return [folder / name for name in files]
 
 
 def json_safe(value: Any, *, integer_keys: Collection[Any] = frozenset(), key: Any = None) -> Any:

@@ -35,7 +35,6 @@ a kill at any instant leaves the old complete report or the new complete one.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -211,12 +210,15 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
     }
 
 
-def render_index(report, names: Mapping[str, str] | None = None, *, run_id: str | None = None) -> str:
+def render_index(
+    report, names: Mapping[str, str] | None = None, *, run_id: str | None = None, _present: set | None = None
+) -> str:
     """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`);
-    ``run_id``: the run id its footer shows (none by default)."""
+    ``run_id``: the run id its footer shows (none by default). :func:`write` passes the keys present."""
     pages = _pages(report)
     names = names if names is not None else safe_names(pages.show_ids)
-    return environment().get_template("index.html").render(_index_context(pages, names, pages.present(), run_id))
+    present = _present if _present is not None else pages.present()
+    return environment().get_template("index.html").render(_index_context(pages, names, present, run_id))
 
 
 def _show_columns(present: set) -> list:
@@ -324,13 +326,7 @@ def asset_text(name: str) -> str:
 
 def _put(path: Path, text) -> None:
     """Write ``text`` (a ``str``, or its pieces) to ``path``; replace_directory flushes the whole folder at once."""
-    if isinstance(text, str):
-        write_file(path, text, sync=False)
-        return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
-    with open(fd, "wb") as file:
-        for piece in text:
-            file.write(piece.encode("utf-8"))
+    write_file(path, text, sync=False)
 
 
 def write(
@@ -372,10 +368,7 @@ def write(
 
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id) if run_id else pages.scores_json())
-            _put(
-                inside(root, "index.html"),
-                environment().get_template("index.html").render(_index_context(pages, names, present, run_id)),
-            )
+            _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
 
         workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)
 
