@@ -43,40 +43,46 @@ bit of the result.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["applies", "alignment_costs", "blocks"]
+if TYPE_CHECKING:
+    from tvseg.unit.masses import BoundaryPairs
+
+Ints: TypeAlias = NDArray[np.int64]
+
+__all__ = ["Costs", "alignment_costs", "blocks", "runs"]
 
 _CELLS = 1 << 20  # most values of one row of a block of pieces
 _LONG = 256  # a piece of this many rows or more runs alone
 
 
-def applies(ins: float, dele: float, shift: float) -> bool:
-    """Whether nltk's programme is the cheapest alignment for these costs (module docstring)."""
-    return shift > 0 and ins + dele > 0
+class Costs(NamedTuple):
+    """GHD's costs: of inserting a boundary, of deleting one, and of shifting one by one position."""
+
+    ins: float
+    dele: float
+    shift: float
+
+    def aligns(self) -> bool:
+        """Whether nltk's programme is the cheapest alignment for these costs (module docstring)."""
+        return self.shift > 0 and self.ins + self.dele > 0
 
 
-def alignment_costs(
-    n_pairs: int,
-    reference: NDArray[np.int64],
-    reference_offsets: NDArray[np.int64],
-    hypothesis: NDArray[np.int64],
-    hypothesis_offsets: NDArray[np.int64],
-    ins: float,
-    dele: float,
-    shift: float,
-) -> NDArray[np.float64]:
-    """nltk's GHD of every pair (boundary positions as in :class:`tvseg.unit.masses.BoundaryPairs`),
-    as the cheapest alignment on the band (module docstring); only where :func:`applies` and the sums
-    are exact."""
-    reach = (ins + dele) / shift
-    band = int(reach) + 1  # the farthest match, floor(T), and one for the rounding of T
-    rc, hc = np.diff(reference_offsets), np.diff(hypothesis_offsets)
+def alignment_costs(pairs: BoundaryPairs, costs: Costs) -> NDArray[np.float64]:
+    """nltk's GHD of every pair, as the cheapest alignment on the band (module docstring); only where
+    :meth:`Costs.aligns` and the sums are exact."""
+    ins, dele, shift = costs
+    n_pairs = pairs.size
+    band = int((ins + dele) / shift) + 1  # the farthest match, floor(T), and one for the rounding of T
+    sides = ((pairs.reference, pairs.reference_offsets), (pairs.hypothesis, pairs.hypothesis_offsets))
+    counts = [np.diff(offsets) for _, offsets in sides]
     # both sides of every pair merged, (pair, position, side) sorted
-    pair = np.concatenate([np.repeat(np.arange(n_pairs), rc), np.repeat(np.arange(n_pairs), hc)])
-    pos = np.concatenate([_flat(reference, reference_offsets), _flat(hypothesis, hypothesis_offsets)])
-    side = np.concatenate([np.zeros(int(rc.sum()), np.int8), np.ones(int(hc.sum()), np.int8)])
+    pair = np.concatenate([np.repeat(np.arange(n_pairs), c) for c in counts])
+    pos = np.concatenate([p[runs(offsets[:-1], c)[0]] for (p, offsets), c in zip(sides, counts)])
+    side = np.repeat(np.arange(2, dtype=np.int8), [int(c.sum()) for c in counts])
     order = np.lexsort((side, pos, pair))
     pair, pos, side = pair[order], pos[order], side[order]
     # a new piece where the pair changes or the boundaries are more than T apart
@@ -93,12 +99,19 @@ def alignment_costs(
     r_piece, r_pos = piece[~is_h], pos[~is_h]
     h_count = np.bincount(h_piece, minlength=n_pieces)
     r_count = np.bincount(r_piece, minlength=n_pieces)
-    value = _pieces(h_pos, h_count, r_pos, r_count, band, ins, dele, shift)
+    value = _pieces(h_pos, h_count, r_pos, r_count, band, costs)
     np.add.at(distance, owner, value)
     return distance
 
 
-def blocks(width: NDArray[np.int64], cells: int = _CELLS) -> list[tuple[int, int]]:
+def runs(starts: Ints, counts: Ints) -> tuple[Ints, Ints]:
+    """Runs of ``counts[i]`` elements from ``starts[i]`` (runs may repeat or overlap): the index of
+    every element, run after run, and its place in its run."""
+    place = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return np.repeat(starts, counts) + place, place
+
+
+def blocks(width: Ints, cells: int = _CELLS) -> list[tuple[int, int]]:
     """``(lo, hi)`` slices of rows sorted by increasing ``width`` whose padded arrays hold at most
     ``cells`` values each (one row at least): no row padded to the width of a much wider one."""
     lo, out = 0, []
@@ -110,23 +123,7 @@ def blocks(width: NDArray[np.int64], cells: int = _CELLS) -> list[tuple[int, int
     return out
 
 
-def _flat(positions: NDArray[np.int64], offsets: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The positions of every pair, in pair order (offsets may repeat a shared reference)."""
-    counts = np.diff(offsets)
-    start = np.repeat(offsets[:-1] - (np.cumsum(counts) - counts), counts)
-    return np.asarray(positions, np.int64)[np.arange(int(counts.sum())) + start]
-
-
-def _pieces(
-    h_pos: NDArray[np.int64],
-    h_count: NDArray[np.int64],
-    r_pos: NDArray[np.int64],
-    r_count: NDArray[np.int64],
-    band: int,
-    ins: float,
-    dele: float,
-    shift: float,
-) -> NDArray[np.float64]:
+def _pieces(h_pos: Ints, h_count: Ints, r_pos: Ints, r_count: Ints, band: int, costs: Costs) -> NDArray[np.float64]:
     """The cheapest alignment of every piece (its boundaries sorted, pieces in order)."""
     n = h_count.size
     h_first = np.cumsum(h_count) - h_count
@@ -162,7 +159,7 @@ def _pieces(
         rows_k = slice(row_first[k], row_first[k] + h_count[k] + 1)
         h = h_pos[h_first[k] : h_first[k] + h_count[k]].tolist()
         r = r_pos[r_first[k] : r_first[k] + r_count[k]].tolist()
-        out[k] = _one(h, r, lo[rows_k].tolist(), width[rows_k].tolist(), ins, dele, shift)
+        out[k] = _one(h, r, lo[rows_k].tolist(), width[rows_k].tolist(), costs)
     short = np.ones(n, dtype=bool)
     short[long] = False
     by_width = np.flatnonzero(short)[np.argsort(widest[short], kind="stable")]
@@ -170,13 +167,14 @@ def _pieces(
         members = by_width[lo_block:hi_block]
         members = members[np.argsort(-h_count[members], kind="stable")]
         out[members] = _block(
-            members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, ins, dele, shift
+            members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, costs
         )
     return out
 
 
-def _one(h: list, r: list, lo: list, width: list, ins: float, dele: float, shift: float) -> float:
+def _one(h: list, r: list, lo: list, width: list, costs: Costs) -> float:
     """The programme on the band for one piece, in Python floats (the same exact sums)."""
+    ins, dele, shift = costs
     inf = float("inf")
     prev = [ins * j for j in range(width[0])]  # row 0 starts at column 0
     prev_lo = 0
@@ -200,8 +198,9 @@ def _one(h: list, r: list, lo: list, width: list, ins: float, dele: float, shift
     return float(prev[len(r) - prev_lo])
 
 
-def _block(members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, ins, dele, shift):
+def _block(members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, costs):
     """The programme on the band, row by row for the pieces ``members`` (most rows first)."""
+    ins, dele, shift = costs
     m_all = members.size
     heights = h_count[members]
     base = row_first[members]

@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from tvseg.unit.alignment import alignment_costs, applies, blocks
+from tvseg.unit.alignment import Costs, Ints, alignment_costs, blocks, runs
 from tvseg.unit.conventions import check_cost
 from tvseg.unit.masses import BoundaryPairs, Masses, check_pair
 
@@ -111,25 +111,23 @@ def ghd(
     >>> ghd((1, 1, 3, 6), (1, 1, 4, 5), ins_cost=1.0, del_cost=1.0, shift_cost_coeff=0.5)
     0.5
     """
-    costs = (
-        check_cost(ins_cost, "ins_cost"),
-        check_cost(del_cost, "del_cost"),
-        check_cost(shift_cost_coeff, "shift_cost_coeff"),
-    )
+    names = ("ins_cost", "del_cost", "shift_cost_coeff")
+    costs = Costs(*(check_cost(v, name) for v, name in zip((ins_cost, del_cost, shift_cost_coeff), names)))
     return float(ghd_counts(check_pair(reference, hypothesis), *costs)[0])
 
 
 def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift: float = 1.0) -> np.ndarray:
     r"""nltk's generalized Hamming distance :math:`M_{H,R}` of every pair (float64 array; module
     docstring for how the programme runs on all pairs at once), with the costs checked by the caller."""
+    costs = Costs(ins, dele, shift)
     n_units = np.broadcast_to(np.asarray(pairs.n, np.int64), (pairs.size,))
     rp, hp = pairs.reference, pairs.hypothesis
     rc, hc = np.diff(pairs.reference_offsets), np.diff(pairs.hypothesis_offsets)
     distance = np.zeros(pairs.size)
     if pairs.size == 0:
         return distance
-    if applies(ins, dele, shift) and _exact(ins, dele, shift, int(hc.max()), int(rc.max()), int(n_units.max())):
-        return alignment_costs(pairs.size, rp, pairs.reference_offsets, hp, pairs.hypothesis_offsets, ins, dele, shift)
+    if costs.aligns() and _exact(costs, int(hc.max()), int(rc.max()), int(n_units.max())):
+        return alignment_costs(pairs, costs)
     size = np.maximum(hc, rc)
     by_size = np.argsort(size, kind="stable")
     r_starts, h_starts = pairs.reference_offsets[:-1], pairs.hypothesis_offsets[:-1]
@@ -139,44 +137,32 @@ def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift:
         h_sorted, r_sorted = hc[order], rc[order]
         hpad = _padded(hp, hc, h_starts, order, int(h_sorted[0]))
         rpad = _padded(rp, rc, r_starts, order, int(r_sorted.max()))
-        if _exact(ins, dele, shift, hpad.shape[1], rpad.shape[1], int(n_units[order].max())):
-            distance[order] = _ghd_rows(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
-        else:
-            distance[order] = _ghd_diagonals(hpad, rpad, h_sorted, r_sorted, ins, dele, shift)
+        exact = _exact(costs, hpad.shape[1], rpad.shape[1], int(n_units[order].max()))
+        distance[order] = (_ghd_rows if exact else _ghd_diagonals)(hpad, rpad, h_sorted, r_sorted, costs)
     return distance
 
 
-def _padded(
-    pos: NDArray[np.int64], counts: NDArray[np.int64], starts: NDArray[np.int64], order: NDArray[np.intp], width: int
-) -> NDArray[np.int64]:
+def _padded(pos: Ints, counts: Ints, starts: Ints, order: NDArray[np.intp], width: int) -> Ints:
     """Positions of the shows in ``order`` (show ``k``'s are ``pos[starts[k]:starts[k] + counts[k]]``),
     one row each, left-aligned and padded with 0 to ``width``."""
     out = np.zeros((order.size, width), dtype=np.int64)
-    c = counts[order]
-    row = np.repeat(np.arange(order.size), c)
-    col = np.arange(row.size) - np.repeat(np.cumsum(c) - c, c)
-    out[row, col] = pos[np.repeat(starts[order], c) + col]
+    index, col = runs(starts[order], counts[order])
+    out[np.repeat(np.arange(order.size), counts[order]), col] = pos[index]
     return out
 
 
-def _exact(ins: float, dele: float, shift: float, h_max: int, r_max: int, n_max: int) -> bool:
+def _exact(costs: Costs, h_max: int, r_max: int, n_max: int) -> bool:
     """True when every value of the programme is a float64 computed without rounding (module docstring)."""
-    s = max(int(c.as_integer_ratio()[1]).bit_length() - 1 for c in (ins, dele, shift))
+    ins, dele, shift = costs
+    s = max(int(c.as_integer_ratio()[1]).bit_length() - 1 for c in costs)
     bound = (h_max + r_max + 1) * max(ins, dele, shift * n_max) + r_max * ins
     return bound * 2.0**s < 2.0**52
 
 
-def _ghd_rows(
-    hpad: NDArray[np.int64],
-    rpad: NDArray[np.int64],
-    h: NDArray[np.int64],
-    r: NDArray[np.int64],
-    ins: float,
-    dele: float,
-    shift: float,
-) -> NDArray[np.float64]:
+def _ghd_rows(hpad: Ints, rpad: Ints, h: Ints, r: Ints, costs: Costs) -> NDArray[np.float64]:
     """The programme row by row for all shows (sorted by decreasing ``h``), the suffix of each row
     as a running minimum; exact only under :func:`_exact`."""
+    ins, dele, shift = costs
     k_all, r_max = rpad.shape
     out = np.empty(k_all)
     cols = np.arange(r_max + 1)
@@ -209,17 +195,10 @@ def _ghd_rows(
     return out
 
 
-def _ghd_diagonals(
-    hpad: NDArray[np.int64],
-    rpad: NDArray[np.int64],
-    h: NDArray[np.int64],
-    r: NDArray[np.int64],
-    ins: float,
-    dele: float,
-    shift: float,
-) -> NDArray[np.float64]:
+def _ghd_diagonals(hpad: Ints, rpad: Ints, h: Ints, r: Ints, costs: Costs) -> NDArray[np.float64]:
     """nltk's programme in its own order of operations, one anti-diagonal for all shows at a time
     (nltk's order, with a pair axis)."""
+    ins, dele, shift = costs
     k_all = hpad.shape[0]
     h_max, r_max = hpad.shape[1], rpad.shape[1]
     total = h + r

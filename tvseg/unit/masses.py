@@ -278,7 +278,8 @@ class BoundaryPairs:
     @cached_property
     def bits(self) -> int:
         """A pair's positions lie below ``2**bits``, and those of two pairs at least ``2**bits - N`` apart."""
-        return (int(np.max(self.n, initial=1)) * 2).bit_length()
+        n = self.n if type(self.n) is int else int(np.max(self.n, initial=1))
+        return (max(n, 1) * 2).bit_length()
 
     @classmethod
     def one(cls, n: int, reference: NDArray[np.int64], hypothesis: NDArray[np.int64]) -> BoundaryPairs:
