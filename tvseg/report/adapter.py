@@ -51,11 +51,10 @@ def _column(series: pd.Series):
     return series.to_numpy() if series.dtype.kind in "biufc" else series.array
 
 
-def _take(values, where: np.ndarray) -> list:
-    """The values at positions ``where``, as Python objects."""
-    if isinstance(values, np.ndarray):
-        return values[where].tolist()
-    return values.take(where).tolist()
+def _per_show(column: np.ndarray, where: np.ndarray) -> list:
+    """A metric's value on each show (None where not available); show ``k``'s row is ``where[k]``, -1 for none."""
+    values = [_value(v) for v in column.tolist()] + [None]
+    return [values[r] for r in where.tolist()]
 
 
 def _metrics(row: dict) -> dict:
@@ -109,11 +108,9 @@ class _System:
         self.h_false = np.ones(len(self.h_time), dtype=bool)
         self.h_false[pair_j] = False
         self.r_off, self.h_off = _by_show(r_show, n), _by_show(h_show, n)
-        # positions of each side's rows in the match table, and its columns as they are (no copy of
-        # the table: a page takes its rows by position)
+        # the match table's columns as they are (no copy); its reference rows come first, in the
+        # reference's order, so a page takes rows a:b of the show's reference segments
         m = sr.matches
-        side = m["side"]
-        self.ref_pos = np.flatnonzero((side == "reference").to_numpy(dtype=bool))
         self.ref_correct, self.hyp_correct = scores.correct
         self.rows = {
             c: _column(m[c])
@@ -137,30 +134,16 @@ class _System:
         self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
         self.p_off = _by_show(pair_show[order], n)
         frame = sr.shows
-        self.metric_names = [str(c) for c in frame.columns]
-        self.metric_columns = [frame[c].to_numpy() for c in frame.columns]
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
-        # all floats (as usual): one row of one 2-D array gives a show's metrics in one step
-        self.metric_matrix = (
-            frame.to_numpy() if len(frame.columns) and all(dtype == np.float64 for dtype in frame.dtypes) else None
-        )
+        self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}
         self.defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
-
-    def metrics(self, k: int) -> dict:
-        row = self.metric_row[k]
-        if row < 0:
-            return {}
-        if self.metric_matrix is not None:
-            return {name: None if v != v else v for name, v in zip(self.metric_names, self.metric_matrix[row].tolist())}
-        return {name: _value(column[row]) for name, column in zip(self.metric_names, self.metric_columns)}
 
     def page(self, k: int, a: int, b: int) -> SystemPage:
         ha, hb = self.hyp_off[k], self.hyp_off[k + 1]
         pa, pb = self.p_off[k], self.p_off[k + 1]
         ra, rb = self.r_off[k], self.r_off[k + 1]
         xa, xb = self.h_off[k], self.h_off[k + 1]
-        where = self.ref_pos[a:b]
-        rows = {c: _take(values, where) for c, values in self.rows.items()}
+        rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
         rows["correct"] = self.ref_correct[a:b].tolist()
         f1 = self.title_f1
         # titles are judged on correctly retrieved, titled reference segments only
@@ -174,7 +157,7 @@ class _System:
         )
         return SystemPage(
             name=self.name,
-            metrics=self.metrics(k),
+            metrics={name: values[k] for name, values in self.metric_values.items()} if self.metric_row[k] >= 0 else {},
             seg_start=self.hyp_start[ha:hb].tolist(),
             seg_end=self.hyp_end[ha:hb].tolist(),
             seg_label=_labels(self.hyp_label[ha:hb].tolist()),
@@ -269,16 +252,8 @@ class ResultPages:
 
     def show_metrics(self, keys) -> list:
         """Per system, one list per key: its value on every show (None where not available)."""
-        out = []
-        for system in self.systems:
-            columns = dict(zip(system.metric_names, system.metric_columns))
-            rows = system.metric_row
-            lists = []
-            for key in keys:
-                column = columns.get(key)
-                lists.append([None if column is None or r < 0 else _value(column[r]) for r in rows.tolist()])
-            out.append(lists)
-        return out
+        missing = [None] * len(self)
+        return [[system.metric_values.get(key, missing) for key in keys] for system in self.systems]
 
     def scores_json(self, run_id: str | None = None):
         """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
