@@ -11,7 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["Scan", "plain_decimals", "needs_strip", "EXACT_DIGITS", "categories"]
+__all__ = [
+    "Scan",
+    "Regular",
+    "byte_reader",
+    "regular_records",
+    "plain_decimals",
+    "needs_strip",
+    "EXACT_DIGITS",
+    "categories",
+]
 
 EXACT_DIGITS = 15
 """A plain decimal of at most this many characters (at most 15 digits: below 2**53 as an integer)
@@ -54,7 +63,7 @@ class Scan:
     def reader(self, stop: int | None = None) -> _Reader:
         """A binary file over the text up to ``stop`` (default: all of it, without the padding), for
         pandas, that copies no more than it reads."""
-        return _Reader(memoryview(self.data)[: self.size if stop is None else stop])
+        return byte_reader(self.data, self.size if stop is None else stop)
 
     @property
     def blank(self) -> np.ndarray:
@@ -78,6 +87,12 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _SIXES = np.uint64(0x0606060606060606)
 
 
+def byte_reader(data: bytes | bytearray, stop: int | None = None) -> _Reader:
+    """A binary file over ``data`` up to ``stop`` (default: all of it but its 16 zero bytes of padding),
+    for pandas, that copies no more than it reads."""
+    return _Reader(memoryview(data)[: len(data) - 16 if stop is None else stop])
+
+
 class _Reader:
     """A binary file reading from a buffer (``io.BytesIO`` would copy it whole first)."""
 
@@ -90,10 +105,74 @@ class _Reader:
         return chunk
 
 
+class Regular:
+    """What one pass over a table whose every line is a record of ``ncols`` fields found
+    (:func:`regular_records`): its number of records, whether each of some columns holds only plain
+    decimals, and the records whose cell in each of some other columns may change under ``str.strip()``."""
+
+    def __init__(self, records: int, plain: dict[int, bool], strip: dict[int, np.ndarray]):
+        self.records, self.plain, self.strip = records, plain, strip
+
+
+_BLOCK = 1 << 22  # bytes scanned at a time: the temporaries stay small and in the cache
+
+
+def regular_records(
+    data: bytes | bytearray, separator: str, begin: int, ncols: int, *, plain: tuple[int, ...], strip: tuple[int, ...]
+) -> Regular | None:
+    """The records of the lines of ``data`` (LF line ends, then 16 zero bytes) from byte ``begin`` on, when
+    each of them holds exactly ``ncols`` fields (so none is blank); ``None`` otherwise, when the table is
+    read line by line (:class:`Scan`). Scanned a block of lines at a time, so that no temporary grows
+    with the file.
+
+    ``plain``: the columns checked to hold only plain decimals (:func:`plain_decimals`); ``strip``: those
+    whose cells that may change under ``str.strip()`` are found (:func:`needs_strip`).
+    """
+    buf = np.frombuffer(data, dtype=np.uint8)
+    size = len(buf) - 16
+    mark = ord(separator)
+    all_plain = dict.fromkeys(plain, True)
+    to_strip: dict[int, list[np.ndarray]] = {k: [] for k in strip}
+    records = 0
+    a = begin
+    while a < size:
+        b = size if size - a <= _BLOCK else data.rfind(b"\n", a, a + _BLOCK) + 1
+        if b <= a:  # a line longer than a block
+            b = data.find(b"\n", a + _BLOCK) + 1
+        chunk = buf[a:b]
+        marks = chunk == 10
+        marks |= chunk == mark
+        bounds = np.flatnonzero(marks)
+        if len(bounds) % ncols:
+            return None
+        bounds = bounds.reshape(-1, ncols)
+        bounds += a
+        if not (buf[bounds[:, -1]] == 10).all() or (ncols > 1 and not (buf[bounds[:, :-1]] == mark).all()):
+            return None
+        for k in (*plain, *strip):
+            end = bounds[:, k]
+            if k:
+                start = bounds[:, k - 1] + 1
+            else:
+                start = np.empty(len(bounds), dtype=np.int64)
+                start[0] = a
+                start[1:] = bounds[:-1, -1] + 1
+            if k in all_plain and all_plain[k]:
+                all_plain[k] = bool(plain_decimals(buf, start, end)[0].all())
+            if k in to_strip:
+                to_strip[k].append(records + np.flatnonzero(needs_strip(buf, start, end)))
+        records += len(bounds)
+        a = b
+    return Regular(
+        records, all_plain, {k: np.concatenate([*rows, np.zeros(0, np.int64)]) for k, rows in to_strip.items()}
+    )
+
+
 def plain_decimals(
-    scan: Scan, start: np.ndarray, end: np.ndarray, *, decimals: bool = False
+    scan: Scan | np.ndarray, start: np.ndarray, end: np.ndarray, *, decimals: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Which fields are plain decimals of at most :data:`EXACT_DIGITS` characters (and their decimals).
+    ``scan``: a :class:`Scan` or its bytes (padded with 16 zero bytes).
 
     A plain decimal is digits with at most one point and at least one digit (``42``, ``42.``,
     ``.5``, ``0.000``); a sign, an exponent, spaces or anything else make it not plain. A field's
@@ -105,12 +184,13 @@ def plain_decimals(
     decimals : numpy.ndarray of int or None
         The number of digits after the point (0 without one), when asked for.
     """
+    buf = scan.buf if isinstance(scan, Scan) else scan
     n = len(start)
     length = end - start
     plain = (length >= 1) & (length <= EXACT_DIGITS)
     points = np.zeros(n, dtype=np.int64)
     places = np.zeros(n, dtype=np.int64) if decimals else None
-    words = np.ndarray(shape=(len(scan.buf) - 7,), dtype="<u8", buffer=scan.buf, strides=(1,))
+    words = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
     for half in (0, 1):
         rows = np.arange(n) if half == 0 else np.flatnonzero(plain & (length > 8))
         for a in range(0, len(rows), 1 << 16):  # a chunk at a time, to stay in the cache
@@ -158,10 +238,11 @@ def categories(frame: pd.DataFrame, column, reread) -> tuple[list[str], np.ndarr
     return list(names), codes.astype(np.int64)
 
 
-def needs_strip(scan: Scan, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+def needs_strip(scan: Scan | np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Which fields may change under ``str.strip()``: they begin or end with a byte of whitespace or
-    of a non-ASCII character (which may be a Unicode space)."""
+    of a non-ASCII character (which may be a Unicode space). ``scan``: a :class:`Scan` or its bytes."""
+    buf = scan.buf if isinstance(scan, Scan) else scan
     filled = end > start
-    first = np.where(filled, scan.buf[start], 0)
-    last = np.where(filled, scan.buf[np.maximum(end - 1, 0)], 0)
+    first = np.where(filled, buf[start], 0)
+    last = np.where(filled, buf[np.maximum(end - 1, 0)], 0)
     return filled & (_SPACE_BYTES[first] | _SPACE_BYTES[last])

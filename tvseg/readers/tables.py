@@ -28,7 +28,7 @@ import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows, check_spans
-from tvseg.readers.scan import Scan, categories, needs_strip, plain_decimals
+from tvseg.readers.scan import Scan, byte_reader, categories, needs_strip, plain_decimals, regular_records
 from tvseg.readers.source import PADDING, lines_of, read_plain_ascii, read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, clock_seconds, parse_time
@@ -44,16 +44,30 @@ METADATA_OPTIONAL = ("time_origin",)
 _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
 _TIMES = ("start", "end")
+_TEXTS = ("text", "speaker", "topic")
 
 
 class Table:
     """A CSV file split into records: its column names, the line each record starts on, and its cells
-    (:meth:`read`), from pandas' C parser over the lines found by ``scan``, or the ``frame`` of text
-    cells that the ``csv`` module and pandas agree on."""
+    (:meth:`read`), from pandas' C parser over the lines found by ``scan`` (a :class:`Scan`, or the
+    :class:`Regular` records of ``data`` when every line is a record), or the ``frame`` of text cells
+    that the ``csv`` module and pandas agree on."""
 
-    def __init__(self, path, names: list[str], lines: np.ndarray, *, separator: str, scan=None, frame=None):
+    def __init__(
+        self,
+        path,
+        names: list[str],
+        lines: np.ndarray,
+        *,
+        separator: str,
+        scan=None,
+        frame=None,
+        data=None,
+        regular=None,
+    ):
         self.path, self.names, self.lines, self.separator = path, names, lines, separator
-        self._scan, self._frame = scan, frame
+        self._scan, self._frame, self._regular = scan, frame, regular
+        self._data = scan.data if scan is not None else data
 
     @property
     def columns(self) -> list[str]:
@@ -64,18 +78,24 @@ class Table:
         """Every cell as text."""
         return self.read({name: str for name in self.names})
 
+    @property
+    def scan(self) -> Scan:
+        """The lines and fields of the text (found when first needed, when the records were found in blocks)."""
+        if self._scan is None:
+            self._scan = Scan(self._data, self.separator, padded=True)
+        return self._scan
+
     def read(self, dtypes: dict, *, times: tuple[str, ...] = ()) -> pd.DataFrame:
         """The columns named by ``dtypes`` (``str`` or ``"category"``) and ``times``: a time column as
         numbers when all its cells are plain decimals (:func:`~tvseg.readers.scan.plain_decimals`), else as text."""
-        scan = self._scan
-        if scan is None:
+        if self._data is None:
             return self._frame[[*dtypes, *times]]
         column = {name: k for k, name in enumerate(self.names)}
         wanted = {column[name]: dtype for name, dtype in dtypes.items()}
         for name in times:
-            wanted[column[name]] = np.float64 if plain_decimals(scan, *self._field(name))[0].all() else str
+            wanted[column[name]] = np.float64 if self._plain(name) else str
         frame = pd.read_csv(
-            scan.reader(),
+            byte_reader(self._data),
             sep=self.separator,
             header=0,
             names=list(range(len(self.names))),
@@ -90,23 +110,34 @@ class Table:
         assert len(frame) == len(self.lines)  # whitespace-only lines, which pandas skips, are refused
         return frame.rename(columns={k: name for name, k in column.items()})
 
+    def _plain(self, name: str) -> bool:
+        k = self.names.index(name)
+        if self._regular is not None and k in self._regular.plain:
+            return self._regular.plain[k]
+        return bool(plain_decimals(self.scan, *self._field(name))[0].all())
+
     def cell(self, row: int, name: str) -> str:
         """The cell of ``row`` in column ``name`` as written."""
-        if self._scan is None:
+        if self._data is None:
             return self._frame[name].iloc[row]
         start, end = self._field(name, np.array([row]))
-        return bytes(self._scan.buf[int(start[0]) : int(end[0])]).decode("utf-8")
+        return bytes(self.scan.buf[int(start[0]) : int(end[0])]).decode("utf-8")
 
     def _field(self, name: str, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         lines = self.lines - 1 if rows is None else self.lines[rows] - 1
-        return self._scan.field(lines, self.names.index(name))
+        return self.scan.field(lines, self.names.index(name))
 
     def stripped(self, frame: pd.DataFrame, name: str) -> np.ndarray:
         """The cells of a text column, stripped (only those that may change, when read by pandas alone)."""
-        if self._scan is None:
+        if self._data is None:
             return frame[name].str.strip().to_numpy(dtype=object)
         values = frame[name].to_numpy(dtype=object, copy=True)
-        for i in np.flatnonzero(needs_strip(self._scan, *self._field(name))).tolist():
+        k = self.names.index(name)
+        if self._regular is not None and k in self._regular.strip:
+            rows = self._regular.strip[k]
+        else:
+            rows = np.flatnonzero(needs_strip(self.scan, *self._field(name)))
+        for i in rows.tolist():
             values[i] = values[i].strip()
         return values
 
@@ -140,6 +171,9 @@ def _separator(header_line: str) -> str:
 
 def _lines_table(path, data: bytes | bytearray, separator: str) -> Table:
     """A table without quotes: its records are its lines (``data``: LF line ends, then 16 zero bytes)."""
+    table = _regular_table(path, data, separator)
+    if table is not None:
+        return table
     scan = Scan(data, separator, padded=True)
     records = np.flatnonzero(~scan.blank)
     text = lambda i: bytes(scan.buf[int(scan.line_start[i]) : int(scan.line_end[i])]).decode("utf-8")
@@ -162,6 +196,27 @@ def _lines_table(path, data: bytes | bytearray, separator: str) -> Table:
         message = "CSV parsers disagree on this file's records (check quotes and blank lines)"
         raise InputError(message, path=path, line=blank[0] + 1)
     return Table(path, names, records[1:] + 1, separator=separator, scan=scan)
+
+
+def _regular_table(path, data: bytes | bytearray, separator: str) -> Table | None:
+    """The table when its first line is its header and every line after it a record of as many fields,
+    found a block of lines at a time (time columns checked to be plain decimals, text columns for cells
+    to strip); ``None`` for any other table (blank lines, a wrong number of fields: :func:`_lines_table`
+    reads it line by line, and finds its errors)."""
+    end = data.find(b"\n")
+    if end <= 0:
+        return None
+    raw = bytes(data[:end]).decode("utf-8")
+    names = _header(raw.split(separator), path, 1, raw)
+    if len(names) < 2:
+        return None  # a line of spaces is a record of one field, which pandas skips
+    plain = tuple(k for k, name in enumerate(names) if name in _TIMES)
+    strip = tuple(k for k, name in enumerate(names) if name in _TEXTS)
+    regular = regular_records(data, separator, end + 1, len(names), plain=plain, strip=strip)
+    if regular is None or not regular.records:
+        return None
+    lines = np.arange(2, regular.records + 2, dtype=np.int64)
+    return Table(path, names, lines, separator=separator, data=data, regular=regular)
 
 
 def _header(cells: list[str], path, line: int, raw: str) -> list[str]:

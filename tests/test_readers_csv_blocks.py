@@ -1,0 +1,73 @@
+"""A units table read a block of lines at a time (every line a record) and one read line by line (a
+blank line in it) give the same columns; what the blocks cannot tell is left to the line reader."""
+
+from __future__ import annotations
+
+import pytest
+
+import tvseg.readers.scan as scan
+from tvseg import read_units
+from tvseg.errors import InputError
+
+ROWS = ["b,0.5,1.25, two ", "a,0,2,one", "b,1.25,3,three", "a,2,2.5,\tfour"]
+
+
+def _columns(units):
+    return {show: units[show].to_dict(orient="list") for show in units}
+
+
+@pytest.mark.parametrize("block", [8, 1 << 22])
+def test_blocks_and_lines_read_the_same_units(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(scan, "_BLOCK", block)  # 8 bytes: about a line a block
+    regular = tmp_path / "regular.csv"
+    regular.write_text("show,start,end,text\n" + "\n".join(ROWS) + "\n")
+    blank = tmp_path / "blank.csv"
+    blank.write_text("show,start,end,text\n" + "\n".join(ROWS[:2]) + "\n\n" + "\n".join(ROWS[2:]) + "\n")
+    a, b = read_units(regular), read_units(blank)
+    # by hand: the rows of each show sorted by start, texts stripped
+    expected = {
+        "a": {"start": [0.0, 2.0], "end": [2.0, 2.5], "text": ["one", "four"]},
+        "b": {"start": [0.5, 1.25], "end": [1.25, 3.0], "text": ["two", "three"]},
+    }
+    assert _columns(a) == expected
+    assert _columns(b) == expected
+    assert a.line.tolist() == [3, 5, 2, 4]  # header on line 1: a's rows on lines 3 and 5
+    assert b.line.tolist() == [3, 6, 2, 5]  # the blank line 4 moves the rows after it
+
+
+def test_a_time_that_is_not_plain_is_read_as_text(tmp_path, monkeypatch):
+    monkeypatch.setattr(scan, "_BLOCK", 16)
+    path = tmp_path / "units.csv"
+    path.write_text("show,start,end\na,0,1\na,1,2\nb,0,1e3\n")
+    assert read_units(path)["b"]["end"].tolist() == [1000.0]  # 1e3 seconds, as Python's float reads it
+    path.write_text("show,start,end\na,0,1\na,1,2\nb,0,-1\n")
+    with pytest.raises(InputError, match="end is negative") as error:
+        read_units(path)
+    assert error.value.line == 4
+
+
+def test_a_clock_time_is_read_in_blocks(tmp_path, monkeypatch):
+    monkeypatch.setattr(scan, "_BLOCK", 16)
+    path = tmp_path / "units.csv"
+    path.write_text("show,start,end\na,0,1.5\na,00:00:01.5,0:03\n")
+    units = read_units(path)
+    assert units["a"]["end"].tolist() == [1.5, 3.0]  # 0:03 is 3 seconds
+
+
+def test_a_row_with_a_field_too_many_is_refused_at_its_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(scan, "_BLOCK", 16)
+    path = tmp_path / "units.csv"
+    path.write_text("show,start,end\na,0,1\na,1,2,3\n")
+    with pytest.raises(InputError, match="expected 3 fields as in the header, found 4") as error:
+        read_units(path)
+    assert error.value.line == 3
+
+
+def test_regular_records_counts_and_checks(tmp_path):
+    data = bytearray(b"h,s,e\nx,1.5,2\ny ,3, 4\n" + bytes(16))
+    found = scan.regular_records(data, ",", 6, 3, plain=(1, 2), strip=(0,))
+    assert found is not None and found.records == 2
+    assert found.plain == {1: True, 2: False}  # " 4" has a space
+    assert found.strip[0].tolist() == [1]  # "y " ends with a space
+    assert scan.regular_records(bytearray(b"h,s,e\nx,1\n" + bytes(16)), ",", 6, 3, plain=(), strip=()) is None
+    assert scan.regular_records(data, ",", 6, 3, plain=(), strip=()).strip == {}
