@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, TypeAlias
 
@@ -143,51 +143,53 @@ class Agreement:
         ``"paper"``, ``"segeval1"`` or ``"segeval"`` (module docstring).
     """
 
-    pi_star: float
-    kappa_star: float
-    pi: float | None
-    kappa: float | None
-    bias: float
-    actual: float
-    expected_pi: float
-    expected_kappa: float
+    coders: tuple[Hashable, ...]
+    items: tuple[Hashable, ...]
+    n: int
+    metric: str
+    convention: str
+    chance_count: str
+    pi_star: float = field(init=False)
+    kappa_star: float = field(init=False)
+    pi: float | None = field(init=False)
+    kappa: float | None = field(init=False)
+    bias: float = field(init=False)
+    actual: float = field(init=False)
+    expected_pi: float = field(init=False)
+    expected_kappa: float = field(init=False)
     p_boundary: float
     p_boundary_by_coder: dict[Hashable, float] = field(repr=False)
     pairwise: dict[tuple[Hashable, Hashable], float] = field(repr=False)
     penalty: float
+    denominator: float
     potential_boundaries: int
-    coders: tuple[Hashable, ...]
-    items: tuple[Hashable, ...]
-    n: int
-    chance_count: str
-    metric: str = "S"
-    convention: str = "paper"
-    denominator: float | None = None
+
+    def __post_init__(self) -> None:
+        actual = 1.0 - self.penalty / self.denominator
+        by_coder = self.p_boundary_by_coder
+        expected_pi = self.p_boundary**2
+        expected_kappa = float(np.mean([by_coder[a] * by_coder[b] for a, b in combinations(self.coders, 2)]))
+        pi_star, kappa_star = _coefficient(actual, expected_pi), _coefficient(actual, expected_kappa)
+        two = len(self.coders) == 2
+        computed = {
+            "pi_star": pi_star,
+            "kappa_star": kappa_star,
+            "pi": pi_star if two else None,
+            "kappa": kappa_star if two else None,
+            "bias": expected_pi - expected_kappa,
+            "actual": actual,
+            "expected_pi": expected_pi,
+            "expected_kappa": expected_kappa,
+        }
+        for name, value in computed.items():
+            object.__setattr__(self, name, value)
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values (pairs of coders joined by ``" / "``)."""
-        return {
-            "coders": list(self.coders),
-            "items": list(self.items),
-            "n": self.n,
-            "metric": self.metric,
-            "convention": self.convention,
-            "chance_count": self.chance_count,
-            "pi_star": self.pi_star,
-            "kappa_star": self.kappa_star,
-            "pi": self.pi,
-            "kappa": self.kappa,
-            "bias": self.bias,
-            "actual": self.actual,
-            "expected_pi": self.expected_pi,
-            "expected_kappa": self.expected_kappa,
-            "p_boundary": self.p_boundary,
-            "p_boundary_by_coder": dict(self.p_boundary_by_coder),
-            "pairwise_s": {f"{a} / {b}": s for (a, b), s in self.pairwise.items()},
-            "penalty": self.penalty,
-            "denominator": self.denominator,
-            "potential_boundaries": self.potential_boundaries,
-        }
+        """Plain JSON-ready values (pairs of coders joined by ``" / "``, under ``pairwise_s``)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out.update(coders=list(self.coders), items=list(self.items), p_boundary_by_coder=dict(self.p_boundary_by_coder))
+        pairwise = {f"{a} / {b}": s for (a, b), s in self.pairwise.items()}
+        return {("pairwise_s" if k == "pairwise" else k): pairwise if k == "pairwise" else v for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -339,36 +341,20 @@ def agreement(
     penalty_total, denominator_total = float(sum(penalty_of)), float(sum(denominator_of))
     if denominator_total == 0:
         raise InputError("no coder places any boundary: B has nothing to compare (segeval divides 0 by 0)")
-    n_pairs = len(coders) * (len(coders) - 1) // 2
-    actual = 1.0 - penalty_total / denominator_total
-
     p_all, by_coder = _chance(data, items, coders, pbs_item, count=chance_count, pooled=pooled)
-    expected_pi = p_all**2
-    expected_kappa = float(np.mean([by_coder[a] * by_coder[b] for a, b in combinations(coders, 2)]))
-    pi_star = _coefficient(actual, expected_pi)
-    kappa_star = _coefficient(actual, expected_kappa)
-    two = len(coders) == 2
     return Agreement(
-        pi_star=pi_star,
-        kappa_star=kappa_star,
-        pi=pi_star if two else None,
-        kappa=kappa_star if two else None,
-        bias=expected_pi - expected_kappa,
-        actual=actual,
-        expected_pi=expected_pi,
-        expected_kappa=expected_kappa,
+        coders=tuple(coders),
+        items=items,
+        n=n,
+        metric=metric,
+        convention=convention,
+        chance_count=chance_count,
         p_boundary=p_all,
         p_boundary_by_coder=by_coder,
         pairwise=pairwise,
         penalty=penalty_total,
-        potential_boundaries=n_pairs * total_pbs,
-        coders=tuple(coders),
-        items=items,
-        n=n,
-        chance_count=chance_count,
-        metric=metric,
-        convention=convention,
         denominator=denominator_total,
+        potential_boundaries=len(pairs_of_coders) * total_pbs,
     )
 
 

@@ -75,20 +75,12 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
     if arr.ndim != 1 or arr.size == 0:
         raise InputError(f"{name} must be a non-empty 1-D sequence of positive integers", value=masses)
     if arr.dtype.kind in "iu":
-        if arr.dtype.kind == "u" and (arr > _INT64_MAX).any():
-            i = int(np.flatnonzero(arr > _INT64_MAX)[0])
-            raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=int(arr[i]))
+        _first(arr.dtype.kind == "u" and arr > _INT64_MAX, arr, name, "is beyond a 64-bit integer")
         out = arr.astype(np.int64, copy=False)
     elif arr.dtype.kind == "f":
         finite = np.isfinite(arr)
-        whole = finite & (arr == np.round(np.where(finite, arr, 0)))
-        if not whole.all():
-            i = int(np.flatnonzero(~whole)[0])
-            raise InputError(f"{name}[{i}] is not a whole number of units", value=arr[i].item())
-        huge = np.abs(arr) >= 2.0**63
-        if huge.any():
-            i = int(np.flatnonzero(huge)[0])
-            raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=arr[i].item())
+        _first(~(finite & (arr == np.round(np.where(finite, arr, 0)))), arr, name, "is not a whole number of units")
+        _first(np.abs(arr) >= 2.0**63, arr, name, "is beyond a 64-bit integer")
         out = arr.astype(np.int64)
     elif arr.dtype.kind == "b":
         raise InputError(f"{name} must hold integers, not booleans", value=masses)
@@ -97,15 +89,19 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
             out = np.array([_to_int(v, name, i) for i, v in enumerate(masses)], dtype=np.int64)
         except TypeError:
             raise InputError(f"{name} must be a sequence of positive integers", value=masses) from None
-    bad = out <= 0
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{name}[{i}] must be a positive number of units", value=int(out[i]))
+    _first(out <= 0, out, name, "must be a positive number of units")
     if int(out.max()) > _INT64_MAX // out.size:  # the int64 sum might wrap: add exactly
         total = sum(out.tolist())
         if total > _INT64_MAX:
             raise InputError(f"{name} add up to {total} units, beyond a 64-bit integer")
     return out
+
+
+def _first(bad: Any, values: np.ndarray, name: str, what: str) -> None:
+    """An :class:`~tvseg.errors.InputError` naming the first of ``values`` where ``bad`` holds, if any."""
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{name}[{i}] {what}", value=values[i].item())
 
 
 def _to_int(v, name, i) -> int:
