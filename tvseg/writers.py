@@ -115,45 +115,40 @@ def write_segments(
     format = _output_format(path, format)
     if hypothesis is not None and format != "jsonl":
         raise UsageError("hypothesis= only applies to JSONL (the reference and the hypothesis on one line)")
-    rows = {_writable(show, "show id"): _rows(annotation, show) for show, annotation in segmentations.items()}
-    if format == "rttm":
-        _atomic_write(path, _rttm_text(rows))
-        return [path]
-    if format == "csv":
-        _atomic_write(path, _csv_text(rows))
-        return [path]
-    if format == "anet":
-        _atomic_write(path, _anet_text(rows))
-        return [path]
+    rows = _rows(segmentations)
+    whole = {"rttm": _rttm_text, "csv": _csv_text, "anet": _anet_text}
     if format == "jsonl":
-        hypothesis_rows = (
-            None
-            if hypothesis is None
-            else {_writable(show, "show id"): _rows(annotation, show) for show, annotation in hypothesis.items()}
-        )
-        _atomic_write(path, _jsonl_text(rows, hypothesis_rows))
-        return [path]
-    name = _PER_SHOW[format]
-    if path.suffix.lower() == f".{format}" and not path.is_dir():
+        text = _jsonl_text(rows, None if hypothesis is None else _rows(hypothesis))
+    elif format in whole:
+        text = whole[format](rows)
+    elif path.suffix.lower() == f".{format}" and not path.is_dir():
         if len(rows) != 1:
             raise UsageError(
-                f"{len(rows)} shows cannot go to one {name} file {path}: give a folder (one <show>.{format} per show)"
+                f"{len(rows)} shows cannot go to one {_PER_SHOW[format]} file {path}: "
+                f"give a folder (one <show>.{format} per show)"
             )
         ((show, show_rows),) = rows.items()
-        _atomic_write(path, _show_text(show, show_rows, format=format))
-        return [path]
-    stems = safe_names(rows, keep_unicode=True)
-    renamed = [(show, stem) for show, stem in stems.items() if stem != show]
-    if renamed:  # one warning per folder, not one per show
-        show, stem = renamed[0]
-        warnings.warn(
-            f"{len(renamed)} show id(s) cannot be file names as they are (e.g. {show!r} -> "
-            f"'{stem}.{format}'): read back, their show id is the file name",
-            OutputChangedWarning,
-            stacklevel=2,
+        text = _show_text(show, show_rows, format=format)
+    else:
+        stems = safe_names(rows, keep_unicode=True)
+        _warn_changed(
+            [(show, f"{stem}.{format}") for show, stem in stems.items() if stem != show],
+            "{n} show id(s) cannot be file names as they are (e.g. {old!r} -> '{new}'): "
+            "read back, their show id is the file name",
+            stacklevel=3,
         )
-    texts = {f"{stems[show]}.{format}": _show_text(show, show_rows, format=format) for show, show_rows in rows.items()}
-    return write_folder_atomic(path, texts)
+        return write_folder_atomic(
+            path, {f"{stems[show]}.{format}": _show_text(show, rows[show], format=format) for show in rows}
+        )
+    write_text_atomic(path, text, create_folder=True)
+    return [path]
+
+
+def _warn_changed(changed: list[tuple[str, str]], message: str, *, stacklevel: int) -> None:
+    """One warning for all the ``(old, new)`` texts changed: ``message`` formatted with ``n``, ``old`` and ``new``."""
+    if changed:
+        old, new = changed[0]
+        warnings.warn(message.format(n=len(changed), old=old, new=new), OutputChangedWarning, stacklevel=stacklevel)
 
 
 def _show_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
@@ -177,19 +172,21 @@ def _output_format(path: Path, format: str | None) -> str:
     return found
 
 
-def _rows(annotation: Annotation, show: str) -> list[tuple[int, int, str]]:
-    """Segments of a show as (start_ms, end_ms, label), sorted, refusing times a file cannot hold."""
-    rows = []
-    for segment, _, label in annotation.itertracks(yield_label=True):
-        start_ms, end_ms = round(segment.start * 1000), round(segment.end * 1000)
-        if start_ms < 0 or end_ms <= start_ms:
-            raise InputError(
-                f"show {show!r}: segment too short or negative to write in milliseconds",
-                value=f"{segment.start!r}-{segment.end!r}",
-            )
-        rows.append((start_ms, end_ms, _writable(str(label), f"show {show!r}: label")))
-    rows.sort()
-    return rows
+def _rows(segmentations: Mapping[str, Annotation]) -> dict[str, list[tuple[int, int, str]]]:
+    """Per show, its segments as (start_ms, end_ms, label), sorted, refusing what a file cannot hold."""
+    out = {}
+    for show, annotation in segmentations.items():
+        show, rows = _writable(show, "show id"), []
+        for segment, _, label in annotation.itertracks(yield_label=True):
+            start_ms, end_ms = round(segment.start * 1000), round(segment.end * 1000)
+            if start_ms < 0 or end_ms <= start_ms:
+                raise InputError(
+                    f"show {show!r}: segment too short or negative to write in milliseconds",
+                    value=f"{segment.start!r}-{segment.end!r}",
+                )
+            rows.append((start_ms, end_ms, _writable(str(label), f"show {show!r}: label")))
+        out[show] = sorted(rows)
+    return out
 
 
 def _writable(text: str, what: str) -> str:
@@ -215,21 +212,19 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
             lines.append(
                 f"SEGMENT {show} 1 {_seconds(start_ms)} {_seconds(end_ms - start_ms)} <NA> <NA> {name} <NA> <NA>"
             )
-    if renamed:  # one warning per file, not one per label
-        label, name = renamed[0]
-        warnings.warn(
-            f"{len(renamed)} label(s) hold whitespace, written to RTTM with '_' "
-            f"(e.g. {label!r} -> {name!r}): RTTM fields cannot hold whitespace",
-            OutputChangedWarning,
-            stacklevel=3,
-        )
+    _warn_changed(
+        renamed,
+        "{n} label(s) hold whitespace, written to RTTM with '_' (e.g. {old!r} -> {new!r}): "
+        "RTTM fields cannot hold whitespace",
+        stacklevel=4,
+    )
     return "".join(line + "\n" for line in lines)
 
 
 def _csv_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
     lines = [csv_line(("show", "start", "end", "label"))]
     lines += [
-        csv_line((show, _seconds(s), _seconds(e), "" if label == NO_LABEL else label))
+        csv_line((show, _seconds(s), _seconds(e), _text(label)))
         for show, show_rows in rows.items()
         for s, e, label in show_rows
     ]
@@ -246,7 +241,7 @@ def _cues_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> s
 
     captions = []
     for start_ms, end_ms, label in rows:
-        text = "" if label == NO_LABEL else " ".join(label.split())
+        text = _text(label, one_line=True)
         if format == "vtt":
             if "-->" in text:
                 raise InputError(f"show {show!r}: a WebVTT cue text cannot hold '-->'", value=label)
@@ -307,7 +302,7 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
     hours = starts[-1] >= 3600
     lines = []
     for start, (_, _, label) in zip(starts, rows):
-        title = "" if label == NO_LABEL else " ".join(label.split())
+        title = _text(label, one_line=True)
         separator = " - " if re.match(r"[-\u2013\u2014](\s|$)", title) else " "
         lines.append(clock_text(start, hours=hours) + (separator + title if title else ""))
     return "".join(line + "\n" for line in lines)
@@ -350,7 +345,7 @@ def _anet_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
     """ActivityNet-style predictions of every show (times in seconds, to the millisecond)."""
     results = {
         show: [
-            {"timestamp": [start_ms / 1000, end_ms / 1000], "sentence": "" if label == NO_LABEL else label}
+            {"timestamp": [start_ms / 1000, end_ms / 1000], "sentence": _text(label)}
             for start_ms, end_ms, label in show_rows
         ]
         for show, show_rows in rows.items()
@@ -366,5 +361,8 @@ def _timestamp(milliseconds: int) -> str:
     return f"{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}"
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    write_text_atomic(path, text, create_folder=True)
+def _text(label: str, *, one_line: bool = False) -> str:
+    """A label as the file's text: empty for :data:`NO_LABEL`; ``one_line``: each run of whitespace one space."""
+    if label == NO_LABEL:
+        return ""
+    return " ".join(label.split()) if one_line else label
