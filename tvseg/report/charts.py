@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import groupby
 
+from tvseg.report.pages import defined
 from tvseg.report.svg import nice_step, visible_text
 
 __all__ = ["line_chart", "sweep_charts", "SERIES_STYLES"]
@@ -31,18 +33,8 @@ SERIES_STYLES = (
 
 def _polylines(points: Sequence[tuple[float, float | None]], fx, fy) -> list[str]:
     """SVG ``points`` strings, one per run of defined values (a None breaks the line)."""
-    runs: list[list[str]] = []
-    current: list[str] = []
-    for px, py in points:
-        if py is None or (isinstance(py, float) and math.isnan(py)):
-            if current:
-                runs.append(current)
-            current = []
-        else:
-            current.append(f"{fx(px):.2f},{fy(py):.2f}")
-    if current:
-        runs.append(current)
-    return [" ".join(r) for r in runs]
+    runs = groupby(points, key=lambda point: defined(point[1]))
+    return [" ".join(f"{fx(px):.2f},{fy(py):.2f}" for px, py in run) for ok, run in runs if ok]
 
 
 def line_chart(
@@ -78,6 +70,9 @@ def line_chart(
     def fy(v):
         return top + plot_h - (min(max(v, y0), y1) - y0) / ((y1 - y0) or 1) * plot_h
 
+    def shown(v):
+        return f"{100 * v:.1f}%" if y_percent else f"{v:.3f}"
+
     y_ticks = [y0 + i * (y1 - y0) / 5 for i in range(6)]
     lines = []
     for i, (name, points) in enumerate(series):
@@ -85,14 +80,13 @@ def line_chart(
         style = SERIES_STYLES[i % len(SERIES_STYLES)]
         markers = []
         for px, py in points:
-            if py is None or (isinstance(py, float) and math.isnan(py)):
+            if not defined(py):
                 continue
-            shown = f"{100 * py:.1f}%" if y_percent else f"{py:.3f}"
             markers.append(
                 {
                     "x": round(fx(px), 2),
                     "y": round(fy(py), 2),
-                    "title": f"{name}: {x_label} {x_format.format(px)} \u2192 {y_label} {shown}",
+                    "title": f"{name}: {x_label} {x_format.format(px)} \u2192 {y_label} {shown(py)}",
                 }
             )
         lines.append({"name": name, "polylines": _polylines(points, fx, fy), "markers": markers, **style})
@@ -110,7 +104,6 @@ def line_chart(
             if value is None or lo is None or hi is None:
                 continue
             style, name = SERIES_STYLES[i % len(SERIES_STYLES)], lines[i]["name"]
-            interval = [f"{100 * v:.1f}%" if y_percent else f"{v:.3f}" for v in (value, lo, hi)]
             band_rows.append(
                 {
                     "x": round(sx + (k - (len(bands) - 1) / 2) * 9, 2),
@@ -118,13 +111,13 @@ def line_chart(
                     "lo": round(fy(lo), 2),
                     "hi": round(fy(hi), 2),
                     "colour": style["colour"],
-                    "title": f"{name}: {y_label} {interval[0]} at {setting[1]}, bootstrap interval "
-                    f"[{interval[1]}, {interval[2]}]",
+                    "title": f"{name}: {y_label} {shown(value)} at {setting[1]}, bootstrap interval "
+                    f"[{shown(lo)}, {shown(hi)}]",
                 }
             )
-    legend_rows = []
-    for i, line in enumerate(lines):
-        legend_rows.append({**line, "lx": left + (i % 3) * (plot_w / 3), "ly": height + 18 * (i // 3) + 4})
+    legend_rows = [
+        {**line, "lx": left + (i % 3) * (plot_w / 3), "ly": height + 18 * (i // 3) + 4} for i, line in enumerate(lines)
+    ]
     return {
         "title": title,
         "x_label": x_label,

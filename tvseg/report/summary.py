@@ -14,6 +14,7 @@ Like :mod:`tvseg.report.analysis`, this module computes no score: it reads the v
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 
 from tvseg.metrics import COMPARED, METRICS
 from tvseg.report.pages import defined
@@ -238,17 +239,7 @@ def report_sentences(report, *, n_shows: int | None = None) -> list[str]:
     sentences from the values the pages show; ``n_shows`` the shows of the report (default: its
     ``n_shows``, else the number of its ``shows`` when it holds some)."""
     corpus = {s.name: {k: e.value for k, e in s.corpus.items()} for s in report.systems}
-    pairwise = [
-        {
-            "a": c.system_a,
-            "b": c.system_b,
-            "metric": c.metric,
-            "difference": c.difference,
-            "p_value": c.p_value,
-            "p_value_holm": c.p_value_holm,
-        }
-        for c in report.comparisons
-    ]
+    pairwise = [{"a": c.system_a, "b": c.system_b, **asdict(c)} for c in report.comparisons]
     resamples = report.settings.get("bootstrap") if report.settings else None
     if n_shows is None:
         n_shows = report.n_shows if report.n_shows is not None else len(report.shows) or None
