@@ -137,6 +137,8 @@ def _is_sorted(keys: Sequence[NDArray[Any]]) -> bool:
     for key in keys:
         after |= tied & (key[1:] > key[:-1])
         tied &= key[1:] == key[:-1]
+        if not tied.any():
+            break
     return bool(after.all())
 
 

@@ -142,10 +142,10 @@ def regular_records(
         chunk = buf[a:b]
         marks = chunk == 10
         marks |= chunk == mark
-        bounds = np.flatnonzero(marks)
-        if len(bounds) % ncols:
+        found = np.flatnonzero(marks)
+        if len(found) % ncols:
             return None
-        bounds = bounds.reshape(-1, ncols)
+        bounds = found.reshape(-1, ncols)
         bounds += a
         if not (buf[bounds[:, -1]] == 10).all() or (ncols > 1 and not (buf[bounds[:, :-1]] == mark).all()):
             return None
@@ -158,7 +158,7 @@ def regular_records(
                 start[0] = a
                 start[1:] = bounds[:-1, -1] + 1
             if k in all_plain and all_plain[k]:
-                all_plain[k] = bool(plain_decimals(buf, start, end)[0].all())
+                all_plain[k] = _all_plain(buf, start, end)
             if k in to_strip:
                 to_strip[k].append(records + np.flatnonzero(needs_strip(buf, start, end)))
         records += len(bounds)
@@ -166,6 +166,28 @@ def regular_records(
     return Regular(
         records, all_plain, {k: np.concatenate([*rows, np.zeros(0, np.int64)]) for k, rows in to_strip.items()}
     )
+
+
+def _all_plain(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether all the fields are plain decimals (:func:`plain_decimals`), each read as one word when
+    none is longer than 8 bytes."""
+    length = end - start
+    if not len(length) or length.min() < 1 or length.max() > 8:
+        return bool(plain_decimals(buf, start, end)[0].all())
+    words = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    word = words[start]
+    mask = _ALL >> ((np.uint64(8) - length.astype(np.uint64)) * np.uint64(8))
+    word &= mask
+    word |= _ZEROS & ~mask  # the bytes after the field read as "0"
+    y = word ^ _POINTS
+    dots = ~(((y & _LOW7) + _LOW7) | y | _LOW7)  # the high bit of each byte that is "."
+    word ^= (dots >> np.uint64(7)) * np.uint64(0x1E)  # "." -> "0"
+    bad = (word & _HIGH) ^ _ZEROS  # a byte that is not a digit
+    bad |= ((word & _LOW) + _SIXES) & _HIGH
+    bad |= dots & (dots - np.uint64(1))  # two points
+    if np.bitwise_or.reduce(bad):
+        return False
+    return not ((length == 1) & (dots != 0)).any()  # a point alone
 
 
 def plain_decimals(

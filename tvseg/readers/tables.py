@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -95,7 +96,7 @@ class Table:
         for name in times:
             wanted[column[name]] = np.float64 if self._plain(name) else str
         frame = pd.read_csv(
-            byte_reader(self._data),
+            cast(Any, byte_reader(self._data)),  # a binary file to pandas
             sep=self.separator,
             header=0,
             names=list(range(len(self.names))),
