@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
-from tvseg.report.pages import defined
+from tvseg.report.pages import MATCH_FIELDS, defined
 
 __all__ = [
     "visible",
@@ -165,22 +165,8 @@ def match_rows(m, title_f1: bool) -> Markup:
     """The rows of one system's match table; ``m`` is a :class:`tvseg.report.pages.SystemPage`."""
     clock = svg.clock
     rows = []
-    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(
-        zip(
-            m.ref_start,
-            m.ref_end,
-            m.ref_label,
-            m.hyp_start,
-            m.hyp_end,
-            m.hyp_label,
-            m.cov_to,
-            m.cov_from,
-            m.coverage,
-            m.correct,
-            m.title_f1,
-        ),
-        1,
-    ):
+    columns = [getattr(m, column) for column, _ in MATCH_FIELDS]  # ref_start, ref_end ... title_f1
+    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(zip(*columns), 1):
         partner = "none" if hs is None else f"{clock(hs)}&ndash;{clock(he)}"
         tail = f"<td>{_percent(f1)}</td>" if title_f1 else ""
         rows.append(
