@@ -7,13 +7,19 @@
 - CSV: ``tvseg.read_segments`` vs the loader people write by hand: ``pandas.read_csv`` then one
   Annotation per show (tvseg validates every cell and knows each row's line).
 - Growth: each reader on n and 4n segments; a linear reader takes about 4 times as long.
+- Units table (``--units-shows N``): ``tvseg.read_units`` on a breath-group table (``show,start,end``,
+  about 330 units a show) vs ``pandas.read_csv(path, dtype={"show": str})`` then the columns (shows
+  factorised, start and end as arrays): time (best of repeats) and peak resident memory, each measured
+  in a fresh process.
 
-Run: ``python tests/benchmarks/bench_readers.py [--segments N] [--repeat R]``.
+Run: ``python tests/benchmarks/bench_readers.py [--segments N] [--repeat R] [--units-shows N] [--units-file F]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -68,6 +74,51 @@ def csv_by_hand(path: Path) -> dict[str, Annotation]:
     return result
 
 
+_UNITS_MEASURE = """
+import resource, sys, time
+import numpy as np, pandas as pd
+from tvseg import read_units  # imported before the clock starts, as pandas is
+which, path = sys.argv[1], sys.argv[2]
+start = time.perf_counter()
+if which == "tvseg":
+    read_units(path)
+else:
+    table = pd.read_csv(path, dtype={"show": str})
+    codes, names = pd.factorize(table["show"])
+    columns = (codes, table["start"].to_numpy(np.float64), table["end"].to_numpy(np.float64))
+elapsed = time.perf_counter() - start
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def write_units(path: Path, shows: int, per_show: int = 330) -> None:
+    """A breath-group table: ``per_show`` units of 2 to 8 seconds a show, times in milliseconds."""
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("show,start,end\n")
+        for s in range(shows):
+            t = 0
+            lines = []
+            for i in range(per_show):
+                length = 2000 + (i * 7919 + s * 104729) % 6000
+                lines.append(f"show{s:05d},{t / 1000:.3f},{(t + length) / 1000:.3f}\n")
+                t += length
+            handle.write("".join(lines))
+
+
+def measure_units(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
+    """``{"tvseg": (seconds, MB), "pandas": ...}``: best time and largest peak RSS over fresh processes."""
+    found = {}
+    for which in ("tvseg", "pandas"):
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, "-c", _UNITS_MEASURE, which, str(path)], capture_output=True, text=True, check=True
+            ).stdout.split()
+            runs.append((float(out[0]), float(out[1])))
+        found[which] = (min(t for t, _ in runs), max(m for _, m in runs))
+    return found
+
+
 def _ts(ms: int) -> str:
     s, m = divmod(ms, 1000)
     mi, s = divmod(s, 60)
@@ -79,8 +130,25 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--segments", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--units-shows", type=int, default=2_000, help="shows in the units table (0: skip it)")
+    parser.add_argument("--units-file", type=Path, help="a units table to read instead of writing one")
     args = parser.parse_args()
     n = args.segments
+    if args.units_file is not None or args.units_shows:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = args.units_file
+            if path is None:
+                path = Path(tmp) / "units.csv"
+                write_units(path, args.units_shows)
+            found = measure_units(path, max(1, min(args.repeat, 3)))
+            (ours, our_mb), (theirs, their_mb) = found["tvseg"], found["pandas"]
+            print(
+                f"units table {path.name} ({path.stat().st_size / 1e6:.0f} MB), best of {max(1, min(args.repeat, 3))}"
+            )
+            print(
+                f"  read_units vs pandas.read_csv + columns  tvseg {ours:6.2f} s {our_mb:6.0f} MB   "
+                f"pandas {theirs:6.2f} s {their_mb:6.0f} MB   ratio {ours / theirs:4.2f} time, {our_mb / their_mb:4.2f} memory"
+            )
     with tempfile.TemporaryDirectory() as tmp:
         small = write_files(Path(tmp), n)
         large = write_files(Path(tmp), 4 * n)
