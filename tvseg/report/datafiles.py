@@ -29,8 +29,7 @@ __all__ = ["scores_json", "match_csv", "spreadsheet_safe", "MATCH_COLUMNS"]
 def scores_json(report: Report) -> str:
     """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
     pages = ModelPages(report) if isinstance(report, Report) else report
-    text = pages.scores_json()
-    return text if isinstance(text, str) else "".join(text)
+    return "".join(pages.scores_json())
 
 
 MATCH_COLUMNS = ("system",) + tuple(name for _, name in MATCH_FIELDS)

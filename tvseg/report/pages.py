@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from tvseg.output import dumps_json, json_pieces, json_safe, with_run_id
+from tvseg.output import json_pieces, json_safe, with_run_id
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
 
-__all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_text", "scores_chunks", "defined_keys"]
+__all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_chunks", "defined_keys"]
 
 
 @dataclass(slots=True)
@@ -140,13 +140,9 @@ def to_show(page: ShowPage) -> Show:
     )
 
 
-def scores_text(scores) -> str:
-    """``data/scores.json``: the ``--json`` object ``scores``, as ``--json`` writes it."""
-    return dumps_json(json_safe(scores)) + "\n"
-
-
 def scores_chunks(scores):
-    """:func:`scores_text` of ``scores`` already JSON-safe (``result.to_json()``), in pieces of about 1 MB."""
+    """``data/scores.json``: the ``--json`` object ``scores``, already JSON-safe (``result.to_json()``),
+    as ``--json`` writes it, in pieces of about 1 MB."""
     yield from json_pieces(scores)
     yield "\n"
 
@@ -195,11 +191,11 @@ class ModelPages:
             out.append([[m.get(key) for m in views] for key in keys])
         return out
 
-    def scores_json(self, run_id: str | None = None) -> str:
-        """``data/scores.json``: the model's scores (with ``run_id`` after the version)."""
+    def scores_json(self, run_id: str | None = None):
+        """``data/scores.json``: the model's scores (with ``run_id`` after the version), in pieces."""
         if self.report.scores is None:
             raise ValueError("the report model carries no scores (build it with tvseg.report.adapter.from_evaluation)")
-        return scores_text(with_run_id(self.report.scores, run_id))
+        return scores_chunks(json_safe(with_run_id(self.report.scores, run_id)))
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page."""

@@ -367,7 +367,7 @@ def write(
             _put(data / f"{name}.csv", match_csv(page))
 
         def corpus() -> None:
-            _put(inside(root, "data/scores.json"), pages.scores_json(run_id) if run_id else pages.scores_json())
+            _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
             _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
 
         workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)
