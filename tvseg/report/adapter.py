@@ -217,15 +217,9 @@ class ResultPages:
             air_time(by_show.get(show, {}), float(start), float(end))
             for show, start, end in zip(self.show_ids, self.start, self.end)
         ]
+        values = ("p_value", "difference", "p_value_holm")
         comparisons = tuple(
-            Comparison(
-                str(c["a"]),
-                str(c["b"]),
-                str(c["metric"]),
-                _value(c.get("p_value")),
-                _value(c.get("difference")),
-                _value(c.get("p_value_holm")),
-            )
+            Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), *(_value(c.get(key)) for key in values))
             for c in result.pairwise
         )
         self.header = Report(
