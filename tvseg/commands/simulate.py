@@ -100,23 +100,18 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run, study=None)
     studies = parser.add_subparsers(dest="study", metavar="NAME", parser_class=type(parser))
 
-    ph = studies.add_parser(
-        "pevzner-hearst",
-        help="Pevzner & Hearst 2002, Tables 1-3 (Pk, P'k, WindowDiff)",
-        description=PEVZNER_HEARST_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    def study(name: str, help: str, description: str):
+        return studies.add_parser(
+            name, help=help, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+
+    ph = study("pevzner-hearst", "Pevzner & Hearst 2002, Tables 1-3 (Pk, P'k, WindowDiff)", PEVZNER_HEARST_HELP)
     ph.add_argument(
         "--table", choices=("1", "2", "3"), action="append", help="run only this table (repeatable; default: all three)"
     )
     _common_options(ph)
 
-    fi = studies.add_parser(
-        "fournier-inkpen",
-        help="Fournier & Inkpen 2012, Table 1 (WindowDiff and S)",
-        description=FOURNIER_INKPEN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    fi = study("fournier-inkpen", "Fournier & Inkpen 2012, Table 1 (WindowDiff and S)", FOURNIER_INKPEN_HELP)
     fi.add_argument(
         "--as-published",
         action="store_true",
@@ -124,11 +119,10 @@ def add_parser(subparsers) -> None:
     )
     _common_options(fi, as_published=True)
 
-    sr = studies.add_parser(
+    sr = study(
         "segment-retrieval",
-        help="CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
-        description=SEGMENT_RETRIEVAL_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "CovN/CovD and boundary F under insertions, deletions and shifts (new study)",
+        SEGMENT_RETRIEVAL_HELP,
     )
     sr.add_argument("--trials", type=int, default=10, help="trials (default 10)")
     sr.add_argument("--shows", type=int, default=200, help="reference shows per trial (default 200)")
@@ -142,7 +136,6 @@ def add_parser(subparsers) -> None:
         help="boundary tolerance (repeatable; default 10 and 5)",
     )
     sr.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
-    sr.set_defaults(run=run)
 
 
 def _common_options(parser, *, as_published: bool = False) -> None:
@@ -160,36 +153,52 @@ def _common_options(parser, *, as_published: bool = False) -> None:
         "independently (iid, as the papers describe" + ("; the default with --as-published)" if as_published else ")"),
     )
     parser.add_argument("--json", metavar="FILE", help="also write the cells as JSON to FILE")
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     if args.study is None:
         raise UsageError("tvseg simulate needs a study name: pevzner-hearst, fournier-inkpen or segment-retrieval")
-    if args.study == "segment-retrieval":
-        return _run_segment_retrieval(args)
-    for option in ("trials", "hypotheses", "jobs"):
+    new_study = args.study == "segment-retrieval"
+    for option in ("trials", "shows") if new_study else ("trials", "hypotheses", "jobs"):
         if getattr(args, option) < 1:
             raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
     if args.seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
+    if new_study:
+        from tvseg.retrieval.boundaries import check_tolerance  # the metrics' own checks (imported late: a
+        from tvseg.retrieval.coverage import check_gamma  # command line's --help stays fast)
 
+        check_gamma(args.gamma)
+        args.tolerance = args.tolerance or [10.0, 5.0]
+        for tolerance in args.tolerance:
+            check_tolerance(tolerance)
     if args.json:
         _check_folder(args.json)
 
     from tvseg.output import write_json_atomic
+
+    lines, document = (_segment_retrieval if new_study else _paper_study)(args)
+    print("\n".join(lines))
+    if args.json:
+        write_json_atomic(args.json, document)
+    sys.stdout.flush()
+    return 0
+
+
+def _paper_study(args) -> tuple[list[str], dict]:
+    """Pevzner & Hearst or Fournier & Inkpen: the printed lines (ours beside the paper's) and the JSON."""
     from tvseg.simulate.report import as_json, format_cells, largest_differences
 
     settings = dict(trials=args.trials, n_hypotheses=args.hypotheses, seed=args.seed, jobs=args.jobs)
     if args.study == "pevzner-hearst":
         from tvseg.simulate import pevzner_hearst
-
-        tables = tuple(sorted(set(args.table))) if args.table else pevzner_hearst.TABLES
         from tvseg.simulate.study import REFERENCES
 
+        tables = tuple(sorted(set(args.table))) if args.table else pevzner_hearst.TABLES
         references = args.references or REFERENCES
         cells = pevzner_hearst.run(tables=tables, references=references, **settings)
         title = "Pevzner & Hearst (2002), Tables " + ", ".join(tables)
+        options: dict = {}
     else:
         from tvseg.simulate import fournier_inkpen
 
@@ -198,69 +207,45 @@ def run(args) -> int:
         title = "Fournier & Inkpen (2012), Table 1" + (
             " (as published: sizes lo..hi, segeval 1.x WD)" if args.as_published else ""
         )
+        options = {"as_published": args.as_published}
 
-    print(f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}, {references} references")
-    print(format_cells(cells))
+    lines = [
+        f"{title}: {args.trials} trials x {args.hypotheses} hypotheses, seed {args.seed}, {references} references",
+        format_cells(cells),
+    ]
     worst = largest_differences(cells)
-    if worst:
-        print()
-        for table, cell in worst.items():
-            assert cell.difference is not None  # largest_differences keeps cells with a difference
-            print(
-                f"table {table}: largest |ours - published| = {abs(cell.difference):.4f} "
-                f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})"
-            )
-    if args.json:
-        options = {"as_published": args.as_published} if args.study == "fournier-inkpen" else {}
-        document = as_json(
-            args.study,
-            cells,
-            trials=args.trials,
-            hypotheses=args.hypotheses,
-            seed=args.seed,
-            references=references,
-            **options,
+    lines += [""] if worst else []
+    for table, cell in worst.items():
+        lines.append(
+            f"table {table}: largest |ours - published| = {abs(cell.difference or 0.0):.4f} "
+            f"({cell.errors}, p = {cell.p:g}, range ({cell.range[0]}, {cell.range[1]}), {cell.metric})"
         )
-        write_json_atomic(args.json, document)
-    sys.stdout.flush()
-    return 0
+    document = as_json(
+        args.study,
+        cells,
+        trials=args.trials,
+        hypotheses=args.hypotheses,
+        seed=args.seed,
+        references=references,
+        **options,
+    )
+    return lines, document
 
 
-def _run_segment_retrieval(args) -> int:
-    from tvseg.output import write_json_atomic
+def _segment_retrieval(args) -> tuple[list[str], dict]:
+    """The segment retrieval study: the printed lines (a table per error kind) and the JSON."""
     from tvseg.simulate import segment_retrieval
 
-    for option in ("trials", "shows"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
-    if args.seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {args.seed}")
-    from tvseg.retrieval.boundaries import check_tolerance  # the metrics' own checks (imported late: a
-    from tvseg.retrieval.coverage import check_gamma  # command line's --help stays fast)
-
-    check_gamma(args.gamma)
-    tolerances = args.tolerance or [10.0, 5.0]
-    for tolerance in tolerances:
-        check_tolerance(tolerance)
-    if args.json:
-        _check_folder(args.json)
-    cells = segment_retrieval.run(
-        trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma, tolerances=tolerances
-    )
-    print(
+    settings = dict(trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma, tolerances=args.tolerance)
+    cells = segment_retrieval.run(**settings)
+    lines = [
         f"Segment retrieval study: {args.trials} trials x {args.shows} shows, seed {args.seed}, "
-        f"gamma {args.gamma:g}, tolerances {', '.join(f'{t:g}' for t in tolerances)} s "
-        "(means over trials; no published values)"
-    )
-    print()
-    print(segment_retrieval.format_table(cells))
-    if args.json:
-        document = segment_retrieval.as_json(
-            cells, trials=args.trials, n_shows=args.shows, seed=args.seed, gamma=args.gamma, tolerances=tolerances
-        )
-        write_json_atomic(args.json, document)
-    sys.stdout.flush()
-    return 0
+        f"gamma {args.gamma:g}, tolerances {', '.join(f'{t:g}' for t in args.tolerance)} s "
+        "(means over trials; no published values)",
+        "",
+        segment_retrieval.format_table(cells),
+    ]
+    return lines, segment_retrieval.as_json(cells, **settings)
 
 
 def _check_folder(path: str) -> None:

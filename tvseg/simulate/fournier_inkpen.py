@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from tvseg.simulate.published import FOURNIER_INKPEN, RANGES
-from tvseg.simulate.study import REFERENCES, Cell, run_experiments
+from tvseg.simulate.study import REFERENCES, Cell, run_cells
 
 __all__ = [
     "SCENARIOS",
@@ -111,10 +111,11 @@ def run(
         references = default_references(as_published)
     if metrics is None:
         metrics = window_and_similarity_segeval1 if as_published else window_and_similarity
-    todo = experiments()
-    results = run_experiments(
+    return run_cells(
         "fournier-inkpen",
-        todo,
+        experiments(),
+        METRICS,
+        published=lambda table, errors, p, size_range, metric: FOURNIER_INKPEN[errors][metric][size_range],
         trials=trials,
         n_hypotheses=n_hypotheses,
         seed=seed,
@@ -123,22 +124,3 @@ def run(
         inclusive=as_published,
         references=references,
     )
-    cells = []
-    for (table, errors, p, size_range), result in zip(todo, results, strict=True):
-        for metric in METRICS:
-            value, sd = result[metric]
-            published, published_sd = FOURNIER_INKPEN[errors][metric][size_range]
-            cells.append(
-                Cell(
-                    table=table,
-                    errors=errors,
-                    p=p,
-                    range=size_range,
-                    metric=metric,
-                    value=value,
-                    published=published,
-                    sd=sd,
-                    published_sd=published_sd,
-                )
-            )
-    return cells

@@ -48,7 +48,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from tvseg.simulate.published import METRICS, RANGES, pevzner_hearst_value
-from tvseg.simulate.study import REFERENCES, Cell, run_experiments, window_size  # noqa: F401 (re-exported)
+from tvseg.simulate.study import REFERENCES, Cell, run_cells, window_size  # noqa: F401 (re-exported)
 
 __all__ = ["TABLES", "experiments", "window_size", "window_metrics", "run"]
 
@@ -105,10 +105,11 @@ def run(
     each experiment has its own random stream (:func:`tvseg.simulate.study.experiment_rng`).
     ``references`` is ``"stratified"`` (default) or ``"iid"`` (see the module's docstring).
     """
-    todo = experiments(tables)
-    results = run_experiments(
+    return run_cells(
         "pevzner-hearst",
-        todo,
+        experiments(tables),
+        METRICS,
+        published=lambda *cell: (pevzner_hearst_value(*cell), None),
         trials=trials,
         n_hypotheses=n_hypotheses,
         seed=seed,
@@ -116,19 +117,3 @@ def run(
         metrics=metrics,
         references=references,
     )
-    cells = []
-    for (table, errors, p, size_range), result in zip(todo, results, strict=True):
-        for metric in METRICS:
-            value, _ = result[metric]
-            cells.append(
-                Cell(
-                    table=table,
-                    errors=errors,
-                    p=p,
-                    range=size_range,
-                    metric=metric,
-                    value=value,
-                    published=pevzner_hearst_value(table, errors, p, size_range, metric),
-                )
-            )
-    return cells

@@ -62,19 +62,6 @@ _PH_TABLES_1_2 = """
 """
 
 
-def _parse_tables_1_2(text: str) -> dict:
-    """``{table: {(errors, p): {metric: row over RANGES}}}`` from the lines of :data:`_PH_TABLES_1_2`."""
-    out: dict = {}
-    for line in text.strip().splitlines():
-        if line.startswith("#"):
-            continue
-        table, errors, p, metric, *row = line.split()
-        out.setdefault(table, {}).setdefault((errors, float(p)), {})[metric] = tuple(map(float, row))
-    return out
-
-
-_PH_BY_RANGE = _parse_tables_1_2(_PH_TABLES_1_2)
-
 # Pevzner & Hearst Table 3: range (15, 35), p = 0.5; columns FN FP1 FP2 FP3 FNP1 FNP2 FNP3.
 _PH_TABLE3_COLUMNS = ("FN", "FP1", "FP2", "FP3", "FNP1", "FNP2", "FNP3")
 _PH_TABLE3 = {
@@ -84,15 +71,18 @@ _PH_TABLE3 = {
 }
 
 
+def _rows(text: str) -> list[list[str]]:
+    """The fields of each line of a transcribed table (``#`` lines name the paper's sub-tables)."""
+    return [line.split() for line in text.strip().splitlines() if not line.startswith("#")]
+
+
 def _flatten_pevzner_hearst() -> dict:
-    out = {}
-    for table, blocks in _PH_BY_RANGE.items():
-        for (errors, p), rows in blocks.items():
-            for metric, row in rows.items():
-                for size_range, value in zip(RANGES, row, strict=True):
-                    out[(table, errors, p, size_range, metric)] = value
-    for metric, row in _PH_TABLE3.items():
-        for errors, value in zip(_PH_TABLE3_COLUMNS, row, strict=True):
+    out: dict[tuple, float] = {}
+    for table, errors, p, metric, *row in _rows(_PH_TABLES_1_2):
+        for size_range, printed in zip(RANGES, row, strict=True):
+            out[(table, errors, float(p), size_range, metric)] = float(printed)
+    for metric, values in _PH_TABLE3.items():
+        for errors, value in zip(_PH_TABLE3_COLUMNS, values, strict=True):
             out[("3", errors, 0.5, (15, 35), metric)] = value
     return out
 
@@ -106,49 +96,26 @@ def pevzner_hearst_value(table: str, errors: str, p: float, size_range: tuple[in
     return PEVZNER_HEARST.get((str(table), errors, p, tuple(size_range), metric))
 
 
-# Fournier & Inkpen Table 1: {scenario: {metric: {range: (mean, standard deviation)}}}; p = 0.5.
-# Scenario 1 = FN, Scenario 2 = FP, Scenario 3 = "FP and FN" (FNP). WD is WindowDiff (not 1 - WD).
-FOURNIER_INKPEN: dict[str, dict[str, dict[tuple[int, int], tuple[float, float]]]] = {
-    "FN": {
-        "windowdiff": {
-            (20, 30): (0.2340, 0.0113),
-            (15, 35): (0.2292, 0.0104),
-            (10, 40): (0.2297, 0.0105),
-            (5, 45): (0.2206, 0.0079),
-        },
-        "s": {
-            (20, 30): (0.9801, 0.0006),
-            (15, 35): (0.9801, 0.0006),
-            (10, 40): (0.9799, 0.0007),
-            (5, 45): (0.9796, 0.0007),
-        },
-    },
-    "FP": {
-        "windowdiff": {
-            (20, 30): (0.2265, 0.0114),
-            (15, 35): (0.2265, 0.0111),
-            (10, 40): (0.2256, 0.0102),
-            (5, 45): (0.2184, 0.0069),
-        },
-        "s": {
-            (20, 30): (0.9800, 0.0006),
-            (15, 35): (0.9800, 0.0006),
-            (10, 40): (0.9800, 0.0006),
-            (5, 45): (0.9796, 0.0007),
-        },
-    },
-    "FNP": {
-        "windowdiff": {
-            (20, 30): (0.3635, 0.0126),
-            (15, 35): (0.3599, 0.0117),
-            (10, 40): (0.3516, 0.0110),
-            (5, 45): (0.3254, 0.0087),
-        },
-        "s": {
-            (20, 30): (0.9605, 0.0009),
-            (15, 35): (0.9603, 0.0009),
-            (10, 40): (0.9606, 0.0010),
-            (5, 45): (0.9598, 0.0011),
-        },
-    },
-}
+# Fournier & Inkpen Table 1, p = 0.5, one line per scenario and metric: Scenario 1 = FN, Scenario 2 = FP,
+# Scenario 3 = "FP and FN" (FNP); WD is WindowDiff (not 1 - WD); then the mean and the standard
+# deviation for each of RANGES (the paper prints "mean ± sd" in two blocks of two ranges).
+_FI_TABLE_1 = """
+FN   windowdiff  0.2340 0.0113  0.2292 0.0104  0.2297 0.0105  0.2206 0.0079
+FN   s           0.9801 0.0006  0.9801 0.0006  0.9799 0.0007  0.9796 0.0007
+FP   windowdiff  0.2265 0.0114  0.2265 0.0111  0.2256 0.0102  0.2184 0.0069
+FP   s           0.9800 0.0006  0.9800 0.0006  0.9800 0.0006  0.9796 0.0007
+FNP  windowdiff  0.3635 0.0126  0.3599 0.0117  0.3516 0.0110  0.3254 0.0087
+FNP  s           0.9605 0.0009  0.9603 0.0009  0.9606 0.0010  0.9598 0.0011
+"""
+
+
+def _fournier_inkpen() -> dict:
+    out: dict = {}
+    for errors, metric, *row in _rows(_FI_TABLE_1):
+        pairs = zip(RANGES, row[::2], row[1::2], strict=True)
+        out.setdefault(errors, {})[metric] = {size_range: (float(mean), float(sd)) for size_range, mean, sd in pairs}
+    return out
+
+
+#: ``{scenario: {metric: {range: (mean, standard deviation)}}}`` of Fournier & Inkpen's Table 1.
+FOURNIER_INKPEN: dict[str, dict[str, dict[tuple[int, int], tuple[float, float]]]] = _fournier_inkpen()

@@ -62,29 +62,16 @@ def format_cells(cells: Sequence[Cell]) -> str:
 
 
 def largest_differences(cells: Sequence[Cell]) -> dict[str, Cell]:
-    """Per table, the cell whose value is farthest from the published one."""
-    out: dict[str, Cell] = {}
+    """Per table, the cell whose value is farthest from the published one (the first of equals)."""
+    tables: dict[str, list[Cell]] = {}
     for c in cells:
-        if c.difference is None:
-            continue
-        kept = out.get(c.table)
-        if kept is None:
-            out[c.table] = c
-            continue
-        assert kept.difference is not None  # only cells with a difference are kept
-        if abs(c.difference) > abs(kept.difference):
-            out[c.table] = c
-    return out
+        if c.difference is not None:
+            tables.setdefault(c.table, []).append(c)
+    return {table: max(group, key=lambda c: abs(c.difference or 0.0)) for table, group in tables.items()}
 
 
-def as_json(
-    study: str, cells: Sequence[Cell], *, trials: int, hypotheses: int, seed: int, references: str, **options
-) -> dict:
-    """The contract's ``tvseg simulate NAME --json FILE`` document. ``settings`` also names the
-    reference design and the study's own ``options`` (e.g. ``as_published``), without which the
-    numbers cannot be re-run."""
-    return {
-        "study": study,
-        "settings": {"trials": trials, "hypotheses": hypotheses, "seed": seed, "references": references, **options},
-        "cells": [c.as_json() for c in cells],
-    }
+def as_json(study: str, cells: Sequence[Cell], **settings) -> dict:
+    """The contract's ``tvseg simulate NAME --json FILE`` document. ``settings`` are what the numbers
+    cannot be re-run without: the sizes, the seed, the reference design and the study's own options
+    (e.g. ``as_published``)."""
+    return {"study": study, "settings": settings, "cells": [c.as_json() for c in cells]}

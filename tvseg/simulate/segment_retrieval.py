@@ -375,20 +375,20 @@ def format_table(cells: list[Cell]) -> str:
 
 def as_json(cells: list[Cell], *, trials: int, n_shows: int, seed: int, gamma: float, tolerances) -> dict:
     """The ``--json`` document (the contract's simulate schema; settings name this study's design)."""
-    return {
-        "study": STUDY,
-        "settings": {
-            "trials": trials,
-            "shows": n_shows,
-            "seed": seed,
-            "gamma": gamma,
-            "tolerances": [float(t) for t in tolerances],
-            "long_threshold": LONG_THRESHOLD,
-            "show_range": list(SHOW_RANGE),
-            "brief_share": BRIEF_SHARE,
-            "brief_range": list(BRIEF_RANGE),
-            "report_range": list(REPORT_RANGE),
-            "edge_share": EDGE_SHARE,
-        },
-        "cells": [c.as_json() for c in cells],
-    }
+    from tvseg.simulate.report import as_json as document
+
+    return document(
+        STUDY,
+        cells,
+        trials=trials,
+        shows=n_shows,
+        seed=seed,
+        gamma=gamma,
+        tolerances=[float(t) for t in tolerances],
+        long_threshold=LONG_THRESHOLD,
+        show_range=list(SHOW_RANGE),
+        brief_share=BRIEF_SHARE,
+        brief_range=list(BRIEF_RANGE),
+        report_range=list(REPORT_RANGE),
+        edge_share=EDGE_SHARE,
+    )

@@ -18,7 +18,8 @@ import numpy as np
 from tvseg.simulate.generators import REFERENCE_DESIGNS
 from tvseg.simulate.generators import hypotheses as draw_hypotheses
 
-__all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_experiments", "N_SEGMENTS", "REFERENCES"]
+__all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_experiments", "run_cells"]
+__all__ += ["N_SEGMENTS", "REFERENCES"]
 
 #: Segments in every reference (Pevzner & Hearst 2002, section 4; Fournier & Inkpen 2012, section 4.3).
 N_SEGMENTS = 1000
@@ -150,3 +151,38 @@ def run_experiments(study: str, experiments: Sequence[tuple], *, jobs: int = 1, 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(_run_packed, [(study, e, kwargs) for e in experiments]))
     return [run_experiment(study, e, **kwargs) for e in experiments]
+
+
+def run_cells(
+    study: str,
+    experiments: Sequence[tuple],
+    printed: Sequence[str],
+    *,
+    published: Callable[..., tuple[float | None, float | None]],
+    **kwargs,
+) -> list[Cell]:
+    """:func:`run_experiments`, then one :class:`Cell` per experiment and metric of ``printed``.
+
+    ``published(table, errors, p, range, metric)`` is the paper's ``(value, sd)`` (``None`` where it
+    prints none); a cell carries our standard deviation where the paper printed one.
+    """
+    cells = []
+    for experiment, result in zip(experiments, run_experiments(study, experiments, **kwargs), strict=True):
+        table, errors, p, size_range = experiment
+        for metric in printed:
+            value, sd = result[metric]
+            paper, paper_sd = published(table, errors, p, size_range, metric)
+            cells.append(
+                Cell(
+                    table=table,
+                    errors=errors,
+                    p=p,
+                    range=size_range,
+                    metric=metric,
+                    value=value,
+                    published=paper,
+                    sd=None if paper_sd is None else sd,
+                    published_sd=paper_sd,
+                )
+            )
+    return cells
