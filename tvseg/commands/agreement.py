@@ -22,9 +22,12 @@ object, nesting too deep to parse, masses that are not positive integers, an ite
 
 from __future__ import annotations
 
+import functools
+import operator
 import sys
 from pathlib import Path
 
+from tvseg import __version__
 from tvseg.errors import InputError, UsageError
 
 __all__ = ["add_parser", "run"]
@@ -122,7 +125,10 @@ def run(args) -> int:
         print(_table([("coders", coders_result)]))
         payload = coders_result.as_dict()
     if args.json:
-        _write_json(Path(args.json), {"tvseg_version": _version(), **payload})
+        from tvseg.output import write_json_atomic
+
+        write_json_atomic(Path(args.json), {"tvseg_version": __version__, **payload}, indent=2)
+        print(f"wrote {Path(args.json)}", file=sys.stderr)
     return 0
 
 
@@ -131,12 +137,6 @@ _SOURCES = {
     "segeval1": "segeval 1.1, the 2012 reference implementation",
     "segeval": "segeval 2.0.11",
 }
-
-
-def _version() -> str:
-    from tvseg import __version__
-
-    return __version__
 
 
 def _is_json(path: str) -> bool:
@@ -178,16 +178,14 @@ def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
         if name in coders:
             raise UsageError(f"coder {name!r} given twice")
         coders[name] = read_segments(file, format=format)
-    shows = None
+    shows = set(next(iter(coders.values())))  # at least two coders (checked above)
     for name, segs in coders.items():
-        shows = set(segs) if shows is None else shows
         if set(segs) != shows:
             different = sorted(set(segs) ^ shows)
             raise InputError(f"coder {name!r} does not segment the same shows as the others", value=different[:5])
     unit_tables = read_units(units) if units else None
     if unit_tables is None and frame is None:
         raise UsageError("segment files need units: give --units PATH or --frame SECONDS")
-    assert shows is not None  # at least two coders (checked above)
     dataset = {}
     for show in sorted(shows):
         if unit_tables is not None:
@@ -195,10 +193,7 @@ def _dataset_from_segment_files(specs, *, units, frame, format=None) -> dict:
                 raise InputError(f"show {show!r} has no units", path=units)
             table = unit_tables[show]
         else:
-            extent = None
-            for segs in coders.values():
-                e = segs[show].get_timeline().extent()
-                extent = e if extent is None else extent | e
+            extent = functools.reduce(operator.or_, (segs[show].get_timeline().extent() for segs in coders.values()))
             table = projection.frames(extent, _check_frame(frame, show, extent))
         dataset[show] = {
             name: [int(m) for m in projection.to_masses(segs[show], table)] for name, segs in coders.items()
@@ -216,10 +211,3 @@ def _check_frame(frame, show, extent):
             f"{extent.duration / frame:.3g} frames, more than {MAX_FRAMES_PER_SHOW:,}: use a longer frame"
         )
     return frame
-
-
-def _write_json(path: Path, payload: dict) -> None:
-    from tvseg.output import write_json_atomic
-
-    write_json_atomic(path, payload, indent=2)
-    print(f"wrote {path}", file=sys.stderr)

@@ -438,7 +438,9 @@ def run(args) -> int:
         if args.json == STDOUT:
             write_json_stdout(data)
         else:
-            write_json(data, args.json)
+            from tvseg.output import write_json_atomic
+
+            write_json_atomic(args.json, data, safe=True)  # a temporary file in the same folder, then a rename
     return 0
 
 
@@ -501,13 +503,6 @@ def summary(result) -> str:
         notes.append("title: title accuracy on the correctly retrieved segments")
     lines.append("(" + "; ".join(notes) + ")")
     return "\n".join(lines)
-
-
-def write_json(data: dict, path) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
-    from tvseg.output import write_json_atomic
-
-    write_json_atomic(path, data, safe=True)
 
 
 def write_json_stdout(data: dict) -> None:

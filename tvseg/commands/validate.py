@@ -84,16 +84,23 @@ def run(args) -> int:
 def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None) -> str:
     """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis`` (its files in
     ``encoding``, default UTF-8)."""
+    segments, units, error = _segments_or_captions(folder, format=format, encoding=encoding)
+    if units is not None:
+        return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
+    return f"folder of segmentations, {len(segments)} show(s), {_rows(segments)} segment(s) (as evaluate reads it)"
+
+
+def _segments_or_captions(path: Path, *, format: str | None, encoding: str | None):
+    """``(segments, None, None)`` as evaluate reads ``path``; for roll-up captions, whose cues overlap (valid
+    units, not a segmentation), ``(None, units, the segments' error)``."""
     from tvseg.readers import read_segments, read_units
 
     try:
-        segments = read_segments(folder, format=format, encoding=encoding)
+        return read_segments(path, format=format, encoding=encoding), None, None
     except InputError as error:
         if "overlap" not in error.message:
             raise
-        units = read_units(folder, format=format, encoding=encoding)
-        return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
-    return f"folder of segmentations, {len(segments)} show(s), {_rows(segments)} segment(s) (as evaluate reads it)"
+        return None, read_units(path, format=format, encoding=encoding), error
 
 
 def _validate_run(args) -> int:
@@ -186,22 +193,13 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     if kind in ("vtt", "srt"):
         # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
         # here without the warnings of the lenient units reader, which reads it only with --units
-        try:
-            segments = read_segments(file, format=kind, encoding=encoding)
-        except InputError as error:
-            if "overlap" not in error.message:
-                raise
-            # roll-up captions: valid units, not a chapter file
-            units = read_units(file, format=kind, encoding=encoding)
-            return f"{kind.upper()} captions, {len(units)} show(s), {cue_count(_rows(units))} as units only ({error})"
+        segments, units, error = _segments_or_captions(file, format=kind, encoding=encoding)
+        if units is not None:
+            return f"{kind.upper()} captions, {len(units)} show(s), {_rows(units)} cue(s) as units only ({error})"
         units = read_units(file, format=kind, encoding=encoding)
-        return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s), {cue_count(_rows(units))}"
+        return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s), {_rows(units)} cue(s)"
     segments = read_segments(file, format=kind, encoding=encoding)
     return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s)"
-
-
-def cue_count(n: int) -> str:
-    return f"{n} cue(s)"
 
 
 def _rows(columns: Columns) -> int:

@@ -43,39 +43,30 @@ def experiments() -> list[tuple[str, str, float, tuple[int, int]]]:
     return [("1", e, 0.5, r) for e in SCENARIOS for r in RANGES]
 
 
-def _windowdiff(pairs, k: int | None, convention: str) -> np.ndarray:
-    """WindowDiff of every pair, in ``convention`` with ``k`` (None: the convention's default)."""
+def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int, *, convention: str = "paper") -> dict:
+    """WindowDiff and S with ``n = 2`` of each hypothesis.
+
+    WindowDiff is the paper's, with ``k``; with ``convention="segeval1"``, that of segeval 1.x (the
+    implementation behind Fournier & Inkpen's numbers), which takes ``k`` = half the mean reference
+    segment size rounded half up and slides windows of ``k`` units (``k - 1`` gaps), ``N + 1 - k`` of
+    them; the ``k`` given by the study is then not used.
+    """
     from tvseg.unit.conventions import geometry
-    from tvseg.unit.windows import window_counts
-
-    g = geometry(pairs.n, pairs.reference_segments(), k, convention)
-    errors = window_counts(pairs, g, probes=False, summed=False).errors
-    assert errors is not None  # swept
-    return errors / g.divisor
-
-
-def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
-    """WindowDiff (the paper's) and S with ``n = 2`` of each hypothesis."""
     from tvseg.unit.masses import BoundaryPairs
     from tvseg.unit.similarity import pair_counts
+    from tvseg.unit.windows import window_counts
 
     pairs = BoundaryPairs.against(masses, hypotheses)
+    g = geometry(pairs.n, pairs.reference_segments(), k if convention == "paper" else None, convention)
+    errors = window_counts(pairs, g, probes=False, summed=False).errors
+    assert errors is not None  # swept
     penalty, potential = pair_counts(pairs, n=2)
-    return {"windowdiff": _windowdiff(pairs, k, "paper"), "s": 1.0 - penalty / potential}
+    return {"windowdiff": errors / g.divisor, "s": 1.0 - penalty / potential}
 
 
 def window_and_similarity_segeval1(masses: np.ndarray, hypotheses: np.ndarray, k: int) -> dict:
-    """As :func:`window_and_similarity`, with WindowDiff in the ``"segeval1"`` convention and its own ``k``.
-
-    segeval 1.x (the implementation behind Fournier & Inkpen's numbers) takes ``k`` = half the mean
-    reference segment size rounded half up and slides windows of ``k`` units (``k - 1`` gaps),
-    ``N + 1 - k`` of them; the ``k`` given by the study is not used.
-    """
-    from tvseg.unit.masses import BoundaryPairs
-
-    out = window_and_similarity(masses, hypotheses, k)
-    out["windowdiff"] = _windowdiff(BoundaryPairs.against(masses, hypotheses), None, "segeval1")
-    return out
+    """:func:`window_and_similarity` with WindowDiff in the ``"segeval1"`` convention and its own ``k``."""
+    return window_and_similarity(masses, hypotheses, k, convention="segeval1")
 
 
 def default_references(as_published: bool) -> str:

@@ -64,6 +64,13 @@ ERROR_TYPES = {
 }
 
 
+def _checked(size_range: tuple[int, int]) -> tuple[int, int]:
+    lo, hi = size_range
+    if not 1 <= lo < hi:
+        raise ValueError(f"segment size range must satisfy 1 <= lo < hi, got {size_range!r}")
+    return lo, hi
+
+
 def reference_masses(rng: np.random.Generator, n_segments: int, size_range: tuple[int, int]) -> np.ndarray:
     """Draw a reference of ``n_segments`` segments with sizes uniform on the integers ``lo .. hi - 1``.
 
@@ -73,10 +80,7 @@ def reference_masses(rng: np.random.Generator, n_segments: int, size_range: tupl
     with ``p = 0.5`` false negatives, :math:`P_k \\approx 0.5 k / \\bar{s} = 6 / 24.5 = 0.245`, their
     Table 1a, where a mean of 25 would give 0.240.
     """
-    lo, hi = size_range
-    if not 1 <= lo < hi:
-        raise ValueError(f"segment size range must satisfy 1 <= lo < hi, got {size_range!r}")
-    return rng.integers(lo, hi, size=n_segments, dtype=np.int64)
+    return rng.integers(*_checked(size_range), size=n_segments, dtype=np.int64)
 
 
 def stratified_reference_masses(rng: np.random.Generator, n_segments: int, size_range: tuple[int, int]) -> np.ndarray:
@@ -90,10 +94,7 @@ def stratified_reference_masses(rng: np.random.Generator, n_segments: int, size_
     histogram, the largest source of spread of a 10-trial study on a wide range (stratified sampling,
     Cochran 1977, ch. 5).
     """
-    lo, hi = size_range
-    if not 1 <= lo < hi:
-        raise ValueError(f"segment size range must satisfy 1 <= lo < hi, got {size_range!r}")
-    sizes = np.arange(lo, hi, dtype=np.int64)
+    sizes = np.arange(*_checked(size_range), dtype=np.int64)
     repeats, left_over = divmod(n_segments, sizes.size)
     drawn = np.concatenate([np.repeat(sizes, repeats), rng.choice(sizes, size=left_over, replace=False)])
     return rng.permutation(drawn)
@@ -107,10 +108,14 @@ def _empty(masses: np.ndarray, n_hypotheses: int) -> np.ndarray:
     return np.zeros((n_hypotheses, int(masses.sum()) - 1), dtype=bool)
 
 
+def _boundary_gaps(masses: np.ndarray) -> np.ndarray:
+    return np.cumsum(masses)[:-1] - 1
+
+
 def false_negatives(rng: np.random.Generator, masses: np.ndarray, n_hypotheses: int, p: float) -> np.ndarray:
     """The reference's boundaries, each kept with probability ``1 - p`` independently: ``(H, N - 1)`` bool."""
     out = _empty(masses, n_hypotheses)
-    gaps = np.cumsum(masses)[:-1] - 1
+    gaps = _boundary_gaps(masses)
     out[:, gaps] = rng.random((n_hypotheses, gaps.size)) >= p
     return out
 
@@ -160,8 +165,8 @@ def false_positives_around_boundaries(
         outside = (position < 1) | (position > n - 1)
         return outside | on_reference[np.where(outside, 0, position)]
 
-    position = b + np.rint(rng.standard_normal(b.size) * s).astype(np.int64)
-    bad = refused(position)
+    position = b.copy()
+    bad = np.ones(b.size, dtype=bool)
     while bad.any():
         redo = np.flatnonzero(bad)
         position[redo] = b[redo] + np.rint(rng.standard_normal(redo.size) * s[redo]).astype(np.int64)
@@ -179,7 +184,7 @@ def false_positives_in_document(
     """
     n = int(masses.sum())
     out = rng.random((n_hypotheses, n - 1)) < p * masses.size / n
-    out[:, np.cumsum(masses)[:-1] - 1] = False
+    out[:, _boundary_gaps(masses)] = False
     return out
 
 
@@ -205,7 +210,7 @@ def hypotheses(rng: np.random.Generator, masses: np.ndarray, errors: str, p: flo
         out = false_negatives(rng, masses, n_hypotheses, p)
     else:
         out = _empty(masses, n_hypotheses)
-        out[:, np.cumsum(masses)[:-1] - 1] = True
+        out[:, _boundary_gaps(masses)] = True
     if fp_kind is not None:
         out |= _FALSE_POSITIVES[fp_kind](rng, masses, n_hypotheses, p)
     return out

@@ -117,13 +117,18 @@ class Reference:
     length: np.ndarray
     trial: np.ndarray
 
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Whether each segment is the first, and whether it is the last, of its show."""
+        offsets = self.segments.offsets()
+        first, last = np.zeros((2, len(self.segments)), dtype=bool)
+        first[offsets[:-1]] = True
+        last[offsets[1:] - 1] = True
+        return first, last
+
     @property
     def boundary_segment(self) -> np.ndarray:
         """Index of the segment that starts at each boundary (every segment but a show's first)."""
-        seg = self.segments
-        first = np.zeros(len(seg), dtype=bool)
-        first[seg.offsets()[:-1]] = True
-        return np.flatnonzero(~first)
+        return np.flatnonzero(~self.edges()[0])
 
 
 def _segments(show: np.ndarray, start: np.ndarray, end: np.ndarray, n_shows: int):
@@ -173,8 +178,8 @@ def hypothesis_segments(show: np.ndarray, time: np.ndarray, length: np.ndarray):
 
 
 def _shift(rng, show, time, length, sigma):
-    moved = time + rng.normal(0.0, sigma, len(time))
-    out = (moved <= 0) | (moved >= length[show])
+    moved = time.copy()
+    out = np.ones(len(time), dtype=bool)
     while out.any():
         moved[out] = time[out] + rng.normal(0.0, sigma, int(out.sum()))
         out = (moved <= 0) | (moved >= length[show])
@@ -196,19 +201,15 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
     b_show, b_time = seg.show[b_seg], seg.start[b_seg]
     keep = np.ones(len(b_seg), dtype=bool)
     extra_show, extra_time = [], []
-    events = np.zeros(n_shows)
+    event_show = [np.zeros(0, dtype=np.int64)]
     d = seg.duration
-    off = seg.offsets()
-    is_first = np.zeros(len(seg), dtype=bool)
-    is_first[off[:-1]] = True
-    is_last = np.zeros(len(seg), dtype=bool)
-    is_last[off[1:] - 1] = True
+    is_first, is_last = reference.edges()
     shift = None
     for part in errors.split("+"):
         if part == "DEL":
             hit = rng.random(len(b_seg)) < p
             keep &= ~hit
-            events += np.bincount(b_show[hit], minlength=n_shows)
+            event_show.append(b_show[hit])
         elif part in ("MISS-short", "MISS-long"):
             short = d < LONG_THRESHOLD
             eligible = (short if part == "MISS-short" else ~short) & ~(is_first & is_last)
@@ -219,7 +220,7 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
             # boundary index of segment i's start is i - show - 1 (one first segment per show before it)
             j = i - seg.show[i] - np.where(left[i], 1, 0)
             keep[j] = False
-            events += np.bincount(seg.show[i], minlength=n_shows)
+            event_show.append(seg.show[i])
         elif part in ("INS", "INS-edge"):
             hit = rng.random(len(seg)) < p
             i = np.flatnonzero(hit)
@@ -233,7 +234,7 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
             inside = (t > 0) & (t < reference.length[seg.show[i]])
             extra_show.append(seg.show[i][inside])
             extra_time.append(t[inside])
-            events += np.bincount(seg.show[i], minlength=n_shows)
+            event_show.append(seg.show[i])
         elif part == "INS-across":
             hit = rng.random(len(b_seg)) < p
             nxt = b_seg[hit]
@@ -242,7 +243,7 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
             keep[np.flatnonzero(hit)] = False
             extra_show += [seg.show[nxt], seg.show[nxt]]
             extra_time += [b_time[hit] - a, b_time[hit] + c]
-            events += np.bincount(seg.show[nxt], minlength=n_shows)
+            event_show.append(seg.show[nxt])
         elif part.startswith("SHIFT") and part[5:].replace(".", "", 1).isdigit():
             shift = float(part[5:])
         else:
@@ -252,6 +253,7 @@ def inject(rng: np.random.Generator, reference: Reference, errors: str, p: float
     if shift is not None:
         time = _shift(rng, show, time, reference.length, shift)
     inside = (time > 0) & (time < reference.length[show])  # a zero-width false segment at a show edge
+    events = np.bincount(np.concatenate(event_show), minlength=n_shows).astype(float)
     return hypothesis_segments(show[inside], time[inside], reference.length), events
 
 
@@ -276,17 +278,13 @@ def score(
         tolerances=tuple(map(float, tolerances[1:])),
         titles=False,
     )
-    comp = scores.components.copy()
     trial = pd.Index(reference.trial, name="trial")
-    comp.index = trial
-    per_trial = comp.groupby(level=0).sum()
+    per_trial = scores.components.set_axis(trial).groupby(level=0).sum()
     table = metric_table(per_trial)
     out: dict[str, np.ndarray | float] = {k: table[k].to_numpy(float) for k in METRICS[:6]}
     out["recall_n_short"] = rate(per_trial["n_correct_reference_short"], per_trial["n_reference_short"])
     out["recall_n_long"] = rate(per_trial["n_correct_reference_long"], per_trial["n_reference_long"])
-    matched = scores.boundary_matched.copy()
-    matched.index = trial
-    matched = matched.groupby(level=0).sum()
+    matched = scores.boundary_matched.set_axis(trial).groupby(level=0).sum()
     for tol in dict.fromkeys(map(float, tolerances)):
         c = per_trial.copy()
         c["boundary_n_matched"] = matched[tol]
