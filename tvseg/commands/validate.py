@@ -64,13 +64,7 @@ def run(args) -> int:
         raise UsageError("give files or folders to check, or evaluate's options (--reference, --hypothesis ...)")
     for path in args.paths:
         for folder in _inputs(Path(path)):
-            files = _files(folder)
-            checks: list[tuple[Path, Callable[..., str]]] = [(file, validate_file) for file in files if file != folder]
-            if folder.is_dir() and (files or not any(p.is_dir() for p in folder.iterdir())):
-                checks.append((folder, validate_folder))
-            elif not folder.is_dir():
-                checks = [(folder, validate_file)]
-            for item, check in checks:
+            for item, check in _checks(folder):
                 try:
                     summary = check(item, format=args.format, encoding=encoding)
                 except TvsegError as error:
@@ -145,15 +139,18 @@ def _inputs(path: Path) -> list[Path]:
     return out
 
 
-def _files(path: Path) -> list[Path]:
-    """The files of a folder that a reader reads (a file: itself)."""
+def _checks(path: Path) -> list[tuple[Path, Callable[..., str]]]:
+    """A file, to read with :func:`validate_file`; or a folder's files a reader reads, each with
+    :func:`validate_file`, then the folder with :func:`validate_folder` (unless it holds sub-folders only)."""
     from tvseg.readers import FORMATS
 
-    if path.is_dir():
-        return sorted(
-            p for p in path.iterdir() if p.is_file() and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem")
-        )
-    return [path]
+    if not path.is_dir():
+        return [(path, validate_file)]
+    files = [p for p in path.iterdir() if p.is_file() and (p.suffix.lower() in FORMATS or p.suffix.lower() == ".uem")]
+    checks: list[tuple[Path, Callable[..., str]]] = [(file, validate_file) for file in sorted(files)]
+    if files or not any(p.is_dir() for p in path.iterdir()):
+        checks.append((path, validate_folder))
+    return checks
 
 
 def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None) -> str:

@@ -57,10 +57,10 @@ def window_and_similarity(masses: np.ndarray, hypotheses: np.ndarray, k: int, *,
     from tvseg.unit.windows import window_counts
 
     pairs = BoundaryPairs.against(masses, hypotheses)
+    penalty, potential = pair_counts(pairs, n=2)
     g = geometry(pairs.n, pairs.reference_segments(), k if convention == "paper" else None, convention)
     errors = window_counts(pairs, g, probes=False, summed=False).errors
     assert errors is not None  # swept
-    penalty, potential = pair_counts(pairs, n=2)
     return {"windowdiff": errors / g.divisor, "s": 1.0 - penalty / potential}
 
 
