@@ -291,3 +291,16 @@ def test_default_run_is_within_the_issues_allowance_of_every_published_cell():
     for cell in cells:
         allowance = 0.006 if cell.table == "3" else 0.003
         assert abs(cell.difference) <= allowance, cell
+
+
+def test_largest_difference_per_table_is_the_first_of_the_farthest():
+    from tvseg.simulate.report import largest_differences
+    from tvseg.simulate.study import Cell
+
+    def cell(table, value, published):
+        return Cell(table, "FN", 0.5, (20, 30), "pk", value, published)
+
+    # table 1: differences +0.25, -0.5, +0.5 (exact in binary): the first of the two at 0.5 is kept;
+    # table 2: no published value, no difference, no entry
+    cells = [cell("1", 0.75, 0.5), cell("1", 0.25, 0.75), cell("1", 1.0, 0.5), cell("2", 0.5, None)]
+    assert largest_differences(cells) == {"1": cells[1]}

@@ -246,7 +246,10 @@ def load(args):
 def files_of(args):
     """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
     (nothing read yet)."""
+    from tvseg.readers.mapped_columns import SideColumns
+    from tvseg.readers.metadata import metadata_origins
     from tvseg.readers.source import check_encoding
+    from tvseg.readers.time_origin import TimeOrigins
     from tvseg.scale import Files
 
     encoding = check_encoding(getattr(args, "encoding", None))
@@ -296,9 +299,14 @@ def files_of(args):
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
     settings = settings_of(args)
+    columns = SideColumns.from_options(getattr(args, "columns", None) or [], systems=list(systems))
+    metadata = getattr(args, "metadata", None)  # its time_origin column gives an origin per show
+    per_show = metadata_origins(metadata, encoding=getattr(args, "encoding", None)) if metadata else {}
     files = Files(
-        columns=_columns(args, systems),
-        time_origin=_time_origins(args, systems),
+        columns=columns,
+        time_origin=TimeOrigins.from_options(
+            getattr(args, "time_origin", None) or [], systems=list(systems), metadata=per_show
+        ),
         reference=args.reference,
         hypotheses=systems,
         units=args.units or None,
@@ -351,24 +359,6 @@ def _preset_help(preset) -> str:
                 f"--{option.get(field, field)} {'auto' if value is None else f'{value:g}' if isinstance(value, float) else value}"
             )
     return f"{preset.tool}" + (f" ({' '.join(parts)})" if parts else ", no option: its metrics are always computed")
-
-
-def _columns(args, systems):
-    """The ``--columns`` mappings, checked (None without any)."""
-    from tvseg.readers.mapped_columns import SideColumns
-
-    return SideColumns.from_options(getattr(args, "columns", None) or [], systems=list(systems))
-
-
-def _time_origins(args, systems):
-    """The ``--time-origin`` options and the metadata's ``time_origin`` column, or None."""
-    from tvseg.readers.metadata import metadata_origins
-    from tvseg.readers.time_origin import TimeOrigins
-
-    values = getattr(args, "time_origin", None) or []
-    metadata = getattr(args, "metadata", None)
-    per_show = metadata_origins(metadata, encoding=getattr(args, "encoding", None)) if metadata else {}
-    return TimeOrigins.from_options(values, systems=list(systems), metadata=per_show)
 
 
 def show_ends(reference, uem) -> dict:
