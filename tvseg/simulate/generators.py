@@ -64,6 +64,14 @@ ERROR_TYPES = {
 }
 
 
+def known(choices: dict, name: str, what: str):
+    """``choices[name]``, or a ValueError that names ``what`` was asked for and the names known."""
+    try:
+        return choices[name]
+    except KeyError:
+        raise ValueError(f"unknown {what} {name!r}; expected one of {sorted(choices)}") from None
+
+
 def _checked(size_range: tuple[int, int]) -> tuple[int, int]:
     lo, hi = size_range
     if not 1 <= lo < hi:
@@ -202,10 +210,7 @@ def hypotheses(rng: np.random.Generator, masses: np.ndarray, errors: str, p: flo
     -------
     numpy.ndarray of bool, shape ``(n_hypotheses, N - 1)``: boundary indicators.
     """
-    try:
-        with_fn, fp_kind = ERROR_TYPES[errors]
-    except KeyError:
-        raise ValueError(f"unknown error type {errors!r}; expected one of {sorted(ERROR_TYPES)}") from None
+    with_fn, fp_kind = known(ERROR_TYPES, errors, "error type")
     if with_fn:
         out = false_negatives(rng, masses, n_hypotheses, p)
     else:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from tvseg.simulate.generators import REFERENCE_DESIGNS
+from tvseg.simulate.generators import REFERENCE_DESIGNS, known
 from tvseg.simulate.generators import hypotheses as draw_hypotheses
 
 __all__ = ["Cell", "experiment_rng", "window_size", "run_experiment", "run_experiments", "run_cells"]
@@ -116,12 +116,7 @@ def run_experiment(
         deviation over those hypotheses.
     """
     table, errors, p, size_range = experiment
-    try:
-        draw_reference = REFERENCE_DESIGNS[references]
-    except KeyError:
-        raise ValueError(
-            f"unknown reference design {references!r}; expected one of {sorted(REFERENCE_DESIGNS)}"
-        ) from None
+    draw_reference = known(REFERENCE_DESIGNS, references, "reference design")
     rng = experiment_rng(seed, study, table, errors, p, size_range)
     drawn_range = (size_range[0], size_range[1] + int(inclusive))
     k = window_size((drawn_range[0], drawn_range[1] - 1))
