@@ -491,11 +491,24 @@ def compute(components: Components) -> dict[str, Any]:
     """Every metric whose components are all in ``components`` (a table: one value per row; or their
     sums), by its registry formula, in registry order."""
     present = set(getattr(components, "columns", components))
+    arrays = _Arrays(components)
     out: dict[str, Any] = {}
     for metric in REGISTRY:
         if metric.formula is not None and set(metric.components) <= present:
-            out[metric.key] = metric.formula(components, out)
+            out[metric.key] = metric.formula(arrays, out)
     return out
+
+
+class _Arrays(dict[str, Any]):
+    """The components as float arrays, each converted once, when a formula first reads it."""
+
+    def __init__(self, components: Components) -> None:
+        super().__init__()
+        self._components = components
+
+    def __missing__(self, key: str) -> Any:
+        value = self[key] = _array(self._components[key])
+        return value
 
 
 _KERNELS: list[Callable[..., dict[str, Any]]] = []
