@@ -71,18 +71,23 @@ def nltk_string(masses):
     return "1".join("0" * (m - 1) for m in masses)
 
 
+def assert_segeval_per_document(system, masses):
+    """Each document's Pk, WindowDiff, B and S equal segeval's on its masses (segeval takes (hypothesis,
+    reference))."""
+    for doc, (ref, hyp) in masses.items():
+        got = system["shows"][doc]
+        assert got["pk"] == pytest.approx(float(segeval.pk(hyp, ref)), abs=1e-12), doc
+        assert got["windowdiff"] == pytest.approx(float(segeval.window_diff(hyp, ref)), abs=1e-12), doc
+        assert got["b"] == pytest.approx(float(segeval.boundary_similarity(hyp, ref)), abs=1e-12), doc
+        assert got["s"] == pytest.approx(float(segeval.segmentation_similarity(hyp, ref)), abs=1e-12), doc
+
+
 @pytest.mark.parametrize("kind", ["choi", "wiki727k"])
 def test_every_document_equals_segeval(tmp_path, kind):
     masses = corpus(tmp_path, kind)
     system = evaluate_json(tmp_path, kind, "--convention", "segeval")
     assert set(system["shows"]) == set(masses)
-    for doc, (ref, hyp) in masses.items():
-        got = system["shows"][doc]
-        # segeval takes (hypothesis, reference)
-        assert got["pk"] == pytest.approx(float(segeval.pk(hyp, ref)), abs=1e-12), doc
-        assert got["windowdiff"] == pytest.approx(float(segeval.window_diff(hyp, ref)), abs=1e-12), doc
-        assert got["b"] == pytest.approx(float(segeval.boundary_similarity(hyp, ref)), abs=1e-12), doc
-        assert got["s"] == pytest.approx(float(segeval.segmentation_similarity(hyp, ref)), abs=1e-12), doc
+    assert_segeval_per_document(system, masses)
     # the unit metrics only: no time-domain metric, not even as null
     assert set(system["corpus"]) == set(tvseg.evaluation.UNIT_METRICS)
     assert set(system["macro"]) == set(tvseg.evaluation.UNIT_METRICS)
@@ -95,16 +100,8 @@ def test_every_document_equals_segeval(tmp_path, kind):
 
 def test_preset_segeval_gives_segeval_numbers(tmp_path):
     masses = corpus(tmp_path, "choi", seed=3)
-    try:
-        system = evaluate_json(tmp_path, "choi", "--preset", "segeval")
-    except SystemExit:  # argparse: no such option
-        pytest.skip("--preset is not built yet")
-    for doc, (ref, hyp) in masses.items():
-        got = system["shows"][doc]
-        assert got["pk"] == pytest.approx(float(segeval.pk(hyp, ref)), abs=1e-12), doc
-        assert got["windowdiff"] == pytest.approx(float(segeval.window_diff(hyp, ref)), abs=1e-12), doc
-        assert got["b"] == pytest.approx(float(segeval.boundary_similarity(hyp, ref)), abs=1e-12), doc
-        assert got["s"] == pytest.approx(float(segeval.segmentation_similarity(hyp, ref)), abs=1e-12), doc
+    system = evaluate_json(tmp_path, "choi", "--preset", "segeval")
+    assert_segeval_per_document(system, masses)
 
 
 def test_every_document_equals_nltk(tmp_path):
