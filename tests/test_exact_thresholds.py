@@ -19,7 +19,7 @@ from tvseg.cli import main
 from tvseg.columns import stack
 from tvseg.errors import TvsegWarning
 from tvseg.retrieval.corpus import score_shows
-from tvseg.retrieval.sweeps import GAMMAS, TOLERANCES, gamma_sweep, tolerance_sweep
+from tvseg.retrieval.sweeps import GAMMAS, TOLERANCES, gamma_sweep, sweep_tallies, tolerance_sweep
 
 
 def dec(units: int, places: int) -> str:
@@ -199,7 +199,7 @@ def test_coverage_decisions_over_a_corpus_and_the_gamma_sweep():
     expected = np.array([exact_correct(p, 85, r, h) for p, r, h in cases])
     assert (scores.components["n_correct_reference"].to_numpy() == expected).all()
     assert expected.sum() < len(cases) // 2 + 1000  # the threshold cases are all incorrect
-    sweep = gamma_sweep(scores)
+    sweep = gamma_sweep(sweep_tallies(scores, tolerances=()))
     for g, n_correct in zip(GAMMAS[::5], (sweep["recall_n"].to_numpy() * len(cases))[::5]):
         gamma_num = int(round(g * 100))
         truth = sum(exact_correct(p, gamma_num, r, h) for p, r, h in cases)
@@ -268,6 +268,6 @@ def test_tolerance_decisions_over_a_corpus_and_the_tolerance_sweep():
         )
     distance = [abs(Fraction(dec(r, 2)) - Fraction(dec(h, 2))) for r, h, _ in cases]
     assert (scores.components["boundary_n_matched"].to_numpy() == [d <= 10 for d in distance]).all()
-    sweep = tolerance_sweep(scores)
+    sweep = tolerance_sweep(sweep_tallies(scores), scores.components)
     for tol, recall in zip(sweep["tolerance"], sweep["boundary_recall"]):
         assert round(recall * len(cases)) == sum(d <= Fraction(int(tol)) for d in distance), tol

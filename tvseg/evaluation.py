@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,12 +29,12 @@ from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
-from tvseg.retrieval.corpus import ShowScores, score_shows
+from tvseg.retrieval.corpus import TITLE_COMPONENTS, ShowScores, score_shows
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
-from tvseg.retrieval.shards import join_scores
+from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.significance import policy
-from tvseg.retrieval.sweeps import TOLERANCES, gamma_sweep, tolerance_sweep
+from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
@@ -52,6 +52,7 @@ __all__ = [
     "SystemResult",
     "UNIT_METRICS",
     "SystemShard",
+    "ShowComponents",
     "score_shard",
     "reduce_shards",
 ]
@@ -68,8 +69,10 @@ class SystemResult:
     Attributes
     ----------
     name : str
-    scores : ShowScores
-        Components per show, the matching and the segments.
+    scores : ShowScores or ShowComponents
+        Components per show, the matching and the segments; or, from an evaluation that kept no
+        segment (:func:`tvseg.scale.evaluate_files`), the components per show alone (then
+        ``matches`` and ``boundary_pairs`` are empty).
     shows : pandas.DataFrame
         Metrics per show (index: show id).
     corpus, macro : dict
@@ -86,7 +89,7 @@ class SystemResult:
     """
 
     name: str
-    scores: ShowScores
+    scores: ShowScores | ShowComponents
     shows: pd.DataFrame
     corpus: dict[str, Any]
     macro: dict[str, Any]
@@ -261,9 +264,10 @@ def _with_overlaps(
     give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)], stacklevel=3)
     shards = score_shard(p, sweep_tolerances=sweep_tolerances)
     for name in overlapping:  # no unit scores: the unit metrics need disjoint segments
-        shards[name] = SystemShard(
-            op.own_scores(p, shards[name].scores, hypotheses[name], name, check_time_base=check_time_base)
-        )
+        stand_in = shards[name].scores
+        assert isinstance(stand_in, ShowScores)
+        own = op.own_scores(p, stand_in, hypotheses[name], name, check_time_base=check_time_base)
+        shards[name] = SystemShard(own, sweep_tallies(own, tolerances=sweep_tolerances))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         second = reduce_shards(
@@ -326,19 +330,46 @@ def _in_units(reference: Any, hypotheses: Mapping[str, Mapping[str, Any]], **opt
 
 
 @dataclass(frozen=True, eq=False)
+class ShowComponents:
+    """A system's additive components per show, without its segments: what the pooled values, the
+    bootstrap and the warnings read of a :class:`~tvseg.retrieval.corpus.ShowScores`."""
+
+    shows: list[str]
+    components: pd.DataFrame
+    titles: bool
+
+
+@dataclass(frozen=True, eq=False)
 class SystemShard:
     """One system scored on one shard of the shows (:func:`score_shard`), before the reduction.
 
     Attributes
     ----------
-    scores : ShowScores
-        Components per show of the shard, the matching and the segments (show indices local).
+    scores : ShowScores or ShowComponents
+        Components per show of the shard, the matching and the segments (show indices local); or
+        the components alone (:meth:`lean`).
+    tallies : SweepTallies
+        What the sweeps need of the shard (:func:`tvseg.retrieval.sweeps.sweep_tallies`).
     units : tvseg.unit.reduction.UnitPart or None
         The unit scores of the shard (None without units or frames).
     """
 
-    scores: ShowScores
+    scores: ShowScores | ShowComponents
+    tallies: SweepTallies
     units: UnitPart | None = None
+
+    def lean(self) -> SystemShard:
+        """The shard without its segments: what :func:`reduce_shards` needs for every pooled value and
+        the JSON (a corpus too large to hold its segments is reduced from these)."""
+        s = self.scores
+        return replace(self, scores=ShowComponents(list(s.shows), s.components, s.titles))
+
+    def without_titles(self) -> SystemShard:
+        """The shard as scored without titles (its title components dropped): a shard scored with
+        titles that the corpus then scores without (:mod:`tvseg.scale`)."""
+        s = self.lean().scores
+        kept = s.components.drop(columns=[c for c in TITLE_COMPONENTS if c in s.components.columns])
+        return replace(self, scores=ShowComponents(s.shows, kept, False))
 
 
 def score_shard(
@@ -406,7 +437,8 @@ def score_shard(
                 part=True,
                 regions=ref.region,
             )
-        out[name] = SystemShard(scores=scores, units=units)
+        tallies = sweep_tallies(scores, tolerances=sweep_tolerances)
+        out[name] = SystemShard(scores=scores, tallies=tallies, units=units)
     return out
 
 
@@ -444,7 +476,16 @@ def reduce_shards(
     systems, unit_tables, unit_scored = {}, {}, {}
     firsts = None
     for name in shards[0]:
-        scores = join_scores([shard[name].scores for shard in shards])
+        parts = [shard[name].scores for shard in shards]
+        if all(isinstance(part, ShowScores) for part in parts):
+            scores: ShowScores | ShowComponents = join_scores(cast("list[ShowScores]", parts))
+        else:
+            titles = {part.titles for part in parts}
+            if len(titles) != 1:
+                raise ValueError("shards scored with and without titles cannot be joined")
+            joined = join_frames([part.components for part in parts])
+            scores = ShowComponents([s for part in parts for s in part.shows], joined, titles.pop())
+        tallies = join_tallies([shard[name].tallies for shard in shards])
         shows = scores.shows
         if firsts is None:
             firsts = np.cumsum([0] + [len(shard[name].scores.shows) for shard in shards[:-1]]).tolist()
@@ -452,18 +493,22 @@ def reduce_shards(
         corpus = corpus_metrics(scores.components, titles=scores.titles)
         if shards[0][name].units is not None:
             # every shard is scored with the corpus's units (or frames): none of them is None
-            parts = cast("list[UnitPart]", [shard[name].units for shard in shards])
-            per_show_units, corpus_units = reduce_unit_parts(parts, firsts, shows, undefined=False)
-            unit_tables[name] = (unit_components_table(parts, firsts, len(shows)), unit_rates)
+            unit_parts = cast("list[UnitPart]", [shard[name].units for shard in shards])
+            per_show_units, corpus_units = reduce_unit_parts(unit_parts, firsts, shows, undefined=False)
+            unit_tables[name] = (unit_components_table(unit_parts, firsts, len(shows)), unit_rates)
             scored = np.zeros(len(shows), dtype=bool)
-            for part, first in zip(parts, firsts):
+            for part, first in zip(unit_parts, firsts):
                 scored[first + np.asarray(part.scored, dtype=np.int64)] = True
             unit_scored[name] = scored
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
-        matches = match_table(
-            scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
-        )
+        if isinstance(scores, ShowScores):
+            matches = match_table(
+                scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
+            )
+            pairs = _pairs(scores, shows)
+        else:  # no segment kept: no table of segments
+            matches, pairs = _NO_MATCHES, _NO_PAIRS
         systems[name] = SystemResult(
             name=name,
             scores=scores,
@@ -473,9 +518,9 @@ def reduce_shards(
             by_length=by_length(scores.components),
             groups=by_group(scores.components, metadata, titles=scores.titles),
             matches=matches,
-            gamma_sweep=gamma_sweep(scores),
-            tolerance_sweep=tolerance_sweep(scores, sweep_tolerances),
-            boundary_pairs=_pairs(scores, shows),
+            gamma_sweep=gamma_sweep(tallies),
+            tolerance_sweep=tolerance_sweep(tallies, scores.components, sweep_tolerances),
+            boundary_pairs=pairs,
             titles=scores.titles,
         )
         if domain == "units":
@@ -530,6 +575,10 @@ def _units_only(sr: SystemResult) -> SystemResult:
 
     restricted: SystemResult = keep_only(sr, UNIT_METRICS, by_length={})
     return restricted
+
+
+_NO_PAIRS = pd.DataFrame({"show": np.empty(0, object), "reference": np.empty(0), "hypothesis": np.empty(0)})
+_NO_MATCHES = pd.DataFrame({"show": np.empty(0, object)})
 
 
 def _pairs(scores: ShowScores, shows: Sequence[str]) -> pd.DataFrame:

@@ -241,9 +241,29 @@ def boundary_components(pair: ShowScores) -> dict[str, np.ndarray]:
     }
 
 
+TITLE_COMPONENTS = (
+    "n_untitled_reference",
+    "n_correct_titled_reference",
+    "title_correct_reference",
+    "title_f1_sum",
+    "title_correct_hypothesis",
+    "title_rougeL_sum",
+    "title_list_n_shows",
+    "title_list_rougeL_sum",
+    "title_matched_n_shows",
+    "title_matched_rougeL_p_sum",
+    "title_matched_rougeL_r_sum",
+    "title_matched_rougeL_f_sum",
+    "title_matched_sum",
+)
+"""The components :func:`title_components` gives, in its order (the columns a system scored without
+titles lacks)."""
+
+
 @component_kernel
 def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
-    """The title components of the module docstring (none when titles are not scored)."""
+    """The title components of the module docstring, :data:`TITLE_COMPONENTS` (none when titles are
+    not scored)."""
     verdicts = pair.title_verdicts
     if verdicts is None:
         return {}
