@@ -333,6 +333,59 @@ def test_files_read_by_the_shards_in_this_process(corpus, in_shards, shards):
     assert "a: show(s) not in the reference, left out: extra_show (from " in " ".join(m for _, m in many[1])
 
 
+def _same_without_segments(one, many):
+    (a, a_caught), (b, b_caught) = one, many
+    assert json.dumps(b.to_json()) == json.dumps(a.to_json())
+    assert b_caught == a_caught
+    for name, sr in a.systems.items():
+        pd.testing.assert_frame_equal(b.systems[name].shows, sr.shows)
+        pd.testing.assert_frame_equal(b.systems[name].gamma_sweep, sr.gamma_sweep)
+        assert b.systems[name].matches.empty and not hasattr(b.systems[name].scores, "matching")
+
+
+@pytest.mark.parametrize("shards", [1, 3, 7])
+def test_files_scored_without_keeping_segments(corpus, in_shards, shards):
+    # segments=False (tvseg evaluate without --html): each shard keeps its components and sweep tallies
+    # alone, not its segments; the JSON, the per-show tables and the warnings are one process's
+    files = _files(corpus["folder"])
+    one = _one_process(files, corpus["settings"])
+    _same_without_segments(
+        one, in_shards(lambda: evaluate_files(files, shards=shards, segments=False, settings=corpus["settings"]))
+    )
+
+
+@pytest.mark.parametrize("segments", [True, False])
+def test_titles_are_decided_by_the_corpus_not_by_a_shard(corpus, tmp_path, in_shards, segments, monkeypatch):
+    # the reference titled in its first 100 shows only, as system a; b never: a shard of the second half
+    # has no title on either side, scored without titles, then again with them (the corpus scores a's
+    # titles); b's shards hold reference titles, scored with titles, then without (the corpus cannot score
+    # b's: b has none)
+    folder = tmp_path / "titles"
+    (folder / "ref").mkdir(parents=True)
+    for path in sorted((corpus["folder"] / "ref").iterdir()):
+        lines = path.read_text().splitlines(keepends=True)
+        if int(path.stem[4:]) >= N_SHOWS // 2:
+            lines = [" ".join(line.split(" ")[:7] + ["<NA>"] + line.split(" ")[8:]) for line in lines]
+        (folder / "ref" / path.name).write_text("".join(lines))
+    files = _files(corpus["folder"], reference=str(folder / "ref"))
+    one = _one_process(files, corpus["settings"])
+    assert one[0].systems["a"].titles and not one[0].systems["b"].titles
+    import tvseg.scale
+
+    process, again = tvseg.scale._process, []
+
+    def counted(task, titles=None):
+        again.append(titles is not None)
+        return process(task, titles)
+
+    monkeypatch.setattr(tvseg.scale, "_process", counted)
+    many = in_shards(lambda: evaluate_files(files, shards=4, segments=segments, settings=corpus["settings"]))
+    (same_run if segments else _same_without_segments)(one, many)
+    # 4 shards a round (a.rttm ends with a show that sorts first: a second round reads it whole), then the
+    # two shards of the second half again
+    assert again.count(False) == 8 and again.count(True) == 2
+
+
 def test_files_read_by_two_local_processes(corpus, in_shards):
     files = _files(corpus["folder"])
     same_run(

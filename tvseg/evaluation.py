@@ -24,12 +24,12 @@ import pandas as pd
 
 from tvseg import __version__
 from tvseg.metrics import COUNT_KEYS, keys
-from tvseg.output import json_safe
+from tvseg.output import Records, json_safe
 from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
-from tvseg.retrieval.corpus import TITLE_COMPONENTS, ShowScores, score_shows
+from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
 from tvseg.retrieval.shards import join_frames, join_scores
@@ -139,15 +139,20 @@ class EvaluationResult:
             f"{table}<p><small>{len(self.shows)} show(s), percent; {html.escape(self.settings.signature())}</small></p>"
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers)."""
+    def to_json(self, *, stream: bool = False) -> dict[str, Any]:
+        """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers).
+
+        ``stream=True``: each per-show table as a :class:`tvseg.output.Records`, which
+        :func:`tvseg.output.write_json_atomic` writes a block of shows at a time (the same text), so that
+        the object of a large corpus is never held whole.
+        """
         systems = {}
         for name, sr in self.systems.items():
             systems[name] = {
                 "corpus": sr.corpus,
                 "macro": sr.macro,
                 "by_length": sr.by_length,
-                "shows": sr.shows,
+                "shows": Records(sr.shows, integer_keys=COUNT_KEYS) if stream else sr.shows,
                 "groups": sr.groups,
                 "sweeps": {
                     "gamma": sr.gamma_sweep.to_dict(orient="records"),
@@ -367,9 +372,10 @@ class SystemShard:
     def without_titles(self) -> SystemShard:
         """The shard as scored without titles (its title components dropped): a shard scored with
         titles that the corpus then scores without (:mod:`tvseg.scale`)."""
-        s = self.lean().scores
-        kept = s.components.drop(columns=[c for c in TITLE_COMPONENTS if c in s.components.columns])
-        return replace(self, scores=ShowComponents(s.shows, kept, False))
+        s = self.scores
+        if isinstance(s, ShowScores):
+            return replace(self, scores=s.without_titles())
+        return replace(self, scores=ShowComponents(s.shows, without_title_components(s.components), False))
 
 
 def score_shard(

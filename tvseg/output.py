@@ -24,6 +24,7 @@ Any :class:`OSError` while writing (a full disk, a read-only folder, a permissio
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -64,6 +65,7 @@ __all__ = [
     "written_in_place",
     "new_run_id",
     "with_run_id",
+    "Records",
 ]
 
 
@@ -235,7 +237,7 @@ def _folder_of(path: Path, create_folder: bool) -> Path:
     return folder
 
 
-def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
+def write_text_atomic(path, text: str | Iterable[str], *, create_folder: bool = False) -> Path:
     """Write ``text`` (UTF-8, LF line ends) to ``path`` through a temporary file and a rename.
 
     Parameters
@@ -243,8 +245,8 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
     path : str or os.PathLike
         The file to (re)place; an existing file keeps its permissions, a new one gets 0644. A FIFO
         or a character device (:func:`written_in_place`) is written in place, not replaced.
-    text : str
-        The whole content.
+    text : str or iterable of str
+        The whole content, or its pieces (written as they come).
     create_folder : bool
         Create the missing parent folders; otherwise a missing folder is a :class:`UsageError`.
 
@@ -264,7 +266,8 @@ def write_text_atomic(path, text: str, *, create_folder: bool = False) -> Path:
             # O_APPEND: a regular file behind /dev/stdout gets the text after what was printed to it
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             try:
-                _write_all(fd, text.encode("utf-8"))
+                for piece in (text,) if isinstance(text, str) else text:
+                    _write_all(fd, piece.encode("utf-8"))
             finally:
                 os.close(fd)
         return path
@@ -317,7 +320,7 @@ def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:
     return [folder / name for name in files]
 
 
-def _replace_files(folder: Path, files: dict[str, str], path: Path, what: str) -> None:
+def _replace_files(folder: Path, files: Mapping[str, str | Iterable[str]], path: Path, what: str) -> None:
     """Write ``files`` to temporary names in ``folder`` (keeping an existing file's permissions, 0644 if
     new), flush, then rename each; a failure before the renames leaves ``folder`` as it was."""
     remove_leftovers(folder, files)
@@ -347,7 +350,7 @@ def json_safe(value: Any, *, integer_keys: Collection[Any] = frozenset(), key: A
     value}}`` (:func:`frame_records`). The one conversion behind ``--json`` and the report."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str, Records)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -389,29 +392,64 @@ def frame_records(frame: pd.DataFrame, *, integer_keys=frozenset()) -> dict:
 _FLAT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
 
 
+class Records:
+    """A table that JSON holds as ``{index: {column: value}}`` (what :func:`frame_records` makes of it),
+    converted and written a block of rows at a time (:func:`json_pieces`), never held whole as Python
+    objects: the per-show tables of a corpus of many shows. :func:`json_safe` leaves it as it is."""
+
+    BLOCK = 4096
+
+    def __init__(self, frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()):
+        self.frame, self.integer_keys = frame, integer_keys
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def blocks(self):
+        """``frame_records`` of consecutive blocks of rows."""
+        for start in range(0, len(self.frame), self.BLOCK):
+            yield frame_records(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
+
+
 def dumps_json(data, *, indent: int = 1) -> str:
     """JSON text of JSON-safe ``data``: nested containers indented, one per line, and a container that
     holds only scalars written on one line (``{"show": "s1", "cov_n": 0.5}``) by the C encoder, so
     that a corpus of thousands of shows is written in a fraction of a second and read line by line."""
-    parts: list[str] = []
-    _dump(data, 0, indent, parts)
-    return "".join(parts)
+    return "".join(json_pieces(data, indent=indent))
 
 
 def json_pieces(data, *, indent: int = 1, size: int = 1 << 20):
-    """:func:`dumps_json` of ``data`` in pieces of about ``size`` characters (for a large file written
-    without the intermediate list growing with the whole corpus twice)."""
-    text = dumps_json(data, indent=indent)
-    for start in range(0, len(text), size):
-        yield text[start : start + size]
+    """:func:`dumps_json` of ``data`` in pieces of about ``size`` characters or more, made as they are
+    written: a :class:`Records` table a block of rows at a time."""
+    parts: list[str] = []
+    held = 0
+    for piece in _pieces(data, 0, indent):
+        parts.append(piece)
+        held += len(piece)
+        if held >= size:
+            yield "".join(parts)
+            parts, held = [], 0
+    if parts:
+        yield "".join(parts)
 
 
 def _holds_containers(values) -> bool:
     # the distinct types first (one pass in C): a corpus has thousands of rows of scalars
-    return any(issubclass(t, (Mapping, list, tuple)) for t in set(map(type, values)))
+    return any(issubclass(t, (Mapping, list, tuple, Records)) for t in set(map(type, values)))
 
 
-def _dump(value, depth: int, indent: int, parts: list) -> None:
+def _pieces(value, depth: int, indent: int):
+    pad = "\n" + " " * (indent * (depth + 1))
+    end = "\n" + " " * (indent * depth)
+    if isinstance(value, Records):
+        if not len(value):
+            yield "{}"
+            return
+        encode, sep = _FLAT.encode, "," + pad
+        for k, block in enumerate(value.blocks()):
+            yield ("{" + pad if k == 0 else sep) + sep.join(encode(i) + ": " + encode(row) for i, row in block.items())
+        yield end + "}"
+        return
     if isinstance(value, Mapping):
         items = list(value.items())
         nested = _holds_containers(value.values())
@@ -421,27 +459,26 @@ def _dump(value, depth: int, indent: int, parts: list) -> None:
     else:
         nested = False
     if not nested:
-        parts.append(_FLAT.encode(value))
+        yield _FLAT.encode(value)
         return
-    pad = "\n" + " " * (indent * (depth + 1))
     if items is not None:
-        parts.append("{")
+        yield "{"
         for i, (k, v) in enumerate(items):
             if not isinstance(k, str):
                 raise TypeError(f"keys must be str, not {type(k).__name__}")
-            parts.append(("," if i else "") + pad + _FLAT.encode(k) + ": ")
-            _dump(v, depth + 1, indent, parts)
-        parts.append("\n" + " " * (indent * depth) + "}")
+            yield ("," if i else "") + pad + _FLAT.encode(k) + ": "
+            yield from _pieces(v, depth + 1, indent)
+        yield end + "}"
     else:
-        parts.append("[")
+        yield "["
         for i, v in enumerate(value):
-            parts.append(("," if i else "") + pad)
-            _dump(v, depth + 1, indent, parts)
-        parts.append("\n" + " " * (indent * depth) + "]")
+            yield ("," if i else "") + pad
+            yield from _pieces(v, depth + 1, indent)
+        yield end + "]"
 
 
 def write_json_atomic(path, data, *, indent: int = 1, safe: bool = False) -> Path:
     """Write ``data`` as UTF-8 JSON (NaN as null, keys in the given order) to ``path`` atomically
     (:func:`dumps_json`); ``safe=True`` says ``data`` is already :func:`json_safe` (not converted again)."""
-    text = dumps_json(data if safe else json_safe(data), indent=indent) + "\n"
-    return write_text_atomic(path, text)
+    pieces = json_pieces(data if safe else json_safe(data), indent=indent)
+    return write_text_atomic(path, itertools.chain(pieces, ["\n"]))

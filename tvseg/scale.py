@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -118,12 +119,14 @@ def evaluate_files(
     jobs: int | None = None,
     dask=None,
     shards: int | None = None,
+    segments: bool = True,
     settings: Settings | None = None,
     sweep_tolerances=TOLERANCES,
     check_time_base: bool = True,
 ) -> EvaluationResult:
-    """:func:`tvseg.evaluate` of ``files``, each shard of shows read, checked and scored by a process of
-    its own: the result of one process.
+    """:func:`tvseg.evaluate` of ``files``, each shard of shows read, checked and scored where it is
+    sent (a local process, a Dask worker, or this process, one shard after the other): the result of
+    one process.
 
     Parameters
     ----------
@@ -132,7 +135,13 @@ def evaluate_files(
     jobs, dask
         As in :func:`evaluate_sharded`.
     shards : int, optional
-        How many shards (default: one per process or Dask worker).
+        How many shards. Default: one per :data:`SHARD_BYTES` of input files (at least one), a multiple
+        of the number of processes or Dask workers.
+    segments : bool, default True
+        Keep each system's segments, matching and match tables (the HTML report draws them). False: each
+        shard keeps its components and sweep tallies alone (:meth:`tvseg.evaluation.SystemShard.lean`),
+        and the memory holds one shard's inputs at a time per process: every number and the JSON are
+        the same.
     settings, sweep_tolerances, check_time_base
         As in :func:`tvseg.evaluate`.
 
@@ -157,19 +166,40 @@ def evaluate_files(
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=sweep_tolerances, hypotheses={})
     with _runner(jobs, dask) as runner:
         whole: set[str] = set()
+        n_shards = shards or _shards_for(files, runner.workers)
         for _ in range(len(files.roles()) + 1):  # an input read whole fits any cut: a round at most each
             listing: list = []
-            plan = _plan(files, shards or runner.workers, uem, listing, whole=whole)
+            plan = _plan(files, n_shards, uem, listing, whole=whole)
             if plan is None:
                 break
-            tasks = [_Task(shows, options, uem, files=files, parts=parts) for shows, parts in plan]
+            tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
             result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, **reduce)
             if isinstance(result, EvaluationResult):
                 return result
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options)
             whole |= result  # each shard reads these inputs whole and keeps its shows
-        return _sharded(_read_here(files, uem), runner, None, shards or runner.workers, options)
+        return _sharded(_read_here(files, uem), runner, None, n_shards, options)
+
+
+SHARD_BYTES = 32 << 20
+"""Bytes of input files per shard when :func:`evaluate_files` chooses the number of shards: about 300 MB
+of memory at work on each (measured on the corpus of ``tests/benchmarks/bench_end_to_end.py``, units
+included)."""
+
+
+def _shards_for(files: Files, workers: int) -> int:
+    """The number of shards of :func:`evaluate_files`: one per :data:`SHARD_BYTES` of the input files,
+    at least one per worker, a multiple of ``workers``."""
+    size = 0
+    for path in files.roles().values():
+        if os.path.isdir(path):
+            for folder, _, names in os.walk(path):
+                size += sum(os.stat(os.path.join(folder, name)).st_size for name in names)
+        elif os.path.isfile(path):
+            size += os.path.getsize(path)
+    blocks = max(1, -(-size // SHARD_BYTES))
+    return workers * -(-blocks // workers)
 
 
 def _read_here(files: Files, uem) -> dict[str, Any]:
@@ -203,6 +233,7 @@ class _Task:
     inputs: Mapping[str, Any] | None = None
     files: Files | None = None
     parts: Mapping[str, Part | None] = field(default_factory=dict)
+    segments: bool = True  # the scores keep their segments (False: SystemShard.lean)
 
 
 @dataclass(frozen=True, eq=False)
@@ -299,6 +330,41 @@ def _score(opened: _Opened, titles: Mapping[str, bool]):
     return systems, (p.reference if opened.keep_reference else None), given
 
 
+@dataclass(frozen=True, eq=False)
+class _Done:
+    """A shard opened and scored where it was sent: what comes back. ``systems``: name ->
+    :class:`~tvseg.evaluation.SystemShard` (None when the shard has no show); ``titles``: name ->
+    whether its titles were scored; ``reference``, ``given``: as :func:`_score` returns them."""
+
+    facts: _Facts
+    systems: dict | None = None
+    reference: Any = None
+    given: list = field(default_factory=list)
+    titles: dict = field(default_factory=dict)
+
+
+def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | None:
+    """A shard's two steps where it is sent (None: an error a user can fix, raised again by one
+    process). ``titles``: name -> whether titles are scored; by default, when the shard has a title on
+    either side (the corpus's decision is taken when every shard is back: a shard scored with titles
+    that the corpus scores without drops them, one scored without that the corpus scores with is
+    scored again)."""
+    opened = _open(task)
+    if opened is None:
+        return None
+    facts = opened.facts
+    if not facts.shows:
+        return _Done(facts)
+    asked = dict(titles) if titles is not None else {n: ref or hyp for n, (ref, hyp) in facts.titled.items()}
+    scored = _score(opened, asked)
+    if scored is None:
+        return None
+    systems, reference, given = scored
+    if not task.segments:
+        systems = {name: shard.lean() for name, shard in systems.items()}
+    return _Done(facts, systems, reference, given, asked)
+
+
 def _cut(mapping, names):
     """The part of ``mapping`` (show id -> value) on ``names`` (a list, or a :class:`_Range`)."""
     if mapping is None:
@@ -352,64 +418,38 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset()) 
 # ------------------------------------------------------------------------------------ where shards run
 
 
-_KEPT: dict = {}
-"""The shards opened in a process of :class:`_Local`, until scored."""
-
-
-def _open_kept(key, task):
-    opened = _open(task)
-    if isinstance(opened, _Opened):
-        _KEPT[key] = opened
-    return _facts_of(opened)
-
-
-def _score_kept(key, titles):
-    return _score(_KEPT.pop(key), titles)
-
-
-def _facts_of(opened):
-    return opened and opened.facts
-
-
 class _Local:
-    """``jobs`` local processes, shard ``k`` opened and scored in process ``k % jobs`` (one executor of one
-    process each), which keeps it between the two steps; or this process, the shards one after the other."""
+    """``jobs`` local processes, each shard sent to the next free one; or this process, the shards one
+    after the other (its memory then holds one shard at a time, and what comes back of the others)."""
 
     def __init__(self, jobs: int, stack: ExitStack):
-        import uuid
-        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only where processes are used
+        self.workers = jobs
+        self.pool = None
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only where processes are used
 
-        self.workers, self.run = jobs, uuid.uuid4().hex
-        self.pools = [stack.enter_context(ProcessPoolExecutor(max_workers=1)) for _ in range(jobs)] if jobs > 1 else []
-        stack.callback(lambda: [_KEPT.pop(key) for key in list(_KEPT) if key[0] == self.run])
+            self.pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
 
-    def _each(self, function, calls):
-        if not self.pools:
-            return [function((self.run, k), argument) for k, argument in calls]
-        done = [self.pools[k % self.workers].submit(function, (self.run, k), argument) for k, argument in calls]
-        return [future.result() for future in done]
-
-    def open(self, tasks):
-        return self._each(_open_kept, enumerate(tasks))
-
-    def score(self, shards, titles):
-        return self._each(_score_kept, [(k, titles) for k in shards])
+    def map(self, function, tasks):
+        if self.pool is None:
+            return [function(task) for task in tasks]
+        return list(self.pool.map(function, tasks))
 
 
 class _Dask:
-    """The shards as Dask tasks: step 2 runs where step 1 left the shard."""
+    """The shards as Dask tasks, each shard's two steps one task."""
 
     def __init__(self, client, jobs: int | None):
         self.client = client
         self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
 
-    def open(self, tasks):
-        self.opened = self.client.map(_open, tasks, pure=False)
-        return self.client.gather(self.client.map(_facts_of, self.opened, pure=False))
-
-    def score(self, shards, titles):
-        chosen = [self.opened[k] for k in shards]
-        return self.client.gather(self.client.map(_score, chosen, titles=titles, pure=False))
+    def map(self, function, tasks):
+        futures = self.client.map(function, tasks, pure=False)
+        out = []
+        for future in futures:  # in order, each released once back: the workers keep nothing
+            out.append(future.result())
+            future.release()
+        return out
 
 
 @contextmanager
@@ -446,38 +486,47 @@ _ONE_PROCESS = "one process"  # run the evaluation again in this process (it rai
 
 
 def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading: list, *, kept, metadata, **reduce):
-    """Open every shard, take the corpus's decisions, score the shards and reduce them: the result, or
+    """Open and score every shard, take the corpus's decisions, and reduce the shards: the result, or
     :data:`_ONE_PROCESS`, or the set of inputs whose parts do not fit the cut (then nothing is given).
     ``kept`` (of the shows) and ``metadata`` (of nothing): functions giving what the result keeps;
     ``reduce``: what :func:`tvseg.evaluation.reduce_shards` is given besides."""
-    facts = runner.open(tasks)
-    misfit = {role for f in facts if f is not None for role in f.misfit}
+    done = runner.map(_process, tasks)
+    if None in done:
+        return _ONE_PROCESS
+    misfit = {role for d in done for role in d.facts.misfit}
     if misfit:
         return misfit
-    if None in facts:
-        return _ONE_PROCESS
-    opened = [f for f in facts if f.shows]
+    opened = [d for d in done if d.facts.shows]
     # no reference show, or a system with no show of the reference
-    if not opened or any(not sum(f.common[name] for f in facts) for name in systems):
+    if not opened or any(not sum(d.facts.common[name] for d in done) for name in systems):
         return _ONE_PROCESS
-    titles = {n: any(f.titled[n][0] for f in opened) and any(f.titled[n][1] for f in opened) for n in systems}
-    scored = runner.score([k for k, f in enumerate(facts) if f.shows], titles)
-    if None in scored:
-        return _ONE_PROCESS
+    titles = {
+        n: any(d.facts.titled[n][0] for d in opened) and any(d.facts.titled[n][1] for d in opened) for n in systems
+    }
+    again = [k for k, d in enumerate(done) if d.facts.shows and any(titles[n] and not d.titles[n] for n in systems)]
+    if again:  # scored without titles that the corpus scores: scored again with them
+        redone = runner.map(partial(_process, titles=titles), [tasks[k] for k in again])
+        if None in redone:
+            return _ONE_PROCESS
+        for k, d in zip(again, redone):
+            done[k] = d
+        opened = [d for d in done if d.facts.shows]
     # a file read whole by every shard warns in each: once here
     for _, category, message in dict.fromkeys(
-        sorted(reading + [r for f in facts for r in f.reading], key=itemgetter(0))
+        sorted(reading + [r for d in done for r in d.facts.reading], key=itemgetter(0))
     ):
         warnings.warn(message, category, stacklevel=3)
-    give_notices([n for f in facts for n in f.notices], stacklevel=3)
-    for category, message in dict.fromkeys(w for _, _, found in scored for w in found):
+    give_notices([n for d in done for n in d.facts.notices], stacklevel=3)
+    for category, message in dict.fromkeys(w for d in opened for w in d.given):
         warnings.warn(message, category, stacklevel=3)
-    if any(reference is not None for _, reference, _ in scored):
-        reference = {name: a for _, part, _ in scored for name, a in part.items()}
+    if any(d.reference is not None for d in opened):
+        reference = {name: a for d in opened for name, a in d.reference.items()}
     else:
-        reference = kept([name for f in opened for name in f.shows])
-    shards = [systems_of for systems_of, _, _ in scored]
-    return reduce_shards(shards, settings=opened[0].settings, reference=reference, metadata=metadata(), **reduce)
+        reference = kept([name for d in opened for name in d.facts.shows])
+    shards = [
+        {n: s.without_titles() if d.titles[n] and not titles[n] else s for n, s in d.systems.items()} for d in opened
+    ]
+    return reduce_shards(shards, settings=opened[0].facts.settings, reference=reference, metadata=metadata(), **reduce)
 
 
 def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, options: Mapping[str, Any]):
@@ -485,8 +534,8 @@ def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, opti
     ``n_shards`` shards of about equal numbers of shows."""
     reference, hypotheses, uem, units = (inputs[k] for k in ("reference", "hypotheses", "uem", "units"))
     shows = sorted(reference) if reference else []
-    if not shows or not hypotheses:
-        return evaluate(**inputs, **options)
+    if not shows or not hypotheses or getattr(reference, "domain", "time") == "units":
+        return evaluate(**inputs, **options)  # (a text corpus, in sentences: scored in one process)
     firsts = _firsts(len(shows), chunk_shows, n_shards)
     edges = [shows[f] for f in firsts[1:]]
     tasks = []

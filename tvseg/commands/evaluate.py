@@ -383,11 +383,19 @@ def run(args) -> int:
     text = args.format in TEXT_CORPUS_FORMATS  # a text corpus: scored in one process, no report
     if text and args.html is not None:
         raise UsageError(f"--html draws timed segmentations; a {args.format} corpus is in sentences: drop --html")
-    if not text and (dask is not None or (jobs is not None and jobs > 1)):  # each process reads its shard
+    sharded = dask is not None or (jobs is not None and jobs > 1)
+    if not text and (sharded or args.html is None):
+        # each shard of shows read and scored where it is sent (another process, or this one, one shard
+        # after the other): the report draws segments, kept; otherwise each shard's are dropped once scored
         from tvseg.scale import evaluate_files
 
         result = evaluate_files(
-            files, settings=settings, check_time_base=not args.no_time_base_check, jobs=jobs, dask=dask
+            files,
+            settings=settings,
+            check_time_base=not args.no_time_base_check,
+            jobs=jobs,
+            dask=dask,
+            segments=args.html is not None,
         )
     else:
         from tvseg.evaluation import evaluate
@@ -418,7 +426,7 @@ def run(args) -> int:
         index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
         print(f"report: {index}", file=shown)
     if args.json:
-        data = with_run_id(result.to_json(), run_id)
+        data = with_run_id(result.to_json(stream=True), run_id)
         if origins is not None:
             from tvseg.report.air_time import origins_json
 
@@ -497,10 +505,12 @@ def summary(result) -> str:
 
 def write_json_stdout(data: dict) -> None:
     """Write ``data`` (JSON-safe) to standard output; an :class:`InputError` when its reader left before the end."""
-    from tvseg.output import dumps_json
+    from tvseg.output import json_pieces
 
     out = sys.stdout
-    out.write(dumps_json(data) + "\n")
+    for piece in json_pieces(data):
+        out.write(piece)
+    out.write("\n")
     out.flush()
     if getattr(out, "reader_left", False):
         raise InputError("cannot write the JSON: its reader closed standard output before the end", path="<stdout>")

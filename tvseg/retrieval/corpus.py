@@ -40,7 +40,7 @@ Components per show (columns of :attr:`ShowScores.components`):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -202,6 +202,27 @@ class ShowScores:
     hypothesis_title_correct = property(lambda self: self._verdict(1))
     reference_title_f1 = property(lambda self: self._verdict(2))
     reference_title_rougeL = property(lambda self: self._verdict(3))
+
+    def without_titles(self) -> ShowScores:
+        """These scores as if scored without titles: what was computed kept, the title components
+        (:data:`TITLE_COMPONENTS`) and verdicts dropped (a shard scored with titles that its corpus
+        scores without)."""
+        if not self.titles:
+            return self
+        out = replace(self, titles_asked=False)
+        computed = {k: v for k, v in vars(self).items() if k not in {f.name for f in fields(self)}}
+        computed.update(titles=False, title_verdicts=None)
+        if "components" in computed:
+            computed["components"] = without_title_components(computed["components"])
+        vars(out).update(computed)
+        return out
+
+
+def without_title_components(components: pd.DataFrame) -> pd.DataFrame:
+    """A components table without :data:`TITLE_COMPONENTS`, built as :meth:`ShowScores.components` is
+    (from a dict of columns: the same memory layout, so that its sums add in the same order)."""
+    kept = [c for c in components.columns if c not in TITLE_COMPONENTS]
+    return pd.DataFrame({c: components[c].to_numpy() for c in kept}, index=components.index)
 
 
 @component_kernel

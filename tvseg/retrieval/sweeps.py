@@ -83,7 +83,11 @@ def join_tallies(parts: Sequence[SweepTallies]) -> SweepTallies:
     if len(parts) == 1:
         return parts[0]
     return SweepTallies(
-        *(np.concatenate([p[k] for p in parts]) for k in range(4)), np.sum([p.matched for p in parts], axis=0)
+        np.concatenate([p.reference_key for p in parts]),
+        np.concatenate([p.reference_duration for p in parts]),
+        np.concatenate([p.hypothesis_key for p in parts]),
+        np.concatenate([p.hypothesis_duration for p in parts]),
+        np.sum([p.matched for p in parts], axis=0),
     )
 
 
