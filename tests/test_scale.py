@@ -514,14 +514,15 @@ def test_a_uem_with_gaps_in_shards(corpus, chunk_shows):
 
 def test_the_sorted_files_and_the_folder_are_read_in_parts(corpus, in_shards, monkeypatch):
     # b.rttm and units.csv are sorted by show and the reference folder has a file per show: each shard reads
-    # its bytes and its files (a.rttm, whose last show sorts first, is the only input read whole by each shard)
+    # its bytes and its files; a.rttm, whose last show sorts first, does not fit the cut: its runs of lines
+    # by show are found (a second round), and each shard reads its shows' runs; no input is read whole
     import tvseg.scale
 
     plans = []
     plan = tvseg.scale._plan
 
     def recording(*args, **kwargs):
-        plans.append(set(kwargs.get("whole", ())))
+        plans.append((set(kwargs.get("whole", ())), set(kwargs.get("indexed") or ())))
         return plan(*args, **kwargs)
 
     monkeypatch.setattr(tvseg.scale, "_plan", recording)
@@ -530,7 +531,7 @@ def test_the_sorted_files_and_the_folder_are_read_in_parts(corpus, in_shards, mo
         _one_process(files, corpus["settings"]),
         in_shards(lambda: evaluate_files(files, shards=3, settings=corpus["settings"])),
     )
-    assert plans[0] == set() and all(p <= {"hypothesis a"} for p in plans), plans
+    assert plans == [(set(), set()), (set(), {"hypothesis a"})], plans
 
 
 def test_a_part_is_read_as_the_whole_file(tmp_path):
@@ -553,3 +554,84 @@ def test_a_part_is_read_as_the_whole_file(tmp_path):
     with reading_parts({folder: Part(names=("q.rttm",))}):
         assert list(read_segments(folder)) == ["q"]
     assert list(read_segments(folder)) == ["p", "q"]
+
+
+def test_a_file_in_numeric_order_of_shows_is_read_in_runs(tmp_path, monkeypatch):
+    # show9 before show10 (numeric order, not the order of the strings: a cut by bisection misfits): the
+    # runs of each show are found in one pass, each shard reads its shows' runs; blank lines and an RTTM
+    # comment ride with the run before them; the result is one process's
+    import tvseg.scale
+
+    (tmp_path / "ref").mkdir()
+    hyp, units = [";; a comment first\n"], ["show,start,end\n"]
+    for k in range(1, 31):
+        show = f"show{k}"
+        (tmp_path / "ref" / f"{show}.rttm").write_text(_rttm(show, [0, 40_000, 100_000, 150_000], ["t1", "t2", "t3"]))
+        hyp.append(_rttm(show, [0, 42_000 + 100 * k, 150_000], ["t1", "t3"]) + ("\n" if k % 4 == 0 else ""))
+        units += [f"{show},{s},{s + 5}\n" for s in range(0, 150, 5)]
+    (tmp_path / "a.rttm").write_text("".join(hyp))
+    (tmp_path / "units.csv").write_text("".join(units))
+    paths = {"hypotheses": {"a": str(tmp_path / "a.rttm")}, "units": str(tmp_path / "units.csv")}
+    files = Files(reference=str(tmp_path / "ref"), **paths)
+    settings = tvseg.Settings(bootstrap=50)
+    one = _one_process(files, settings)
+    spans = []
+    found = tvseg.scale.show_spans
+
+    def recording(path, lines):
+        spans.append(found(path, lines))
+        return spans[-1]
+
+    monkeypatch.setattr(tvseg.scale, "show_spans", recording)
+    for shards in (1, 4):
+        many = recorded(lambda shards=shards: evaluate_files(files, shards=shards, segments=False, settings=settings))
+        _same_without_segments(one, many)
+    # shards=4: the two files, each indexed once (shards=1: one range holds every show, any order fits)
+    assert len(spans) == 2
+    runs = spans[0] if "show1" in spans[0] and len(spans[0]["show1"]) == 1 else spans[1]
+    assert sorted(runs, key=lambda s: int(s[4:])) == [f"show{k}" for k in range(1, 31)]
+    assert all(len(r) == 1 for r in runs.values())  # each show's lines are together: one run each
+
+
+@pytest.mark.parametrize("block", [5, 64, 1 << 20])
+def test_the_runs_of_each_show_in_a_file(tmp_path, block):
+    # show_spans against a plain reading, line by line: a line names the show of its field (RTTM: the second
+    # word; CSV: the show column), and one that names none (blank, a ";;" comment, too few fields) rides
+    # with the run before it (the first run when it comes first); blocks as small as 5 bytes cut lines
+    from tvseg.readers.parts import lines_of, show_spans
+
+    rttm = tmp_path / "x.rttm"
+    rttm.write_text(
+        ";; first\n\nSEGMENT s2 1 0 1 <NA> <NA> a <NA> <NA>\nSEGMENT  s2\t1 1 1 <NA> <NA> b <NA> <NA>\n"
+        ";; in between\nSEGMENT s10 1 0 1 <NA> <NA> c <NA> <NA>\n   \nSEGMENT s2 1 5 1 <NA> <NA> d <NA> <NA>\n"
+        "SEGMENT s10 1 2 1 <NA> <NA> e <NA> <NA>"  # no line end at the end
+    )
+    csv = tmp_path / "u.csv"
+    csv.write_text("start,show,end\n0,s2,1\n1,s2,2\n\n0,s10,1\n5,s2 ,6\n7\n1,s10,2\n")
+    for path in (rttm, csv):
+        lines = lines_of(str(path), units=path.suffix == ".csv")
+        data = path.read_bytes()
+        expected: dict = {}
+        offset, current = lines.start, None
+        for line in data[lines.start :].splitlines(keepends=True):
+            cells = line.split(lines.separator) if lines.separator else line.split()
+            named = (
+                len(cells) > lines.field
+                and line.strip()
+                and not (lines.separator is None and line.lstrip().startswith(b";;"))
+            )
+            show = cells[lines.field].strip().decode() if named else None
+            if show is not None and show != current:
+                expected.setdefault(show, []).append([offset, None])
+                current = show
+            elif current is None:  # before the first line naming a show: with the first run
+                pass
+            offset += len(line)
+        starts = sorted(run[0] for runs in expected.values() for run in runs)
+        for runs in expected.values():
+            for run in runs:
+                later = [s for s in starts if s > run[0]]
+                run[1] = later[0] if later else len(data)
+        first = min(starts)
+        expected = {show: [(lines.start if a == first else a, b) for a, b in runs] for show, runs in expected.items()}
+        assert show_spans(str(path), lines, block=block) == expected, path.name

@@ -1,25 +1,30 @@
-"""An evaluation spread over processes or a Dask cluster, with the numbers of one process (issues 16, 23).
+"""An evaluation in shards of shows: streamed in one process, or spread over processes or a Dask cluster,
+with the numbers of one process (issues 16, 23, 25).
 
-The shows are cut into shards, consecutive ranges of show ids (``lo <= show < hi``). Each shard is worked
-on where it is sent, a local process (``jobs``) or a Dask worker (``dask``), in two steps, plain functions
-of the shard that return what they find as data:
+The shows are cut into shards, consecutive ranges of show ids (``lo <= show < hi``). Each shard is sent
+where it is worked on (this process, one shard after the other; a local process, ``jobs``; a Dask worker,
+``dask``) as one task, :func:`_process`, a plain function of the shard that returns what it finds as data:
 
 1. **open** (:func:`_open`): get the shard's inputs, cut them to its shows and prepare them
    (:func:`tvseg.preparation.prepare`, its warnings kept as :class:`~tvseg.preparation.Notice` data). From
-   files (:func:`evaluate_files`: ``tvseg evaluate --jobs N`` or ``--dask``) the shard reads its own shows
+   files (:func:`evaluate_files`: ``tvseg evaluate``) the shard reads its own shows
    (:mod:`tvseg.readers.parts`, no file copied): a folder's files named after them, the bytes of an RTTM or
    CSV file sorted by show that hold them (found by bisection), any other file whole, keeping its shows.
-   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. The shard stays where it was
-   opened; its facts come back: its shows, whether each side has a title, its warnings (of reading, and
-   the notices);
-2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard` with the corpus's decisions, taken here
-   from the facts (titles are scored when some reference segment and some hypothesis segment of the
-   corpus has one; each system must share a show with the reference): each system's per-show components,
-   and the warnings of the scoring kernels.
+   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, whether
+   each side has a title, its warnings (of reading, and the notices);
+2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
+   its sweep tallies and the warnings of the scoring kernels; without ``segments``, the segments and the
+   matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
+   inputs at a time per process, and the components of the shows (about 1 KB a show and system).
 
-Here they are reduced by :func:`tvseg.evaluation.reduce_shards`, as :func:`tvseg.evaluate` reduces its one
-shard, and the warnings are given once, in one process's order (reading, notices, scoring, reduction): the
-result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit, with its warnings (``tests/test_scale.py``).
+Here, when every shard is back, the corpus's decisions are taken from the facts: titles are scored when
+some reference segment and some hypothesis segment of the corpus has one (a shard is first scored with
+titles when it has one on either side: one that the corpus scores without drops its title components, one
+scored without that the corpus scores with is sent again); each system must share a show with the
+reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as :func:`tvseg.evaluate`
+reduces its one shard, and the warnings are given once, in one process's order (reading, notices,
+scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit, with its
+warnings (``tests/test_scale.py``).
 
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
@@ -49,7 +54,7 @@ from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
-from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts
+from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings
@@ -166,10 +171,11 @@ def evaluate_files(
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=sweep_tolerances, hypotheses={})
     with _runner(jobs, dask) as runner:
         whole: set[str] = set()
+        indexed: dict[str, Any] = {}  # role -> its shows' runs of lines (a file not sorted by show)
         n_shards = shards or _shards_for(files, runner.workers)
-        for _ in range(len(files.roles()) + 1):  # an input read whole fits any cut: a round at most each
+        for _ in range(2 * len(files.roles()) + 1):  # indexed, then read whole: two rounds at most each
             listing: list = []
-            plan = _plan(files, n_shards, uem, listing, whole=whole)
+            plan = _plan(files, n_shards, uem, listing, whole=whole, indexed=indexed)
             if plan is None:
                 break
             tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
@@ -178,7 +184,12 @@ def evaluate_files(
                 return result
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options)
-            whole |= result  # each shard reads these inputs whole and keeps its shows
+            for role in result:  # a file not sorted by show: its runs of lines found; then read whole
+                lines = None if role in indexed else _cuttable(files, role, uem)
+                if lines is None:
+                    whole.add(role)
+                else:
+                    indexed[role] = (show_spans(files.roles()[role], lines), lines.header)
         return _sharded(_read_here(files, uem), runner, None, n_shards, options)
 
 
@@ -251,7 +262,7 @@ class _Facts:
 
 @dataclass(frozen=True, eq=False)
 class _Opened:
-    """A shard after step 1: its facts, and what step 2 scores (kept where it was opened)."""
+    """A shard after step 1: its facts, and what step 2 scores."""
 
     facts: _Facts
     prepared: Prepared | None = None
@@ -376,10 +387,21 @@ def _cut(mapping, names):
     return {name: mapping[name] for name in names if name in mapping}
 
 
-def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset()) -> list | None:
-    """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``),
-    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings
-    of listing the folders are appended to ``record`` (as :meth:`Files.read` records them)."""
+def _cuttable(files: Files, role: str, uem):
+    """How to cut the file of ``role`` by show (:func:`~tvseg.readers.parts.lines_of`), or None: a
+    folder, a file of another format, segments cropped to a UEM as they are read (a warning counts the
+    lines of the whole file)."""
+    path = files.roles()[role]
+    if Path(path).is_dir() or (uem and role != "units"):
+        return None
+    return lines_of(path, format=files.format, encoding=files.encoding, units=role == "units")
+
+
+def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), indexed=None) -> list | None:
+    """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
+    the runs of its shows for those of ``indexed``, role -> ``(show_spans, header)``), or None when the
+    reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings of listing the
+    folders are appended to ``record`` (as :meth:`Files.read` records them)."""
     from tvseg.readers import list_files
 
     roles = files.roles()
@@ -408,6 +430,9 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset()) 
                 names[bisect.bisect_right(edges, file.stem)].append(file.name)
             cut[role] = [Part(names=tuple(chosen)) for chosen in names]
             continue
+        if indexed and role in indexed and role not in whole:
+            cut[role] = span_pieces(*indexed[role], edges)
+            continue
         # segments cropped to a UEM as they are read: a warning counts the lines of the whole file
         if role not in whole and role not in listed and not (uem and role != "units"):
             lines = reference if role == "reference" else lines_of(path, **how, units=role == "units")
@@ -430,10 +455,24 @@ class _Local:
 
             self.pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
 
-    def map(self, function, tasks):
+    def map(self, function, tasks, stop=None):
+        """``function`` of each task, in order; once ``stop`` holds of one, the rest are not run (the
+        list ends there)."""
+        out: list = []
         if self.pool is None:
-            return [function(task) for task in tasks]
-        return list(self.pool.map(function, tasks))
+            for task in tasks:
+                out.append(function(task))
+                if stop is not None and stop(out[-1]):
+                    break
+            return out
+        futures = [self.pool.submit(function, task) for task in tasks]
+        for future in futures:
+            out.append(future.result())
+            if stop is not None and stop(out[-1]):
+                for rest in futures:
+                    rest.cancel()
+                break
+        return out
 
 
 class _Dask:
@@ -443,12 +482,16 @@ class _Dask:
         self.client = client
         self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
 
-    def map(self, function, tasks):
+    def map(self, function, tasks, stop=None):
+        """As :meth:`_Local.map`."""
         futures = self.client.map(function, tasks, pure=False)
-        out = []
-        for future in futures:  # in order, each released once back: the workers keep nothing
+        out: list = []
+        for k, future in enumerate(futures):  # in order, each released once back: the workers keep nothing
             out.append(future.result())
             future.release()
+            if stop is not None and stop(out[-1]):
+                self.client.cancel(futures[k + 1 :])
+                break
         return out
 
 
@@ -490,7 +533,7 @@ def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading
     :data:`_ONE_PROCESS`, or the set of inputs whose parts do not fit the cut (then nothing is given).
     ``kept`` (of the shows) and ``metadata`` (of nothing): functions giving what the result keeps;
     ``reduce``: what :func:`tvseg.evaluation.reduce_shards` is given besides."""
-    done = runner.map(_process, tasks)
+    done = runner.map(_process, tasks, stop=lambda d: d is None or bool(d.facts.misfit))
     if None in done:
         return _ONE_PROCESS
     misfit = {role for d in done for role in d.facts.misfit}

@@ -8,11 +8,14 @@ variable: the threads of one process (a Dask worker's) each see their own.
 
 A file sorted by show is cut without reading it: :func:`lines_of` tells how to find the show of a line,
 :func:`bounds` picks shows at equal steps of its bytes, and :func:`pieces` finds, by bisection on the
-bytes, the part of the file each range of shows holds.
+bytes, the part of the file each range of shows holds. A file in another order (``show9`` before
+``show10``) is read once, in blocks, to find each show's runs of lines (:func:`show_spans`, vectorised);
+each range of shows then reads its shows' runs (:func:`span_pieces`).
 """
 
 from __future__ import annotations
 
+import bisect
 import mmap
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,30 +23,42 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["Part", "reading_parts", "part_of", "Lines", "lines_of", "bounds", "pieces"]
+import numpy as np
+
+__all__ = ["Part", "reading_parts", "part_of", "Lines", "lines_of", "bounds", "pieces", "show_spans", "span_pieces"]
 
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass(frozen=True)
 class Part:
-    """A folder's files ``names``, or a file's ``header`` followed by its bytes ``start:stop``."""
+    """A folder's files ``names``, or a file's ``header`` followed by its bytes ``start:stop``, or by its
+    byte ranges ``spans`` in file order (a file not sorted by show: :func:`show_spans`)."""
 
     names: tuple[str, ...] | None = None
     header: bytes = b""
     start: int = 0
     stop: int = 0
+    spans: tuple[tuple[int, int], ...] | None = None
 
     @property
     def empty(self) -> bool:
         """Whether the part holds no file, or no line."""
-        return not self.names if self.names is not None else self.stop <= self.start
+        if self.names is not None:
+            return not self.names
+        if self.spans is not None:
+            return not self.spans
+        return self.stop <= self.start
 
     def read(self, path: str | os.PathLike) -> bytes:
         """The part's bytes of the file ``path``."""
+        spans = self.spans if self.spans is not None else ((self.start, self.stop),)
+        chunks = [self.header]
         with open(path, "rb") as handle:
-            handle.seek(self.start)
-            return self.header + handle.read(max(self.stop - self.start, 0))
+            for start, stop in spans:
+                handle.seek(start)
+                chunks.append(handle.read(max(stop - start, 0)))
+        return b"".join(chunks)
 
 
 _PARTS: ContextVar[Mapping[str, Part] | None] = ContextVar("tvseg_parts", default=None)
@@ -180,3 +195,119 @@ def pieces(path: str, lines: Lines, edges: Sequence[str]) -> list[Part]:
             Part(header=lines.header, start=a, stop=b if _line_at(f, a, lines)[0] < b else a)
             for a, b in zip(cuts[:-1], cuts[1:])
         ]
+
+
+# ------------------------------------------------------------------- cutting a file in any order of shows
+
+_BLOCK = 64 << 20
+_WHITE = np.zeros(256, dtype=bool)
+_WHITE[[9, 10, 11, 12, 13, 32]] = True
+
+
+def show_spans(path: str, lines: Lines, *, block: int = _BLOCK) -> dict[str, list[tuple[int, int]]]:
+    """Each show's byte ranges in the file ``path``: its runs of consecutive lines, in file order (one
+    pass over the file, ``block`` bytes at a time, vectorised). A line naming no show (blank, a comment,
+    too few fields) belongs to the run before it (the first run, at the file's start), so that every line
+    is read by some shard, as the whole file would be."""
+    runs: list[tuple[bytes, int]] = []  # (token, start of its run)
+    previous = None
+    with open(path, "rb") as f:
+        f.seek(lines.start)
+        offset, carry = lines.start, b""
+        while True:
+            chunk = f.read(block)
+            data = carry + chunk
+            if not data:
+                break
+            if chunk:  # more may follow: up to the last line end
+                cut = data.rfind(b"\n") + 1
+                data, carry = data[:cut], data[cut:]
+                if not data:
+                    continue
+            elif not data.endswith(b"\n"):  # the last line, without its line end
+                data, carry = data + b"\n", b""
+            else:
+                carry = b""
+            previous = _runs_of_block(np.frombuffer(data, dtype=np.uint8), lines, offset, previous, runs)
+            offset += len(data)
+            if not chunk:
+                break
+    size = os.path.getsize(path)
+    if not runs:
+        return {"": [(lines.start, size)]}
+    runs[0] = (runs[0][0], lines.start)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for (token, start), (_, end) in zip(runs, [*runs[1:], (b"", size)]):
+        own = spans.setdefault(token.strip().decode("utf-8", errors="replace"), [])
+        if own and own[-1][1] == start:  # ("s2" then "s2 ": one show)
+            own[-1] = (own[-1][0], end)
+        else:
+            own.append((start, end))
+    return spans
+
+
+def _runs_of_block(buf: np.ndarray, lines: Lines, offset: int, previous: bytes | None, runs: list) -> bytes | None:
+    """Append to ``runs`` the runs that start in ``buf`` (whole lines, from byte ``offset`` of the file);
+    ``previous``: the show token of the line before; returns the last line's."""
+    ends = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    first, stop = _field(buf, starts, ends, lines)
+    named = first >= 0
+    if not named.any():
+        return previous
+    # a line naming no show continues the run before it
+    lines_named = np.flatnonzero(named)
+    first, stop = first[named], stop[named]
+    length = stop - first
+    same = length[1:] == length[:-1]
+    for j in range(int(length.max(initial=0))):  # byte j of the tokens of equal length, while they agree
+        live = np.flatnonzero(same & (length[1:] > j))
+        same[live] = buf[first[1:][live] + j] == buf[first[:-1][live] + j]
+    new = np.concatenate(([True], ~same))
+    new[0] = previous is None or bytes(buf[first[0] : stop[0]]) != previous
+    for k in np.flatnonzero(new).tolist():
+        runs.append((bytes(buf[first[k] : stop[k]]), offset + int(starts[lines_named[k]])))
+    return bytes(buf[first[-1] : stop[-1]])
+
+
+def _field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, lines: Lines):
+    """The byte range of each line's show field (``-1``: the line names none: blank, an RTTM comment,
+    too few fields), as :func:`_line_at` reads it."""
+    if lines.separator is not None:
+        commas = np.flatnonzero(buf == lines.separator[0])
+        k = np.searchsorted(commas, starts)
+        padded = np.concatenate((commas, [len(buf)]))  # (a line end is never past the buffer)
+        f = lines.field
+        first = starts if f == 0 else padded[np.minimum(k + f - 1, len(commas))] + 1
+        has = np.ones(len(starts), dtype=bool) if f == 0 else padded[np.minimum(k + f - 1, len(commas))] < ends
+        stop = np.minimum(padded[np.minimum(k + f, len(commas))], ends)
+        # a line without a separator may be blank (it names no show then): those lines are few
+        for i in np.flatnonzero(padded[np.minimum(k, len(commas))] >= ends).tolist():
+            if not bytes(buf[starts[i] : ends[i]]).strip():
+                has[i] = False
+        return np.where(has, first, -1), stop
+    white = _WHITE[buf]
+    edge = np.empty(len(buf), dtype=bool)
+    edge[0] = not white[0]
+    np.less(white[1:], white[:-1], out=edge[1:])  # a dark byte after a white one: a field's first byte
+    begins = np.flatnonzero(edge)
+    np.less(white[:-1], white[1:], out=edge[:-1])  # a dark byte before a white one: a field's last byte
+    edge[-1] = not white[-1]
+    finishes = np.flatnonzero(edge) + 1
+    if not len(begins):
+        return np.full(len(starts), -1), ends
+    t0 = np.minimum(np.searchsorted(begins, starts), len(begins) - 1)
+    t = np.minimum(t0 + lines.field, len(begins) - 1)
+    has = (t0 + lines.field < len(begins)) & (begins[t] < ends) & (begins[t0] < ends)
+    lead = begins[t0]
+    comment = (buf[lead] == 59) & (buf[np.minimum(lead + 1, len(buf) - 1)] == 59)  # ";;"
+    return np.where(has & ~comment, begins[t], -1), finishes[t]
+
+
+def span_pieces(spans: Mapping[str, list[tuple[int, int]]], header: bytes, edges: Sequence[str]) -> list[Part]:
+    """The part of a file (its runs by show, :func:`show_spans`) that each range of shows holds (``edges``:
+    the sorted bounds between ranges): the runs of its shows, in file order."""
+    chosen: list[list[tuple[int, int]]] = [[] for _ in range(len(edges) + 1)]
+    for show, runs in spans.items():
+        chosen[bisect.bisect_right(edges, show)].extend(runs)
+    return [Part(header=header, spans=tuple(sorted(runs))) for runs in chosen]
