@@ -373,6 +373,8 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
     systems, reference, given = scored
     if not task.segments:
         systems = {name: shard.lean() for name, shard in systems.items()}
+        del opened, scored
+        _give_back_memory()
     return _Done(facts, systems, reference, given, asked)
 
 
@@ -385,6 +387,13 @@ def _cut(mapping, names):
     if isinstance(mapping, Columns) and hasattr(mapping, "select"):
         return mapping.select(names)
     return {name: mapping[name] for name in names if name in mapping}
+
+
+def _lopsided(parts: list[Part], path: str) -> bool:
+    """Whether a part holds more than twice its share of the file (and more than a megabyte): the cut of a
+    file not sorted by show (a sorted file's parts follow the shards' shows)."""
+    largest = max((part.stop - part.start for part in parts), default=0)
+    return len(parts) > 1 and largest > 2 * os.path.getsize(path) / len(parts) + (1 << 20)
 
 
 def _cuttable(files: Files, role: str, uem):
@@ -437,6 +446,10 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
         if role not in whole and role not in listed and not (uem and role != "units"):
             lines = reference if role == "reference" else lines_of(path, **how, units=role == "units")
         cut[role] = [None] * len(ranges) if lines is None else pieces(path, lines, edges)
+        if lines is not None and indexed is not None and _lopsided(cut[role], path):
+            # a file not sorted by show: a part cut by bisection may hold most of it; its runs found first
+            indexed[role] = (show_spans(path, lines), lines.header)
+            cut[role] = span_pieces(*indexed[role], edges)
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
 
 
@@ -473,6 +486,25 @@ class _Local:
                     rest.cancel()
                 break
         return out
+
+
+def _give_back_memory() -> None:
+    """Return the memory a shard freed to the system (glibc keeps freed heap memory for reuse; the next
+    shard's arrays then land elsewhere, and a process that streams many shards grows): the resident memory
+    is then what is held, the shards' components."""
+    global _TRIM
+    if _TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        name = ctypes.util.find_library("c") if os.name == "posix" else None
+        library = ctypes.CDLL(name) if name else None
+        _TRIM = getattr(library, "malloc_trim", False) or False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 class _Dask:

@@ -16,7 +16,6 @@ each range of shows then reads its shows' runs (:func:`span_pieces`).
 from __future__ import annotations
 
 import bisect
-import mmap
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -142,11 +141,11 @@ def lines_of(path: str, *, format: str | None = None, encoding: str | None = Non
 
 def _has_quote(path: str) -> bool:
     """Whether the file holds a ``"`` (a quoted cell may hold a line end: no cut by lines)."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            return False
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return data.find(b'"') >= 0
+    with open(path, "rb") as f:  # in blocks: a mapped file's pages would count as this process's memory
+        while block := f.read(16 << 20):
+            if b'"' in block:
+                return True
+    return False
 
 
 def _line_at(f, offset: int, lines: Lines) -> tuple[int, str | None]:
