@@ -440,7 +440,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
             cut[role] = [Part(names=tuple(chosen)) for chosen in names]
             continue
         if indexed and role in indexed and role not in whole:
-            cut[role] = span_pieces(*indexed[role], edges)
+            spans, header = indexed[role]
+            cut[role] = span_pieces(spans, header, edges)
             continue
         # segments cropped to a UEM as they are read: a warning counts the lines of the whole file
         if role not in whole and role not in listed and not (uem and role != "units"):
@@ -449,7 +450,7 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
         if lines is not None and indexed is not None and _lopsided(cut[role], path):
             # a file not sorted by show: a part cut by bisection may hold most of it; its runs found first
             indexed[role] = (show_spans(path, lines), lines.header)
-            cut[role] = span_pieces(*indexed[role], edges)
+            cut[role] = span_pieces(indexed[role][0], lines.header, edges)
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
 
 
