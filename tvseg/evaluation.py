@@ -464,7 +464,9 @@ def reduce_shards(
     Parameters
     ----------
     shards : list of dict
-        :func:`score_shard`'s output for each shard, in show order (one shard: the whole corpus).
+        :func:`score_shard`'s output for each shard, in show order (one shard: the whole corpus). Each
+        system is taken out of the dicts as it is joined (they are empty at the end), so that a shard's
+        memory goes once the corpus's copy is made.
     settings : Settings
         The effective settings (:attr:`tvseg.preparation.Prepared.settings`).
     reference, hypotheses, metadata, uem
@@ -480,9 +482,11 @@ def reduce_shards(
     (:func:`tvseg.undefined_values.warn_undefined_values`).
     """
     systems, unit_tables, unit_scored = {}, {}, {}
-    firsts = None
-    for name in shards[0]:
-        parts = [shard[name].scores for shard in shards]
+    firsts = np.cumsum([0] + [len(next(iter(shard.values())).scores.shows) for shard in shards[:-1]]).tolist()
+    for name in list(shards[0]):
+        # the system's shards are taken out of ``shards`` as they are joined: their memory goes with them
+        own = [shard.pop(name) for shard in shards]
+        parts = [system.scores for system in own]
         if all(isinstance(part, ShowScores) for part in parts):
             scores: ShowScores | ShowComponents = join_scores(cast("list[ShowScores]", parts))
         else:
@@ -491,15 +495,14 @@ def reduce_shards(
                 raise ValueError("shards scored with and without titles cannot be joined")
             joined = join_frames([part.components for part in parts])
             scores = ShowComponents([s for part in parts for s in part.shows], joined, titles.pop())
-        tallies = join_tallies([shard[name].tallies for shard in shards])
+        tallies = join_tallies([system.tallies for system in own])
+        unit_parts = cast("list[UnitPart]", [system.units for system in own])
+        del own, parts
         shows = scores.shows
-        if firsts is None:
-            firsts = np.cumsum([0] + [len(shard[name].scores.shows) for shard in shards[:-1]]).tolist()
         per_show = metric_table(scores.components, titles=scores.titles)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
-        if shards[0][name].units is not None:
+        if unit_parts[0] is not None:
             # every shard is scored with the corpus's units (or frames): none of them is None
-            unit_parts = cast("list[UnitPart]", [shard[name].units for shard in shards])
             per_show_units, corpus_units = reduce_unit_parts(unit_parts, firsts, shows, undefined=False)
             unit_tables[name] = (unit_components_table(unit_parts, firsts, len(shows)), unit_rates)
             scored = np.zeros(len(shows), dtype=bool)
@@ -508,6 +511,7 @@ def reduce_shards(
             unit_scored[name] = scored
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
+        del unit_parts
         if isinstance(scores, ShowScores):
             matches = match_table(
                 scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows

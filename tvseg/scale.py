@@ -586,6 +586,7 @@ def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading
             return _ONE_PROCESS
         for k, d in zip(again, redone):
             done[k] = d
+        del redone
         opened = [d for d in done if d.facts.shows]
     # a file read whole by every shard warns in each: once here
     for _, category, message in dict.fromkeys(
@@ -602,7 +603,9 @@ def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading
     shards = [
         {n: s.without_titles() if d.titles[n] and not titles[n] else s for n, s in d.systems.items()} for d in opened
     ]
-    return reduce_shards(shards, settings=opened[0].facts.settings, reference=reference, metadata=metadata(), **reduce)
+    settings = opened[0].facts.settings
+    del done, opened  # reduce_shards takes each system's shards out of ``shards`` as it joins them
+    return reduce_shards(shards, settings=settings, reference=reference, metadata=metadata(), **reduce)
 
 
 def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, options: Mapping[str, Any]):
