@@ -449,7 +449,7 @@ def score_shard(
 
 
 def reduce_shards(
-    shards: Sequence[Mapping[str, SystemShard]],
+    shards: Sequence[dict[str, SystemShard]],
     *,
     settings: Settings,
     reference: Mapping[str, Any],
