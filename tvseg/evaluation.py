@@ -86,6 +86,10 @@ class SystemResult:
     gamma_sweep, tolerance_sweep : pandas.DataFrame
     boundary_pairs : pandas.DataFrame
         Matched boundaries at the settings' tolerance: ``show, reference, hypothesis``.
+    shows_json : tuple of str, optional
+        Each row of ``shows`` as the JSON writes it (:func:`tvseg.output.encoded_rows`), when it was encoded
+        by the processes that scored the shards (:func:`tvseg.scale.evaluate_files`); None: encoded when
+        written.
     """
 
     name: str
@@ -100,6 +104,7 @@ class SystemResult:
     tolerance_sweep: pd.DataFrame
     boundary_pairs: pd.DataFrame
     titles: bool = False
+    shows_json: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +157,7 @@ class EvaluationResult:
                 "corpus": sr.corpus,
                 "macro": sr.macro,
                 "by_length": sr.by_length,
-                "shows": Records(sr.shows, integer_keys=COUNT_KEYS) if stream else sr.shows,
+                "shows": Records(sr.shows, integer_keys=COUNT_KEYS, encoded=sr.shows_json) if stream else sr.shows,
                 "groups": sr.groups,
                 "sweeps": {
                     "gamma": sr.gamma_sweep.to_dict(orient="records"),

@@ -32,7 +32,7 @@ import re
 import secrets
 import shutil
 import stat
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ __all__ = [
     "new_run_id",
     "with_run_id",
     "Records",
+    "encoded_rows",
 ]
 
 
@@ -399,16 +400,29 @@ class Records:
 
     BLOCK = 4096
 
-    def __init__(self, frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()):
-        self.frame, self.integer_keys = frame, integer_keys
+    def __init__(
+        self, frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset(), encoded: Sequence[str] | None = None
+    ):
+        self.frame, self.integer_keys, self.encoded = frame, integer_keys, encoded
 
     def __len__(self) -> int:
         return len(self.frame)
 
     def blocks(self):
-        """``frame_records`` of consecutive blocks of rows."""
+        """Each row's text (:func:`encoded_rows`) in lists of consecutive rows: ``encoded`` when given
+        (made elsewhere, by :func:`encoded_rows` of the same table)."""
         for start in range(0, len(self.frame), self.BLOCK):
-            yield frame_records(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
+            if self.encoded is not None:
+                yield self.encoded[start : start + self.BLOCK]
+            else:
+                yield encoded_rows(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
+
+
+def encoded_rows(frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()) -> list[str]:
+    """Each row of a table as JSON text, ``"index": {"column": value, ...}``, as :func:`dumps_json`
+    writes a row of :func:`frame_records` (the C encoder, one line)."""
+    encode = _FLAT.encode
+    return [encode(i) + ": " + encode(row) for i, row in frame_records(frame, integer_keys=integer_keys).items()]
 
 
 def dumps_json(data, *, indent: int = 1) -> str:
@@ -445,9 +459,9 @@ def _pieces(value, depth: int, indent: int):
         if not len(value):
             yield "{}"
             return
-        encode, sep = _FLAT.encode, "," + pad
-        for k, block in enumerate(value.blocks()):
-            yield ("{" + pad if k == 0 else sep) + sep.join(encode(i) + ": " + encode(row) for i, row in block.items())
+        sep = "," + pad
+        for k, rows in enumerate(value.blocks()):
+            yield ("{" + pad if k == 0 else sep) + sep.join(rows)
         yield end + "}"
         return
     if isinstance(value, Mapping):

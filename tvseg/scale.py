@@ -41,7 +41,7 @@ import os
 import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
@@ -52,6 +52,8 @@ import pandas as pd
 from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
+from tvseg.metrics import COUNT_KEYS
+from tvseg.output import encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
@@ -181,7 +183,8 @@ def evaluate_files(
             tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
             result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, **reduce)
             if isinstance(result, EvaluationResult):
-                return result
+                # (a Dask cluster sends many small texts back slower than this process encodes them)
+                return _rows_encoded(result, runner) if isinstance(runner, _Local) and runner.pool else result
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options)
             for role in result:  # a file not sorted by show: its runs of lines found; then read whole
@@ -191,6 +194,26 @@ def evaluate_files(
                 else:
                     indexed[role] = (show_spans(files.roles()[role], lines), lines.header)
         return _sharded(_read_here(files, uem), runner, None, n_shards, options)
+
+
+def _rows_encoded(result: EvaluationResult, runner) -> EvaluationResult:
+    """``result`` with each system's per-show rows of the JSON encoded by the runner's workers, a block of
+    shows each (:attr:`tvseg.evaluation.SystemResult.shows_json`): the JSON's largest part is then written
+    in parallel too."""
+    blocks: list[tuple[str, int, int]] = []
+    for name, sr in result.systems.items():
+        step = max(1, -(-len(sr.shows) // (2 * runner.workers)))
+        blocks += [(name, a, min(a + step, len(sr.shows))) for a in range(0, len(sr.shows), step)]
+    texts = runner.map(_encoded, [result.systems[name].shows.iloc[a:b] for name, a, b in blocks])
+    rows: dict[str, list[str]] = {name: [] for name in result.systems}
+    for (name, _, _), text in zip(blocks, texts):
+        rows[name] += text
+    systems = {name: replace(sr, shows_json=tuple(rows[name])) for name, sr in result.systems.items()}
+    return replace(result, systems=systems)
+
+
+def _encoded(frame: pd.DataFrame) -> list[str]:
+    return encoded_rows(frame, integer_keys=COUNT_KEYS)
 
 
 SHARD_BYTES = 32 << 20
@@ -245,6 +268,7 @@ class _Task:
     files: Files | None = None
     parts: Mapping[str, Part | None] = field(default_factory=dict)
     segments: bool = True  # the scores keep their segments (False: SystemShard.lean)
+    folder: str = field(default_factory=os.getcwd)  # where relative paths are read from (a Dask worker's is its own)
 
 
 @dataclass(frozen=True, eq=False)
@@ -360,7 +384,8 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
     either side (the corpus's decision is taken when every shard is back: a shard scored with titles
     that the corpus scores without drops them, one scored without that the corpus scores with is
     scored again)."""
-    opened = _open(task)
+    with _working_folder(task.folder):
+        opened = _open(task)
     if opened is None:
         return None
     facts = opened.facts
@@ -376,6 +401,21 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
         del opened, scored
         _give_back_memory()
     return _Done(facts, systems, reference, given, asked)
+
+
+@contextmanager
+def _working_folder(folder: str):
+    """Within the block, relative paths are read from ``folder`` (the parent's working folder: a Dask
+    worker started elsewhere reads the files the command names)."""
+    here = os.getcwd()
+    if here == folder:
+        yield
+        return
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)
 
 
 def _cut(mapping, names):
@@ -517,7 +557,8 @@ class _Dask:
 
     def map(self, function, tasks, stop=None):
         """As :meth:`_Local.map`."""
-        futures = self.client.map(function, tasks, pure=False)
+        # the tasks scattered first: a table of shows is sent as data, not inside the task graph
+        futures = self.client.map(function, self.client.scatter(list(tasks)), pure=False)
         out: list = []
         for k, future in enumerate(futures):  # in order, each released once back: the workers keep nothing
             out.append(future.result())
