@@ -635,3 +635,26 @@ def test_the_runs_of_each_show_in_a_file(tmp_path, block):
         first = min(starts)
         expected = {show: [(lines.start if a == first else a, b) for a, b in runs] for show, runs in expected.items()}
         assert show_spans(str(path), lines, block=block) == expected, path.name
+
+
+def test_a_units_table_with_quotes_is_read_whole(corpus, tmp_path, monkeypatch):
+    # a quoted cell may hold a line end, so a CSV file with a quote is not cut by lines: the shards find the
+    # quote in their parts (the parent does not search the file first), and every shard then reads the whole
+    # table; here one show id is quoted, "show0150" (its cell is the same show once read)
+    import tvseg.scale
+
+    text = (corpus["folder"] / "units.csv").read_text().replace("\nshow0150,", '\n"show0150",')
+    (tmp_path / "units.csv").write_text(text)
+    files = _files(corpus["folder"], units=str(tmp_path / "units.csv"))
+    settings = tvseg.Settings(bootstrap=50)
+    one = _one_process(files, settings)
+    plans = []
+    plan = tvseg.scale._plan
+
+    def recording(*args, **kwargs):
+        plans.append(set(kwargs.get("whole", ())))
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(tvseg.scale, "_plan", recording)
+    _same_without_segments(one, recorded(lambda: evaluate_files(files, shards=4, segments=False, settings=settings)))
+    assert plans[-1] == {"units"}, plans

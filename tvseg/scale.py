@@ -192,7 +192,7 @@ def evaluate_files(
                 if lines is None:
                     whole.add(role)
                 else:
-                    indexed[role] = (show_spans(files.roles()[role], lines), lines.header)
+                    indexed[role] = (show_spans(files.roles()[role], lines), lines)
         return _sharded(_read_here(files, uem), runner, None, n_shards, options)
 
 
@@ -227,9 +227,10 @@ def _shards_for(files: Files, workers: int) -> int:
     at least one per worker, a multiple of ``workers``."""
     size = 0
     for path in files.roles().values():
-        if os.path.isdir(path):
-            for folder, _, names in os.walk(path):
-                size += sum(os.stat(os.path.join(folder, name)).st_size for name in names)
+        if os.path.isdir(path):  # its number of files times the mean size of 64 of them, spread over the listing
+            names = [entry.name for entry in os.scandir(path) if entry.is_file()]
+            sample = names[:: max(1, len(names) // 64)]
+            size += len(names) * sum(os.path.getsize(os.path.join(path, n)) for n in sample) // max(1, len(sample))
         elif os.path.isfile(path):
             size += os.path.getsize(path)
     blocks = max(1, -(-size // SHARD_BYTES))
@@ -334,6 +335,11 @@ def _load_files(task: _Task):
     files, parts = task.files, task.parts
     assert files is not None
     roles = files.roles()
+    quoted = [
+        role for role, part in parts.items() if part is not None and part.unchecked and part.holds_quote(roles[role])
+    ]
+    if quoted:  # a CSV file with quotes: a quoted cell may hold a line end, no cut by lines
+        return None, quoted
     reading: list = []
     paths = {role: None if (part := parts[role]) is not None and part.empty else path for role, path in roles.items()}
     with reading_parts({path: part for role, path in roles.items() if (part := parts[role]) is not None}):
@@ -459,7 +465,7 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
         if Path(path).is_dir():
             with recorded(record, index):
                 listed[role] = list_files(path, format=None if role == "units" else files.format)
-    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding)
+    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding, quotes=False)  # searched by the shards
     reference = None if "reference" in listed else lines_of(files.reference, **how)
     if "reference" in listed:
         stems = sorted(file.stem for file in listed["reference"])
@@ -480,8 +486,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
             cut[role] = [Part(names=tuple(chosen)) for chosen in names]
             continue
         if indexed and role in indexed and role not in whole:
-            spans, header = indexed[role]
-            cut[role] = span_pieces(spans, header, edges)
+            spans, found = indexed[role]
+            cut[role] = span_pieces(spans, found, edges)
             continue
         # segments cropped to a UEM as they are read: a warning counts the lines of the whole file
         if role not in whole and role not in listed and not (uem and role != "units"):
@@ -489,8 +495,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
         cut[role] = [None] * len(ranges) if lines is None else pieces(path, lines, edges)
         if lines is not None and indexed is not None and _lopsided(cut[role], path):
             # a file not sorted by show: a part cut by bisection may hold most of it; its runs found first
-            indexed[role] = (show_spans(path, lines), lines.header)
-            cut[role] = span_pieces(indexed[role][0], lines.header, edges)
+            indexed[role] = (show_spans(path, lines), lines)
+            cut[role] = span_pieces(indexed[role][0], lines, edges)
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
 
 

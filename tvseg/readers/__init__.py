@@ -166,11 +166,13 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
         return [folder / name for name in part.names]
     files: list[Path] = []
     unread: list[str] = []
-    for p in folder.iterdir():  # one listing: a folder may hold tens of thousands of shows
-        if p.is_file() and _extension_format(p, format) is not None:
-            files.append(p)
-        elif not p.name.startswith("."):
-            unread.append(p.name + ("/" if p.is_dir() else ""))
+    with os.scandir(folder) as entries:  # one listing, its entries' types known: tens of thousands of shows
+        for entry in entries:
+            p = folder / entry.name
+            if entry.is_file() and _extension_format(p, format) is not None:
+                files.append(p)
+            elif not entry.name.startswith("."):
+                unread.append(entry.name + ("/" if entry.is_dir() else ""))
     files.sort(key=lambda p: p.name)  # one folder: as sorting the paths, without comparing their parts
     unread.sort()
     if not files:

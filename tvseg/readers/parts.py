@@ -39,6 +39,12 @@ class Part:
     start: int = 0
     stop: int = 0
     spans: tuple[tuple[int, int], ...] | None = None
+    unchecked: bool = False  # a CSV file not yet searched for quotes: the part fits only without one
+
+    def holds_quote(self, path: str | os.PathLike) -> bool:
+        """Whether the part's bytes of ``path`` hold a ``"`` (a quoted cell may hold a line end: the
+        file cannot be cut by lines)."""
+        return b'"' in self.read(path)
 
     @property
     def empty(self) -> bool:
@@ -91,9 +97,12 @@ class Lines:
     separator: bytes | None
     start: int
     header: bytes
+    unchecked: bool = False  # a CSV file not searched for quotes (each part is: Part.holds_quote)
 
 
-def lines_of(path: str, *, format: str | None = None, encoding: str | None = None, units: bool = False):
+def lines_of(
+    path: str, *, format: str | None = None, encoding: str | None = None, units: bool = False, quotes: bool = True
+):
     """How to cut the file ``path`` by show.
 
     Parameters
@@ -104,6 +113,9 @@ def lines_of(path: str, *, format: str | None = None, encoding: str | None = Non
         As :func:`tvseg.read_segments` takes them (``format`` ignored for units).
     units : bool, default False
         Whether the file holds units (then only a CSV file is cut).
+    quotes : bool, default True
+        Search a CSV file for quotes here; False: its parts are searched where they are read
+        (:attr:`Lines.unchecked`, :meth:`Part.holds_quote`).
 
     Returns
     -------
@@ -134,9 +146,9 @@ def lines_of(path: str, *, format: str | None = None, encoding: str | None = Non
         names = [name.strip() for name in header.decode("utf-8").split(",")]
     except UnicodeDecodeError:
         return None
-    if b'"' in header or "show" not in names or _has_quote(path):
+    if b'"' in header or "show" not in names or (quotes and _has_quote(path)):
         return None
-    return Lines(names.index("show"), b",", start, header)
+    return Lines(names.index("show"), b",", start, header, unchecked=not quotes)
 
 
 def _has_quote(path: str) -> bool:
@@ -191,7 +203,7 @@ def pieces(path: str, lines: Lines, edges: Sequence[str]) -> list[Part]:
             cuts.append(_line_at(f, lo, lines)[0])
         cuts.append(size)
         return [
-            Part(header=lines.header, start=a, stop=b if _line_at(f, a, lines)[0] < b else a)
+            Part(header=lines.header, start=a, stop=b if _line_at(f, a, lines)[0] < b else a, unchecked=lines.unchecked)
             for a, b in zip(cuts[:-1], cuts[1:])
         ]
 
@@ -303,10 +315,10 @@ def _field(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, lines: Lines):
     return np.where(has & ~comment, begins[t], -1), finishes[t]
 
 
-def span_pieces(spans: Mapping[str, list[tuple[int, int]]], header: bytes, edges: Sequence[str]) -> list[Part]:
+def span_pieces(spans: Mapping[str, list[tuple[int, int]]], lines: Lines, edges: Sequence[str]) -> list[Part]:
     """The part of a file (its runs by show, :func:`show_spans`) that each range of shows holds (``edges``:
     the sorted bounds between ranges): the runs of its shows, in file order."""
     chosen: list[list[tuple[int, int]]] = [[] for _ in range(len(edges) + 1)]
     for show, runs in spans.items():
         chosen[bisect.bisect_right(edges, show)].extend(runs)
-    return [Part(header=header, spans=tuple(sorted(runs))) for runs in chosen]
+    return [Part(header=lines.header, spans=tuple(sorted(runs)), unchecked=lines.unchecked) for runs in chosen]
