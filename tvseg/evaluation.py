@@ -87,9 +87,9 @@ class SystemResult:
     boundary_pairs : pandas.DataFrame
         Matched boundaries at the settings' tolerance: ``show, reference, hypothesis``.
     shows_json : tuple of str, optional
-        Each row of ``shows`` as the JSON writes it (:func:`tvseg.output.encoded_rows`), when it was encoded
-        by the processes that scored the shards (:func:`tvseg.scale.evaluate_files`); None: encoded when
-        written.
+        The rows of ``shows`` as the JSON writes them, in consecutive blocks (:func:`tvseg.output.encoded_rows`),
+        when they were encoded by the processes that scored the shards (:func:`tvseg.scale.evaluate_files`);
+        None: encoded when written.
     """
 
     name: str

@@ -409,20 +409,23 @@ class Records:
         return len(self.frame)
 
     def blocks(self):
-        """Each row's text (:func:`encoded_rows`) in lists of consecutive rows: ``encoded`` when given
-        (made elsewhere, by :func:`encoded_rows` of the same table)."""
+        """The text of consecutive blocks of rows (:func:`encoded_rows`): ``encoded`` when given (made
+        elsewhere, by :func:`encoded_rows` of the same table, in order)."""
+        if self.encoded is not None:
+            yield from self.encoded
+            return
         for start in range(0, len(self.frame), self.BLOCK):
-            if self.encoded is not None:
-                yield self.encoded[start : start + self.BLOCK]
-            else:
-                yield encoded_rows(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
+            yield encoded_rows(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
 
 
-def encoded_rows(frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()) -> list[str]:
-    """Each row of a table as JSON text, ``"index": {"column": value, ...}``, as :func:`dumps_json`
-    writes a row of :func:`frame_records` (the C encoder, one line)."""
+def encoded_rows(frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()) -> str:
+    """The rows of a table as JSON text, ``"index": {"column": value, ...}`` each, one a line (as
+    :func:`dumps_json` writes a row of :func:`frame_records`: the C encoder; a line end never occurs
+    inside JSON text, where it is escaped)."""
     encode = _FLAT.encode
-    return [encode(i) + ": " + encode(row) for i, row in frame_records(frame, integer_keys=integer_keys).items()]
+    return "\n".join(
+        encode(i) + ": " + encode(row) for i, row in frame_records(frame, integer_keys=integer_keys).items()
+    )
 
 
 def dumps_json(data, *, indent: int = 1) -> str:
@@ -461,7 +464,7 @@ def _pieces(value, depth: int, indent: int):
             return
         sep = "," + pad
         for k, rows in enumerate(value.blocks()):
-            yield ("{" + pad if k == 0 else sep) + sep.join(rows)
+            yield ("{" + pad if k == 0 else sep) + rows.replace("\n", sep)
         yield end + "}"
         return
     if isinstance(value, Mapping):

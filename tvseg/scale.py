@@ -183,8 +183,7 @@ def evaluate_files(
             tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
             result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, **reduce)
             if isinstance(result, EvaluationResult):
-                # (a Dask cluster sends many small texts back slower than this process encodes them)
-                return _rows_encoded(result, runner) if isinstance(runner, _Local) and runner.pool else result
+                return _rows_encoded(result, runner) if runner.workers > 1 else result
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options)
             for role in result:  # a file not sorted by show: its runs of lines found; then read whole
@@ -207,12 +206,12 @@ def _rows_encoded(result: EvaluationResult, runner) -> EvaluationResult:
     texts = runner.map(_encoded, [result.systems[name].shows.iloc[a:b] for name, a, b in blocks])
     rows: dict[str, list[str]] = {name: [] for name in result.systems}
     for (name, _, _), text in zip(blocks, texts):
-        rows[name] += text
+        rows[name].append(text)
     systems = {name: replace(sr, shows_json=tuple(rows[name])) for name, sr in result.systems.items()}
     return replace(result, systems=systems)
 
 
-def _encoded(frame: pd.DataFrame) -> list[str]:
+def _encoded(frame: pd.DataFrame) -> str:
     return encoded_rows(frame, integer_keys=COUNT_KEYS)
 
 
