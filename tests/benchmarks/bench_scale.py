@@ -15,8 +15,9 @@ written before with the same ``--shows`` and ``--seed``). Timed, wall time, read
 4. ``evaluate_files(dask=client)`` on a ``LocalCluster`` of J single-threaded worker processes: the
    cluster's start, with tvseg imported on its workers, is timed apart (a cluster serves many runs);
 5. with ``--command``: the whole ``tvseg evaluate ... --json`` command as a user runs it (a process of its
-   own: imports, reading, scoring, JSON), alone, with ``--jobs J`` and with ``--dask local --jobs J``
-   (the cluster's start included).
+   own: imports, reading, scoring, JSON), alone, with ``--jobs J``, with ``--dask local --jobs J`` (the
+   cluster's start included) and with ``--dask ADDRESS``, the scheduler of the cluster of row 4, already
+   running (as a Dask user's cluster is).
 
 Every result's JSON is checked equal to the first's. Each row is run ``--repeat`` times, the rows taken
 in turns (so that a busy moment slows them all); the best run is shown, with the range.
@@ -167,6 +168,10 @@ def main(argv=None) -> int:
             (f"command --jobs {args.jobs}", ["--jobs", str(args.jobs)]),
             (f"command --dask local --jobs {args.jobs}", ["--dask", "local", "--jobs", str(args.jobs)]),
         ]
+        if cluster is not None:  # a cluster already running, as a Dask user has one: its scheduler's address
+            commands.append(
+                (f"command --dask SCHEDULER (LocalCluster({args.jobs}))", ["--dask", cluster.scheduler_address])
+            )
     command_json = None
     for _ in range(args.repeat):
         for name, function in rows:
