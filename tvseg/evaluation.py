@@ -14,7 +14,7 @@ that a hypothesis lacks is scored as an empty hypothesis (with a warning naming 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -463,6 +463,7 @@ def reduce_shards(
     uem: Mapping[str, Timeline] | None = None,
     sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
     domain: str = "time",
+    per_show_made: Callable[[str, pd.DataFrame], None] | None = None,
 ) -> EvaluationResult:
     """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
 
@@ -480,6 +481,9 @@ def reduce_shards(
         As in :func:`evaluate`.
     domain : {"time", "units"}, default "time"
         ``"units"``: a text corpus; the results hold the unit metrics only (:func:`_units_only`).
+    per_show_made : callable, optional
+        Given each system's name and per-show table as soon as it is made, before the bootstrap (what
+        :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once:
@@ -517,6 +521,8 @@ def reduce_shards(
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         del unit_parts
+        if per_show_made is not None and domain == "time":
+            per_show_made(name, per_show)
         if isinstance(scores, ShowScores):
             matches = match_table(
                 scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows

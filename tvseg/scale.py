@@ -181,9 +181,12 @@ def evaluate_files(
             if plan is None:
                 break
             tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
-            result = _evaluate_shards(tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, **reduce)
+            encoding = _Encoding(runner) if runner.workers > 1 else None
+            result = _evaluate_shards(
+                tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, per_show_made=encoding, **reduce
+            )
             if isinstance(result, EvaluationResult):
-                return _rows_encoded(result, runner) if runner.workers > 1 else result
+                return encoding.attach(result) if encoding is not None else result
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options)
             for role in result:  # a file not sorted by show: its runs of lines found; then read whole
@@ -195,20 +198,25 @@ def evaluate_files(
         return _sharded(_read_here(files, uem), runner, None, n_shards, options)
 
 
-def _rows_encoded(result: EvaluationResult, runner) -> EvaluationResult:
-    """``result`` with each system's per-show rows of the JSON encoded by the runner's workers, a block of
-    shows each (:attr:`tvseg.evaluation.SystemResult.shows_json`): the JSON's largest part is then written
-    in parallel too."""
-    blocks: list[tuple[str, int, int]] = []
-    for name, sr in result.systems.items():
-        step = max(1, -(-len(sr.shows) // (2 * runner.workers)))
-        blocks += [(name, a, min(a + step, len(sr.shows))) for a in range(0, len(sr.shows), step)]
-    texts = runner.map(_encoded, [result.systems[name].shows.iloc[a:b] for name, a, b in blocks])
-    rows: dict[str, list[str]] = {name: [] for name in result.systems}
-    for (name, _, _), text in zip(blocks, texts):
-        rows[name].append(text)
-    systems = {name: replace(sr, shows_json=tuple(rows[name])) for name, sr in result.systems.items()}
-    return replace(result, systems=systems)
+class _Encoding:
+    """Each system's per-show rows of the JSON encoded by the runner's workers, a block of shows each, sent
+    as soon as :func:`tvseg.evaluation.reduce_shards` makes the table (``per_show_made``), so that they are
+    encoded while the bootstrap runs here; :meth:`attach` gives them to the result
+    (:attr:`tvseg.evaluation.SystemResult.shows_json`)."""
+
+    def __init__(self, runner):
+        self.runner, self.pending = runner, {}
+
+    def __call__(self, name: str, frame: pd.DataFrame) -> None:
+        step = max(1, -(-len(frame) // (2 * self.runner.workers)))
+        self.pending[name] = [
+            self.runner.submit(_encoded, frame.iloc[a : a + step]) for a in range(0, len(frame), step)
+        ]
+
+    def attach(self, result: EvaluationResult) -> EvaluationResult:
+        texts = {name: tuple(self.runner.collect(futures)) for name, futures in self.pending.items()}
+        systems = {name: replace(sr, shows_json=texts.get(name)) for name, sr in result.systems.items()}
+        return replace(result, systems=systems)
 
 
 def _encoded(frame: pd.DataFrame) -> str:
@@ -533,6 +541,23 @@ class _Local:
                 break
         return out
 
+    def submit(self, function, argument):
+        """``function(argument)`` started now (where :meth:`map` runs it); :meth:`collect` gives it."""
+        return self.pool.submit(function, argument) if self.pool is not None else _Ready(function(argument))
+
+    def collect(self, futures) -> list:
+        return [future.result() for future in futures]
+
+
+class _Ready:
+    """A value computed already, as a future gives it."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
 
 def _give_back_memory() -> None:
     """Return the memory a shard freed to the system (glibc keeps freed heap memory for reuse; the next
@@ -559,6 +584,13 @@ class _Dask:
     def __init__(self, client, jobs: int | None):
         self.client = client
         self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
+
+    def submit(self, function, argument):
+        """As :meth:`_Local.submit`."""
+        return self.client.submit(function, self.client.scatter(argument), pure=False)
+
+    def collect(self, futures) -> list:
+        return self.client.gather(futures)
 
     def map(self, function, tasks, stop=None):
         """As :meth:`_Local.map`."""

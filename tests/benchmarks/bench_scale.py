@@ -10,8 +10,9 @@ written before with the same ``--shows`` and ``--seed``). Timed, wall time, read
 
 1. one process: :func:`tvseg.scale.read_files` then :func:`tvseg.evaluate` (reading alone in brackets);
 2. ``evaluate_sharded(jobs=J)``: read here, scored in J processes (what ``--jobs`` did before issue 23);
-3. ``evaluate_files(jobs=J)``: J processes, each reading its shard of the shows (its files of the
-   reference folder, the bytes of its shows in the RTTM and CSV files), then scoring it;
+3. ``evaluate_files(jobs=J, segments=False)``: J processes, each reading its shards of the shows (its
+   files of the reference folder, the bytes of its shows in the RTTM and CSV files), then scoring them and
+   sending back their components (as the command does without ``--html``);
 4. ``evaluate_files(dask=client)`` on a ``LocalCluster`` of J single-threaded worker processes: the
    cluster's start, with tvseg imported on its workers, is timed apart (a cluster serves many runs);
 5. with ``--command``: the whole ``tvseg evaluate ... --json`` command as a user runs it (a process of its
@@ -135,7 +136,10 @@ def main(argv=None) -> int:
     rows = [
         ("one process: read, evaluate", one),
         (f"evaluate_sharded(jobs={args.jobs}), read here", sharded_read_here),
-        (f"evaluate_files(jobs={args.jobs})", lambda: evaluate_files(files, jobs=args.jobs, settings=settings)),
+        (
+            f"evaluate_files(jobs={args.jobs})",
+            lambda: evaluate_files(files, jobs=args.jobs, segments=False, settings=settings),
+        ),
     ]
     cluster = client = None
     t_start = None
@@ -157,7 +161,7 @@ def main(argv=None) -> int:
         rows.append(
             (
                 f"evaluate_files(dask), LocalCluster({args.jobs})",
-                lambda: evaluate_files(files, dask=client, settings=settings),
+                lambda: evaluate_files(files, dask=client, segments=False, settings=settings),
             )
         )
     commands = []
