@@ -15,10 +15,11 @@ written before with the same ``--shows`` and ``--seed``). Timed, wall time, read
    sending back their components (as the command does without ``--html``);
 4. ``evaluate_files(dask=client)`` on a ``LocalCluster`` of J single-threaded worker processes: the
    cluster's start, with tvseg imported on its workers, is timed apart (a cluster serves many runs);
-5. with ``--command``: the whole ``tvseg evaluate ... --json`` command as a user runs it (a process of its
-   own: imports, reading, scoring, JSON), alone, with ``--jobs J``, with ``--dask local --jobs J`` (the
-   cluster's start included) and with ``--dask ADDRESS``, the scheduler of the cluster of row 4, already
-   running (as a Dask user's cluster is).
+5. with ``--command``, once rows 1-4 are done and their cluster closed: the whole ``tvseg evaluate ...
+   --json`` command as a user runs it (a process of its own: imports, reading, scoring, JSON), alone, with
+   ``--jobs J``, with ``--dask local --jobs J`` (the cluster's start included) and with ``--dask ADDRESS``,
+   the scheduler of a LocalCluster of J workers already running in a process of its own (as a Dask user's
+   cluster is), in turns, in the environment the script was started with.
 
 Every result's JSON is checked equal to the first's. Each row is run ``--repeat`` times, the rows taken
 in turns (so that a busy moment slows them all); the best run is shown, with the range.
@@ -89,8 +90,24 @@ def _command(folder: Path, out: Path, bootstrap: int, extra: list[str]) -> float
         *extra,
     ]
     t0 = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=ENVIRONMENT)
     return time.perf_counter() - t0
+
+
+ENVIRONMENT = dict(os.environ)
+"""The environment this script was started with (Dask changes this process's when it starts a cluster)."""
+
+_CLUSTER_HOST = """
+import sys
+from dask import config, distributed
+if __name__ == "__main__":
+    with config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        with distributed.LocalCluster(n_workers=int(sys.argv[1]), processes=True, threads_per_worker=1,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            client.run(__import__, "tvseg.scale")
+            print(cluster.scheduler_address, flush=True)
+            sys.stdin.read()
+"""
 
 
 def main(argv=None) -> int:
@@ -172,27 +189,39 @@ def main(argv=None) -> int:
             (f"command --jobs {args.jobs}", ["--jobs", str(args.jobs)]),
             (f"command --dask local --jobs {args.jobs}", ["--dask", "local", "--jobs", str(args.jobs)]),
         ]
-        if cluster is not None:  # a cluster already running, as a Dask user has one: its scheduler's address
-            commands.append(
-                (f"command --dask SCHEDULER (LocalCluster({args.jobs}))", ["--dask", cluster.scheduler_address])
-            )
-    command_json = None
     for _ in range(args.repeat):
         for name, function in rows:
             result, t = _timed(function)
             check(result, name)
             times.setdefault(name, []).append(t)
+    if client is not None:
+        client.close()
+        cluster.close()
+    host = None
+    if commands and not args.no_dask:
+        # a cluster already running, as a Dask user has one, in a process of its own (a cluster started here
+        # would set OPENBLAS_NUM_THREADS=1 in this process's environment, and its idle workers share the cores)
+        host = subprocess.Popen(
+            [sys.executable, "-c", _CLUSTER_HOST, str(args.jobs)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENVIRONMENT,
+            cwd=ROOT,
+        )
+        assert host.stdout is not None
+        address = host.stdout.readline().strip()
+        commands.append((f"command --dask SCHEDULER (a running LocalCluster({args.jobs}))", ["--dask", address]))
+    command_json = None
+    for _ in range(args.repeat):  # the commands in turns, in the environment this script was started with
         for name, extra in commands:
             times.setdefault(name, []).append(_command(folder, out, args.bootstrap, extra))
-            # against the command in one process: a Dask cluster started here sets OPENBLAS_NUM_THREADS=1 for
-            # the processes started after it, and the bootstrap's matrix product differs in its last bits
             document = json.loads(out.read_bytes())
             document.pop("run_id", None)  # one per run
             command_json = command_json or document
             assert document == command_json, f"{name} differs from the command in one process"
-    if client is not None:
-        client.close()
-        cluster.close()
+    if host is not None:
+        host.communicate("")  # its stdin closed: it closes its cluster and ends
     if tmp is not None:
         tmp.cleanup()
     print(
@@ -204,7 +233,7 @@ def main(argv=None) -> int:
     command_base = min(times[commands[0][0]]) if commands else None
     for name, runs in times.items():
         ref = command_base if name.startswith("command") else base
-        extra = f"   (cluster start {t_start:.2f} s, not included)" if "LocalCluster" in name else ""
+        extra = f"   (cluster start {t_start:.2f} s, not included)" if name.startswith("evaluate_files(dask)") else ""
         print(f"{name:44s} {min(runs):7.2f} s ({min(runs):.2f}-{max(runs):.2f})  {ref / min(runs):5.2f}x{extra}")
     return 0
 
