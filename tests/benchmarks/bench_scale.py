@@ -24,23 +24,25 @@ written before with the same ``--shows`` and ``--seed``). Timed, wall time, read
 Every result's JSON is checked equal to the first's. Each row is run ``--repeat`` times, the rows taken
 in turns (so that a busy moment slows them all); the best run is shown, with the range.
 
-Measured 2026-11-26 on 2 CPUs shared with other sessions' work (load 2-3 during the runs), J = 2, bootstrap
-1000, best of 3, reading included; before: the code before issue 23 (637b1a3, its own bench_scale.py: the
-inputs read in one process, then ``evaluate_sharded``), 20,000 shows in turns with this one:
+Measured 2026-11-27 on 2 CPUs (load 1.3-2.1), J = 2, bootstrap 1000, best of 3, reading included, after
+issue 25 (shards of about 32 MB of input, segments dropped once scored, the JSON rows encoded by the
+workers), 20,000 shows:
 
-=============  =================  ========================  =====================  ====================
-corpus         one process        evaluate_sharded(2),      evaluate_files(2):     Dask LocalCluster(2):
-               (reading)          read here                 the shards read        the shards read
-=============  =================  ========================  =====================  ====================
-2,000 shows    0.82 s (0.33 s)    1.19 s                    1.00 s                 0.99 s
-  before       0.71 s (0.37 s)    0.78 s                    -                      1.32 s
-20,000 shows   7.37 s (3.5 s)     8.72 s                    6.38 s (1.16x)         5.36 s (1.37x)
-  before       7.23 s (3.4 s)     7.43 s                    -                      10.80 s
-=============  =================  ========================  =====================  ====================
+==========================================  =======  =========
+row                                         seconds  vs one
+==========================================  =======  =========
+one process: read, evaluate                 7.14 s   1.00x
+evaluate_sharded(jobs=2), read here         8.50 s   0.84x
+evaluate_files(jobs=2)                      5.99 s   1.19x
+evaluate_files(dask), LocalCluster(2)       6.21 s   1.15x
+command, one process                        9.34 s   1.00x
+command --jobs 2                            5.63 s   1.66x
+command --dask local --jobs 2               7.42 s   1.26x
+command --dask ADDRESS (running cluster)    6.15 s   1.52x
+==========================================  =======  =========
 
-The whole command (``--command``; in turns with the code before issue 23): 20,000 shows, one process 10.8 s,
-``--jobs 2`` 8.0 s (before 9.5 s), ``--dask local --jobs 2`` 11.9 s (before 18.4 s). On 2 shared cores the
-runs vary by 30 % and more: the ranges are printed.
+Session 8 (before issue 25): command, one process 8.95 s, ``--jobs 2`` 7.14 s (1.25x), ``--dask local``
+8.81 s (1.02x). On 2 shared cores the runs vary by 30 % and more: the ranges are printed.
 """
 
 from __future__ import annotations
