@@ -161,6 +161,14 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
     shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
     (work / "data_samples").symlink_to(ROOT / "data_samples", target_is_directory=True)  # the journeys' samples
+    for name, gamma in (("yesterday.json", "0.85"), ("today.json", "0.7")):  # two runs for tvseg compare
+        run = ["evaluate", "--reference", "ref/", "--hypothesis", "mine=out/mine.rttm", "--bootstrap", "0"]
+        subprocess.run(
+            [sys.executable, "-m", "tvseg", *run, "--gamma", gamma, "--json", name],
+            cwd=work,
+            check=True,
+            capture_output=True,
+        )
     return work
 
 
