@@ -313,13 +313,19 @@ def in_shards(monkeypatch):
     return run
 
 
-def same_run(one, many):
+def same_run(one, many, *, segments=True):
+    """The same JSON, per-show tables, sweeps and warnings; the same match tables, or (``segments=False``:
+    each shard dropped its segments once scored) none."""
     (a, a_caught), (b, b_caught) = one, many
     assert json.dumps(b.to_json()) == json.dumps(a.to_json())
     assert b_caught == a_caught
     for name, sr in a.systems.items():
         pd.testing.assert_frame_equal(b.systems[name].shows, sr.shows)
-        pd.testing.assert_frame_equal(b.systems[name].matches, sr.matches)
+        pd.testing.assert_frame_equal(b.systems[name].gamma_sweep, sr.gamma_sweep)
+        if segments:
+            pd.testing.assert_frame_equal(b.systems[name].matches, sr.matches)
+        else:
+            assert b.systems[name].matches.empty and not hasattr(b.systems[name].scores, "matching")
 
 
 @pytest.mark.parametrize("shards", [1, 3, 7])
@@ -333,25 +339,14 @@ def test_files_read_by_the_shards_in_this_process(corpus, in_shards, shards):
     assert "a: show(s) not in the reference, left out: extra_show (from " in " ".join(m for _, m in many[1])
 
 
-def _same_without_segments(one, many):
-    (a, a_caught), (b, b_caught) = one, many
-    assert json.dumps(b.to_json()) == json.dumps(a.to_json())
-    assert b_caught == a_caught
-    for name, sr in a.systems.items():
-        pd.testing.assert_frame_equal(b.systems[name].shows, sr.shows)
-        pd.testing.assert_frame_equal(b.systems[name].gamma_sweep, sr.gamma_sweep)
-        assert b.systems[name].matches.empty and not hasattr(b.systems[name].scores, "matching")
-
-
 @pytest.mark.parametrize("shards", [1, 3, 7])
 def test_files_scored_without_keeping_segments(corpus, in_shards, shards):
     # segments=False (tvseg evaluate without --html): each shard keeps its components and sweep tallies
     # alone, not its segments; the JSON, the per-show tables and the warnings are one process's
     files = _files(corpus["folder"])
     one = _one_process(files, corpus["settings"])
-    _same_without_segments(
-        one, in_shards(lambda: evaluate_files(files, shards=shards, segments=False, settings=corpus["settings"]))
-    )
+    many = in_shards(lambda: evaluate_files(files, shards=shards, segments=False, settings=corpus["settings"]))
+    same_run(one, many, segments=False)
 
 
 @pytest.mark.parametrize("segments", [True, False])
@@ -380,7 +375,7 @@ def test_titles_are_decided_by_the_corpus_not_by_a_shard(corpus, tmp_path, in_sh
 
     monkeypatch.setattr(tvseg.scale, "_process", counted)
     many = in_shards(lambda: evaluate_files(files, shards=4, segments=segments, settings=corpus["settings"]))
-    (same_run if segments else _same_without_segments)(one, many)
+    same_run(one, many, segments=segments)
     # 4 shards a round (a.rttm ends with a show that sorts first: a second round reads it whole), then the
     # two shards of the second half again
     assert again.count(False) == 8 and again.count(True) == 2
@@ -585,7 +580,7 @@ def test_a_file_in_numeric_order_of_shows_is_read_in_runs(tmp_path, monkeypatch)
     monkeypatch.setattr(tvseg.scale, "show_spans", recording)
     for shards in (1, 4):
         many = recorded(lambda shards=shards: evaluate_files(files, shards=shards, segments=False, settings=settings))
-        _same_without_segments(one, many)
+        same_run(one, many, segments=False)
     # shards=4: the two files, each indexed once (shards=1: one range holds every show, any order fits)
     assert len(spans) == 2
     runs = spans[0] if "show1" in spans[0] and len(spans[0]["show1"]) == 1 else spans[1]
@@ -656,5 +651,5 @@ def test_a_units_table_with_quotes_is_read_whole(corpus, tmp_path, monkeypatch):
         return plan(*args, **kwargs)
 
     monkeypatch.setattr(tvseg.scale, "_plan", recording)
-    _same_without_segments(one, recorded(lambda: evaluate_files(files, shards=4, segments=False, settings=settings)))
+    same_run(one, recorded(lambda: evaluate_files(files, shards=4, segments=False, settings=settings)), segments=False)
     assert plans[-1] == {"units"}, plans

@@ -509,8 +509,9 @@ def pyannote_subset(folder: Path, out: str, n_subset: int) -> None:
 # ------------------------------------------------------------------------------------------ parent
 
 
-def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
-    command = [
+def command_argv(bootstrap: int, out: str) -> list[str]:
+    """The command as a user runs it in the corpus folder (this Python), its JSON written to ``out``."""
+    return [
         sys.executable,
         "-m",
         "tvseg",
@@ -526,8 +527,12 @@ def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
         "--bootstrap",
         str(bootstrap),
         "--json",
-        "out.json",
+        out,
     ]
+
+
+def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
+    command = command_argv(bootstrap, "out.json")
     if html:
         command += ["--html", "rep"]
     with open(folder / "command.stdout", "w") as stdout, open(folder / "command.stderr", "w") as stderr:

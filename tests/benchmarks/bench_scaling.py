@@ -61,7 +61,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_end_to_end import corpus  # noqa: E402
+from bench_end_to_end import command_argv, corpus  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE_SHOWS = 20_000  # the row the last column compares with
@@ -108,24 +108,7 @@ def _imported_tvseg(env: dict[str, str]) -> str:
 
 
 def _command(bootstrap: int, out: Path, jobs: int | None, extra: list[str]) -> list[str]:
-    argv = [
-        sys.executable,
-        "-m",
-        "tvseg",
-        "evaluate",
-        "--reference",
-        "ref",
-        "--hypothesis",
-        "a=a.rttm",
-        "--hypothesis",
-        "b=b.rttm",
-        "--units",
-        "units.csv",
-        "--bootstrap",
-        str(bootstrap),
-        "--json",
-        str(out),
-    ]
+    argv = command_argv(bootstrap, str(out))
     if jobs is not None:
         argv += ["--jobs", str(jobs)]
     return argv + extra
