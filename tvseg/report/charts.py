@@ -18,15 +18,16 @@ from tvseg.report.svg import nice_step, visible_text
 
 __all__ = ["line_chart", "sweep_charts", "SERIES_STYLES"]
 
-# Okabe & Ito's colour-blind-safe palette; each series also gets its own marker and dash pattern,
-# so the charts still read in greyscale.
+# Okabe & Ito's colour-blind-safe palette, its orange and sky blue darkened to 3:1 on white (WCAG's
+# contrast for graphics: tests/test_report_colours.py); each series also gets its own marker and dash
+# pattern, so the charts still read in greyscale.
 SERIES_STYLES = (
     {"colour": "#0072B2", "marker": "circle", "dash": ""},
     {"colour": "#D55E00", "marker": "square", "dash": "6 3"},
     {"colour": "#009E73", "marker": "triangle", "dash": "2 2"},
     {"colour": "#CC79A7", "marker": "diamond", "dash": "8 3 2 3"},
-    {"colour": "#E69F00", "marker": "cross", "dash": "1 3"},
-    {"colour": "#56B4E9", "marker": "circle", "dash": "10 2"},
+    {"colour": "#A87200", "marker": "cross", "dash": "1 3"},
+    {"colour": "#2E8BC0", "marker": "circle", "dash": "10 2"},
     {"colour": "#000000", "marker": "square", "dash": "4 1 1 1"},
 )
 
