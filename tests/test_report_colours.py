@@ -158,3 +158,11 @@ def test_segments_stand_out_and_apart_for_every_vision():
 @pytest.mark.parametrize("style", SERIES_STYLES, ids=[s["colour"] for s in SERIES_STYLES])
 def test_every_chart_colour_is_3_to_1_on_white(style):
     assert contrast(style["colour"], "#ffffff") >= 3.0
+
+
+def test_the_legend_shows_the_timeline_colours():
+    legend = re.search(r'<ul class="legend".*?</ul>', SHOW, re.S).group(0)
+    swatch = dict(re.findall(r'fill="(#[0-9a-fA-F]{6})" stroke="#1d2430"/></svg>(reference|correct) segment', legend))
+    assert {v: k for k, v in swatch.items()} == {"reference": css_colour("--ref"), "correct": css_colour("svg rect.ok")}
+    patterns = re.findall(r'<pattern id="(?:tvseg|legend)-hatch".*?</pattern>', SHOW)
+    assert len(patterns) == 2 and len({re.sub(r'id="[^"]*"', "", p) for p in patterns}) == 1
