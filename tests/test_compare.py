@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from tvseg.cli import main
-from tvseg.comparison import compare_results, paired_sign_flip
+from tvseg.comparison import compare_results, paired_sign_flip, paired_test, settings_changed
 
 
 def _result(shows, corpus, signature="sig-1", system="a"):
@@ -24,7 +24,7 @@ OLD = _result(
         "s4": {"cov_d": 0.4, "pk": 0.1},
         "old_only": {"cov_d": 0.9},
     },
-    {"cov_d": 0.55, "pk": 0.2},
+    {"cov_d": 0.55, "pk": 0.2, "n_reference": 10},  # a count in the corpus only: compared, not tested
 )
 NEW = _result(
     {
@@ -33,7 +33,7 @@ NEW = _result(
         "s3": {"cov_d": 0.85, "pk": 0.1},
         "s4": {"cov_d": 0.7, "pk": 0.1},
     },
-    {"cov_d": 0.69, "pk": 0.18},
+    {"cov_d": 0.69, "pk": 0.18, "n_reference": 12},
     signature="sig-2",
 )
 
@@ -56,17 +56,37 @@ def test_the_changes_the_test_and_the_shows_that_moved():
     # pk: s3's old value is null, left out of the test: 3 shows, differences 0, -0.05, 0
     pk = next(m for m in c["metrics"] if m["metric"] == "pk")
     assert pk["shows"] == 3 and pk["mean_difference"] == pytest.approx(-0.05 / 3)
+    # only one difference is not 0: every one of the 8 sign assignments has |mean| = 0.05 / 3: p = 1
+    assert pk["p_value"] == 1.0
+    # Holm over the two p-values tested (n_reference has none): sorted 0.375, 1 -> min(1, 2 * 0.375) = 0.75 and
+    # max(0.75, min(1, 1 * 1)) = 1
+    assert cov_d["p_value_holm"] == pytest.approx(0.75) and pk["p_value_holm"] == 1.0
+    n_ref = next(m for m in c["metrics"] if m["metric"] == "n_reference")
+    assert n_ref["difference"] == 2 and n_ref["shows"] == 0 and n_ref["test"] == "none"
     assert any("only in the old result" in w for w in c["warnings"])
     assert any("different settings" in w for w in c["warnings"])
 
 
-def test_the_random_test_past_twelve_shows_agrees_with_a_simple_count():
-    # 20 equal positive differences: only the all-plus and all-minus assignments reach the observed mean, so the
-    # exact p-value is 2 / 2^20; the random test with R assignments almost surely finds none: (1 + 0) / (1 + R)
-    p, test = paired_sign_flip([0.1] * 20, resamples=999, seed=1)
-    assert test == "random sign-flip" and p == pytest.approx(1 / 1000)
-    p, test = paired_sign_flip([0.1, -0.1] * 3)  # 6 shows: exact; mean 0: every assignment reaches it
-    assert test == "exact sign-flip" and p == 1.0
+def test_the_paired_bootstrap_past_twelve_shows():
+    # 20 equal differences: every resample's mean is 0.1, centred 0, never >= 0.1: p = (1 + 0) / (1 + 999),
+    # above the floor 2 / 2^20
+    assert paired_test([0.1] * 20, resamples=999, seed=1) == (pytest.approx(1 / 1000), "paired bootstrap")
+    # 13 differences of 0: the observed mean is 0 and every centred resample reaches it: p = 1000 / 1000
+    assert paired_test([0.0] * 13, resamples=999) == (1.0, "paired bootstrap")
+    # 12 shows: still the exact test; 6 of +0.1 and 6 of -0.1 have mean 0: every assignment reaches it
+    assert paired_test([0.1, -0.1] * 6) == (1.0, "exact sign-flip")
+    assert paired_sign_flip([0.1, -0.1] * 3) == 1.0
+    # 5 differences of +1: only the all-plus and all-minus assignments have |mean| 1: 2 / 32
+    assert paired_sign_flip([1.0] * 5) == float(Fraction(2, 32))
+    p, test = paired_test([0.3])  # one show: nothing over shows can vary
+    assert test == "none" and p != p
+
+
+def test_the_settings_that_differ_are_named():
+    old, new = {"signature": "gamma:0.85|tol:10|boot:0"}, {"signature": "gamma:0.7|tol:10|boot:1000"}
+    assert settings_changed(old, new) == [("gamma", "0.85", "0.7"), ("boot", "0", "1000")]
+    assert settings_changed(old, old) == []
+    assert settings_changed({"signature": "sig-1"}, {}) == [("signature", "sig-1", "None")]
 
 
 def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
@@ -79,6 +99,10 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     assert printed.out.index("s4: 40.0 -> 70.0 (+30.0)") < printed.out.index("s1: 50.0 -> 70.0 (+20.0)")
     assert "s2:" not in printed.out.split("moved most:")[1]
     assert "tvseg: warning: 1 show(s) only in the old result" in printed.err
+    # a count as an integer: 10 -> 12 (+2), no per-show values: no mean change, no p-value
+    assert any(
+        line.split() == ["ref.", "segs", "10", "12", "+2", "0", "-", "-", "-"] for line in printed.out.splitlines()
+    )
     written = json.loads(out.read_text())
     assert [m["show"] for m in written["moved"]] == ["s4", "s1"]
 
@@ -98,6 +122,7 @@ def test_two_systems_of_one_result(tmp_path, capsys):
         ("{not json", "not JSON"),
         ("[1, 2]", "not a result"),
         (json.dumps({"systems": {"b": {"shows": {}}}}), "no system 'a'"),
+        (json.dumps({"systems": {"a": {"shows": {"s1": 3}}}}), "show 's1': not an object"),
     ],
 )
 def test_bad_input_names_the_file_and_exits_2(tmp_path, capsys, content, expected):
@@ -117,4 +142,20 @@ def test_two_real_runs_of_the_demo(tmp_path, capsys):
     capsys.readouterr()
     assert main(["compare", str(a), str(b), "--system", "system_a"]) == 0
     out = capsys.readouterr()
-    assert "shows whose cov_d moved most:" in out.out and "different settings" in out.err
+    assert "shows whose cov_d moved most:" in out.out
+    assert "different settings: gamma 0.85 -> 0.7" in out.err
+
+
+def test_the_page_escapes_every_text(tmp_path):
+    hostile = "<script>alert('x')</script> & co"
+    old = _result({hostile: {"cov_d": 0.5}, "s2": {"cov_d": 0.6}}, {"cov_d": 0.55})
+    new = _result({hostile: {"cov_d": 0.9}, "s2": {"cov_d": 0.6}}, {"cov_d": 0.75})
+    a, b, page = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "page"
+    a.write_text(json.dumps(old))
+    b.write_text(json.dumps(new))
+    assert main(["compare", str(a), str(b), "--html", str(page)]) == 0
+    html = (page / "index.html").read_text()
+    assert "<script>" not in html
+    # the moved show's row: 50.0 -> 90.0, +40.0, a rate that went up: better
+    row = "<tr><td>&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; co</td><td>50.0</td><td>90.0</td>"
+    assert row + '<td class="better">+40.0</td></tr>' in html

@@ -14,15 +14,17 @@ compared metric by metric over the shows both have:
       p = \frac{\#\{f \in \{-1, 1\}^n : |\bar{d^f}| \ge |\bar d|\}}{2^n},\quad \bar{d^f} = \frac{1}{n}\sum_s f_s d_s,
 
   exact by enumeration up to :data:`~tvseg.retrieval.significance.EXACT_MAX_SHOWS` shows (as
-  :mod:`tvseg.retrieval.significance` tests two systems), otherwise approximated with ``resamples`` random
-  assignments, :math:`p = (1 + \#\{|\bar{d^f}| \ge |\bar d|\}) / (1 + R)` (Riezler & Maxwell 2005's
-  approximate randomization). The test is on the per-show values (the macro mean): a result's JSON holds
-  no per-show components, so the pooled values are compared, not tested;
+  :mod:`tvseg.retrieval.significance` tests two systems); beyond, the **paired bootstrap** of
+  :mod:`tvseg.retrieval.bootstrap`: ``resamples`` resamples of the shows with replacement (seeded), the
+  resampled mean differences centred on their mean, :math:`p = (1 + \#\{b : |\bar d_b - \bar{\bar d}| \ge
+  |\bar d|\}) / (1 + B)`, never below :math:`2/2^n`. Holm's step-down correction over the metrics tested
+  (one family) is given beside each p-value. The test is on the per-show values (the macro mean): a
+  result's JSON holds no per-show components, so the pooled values are compared, not tested;
 - the shows whose value of one metric (``metric``: ``cov_d`` by default) moved most, by the absolute
   difference, largest first (ties in show order).
 
-Shows in one result only, and results of different settings (their signatures), are named as warnings:
-the comparison is over the common shows.
+Shows in one result only, and results of different settings (the fields of their signatures that
+differ), are named as warnings: the comparison is over the common shows.
 """
 
 from __future__ import annotations
@@ -35,11 +37,14 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.metrics import METRICS
-from tvseg.retrieval.significance import EXACT_MAX_SHOWS, TOLERANCE, sign_flips
+from tvseg.retrieval.bootstrap import _bootstrap_p
+from tvseg.retrieval.significance import EXACT_MAX_SHOWS, TOLERANCE, holm, sign_flips, smallest_p_value
 
-__all__ = ["compare_results", "system_of", "paired_sign_flip"]
+__all__ = ["compare_results", "system_of", "paired_sign_flip", "paired_bootstrap_p", "paired_test", "settings_changed"]
 
 DEFAULT_METRIC = "cov_d"
+BLOCK_DRAWS = 1 << 22
+"""Show indices drawn at a time by the bootstrap (a block of resamples holds at most this many)."""
 
 
 def system_of(document: Mapping[str, Any], name: str | None, *, path: str) -> tuple[str, Mapping[str, Any]]:
@@ -58,32 +63,78 @@ def system_of(document: Mapping[str, Any], name: str | None, *, path: str) -> tu
     system = systems[name]
     if not isinstance(system, Mapping) or not isinstance(system.get("shows"), Mapping):
         raise InputError(f"system {name!r} has no 'shows' object", path=path)
+    if not isinstance(system.get("corpus", {}), Mapping):
+        raise InputError(f"system {name!r}: 'corpus' is not an object", path=path)
+    for show, values in system["shows"].items():
+        if not isinstance(values, Mapping):
+            raise InputError(f"system {name!r}, show {show!r}: not an object of metric values", path=path)
     return name, system
 
 
-def paired_sign_flip(differences: Sequence[float], *, resamples: int = 9999, seed: int = 0) -> tuple[float, str]:
-    """Two-sided p-value of the mean of ``differences`` under random signs, and the test's name.
+def paired_sign_flip(differences: Sequence[float]) -> float:
+    """Exact two-sided p-value of the mean of ``differences`` over every assignment of their signs.
 
-    Exact over the :math:`2^n` sign assignments up to :data:`EXACT_MAX_SHOWS` differences; otherwise
-    ``resamples`` random assignments (seeded), :math:`(1 + \\#\\{\\ldots\\}) / (1 + R)`. NaN with no difference.
+    :math:`\\#\\{f \\in \\{-1, 1\\}^n : |\\bar{d^f}| \\ge |\\bar d| - \\epsilon\\} / 2^n` with the rounding
+    tolerance :math:`\\epsilon` of :mod:`tvseg.retrieval.significance`; NaN with no difference. Enumerates
+    :math:`2^n` assignments: for up to :data:`EXACT_MAX_SHOWS` differences.
     """
     d = np.asarray(differences, dtype=float)
     n = len(d)
     if n == 0:
-        return float("nan"), "none"
+        return float("nan")
     observed = abs(float(d.mean()))
     margin = TOLERANCE * max(1.0, observed)
-    if n <= EXACT_MAX_SHOWS:
-        signs = 1.0 - 2.0 * sign_flips(n)
-        means = np.abs(signs @ d) / n
-        return float(np.sum(means >= observed - margin) / len(means)), "exact sign-flip"
+    signs = 1.0 - 2.0 * sign_flips(n)
+    means = np.abs(signs @ d) / n
+    return float(np.sum(means >= observed - margin) / len(means))
+
+
+def paired_bootstrap_p(differences: Sequence[float], *, resamples: int = 1000, seed: int = 0) -> float:
+    """The paired bootstrap's two-sided p-value of the mean of ``differences`` (see the module docstring).
+
+    ``resamples`` resamples of the differences with replacement (``numpy.random.default_rng(seed)``), drawn
+    a block at a time; never below :math:`2/2^n`. NaN with no difference or no resample.
+    """
+    d = np.asarray(differences, dtype=float)
+    n = len(d)
+    if n == 0 or resamples <= 0:
+        return float("nan")
     rng = np.random.default_rng(seed)
-    hits = 0
-    for start in range(0, resamples, 1000):
-        size = min(1000, resamples - start)
-        signs = rng.choice((-1.0, 1.0), size=(size, n))
-        hits += int(np.sum(np.abs(signs @ d) / n >= observed - margin))
-    return (1 + hits) / (1 + resamples), "random sign-flip"
+    means = np.empty(resamples)
+    block = max(1, BLOCK_DRAWS // n)
+    for start in range(0, resamples, block):
+        size = min(block, resamples - start)
+        means[start : start + size] = d[rng.integers(0, n, size=(size, n))].mean(axis=1)
+    return _bootstrap_p(means, float(d.mean()), smallest_p_value(n))
+
+
+def paired_test(differences: Sequence[float], *, resamples: int = 1000, seed: int = 0) -> tuple[float, str]:
+    """The p-value of the mean of the per-show ``differences`` and the test's name: the exact sign-flip test
+    (:func:`paired_sign_flip`) up to :data:`EXACT_MAX_SHOWS` differences, the paired bootstrap
+    (:func:`paired_bootstrap_p`) beyond; ``(nan, "none")`` with fewer than two."""
+    n = len(differences)
+    if n < 2:
+        return float("nan"), "none"
+    if n <= EXACT_MAX_SHOWS:
+        return paired_sign_flip(differences), "exact sign-flip"
+    return paired_bootstrap_p(differences, resamples=resamples, seed=seed), "paired bootstrap"
+
+
+def settings_changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """The fields of two results' settings signatures (``name:value|...``) that differ: ``(name, old, new)``,
+    in the old signature's order; one ``("signature", old, new)`` when either is not of that form."""
+    a, b = old.get("signature"), new.get("signature")
+    if a == b:
+        return []
+    fields = []
+    for signature in (a, b):
+        pairs = [part.partition(":") for part in signature.split("|")] if isinstance(signature, str) else None
+        if not pairs or any(not sep for _, sep, _ in pairs):
+            return [("signature", str(a), str(b))]
+        fields.append({name: value for name, _, value in pairs})
+    fa, fb = fields
+    names = list(fa) + [name for name in fb if name not in fa]
+    return [(name, fa.get(name, "-"), fb.get(name, "-")) for name in names if fa.get(name) != fb.get(name)]
 
 
 def _value(x: Any) -> float:
@@ -100,7 +151,7 @@ def compare_results(
     new_path: str = "NEW",
     metric: str | None = None,
     top: int = 10,
-    resamples: int = 9999,
+    resamples: int = 1000,
     seed: int = 0,
 ) -> dict[str, Any]:
     """The comparison of system ``old_system`` of ``old`` with ``new_system`` of ``new`` (two parsed
@@ -111,8 +162,8 @@ def compare_results(
     dict
         ``old``, ``new`` (file and system), ``shows`` (``common``, ``only_old``, ``only_new``),
         ``metrics`` (one entry per metric both hold, in the registry's order: ``metric``, ``label``,
-        ``old``, ``new``, ``difference`` of the corpus values, ``shows`` tested, ``mean_difference``,
-        ``p_value``, ``test``), ``ranked_by`` and ``moved`` (the ``top`` shows that moved most:
+        ``kind``, ``fraction``, ``old``, ``new``, ``difference`` of the corpus values, ``shows`` tested,
+        ``mean_difference``, ``p_value``, ``p_value_holm`` (Holm over the metrics), ``test``), ``ranked_by`` and ``moved`` (the ``top`` shows that moved most:
         ``show``, ``old``, ``new``, ``difference``), ``warnings`` (sentences).
     """
     _, a = system_of(old, old_system, path=old_path)
@@ -126,11 +177,10 @@ def compare_results(
         if shows:
             named = ", ".join(shows[:5]) + (f" and {len(shows) - 5} more" if len(shows) > 5 else "")
             warnings_.append(f"{len(shows)} show(s) only in the {label} result ({path}), left out: {named}")
-    if old.get("signature") != new.get("signature"):
-        warnings_.append(
-            f"the two results were computed with different settings: {old.get('signature')} against "
-            f"{new.get('signature')}"
-        )
+    changed = settings_changed(old, new)
+    if changed:
+        named = "; ".join(f"{name} {a} -> {b}" for name, a, b in changed)
+        warnings_.append(f"the two results were computed with different settings: {named}")
     if not common:
         raise InputError(f"no show in common with {old_path}", path=new_path)
     corpus_a, corpus_b = a.get("corpus") or {}, b.get("corpus") or {}
@@ -140,12 +190,14 @@ def compare_results(
     for key in keys:
         per_show = [(_value(shows_a[s].get(key)), _value(shows_b[s].get(key))) for s in common]
         d = [y - x for x, y in per_show if not (math.isnan(x) or math.isnan(y))]
-        p_value, test = paired_sign_flip(d, resamples=resamples, seed=seed)
+        p_value, test = paired_test(d, resamples=resamples, seed=seed)
         o, n = _value(corpus_a[key]), _value(corpus_b[key])
         entries.append(
             {
                 "metric": key,
                 "label": METRICS[key].label if key in METRICS else key,
+                "kind": METRICS[key].kind if key in METRICS else "unknown",
+                "fraction": METRICS[key].fraction and METRICS[key].kind != "count" if key in METRICS else False,
                 "old": o,
                 "new": n,
                 "difference": n - o,
@@ -155,6 +207,8 @@ def compare_results(
                 "test": test,
             }
         )
+    for entry, adjusted in zip(entries, holm([entry["p_value"] for entry in entries])):
+        entry["p_value_holm"] = float(adjusted)
     ranked_by = metric or (DEFAULT_METRIC if DEFAULT_METRIC in keys else (keys[0] if keys else None))
     if ranked_by is not None and ranked_by not in keys:
         raise UsageError(f"--metric {ranked_by}: not a metric of both results ({', '.join(keys)})")

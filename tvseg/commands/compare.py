@@ -2,8 +2,9 @@
 
 Two runs of one system (``--system NAME``, by default the only one), or two systems of one run
 (``tvseg compare RESULT.json --systems A B``): per metric, the corpus values and their difference, the
-mean change per show with the paired sign-flip test's p-value, and the shows whose value moved most
-(:mod:`tvseg.comparison`). ``--json OUT`` writes the same as JSON.
+mean change per show with the p-value of a paired test on the per-show values (exact sign-flip up to
+12 shows, paired bootstrap beyond), and the shows whose value moved most (:mod:`tvseg.comparison`).
+``--json OUT`` writes the same as JSON, ``--html DIR`` as one self-contained page, ``DIR/index.html``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def add_parser(subparsers) -> None:
         help="what changed between two JSON results of tvseg evaluate (two runs, or two systems of one run)",
         description="Compare two results of tvseg evaluate --json: two runs of one system (OLD.json NEW.json), "
         "or two systems of one run (RESULT.json --systems A B). Per metric: the corpus values, the mean "
-        "change per show and its paired sign-flip p-value; the shows whose value moved most.",
+        "change per show and the p-value of a paired test on the per-show values (exact sign-flip up to 12 "
+        "shows, paired bootstrap beyond); the shows whose value moved most.",
     )
     parser.add_argument("paths", nargs="+", metavar="RESULT.json", help="OLD.json NEW.json, or one file with --systems")
     parser.add_argument("--system", metavar="NAME", help="the system compared in both files (default: the only one)")
@@ -31,6 +33,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--metric", metavar="KEY", help="rank the shows by this metric's change (default: cov_d)")
     parser.add_argument("--top", type=int, default=10, metavar="N", help="how many shows to name (default 10)")
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON")
+    parser.add_argument("--html", metavar="DIR", help="also write the comparison as one page, DIR/index.html")
     parser.set_defaults(run=run)
 
 
@@ -49,18 +52,35 @@ def _read(path: str) -> dict:
     return document
 
 
-def _shown(key: str, value: float) -> str:
-    from tvseg.metrics import METRICS
-
+def _shown(entry: dict, value: float) -> str:
+    """A value as printed: a fraction in percent, a count as an integer, anything else to 3 figures."""
     if math.isnan(value):
         return "-"
-    fraction = METRICS[key].fraction if key in METRICS else True
-    return f"{100 * value:.1f}" if fraction else f"{value:.3g}"
+    if entry["fraction"]:
+        return f"{100 * value:.1f}"
+    if entry["kind"] == "count" and float(value).is_integer():
+        return f"{value:.0f}"
+    return f"{value:.3g}"
 
 
-def _change(key: str, value: float) -> str:
-    shown = _shown(key, value)
+def _change(entry: dict, value: float) -> str:
+    shown = _shown(entry, value)
     return shown if shown == "-" or shown.startswith("-") else "+" + shown
+
+
+def _p(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.3g}"
+
+
+NOTE = (
+    "fractions in percent; 'per show': the mean change per show over the shows both hold (the macro mean), "
+    "and its p-value: a paired test on the per-show values ({tests}), Holm: corrected over the metrics"
+)
+
+
+def _ranked(comparison: dict) -> dict:
+    key = comparison["ranked_by"]
+    return next((m for m in comparison["metrics"] if m["metric"] == key), {"fraction": True, "kind": "rate"})
 
 
 def text(comparison: dict) -> str:
@@ -68,32 +88,115 @@ def text(comparison: dict) -> str:
     from tvseg.terminal import printable
 
     old, new = comparison["old"], comparison["new"]
+    metrics = comparison["metrics"]
+    width = max([len("metric")] + [len(printable(m["label"])) for m in metrics])
     lines = [
         f"{printable(old['system'])} ({printable(old['file'])}) -> {printable(new['system'])} "
         f"({printable(new['file'])}): {comparison['shows']['common']} show(s) in common",
-        f"{'metric':22s} {'old':>7s} {'new':>7s} {'change':>7s}  {'shows':>5s} {'per show':>8s}  p-value",
+        f"{'metric':{width}s} {'old':>7s} {'new':>7s} {'change':>7s}  {'shows':>5s} {'per show':>8s} "
+        f"{'p-value':>7s} {'Holm':>7s}",
     ]
-    for m in comparison["metrics"]:
-        p = "-" if math.isnan(m["p_value"]) else f"{m['p_value']:.3g} ({m['test']})"
+    for m in metrics:
         lines.append(
-            f"{printable(m['label'])[:22]:22s} {_shown(m['metric'], m['old']):>7s} {_shown(m['metric'], m['new']):>7s} "
-            f"{_change(m['metric'], m['difference']):>7s}  {m['shows']:>5d} "
-            f"{_change(m['metric'], m['mean_difference']):>8s}  {p}"
+            f"{printable(m['label']):{width}s} {_shown(m, m['old']):>7s} {_shown(m, m['new']):>7s} "
+            f"{_change(m, m['difference']):>7s}  {m['shows']:>5d} {_change(m, m['mean_difference']):>8s} "
+            f"{_p(m['p_value']):>7s} {_p(m['p_value_holm']):>7s}"
         )
-    key = comparison["ranked_by"]
+    key, ranked = comparison["ranked_by"], _ranked(comparison)
     if comparison["moved"]:
         lines.append(f"shows whose {key} moved most:")
         for m in comparison["moved"]:
             lines.append(
-                f"  {printable(m['show'])}: {_shown(key, m['old'])} -> {_shown(key, m['new'])} ({_change(key, m['difference'])})"
+                f"  {printable(m['show'])}: {_shown(ranked, m['old'])} -> {_shown(ranked, m['new'])} "
+                f"({_change(ranked, m['difference'])})"
             )
-    lines.append("(fractions in percent; the p-value tests the mean change per show: paired sign-flip over the shows)")
+    tests = sorted({m["test"] for m in metrics if m["test"] != "none"}) or ["none: fewer than two shows"]
+    lines.append(f"({NOTE.format(tests=', '.join(tests))})")
     return "\n".join(lines)
 
 
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #1a1a1a; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ccc; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.better { color: #00603c; } .worse { color: #a0301a; }
+.warning { background: #fff4d6; padding: 0.4em 0.8em; }
+"""
+
+
+def page(comparison: dict) -> str:
+    """The comparison as one self-contained HTML page (every text escaped)."""
+    from html import escape
+
+    old, new = comparison["old"], comparison["new"]
+
+    def cell(text: str, cls: str = "") -> str:
+        return f'<td class="{cls}">{escape(text)}</td>' if cls else f"<td>{escape(text)}</td>"
+
+    def sign(value: float, kind: str) -> str:
+        """``better``/``worse`` for a change of a rate (higher is better) or an error (lower is better)."""
+        if math.isnan(value) or value == 0 or kind not in ("rate", "error"):
+            return ""
+        return "better" if (value > 0) == (kind == "rate") else "worse"
+
+    title = f"{old['system']} ({old['file']}) against {new['system']} ({new['file']})"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>tvseg compare: {escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>tvseg compare</h1><p>Old: {escape(old['system'])} ({escape(old['file'])}). "
+        f"New: {escape(new['system'])} ({escape(new['file'])}). "
+        f"{comparison['shows']['common']} show(s) in common.</p>",
+    ]
+    out += [f'<p class="warning">Warning: {escape(w)}</p>' for w in comparison["warnings"]]
+    out.append(
+        "<h2>Metrics</h2><table><thead><tr><th>metric</th><th>old</th><th>new</th><th>change</th><th>shows</th>"
+        "<th>mean change per show</th><th>p-value</th><th>Holm</th><th>test</th></tr></thead><tbody>"
+    )
+    for m in comparison["metrics"]:
+        out.append(
+            "<tr>"
+            + cell(m["label"])
+            + cell(_shown(m, m["old"]))
+            + cell(_shown(m, m["new"]))
+            + cell(_change(m, m["difference"]), sign(m["difference"], m["kind"]))
+            + cell(str(m["shows"]))
+            + cell(_change(m, m["mean_difference"]), sign(m["mean_difference"], m["kind"]))
+            + cell(_p(m["p_value"]))
+            + cell(_p(m["p_value_holm"]))
+            + cell(m["test"])
+            + "</tr>"
+        )
+    out.append("</tbody></table>")
+    ranked = _ranked(comparison)
+    if comparison["moved"]:
+        out.append(
+            f"<h2>Shows whose {escape(str(comparison['ranked_by']))} moved most</h2><table><thead><tr><th>show</th>"
+            "<th>old</th><th>new</th><th>change</th></tr></thead><tbody>"
+        )
+        for m in comparison["moved"]:
+            out.append(
+                "<tr>"
+                + cell(m["show"])
+                + cell(_shown(ranked, m["old"]))
+                + cell(_shown(ranked, m["new"]))
+                + cell(_change(ranked, m["difference"]), sign(m["difference"], ranked["kind"]))
+                + "</tr>"
+            )
+        out.append("</tbody></table>")
+    tests = sorted({m["test"] for m in comparison["metrics"] if m["test"] != "none"}) or ["none"]
+    out.append(
+        f"<p>{escape(NOTE.format(tests=', '.join(tests))).capitalize()}. Green: better (a rate up, an error down); "
+        "red: worse.</p></body></html>"
+    )
+    return "\n".join(out) + "\n"
+
+
 def run(args) -> int:
-    from tvseg.comparison import compare_results
-    from tvseg.output import json_safe, write_json_atomic
+    from tvseg.comparison import compare_results, system_of
+    from tvseg.output import json_safe, write_folder_atomic, write_json_atomic
 
     if args.top < 0:
         raise UsageError(f"--top must be at least 0, not {args.top}")
@@ -109,8 +212,6 @@ def run(args) -> int:
         old_system = new_system = args.system
     old = _read(old_path)
     new = old if new_path == old_path else _read(new_path)
-    from tvseg.comparison import system_of
-
     old_system = system_of(old, old_system, path=old_path)[0]
     new_system = system_of(new, new_system, path=new_path)[0]
     comparison = compare_results(
@@ -128,4 +229,6 @@ def run(args) -> int:
     print(text(comparison))
     if args.json:
         write_json_atomic(args.json, json_safe(comparison), safe=True)
+    if args.html:
+        write_folder_atomic(args.html, {"index.html": page(comparison)})
     return 0
