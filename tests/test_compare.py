@@ -3,10 +3,11 @@
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from tvseg.cli import main
-from tvseg.comparison import compare_results, paired_sign_flip, paired_test, settings_changed
+from tvseg.comparison import bootstrap_means, compare_results, paired_sign_flip, paired_test, settings_changed
 
 
 def _result(shows, corpus, signature="sig-1", system="a"):
@@ -80,6 +81,17 @@ def test_the_paired_bootstrap_past_twelve_shows():
     assert paired_sign_flip([1.0] * 5) == float(Fraction(2, 32))
     p, test = paired_test([0.3])  # one show: nothing over shows can vary
     assert test == "none" and p != p
+
+
+def test_the_bootstrap_means_are_those_of_the_drawn_shows():
+    # the resamples drawn directly, show indices with replacement, from the same generator (50 resamples: one
+    # block), and each resample's mean over its drawn shows where the metric is defined, by a loop
+    rng = np.random.default_rng(7)
+    d = np.column_stack([rng.normal(size=15), rng.normal(size=15)])
+    d[[2, 5, 11], 1] = np.nan
+    drawn = np.random.default_rng(3).integers(0, 15, size=(50, 15))
+    expected = np.array([[np.mean([v for v in d[row, j] if v == v]) for j in range(2)] for row in drawn])
+    assert bootstrap_means(d, resamples=50, seed=3) == pytest.approx(expected)
 
 
 def test_the_settings_that_differ_are_named():
