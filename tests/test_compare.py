@@ -158,7 +158,7 @@ def test_two_real_runs_of_the_demo(tmp_path, capsys):
     assert "different settings: gamma 0.85 -> 0.7" in out.err
 
 
-def test_the_page_escapes_every_text(tmp_path):
+def test_the_page_escapes_every_text(tmp_path, capsys):
     hostile = "<script>alert('x')</script> & co"
     old = _result({hostile: {"cov_d": 0.5}, "s2": {"cov_d": 0.6}}, {"cov_d": 0.55})
     new = _result({hostile: {"cov_d": 0.9}, "s2": {"cov_d": 0.6}}, {"cov_d": 0.75})
@@ -168,6 +168,11 @@ def test_the_page_escapes_every_text(tmp_path):
     assert main(["compare", str(a), str(b), "--html", str(page)]) == 0
     html = (page / "index.html").read_text()
     assert "<script>" not in html
+    # a file where the folder should be: refused before anything is printed
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--html", str(a)]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == "" and "exists and is not a folder" in printed.err
     # the moved show's row: 50.0 -> 90.0, +40.0, a rate that went up: better
     row = "<tr><td>&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; co</td><td>50.0</td><td>90.0</td>"
     assert row + '<td class="better">+40.0</td></tr>' in html

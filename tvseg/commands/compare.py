@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 
 from tvseg.errors import InputError, UsageError
@@ -200,6 +201,8 @@ def run(args) -> int:
 
     if args.top < 0:
         raise UsageError(f"--top must be at least 0, not {args.top}")
+    if args.html and os.path.exists(args.html) and not os.path.isdir(args.html):
+        raise UsageError(f"--html {args.html}: exists and is not a folder")
     if args.systems:
         if len(args.paths) != 1 or args.system:
             raise UsageError("--systems A B compares two systems of one result: give one file, and no --system")
