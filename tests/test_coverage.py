@@ -109,7 +109,10 @@ def test_timeline_input_and_table_columns():
         "cov_from",
         "coverage",
         "correct",
+        "story",
     ]
+    # both reference stories lie wholly inside H1 (coverage 20/30 each, not correct): merged, H1 merging
+    assert r.matches.story.tolist() == ["merged", "merged", "merging"]
     # R1 -> H1 = 10/10, H1 -> R1 = 10/20 (H1's best partner: tie 10/10 s, same length, the earlier R1)
     row = r.matches.iloc[0]
     assert (row.cov_to, row.cov_from) == (1.0, 0.5)

@@ -69,8 +69,9 @@ class Metric:
     label : str
         A short column label (plain text).
     group : str
-        ``"coverage"``, ``"boundary"``, ``"count"``, ``"title"`` or ``"unit"``: the computation that
-        makes it (and the report table that shows it).
+        ``"coverage"``, ``"boundary"``, ``"count"``, ``"story"`` (the story classes' counts),
+        ``"title"``, ``"chapters"`` or ``"unit"``: the computation that makes it (and the report table
+        that shows it).
     kind : str
         ``"rate"`` (a fraction, higher is better), ``"error"`` (a fraction or more, lower is better) or
         ``"count"``.
@@ -172,6 +173,7 @@ def _navigation(side: str, d: int) -> dict[str, Any]:
 _BOUCHEKIF = "Bouchekif et al. 2015"
 _DURATIONS = ("duration_correct_hypothesis", "duration_hypothesis", "duration_correct_reference", "duration_reference")
 _VIDCHAPTERS = "Yang et al. 2023 (VidChapters-7M), dvc_eval/eval_dvc.py "
+_STORIES = "tvseg: story classes from Bouchekif et al.'s coverage matching (tvseg.retrieval.stories)"
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 REGISTRY: tuple[Metric, ...] = (
     Metric(
@@ -280,6 +282,21 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("n_hypothesis", "hyp. segs", "count", "count", _BOUCHEKIF, **_count("n_hypothesis")),
     Metric("n_correct_reference", "correct ref.", "count", "count", _BOUCHEKIF, **_count("n_correct_reference")),
     Metric("n_correct_hypothesis", "correct hyp.", "count", "count", _BOUCHEKIF, **_count("n_correct_hypothesis")),
+    # story classes (issue 26): tvseg.retrieval.stories, from the coverage matching; with the correct
+    # segments they add up to n_reference and to n_hypothesis
+    *(
+        Metric(key, label, "story", "count", _STORIES, **_count(key))
+        for key, label in (
+            ("n_reference_split", "split ref."),
+            ("n_reference_merged", "merged ref."),
+            ("n_reference_shifted", "shifted ref."),
+            ("n_reference_missed", "missed ref."),
+            ("n_hypothesis_merging", "merging hyp."),
+            ("n_hypothesis_split_part", "split part hyp."),
+            ("n_hypothesis_shifted", "shifted hyp."),
+            ("n_false_alarm", "false alarms"),
+        )
+    ),
     Metric(
         "title_accuracy",
         "title acc.",

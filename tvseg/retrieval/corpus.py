@@ -34,7 +34,10 @@ Components per show (columns of :attr:`ShowScores.components`):
   least one matched pair), ``title_matched_rougeL_p_sum``, ``title_matched_rougeL_r_sum``,
   ``title_matched_rougeL_f_sum`` (that show's mean over its matched pairs of ROUGE-L P, R and F) and
   ``title_matched_sum`` (its matched reference chapters over its reference chapters, over
-  ``title_list_n_shows``).
+  ``title_list_n_shows``);
+- the story classes of :mod:`tvseg.retrieval.stories`: ``n_reference_split, n_reference_merged,
+  n_reference_shifted, n_reference_missed`` (reference stories not correctly retrieved, by class) and
+  ``n_hypothesis_merging, n_hypothesis_split_part, n_hypothesis_shifted, n_false_alarm``.
 """
 
 from __future__ import annotations
@@ -54,9 +57,17 @@ from tvseg.retrieval.chapters import match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
+from tvseg.retrieval.stories import classify, story_counts
 from tvseg.retrieval.titles import compare_titles, has_title
 
-__all__ = ["ShowScores", "score_shows", "coverage_components", "boundary_components", "title_components"]
+__all__ = [
+    "ShowScores",
+    "score_shows",
+    "coverage_components",
+    "boundary_components",
+    "title_components",
+    "story_components",
+]
 
 
 def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
@@ -123,6 +134,11 @@ class ShowScores:
     @cached_property
     def correct(self) -> tuple[np.ndarray, np.ndarray]:
         return correct(self.matching, self.gamma)
+
+    @cached_property
+    def story_classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(reference, hypothesis)``: each segment's story class code (:mod:`tvseg.retrieval.stories`)."""
+        return classify(self.matching, self.reference.duration_ticks, self.hypothesis.duration_ticks, self.correct)
 
     @cached_property
     def region(self) -> tuple[np.ndarray, np.ndarray]:
@@ -305,6 +321,12 @@ def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
     )
     comp.update(_title_matched(reference, hypothesis, n, pair.title_stemmer, pair.title_match_tolerance))
     return comp
+
+
+@component_kernel
+def story_components(pair: ShowScores) -> dict[str, np.ndarray]:
+    """Reference stories and hypothesis segments per story class (:mod:`tvseg.retrieval.stories`)."""
+    return story_counts(pair.story_classes, pair.reference.show, pair.hypothesis.show, pair.n)
 
 
 def score_shows(

@@ -195,12 +195,19 @@ def match_table(
     Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
     ``start, end, label``, ``partner_start, partner_end, partner_label`` (NaN/None without a
     partner), ``overlap`` (s), ``cov_to`` (this -> partner: the share of this segment that the
-    partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional) and ``correct``.
+    partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional), ``correct`` and
+    ``story``: the segment's story class (:mod:`tvseg.retrieval.stories`: ``correct``, ``split``,
+    ``merged``, ``shifted``, ``missed`` for a reference story; ``correct``, ``merging``, ``split part``,
+    ``shifted``, ``false alarm`` for a hypothesis segment).
     """
+    from tvseg.retrieval.stories import class_names, classify  # it imports this module
+
+    verdicts = correct(matching, gamma)
+    classes = classify(matching, reference.duration_ticks, hypothesis.duration_ticks, verdicts)
     frames = []
-    for side, own, other, best in (
-        ("reference", reference, hypothesis, matching.reference),
-        ("hypothesis", hypothesis, reference, matching.hypothesis),
+    for side, own, other, best, ok, codes in (
+        ("reference", reference, hypothesis, matching.reference, verdicts[0], classes[0]),
+        ("hypothesis", hypothesis, reference, matching.hypothesis, verdicts[1], classes[1]),
     ):
         partner, overlap = best.partner, best.overlap
         has = partner >= 0
@@ -227,7 +234,8 @@ def match_table(
                 "cov_to": overlap / own.duration if len(own) else np.empty(0),
                 "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
                 "coverage": best.coverage,
-                "correct": best.correct(gamma),
+                "correct": ok,
+                "story": class_names(codes, side=side),
             }
         )
         frames.append(pd.DataFrame(columns))

@@ -66,18 +66,22 @@ COUNT_METRICS = COUNTS
 TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
 TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
 CHAPTER_METRICS = keys("chapters")
+STORY_COUNTS = keys("story")
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
     """The metrics of every row of a components table (rows: shows, or bootstrap resamples), by the
     registry's formulas (:func:`tvseg.metrics.compute`): the coverage, boundary and count metrics, the
-    title metrics when ``titles``, the ``chapters`` metrics when the table has their components."""
+    title metrics when ``titles``, the ``chapters`` metrics and the story classes' counts when the table
+    has their components."""
     out = compute(components)
     chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
+    stories = STORY_COUNTS[0] in out
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
         + ([*CHAPTER_METRICS] if chapters else [])
+        + ([*STORY_COUNTS] if stories else [])
     )
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
