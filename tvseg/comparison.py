@@ -38,7 +38,7 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.metrics import METRICS
-from tvseg.retrieval.bootstrap import _bootstrap_p
+from tvseg.retrieval.bootstrap import bootstrap_p_value
 from tvseg.retrieval.significance import EXACT_MAX_SHOWS, TOLERANCE, holm, sign_flips, smallest_p_value
 
 __all__ = [
@@ -142,7 +142,7 @@ def paired_bootstrap_p(differences: Sequence[float], *, resamples: int = 1000, s
     if len(d) == 0 or resamples <= 0:
         return float("nan")
     means = bootstrap_means(d[:, None], resamples=resamples, seed=seed)[:, 0]
-    return _bootstrap_p(means, float(d.mean()), smallest_p_value(len(d)))
+    return bootstrap_p_value(means, float(d.mean()), smallest_p_value(len(d)))
 
 
 def which_test(n: int) -> str:
@@ -282,7 +282,7 @@ def compare_results(
         means = bootstrap_means(differences[:, resampled], resamples=resamples, seed=seed)
         for column, j in enumerate(resampled):
             observed = float(differences[defined[:, j], j].mean())
-            p_values[j] = _bootstrap_p(means[:, column], observed, smallest_p_value(int(tested[j])))
+            p_values[j] = bootstrap_p_value(means[:, column], observed, smallest_p_value(int(tested[j])))
     entries = []
     for j, key in enumerate(keys):
         o, n = _value(corpus_a[key]), _value(corpus_b[key])

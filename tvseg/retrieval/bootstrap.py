@@ -50,7 +50,7 @@ from tvseg.retrieval.significance import (
     which_test,
 )
 
-__all__ = ["paired_bootstrap", "COMPARED"]
+__all__ = ["paired_bootstrap", "bootstrap_p_value", "COMPARED"]
 
 
 BLOCK_DRAWS = 1 << 22
@@ -160,7 +160,9 @@ def paired_bootstrap(
             elif flipped is not None:
                 p = sign_flip_p_value(flipped[0][metric].to_numpy(float) - flipped[1][metric].to_numpy(float), delta)
             else:
-                p = _bootstrap_p(samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float), delta, floor)
+                p = bootstrap_p_value(
+                    samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float), delta, floor
+                )
             pairwise.append({"a": a, "b": b, "metric": metric, "difference": delta, "p_value": p})
     for metric in COMPARED:
         family = [entry for entry in pairwise if entry["metric"] == metric]
@@ -169,8 +171,10 @@ def paired_bootstrap(
     return intervals, pairwise
 
 
-def _bootstrap_p(d: np.ndarray, delta: float, floor: float) -> float:
-    """The centred bootstrap p-value of the module docstring, never below ``floor`` (:math:`2/2^n`)."""
+def bootstrap_p_value(d: np.ndarray, delta: float, floor: float) -> float:
+    """The centred bootstrap p-value of the module docstring, never below ``floor`` (2 / 2**n): one plus the
+    number of resampled differences ``d`` (NaN ones left out) at least ``|delta|`` from their mean, over one
+    plus their number; also ``tvseg compare``'s (:mod:`tvseg.comparison`)."""
     d = d[~np.isnan(d)]
     if np.isnan(delta) or not len(d):
         return float("nan")
