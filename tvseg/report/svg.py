@@ -267,6 +267,8 @@ def timeline(show, tolerance: float | None = None) -> dict:
         "left": LEFT,
         "right": WIDTH - RIGHT,
         "axis_y": axis_y,
+        # the ticks' format (mmss): h:mm:ss once the show reaches an hour
+        "clock": "mm:ss; h:mm:ss from 1 h" if end >= 3600 else "mm:ss",
         "top": TOP,
         "ticks": Markup("".join(ticks)),
         "lanes": lanes,
