@@ -449,19 +449,19 @@ def _lopsided(parts: list[Part], path: str) -> bool:
     return len(parts) > 1 and largest > 2 * os.path.getsize(path) / len(parts) + (1 << 20)
 
 
-def _cuttable(files: Files, role: str, uem):
-    """How to cut the file of ``role`` by show (:func:`~tvseg.readers.parts.lines_of`), or None: a
-    folder, a file of another format, segments cropped to a UEM as they are read (a warning counts the
-    lines of the whole file)."""
+def _cuttable(files: Files, role: str, uem, *, quotes: bool = True):
+    """How to cut the file of ``role`` by show (:func:`~tvseg.readers.parts.lines_of`; ``quotes``: as
+    there), or None: a folder, a file of another format, segments cropped to a UEM as they are read (a
+    warning counts the lines of the whole file)."""
     path = files.roles()[role]
     if Path(path).is_dir() or (uem and role != "units"):
         return None
-    return lines_of(path, format=files.format, encoding=files.encoding, units=role == "units")
+    return lines_of(path, format=files.format, encoding=files.encoding, units=role == "units", quotes=quotes)
 
 
 def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), indexed=None) -> list | None:
     """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
-    the runs of its shows for those of ``indexed``, role -> ``(show_spans, header)``), or None when the
+    the runs of its shows for those of ``indexed``, role -> ``(show_spans, Lines)``), or None when the
     reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings of listing the
     folders are appended to ``record`` (as :meth:`Files.read` records them)."""
     from tvseg.readers import list_files
@@ -472,7 +472,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
         if Path(path).is_dir():
             with recorded(record, index):
                 listed[role] = list_files(path, format=None if role == "units" else files.format)
-    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding, quotes=False)  # searched by the shards
+    # (the quotes of a CSV file are searched by the shards, in their parts)
+    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding, quotes=False)
     reference = None if "reference" in listed else lines_of(files.reference, **how)
     if "reference" in listed:
         stems = sorted(file.stem for file in listed["reference"])
@@ -496,9 +497,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
             spans, found = indexed[role]
             cut[role] = span_pieces(spans, found, edges)
             continue
-        # segments cropped to a UEM as they are read: a warning counts the lines of the whole file
-        if role not in whole and role not in listed and not (uem and role != "units"):
-            lines = reference if role == "reference" else lines_of(path, **how, units=role == "units")
+        if role not in whole and role not in listed:
+            lines = reference if role == "reference" and not uem else _cuttable(files, role, uem, quotes=False)
         cut[role] = [None] * len(ranges) if lines is None else pieces(path, lines, edges)
         if lines is not None and indexed is not None and _lopsided(cut[role], path):
             # a file not sorted by show: a part cut by bisection may hold most of it; its runs found first
@@ -542,21 +542,13 @@ class _Local:
         return out
 
     def submit(self, function, argument):
-        """``function(argument)`` started now (where :meth:`map` runs it); :meth:`collect` gives it."""
-        return self.pool.submit(function, argument) if self.pool is not None else _Ready(function(argument))
+        """``function(argument)`` started now in the pool (only a runner of processes is asked);
+        :meth:`collect` gives it."""
+        assert self.pool is not None
+        return self.pool.submit(function, argument)
 
     def collect(self, futures) -> list:
         return [future.result() for future in futures]
-
-
-class _Ready:
-    """A value computed already, as a future gives it."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def result(self):
-        return self.value
 
 
 def _give_back_memory() -> None:
