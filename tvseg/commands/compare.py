@@ -152,41 +152,41 @@ def page(comparison: dict) -> str:
         f"{comparison['shows']['common']} show(s) in common.</p>",
     ]
     out += [f'<p class="warning">Warning: {escape(w)}</p>' for w in comparison["warnings"]]
-    out.append(
-        "<h2>Metrics</h2><table><thead><tr><th>metric</th><th>old</th><th>new</th><th>change</th><th>shows</th>"
-        "<th>mean change per show</th><th>p-value</th><th>Holm</th><th>test</th></tr></thead><tbody>"
-    )
-    for m in comparison["metrics"]:
-        out.append(
-            "<tr>"
-            + cell(m["label"])
-            + cell(_shown(m, m["old"]))
-            + cell(_shown(m, m["new"]))
-            + cell(_change(m, m["difference"]), sign(m["difference"], m["kind"]))
-            + cell(str(m["shows"]))
-            + cell(_change(m, m["mean_difference"]), sign(m["mean_difference"], m["kind"]))
-            + cell(_p(m["p_value"]))
-            + cell(_p(m["p_value_holm"]))
-            + cell(m["test"])
-            + "</tr>"
-        )
-    out.append("</tbody></table>")
+
+    def table(heading: str, columns: list[str], rows: list[list[tuple[str, str]]]) -> str:
+        """A titled table, each row's cells ``(text, class)``."""
+        head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+        body = "".join("<tr>" + "".join(cell(text, cls) for text, cls in row) + "</tr>" for row in rows)
+        return f"<h2>{escape(heading)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    columns = ["metric", "old", "new", "change", "shows", "mean change per show", "p-value", "Holm", "test"]
+    rows = [
+        [
+            (m["label"], ""),
+            (_shown(m, m["old"]), ""),
+            (_shown(m, m["new"]), ""),
+            (_change(m, m["difference"]), sign(m["difference"], m["kind"])),
+            (str(m["shows"]), ""),
+            (_change(m, m["mean_difference"]), sign(m["mean_difference"], m["kind"])),
+            (_p(m["p_value"]), ""),
+            (_p(m["p_value_holm"]), ""),
+            (m["test"], ""),
+        ]
+        for m in comparison["metrics"]
+    ]
+    out.append(table("Metrics", columns, rows))
     ranked = _ranked(comparison)
     if comparison["moved"]:
-        out.append(
-            f"<h2>Shows whose {escape(str(comparison['ranked_by']))} moved most</h2><table><thead><tr><th>show</th>"
-            "<th>old</th><th>new</th><th>change</th></tr></thead><tbody>"
-        )
-        for m in comparison["moved"]:
-            out.append(
-                "<tr>"
-                + cell(m["show"])
-                + cell(_shown(ranked, m["old"]))
-                + cell(_shown(ranked, m["new"]))
-                + cell(_change(ranked, m["difference"]), sign(m["difference"], ranked["kind"]))
-                + "</tr>"
-            )
-        out.append("</tbody></table>")
+        rows = [
+            [
+                (m["show"], ""),
+                (_shown(ranked, m["old"]), ""),
+                (_shown(ranked, m["new"]), ""),
+                (_change(ranked, m["difference"]), sign(m["difference"], ranked["kind"])),
+            ]
+            for m in comparison["moved"]
+        ]
+        out.append(table(f"Shows whose {comparison['ranked_by']} moved most", ["show", "old", "new", "change"], rows))
     tests = sorted({m["test"] for m in comparison["metrics"] if m["test"] != "none"}) or ["none"]
     out.append(
         f"<p>{escape(NOTE.format(tests=', '.join(tests))).capitalize()}. Green: better (a rate up, an error down); "
