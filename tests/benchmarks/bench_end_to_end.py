@@ -1,7 +1,7 @@
 """Benchmark: the whole ``tvseg evaluate`` command on a generated corpus, phase by phase (issue 13).
 
     python tests/benchmarks/bench_end_to_end.py [--shows 2000] [--html] [--keep DIR]
-        [--bootstrap 1000] [--pyannote-shows 200] [--seed 13] [--repeat 3]
+        [--bootstrap 1000] [--pyannote-shows 200] [--seed 13] [--repeat 3] [--baseline REV]
 
 **The corpus** (:func:`generate`, deterministic: show ``k`` draws from ``numpy.random.default_rng((seed, k))``,
 so the first shows of a large corpus are the shows of a small one): shows of 10 to 30 minutes cut into 8
@@ -50,6 +50,15 @@ bootstrap resamples, the match tables): the like-for-like rows are the ones to c
 time is its best run, its memory the largest, and the ratio column also gives the range of the
 per-run ratios (run ``i`` of tvseg over run ``i`` of the script). On a shared machine single runs vary
 by 10-30 %.
+
+**Against an earlier commit** (``--baseline REV``, with ``--html``): the package ``tvseg/`` of commit
+``REV`` is extracted into a temporary folder (``git archive REV tvseg``; no checkout of the work tree)
+and the same work is timed with it (``PYTHONPATH`` set to that folder) and with the current code
+(``PYTHONPATH`` set to this repository), in turns (run ``i`` of the baseline, then run ``i`` of the
+current code): the whole command with ``--html rep/``, and, in a child process that reads and
+evaluates the corpus first, the ``tvseg.report.write_report`` phase alone. Printed: each side's best
+time and the ratio baseline / current of the best times, with the range of the per-run ratios (run
+``i`` over run ``i``). A ratio of 2 means the current code takes half the baseline's time.
 """
 
 from __future__ import annotations
@@ -506,6 +515,35 @@ def pyannote_subset(folder: Path, out: str, n_subset: int) -> None:
     )
 
 
+# ------------------------------------------------------------ child: write_report alone (--baseline)
+
+
+def report_phase(folder: Path, out: str, bootstrap: int) -> None:
+    """Read and evaluate the corpus as the command does, then time ``write_report`` alone."""
+    import shutil
+    import warnings
+
+    warnings.simplefilter("ignore")
+    import tvseg
+    from tvseg.commands.evaluate import show_ends
+    from tvseg.report import write_report
+
+    reference = tvseg.read_segments(folder / "ref", side="reference", which="reference")
+    ends = show_ends(reference, None)
+    hypotheses = {
+        name: tvseg.read_segments(folder / f"{name}.rttm", side=name, which="hypothesis", end=ends) for name in SYSTEMS
+    }
+    units = tvseg.read_units(folder / "units.csv")
+    result = tvseg.evaluate(reference, hypotheses, units=units, settings=tvseg.Settings(bootstrap=bootstrap))
+    target = folder / "rep-baseline"
+    shutil.rmtree(target, ignore_errors=True)
+    t0 = time.perf_counter()
+    write_report(result, target, progress=False)
+    seconds = time.perf_counter() - t0
+    shutil.rmtree(target, ignore_errors=True)
+    _write(out, {"seconds": seconds, "tvseg": tvseg.__file__})
+
+
 # ------------------------------------------------------------------------------------------ parent
 
 
@@ -531,13 +569,13 @@ def command_argv(bootstrap: int, out: str) -> list[str]:
     ]
 
 
-def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
+def run_command(folder: Path, bootstrap: int, html: bool, env: dict | None = None) -> dict:
     command = command_argv(bootstrap, "out.json")
     if html:
         command += ["--html", "rep"]
     with open(folder / "command.stdout", "w") as stdout, open(folder / "command.stderr", "w") as stderr:
         t0 = time.perf_counter()
-        child = subprocess.Popen(command, cwd=folder, stdout=stdout, stderr=stderr)
+        child = subprocess.Popen(command, cwd=folder, stdout=stdout, stderr=stderr, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - t0
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -555,11 +593,13 @@ def run_command(folder: Path, bootstrap: int, html: bool) -> dict:
     }
 
 
-def child(role: str, folder: Path, *extra) -> dict:
+def child(role: str, folder: Path, *extra, env: dict | None = None) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     try:
-        subprocess.run([sys.executable, str(HERE), "--_child", role, str(folder), out, *map(str, extra)], check=True)
+        subprocess.run(
+            [sys.executable, str(HERE), "--_child", role, str(folder), out, *map(str, extra)], check=True, env=env
+        )
         return json.loads(Path(out).read_text())
     finally:
         os.unlink(out)
@@ -589,11 +629,19 @@ def main(argv=None) -> int:
     parser.add_argument("--pyannote-shows", type=int, default=200)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each process; the best time is shown")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="with --html: also time the command and write_report with the tvseg/ of git revision REV, "
+        "in turns with the current code, and print the ratios baseline / current",
+    )
     parser.add_argument("--_child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args._child:
         role, folder, out, *extra = args._child
-        if role == "tvseg":
+        if role == "report":
+            report_phase(Path(folder), out, int(extra[0]))
+        elif role == "tvseg":
             tvseg_phases(Path(folder), out, html=extra[0] == "1", bootstrap=int(extra[1]))
         elif role == "numpy":
             plain_numpy(Path(folder), out)
@@ -601,9 +649,14 @@ def main(argv=None) -> int:
             pyannote_subset(Path(folder), out, int(extra[0]))
         return 0
 
+    if args.baseline and not args.html:
+        parser.error("--baseline times the HTML report: give --html too")
     folder, counts, generated, tmp = corpus(args.keep, args.shows, args.seed)
     try:
-        return report(args, folder, counts, generated)
+        code = report(args, folder, counts, generated)
+        if args.baseline:
+            compare_baseline(args, folder)
+        return code
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -757,6 +810,52 @@ def report(args, folder: Path, counts: dict, generated) -> int:
     if args.keep:
         print(f"corpus kept in {folder}")
     return 0
+
+
+def _extract(rev: str, into: Path) -> None:
+    """The ``tvseg/`` folder of git revision ``rev`` of this repository, written into ``into``."""
+    root = HERE.parents[2]
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", rev, "tvseg"], check=True, capture_output=True
+        ).stdout
+    except subprocess.CalledProcessError as error:
+        raise SystemExit(f"--baseline {rev}: git archive failed: {error.stderr.decode().strip()}") from None
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def compare_baseline(args, folder: Path) -> None:
+    """Time the command with --html and write_report, baseline and current code in turns (module docstring)."""
+    root = HERE.parents[2]
+    runs = max(1, args.repeat)
+    with tempfile.TemporaryDirectory(prefix="tvseg-baseline-") as tmp:
+        _extract(args.baseline, Path(tmp))
+        envs = {
+            "baseline": {**os.environ, "PYTHONPATH": tmp},
+            "current": {**os.environ, "PYTHONPATH": str(root)},
+        }
+        times: dict[tuple[str, str], list[float]] = {}
+        for _ in range(runs):
+            for side, env in envs.items():
+                times.setdefault(("command", side), []).append(
+                    run_command(folder, args.bootstrap, html=True, env=env)["seconds"]
+                )
+            for side, env in envs.items():
+                times.setdefault(("write_report", side), []).append(
+                    child("report", folder, args.bootstrap, env=env)["seconds"]
+                )
+    print(f"\n--baseline {args.baseline} against the current code, {args.shows} shows, {runs} run(s) each in turns")
+    print(f"{'what':<33} | {'baseline':>10} | {'current':>10} | baseline / current (per-run range)")
+    for what, label in (("command", "whole command with --html rep/"), ("write_report", "write_report (in process)")):
+        base, cur = times[(what, "baseline")], times[(what, "current")]
+        ratios = [b / c for b, c in zip(base, cur)]
+        print(
+            f"{label:<33} | {_fmt_s(min(base)):>10} | {_fmt_s(min(cur)):>10} | {min(base) / min(cur):.2f} "
+            f"({min(ratios):.2f}-{max(ratios):.2f})"
+        )
+        print(
+            f"    runs: baseline {', '.join(_fmt_s(t) for t in base)}; current {', '.join(_fmt_s(t) for t in cur)}"
+        )
 
 
 def best_of(runs: list[dict]) -> dict:
