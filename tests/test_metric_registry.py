@@ -31,6 +31,8 @@ def test_every_output_key_is_registered_and_every_entry_is_output(demo_json):
         output |= set(system["corpus"]) | set(system["macro"])
         for row in system["shows"].values():
             output |= set(row)
+    assert set(metrics.SHOW_FLAGS) <= output  # per-show fields that are not metrics
+    output -= set(metrics.SHOW_FLAGS)
     assert output - set(metrics.METRICS) == set(), "output keys missing from tvseg.metrics.REGISTRY"
     assert set(metrics.METRICS) - output == set(), "registry entries no evaluation outputs"
 

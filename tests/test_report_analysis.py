@@ -100,10 +100,12 @@ def test_retrieval_by_position(result):
 def test_stories_missed_and_retrieved_by_every_system(result):
     a = analyse(result)
     assert a.n_missed_by_all == 2
-    assert [(s.show, s.start, s.end, s.label, s.duration) for s in a.missed_by_all] == [
-        ("s2", 20.0, 80.0, "F", 60.0),
-        ("s2", 80.0, 200.0, "G", 120.0),
+    # the longest first: G (120 s, s2's 3rd story) before F (60 s, its 2nd); the index is the row r-<i>
+    assert [(s.show, s.start, s.end, s.label, s.duration, s.index) for s in a.missed_by_all] == [
+        ("s2", 80.0, 200.0, "G", 120.0, 3),
+        ("s2", 20.0, 80.0, "F", 60.0, 2),
     ]
+    assert [s.label for s in analyse(result, limit=1).missed_by_all] == ["G"]
     assert a.n_retrieved_by_all == 3
     assert [(s.show, s.label) for s in a.retrieved_by_all] == [("s1", "C"), ("s1", "D"), ("s3", "H")]
     limited = analyse(result, limit=1)
@@ -272,7 +274,8 @@ def test_corpus_page_shows_the_summary_and_the_analysis(result):
         assert anchor in page
     assert "Missed by every system: 2 reference segments" in page
     assert "Retrieved by every system: 3 reference segments" in page
-    assert '<a href="shows/s2.html">s2</a>' in page
+    # the missed stories link to their rows: G is s2's 3rd reference segment, F its 2nd; G (longer) first
+    assert page.index('<a href="shows/s2.html#r-3">s2</a>') < page.index('<a href="shows/s2.html#r-2">s2</a>')
     # the 60-120 s row: 3 segments, each system 2 (66.7 %)
     assert '<td class="l">60\u2013120 s</td><td>3</td><td>2</td><td data-v="0.666666667">66.7</td>' in page
 

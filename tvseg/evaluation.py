@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg import __version__
-from tvseg.metrics import COUNT_KEYS, keys
+from tvseg.metrics import COUNT_KEYS, SHOW_FLAGS, keys
 from tvseg.output import Records, json_safe
 from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
@@ -90,6 +90,10 @@ class SystemResult:
         The rows of ``shows`` as the JSON writes them, in consecutive blocks (:func:`tvseg.output.encoded_rows`),
         when they were encoded by the processes that scored the shards (:func:`tvseg.scale.evaluate_files`);
         None: encoded when written.
+    has_output : numpy.ndarray of bool, optional
+        Per show (in the order of ``shows``): whether the system's input had the show. False: it had no
+        hypothesis for it, scored as an empty hypothesis (its numbers are those of an empty output). The
+        per-show table holds it as its ``has_output`` column (a flag, not a metric: no macro value).
     """
 
     name: str
@@ -105,6 +109,7 @@ class SystemResult:
     boundary_pairs: pd.DataFrame
     titles: bool = False
     shows_json: tuple[str, ...] | None = None
+    has_output: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,7 +282,9 @@ def _with_overlaps(
         stand_in = shards[name].scores
         assert isinstance(stand_in, ShowScores)
         own = op.own_scores(p, stand_in, hypotheses[name], name, check_time_base=check_time_base)
-        shards[name] = SystemShard(own, sweep_tallies(own, tolerances=sweep_tolerances))
+        shards[name] = SystemShard(
+            own, sweep_tallies(own, tolerances=sweep_tolerances), has_output=shards[name].has_output
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         second = reduce_shards(
@@ -362,11 +369,15 @@ class SystemShard:
         What the sweeps need of the shard (:func:`tvseg.retrieval.sweeps.sweep_tallies`).
     units : tvseg.unit.reduction.UnitPart or None
         The unit scores of the shard (None without units or frames).
+    has_output : numpy.ndarray of bool or None
+        Per show of the shard: whether the system's input had it (:attr:`tvseg.preparation.Prepared.has_output`;
+        None: not known, taken as True).
     """
 
     scores: ShowScores | ShowComponents
     tallies: SweepTallies
     units: UnitPart | None = None
+    has_output: np.ndarray | None = None
 
     def lean(self) -> SystemShard:
         """The shard without its segments: what :func:`reduce_shards` needs for every pooled value and
@@ -449,7 +460,7 @@ def score_shard(
                 regions=ref.region,
             )
         tallies = sweep_tallies(scores, tolerances=sweep_tolerances)
-        out[name] = SystemShard(scores=scores, tallies=tallies, units=units)
+        out[name] = SystemShard(scores=scores, tallies=tallies, units=units, has_output=p.has_output.get(name))
     return out
 
 
@@ -505,6 +516,12 @@ def reduce_shards(
             joined = join_frames([part.components for part in parts])
             scores = ShowComponents([s for part in parts for s in part.shows], joined, titles.pop())
         tallies = join_tallies([system.tallies for system in own])
+        has_output = np.concatenate(
+            [
+                np.ones(len(system.scores.shows), dtype=bool) if system.has_output is None else system.has_output
+                for system in own
+            ]
+        ).astype(bool, copy=False)
         unit_parts = cast("list[UnitPart]", [system.units for system in own])
         del own, parts
         shows = scores.shows
@@ -521,6 +538,8 @@ def reduce_shards(
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         del unit_parts
+        macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
+        per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
             per_show_made(name, per_show)
         if isinstance(scores, ShowScores):
@@ -535,7 +554,7 @@ def reduce_shards(
             scores=scores,
             shows=per_show,
             corpus=corpus,
-            macro=macro_metrics(per_show),
+            macro=macro,
             by_length=by_length(scores.components),
             groups=by_group(scores.components, metadata, titles=scores.titles),
             matches=matches,
@@ -543,6 +562,7 @@ def reduce_shards(
             tolerance_sweep=tolerance_sweep(tallies, scores.components, sweep_tolerances),
             boundary_pairs=pairs,
             titles=scores.titles,
+            has_output=has_output,
         )
         if domain == "units":
             systems[name] = _units_only(systems[name])

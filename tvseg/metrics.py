@@ -46,6 +46,7 @@ __all__ = [
     "BOOTSTRAPPED",
     "COMPARED",
     "SUMMARY",
+    "SHOW_FLAGS",
     "TIOU_THRESHOLDS",
     "NAV_DISTANCES",
     "threshold_tag",
@@ -502,6 +503,9 @@ COMPARED = tuple(m.key for m in REGISTRY if m.compared)
 _SUMMARY_ORDER = ("cov_n", "cov_d", "recall_n", "precision_n", "boundary_f1", "pk", "windowdiff", "s", "title_accuracy")
 SUMMARY = tuple((key, METRICS[key].summary) for key in _SUMMARY_ORDER)
 """``(key, label)`` of the summary table's columns, in its order."""
+SHOW_FLAGS = ("has_output",)
+"""Fields of a per-show row that are not metrics: ``has_output`` (False: the system's input had no
+output for the show, scored as an empty hypothesis). Not averaged, pooled nor bootstrapped."""
 
 
 def compute(components: Components) -> dict[str, Any]:

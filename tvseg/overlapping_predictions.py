@@ -223,7 +223,7 @@ def keep_only(sr: Any, allowed: Sequence[str], *, by_length: dict) -> Any:
     boundary pairs emptied."""
     return replace(
         sr,
-        shows=sr.shows[[c for c in sr.shows.columns if c in allowed]],
+        shows=sr.shows[[c for c in sr.shows.columns if c in allowed or c == "has_output"]],
         corpus=only_allowed(sr.corpus, allowed),
         macro=only_allowed(sr.macro, allowed),
         by_length=by_length,

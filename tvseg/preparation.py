@@ -103,6 +103,9 @@ class Prepared:
         ``(show index, start, end)`` of the units of the scored shows (None without units).
     notices : list of Notice
         The warnings, in the order :func:`give_notices` gives them.
+    has_output : dict
+        System name -> bool array over ``shows``: whether its input had the show (False: no hypothesis
+        for it, scored as an empty hypothesis).
     """
 
     settings: Settings
@@ -116,6 +119,7 @@ class Prepared:
     systems: dict
     units: tuple | None = None
     notices: list = field(default_factory=list)
+    has_output: dict = field(default_factory=dict)
 
 
 def prepare(
@@ -198,11 +202,12 @@ def _prepare(
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
     for name, hypothesis in hypotheses.items() if check_systems else ():
         check_shows_in_common(name, shows, list(hypothesis))
-    systems = {}
+    systems, has_output = {}, {}
     for name, hypothesis in hypotheses.items():
         side = f"{name} hypothesis"
         notices += extra_shows(name, shows, hypothesis)
         missing = {show for show in shows if show not in hypothesis}
+        has_output[name] = np.array([show not in missing for show in shows], dtype=bool)
         notices += [
             Notice("text", text=f"{name}: no hypothesis for show {show}: scored as an empty hypothesis")
             for show in shows
@@ -234,6 +239,7 @@ def _prepare(
         systems=systems,
         units=unit_data,
         notices=list(notices),
+        has_output=has_output,
     )
 
 

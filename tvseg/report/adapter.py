@@ -23,6 +23,7 @@ import pandas as pd
 from tvseg.output import with_run_id
 from tvseg.report.air_time import air_time
 from tvseg.report.analysis import analyse
+from tvseg.report.failures import failures
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
 from tvseg.retrieval.titles import has_title
@@ -133,6 +134,9 @@ class _System:
         self.pairs_ref = pairs["reference"].to_numpy(dtype=float)[order]
         self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
         self.p_off = _by_show(pair_show[order], n)
+        self.has_output = (
+            np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
+        )
         frame = sr.shows
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
         self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}
@@ -177,6 +181,7 @@ class _System:
             coverage=rows["coverage"],
             correct=rows["correct"],
             title_f1=title_f1,
+            has_output=bool(self.has_output[k]),
         )
 
 
@@ -233,6 +238,9 @@ class ResultPages:
             n_shows=len(result.shows),
         )
         self.analysis = analyse(result)  # the corpus page's retrieval by duration, position, group
+        # per system (in the result's order), a bool array over shows: its input had no output for the show
+        self.no_output = [~system.has_output for system in self.systems]
+        self.failures = failures(result, self.header)  # the corpus page's "where each system fails"
 
     def __len__(self) -> int:
         return len(self.show_ids)

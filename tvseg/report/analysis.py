@@ -7,7 +7,8 @@ Table 2 by length. :func:`analyse` does that analysis from an evaluation result:
 - the share of reference segments correctly retrieved (at the settings' gamma) by segment duration
   (:data:`DURATION_BINS`) and by position in the show (first story, middle stories, last story; a
   show with one story counts it as its *only* story);
-- the reference segments that every system misses, and those that every system retrieves;
+- the reference segments that every system misses (the longest first), and those that every system
+  retrieves;
 - the same share per metadata value (channel, programme), read from ``result.systems[name].groups``
   (the pooled ``n_reference`` and ``n_correct_reference`` of each group, as computed: not recomputed).
 
@@ -76,13 +77,16 @@ class RateRow:
 
 @dataclass(frozen=True)
 class Story:
-    """A reference segment: its show, bounds (s), label (title or speaker label, None without) and duration (s)."""
+    """A reference segment: its show, bounds (s), label (title or speaker label, None without), duration (s)
+    and ``index``, its 1-based place among its show's reference segments (its row ``r-<index>`` on the show's
+    page)."""
 
     show: str
     start: float
     end: float
     label: str | None
     duration: float
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,10 @@ class Analysis:
     by_duration, by_position : tuple of RateRow
     by_group : tuple of (str, tuple of RateRow)
         Per metadata column, one row per value (from the result's ``groups``).
-    missed_by_all, retrieved_by_all : tuple of Story
-        At most :data:`LIST_LIMIT` of each, sorted by show id then start.
+    missed_by_all : tuple of Story
+        The :data:`LIST_LIMIT` longest (longest first; ties by show id, then start).
+    retrieved_by_all : tuple of Story
+        At most :data:`LIST_LIMIT`, sorted by show id then start.
     n_missed_by_all, n_retrieved_by_all : int
         Their whole counts.
     """
@@ -145,9 +151,18 @@ def _positions(reference) -> np.ndarray:
     return out
 
 
-def _stories(reference, show_names, where: np.ndarray, limit: int) -> tuple[Story, ...]:
+def _stories(reference, show_names, where: np.ndarray, limit: int, *, longest_first: bool = False) -> tuple[Story, ...]:
+    """The reference segments ``where`` (in the reference's order: by show, then time) as :class:`Story`, the
+    first ``limit`` by show id and start, or with ``longest_first`` the ``limit`` longest (ties by show, start)."""
+    if longest_first:
+        where = where[np.argsort(-reference.duration_ticks[where], kind="stable")[:limit]]
     names = np.asarray(show_names, dtype=object)[reference.show[where]]
-    order = sorted(range(len(where)), key=lambda i: (str(names[i]), float(reference.start[where[i]])))[:limit]
+    order = (
+        range(len(where))
+        if longest_first
+        else sorted(range(len(where)), key=lambda i: (str(names[i]), float(reference.start[where[i]])))[:limit]
+    )
+    first_of_show = reference.offsets()[:-1]
     out = []
     for i in order:
         k = int(where[i])
@@ -159,6 +174,7 @@ def _stories(reference, show_names, where: np.ndarray, limit: int) -> tuple[Stor
                 float(reference.end[k]),
                 None if label is None or label != label else str(label),
                 float(reference.duration[k]),
+                k - int(first_of_show[reference.show[k]]) + 1,
             )
         )
     return tuple(out)
@@ -215,7 +231,7 @@ def analyse(result, *, edges: Sequence[float] = DURATION_BINS, limit: int = LIST
         by_duration=by_duration,
         by_position=by_position,
         by_group=_groups(result),
-        missed_by_all=_stories(reference, shows, missed, limit),
+        missed_by_all=_stories(reference, shows, missed, limit, longest_first=True),
         retrieved_by_all=_stories(reference, shows, everyone, limit),
         n_missed_by_all=len(missed),
         n_retrieved_by_all=len(everyone),

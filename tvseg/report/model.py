@@ -85,7 +85,8 @@ class SystemShow:
     """One system on one show: its scores, its segments, its boundaries and its match table.
 
     ``missed`` are the reference boundaries left unmatched, ``false_alarms`` the hypothesis
-    boundaries left unmatched.
+    boundaries left unmatched. ``has_output`` is False when the system's input had no output for the
+    show (scored as an empty hypothesis).
     """
 
     name: str
@@ -95,6 +96,7 @@ class SystemShow:
     missed: tuple[float, ...] = ()
     false_alarms: tuple[float, ...] = ()
     matches: tuple[MatchRow, ...] = ()
+    has_output: bool = True
 
 
 @dataclass(frozen=True)

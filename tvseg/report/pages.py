@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from tvseg.output import json_pieces, json_safe, with_run_id
 from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
 
@@ -26,6 +28,7 @@ class SystemPage:
     ``seg_*`` are the system's segments; ``matched_ref``/``matched_hyp`` the matched boundary
     pairs, ``missed`` and ``false_alarms`` the unmatched boundaries; the other columns are the
     match table (one row per reference segment, :class:`~tvseg.report.model.MatchRow`'s fields).
+    ``has_output``: False when the system's input had nothing for the show (scored as empty).
     """
 
     name: str
@@ -49,6 +52,7 @@ class SystemPage:
     coverage: list = field(default_factory=list)
     correct: list = field(default_factory=list)
     title_f1: list = field(default_factory=list)
+    has_output: bool = True
 
 
 @dataclass(slots=True)
@@ -93,6 +97,7 @@ def _system_page(view: SystemShow) -> SystemPage:
         matched_hyp=[p.hypothesis for p in view.matched],
         missed=list(view.missed),
         false_alarms=list(view.false_alarms),
+        has_output=view.has_output,
     )
     for column, name in MATCH_FIELDS:
         setattr(page, column, [getattr(m, name) for m in view.matches])
@@ -127,6 +132,7 @@ def to_show(page: ShowPage) -> Show:
                 missed=tuple(s.missed),
                 false_alarms=tuple(s.false_alarms),
                 matches=matches,
+                has_output=s.has_output,
             )
         )
     reference = tuple(Segment(a, b, t) for a, b, t in zip(page.ref_start, page.ref_end, page.ref_label))
@@ -169,6 +175,11 @@ class ModelPages:
         self.header = replace(report, shows=(), scores=None, n_shows=len(report.shows))
         self.show_ids = [s.show_id for s in report.shows]
         self.metadata = [dict(s.metadata) for s in report.shows]
+        # per system (in the order of ``header.systems``), a bool array over shows: no output for the show
+        self.no_output = [
+            np.array([not any(v.name == s.name and v.has_output for v in show.systems) for show in report.shows], bool)
+            for s in report.systems
+        ]
 
     def __len__(self) -> int:
         return len(self.report.shows)

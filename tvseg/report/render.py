@@ -47,6 +47,7 @@ from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
 from tvseg.report.datafiles import match_csv
+from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
@@ -205,9 +206,20 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
         "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
+        "failures": _failures(pages),
         "show_files": names,
         "run_id": run_id,
     }
+
+
+def _failures(pages):
+    """Where each system fails (:mod:`tvseg.report.failures`): the source's own, else read from its header
+    (and from a report model's match tables, for the thirds of the shows)."""
+    found = getattr(pages, "failures", None)
+    if found is None:
+        model = getattr(pages, "report", None)
+        found = failures_of_report(pages.header, model_thirds(model) if model is not None else ())
+    return found
 
 
 def render_index(

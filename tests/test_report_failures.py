@@ -1,0 +1,223 @@
+"""Where each system fails (tvseg.report.failures), the missed stories' links, and a show without output
+(recorded in the result, the JSON, to_frame and the pages, with no number changed)."""
+
+import json
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from pyannote.core import Annotation, Segment
+from report_fixture import synthetic_report
+
+import tvseg
+from tvseg.report import write_report
+from tvseg.report.adapter import ResultPages
+from tvseg.report.failures import failures_of_report, model_thirds, thirds
+from tvseg.report.model import Estimate, SystemSummary
+from tvseg.report.pages import ModelPages
+from tvseg.report.render import render_index
+from tvseg.scale import evaluate_sharded
+
+
+def _annotation(bounds):
+    out = Annotation()
+    for i, (a, b) in enumerate(bounds):
+        out[Segment(a, b)] = f"t{i}"
+    return out
+
+
+def _evaluate(reference, systems, **settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return tvseg.evaluate(reference, systems, settings=tvseg.Settings(**settings))
+
+
+# --- a 3-system report where b collapses on one channel -------------------------------------------------
+
+
+def _summary(name, cov_n, title_f1, channels, ci=None):
+    corpus = {
+        "cov_n": Estimate(cov_n, *(ci or (None, None))),
+        "title_f1": Estimate(title_f1),
+    }
+    groups = {"channel": {c: {"cov_n": v, "n_reference": 100.0} for c, v in channels.items()}}
+    return SystemSummary(name=name, corpus=corpus, groups=groups)
+
+
+# a: CovN 55 % [52-58 %], title F1 30 %; b: CovN 50 % [47-53 %], title F1 35 %, and on channel C 33.1 %
+# against 51-59 % on A, B and D; c: CovN 45 %, title F1 40 %, even across channels.
+SYSTEMS = (
+    _summary("a", 0.55, 0.30, {"A": 0.56, "B": 0.54, "C": 0.53, "D": 0.57}, ci=(0.52, 0.58)),
+    _summary("b", 0.50, 0.35, {"A": 0.51, "B": 0.59, "C": 0.331, "D": 0.55}, ci=(0.47, 0.53)),
+    _summary("c", 0.45, 0.40, {"A": 0.45, "B": 0.45, "C": 0.45, "D": 0.45}),
+)
+
+
+def _report():
+    return replace(synthetic_report(3, systems=("a", "b", "c")), systems=SYSTEMS)
+
+
+def test_a_collapse_on_one_channel_is_said_with_its_numbers():
+    found = failures_of_report(_report())
+    b = found.systems[1]
+    # b's lowest channel is C: 33.1 % CovN, the others 51.0 % (A) to 59.0 % (B), its corpus 50.0 % [47.0-53.0 %]
+    assert b.gaps[0].sentence == (
+        "b falls to 33.1\u00a0% CovN on channel C, 100 stories (51.0\u201359.0\u00a0% elsewhere; "
+        "50.0\u00a0% [47.0\u201353.0\u00a0%] on the whole corpus)."
+    )
+    assert (b.gaps[0].column, b.gaps[0].where, b.gaps[0].metric) == ("channel", "C", "cov_n")
+    # c is even (45 % everywhere: no channel below the others): no group gap; a's lowest is C, 53 % < 54 %
+    assert not [g for g in found.systems[2].gaps if g.kind == "group"]
+    assert found.systems[0].gaps[0].where == "C"
+
+
+def test_the_ranking_flips_are_said_per_pair():
+    found = failures_of_report(_report())
+    # a > b > c on CovN, c > b > a on title F1: every pair flips
+    assert [(f.a, f.b, f.a_better, f.b_better) for f in found.flips] == [
+        ("a", "b", ("cov_n",), ("title_f1",)),
+        ("a", "c", ("cov_n",), ("title_f1",)),
+        ("b", "c", ("cov_n",), ("title_f1",)),
+    ]
+    assert found.flips[1].sentence == (
+        "a is better than c on CovN (55.0\u00a0% [52.0\u201358.0\u00a0%] against 45.0\u00a0%); "
+        "c is better on title F1 (40.0\u00a0% against 30.0\u00a0%)."
+    )
+
+
+def test_the_corpus_page_has_the_section_after_the_summary():
+    page = render_index(_report())
+    assert page.index('id="summary"') < page.index('id="failures"') < page.index('id="corpus"')
+    assert "b falls to 33.1\u00a0% CovN on channel C" in page
+
+
+def test_a_lower_is_better_metric_flips_the_other_way():
+    one = SystemSummary("x", {"cov_n": Estimate(0.6), "pk": Estimate(0.30)})
+    two = SystemSummary("y", {"cov_n": Estimate(0.5), "pk": Estimate(0.20)})
+    (flip,) = failures_of_report(replace(_report(), systems=(one, two))).flips
+    # x has the higher CovN, y the lower (better) Pk
+    assert (flip.a_better, flip.b_better) == (("cov_n",), ("pk",))
+
+
+# --- the thirds of the show ---------------------------------------------------------------------------
+
+
+def test_thirds_on_a_hand_made_show():
+    # one show [0, 90] s: the thirds start at 30 and 60 s; a story starting exactly at 30 s is in the middle
+    # third, at 60 s in the last. Starts 0, 29.999, 30, 59, 60, 89 -> thirds 0, 0, 1, 1, 2, 2.
+    starts = np.array([0.0, 29.999, 30.0, 59.0, 60.0, 89.0])
+    flags = np.array([[True, False, True, True, False, False], [True] * 6])
+    got = thirds(np.zeros(6, dtype=int), starts, np.array([0.0]), np.array([90.0]), flags)
+    assert got == (((2, 1), (2, 2), (2, 0)), ((2, 2), (2, 2), (2, 2)))
+    # a show that does not start at 0: [100, 190], the same starts shifted by 100 s
+    assert thirds(np.zeros(6, dtype=int), starts + 100, np.array([100.0]), np.array([190.0]), flags[:1]) == (got[0],)
+
+
+def test_the_last_third_missed_is_said_from_an_evaluation():
+    # reference [0, 90]: 0-20, 20-30 (first third), 30-50, 50-60 (middle), 60-75, 75-90 (last).
+    # x matches the first four exactly; its [60, 90] covers 60-75 by 2*15/(15+30) = 0.667 < 0.85 and
+    # 75-90 the same: both missed. R_N: 4 of 6 = 66.7 %; first third 2/2, middle 2/2, last 0/2.
+    reference = {"s": _annotation([(0, 20), (20, 30), (30, 50), (50, 60), (60, 75), (75, 90)])}
+    x = {"s": _annotation([(0, 20), (20, 30), (30, 50), (50, 60), (60, 90)])}
+    pages = ResultPages(_evaluate(reference, {"x": x}, bootstrap=0))
+    assert pages.failures.thirds == (((2, 2), (2, 2), (2, 0)),)
+    (gap,) = [g for g in pages.failures.systems[0].gaps if g.kind == "position"]
+    assert gap.sentence == (
+        "x retrieves 0.0\u00a0% (0 of 2) of the stories that start in the last third of their show "
+        "(100.0\u00a0% in the other thirds; 66.7\u00a0% on the whole corpus)."
+    )
+
+
+def test_a_report_model_gets_its_thirds_from_its_match_tables():
+    report = synthetic_report(4, systems=("one", "two"))
+    found = failures_of_report(report)  # without counts: no position gap
+    assert not [g for s in found.systems for g in s.gaps if g.kind == "position"]
+    got = model_thirds(report)
+    # every reference story is counted once per system, and retrieved as its match row says
+    n_ref = sum(len(s.reference) for s in report.shows)
+    for i in range(2):
+        assert sum(n for n, _ in got[i]) == n_ref
+        assert sum(r for _, r in got[i]) == sum(m.correct for s in report.shows for m in s.systems[i].matches)
+
+
+# --- a show without output ------------------------------------------------------------------------------
+
+REFERENCE = {
+    "s1": _annotation([(0, 50), (50, 100)]),
+    "s2": _annotation([(0, 30), (30, 90)]),
+    "s3": _annotation([(0, 60), (60, 120)]),
+}
+WITH_S2 = {"s1": _annotation([(0, 50), (50, 100)]), "s3": _annotation([(0, 60), (60, 120)])}
+
+
+@pytest.fixture(scope="module")
+def missing():
+    # "a" has no file for s2; "b" has every show
+    return _evaluate(REFERENCE, {"a": WITH_S2, "b": dict(REFERENCE)}, bootstrap=0)
+
+
+def test_the_result_records_the_show_without_output(missing):
+    assert missing.systems["a"].has_output.tolist() == [True, False, True]
+    assert missing.systems["b"].has_output.tolist() == [True, True, True]
+    rows = missing.to_json()["systems"]["a"]["shows"]
+    assert [rows[s]["has_output"] for s in ("s1", "s2", "s3")] == [True, False, True]
+    frame = missing.to_frame()
+    flags = frame[(frame.system == "a") & (frame.metric == "has_output")].set_index("show")["value"]
+    assert flags.to_dict() == {"s1": 1.0, "s2": 0.0, "s3": 1.0}
+    assert "has_output" not in missing.systems["a"].macro and "has_output" not in missing.systems["a"].corpus
+
+
+def test_no_number_changes_against_an_empty_hypothesis(missing):
+    # the same system given an empty annotation for s2: every number the same, only the flag differs
+    empty = _evaluate(REFERENCE, {"a": {**WITH_S2, "s2": Annotation()}, "b": dict(REFERENCE)}, bootstrap=0)
+    assert empty.systems["a"].has_output.tolist() == [True, True, True]
+    one, two = missing.to_json(), empty.to_json()
+    for document in (one, two):
+        for row in document["systems"]["a"]["shows"].values():
+            del row["has_output"]
+    assert one == two
+
+
+def test_the_streamed_path_records_the_same_flags(missing):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sharded = evaluate_sharded(
+            REFERENCE, {"a": WITH_S2, "b": dict(REFERENCE)}, chunk_shows=[1, 2], settings=tvseg.Settings(bootstrap=0)
+        )
+    assert sharded.systems["a"].has_output.tolist() == [True, False, True]
+    assert json.dumps(sharded.to_json()) == json.dumps(missing.to_json())
+
+
+def test_the_pages_mark_the_show_without_output(missing, tmp_path):
+    pages = ResultPages(missing, date="2000-01-01")
+    assert [flags.tolist() for flags in pages.no_output] == [[False, True, False], [False, False, False]]
+    assert [s.has_output for s in pages.page(1).systems] == [False, True]
+    write_report(missing, tmp_path / "rep", progress=False, jobs=1)
+    s2 = (tmp_path / "rep" / "shows" / "s2.html").read_text(encoding="utf-8")
+    s1 = (tmp_path / "rep" / "shows" / "s1.html").read_text(encoding="utf-8")
+    assert "No output for this show from <b>a</b>: scored as empty" in s2
+    assert "<h3>a <span class=\"missing-output\">no output for this show: scored as empty</span></h3>" in s2
+    assert "missing-output" not in s1
+
+
+def test_a_report_model_says_which_shows_have_no_output():
+    report = synthetic_report(2, systems=("one", "two"))
+    first = report.shows[0]
+    silent = replace(first, systems=(replace(first.systems[0], has_output=False), first.systems[1]))
+    report = replace(report, shows=(silent, report.shows[1]))
+    assert [flags.tolist() for flags in ModelPages(report).no_output] == [[True, False], [False, False]]
+    page = ModelPages(report).page(0)
+    assert [s.has_output for s in page.systems] == [False, True]
+
+
+def test_metadata_gaps_from_an_evaluation_name_the_channel():
+    # a group of fewer than MIN_GROUP_STORIES (20) stories is not named: 3 shows of 2 stories each
+    result = tvseg.evaluate(
+        REFERENCE,
+        {"b": dict(REFERENCE)},
+        metadata=pd.DataFrame({"channel": ["X", "Y", "X"]}, index=pd.Index(["s1", "s2", "s3"], name="show")),
+        settings=tvseg.Settings(bootstrap=0),
+    )
+    assert not [g for s in ResultPages(result).failures.systems for g in s.gaps if g.kind == "group"]
