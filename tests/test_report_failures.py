@@ -221,3 +221,33 @@ def test_metadata_gaps_from_an_evaluation_name_the_channel():
         settings=tvseg.Settings(bootstrap=0),
     )
     assert not [g for s in ResultPages(result).failures.systems for g in s.gaps if g.kind == "group"]
+
+
+# --- titles in scripts ROUGE-L cannot read --------------------------------------------------------------
+
+
+def test_a_note_names_the_titles_rouge_cannot_read():
+    from tvseg.report.summary import title_script_note
+
+    # 2 of 3 titles have non-Latin letters: Arabic (الأخبار) and Han (中国新闻); accented Latin is Latin
+    note = title_script_note(["Élections", "الأخبار", None, "中国新闻 2024"])
+    assert note.startswith("2 of the 3 reference titles are written in Arabic or Han: ROUGE-L reads only")
+    assert title_script_note(["Élections à Besançon", "Weather", None]) is None
+
+
+def test_the_titling_section_carries_the_note():
+    def titled(bounds, titles):
+        out = Annotation()
+        for (a, b), t in zip(bounds, titles):
+            out[Segment(a, b)] = t
+        return out
+
+    reference = {"s": titled([(0, 50), (50, 100)], ["中国新闻", "Weather"])}
+    result = _evaluate(reference, {"x": dict(reference)}, bootstrap=0)
+    # rouge-score's tokeniser drops the Han letters: the identical title has no token, ROUGE-L 0 (it scores
+    # a pair with a side without token as 0); "weather" against itself: 1. Mean over the 2 titles: 0.5.
+    assert result.systems["x"].corpus["title_rougeL_f1"] == 0.5
+    page = render_index(ResultPages(result, date="2000-01-01"))
+    assert '<p class="note" id="title-scripts">1 of the 2 reference titles are written in Han:' in page
+    latin = _evaluate({"s": titled([(0, 100)], ["Météo"])}, {"x": {"s": titled([(0, 100)], ["Météo"])}}, bootstrap=0)
+    assert 'id="title-scripts"' not in render_index(ResultPages(latin, date="2000-01-01"))

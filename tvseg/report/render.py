@@ -52,7 +52,7 @@ from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
-from tvseg.report.summary import report_sentences, significance_notes
+from tvseg.report.summary import report_sentences, significance_notes, title_script_note
 
 __all__ = [
     "environment",
@@ -207,6 +207,7 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
         "failures": _failures(pages),
+        "title_script_note": title_script_note(_reference_titles(pages)) if "title_rougeL_f1" in present else None,
         "show_files": names,
         "run_id": run_id,
     }
@@ -220,6 +221,14 @@ def _failures(pages):
         model = getattr(pages, "report", None)
         found = failures_of_report(pages.header, model_thirds(model) if model is not None else ())
     return found
+
+
+def _reference_titles(pages):
+    """The reference segments' labels of a source of pages (an evaluation's arrays, or a report model's shows)."""
+    reference = getattr(pages, "reference", None)
+    if reference is not None:
+        return reference.label
+    return [seg.label for show in getattr(getattr(pages, "report", None), "shows", ()) for seg in show.reference]
 
 
 def render_index(

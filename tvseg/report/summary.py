@@ -13,14 +13,16 @@ Like :mod:`tvseg.report.analysis`, this module computes no score: it reads the v
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 
 from tvseg.metrics import COMPARED, METRICS
 from tvseg.report.pages import defined
+from tvseg.retrieval.titles import has_title
 from tvseg.retrieval.significance import EXACT_MAX_SHOWS, MIN_SHOWS, policy, smallest_p_value
 
-__all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes"]
+__all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes", "title_script_note"]
 
 _NAMES = {"boundary_f1": "boundary F"}  # plain-language names; the registry's label otherwise
 
@@ -285,3 +287,53 @@ def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
     else:
         test = "One show: no p-value"
     return {**out, "intervals_note": intervals, "test_note": test, "verdict": n_shows >= MIN_SHOWS}
+
+
+_SCRIPT_NAMES = {"CJK": "Han", "HANGUL": "Hangul", "HIRAGANA": "Japanese kana", "KATAKANA": "Japanese kana"}
+
+
+def _scripts(title: str) -> set[str]:
+    """The non-Latin scripts of the letters of ``title`` (the first word of each letter's Unicode name)."""
+    out = set()
+    for c in title:
+        if c.isalpha() and not c.isascii():
+            script = unicodedata.name(c, "").split(" ")[0]
+            if script and script != "LATIN":
+                out.add(_SCRIPT_NAMES.get(script, script.title()))
+    return out
+
+
+def title_script_note(titles: Iterable) -> str | None:
+    """A note for the titling section when reference titles are written in a non-Latin script.
+
+    ROUGE-L's tokeniser (:mod:`tvseg.retrieval.rouge`, rouge-score's) keeps only ``a-z`` and ``0-9``: the
+    letters of an Arabic or Chinese title are dropped, and such a title's ROUGE-L (even against an identical
+    title) says nothing of its words. Returns None when no reference title has a non-Latin letter.
+
+    Parameters
+    ----------
+    titles : iterable
+        The reference segments' labels (None or NaN without a title).
+
+    Returns
+    -------
+    str or None
+        ``"3 of the 10 reference titles are written in Arabic or Han: ..."``.
+    """
+    titled = [str(t) for t in titles if has_title(t)]
+    scripts: dict[str, set[str]] = {}
+    for title in set(titled):
+        found = _scripts(title)
+        if found:
+            scripts[title] = found
+    if not scripts:
+        return None
+    n = sum(1 for t in titled if t in scripts)
+    names = sorted(set().union(*scripts.values()))
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return (
+        f"{n} of the {len(titled)} reference titles are written in {listed}: ROUGE-L reads only the letters a\u2013z "
+        f"and the digits 0\u20139 (as rouge-score does) and drops the others, so on these titles it does not "
+        f"compare their words (an identical title may score well below 100\u00a0%); title accuracy and title F1 "
+        f"keep every letter."
+    )
