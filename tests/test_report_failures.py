@@ -251,3 +251,12 @@ def test_the_titling_section_carries_the_note():
     assert '<p class="note" id="title-scripts">1 of the 2 reference titles are written in Han:' in page
     latin = _evaluate({"s": titled([(0, 100)], ["Météo"])}, {"x": {"s": titled([(0, 100)], ["Météo"])}}, bootstrap=0)
     assert 'id="title-scripts"' not in render_index(ResultPages(latin, date="2000-01-01"))
+
+
+def test_a_group_inside_the_corpus_interval_is_lowest_not_a_fall():
+    found = failures_of_report(_report())
+    # a: channel C 53.0 % CovN is inside a's corpus interval [52.0-58.0 %]: "lowest", not "falls to"
+    assert found.systems[0].gaps[0].sentence == (
+        "a is lowest on channel C: 53.0\u00a0% CovN, 100 stories (54.0\u201357.0\u00a0% elsewhere; "
+        "55.0\u00a0% [52.0\u201358.0\u00a0%] on the whole corpus)."
+    )

@@ -6,7 +6,8 @@ says where the system is furthest below its own corpus value:
 
 - **by group**: each metadata column's values (``SystemSummary.groups``: the pooled CovN, CovD and
   boundary F of the shows of each value), the value where a metric is lowest against the system's corpus
-  value, with the range of the column's other values ("elsewhere"); groups with fewer than
+  value, with the range of the column's other values ("elsewhere"), said to "fall" there only when the
+  value is below the corpus value's bootstrap interval (else the group is merely "lowest"); groups with fewer than
   :data:`MIN_GROUP_STORIES` reference stories (when the group says how many) are left out, too few to
   tell a collapse from chance; at most :data:`MAX_GROUP_GAPS` columns, the largest gaps first;
 - **by story duration**: the short and long classes of ``by_length`` (Bouchekif et al., Table 2);
@@ -209,12 +210,16 @@ def _group_gaps(summary) -> list[Gap]:
             if gap.value < gap.elsewhere[0] and (best is None or gap.gap > best.gap):
                 best = gap
         if best is not None:
-            stories = f", {best.n} stories" if best.n is not None else ""
+            stories = f", {best.n:,} stories" if best.n is not None else ""
             whole = _whole(best)
-            sentence = (
-                f"{summary.name} falls to {_pct(best.value)} {_label(best.metric)} on {column} {best.where}"
-                f"{stories} ({_range(*best.elsewhere)} elsewhere{'; ' + whole if whole else ''})."
+            figure = f"{_pct(best.value)} {_label(best.metric)}"
+            # "falls to" only below the corpus interval; otherwise the group is merely the lowest
+            said = (
+                f"{summary.name} falls to {figure} on {column} {best.where}"
+                if best.corpus_lo is not None and best.value < best.corpus_lo
+                else f"{summary.name} is lowest on {column} {best.where}: {figure}"
             )
+            sentence = f"{said}{stories} ({_range(*best.elsewhere)} elsewhere{'; ' + whole if whole else ''})."
             out.append(_said(best, sentence))
     out.sort(key=lambda g: -g.gap)
     return out[:MAX_GROUP_GAPS]
@@ -269,7 +274,7 @@ def _position_gap(summary, counts: Sequence[tuple[int, int]]) -> Gap | None:
     gap = Gap("position", "position", where, "recall_n", value, (min(others), max(others)), corpus, lo, hi, n, got, "")
     whole = _whole(gap)
     sentence = (
-        f"{summary.name} retrieves {_pct(value)} ({got} of {n}) of the stories that start in the {where} "
+        f"{summary.name} retrieves {_pct(value)} ({got:,} of {n:,}) of the stories that start in the {where} "
         f"of their show ({_range(min(others), max(others))} in the other thirds{'; ' + whole if whole else ''})."
     )
     return _said(gap, sentence)
