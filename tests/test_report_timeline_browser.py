@@ -47,6 +47,9 @@ window.addEventListener("load", function () {
   function tickTexts() {
     return Array.prototype.map.call(document.querySelectorAll("svg.timeline g.tick text"), function (t) { return t.textContent; });
   }
+  // a long show opens on a window (tests/test_report_keyboard_browser.py); this probe starts from the whole show
+  out.opened = view();
+  document.querySelector("button[data-zoom='0']").click();
   out.ticks_whole = tickTexts();
   out.window_whole = document.querySelector(".timeline-window").textContent;
   out.tools = !document.querySelector(".timeline-tools").hidden;
@@ -206,6 +209,8 @@ def test_a_three_hour_show_of_100_segments_reads_and_zooms(tmp_path):
     check(found, found["segments"])
     assert found["segments"] > 100 + 2 * 40  # the reference and both systems' segments
     assert found["whole"] == [0.0, 10800.0]
+    # 100 reference segments, more than 60: the page opens on 40 / 100 of the show
+    assert found["opened"] == [0.0, 4320.0]
     # the axis of a 3-hour show: 0:00 to 3:00:00 (h:mm:ss from an hour on), one folded table unfolded for print
     assert found["ticks_whole"][0] == "00:00" and found["ticks_whole"][-1] == "3:00:00", found["ticks_whole"]
     assert "of 00:00\u20133:00:00" in found["window_whole"], found["window_whole"]
