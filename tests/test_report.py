@@ -25,6 +25,7 @@ from tvseg.report.pages import ShowPage, SystemPage
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
 SORT_JS = (ROOT / "tvseg" / "templates" / "sort.js").read_text(encoding="utf-8")
+SHOWS_JS = (ROOT / "tvseg" / "templates" / "shows.js").read_text(encoding="utf-8")
 TIMELINE_JS = (ROOT / "tvseg" / "templates" / "timeline.js").read_text(encoding="utf-8")
 
 HOSTILE_TITLES = [
@@ -74,6 +75,12 @@ class Elements(HTMLParser):
             self.scripts.append(data)
         else:
             self.text.append(data)
+
+
+def shows_table_links(index: Path) -> set[str]:
+    """The links of the corpus page's table of shows: its script draws ``shows/<file>.html`` from its data."""
+    data = json.loads(parse(index).scripts[0])
+    return {f"shows/{name}.html" for name in data["files"]}
 
 
 def parse(path: Path) -> Elements:
@@ -148,7 +155,13 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
         sources = [dict(attrs).get("src") for tag, attrs in p.tags if tag == "script"]
         sheets = [dict(attrs).get("href") for tag, attrs in p.tags if tag == "link" and ("rel", "stylesheet") in attrs]
         if page.name == "index.html":
-            assert len(p.scripts) == 1 and p.scripts[0].strip() == SORT_JS.strip() and sources == [None]
+            # the shows table's data (JSON, the hostile texts kept exactly: the page's script escapes
+            # them when it draws a row, tests/test_report_scale_browser.py) and our two scripts
+            types = [dict(attrs).get("type") for tag, attrs in p.tags if tag == "script"]
+            assert types == ["application/json", None] and sources == [None, None]
+            assert json.loads(p.scripts[0])["ids"] == [s.show_id for s in report.shows]
+            code = p.scripts[1]
+            assert SORT_JS.strip() in code and SHOWS_JS.strip() in code and len(code) <= len(SORT_JS + SHOWS_JS) + 4
             assert sheets == ["assets/report.css"]
         else:
             assert p.scripts == [] and sources == ["../assets/timeline.js"], page
@@ -175,10 +188,9 @@ def test_the_assets_are_the_packages_style_sheet_and_timeline_script(hostile):
 
 def test_links_point_to_the_written_pages(hostile):
     _, rep, _, _ = hostile
-    p = parse(rep / "index.html")
-    links = {v for t, attrs in p.tags if t == "a" for a, v in attrs if a == "href" and v.startswith("shows/")}
+    links = shows_table_links(rep / "index.html")
     written = {f"shows/{f.name}" for f in (rep / "shows").iterdir()}
-    assert written <= links
+    assert written == links
     for page in (rep / "shows").iterdir():
         q = parse(page)
         for t, attrs in q.tags:
@@ -275,9 +287,7 @@ def test_demo_report_has_one_page_per_show(demo):
     # the demo's show ids are safe names already, so they keep their names
     assert sorted(f.stem for f in (demo / "shows").glob("*.html")) == shows
     assert sorted(f.stem for f in (demo / "data" / "shows").glob("*.csv")) == shows
-    index = parse(demo / "index.html")
-    links = {v for t, attrs in index.tags if t == "a" for a, v in attrs if a == "href"}
-    assert {f"shows/{s}.html" for s in shows} <= links
+    assert shows_table_links(demo / "index.html") == {f"shows/{s}.html" for s in shows}
 
 
 @needs_samples
@@ -493,10 +503,11 @@ def test_control_and_bidi_characters_are_shown_visibly_never_raw(tmp_path):
     show_page = parse(rep / "shows" / f"{render.safe_names(ids)[ids[0]]}.html")
     seen = "".join(show_page.text)
     assert "show<U+202E>gpj.exe" in seen and "sys<U+202E>A" in seen
+    # the corpus page's table of shows keeps them as JSON escapes (its script shows them as a
+    # distinct span: tests/test_report_scale_browser.py)
     index = (rep / "index.html").read_text(encoding="utf-8")
+    assert "show\\u202egpj.exe" in index and "plain\\u2066id\\u2069" in index
     # in the text, a distinct span; in <title> and attributes, the same code as plain text
-    assert '<span class="cc" title="invisible character">&lt;U+202E&gt;</span>gpj.exe' in index
-    assert "<U+2066>id<U+2069>" in "".join(parse(rep / "index.html").text)
     page = (rep / "shows" / f"{render.safe_names(ids)[ids[0]]}.html").read_text(encoding="utf-8")
     assert "<title>show&lt;U+202E&gt;gpj.exe" in page
     assert 'data-source="sys&lt;U+202E&gt;A"' in page

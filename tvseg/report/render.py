@@ -52,6 +52,7 @@ from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
+from tvseg.report.show_table import show_table_json
 from tvseg.report.summary import report_sentences, significance_notes, title_script_note
 
 __all__ = [
@@ -165,13 +166,15 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
 
     metadata_keys = sorted({k for meta in pages.metadata for k in meta})
     keys = [key for key, _ in show_columns]
-    show_rows = rows.show_rows(
+    show_data = show_table_json(
         pages.show_ids,
         [names[s] for s in pages.show_ids],
         pages.metadata,
         metadata_keys,
+        [s.name for s in report.systems],
+        show_columns,
         pages.show_metrics(keys),
-        keys,
+        pages.no_output,
     )
     has_ci = any(e.lo is not None for s in report.systems for e in s.corpus.values())
     resamples = report.settings.get("bootstrap")
@@ -202,7 +205,7 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "charts": charts,
         "metadata_keys": metadata_keys,
         "show_columns": show_columns,
-        "show_rows": show_rows,
+        "show_data": Markup(show_data),  # JSON made safe in a script element by show_table_json
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
         "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
