@@ -270,8 +270,13 @@ def test_corpus_page_shows_the_summary_and_the_analysis(result):
     page = render_index(ResultPages(result, date="2000-01-01"))
     assert '<p class="summary" id="summary">system_a retrieves' in page
     assert page.index('id="summary"') < page.index('id="corpus"')
-    for anchor in ('id="analysis"', 'id="by-duration"', 'id="by-position"', 'id="by-group-1"'):
+    for anchor in ('id="analysis"', 'id="by-duration"', 'id="by-position"', 'id="groups"'):
         assert anchor in page
+    # retrieval by channel in the breakdown's one table (not a second copy): X has 5 stories, system_a
+    # retrieves all 5 (R_N 100.0), then its CovN; Y's 3 stories, of which system_a retrieves 1 (33.3)
+    assert 'title="the shows of this channel">X</a></td><td data-v="5">5</td><td data-v="1">100.0</td>' in page
+    assert '>Y</a></td><td data-v="3">3</td><td data-v="0.333333333">33.3</td>' in page
+    assert page.count("<h3>By channel</h3>") == 1
     assert "Missed by every system: 2 reference segments" in page
     assert "Retrieved by every system: 3 reference segments" in page
     # the missed stories link to their rows: G is s2's 3rd reference segment, F its 2nd; G (longer) first

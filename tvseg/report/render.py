@@ -157,9 +157,11 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
     kinds = sorted({kind for s in report.systems for kind in s.groups})
     for kind in kinds:
         values = sorted({v for s in report.systems for v in s.groups.get(kind, {})})
-        group_rows = [
-            {"value": v, "systems": [s.groups.get(kind, {}).get(v, {}) for s in report.systems]} for v in values
-        ]
+        group_rows = []
+        for v in values:
+            scores = [s.groups.get(kind, {}).get(v, {}) for s in report.systems]
+            n = next((m["n_reference"] for m in scores if m.get("n_reference") is not None), None)
+            group_rows.append({"value": v, "n": n, "systems": scores})
         groups.append({"kind": kind, "rows": group_rows})
 
     charts = sweep_charts(report)
@@ -201,7 +203,8 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "length_columns": _labels(LENGTH),
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",
         "groups": groups,
-        "group_columns": show_columns[:3],
+        # one table per metadata column: the share of stories retrieved (R_N) beside the scores
+        "group_columns": _labels(metrics.columns(keys_=("recall_n",))) + show_columns[:3],
         "charts": charts,
         "metadata_keys": metadata_keys,
         "show_columns": show_columns,
