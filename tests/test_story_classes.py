@@ -125,6 +125,24 @@ def test_hand_counted_classes_in_the_json_and_the_frame():
         got = {key: system["shows"][show][key] for key in expected}
         assert got == expected, show
         assert all(isinstance(v, int) for v in got.values())  # counts: integers in the JSON
+    # the contract's per-show "stories" object, by class: show a's 10 reference stories are 5 correct,
+    # 1 shifted, 1 split, 2 merged, 1 missed, and 2 hypothesis segments are false alarms; show b's 2 are merged
+    assert system["shows"]["a"]["stories"] == {
+        "correct": 5,
+        "shifted": 1,
+        "split": 1,
+        "merged": 2,
+        "missed": 1,
+        "false_alarm": 2,
+    }
+    assert system["shows"]["b"]["stories"] == {
+        "correct": 0,
+        "shifted": 0,
+        "split": 0,
+        "merged": 2,
+        "missed": 0,
+        "false_alarm": 0,
+    }
     pooled = {key: SHOW_A[key] + SHOW_B[key] for key in SHOW_A}  # 4 merged, 2 merging ...
     assert {key: system["corpus"][key] for key in pooled} == pooled
     assert system["macro"]["n_reference_merged"] == 2.0  # (2 + 2) / 2 shows

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from tvseg import __version__
-from tvseg.metrics import COUNT_KEYS, SHOW_FLAGS, keys
-from tvseg.output import Records, json_safe
+from tvseg.metrics import COUNT_KEYS, SHOW_FLAGS, SHOW_OBJECTS, keys
+from tvseg.output import Records, frame_records, json_safe
 from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
@@ -162,7 +162,11 @@ class EvaluationResult:
                 "corpus": sr.corpus,
                 "macro": sr.macro,
                 "by_length": sr.by_length,
-                "shows": Records(sr.shows, integer_keys=COUNT_KEYS, encoded=sr.shows_json) if stream else sr.shows,
+                "shows": (
+                    Records(sr.shows, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS, encoded=sr.shows_json)
+                    if stream
+                    else frame_records(sr.shows, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS)
+                ),
                 "groups": sr.groups,
                 "sweeps": {
                     "gamma": sr.gamma_sweep.to_dict(orient="records"),

@@ -480,6 +480,19 @@ REGISTRY: tuple[Metric, ...] = (
     ),
 )
 
+STORY_CLASSES = {
+    "correct": "n_correct_reference",
+    "shifted": "n_reference_shifted",
+    "split": "n_reference_split",
+    "merged": "n_reference_merged",
+    "missed": "n_reference_missed",
+    "false_alarm": "n_false_alarm",
+}
+"""The per-show JSON's ``stories`` object: each reference story's class (and the false alarms) and the count
+key that holds it (the contract's names; the counts stay under their own keys too)."""
+SHOW_OBJECTS = {"stories": STORY_CLASSES}
+"""The objects each per-show row of the JSON gains (:func:`tvseg.output.frame_records`'s ``nested``)."""
+
 METRICS: dict[str, Metric] = {m.key: m for m in REGISTRY}
 
 

@@ -382,12 +382,26 @@ def _column_values(name, values: np.ndarray, integer_keys) -> list:
     return [json_safe(v, integer_keys=integer_keys, key=name) for v in values.tolist()]
 
 
-def frame_records(frame: pd.DataFrame, *, integer_keys=frozenset()) -> dict:
+def frame_records(
+    frame: pd.DataFrame, *, integer_keys=frozenset(), nested: Mapping[str, Mapping[str, str]] | None = None
+) -> dict:
     """``{str(index): {column: value}}`` of a table, each value as :func:`json_safe` makes it, converted
-    column by column (a corpus has thousands of shows)."""
+    column by column (a corpus has thousands of shows).
+
+    ``nested``: objects added at the end of each row, ``{name: {field: column}}``, each field the value of
+    its column (a name is left out when the table lacks one of its columns).
+    """
     names = [str(c) for c in frame.columns]
     columns = [_column_values(c, frame[c].to_numpy(), integer_keys) for c in frame.columns]
-    return {str(index): dict(zip(names, row)) for index, row in zip(frame.index.tolist(), zip(*columns))}
+    records = {str(index): dict(zip(names, row)) for index, row in zip(frame.index.tolist(), zip(*columns))}
+    for name, fields in (nested or {}).items():
+        if not set(fields.values()) <= set(names):
+            continue
+        rows = list(records.values())
+        values = [columns[names.index(column)] for column in fields.values()]
+        for row, cells in zip(rows, zip(*values)):
+            row[name] = dict(zip(fields, cells))
+    return records
 
 
 _FLAT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
@@ -401,9 +415,14 @@ class Records:
     BLOCK = 4096
 
     def __init__(
-        self, frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset(), encoded: Sequence[str] | None = None
+        self,
+        frame: pd.DataFrame,
+        *,
+        integer_keys: Collection[Any] = frozenset(),
+        nested: Mapping[str, Mapping[str, str]] | None = None,
+        encoded: Sequence[str] | None = None,
     ):
-        self.frame, self.integer_keys, self.encoded = frame, integer_keys, encoded
+        self.frame, self.integer_keys, self.nested, self.encoded = frame, integer_keys, nested, encoded
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -415,16 +434,24 @@ class Records:
             yield from self.encoded
             return
         for start in range(0, len(self.frame), self.BLOCK):
-            yield encoded_rows(self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys)
+            yield encoded_rows(
+                self.frame.iloc[start : start + self.BLOCK], integer_keys=self.integer_keys, nested=self.nested
+            )
 
 
-def encoded_rows(frame: pd.DataFrame, *, integer_keys: Collection[Any] = frozenset()) -> str:
+def encoded_rows(
+    frame: pd.DataFrame,
+    *,
+    integer_keys: Collection[Any] = frozenset(),
+    nested: Mapping[str, Mapping[str, str]] | None = None,
+) -> str:
     """The rows of a table as JSON text, ``"index": {"column": value, ...}`` each, one a line (as
     :func:`dumps_json` writes a row of :func:`frame_records`: the C encoder; a line end never occurs
     inside JSON text, where it is escaped)."""
     encode = _FLAT.encode
     return "\n".join(
-        encode(i) + ": " + encode(row) for i, row in frame_records(frame, integer_keys=integer_keys).items()
+        encode(i) + ": " + encode(row)
+        for i, row in frame_records(frame, integer_keys=integer_keys, nested=nested).items()
     )
 
 

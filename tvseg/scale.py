@@ -52,7 +52,7 @@ import pandas as pd
 from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
-from tvseg.metrics import COUNT_KEYS
+from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
@@ -220,7 +220,7 @@ class _Encoding:
 
 
 def _encoded(frame: pd.DataFrame) -> str:
-    return encoded_rows(frame, integer_keys=COUNT_KEYS)
+    return encoded_rows(frame, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS)
 
 
 SHARD_BYTES = 32 << 20
