@@ -198,7 +198,7 @@ def test_the_pages_mark_the_show_without_output(missing, tmp_path):
     s2 = (tmp_path / "rep" / "shows" / "s2.html").read_text(encoding="utf-8")
     s1 = (tmp_path / "rep" / "shows" / "s1.html").read_text(encoding="utf-8")
     assert "No output for this show from <b>a</b>: scored as empty" in s2
-    assert "<h3>a <span class=\"missing-output\">no output for this show: scored as empty</span></h3>" in s2
+    assert '<h3>a <span class="missing-output">no output for this show: scored as empty</span></h3>' in s2
     assert "missing-output" not in s1
 
 

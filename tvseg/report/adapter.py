@@ -134,9 +134,7 @@ class _System:
         self.pairs_ref = pairs["reference"].to_numpy(dtype=float)[order]
         self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
         self.p_off = _by_show(pair_show[order], n)
-        self.has_output = (
-            np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
-        )
+        self.has_output = np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
         frame = sr.shows
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
         self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}

@@ -287,7 +287,8 @@ def _flips(systems) -> list[Flip]:
     out = []
     for i, a in enumerate(systems):
         for b in systems[i + 1 :]:
-            a_better, b_better = [], []
+            a_better: list[tuple] = []
+            b_better: list[tuple] = []
             for metric in FLIP_METRICS:
                 va, vb = _corpus(a, metric), _corpus(b, metric)
                 if va[0] is None or vb[0] is None or va[0] == vb[0]:
@@ -400,7 +401,9 @@ def failures(result, header=None) -> Failures:
 def model_thirds(report) -> tuple:
     """:func:`thirds` of a report model's shows (their match tables' reference starts and correct flags)."""
     names = [s.name for s in report.systems]
-    show, start, flags = [], [], [[] for _ in names]
+    show: list[int] = []
+    start: list[float] = []
+    flags: list[list[bool]] = [[] for _ in names]
     for k, s in enumerate(report.shows):
         views = {v.name: v for v in s.systems}
         show += [k] * len(s.reference)

@@ -19,8 +19,8 @@ from dataclasses import asdict
 
 from tvseg.metrics import COMPARED, METRICS
 from tvseg.report.pages import defined
-from tvseg.retrieval.titles import has_title
 from tvseg.retrieval.significance import EXACT_MAX_SHOWS, MIN_SHOWS, policy, smallest_p_value
+from tvseg.retrieval.titles import has_title
 
 __all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes", "title_script_note"]
 
