@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tvseg.metrics import SUMMARY
+from tvseg.metrics import SHOW_FLAGS, SUMMARY
 
 __all__ = ["long_table", "summary_table", "LONG_COLUMNS"]
 
@@ -41,7 +41,8 @@ def long_table(result) -> pd.DataFrame:
     """
     parts = []
     for name, sr in result.systems.items():
-        table = sr.shows
+        # the flags (has_output) as 1.0 / 0.0, so that the melted values stay floats
+        table = sr.shows.astype({c: float for c in SHOW_FLAGS if c in sr.shows.columns})
         if len(table.columns):
             long = table.rename_axis("show").reset_index().melt(id_vars="show", var_name="metric", value_name="value")
             long.insert(0, "system", name)
