@@ -292,7 +292,11 @@ def test_keys_zoom_scroll_and_move_the_selection(small):
 def test_a_link_to_a_story_selects_it_and_zooms_to_it(small, fragment, key, window, folded):
     root, index = small
     found = probe(
-        index.parent / "shows" / "small.html", root / f"profile-{fragment[1:]}", HASH, fragment=fragment, size="1280,500"
+        index.parent / "shows" / "small.html",
+        root / f"profile-{fragment[1:]}",
+        HASH,
+        fragment=fragment,
+        size="1280,500",
     )
     assert found["view"] == window
     if key is None:

@@ -356,14 +356,15 @@
     if (most <= DENSE && crowded < 10) { return; }
     setView(start, start + span * Math.min(0.5, WINDOW / most));
     info.textContent = "A long show (" + most + " segments in its busiest lane): the timeline opens on its " +
-      "beginning, framed in the \u201cwhole show\u201d lane below; \u201cwhole show\u201d or the 0 key shows all of it.";
+      "beginning, framed in the \u201cwhole show\u201d lane below; \u201cwhole show\u201d or the 0 key " +
+      "shows all of it.";
   }
 
   var tools = box.querySelector(".timeline-tools"), keys = document.createElement("span");
   keys.className = "timeline-keys screen-only";
   keys.textContent = "Keys, once the timeline has the focus (Tab or a click): \u2190 \u2192 scroll, + \u2212 zoom, " +
-    "0 whole show, [ ] previous/next segment, \u2191 \u2193 lane above/below, Enter its row; " +
-    "in the tables below, Enter on a row finds its segment.";
+    "0 or Home whole show, End the show's end, [ ] previous/next segment, \u2191 \u2193 lane above/below, " +
+    "Enter its row; in the tables below, Enter on a row finds its segment.";
   tools.appendChild(keys);
   tools.hidden = false;
   box.classList.add("interactive");
