@@ -952,6 +952,7 @@ class Show:
     groups: list[BreathGroup] = field(default_factory=list)
     system_a: list[Segment] = field(default_factory=list)
     system_b: list[Segment] = field(default_factory=list)
+    annotator_b: list[Segment] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -1236,6 +1237,17 @@ SYSTEM_B = dict(
     split_long=0.70,
     title_p=dict(case=0.15, para=0.25, wrong=0.12, na=0.0),
 )
+ANNOTATOR_B = dict(
+    missed=(0, 0, 1),
+    inserted=(0, 0, 1),
+    shift_p=[0.70, 0.25, 0.05],
+    offgrid_p=0.0,
+    merge_runs=0.15,
+    split_long=0.05,
+    title_p=dict(case=0.10, para=0.30, wrong=0.0, na=0.0),
+)
+"""A second annotator of the reference: a person who places most boundaries within a breath group or two
+of the first's, groups a run of briefs now and then, and words some titles differently."""
 
 
 def build_corpus(seed: int = DEFAULT_SEED) -> list[Show]:
@@ -1245,6 +1257,7 @@ def build_corpus(seed: int = DEFAULT_SEED) -> list[Show]:
         _build_reference(show, np.random.default_rng([seed, index, 0]))
         show.system_a = _hypothesis(show, np.random.default_rng([seed, index, 1]), **SYSTEM_A)
         show.system_b = _hypothesis(show, np.random.default_rng([seed, index, 2]), **SYSTEM_B)
+        show.annotator_b = _hypothesis(show, np.random.default_rng([seed, index, 3]), **ANNOTATOR_B)
         _check(show)
         shows.append(show)
     return shows
@@ -1359,6 +1372,7 @@ def corpus_files(shows: list[Show]) -> dict[str, str]:
         files[f"reference/chapters/{s.name}.vtt"] = vtt_chapters(s.segments, numbered=True)
         files[f"hypotheses/system_b/{s.name}.vtt"] = vtt_chapters(s.system_b, numbered=False)
     files["reference/reference.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.segments))
+    files["reference/annotator_b.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.annotator_b))
     files["hypotheses/system_a.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.system_a))
     files["units/breath_groups.csv"] = csv_text(
         ["show", "start", "end", "text", "speaker", "topic"],
@@ -1470,6 +1484,7 @@ covers them. Titles are English with French place and person names (accents exer
 | `corpus.uem` | NIST UEM, `<show> 1 <start> <end>`: the evaluated region of each show (the reference's extent) | `tvseg.read_uem` |
 | `reference/chapters/<show>.vtt` | the reference: WebVTT chapters, one numbered cue per topic segment, cue text = title | `tvseg.read_segments` (WebVTT) |
 | `reference/reference.rttm` | the same reference as RTTM `SEGMENT` lines, all shows in one file, title in the name field with spaces as underscores | `tvseg.read_segments` (RTTM) |
+| `reference/annotator_b.rttm` | a second annotator of the same shows (RTTM): most boundaries within a breath group or two of the reference's, a few briefs grouped, some titles worded differently; with the reference, two annotators (`--reference A=... --reference B=...`: the human ceiling) | `tvseg.read_segments` (RTTM) |
 | `hypotheses/system_a.rttm` | system A (the better one), RTTM; some titles `<NA>` | `tvseg.read_segments` (RTTM) |
 | `hypotheses/system_b/<show>.vtt` | system B (the worse one), WebVTT chapters without cue numbers, one file per show | `tvseg.read_segments` (WebVTT, folder) |
 | `units/breath_groups.csv` | `show,start,end,text,speaker,topic`: the transcript's breath groups (1 to 6 s) for all shows; `text` is lower case without punctuation, as a speech recogniser gives it; `topic` is the reference title, so consecutive rows with one topic form a reference segment | `tvseg.read_units`, and `tvseg.read_segments` (breath-group CSV) |

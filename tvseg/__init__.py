@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
         UndefinedValueWarning,
         UsageError,
     )
+    from tvseg.annotators import evaluate_annotators
     from tvseg.evaluation import evaluate
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
     from tvseg.retrieval.boundaries import boundaries
@@ -53,6 +54,7 @@ _PUBLIC = {
     "coverage": "tvseg.retrieval.coverage",
     "boundaries": "tvseg.retrieval.boundaries",
     "evaluate": "tvseg.evaluation",
+    "evaluate_annotators": "tvseg.annotators",
     # unit domain
     "pk": "tvseg.unit.windows",
     "windowdiff": "tvseg.unit.windows",

@@ -94,6 +94,9 @@ class SystemResult:
         Per show (in the order of ``shows``): whether the system's input had the show. False: it had no
         hypothesis for it, scored as an empty hypothesis (its numbers are those of an empty output). The
         per-show table holds it as its ``has_output`` column (a flag, not a metric: no macro value).
+    unit_components : pandas.DataFrame, optional
+        With units or frames: the additive unit counts of every show (a row per show, in the order of
+        ``shows``), whose sums give the unit metrics (:func:`tvseg.unit.reduction.unit_rates`).
     """
 
     name: str
@@ -110,6 +113,7 @@ class SystemResult:
     titles: bool = False
     shows_json: tuple[str, ...] | None = None
     has_output: np.ndarray | None = None
+    unit_components: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -567,6 +571,7 @@ def reduce_shards(
             boundary_pairs=pairs,
             titles=scores.titles,
             has_output=has_output,
+            unit_components=unit_tables[name][0] if name in unit_tables else None,
         )
         if domain == "units":
             systems[name] = _units_only(systems[name])

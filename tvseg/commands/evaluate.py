@@ -107,7 +107,14 @@ def add_parser(subparsers) -> None:
 def add_input_arguments(p) -> None:
     """The options that say what is read and how it is scored: shared by ``evaluate`` and
     ``validate``, so that ``validate`` runs exactly the reading and the checks of ``evaluate``."""
-    p.add_argument("--reference", metavar="PATH", help="reference segments (file or folder)")
+    p.add_argument(
+        "--reference",
+        metavar="[NAME=]PATH",
+        action="append",
+        help="reference segments (file or folder); repeat as NAME=PATH for several annotators of the "
+        "same shows: each system is scored against each, and the annotators against each other (the "
+        "human ceiling)",
+    )
     p.add_argument(
         "--chunkseg",
         metavar="FILE.jsonl",
@@ -253,6 +260,10 @@ def files_of(args):
     from tvseg.scale import Files
 
     encoding = check_encoding(getattr(args, "encoding", None))
+    if isinstance(args.reference, list):  # --reference repeated: annotator_runs splits several annotators first
+        if len(args.reference) > 1:
+            raise UsageError("several --reference options are annotators: each run takes one (annotator_runs)")
+        args.reference = args.reference[0]
     chunkseg = getattr(args, "chunkseg", None)
     if chunkseg is not None:
         if args.reference or args.hypothesis or args.demo:
@@ -376,7 +387,45 @@ def run(args) -> int:
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
+    runs = annotator_runs(args)
+    if runs is not None:
+        return _run_annotators(args, runs)
     settings, files = files_of(args)
+    result = _score(args, settings, files)
+    shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
+    print(summary(result), file=shown)
+    run_id = new_run_id()
+    if args.html is not None:
+        from tvseg.report import write_report
+
+        date = _data_date(result.metadata) if args.demo else None
+        index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
+        print(f"report: {index}", file=shown)
+    if args.json:
+        data = with_run_id(result.to_json(stream=True), run_id)
+        origins = files.time_origin
+        if origins is not None:
+            from tvseg.report.air_time import origins_json
+
+            data["time_origins"] = origins_json(
+                origins, result.shows, systems=list(files.hypotheses), units=bool(files.units), uem=bool(files.uem)
+            )
+        _write_json(args, data)
+    return 0
+
+
+def _write_json(args, data) -> None:
+    if args.json == STDOUT:
+        write_json_stdout(data)
+    else:
+        from tvseg.output import write_json_atomic
+
+        write_json_atomic(args.json, data, safe=True)  # a temporary file in the same folder, then a rename
+
+
+def _score(args, settings, files):
+    """The evaluation of the options' files (streamed in shards, or read whole for a report or a text corpus)."""
+    jobs = getattr(args, "jobs", None)
     dask = getattr(args, "dask", None)
     from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
 
@@ -416,30 +465,120 @@ def run(args) -> int:
         from tvseg.report.air_time import with_time_origins
 
         result = with_time_origins(result, origins)
-    shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
-    print(summary(result), file=shown)
+    return result
+
+
+def annotator_runs(args):
+    """With ``--reference`` given several times (``NAME=PATH`` each): per annotator, in name order,
+    ``(name, options)``, the options of the evaluation against that annotator (its reference; as
+    hypotheses the systems, then the other annotators). None for one reference (its PATH may hold "=")."""
+    import copy
+
+    references = args.reference
+    if isinstance(references, list) and len(references) == 1:
+        args.reference = references[0]
+    if not isinstance(references, list) or len(references) < 2:
+        return None
+    named = []
+    for text in references:
+        name, sep, path = text.partition("=")
+        if not sep or not path or not _NAME.match(name):
+            raise UsageError(
+                f"several --reference options are annotators: each must be NAME=PATH with NAME made of letters, "
+                f"digits, '_', '-', '.': {text!r}"
+            )
+        named.append((name, path))
+    names = [name for name, _ in named]
+    if len(set(names)) != len(names):
+        raise UsageError("two --reference options use the same NAME")
+    if getattr(args, "chunkseg", None) is not None or args.demo:
+        raise UsageError("several annotators (--reference NAME=PATH) exclude --chunkseg and --demo")
+    from tvseg.annotators import check_names
+
+    systems = [parse_hypothesis(h)[0] for h in args.hypothesis or []]
+    check_names(names, systems)
+    runs = []
+    for name, path in sorted(named):
+        options = copy.copy(args)
+        options.reference = path
+        options.hypothesis = list(args.hypothesis or []) + [f"{b}={p}" for b, p in sorted(named) if b != name]
+        runs.append((name, options))
+    return runs
+
+
+def _run_annotators(args, runs) -> int:
+    """``tvseg evaluate`` with several annotators: one evaluation per annotator, combined
+    (:func:`tvseg.annotators.combine`); the summary, the JSON and the report show the ceiling."""
+    from tvseg.annotators import combine
+    from tvseg.output import new_run_id, with_run_id
+
+    results = {}
+    for name, options in runs:
+        settings, files = files_of(options)
+        results[name] = _score(options, settings, files)
+    systems = [parse_hypothesis(h)[0] for h in args.hypothesis]
+    combined = combine(results, systems=systems, annotators=list(results))
+    shown = sys.stderr if args.json == STDOUT else sys.stdout
+    print(annotators_summary(combined), file=shown)
     run_id = new_run_id()
     if args.html is not None:
         from tvseg.report import write_report
 
-        date = _data_date(result.metadata) if args.demo else None
-        index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
-        print(f"report: {index}", file=shown)
+        first = combined.annotators[0]
+        index = write_report(
+            results[first], args.html, jobs=getattr(args, "jobs", None), run_id=run_id, annotators=combined
+        )
+        print(f"report: {index} (its tables and show pages: against {first})", file=shown)
     if args.json:
-        data = with_run_id(result.to_json(stream=True), run_id)
-        if origins is not None:
-            from tvseg.report.air_time import origins_json
-
-            data["time_origins"] = origins_json(
-                origins, result.shows, systems=list(files.hypotheses), units=bool(files.units), uem=bool(files.uem)
-            )
-        if args.json == STDOUT:
-            write_json_stdout(data)
-        else:
-            from tvseg.output import write_json_atomic
-
-            write_json_atomic(args.json, data, safe=True)  # a temporary file in the same folder, then a rename
+        base = results[combined.annotators[0]].to_json()
+        data = with_run_id(
+            {
+                "tvseg_version": base["tvseg_version"],
+                "signature": base["signature"],
+                "settings": base["settings"],
+                **combined.to_json(),
+                "per_annotator": {a: results[a].to_json() for a in combined.annotators},
+            },
+            run_id,
+        )
+        _write_json(args, data)
     return 0
+
+
+def annotators_summary(combined) -> str:
+    """Per system, each metric of :data:`tvseg.annotators.CEILING_METRICS` it has: the pooled value over
+    the annotators, their mean [min-max], then the ceiling and the system's share of it (percent)."""
+    from tvseg import metrics
+    from tvseg.annotators import CEILING_METRICS
+    from tvseg.terminal import printable
+
+    keys = [k for k in CEILING_METRICS if combined.ceiling["pooled"].get(k) is not None]
+    labels = [metrics.METRICS[k].label for k in keys]
+    width = max([len(printable(s)) for s in combined.systems] + [8]) + 2
+    lines = [
+        f"{len(combined.annotators)} annotators ({', '.join(printable(a) for a in combined.annotators)}); "
+        f"{combined.settings.signature()}",
+        " " * (width + 14) + "".join(f"{label:>11}" for label in labels),
+    ]
+    for s in combined.systems:
+        over = combined.over[s]
+        for row, values in (
+            ("pooled", over["pooled"]),
+            ("mean", over["mean"]),
+            ("min", over["min"]),
+            ("max", over["max"]),
+        ):
+            name = printable(s) if row == "pooled" else ""
+            lines.append(f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(values.get(k)):>11}" for k in keys))
+        lines.append(
+            f"{'':<{width}}{'% of ceiling':<14}" + "".join(f"{_fmt(combined.share[s].get(k)):>11}" for k in keys)
+        )
+    for row in ("pooled", "mean", "min", "max"):
+        name = "ceiling" if row == "pooled" else ""
+        lines.append(f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(combined.ceiling[row].get(k)):>11}" for k in keys))
+    lines.append("(percent; the ceiling: each annotator scored against the others; Pk and WD are error rates)")
+    lines += [printable(sentence) for sentence in combined.sentences()]
+    return "\n".join(lines)
 
 
 def _data_date(metadata) -> str | None:

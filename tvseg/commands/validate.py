@@ -98,7 +98,17 @@ def _segments_or_captions(path: Path, *, format: str | None, encoding: str | Non
 
 
 def _validate_run(args) -> int:
-    """The reading and the checks of ``tvseg evaluate`` with the same options; 1 on failure."""
+    """The reading and the checks of ``tvseg evaluate`` with the same options (with several annotators,
+    those of each annotator's evaluation); 1 on failure."""
+    from tvseg.commands.evaluate import annotator_runs
+
+    runs = annotator_runs(args)
+    if runs is None:
+        return _validate_one(args)
+    return int(any([_validate_one(options) for _, options in runs]))
+
+
+def _validate_one(args) -> int:
     from tvseg.commands.evaluate import load
     from tvseg.preparation import prepare
 

@@ -24,6 +24,7 @@ def write_report(
     date: str | None = None,
     jobs: int | None = None,
     run_id: str | None = None,
+    annotators=None,
 ) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
@@ -50,6 +51,10 @@ def write_report(
     run_id : str, optional
         The id of the run (:func:`tvseg.output.new_run_id`), shown in the footers and written in
         ``data/scores.json``, as in the run's ``--json`` file; default: none shown.
+    annotators : tvseg.annotators.AnnotatorsResult, optional
+        A run against several annotators: the corpus page opens with each system against every
+        annotator and the human ceiling; ``result`` is then the evaluation against one of them (its
+        tables and show pages).
 
     Returns
     -------
@@ -62,4 +67,5 @@ def write_report(
         from tvseg.report.adapter import ResultPages
 
         result = ResultPages(result, date=date)
+        result.annotators = annotators
     return render.write(result, directory, progress=progress, jobs=jobs, run_id=run_id)

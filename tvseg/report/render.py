@@ -49,7 +49,7 @@ from tvseg.report.charts import sweep_charts
 from tvseg.report.datafiles import match_csv
 from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
-from tvseg.report.pages import ModelPages, ShowPage
+from tvseg.report.pages import ModelPages, ShowPage, defined
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
 from tvseg.report.show_table import show_table_json
@@ -216,6 +216,64 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "title_script_note": title_script_note(_reference_titles(pages)) if "title_rougeL_f1" in present else None,
         "show_files": names,
         "run_id": run_id,
+        "annotators": _annotators(getattr(pages, "annotators", None)),
+    }
+
+
+def _annotators(combined) -> dict | None:
+    """The corpus page's "human ceiling" section of a run against several annotators
+    (:class:`tvseg.annotators.AnnotatorsResult`): per system and for the ceiling, each metric's pooled
+    value with its interval, the mean over annotators (over pairs for the ceiling) with its range, and
+    the system's share of the ceiling; then each annotator's (each pair's) values."""
+    if combined is None:
+        return None
+    from tvseg.annotators import CEILING, CEILING_METRICS
+
+    keys = [k for k in CEILING_METRICS if defined(combined.ceiling["pooled"].get(k))]
+
+    def cells(pooled, mean, low, high, interval, share):
+        out = []
+        for k in keys:
+            ci = interval.get(k) or {}
+            out.append(
+                {
+                    "pooled": rows.pct(pooled.get(k)),
+                    "ci": f"[{rows.pct(ci.get('low'))}\u2013{rows.pct(ci.get('high'))}]" if ci else "",
+                    "mean": rows.pct(mean.get(k)),
+                    "range": f"{rows.pct(low.get(k))}\u2013{rows.pct(high.get(k))}",
+                    "share": rows.pct(share.get(k)) if share is not None else "100.0",
+                }
+            )
+        return out
+
+    systems = []
+    for name in combined.systems:
+        over = combined.over[name]
+        systems.append(
+            {
+                "name": name,
+                "cells": cells(
+                    over["pooled"],
+                    over["mean"],
+                    over["min"],
+                    over["max"],
+                    combined.intervals.get(name, {}),
+                    combined.share.get(name, {}),
+                ),
+                "annotators": [
+                    (a, [rows.pct(combined.per_annotator[name][a].get(k)) for k in keys]) for a in combined.annotators
+                ],
+            }
+        )
+    c = combined.ceiling
+    return {
+        "names": list(combined.annotators),
+        "labels": _labels(metrics.columns(keys_=tuple(keys))),
+        "systems": systems,
+        "ceiling": cells(c["pooled"], c["mean"], c["min"], c["max"], combined.intervals.get(CEILING, {}), None),
+        "pairs": [(pair, [rows.pct(values.get(k)) for k in keys]) for pair, values in c["pairs"].items()],
+        "sentences": combined.sentences(),
+        "reference": combined.annotators[0],
     }
 
 
