@@ -20,6 +20,7 @@ from report_fixture import synthetic_report
 
 from tvseg.errors import UsageError
 from tvseg.report import datafiles, render, write_report
+from tvseg.report.model import MatchRow, Report, Segment, Show, SystemShow, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,16 +125,18 @@ def test_hostile_ids_stay_inside_the_report_folder(hostile):
         assert resolved in f.resolve().parents, f
         assert not f.is_symlink()
     pages = sorted((rep / "shows").iterdir())
-    csvs = sorted((rep / "data" / "shows").iterdir())
-    # one page and one CSV per show id, all distinct (ids that reduce to the same text included),
+    # one page per show id, all distinct (ids that reduce to the same text included),
     # distinct ignoring case too (case-insensitive file systems)
     assert len(pages) == len(HOSTILE_IDS) == len({p.name.casefold() for p in pages})
-    assert len(csvs) == len(HOSTILE_IDS) == len({p.name.casefold() for p in csvs})
-    for p in pages + csvs:
+    for p in pages:
         stem = p.stem
         assert not stem.startswith(".") and stem.upper() != "CON"
         assert set(stem) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    assert len(files) == 1 + 1 + 2 + 2 * len(HOSTILE_IDS)  # index, scores.json, assets, pages, CSVs
+    # index, scores.json, matches.csv, the two assets, the pages
+    assert len(files) == 1 + 1 + 1 + 2 + len(HOSTILE_IDS)
+    # the single CSV holds every show id exactly (the ids are data there, not file names)
+    table = pd.read_csv(rep / "data" / "matches.csv", keep_default_na=False, dtype={"show": str})
+    assert set(table["show"]) == {datafiles.spreadsheet_safe(i) for i in HOSTILE_IDS}
 
 
 def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
@@ -286,7 +289,8 @@ def test_demo_report_has_one_page_per_show(demo):
     assert len(shows) == 7
     # the demo's show ids are safe names already, so they keep their names
     assert sorted(f.stem for f in (demo / "shows").glob("*.html")) == shows
-    assert sorted(f.stem for f in (demo / "data" / "shows").glob("*.csv")) == shows
+    table = pd.read_csv(demo / "data" / "matches.csv")
+    assert sorted(table["show"].unique()) == shows
     assert shows_table_links(demo / "index.html") == {f"shows/{s}.html" for s in shows}
 
 
@@ -339,8 +343,11 @@ def test_demo_data_folder_is_the_evaluation(demo):
     # the signature is on the corpus page
     assert result.settings.signature() in "".join(parse(demo / "index.html").text)
 
+    matches = pd.read_csv(demo / "data" / "matches.csv")
+    # shows in the corpus order, each show's rows together
+    assert list(dict.fromkeys(matches["show"])) == list(result.shows)
     for show in result.shows:
-        table = pd.read_csv(demo / "data" / "shows" / f"{show}.csv")
+        table = matches[matches["show"] == show]
         n_ref = len(result.reference[show])  # reference segments of the show, as scored
         assert list(table["system"].value_counts().sort_index().items()) == [("system_a", n_ref), ("system_b", n_ref)]
         for name, sr in result.systems.items():
@@ -404,8 +411,9 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numb
     )
     rep = tmp_path / "rep"
     write_report(report, rep, progress=False)
-    (csv_file,) = (rep / "data" / "shows").iterdir()
-    table = pd.read_csv(csv_file, keep_default_na=False, dtype={"ref_label": str, "hyp_label": str})
+    table = pd.read_csv(
+        rep / "data" / "matches.csv", keep_default_na=False, dtype={"show": str, "ref_label": str, "hyp_label": str}
+    )
     neutralised = {
         '=HYPERLINK("http://x","y")': '\'=HYPERLINK("http://x","y")',
         "+1+2": "'+1+2",
@@ -421,7 +429,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_numbers_stay_numb
     reference = [seg.label for seg in report.shows[0].reference]
     assert len(set(reference)) > 5
     assert table["ref_label"].tolist() == [neutralised[t] for t in reference]
-    assert set(table["system"]) == {"'=sys"}
+    assert set(table["system"]) == {"'=sys"} and set(table["show"]) == {"'=show"}
     # one leading ' taken off gives the exact text back
     assert [c[1:] if c.startswith("'") else c for c in table["ref_label"]] == reference
     # numeric columns are numbers, negative ones included, never neutralised text
@@ -453,15 +461,93 @@ def test_match_csv_writes_numbers_as_numbers_and_text_made_safe():
         coverage=[0.5],
         correct=[True],
         title_f1=[None],
+        story=["missed"],
     )
     page = ShowPage("s", 0.0, 1.0, {}, [], [], [], [system])
     # by hand: a negative float stays a number, "-sys" and "-a" get their ', None and NaN are empty,
-    # the comma in "b,c" quotes the cell, the int 0 and the bool are written as Python writes them
+    # the comma in "b,c" quotes the cell, the int 0 is a float 0.0 (a numeric column), the bool as Python writes it
     assert datafiles.match_csv(page) == (
-        "system,ref_start,ref_end,ref_label,hyp_start,hyp_end,hyp_label,"
-        "cov_ref_to_hyp,cov_hyp_to_ref,cov_bidirectional,correct,title_f1\n"
-        "'-sys,-0.25,1.0,'-a,,,\"b,c\",0.5,0,0.5,True,\n"
+        "show,system,ref_start,ref_end,ref_label,hyp_start,hyp_end,hyp_label,"
+        "cov_ref_to_hyp,cov_hyp_to_ref,cov_bidirectional,correct,title_f1,story\n"
+        "s,'-sys,-0.25,1.0,'-a,,,\"b,c\",0.5,0.0,0.5,True,,missed\n"
     )
+
+
+def _small_report() -> Report:
+    """Two shows, two systems, written by hand: the rows of data/matches.csv are known without the code."""
+
+    def matches(rows):
+        return tuple(MatchRow(*row) for row in rows)
+
+    show_b = Show(
+        show_id="b",
+        start=0.0,
+        end=20.0,
+        reference=(Segment(0.0, 10.0, "=cmd()"), Segment(10.0, 20.0, "<NA>")),
+        systems=(
+            SystemShow(
+                name="x",
+                metrics={},
+                segments=(Segment(0.0, 20.0, None, False),),
+                matches=matches(
+                    [
+                        (0.0, 10.0, "=cmd()", 0.0, 20.0, None, 1.0, 0.5, 2 / 3, False, None, "merged"),
+                        (10.0, 20.0, "<NA>", 0.0, 20.0, None, 1.0, 0.5, 2 / 3, False, None, "merged"),
+                    ]
+                ),
+            ),
+            SystemShow(
+                name="y",
+                metrics={},
+                segments=(Segment(0.0, 10.0, "Météo", True), Segment(10.0, 20.0, "@x", True)),
+                matches=matches(
+                    [
+                        (0.0, 10.0, "=cmd()", 0.0, 10.0, "Météo", 1.0, 1.0, 1.0, True, 0.0, "correct"),
+                        (10.0, 20.0, "<NA>", 10.0, 20.0, "@x", 1.0, 1.0, 1.0, True, None, "correct"),
+                    ]
+                ),
+            ),
+        ),
+    )
+    show_a = Show(
+        show_id="a",
+        start=0.0,
+        end=5.0,
+        reference=(Segment(0.0, 5.0, 'News, "live"'),),
+        systems=(
+            SystemShow(
+                name="x",
+                metrics={},
+                matches=matches([(0.0, 5.0, 'News, "live"', None, None, None, 0.0, 0.0, 0.0, False, None, "missed")]),
+            ),
+        ),
+    )
+    summaries = tuple(SystemSummary(name=n, corpus={}) for n in ("x", "y"))
+    # shows in the order "b", "a": the CSV follows the report's order, not the alphabet
+    return Report(signature="sig", version="0", date="2026-01-01", systems=summaries, shows=(show_b, show_a), scores={})
+
+
+def test_matches_csv_holds_the_rows_of_every_show_in_order(tmp_path):
+    write_report(_small_report(), tmp_path / "rep", progress=False, jobs=1)
+    text = (tmp_path / "rep" / "data" / "matches.csv").read_text(encoding="utf-8")
+    # by hand, from _small_report: show b first (the report's order), its system x then y, each in the
+    # reference's order; then show a (system x only). "=cmd()" and "@x" would run as formulas: a leading '.
+    # The readers' <NA> (no title) and None are empty cells, 2/3 is written by repr, the quoted title
+    # has its quotes doubled; a missing partner leaves start, end and title empty.
+    assert text == (
+        "show,system,ref_start,ref_end,ref_label,hyp_start,hyp_end,hyp_label,"
+        "cov_ref_to_hyp,cov_hyp_to_ref,cov_bidirectional,correct,title_f1,story\n"
+        "b,x,0.0,10.0,'=cmd(),0.0,20.0,,1.0,0.5,0.6666666666666666,False,,merged\n"
+        "b,x,10.0,20.0,,0.0,20.0,,1.0,0.5,0.6666666666666666,False,,merged\n"
+        "b,y,0.0,10.0,'=cmd(),0.0,10.0,Météo,1.0,1.0,1.0,True,0.0,correct\n"
+        "b,y,10.0,20.0,,10.0,20.0,'@x,1.0,1.0,1.0,True,,correct\n"
+        'a,x,0.0,5.0,"News, ""live""",,,,0.0,0.0,0.0,False,,missed\n'
+    )
+    # a show page names the file and the rows that are its own
+    page = (tmp_path / "rep" / "shows" / "b.html").read_text(encoding="utf-8")
+    assert '<a href="../data/matches.csv">matches.csv</a>' in page
+    assert "this show's rows: <code>show</code> = <code>b</code>" in page
+    assert not (tmp_path / "rep" / "data" / "shows").exists()
 
 
 HIDDEN_CHARACTERS = [

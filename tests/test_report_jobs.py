@@ -72,7 +72,7 @@ def test_one_or_several_processes_write_the_same_bytes(tmp_path, pools):
     two = files(write_report(report, tmp_path / "two", progress=False, jobs=2).parent)
     three = files(write_report(report, tmp_path / "three", progress=False, jobs=3).parent)
     assert pools == [2, 3]
-    assert len(one) == 2 * 45 + 2 + 2 and one == two == three  # pages, CSVs, index, scores.json, 2 assets
+    assert len(one) == 45 + 1 + 2 + 2 and one == two == three  # pages, matches.csv, index, scores.json, 2 assets
 
 
 @needs_fork
@@ -82,7 +82,7 @@ def test_an_evaluation_result_gives_the_same_bytes_in_one_or_two_processes(tmp_p
     one = files(write_report(result, tmp_path / "one", progress=False, jobs=1, date="2000-01-01").parent)
     two = files(write_report(result, tmp_path / "two", progress=False, jobs=2, date="2000-01-01").parent)
     assert pools == [2]
-    assert len(one) == 2 * len(result.shows) + 2 + 2 and one == two
+    assert len(one) == len(result.shows) + 1 + 2 + 2 and one == two
 
 
 @needs_fork
@@ -93,7 +93,7 @@ def test_an_error_in_a_process_is_raised_and_leaves_no_report(tmp_path, pools, m
     real = render.write_file
 
     def full_disk(path, text, **options):
-        if Path(path).name == "show-00007.csv":  # written by a process of the pool
+        if Path(path).name == "show-00007.html":  # written by a process of the pool
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, text, **options)
 

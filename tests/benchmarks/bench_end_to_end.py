@@ -537,11 +537,18 @@ def report_phase(folder: Path, out: str, bootstrap: int) -> None:
     result = tvseg.evaluate(reference, hypotheses, units=units, settings=tvseg.Settings(bootstrap=bootstrap))
     target = folder / "rep-baseline"
     shutil.rmtree(target, ignore_errors=True)
-    t0 = time.perf_counter()
+    import resource
+
+    def cpu() -> float:
+        return sum(
+            u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        )
+
+    c0, t0 = cpu(), time.perf_counter()
     write_report(result, target, progress=False)
-    seconds = time.perf_counter() - t0
+    seconds, cpu_seconds = time.perf_counter() - t0, cpu() - c0
     shutil.rmtree(target, ignore_errors=True)
-    _write(out, {"seconds": seconds, "tvseg": tvseg.__file__})
+    _write(out, {"seconds": seconds, "cpu_seconds": cpu_seconds, "tvseg": tvseg.__file__})
 
 
 # ------------------------------------------------------------------------------------------ parent
@@ -853,9 +860,7 @@ def compare_baseline(args, folder: Path) -> None:
             f"{label:<33} | {_fmt_s(min(base)):>10} | {_fmt_s(min(cur)):>10} | {min(base) / min(cur):.2f} "
             f"({min(ratios):.2f}-{max(ratios):.2f})"
         )
-        print(
-            f"    runs: baseline {', '.join(_fmt_s(t) for t in base)}; current {', '.join(_fmt_s(t) for t in cur)}"
-        )
+        print(f"    runs: baseline {', '.join(_fmt_s(t) for t in base)}; current {', '.join(_fmt_s(t) for t in cur)}")
 
 
 def best_of(runs: list[dict]) -> dict:

@@ -47,15 +47,23 @@ def _labels(values) -> list:
     return [v if type(v) is str else _label(v) for v in values]
 
 
-def _column(series: pd.Series):
-    """A column's values: a numpy array (a view where pandas holds one) or pandas' own array (text)."""
-    return series.to_numpy() if series.dtype.kind in "biufc" else series.array
+def _column(series: pd.Series) -> np.ndarray:
+    """A column's values: a numpy array (a view where pandas holds one); text as an object array of
+    ``str``, None where missing (sliced and listed quickly, page after page)."""
+    if series.dtype.kind in "biufc":
+        return series.to_numpy()
+    return np.array(_labels(series.astype(object).tolist()), dtype=object)
 
 
 def _per_show(column: np.ndarray, where: np.ndarray) -> list:
     """A metric's value on each show (None where not available); show ``k``'s row is ``where[k]``, -1 for none."""
     values = [_value(v) for v in column.tolist()] + [None]
     return [values[r] for r in where.tolist()]
+
+
+def _numbers(values: np.ndarray) -> list:
+    """A float array as a list, None for NaN."""
+    return [None if v != v else v for v in values.tolist()]
 
 
 def _metrics(row: dict) -> dict:
@@ -125,9 +133,19 @@ class _System:
                 "cov_to",
                 "cov_from",
                 "coverage",
+                "story",
             )
+            if c in m
         }
-        self.title_f1 = scores.reference_title_f1
+        # titles are judged on correctly retrieved, titled reference segments only: NaN elsewhere
+        f1 = scores.reference_title_f1
+        if f1 is None:
+            self.title_f1 = None
+        else:
+            n_ref = len(self.ref_correct)
+            codes, uniques = pd.factorize(pd.Series(self.rows["label"][:n_ref], dtype=object))
+            titled = np.array([has_title(u) for u in uniques] + [False], dtype=bool)[codes]
+            self.title_f1 = np.where(self.ref_correct & titled, np.asarray(f1, dtype=float)[:n_ref], np.nan)
         pairs = sr.boundary_pairs
         pair_show = shows.get_indexer(pairs["show"]) if len(pairs) else np.empty(0, dtype=np.int64)
         order = np.argsort(pair_show, kind="stable")
@@ -147,16 +165,7 @@ class _System:
         xa, xb = self.h_off[k], self.h_off[k + 1]
         rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
         rows["correct"] = self.ref_correct[a:b].tolist()
-        f1 = self.title_f1
-        # titles are judged on correctly retrieved, titled reference segments only
-        title_f1 = (
-            [
-                _value(f1[a + i]) if f1 is not None and ok and has_title(label) else None
-                for i, (ok, label) in enumerate(zip(rows["correct"], rows["label"]))
-            ]
-            if f1 is not None
-            else [None] * (b - a)
-        )
+        title_f1 = [None] * (b - a) if self.title_f1 is None else _numbers(self.title_f1[a:b])
         return SystemPage(
             name=self.name,
             metrics={name: values[k] for name, values in self.metric_values.items()} if self.metric_row[k] >= 0 else {},
@@ -170,17 +179,38 @@ class _System:
             false_alarms=self.h_time[xa:xb][self.h_false[xa:xb]].tolist(),
             ref_start=rows["start"],
             ref_end=rows["end"],
-            ref_label=_labels(rows["label"]),
-            hyp_start=[_value(v) for v in rows["partner_start"]],
-            hyp_end=[_value(v) for v in rows["partner_end"]],
-            hyp_label=_labels(rows["partner_label"]),
+            ref_label=rows["label"],
+            hyp_start=[None if v != v else v for v in rows["partner_start"]],
+            hyp_end=[None if v != v else v for v in rows["partner_end"]],
+            hyp_label=rows["partner_label"],
             cov_to=rows["cov_to"],
             cov_from=rows["cov_from"],
             coverage=rows["coverage"],
             correct=rows["correct"],
             title_f1=title_f1,
             has_output=bool(self.has_output[k]),
+            story=rows.get("story", []),
         )
+
+    def match_columns(self, n_ref: int) -> dict:
+        """The match table's columns for the reference rows of every show (:func:`tvseg.report.datafiles.match_lines`)."""
+        rows = self.rows
+        columns = {
+            "ref_start": rows["start"][:n_ref],
+            "ref_end": rows["end"][:n_ref],
+            "ref_label": rows["label"][:n_ref],
+            "hyp_start": rows["partner_start"][:n_ref],
+            "hyp_end": rows["partner_end"][:n_ref],
+            "hyp_label": rows["partner_label"][:n_ref],
+            "cov_to": rows["cov_to"][:n_ref],
+            "cov_from": rows["cov_from"][:n_ref],
+            "coverage": rows["coverage"][:n_ref],
+            "correct": np.asarray(self.ref_correct[:n_ref], dtype=bool),
+            "title_f1": self.title_f1,
+        }
+        if "story" in rows:
+            columns["story"] = rows["story"][:n_ref]
+        return columns
 
 
 class ResultPages:
@@ -259,6 +289,13 @@ class ResultPages:
         """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
         pieces (the text of a large corpus is never held whole)."""
         return scores_chunks(with_run_id(self.result.to_json(), run_id))
+
+    def match_systems(self) -> list:
+        """Per system, ``(name, show index of each match row, columns)`` for all shows at once
+        (:func:`tvseg.report.datafiles.match_lines`)."""
+        n_ref = int(self.ref_off[-1])
+        show_of_row = np.repeat(np.arange(len(self)), np.diff(self.ref_off))
+        return [(s.name, show_of_row, s.match_columns(n_ref)) for s in self.systems]
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page, sliced from the result's arrays."""

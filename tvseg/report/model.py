@@ -56,7 +56,8 @@ class MatchRow:
 
     The reference segment, the hypothesis segment that covers most of it (None when none overlaps),
     the two one-way coverages, their harmonic mean (the bidirectional coverage), whether it exceeds
-    gamma, and the title F1 of the two labels when titling was scored.
+    gamma, the title F1 of the two labels when titling was scored, and the story's class
+    (:mod:`tvseg.retrieval.stories`: correct, split, merged, shifted or missed) when known.
     """
 
     ref_start: float
@@ -70,6 +71,7 @@ class MatchRow:
     cov_bidirectional: float
     correct: bool
     title_f1: float | None = None
+    story: str | None = None
 
 
 @dataclass(frozen=True)

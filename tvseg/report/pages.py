@@ -53,6 +53,7 @@ class SystemPage:
     correct: list = field(default_factory=list)
     title_f1: list = field(default_factory=list)
     has_output: bool = True
+    story: list = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -81,6 +82,7 @@ MATCH_FIELDS = (
     ("coverage", "cov_bidirectional"),
     ("correct", "correct"),
     ("title_f1", "title_f1"),
+    ("story", "story"),
 )
 """``(SystemPage column, MatchRow field and CSV column)`` of each column of the match table."""
 

@@ -10,7 +10,7 @@ Layout of the folder::
     assets/timeline.js      the script of the show pages' timelines
     shows/<name>.html       one page per show (``name`` from :func:`tvseg.report.paths.safe_names`)
     data/scores.json        the contract's ``--json`` schema
-    data/shows/<name>.csv   the match tables of one show, one row per (system, reference segment)
+    data/matches.csv        the match tables of every show, one row per (show, system, reference segment)
 
 Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline SVG, the style sheet
 and the timeline's script written once in ``assets/`` (not repeated in thousands of show pages) and
@@ -26,7 +26,7 @@ and bidirectional-text controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U
 could hide or reorder what a reader sees, are shown as a visible ``<U+202E>`` (in a ``span.cc``
 in the text, as plain text in attributes and SVG), never passed raw.
 
-The text cells of the CSV files are kept from running as spreadsheet formulas
+The text cells of the CSV file are kept from running as spreadsheet formulas
 (:func:`tvseg.report.datafiles.spreadsheet_safe`); ``scores.json`` keeps every text exactly.
 
 The folder is written and swapped into place by :func:`tvseg.report.paths.replace_directory`:
@@ -46,7 +46,7 @@ from tvseg import metrics
 from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
-from tvseg.report.datafiles import match_csv
+from tvseg.report.datafiles import matches_csv
 from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage, defined
@@ -76,6 +76,10 @@ TITLING = metrics.columns("title")
 CHAPTERS = metrics.columns("chapters")
 SIGNIFICANCE = metrics.columns(keys_=metrics.COMPARED)
 LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "precision_n", "recall_d", "precision_d"))
+# a show's story errors (tvseg.retrieval.stories): the reference stories split, merged, shifted, missed; false alarms
+STORIES = metrics.columns(
+    keys_=("n_reference_split", "n_reference_merged", "n_reference_shifted", "n_reference_missed", "n_false_alarm")
+)
 NUMBER_KEYS = metrics.NUMBER_KEYS  # shown as numbers, not percentages
 _MISSING = Estimate(None)
 
@@ -313,6 +317,7 @@ def _show_columns(present: set) -> list:
         ("Boundaries", _labels(RETRIEVAL[6:])),
         ("Unit domain", _present(present, UNIT)),
         ("Titling", _present(present, TITLING)),
+        ("Story errors", _present(present, STORIES)),
     ]
     return [(heading, tuple(columns)) for heading, columns in groups if columns]
 
@@ -323,54 +328,151 @@ def _score_head(columns: tuple) -> Markup:
     return Markup("".join(f"<th>{escape(label)}</th>" for _, label in columns))
 
 
-def _show_html(
-    header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns, run_id: str | None = None
-) -> str:
-    def neighbour(i):
-        if 0 <= i < len(show_ids):
-            return {"show_id": show_ids[i], "file": names[show_ids[i]]}
-        return None
+_MARK = "\x00"  # around a page's own value in a skeleton (never in a template's text, nor in escaped text)
 
+
+def _mark(name: str) -> Markup:
+    return Markup(f"{_MARK}{name}{_MARK}")
+
+
+_SKELETONS: dict = {}
+
+
+def _skeleton(header: Report, columns: tuple, system_names: tuple, run_id: str | None) -> tuple:
+    """The show page rendered once with a marker in place of each value of its own: ``(texts, names)``,
+    the page being ``texts[0] + value[names[0]] + texts[1] + ...`` (the template runs once per report
+    and set of systems, not once per show)."""
+    key = (id(header), columns, system_names, run_id)
+    cached = _SKELETONS.get(key)
+    if cached is not None and cached[0] is header:  # the header is kept, so its id is not reused meanwhile
+        return cached[1]
+    if len(_SKELETONS) >= 8:
+        _SKELETONS.clear()
+    skeleton = _render_skeleton(header, columns, system_names, run_id)
+    _SKELETONS[key] = (header, skeleton)
+    return skeleton
+
+
+def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id: str | None) -> tuple:
     tolerance = header.settings.get("tolerance")
     tolerance = tolerance if isinstance(tolerance, (int, float)) else None
     gamma = header.settings.get("gamma")
-    has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
-    named = [(s.name, s.metrics) for s in page.systems]
-    tables = [
-        {"heading": heading, "head": _score_head(group), "rows": rows.score_rows(named, [key for key, _ in group])}
-        for heading, group in columns
-    ]
-    systems = [
-        {
-            "name": s.name,
-            "n_segments": len(s.seg_start),
-            "key": f"s{i}",
-            "segment_rows": rows.segment_rows(s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}"),
-            "match_rows": rows.match_rows(s, has_title_f1),
-        }
-        for i, s in enumerate(page.systems)
-    ]
-    return (
+    timeline: dict[str, object] = {key: _mark(f"t_{key}") for key in ("start", "end", "span", "svg")}
+    timeline.update(left=svg.LEFT, right=svg.WIDTH - svg.RIGHT, width=svg.WIDTH)
+    page: dict[str, object] = {
+        key: _mark(key)
+        for key in ("title_id", "previous", "next", "show_id", "note", "no_output", "reference_rows", "match_tables")
+    }
+    page["timeline"] = timeline
+    text = (
         environment()
         .get_template("show.html")
         .render(
             report=header,
             assets=f"../{ASSETS}/",
-            show=page,
-            file=names[page.show_id],
-            n_reference=len(page.ref_start),
-            previous=neighbour(k - 1),
-            next=neighbour(k + 1),
-            score_tables=tables,
-            reference_rows=rows.segment_rows(page.ref_start, page.ref_end, page.ref_label, key="r"),
-            systems=systems,
-            timeline=svg.timeline(page, tolerance),
+            page=page,
+            score_tables=[
+                {"heading": heading, "head": _score_head(group), "rows": _mark(f"scores{i}")}
+                for i, (heading, group) in enumerate(columns)
+            ],
+            systems=[
+                {
+                    "name": name,
+                    "key": f"s{i}",
+                    "n_segments": _mark(f"n{i}"),
+                    "no_output": _mark(f"no_output{i}"),
+                    "segment_rows": _mark(f"segments{i}"),
+                }
+                for i, name in enumerate(system_names)
+            ],
             tolerance=None if tolerance is None else f"{tolerance:g} s",
             gamma=f"{gamma:g}" if isinstance(gamma, (int, float)) else "\u03b3",
-            has_title_f1=has_title_f1,
             run_id=run_id,
         )
     )
+    parts = text.split(_MARK)
+    names = tuple(parts[1::2])
+    known = set(page) | {f"t_{key}" for key in ("start", "end", "span", "svg")}
+    known |= {f"scores{i}" for i in range(len(columns))}
+    known |= {f"{kind}{i}" for kind in ("n", "no_output", "segments") for i in range(len(system_names))}
+    if len(parts) % 2 != 1 or not set(names) <= known:  # a marker character in the template's own text
+        raise RuntimeError("the show page's template holds the marker character U+0000")
+    return tuple(parts[0::2]), names
+
+
+def _neighbour(show_ids, names, i: int, rel: str) -> str:
+    if not 0 <= i < len(show_ids):
+        return (
+            '<span class="disabled">&larr; first show</span>'
+            if rel == "prev"
+            else ('<span class="disabled">last show &rarr;</span>')
+        )
+    show_id = show_ids[i]
+    link = f'<a href="{svg.escape_text(names[show_id])}.html" rel="{rel}">'
+    if rel == "prev":
+        return f"{link}&larr; previous: {visible(show_id)}</a>"
+    return f"{link}next: {visible(show_id)} &rarr;</a>"
+
+
+def _metadata_key(item):
+    key = item[0]
+    return key.lower() if isinstance(key, str) else key
+
+
+def _show_html(
+    header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns, run_id: str | None = None
+) -> str:
+    tolerance = header.settings.get("tolerance")
+    tolerance = tolerance if isinstance(tolerance, (int, float)) else None
+    has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
+    texts, marks = _skeleton(header, tuple(columns), tuple(s.name for s in page.systems), run_id)
+    named = [(s.name, s.metrics) for s in page.systems]
+    titles = rows.Titles(svg.no_label())  # each title's cell written once per page
+    show_id = page.show_id
+    timeline = svg.timeline(page, tolerance)
+    metadata = "".join(
+        f" &middot; {visible(key)}: <b>{visible(value)}</b>"
+        for key, value in sorted(page.metadata.items(), key=_metadata_key)
+    )
+    silent = [visible(s.name) for s in page.systems if not s.has_output]
+    values = {
+        "no_output": (
+            '<p class="note missing-output" id="no-output">No output for this show from '
+            + ", ".join(f"<b>{name}</b>" for name in silent)
+            + ": scored as empty (an empty hypothesis: nothing retrieved, every reference boundary missed).</p>"
+            if silent
+            else ""
+        ),
+        "title_id": svg.escape_text(svg.visible_text(show_id)),
+        "previous": _neighbour(show_ids, names, k - 1, "prev"),
+        "next": _neighbour(show_ids, names, k + 1, "next"),
+        "show_id": visible(show_id),
+        "note": f"{svg.mmss(page.start)}&ndash;{svg.mmss(page.end)} ({rows.duration(page.end - page.start)}) &middot; "
+        f"{len(page.ref_start)} reference segments{metadata}",
+        "reference_rows": rows.segment_rows(
+            page.ref_start, page.ref_end, page.ref_label, key="r", titles=titles, ids=True
+        ),
+        "match_tables": rows.match_tables(page.systems, has_title_f1, titles=titles),
+        "t_start": timeline["start"],
+        "t_end": timeline["end"],
+        "t_span": timeline["span"],
+        "t_svg": timeline["svg"],
+    }
+    for i, (_, group) in enumerate(columns):
+        values[f"scores{i}"] = rows.score_rows(named, [key for key, _ in group])
+    for i, s in enumerate(page.systems):
+        values[f"n{i}"] = str(len(s.seg_start))
+        values[f"no_output{i}"] = (
+            "" if s.has_output else ' <span class="missing-output">(no output for this show: scored as empty)</span>'
+        )
+        values[f"segments{i}"] = rows.segment_rows(
+            s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}", titles=titles
+        )
+    pieces = [texts[0]]
+    for name, text in zip(marks, texts[1:]):
+        pieces.append(values[name])
+        pieces.append(text)
+    return "".join(pieces)
 
 
 def render_show(
@@ -438,9 +540,9 @@ def write(
     svg.no_label()
 
     def fill(root: Path) -> None:
-        shows, data, assets = inside(root, "shows"), inside(root, "data/shows"), inside(root, ASSETS)
+        shows, data, assets = inside(root, "shows"), inside(root, "data"), inside(root, ASSETS)
         shows.mkdir()
-        data.mkdir(parents=True)  # workers create no folder: none can recreate a removed one
+        data.mkdir()  # workers create no folder: none can recreate a removed one
         assets.mkdir()
         for name in ASSET_FILES:
             _put(assets / name, asset_text(name))
@@ -449,9 +551,9 @@ def write(
             page = pages.page(k)
             name = plain_stem(names[show_ids[k]])
             _put(shows / f"{name}.html", render_show(pages, k, names, run_id=run_id, _page=page, _columns=columns))
-            _put(data / f"{name}.csv", match_csv(page))
 
         def corpus() -> None:
+            _put(data / "matches.csv", matches_csv(pages))
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
             _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
 

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
-from tvseg.report.pages import MATCH_FIELDS, defined
+from tvseg.report.pages import defined
 
 __all__ = [
     "visible",
@@ -30,6 +30,8 @@ __all__ = [
     "score_rows",
     "segment_rows",
     "match_rows",
+    "match_tables",
+    "Titles",
     "show_rows",
     "VERDICT",
 ]
@@ -116,7 +118,10 @@ def _text(value) -> str:
 
 
 def _percent(v) -> str:
-    return NOT_AVAILABLE if v is None else pct(v)
+    """:func:`pct` of a cell (not available: an en dash with its explanation for None, a plain one for NaN)."""
+    if v is None:
+        return NOT_AVAILABLE
+    return f"{100 * v:.1f}" if v == v else "\u2013"
 
 
 def cell(v, key: str) -> str:
@@ -140,41 +145,113 @@ def _length(start: float, end: float) -> str:
     return "%.1f" % (end - start)
 
 
-def segment_rows(starts, ends, labels, correct=None, key: str = "") -> Markup:
+NO_TITLE = '<td class="title"><span title="no title">&ndash;</span></td>'
+
+
+class Titles:
+    """The table cells of a page's titles, each written once per page (a title is in several tables).
+
+    A title cell is ``<td class="title" dir="auto">``, so that a title written right to left reads
+    and aligns in its own direction; a segment without a title (None, or the readers' ``<NA>``,
+    ``no_label``) shows an en dash.
+    """
+
+    def __init__(self, no_label: str = "<NA>"):
+        self.cells: dict = {None: NO_TITLE, no_label: NO_TITLE}
+
+    def __call__(self, label) -> str:
+        cell = self.cells.get(label)
+        if cell is None:
+            cell = self.cells[label] = f'<td class="title" dir="auto">{_text(label)}</td>'
+        return cell
+
+
+def segment_rows(starts, ends, labels, correct=None, key: str = "", *, titles=None, ids: bool = False) -> Markup:
     """The rows of a segment table (``#``, start, end, duration, [correct,] title).
 
     With ``key`` (``r`` for the reference, ``s0``, ``s1``... for the systems), row ``i`` carries
-    ``data-seg="key-i"``, the key of its segment on the timeline.
+    ``data-seg="key-i"``, the key of its segment on the timeline, and with ``ids`` also
+    ``id="key-i"``, so that a link ``#r-3`` reaches it. ``titles``: the page's :class:`Titles`.
     """
     clock = svg.clock
-    tag = f'<tr data-seg="{key}-' if key else ""
+    title = titles if titles is not None else Titles(svg.no_label())
+    if key:
+        tag = f'<tr id="{key}-{{0}}" data-seg="{key}-{{0}}">' if ids else f'<tr data-seg="{key}-{{0}}">'
+    else:
+        tag = "<tr>"
     verdicts = [""] * len(starts) if correct is None else [f'<td class="l">{VERDICT[c]}</td>' for c in correct]
     return Markup(
         "".join(
             [
-                (f'{tag}{i}">' if tag else "<tr>")
-                + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
-                f'{v}<td class="title">{_text(t)}</td></tr>\n'
+                tag.format(i) + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
+                f"{v}{title(t)}</tr>\n"
                 for i, (a, b, v, t) in enumerate(zip(starts, ends, verdicts, labels), 1)
             ]
         )
     )
 
 
-def match_rows(m, title_f1: bool) -> Markup:
+def match_rows(m, title_f1: bool, *, titles=None) -> Markup:
     """The rows of one system's match table; ``m`` is a :class:`tvseg.report.pages.SystemPage`."""
     clock = svg.clock
+    title = titles if titles is not None else Titles(svg.no_label())
+    n = len(m.ref_start)
+    f1 = m.title_f1 if title_f1 else [None] * n
+    stories = m.story if len(m.story) == n else [None] * n
+    empty = '<td class="title"></td>'
+    tail = "</tr>\n"
     rows = []
-    columns = [getattr(m, column) for column, _ in MATCH_FIELDS]  # ref_start, ref_end ... title_f1
-    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f1) in enumerate(zip(*columns), 1):
-        partner = "none" if hs is None else f"{clock(hs)}&ndash;{clock(he)}"
-        tail = f"<td>{_percent(f1)}</td>" if title_f1 else ""
+    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f, story) in enumerate(
+        zip(
+            m.ref_start,
+            m.ref_end,
+            m.ref_label,
+            m.hyp_start,
+            m.hyp_end,
+            m.hyp_label,
+            m.cov_to,
+            m.cov_from,
+            m.coverage,
+            m.correct,
+            f1,
+            stories,
+        ),
+        1,
+    ):
+        if title_f1:
+            tail = f"<td>{_percent(f)}</td></tr>\n"
+        partner = f"<td>none</td>{empty}" if hs is None else f"<td>{clock(hs)}&ndash;{clock(he)}</td>{title(hl)}"
         rows.append(
-            f'<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td><td class="title">{_text(rl)}</td>'
-            f'<td>{partner}</td><td class="title">{_text(hl)}</td><td>{_percent(to)}</td>'
-            f'<td>{_percent(fr)}</td><td>{_percent(co)}</td><td class="l">{VERDICT[ok]}</td>{tail}</tr>\n'
+            f"<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td>{title(rl)}{partner}"
+            f"<td>{_percent(to)}</td><td>{_percent(fr)}</td><td>{_percent(co)}</td>"
+            f'<td class="l">{VERDICT[ok]}</td><td class="l">{"&ndash;" if story is None else _text(story)}</td>{tail}'
         )
     return Markup("".join(rows))
+
+
+_MATCH_HEAD = (
+    '<thead><tr><th>#</th><th>reference</th><th class="l">reference title</th><th>best hypothesis</th>'
+    '<th class="l">hypothesis title</th><th>R&rarr;H</th><th>H&rarr;R</th><th>R&harr;H</th><th class="l">correct</th>'
+    '<th class="l">story</th>'
+)
+
+
+_SILENT = ' <span class="missing-output">no output for this show: scored as empty</span>'
+
+
+def match_tables(systems, title_f1: bool, *, titles=None) -> Markup:
+    """The match table of each system of a page (its heading, then the table), as one piece of HTML."""
+    head = _MATCH_HEAD + ("<th>title F1</th></tr></thead>\n" if title_f1 else "</tr></thead>\n")
+    return Markup(
+        "".join(
+            [
+                f"<h3>{_text(s.name)}{'' if s.has_output else _SILENT}</h3>\n"
+                f'<div class="scroll">\n<table class="matches">\n{head}<tbody>\n'
+                f"{match_rows(s, title_f1, titles=titles)}</tbody>\n</table>\n</div>\n"
+                for s in systems
+            ]
+        )
+    )
 
 
 def show_rows(show_ids, files, metadata, metadata_keys, metrics, keys) -> Markup:

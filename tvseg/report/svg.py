@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 from itertools import repeat
 
@@ -21,6 +22,8 @@ __all__ = [
     "mmss",
     "nice_step",
     "timeline",
+    "direction",
+    "middle",
     "mark_shape",
     "escape_text",
     "visible_text",
@@ -129,20 +132,47 @@ def mark_shape(cls: str, x, y) -> Markup:
 
 _OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
 _CLASSES = {True: "ok", False: "bad", None: "unknown"}
+LANE_NAME = 22  # characters of a lane's name shown beside it (the full name in its tooltip)
 
 
-def _verdicts(show, i: int) -> str:
-    """What each system made of reference segment ``i``: the lines added to its tooltip."""
-    lines = []
+@lru_cache(maxsize=65536)
+def direction(text: str) -> str | None:
+    """``"rtl"`` when the first strong character of ``text`` is right-to-left (Hebrew, Arabic...),
+    ``"ltr"`` when it is left-to-right, None when it has none (as HTML's ``dir="auto"`` decides)."""
+    for c in text:
+        kind = unicodedata.bidirectional(c)
+        if kind == "L":
+            return "ltr"
+        if kind in ("R", "AL"):
+            return "rtl"
+    return None
+
+
+def middle(text: str, room: int = LANE_NAME) -> str:
+    """``text`` cut in the middle to ``room`` characters (``first…last``), so that names that
+    share a long beginning still read apart."""
+    if len(text) <= room:
+        return text
+    head = (room - 1) // 2
+    return text[:head] + "\u2026" + text[len(text) - (room - 1 - head) :]
+
+
+def _verdict_lines(show, n: int) -> list:
+    """What each system made of each of the ``n`` reference segments: the lines added to their tooltips."""
+    per_system = []
     for system in show.systems:
-        if i >= len(system.correct):
-            continue
-        ok, cov, hs, he = system.correct[i], system.coverage[i], system.hyp_start[i], system.hyp_end[i]
-        verdict = "retrieved" if ok else "missed"
-        best = "no overlapping segment" if hs is None else f"best {clock(hs)}\u2013{clock(he)}"
-        shown = "" if cov is None or cov != cov else f", R\u2194H {100 * cov:.1f}%"
-        lines.append(f"\n{visible_text(system.name)}: {verdict} ({best}{shown})")
-    return "".join(lines)
+        name = visible_text(system.name)
+        lines = [
+            f"\n{name}: {'retrieved' if ok else 'missed'} ("
+            + ("no overlapping segment" if hs is None else f"best {clock(hs)}\u2013{clock(he)}")
+            + ("" if cov is None or cov != cov else f", R\u2194H {100 * cov:.1f}%")
+            + ")"
+            for ok, cov, hs, he in zip(system.correct, system.coverage, system.hyp_start, system.hyp_end)
+        ]
+        per_system.append(lines + [""] * (n - len(lines)))
+    if not per_system:
+        return [""] * n
+    return ["".join(parts) for parts in zip(*per_system)]
 
 
 def timeline(show, tolerance: float | None = None) -> dict:
@@ -151,18 +181,21 @@ def timeline(show, tolerance: float | None = None) -> dict:
     ``show`` is a :class:`tvseg.report.pages.ShowPage`. Segments are drawn to scale between the
     show's start and end; in system lanes a segment is ``ok`` (solid) or ``bad`` (hatched) and
     boundaries are ``matched`` (filled triangle), ``false`` (cross: a false alarm) or ``missed``
-    (hollow circle at the reference boundary). Each lane's ``body`` (its segments and marks) and
-    ``ticks`` are SVG ready to insert, every text escaped; the rest are coordinates and texts.
+    (hollow circle at the reference boundary). ``svg`` is the whole figure, every text escaped;
+    the other entries are the coordinates and texts the page around it uses.
 
     Every segment carries its times (``data-a``, ``data-b``), its full label (``data-label``) and
     the key of its table row (``data-seg``: ``r-3``, ``s0-3``), and every mark its time
     (``data-t``), so that the page's script (``timeline.js``) can zoom and scroll the lanes, fit
     the labels to their boxes and link the segments to the tables. The ``overview`` lane shows the
-    whole show with the reference segments and, once the script runs, the visible window.
+    whole show with the reference segments and, once the script runs, the visible window. A label
+    or a lane name written right to left is drawn in its direction (an ellipsis at its end, on the
+    left); a lane name longer than :data:`LANE_NAME` characters is cut in the middle.
     """
     start, end = show.start, show.end
     span = max(end - start, 1e-9)
     plot = WIDTH - LEFT - RIGHT
+    right = WIDTH - RIGHT
 
     positions: dict = {}  # a boundary ends one segment and starts the next: placed once
 
@@ -172,7 +205,29 @@ def timeline(show, tolerance: float | None = None) -> dict:
             at = positions[t] = round(LEFT + (min(max(t, start), end) - start) / span * plot, 2)
         return at
 
+    written: dict = {}
+
+    def texts_of(t: float) -> tuple:
+        got = written.get(t)
+        if got is None:
+            got = written[t] = (repr(t), repr(x(t)))
+        return got
+
+    missing = no_label()
+    drawn: dict = {}  # label -> (escaped label, its text to fit, direction attributes): once per label
+
+    def text_of(label):
+        got = drawn.get(label)
+        if got is None:
+            # the title as a reader would write it: none for a missing label (<NA>), RTTM's underscores
+            # (it cannot store spaces) as spaces; only the drawing changes, the tables keep the label
+            plain = "" if label is None or label == missing else visible_text(label).replace("_", " ")
+            rtl = ' direction="rtl" text-anchor="end"' if plain and direction(plain) == "rtl" else ""
+            got = drawn[label] = (escape_text(plain), plain, rtl)
+        return got
+
     lanes: list[dict] = []
+    parts: list[str] = []
 
     def lane(name: str, kind: str, key: str, starts, ends, labels, correct, marks, notes) -> None:
         name = visible_text(name)
@@ -180,31 +235,53 @@ def timeline(show, tolerance: float | None = None) -> dict:
         label_y, rect = f'{y + LANE / 2 + 7}" data-label="', f'" y="{y + 6}" width="'
         tail = f'" height="{LANE - 6}"/>'
         reference = kind == "reference"
-        shown, missing = escape_text(name), no_label()
-        parts = []
-        for i, (a, b, label, ok) in enumerate(zip(starts, ends, labels, correct)):
-            x0, x1 = x(a), x(b)
-            cls, what = ("ref", notes(i)) if reference else (_CLASSES[ok], _OUTCOMES[ok])
-            # the title as a reader would write it: none for a missing label (<NA>), RTTM's underscores
-            # (it cannot store spaces) as spaces; only the drawing changes, the tables keep the label
-            label = "" if label is None or label == missing else visible_text(label).replace("_", " ")
-            head = f"{shown}: {escape_text(label)}" if label else shown
-            full = escape_text(label)
-            text = escape_text(_fit(label, x1 - x0))
-            parts.append(
-                f'<g class="seg-g" data-seg="{key}-{i + 1}" data-a="{a!r}" data-b="{b!r}">'
-                f'<rect class="seg {cls}" x="{x0}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
-                f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}">{text}</text>'
-                f"<title>#{i + 1} {head}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s"
-                f"{escape_text(what)}</title></g>"
+        shown = escape_text(name)
+        head = f"{shown}: "
+        body = []
+        n = len(starts)
+        x0s = [x(a) for a in starts]
+        x1s = [x(b) for b in ends]
+        texts = [texts_of(a) for a in starts]  # (repr of the time, its x as text): a boundary is shared
+        ends_text = [texts_of(b)[0] for b in ends]
+        if reference:
+            kinds = [("ref", escape_text(note)) for note in notes] if n else []
+        else:
+            kinds = [(_CLASSES[ok], _OUTCOMES[ok]) for ok in correct]
+        for i, (a, b, x0, x1, (a_text, x0_text), b_text, label, (cls, what)) in enumerate(
+            zip(starts, ends, x0s, x1s, texts, ends_text, labels, kinds), 1
+        ):
+            full, plain, rtl = text_of(label)
+            fitted = _fit(plain, x1 - x0) if plain else ""
+            body.append(
+                f'<g class="seg-g" data-seg="{key}-{i}" data-a="{a_text}" data-b="{b_text}">'
+                f'<rect class="seg {cls}" x="{x0_text}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
+                f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}"{rtl}>'
+                f"{full if fitted == plain else escape_text(fitted)}</text>"
+                f"<title>#{i} {head + full if plain else shown}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s"
+                f"{what}</title></g>"
             )
+        shapes = {  # a mark is drawn at x = 0 and moved into place: its shape depends on its lane only
+            cls: f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>{_mark(cls, 0, y - 5)}<title>'
+            for cls in ("matched", "false", "missed")
+        }
         for t, cls, title in marks:
-            parts.append(
-                f'<g class="mark {cls}" data-t="{t!r}" transform="translate({x(t)} 0)">'
-                f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
-                f"{_mark(cls, 0, y - 5)}<title>{escape_text(title)}</title></g>"
+            t_text, x_text = texts_of(t)
+            body.append(
+                f'<g class="mark {cls}" data-t="{t_text}" transform="translate({x_text} 0)">'
+                f"{shapes[cls]}{title}</title></g>"
             )
-        lanes.append({"name": name, "kind": kind, "y": y, "h": LANE, "body": Markup("".join(parts))})
+        short = middle(name)
+        rtl = ' direction="rtl" text-anchor="start"' if direction(name) == "rtl" else ' text-anchor="end"'
+        parts.append(
+            f'<g class="lane lane-{kind}" data-source="{shown}">\n'
+            f'<text class="lane-name" x="{LEFT - 10}" y="{y + LANE / 2}"{rtl}>{escape_text(short)}'
+            f"<title>{shown}</title></text>\n"
+            f'<text class="lane-kind" x="{LEFT - 10}" y="{y + LANE / 2 + 14}" text-anchor="end">'
+            f"{'reference' if reference else 'system'}</text>\n"
+            f'<rect class="lane-bg" x="{LEFT}" y="{y}" width="{right - LEFT}" height="{LANE}"/>\n'
+            f'<g class="lane-body" clip-path="url(#tvseg-plot)">{"".join(body)}</g></g>\n'
+        )
+        lanes.append({"name": name, "kind": kind, "y": y, "h": LANE})
 
     lane(
         "reference",
@@ -215,11 +292,11 @@ def timeline(show, tolerance: float | None = None) -> dict:
         show.ref_label,
         repeat(None),
         [],
-        lambda i: _verdicts(show, i),
+        _verdict_lines(show, len(show.ref_start)),
     )
     tol = "" if tolerance is None else f" (within {tolerance:g} s)"
     for k, system in enumerate(show.systems):
-        shown = visible_text(system.name)
+        shown = escape_text(visible_text(system.name))  # the marks' titles, written as they are
         marks = [
             (h, "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at {clock(r)}{tol}")
             for r, h in zip(system.matched_ref, system.matched_hyp)
@@ -229,7 +306,7 @@ def timeline(show, tolerance: float | None = None) -> dict:
             for t in system.false_alarms
         ]
         marks += [(t, "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
-        marks.sort(key=lambda m: (x(m[0]), m[1]))
+        marks.sort()  # by time, then kind (then title): x grows with the time
         lane(
             system.name,
             "system",
@@ -261,23 +338,46 @@ def timeline(show, tolerance: float | None = None) -> dict:
         f' height="{OVERVIEW}"/>'
         for i, (a, b) in enumerate(zip(show.ref_start, show.ref_end))
     )
+    height = over_y + OVERVIEW + 6
+    label = escape_text(
+        f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
+        f"{mmss(start)} to {mmss(end)}"
+    )
+    clock_format = "mm:ss; h:mm:ss from 1 h" if end >= 3600 else "mm:ss"  # the ticks' format (mmss)
+    figure = (
+        f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img"'
+        f' aria-label="{label}">\n<title>{label}</title>\n'
+        f'<defs><pattern id="tvseg-hatch" patternUnits="userSpaceOnUse" width="6" height="6"'
+        f' patternTransform="rotate(45)"><rect width="6" height="6" fill="#cc5c33"/>'
+        f'<line x1="0" y1="0" x2="0" y2="6" stroke="#eea98a" stroke-width="2.5"/></pattern>\n'
+        f'<clipPath id="tvseg-plot"><rect x="{LEFT - 8}" y="0" width="{right - LEFT + 16}" height="{axis_y + 24}"/>'
+        f"</clipPath></defs>\n"
+        f'<g class="ticks" clip-path="url(#tvseg-plot)">{"".join(ticks)}</g>\n'
+        f'<line class="axis" x1="{LEFT}" x2="{right}" y1="{axis_y}" y2="{axis_y}"/>\n'
+        f'<text class="lane-kind" x="{right}" y="{axis_y + 30}" text-anchor="end">time ({clock_format})</text>\n'
+        + "".join(parts)
+        + f'<g class="overview">\n<text class="lane-kind" x="{LEFT - 10}" y="{over_y + OVERVIEW - 3}"'
+        f' text-anchor="end">whole show</text>\n'
+        f'<rect class="lane-bg" x="{LEFT}" y="{over_y}" width="{right - LEFT}" height="{OVERVIEW}"/>\n'
+        f"{overview}\n"
+        f'<rect class="ov-window" x="{LEFT}" y="{over_y - 2}" width="{right - LEFT}" height="{OVERVIEW + 4}">'
+        f"<title>The part of the show the lanes above show; click or drag here to move it</title></rect>\n"
+        f"</g>\n</svg>"
+    )
     return {
+        "svg": Markup(figure),
         "width": WIDTH,
-        "height": over_y + OVERVIEW + 6,
+        "height": height,
         "left": LEFT,
-        "right": WIDTH - RIGHT,
+        "right": right,
         "axis_y": axis_y,
-        # the ticks' format (mmss): h:mm:ss once the show reaches an hour
-        "clock": "mm:ss; h:mm:ss from 1 h" if end >= 3600 else "mm:ss",
+        "clock": clock_format,
         "top": TOP,
-        "ticks": Markup("".join(ticks)),
         "lanes": lanes,
         "over_y": over_y,
         "over_h": OVERVIEW,
-        "overview": Markup(overview),
         "start": repr(float(start)),
         "end": repr(float(end)),
         "span": f"{mmss(start)}\u2013{mmss(end)}",
-        "label": f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
-        f"{mmss(start)} to {mmss(end)}",
+        "label": label,
     }

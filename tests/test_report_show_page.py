@@ -1,0 +1,101 @@
+"""A show page's content: story errors, anchors on the reference rows, titles in their own direction,
+no ``<NA>`` for an untitled segment, lane names cut in the middle (issue 26, items 3 and 6)."""
+
+from __future__ import annotations
+
+import re
+
+from tvseg.report import render, svg
+from tvseg.report.model import MatchRow, Report, Segment, Show, SystemShow, SystemSummary
+
+HEBREW = "\u05d7\u05d3\u05e9\u05d5\u05ea \u05d4\u05e2\u05e8\u05d1 \u05d1\u05d9\u05e9\u05e8\u05d0\u05dc"  # "news tonight in Israel"
+LONG_A = "segmenter-2024-large-finetuned-run-a"
+LONG_B = "segmenter-2024-large-finetuned-run-b"
+
+
+def _report() -> Report:
+    reference = (Segment(0.0, 100.0, HEBREW), Segment(100.0, 200.0, "<NA>"), Segment(200.0, 300.0, "Sport"))
+    systems = []
+    for name in (LONG_A, LONG_B):
+        matches = (
+            MatchRow(0.0, 100.0, HEBREW, 0.0, 200.0, None, 1.0, 0.5, 2 / 3, False, None, "merged"),
+            MatchRow(100.0, 200.0, "<NA>", 0.0, 200.0, None, 1.0, 0.5, 2 / 3, False, None, "merged"),
+            MatchRow(200.0, 300.0, "Sport", 200.0, 300.0, "Sport", 1.0, 1.0, 1.0, True, None, "correct"),
+        )
+        metrics = {
+            "n_reference_split": 0,
+            "n_reference_merged": 2,
+            "n_reference_shifted": 0,
+            "n_reference_missed": 0,
+            "n_false_alarm": 1,
+        }
+        systems.append(
+            SystemShow(
+                name=name,
+                metrics=metrics,
+                segments=(Segment(0.0, 200.0, None, False), Segment(200.0, 300.0, "Sport", True)),
+                matches=matches,
+            )
+        )
+    show = Show(show_id="s1", start=0.0, end=300.0, reference=reference, systems=tuple(systems))
+    summaries = tuple(SystemSummary(name=n, corpus={}) for n in (LONG_A, LONG_B))
+    return Report(signature="sig", version="0", date="2026-01-01", systems=summaries, shows=(show,), scores={})
+
+
+def test_story_column_and_story_counts():
+    page = render.render_show(_report(), 0)
+    # the match table of each system: a story column, its classes as given (merged, merged, correct)
+    assert page.count('<th class="l">story</th>') == 2
+    assert re.findall(r'<td class="l">(merged|correct)</td>', page) == ["merged", "merged", "correct"] * 2
+    # the story errors: one table, a row per system with the counts given (0 split, 2 merged, 0, 0, 1 false alarm)
+    table = page[page.index("<caption>Story errors</caption>") :]
+    table = table[: table.index("</table>")]
+    body = table[table.index("<tbody>") :]
+    for label in ("split ref.", "merged ref.", "shifted ref.", "missed ref.", "false alarms"):
+        assert f"<th>{label}</th>" in table
+    rows = re.findall(r"<tr><th class=\"l\">(.*?)</th>(.*?)</tr>", body)
+    assert [name for name, _ in rows] == [LONG_A, LONG_B]
+    for _, cells in rows:
+        assert re.findall(r">(\d+)</td>", cells) == ["0", "2", "0", "0", "1"]
+
+
+def test_reference_rows_have_ids_that_links_reach():
+    page = render.render_show(_report(), 0)
+    for i in (1, 2, 3):
+        assert f'<tr id="r-{i}" data-seg="r-{i}">' in page
+    assert len(re.findall(r'id="r-\d+"', page)) == 3  # the ids are unique on the page
+
+
+def test_no_NA_shown_and_titles_in_their_own_direction():
+    page = render.render_show(_report(), 0)
+    assert "&lt;NA&gt;" not in page and "<NA>" not in page
+    # the untitled reference segment: an en dash in the tables
+    assert '<td class="title"><span title="no title">&ndash;</span></td>' in page
+    # a title cell reads in its own direction
+    assert f'<td class="title" dir="auto">{HEBREW}</td>' in page
+    assert '<td class="title" dir="auto">Sport</td>' in page
+    # in the timeline, the Hebrew label is drawn right to left (its ellipsis, if cut, at its end: the left)
+    label = re.search(r'<text class="seg-label"[^>]*data-label="' + HEBREW + '"[^>]*>', page).group(0)
+    assert 'direction="rtl"' in label and 'text-anchor="end"' in label
+    sport = re.search(r'<text class="seg-label"[^>]*data-label="Sport"[^>]*>', page).group(0)
+    assert "direction" not in sport
+
+
+def test_lane_names_with_one_prefix_read_apart():
+    page = render.render_show(_report(), 0)
+    names = re.findall(r'<text class="lane-name"[^>]*>(.*?)<title>(.*?)</title>', page)
+    # cut in the middle to 22 characters: the first 10 ("segmenter-"), an ellipsis, the last 11
+    # ("tuned-run-a"), counted by hand; the full name in the tooltip
+    assert names == [
+        ("reference", "reference"),
+        ("segmenter-\u2026tuned-run-a", LONG_A),
+        ("segmenter-\u2026tuned-run-b", LONG_B),
+    ]
+
+
+def test_middle_and_direction():
+    assert svg.middle("abcdef", 6) == "abcdef"
+    assert svg.middle("abcdefgh", 5) == "ab\u2026gh"
+    assert svg.direction("123 " + HEBREW) == "rtl"  # digits are weak: the first strong character decides
+    assert svg.direction("Sport " + HEBREW) == "ltr"
+    assert svg.direction("123") is None
