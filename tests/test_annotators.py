@@ -110,6 +110,19 @@ def test_an_error_rate_s_share_is_the_ceiling_over_the_system():
     assert r.per_annotator["sys"]["A"]["pk"] == one.corpus["pk"]
 
 
+def test_agreement_coefficients_in_the_units():
+    # units of 5 s: A's masses are s1 [6, 6, 8] (0-30, 30-60, 60-100), s2 [10, 10]; B's s1 [6, 10, 4],
+    # s2 [10, 5, 5]; the coefficients are tvseg agreement's on that dataset
+    units = {
+        show: pd.DataFrame({"start": [5.0 * i for i in range(20)], "end": [5.0 * i + 5 for i in range(20)]})
+        for show in ("s1", "s2")
+    }
+    r = _run({"A": A, "B": B}, units=units)
+    expected = tvseg.agreement({"s1": {"A": [6, 6, 8], "B": [6, 10, 4]}, "s2": {"A": [10, 10], "B": [10, 5, 5]}})
+    assert r.agreement["pi_star"] == expected.pi_star and r.agreement["kappa_star"] == expected.kappa_star
+    assert r.agreement["n_shows"] == 2 and r.to_json()["agreement"]["pi_star"] == expected.pi_star
+
+
 def test_the_order_of_the_annotators_changes_no_number():
     first = _run({"A": A, "B": B}, bootstrap=200)
     second = _run({"B": B, "A": A}, bootstrap=200)
@@ -145,11 +158,12 @@ def test_the_command_with_two_annotators(tmp_path):
     done = _tvseg("evaluate", *common, "--json", str(tmp_path / "out.json"), "--html", str(tmp_path / "rep"))
     assert done.returncode == 0, done.stderr
     assert "2 annotators (A, B)" in done.stdout and "ceiling" in done.stdout
-    assert "system_a reaches" in done.stdout
+    assert "system_a reaches" in done.stdout and "pi* " in done.stdout
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["annotators"] == ["A", "B"]
     assert set(data["ceiling"]) >= {"pooled", "mean", "min", "max", "pairs", "bootstrap"}
     assert set(data["ceiling"]["pairs"]) == {"A vs B", "B vs A"}
+    assert 0 < data["agreement"]["pi_star"] <= 1 and data["agreement"]["n_shows"] == 7
     per = data["per_system"]["system_a"]
     assert set(per["annotators"]) == {"A", "B"}
     # each annotator's value is that of a plain evaluation against it

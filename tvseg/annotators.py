@@ -25,7 +25,7 @@ number.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from tvseg.errors import UsageError
 from tvseg.retrieval.reductions import corpus_metrics
 from tvseg.unit.reduction import unit_rates
 
-__all__ = ["AnnotatorsResult", "evaluate_annotators", "combine", "CEILING_METRICS"]
+__all__ = ["AnnotatorsResult", "evaluate_annotators", "combine", "annotator_agreement", "CEILING_METRICS"]
 
 CEILING_METRICS = ("cov_n", "cov_d", "boundary_f1", "pk", "windowdiff", "b", "s")
 """The metrics the summary and the report set against the ceiling (every pooled metric is in the JSON)."""
@@ -65,6 +65,8 @@ class AnnotatorsResult:
         System, and ``"ceiling"`` -> metric -> ``{"low", "high"}`` (of the pooled values).
     share : dict
         System -> metric -> its share of the ceiling (None where undefined).
+    agreement : dict, optional
+        With units: the annotators' agreement coefficients (:func:`annotator_agreement`).
     """
 
     annotators: tuple[str, ...]
@@ -75,6 +77,7 @@ class AnnotatorsResult:
     ceiling: dict[str, Any]
     intervals: dict[str, Any] = field(default_factory=dict)
     share: dict[str, dict[str, Any]] = field(default_factory=dict)
+    agreement: dict[str, Any] | None = None
 
     @property
     def settings(self):
@@ -97,6 +100,7 @@ class AnnotatorsResult:
                     for s in self.systems
                 },
                 "ceiling": {**self.ceiling, "bootstrap": self.intervals.get(CEILING, {})},
+                **({"agreement": self.agreement} if self.agreement is not None else {}),
             },
             integer_keys=metrics.COUNT_KEYS,
         )
@@ -221,6 +225,37 @@ def combine(results: Mapping[str, Any], *, systems, annotators) -> AnnotatorsRes
     return AnnotatorsResult(annotators, systems, dict(results), per_annotator, over, ceiling, intervals, share)
 
 
+def annotator_agreement(references: Mapping[str, Mapping[str, Any]], units: Mapping[str, pd.DataFrame]) -> dict:
+    """Fournier & Inkpen's (2012) S-based :math:`\\pi^*` and :math:`\\kappa^*` of the annotators in the units.
+
+    Each annotator's segmentation of a show is projected onto its units (:func:`tvseg.unit.projection.to_masses`:
+    a unit belongs to the segment holding its midpoint) and the coefficients are those of
+    :func:`tvseg.agreement` (``tvseg agreement``'s code, its defaults: S, the paper's convention) on the
+    dataset ``{show: {annotator: masses}}`` of the shows every annotator and the units have.
+
+    Returns
+    -------
+    dict
+        ``pi_star``, ``kappa_star``, ``bias``, ``actual`` (the pooled pairwise S) and ``n_shows``.
+    """
+    from tvseg.unit.agreement import agreement
+    from tvseg.unit.projection import to_masses
+
+    names = sorted(references)
+    shows = sorted(set(units).intersection(*(set(references[a]) for a in names)))
+    if not shows:
+        raise UsageError("no show has units and a segmentation by every annotator: no agreement coefficient")
+    dataset = {show: {a: to_masses(references[a][show], units[show]).tolist() for a in names} for show in shows}
+    found = agreement(dataset)
+    return {
+        "pi_star": found.pi_star,
+        "kappa_star": found.kappa_star,
+        "bias": found.bias,
+        "actual": found.actual,
+        "n_shows": len(shows),
+    }
+
+
 def check_names(annotators, systems) -> None:
     """A :class:`~tvseg.errors.UsageError` unless there are two annotators or more, none named as a system."""
     if len(annotators) < 2:
@@ -257,4 +292,7 @@ def evaluate_annotators(
     for a in names:
         others = {b: references[b] for b in names if b != a}
         results[a] = evaluate(references[a], {**hypotheses, **others}, **options)
-    return combine(results, systems=list(hypotheses), annotators=names)
+    combined = combine(results, systems=list(hypotheses), annotators=names)
+    if options.get("units") is not None:
+        combined = replace(combined, agreement=annotator_agreement(references, options["units"]))
+    return combined

@@ -518,6 +518,8 @@ def _run_annotators(args, runs) -> int:
         results[name] = _score(options, settings, files)
     systems = [parse_hypothesis(h)[0] for h in args.hypothesis]
     combined = combine(results, systems=systems, annotators=list(results))
+    if args.units and not getattr(args, "columns", None) and not getattr(args, "time_origin", None):
+        combined = _with_agreement(combined, runs, args)
     shown = sys.stderr if args.json == STDOUT else sys.stdout
     print(annotators_summary(combined), file=shown)
     run_id = new_run_id()
@@ -543,6 +545,24 @@ def _run_annotators(args, runs) -> int:
         )
         _write_json(args, data)
     return 0
+
+
+def _with_agreement(combined, runs, args):
+    """``combined`` with the annotators' pi* and kappa* in the units (:func:`tvseg.annotators.annotator_agreement`),
+    the files read as given (their columns and time origins are those of a plain run: not with --columns or
+    --time-origin, whose options belong to the evaluations)."""
+    from dataclasses import replace
+
+    from tvseg.annotators import annotator_agreement
+    from tvseg.readers import read_segments, read_units
+    from tvseg.readers.source import check_encoding
+
+    encoding = check_encoding(getattr(args, "encoding", None))
+    references = {
+        name: read_segments(options.reference, format=args.format, encoding=encoding) for name, options in runs
+    }
+    units = read_units(args.units, encoding=encoding)
+    return replace(combined, agreement=annotator_agreement(references, units))
 
 
 def annotators_summary(combined) -> str:
@@ -577,6 +597,12 @@ def annotators_summary(combined) -> str:
         name = "ceiling" if row == "pooled" else ""
         lines.append(f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(combined.ceiling[row].get(k)):>11}" for k in keys))
     lines.append("(percent; the ceiling: each annotator scored against the others; Pk and WD are error rates)")
+    if combined.agreement is not None:
+        found = combined.agreement
+        lines.append(
+            f"annotators' agreement in the units (Fournier & Inkpen 2012, S-based): pi* {found['pi_star']:.4f}, "
+            f"kappa* {found['kappa_star']:.4f} ({found['n_shows']} shows)"
+        )
     lines += [printable(sentence) for sentence in combined.sentences()]
     return "\n".join(lines)
 

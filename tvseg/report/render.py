@@ -278,6 +278,7 @@ def _annotators(combined) -> dict | None:
         "pairs": [(pair, [rows.pct(values.get(k)) for k in keys]) for pair, values in c["pairs"].items()],
         "sentences": combined.sentences(),
         "reference": combined.annotators[0],
+        "agreement": combined.agreement,
     }
 
 
