@@ -32,7 +32,10 @@ def test_every_output_key_is_registered_and_every_entry_is_output(demo_json):
         for row in system["shows"].values():
             output |= set(row)
     assert set(metrics.SHOW_FLAGS) <= output  # per-show fields that are not metrics
-    output -= set(metrics.SHOW_FLAGS)
+    assert set(metrics.SHOW_OBJECTS) <= output  # per-show objects regrouping registered counts ("stories")
+    for fields in metrics.SHOW_OBJECTS.values():
+        assert set(fields.values()) <= set(metrics.METRICS)
+    output -= set(metrics.SHOW_FLAGS) | set(metrics.SHOW_OBJECTS)
     assert output - set(metrics.METRICS) == set(), "output keys missing from tvseg.metrics.REGISTRY"
     assert set(metrics.METRICS) - output == set(), "registry entries no evaluation outputs"
 

@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imported lazily below)
+    from tvseg.annotators import evaluate_annotators
     from tvseg.errors import (
         ApproximationWarning,
         FewShowsWarning,
@@ -29,7 +30,6 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
         UndefinedValueWarning,
         UsageError,
     )
-    from tvseg.annotators import evaluate_annotators
     from tvseg.evaluation import evaluate
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
     from tvseg.retrieval.boundaries import boundaries

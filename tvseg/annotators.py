@@ -155,12 +155,21 @@ def _stats(values: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def _summed(tables: list[pd.DataFrame | None]) -> pd.DataFrame | None:
-    """The element-wise sum of per-show tables (same shows, in order; the columns all of them have)."""
-    if not tables or any(t is None for t in tables):
+    """The element-wise sum of per-show tables (same shows, in order; the columns all of them have);
+    None when one of them is None (no units)."""
+    given = [t for t in tables if t is not None]
+    if not given or len(given) < len(tables):
         return None
-    columns = [c for c in tables[0].columns if all(c in t.columns for t in tables)]
-    total = sum(t[columns].to_numpy(float) for t in tables)
-    return pd.DataFrame(total, index=tables[0].index, columns=columns)
+    columns = [c for c in given[0].columns if all(c in t.columns for t in given)]
+    total = np.sum([t[columns].to_numpy(float) for t in given], axis=0)
+    return pd.DataFrame(total, index=given[0].index, columns=columns)
+
+
+def _components(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """:func:`_summed` of tables that are all given (the time-domain components)."""
+    total = _summed(list(tables))
+    assert total is not None
+    return total
 
 
 def _pooled(components: pd.DataFrame, units: pd.DataFrame | None, titles: bool) -> dict[str, Any]:
@@ -192,10 +201,11 @@ def combine(results: Mapping[str, Any], *, systems, annotators) -> AnnotatorsRes
     annotators = tuple(sorted(annotators))
     systems = tuple(systems)
     per_annotator = {s: {a: dict(results[a].systems[s].corpus) for a in annotators} for s in systems}
-    over, pooled_tables = {}, {}
+    over: dict[str, dict[str, dict[str, Any]]] = {}
+    pooled_tables: dict[str, tuple[pd.DataFrame, pd.DataFrame | None, bool]] = {}
     for s in systems:
         parts = [results[a].systems[s] for a in annotators]
-        components = _summed([p.scores.components for p in parts])
+        components = _components([p.scores.components for p in parts])
         units = _summed([p.unit_components for p in parts])
         titles = all(p.titles for p in parts)
         over[s] = {**_stats(list(per_annotator[s].values())), "pooled": _pooled(components, units, titles)}
@@ -203,7 +213,7 @@ def combine(results: Mapping[str, Any], *, systems, annotators) -> AnnotatorsRes
     pairs = [(b, a) for a in annotators for b in annotators if b != a]  # b scored against the reference a
     pair_values = {_pair(b, a): dict(results[a].systems[b].corpus) for b, a in pairs}
     parts = [results[a].systems[b] for b, a in pairs]
-    components = _summed([p.scores.components for p in parts])
+    components = _components([p.scores.components for p in parts])
     units = _summed([p.unit_components for p in parts])
     titles = all(p.titles for p in parts)
     ceiling = {
@@ -245,7 +255,7 @@ def annotator_agreement(references: Mapping[str, Mapping[str, Any]], units: Mapp
     shows = sorted(set(units).intersection(*(set(references[a]) for a in names)))
     if not shows:
         raise UsageError("no show has units and a segmentation by every annotator: no agreement coefficient")
-    dataset = {show: {a: to_masses(references[a][show], units[show]).tolist() for a in names} for show in shows}
+    dataset: dict[Any, Any] = {show: {a: to_masses(references[a][show], units[show]) for a in names} for show in shows}
     found = agreement(dataset)
     return {
         "pi_star": found.pi_star,
