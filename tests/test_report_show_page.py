@@ -84,12 +84,12 @@ def test_no_NA_shown_and_titles_in_their_own_direction():
 def test_lane_names_with_one_prefix_read_apart():
     page = render.render_show(_report(), 0)
     names = re.findall(r'<text class="lane-name"[^>]*>(.*?)<title>(.*?)</title>', page)
-    # cut in the middle to 22 characters: the first 10 ("segmenter-"), an ellipsis, the last 11
-    # ("tuned-run-a"), counted by hand; the full name in the tooltip
+    # cut in the middle to 19 characters: the first 9 ("segmenter"), an ellipsis, the last 9
+    # ("ned-run-a"), counted by hand; the full name in the tooltip
     assert names == [
         ("reference", "reference"),
-        ("segmenter-\u2026tuned-run-a", LONG_A),
-        ("segmenter-\u2026tuned-run-b", LONG_B),
+        ("segmenter\u2026ned-run-a", LONG_A),
+        ("segmenter\u2026ned-run-b", LONG_B),
     ]
 
 

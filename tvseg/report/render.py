@@ -16,7 +16,9 @@ Pages use jinja2 templates from ``tvseg/templates`` with autoescaping on, inline
 and the timeline's script written once in ``assets/`` (not repeated in thousands of show pages) and
 linked by relative paths, and JavaScript only to sort tables and to zoom the timeline; the rows repeated on a page are written by :mod:`tvseg.report.rows`,
 the timeline by :mod:`tvseg.report.svg`, the sweep charts by :mod:`tvseg.report.charts` and the
-data files by :mod:`tvseg.report.datafiles`. Output is deterministic: the same scores give the same
+data files by :mod:`tvseg.report.datafiles`. The show page's template runs once per report (and set of
+systems): rendered with a marker in place of each part of a page's own (:func:`_skeleton`), it gives the
+text between those parts, and each page is that text with its own parts written in. Output is deterministic: the same scores give the same
 bytes, whatever the number of processes writing the show pages (:mod:`tvseg.report.workers`), apart
 from the version, the date and the run id (``tvseg evaluate``'s, also in its ``--json`` file) in the
 footers and in ``scores.json``.

@@ -132,7 +132,8 @@ def mark_shape(cls: str, x, y) -> Markup:
 
 _OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
 _CLASSES = {True: "ok", False: "bad", None: "unknown"}
-LANE_NAME = 22  # characters of a lane's name shown beside it (the full name in its tooltip)
+# characters of a lane's name shown beside it (~140 px in the 13 px bold font; the full name in its tooltip)
+LANE_NAME = 19
 
 
 @lru_cache(maxsize=65536)
