@@ -91,6 +91,10 @@ def test_lane_names_with_one_prefix_read_apart():
         ("segmenter\u2026ned-run-a", LONG_A),
         ("segmenter\u2026ned-run-b", LONG_B),
     ]
+    # a long name is narrowed to the 134 units beside the lane (LEFT 150 - 16), a short one left as it is
+    tags = re.findall(r'<text class="lane-name"[^>]*>', page)
+    assert ["textLength" in tag for tag in tags] == [False, True, True]
+    assert 'textLength="134" lengthAdjust="spacingAndGlyphs"' in tags[1]
 
 
 def test_middle_and_direction():

@@ -134,6 +134,7 @@ _OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
 _CLASSES = {True: "ok", False: "bad", None: "unknown"}
 # characters of a lane's name shown beside it (~140 px in the 13 px bold font; the full name in its tooltip)
 LANE_NAME = 19
+NAME_CHAR = 8.6  # approximate width of a character of the 13 px bold lane-name font
 
 
 @lru_cache(maxsize=65536)
@@ -273,6 +274,8 @@ def timeline(show, tolerance: float | None = None) -> dict:
             )
         short = middle(name)
         rtl = ' direction="rtl" text-anchor="start"' if direction(name) == "rtl" else ' text-anchor="end"'
+        if len(short) * NAME_CHAR > LEFT - 16:  # a long name is narrowed to the room beside the lane
+            rtl += f' textLength="{LEFT - 16}" lengthAdjust="spacingAndGlyphs"'
         parts.append(
             f'<g class="lane lane-{kind}" data-source="{shown}">\n'
             f'<text class="lane-name" x="{LEFT - 10}" y="{y + LANE / 2}"{rtl}>{escape_text(short)}'
