@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tvseg" / "data_samples"
 SORT_JS = (ROOT / "tvseg" / "templates" / "sort.js").read_text(encoding="utf-8")
 SHOWS_JS = (ROOT / "tvseg" / "templates" / "shows.js").read_text(encoding="utf-8")
+CHARTS_JS = (ROOT / "tvseg" / "templates" / "charts.js").read_text(encoding="utf-8")
 TIMELINE_JS = (ROOT / "tvseg" / "templates" / "timeline.js").read_text(encoding="utf-8")
 
 HOSTILE_TITLES = [
@@ -164,7 +165,8 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
             assert types == ["application/json", None] and sources == [None, None]
             assert json.loads(p.scripts[0])["ids"] == [s.show_id for s in report.shows]
             code = p.scripts[1]
-            assert SORT_JS.strip() in code and SHOWS_JS.strip() in code and len(code) <= len(SORT_JS + SHOWS_JS) + 4
+            ours = (SORT_JS, CHARTS_JS, SHOWS_JS)
+            assert all(js.strip() in code for js in ours) and len(code) <= len("".join(ours)) + 6
             assert sheets == ["assets/report.css"]
         else:
             assert p.scripts == [] and sources == ["../assets/timeline.js"], page
