@@ -17,7 +17,8 @@ V = tvseg.__version__
 
 # Written out from each tool's values (tvseg/presets.py gives their sources): chunkseg 0.4.0's
 # chunk_size=6.0, collar=3.0, its convention and use_stemmer=True; segeval's and nltk's conventions; TDT's
-# probes as Pk's paper ones with k half the mean reference segment; VidChapters changes no field.
+# probes as Pk's paper ones with k half the mean reference segment; VidChapters and Chapter-Llama change no
+# field.
 SIGNATURES = {
     "chunkseg": "gamma:0.85|tol:3|long:30|title:exact|stem:yes|uem:no|units:frames|frame:6|k:auto|conv:chunkseg|"
     f"boot:1000|seed:0|ci:0.95|version:{V}",
@@ -28,6 +29,8 @@ SIGNATURES = {
     "nltk": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:nltk|"
     f"boot:1000|seed:0|ci:0.95|version:{V}",
     "tdt": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    "chapter-llama": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
     f"boot:1000|seed:0|ci:0.95|version:{V}",
 }
 
@@ -43,7 +46,7 @@ def test_each_presets_signature(name):
 
 
 def test_the_presets_are_the_contracts():
-    assert tuple(PRESETS) == ("chunkseg", "vidchapters", "segeval", "nltk", "tdt")
+    assert tuple(PRESETS) == ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama")
     for preset in PRESETS.values():
         assert set(preset.settings) <= set(preset.sources), preset.name  # every value has its source
         assert preset.headline in ("corpus", "macro")

@@ -176,6 +176,8 @@ _DURATIONS = ("duration_correct_hypothesis", "duration_hypothesis", "duration_co
 _VIDCHAPTERS = "Yang et al. 2023 (VidChapters-7M), dvc_eval/eval_dvc.py "
 _STORIES = "tvseg: story classes from Bouchekif et al.'s coverage matching (tvseg.retrieval.stories)"
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
+_CHAPTER_LLAMA = "Ventura et al. 2025 (Chapter-Llama), tools/results/metrics_overlap.py "
+_VIDCHAPTERS_GROUNDING = "Yang et al. 2023 (VidChapters-7M), moment_detr/standalone_eval/eval.py "
 REGISTRY: tuple[Metric, ...] = (
     Metric(
         "recall_n",
@@ -403,6 +405,82 @@ REGISTRY: tuple[Metric, ...] = (
         True,
         fraction=False,
         **_rate("chapter_count_error_sum", "chapter_n_shows"),
+    ),
+    # Chapter-Llama's numbers (issue 28): tvseg.retrieval.chapter_llama, as its tools/results/metrics_overlap.py
+    # computes them (commit d19a77ef); corpus value: the mean over shows, as it averages over videos
+    Metric(
+        "cl_f1",
+        "CL F1",
+        "chapters",
+        "rate",
+        _CHAPTER_LLAMA + "OverlapMetrics.compute_avg_thresholds: per video F1 of the chapters in a pair with tIoU >= t "
+        "(not one-to-one), averaged over videos and over t in np.arange(0.5, 0.95 + 0.05, 0.05)" + _MEAN_OVER_SHOWS,
+        True,
+        **_rate("cl_f1_sum", "chapter_n_shows"),
+    ),
+    Metric(
+        "cl_avg_tiou",
+        "CL avg. tIoU",
+        "chapters",
+        "rate",
+        _CHAPTER_LLAMA + "OverlapMetrics.compute_avg_optimal: per video the mean tIoU of the pairs taken greedily "
+        "one to one, highest tIoU first" + _MEAN_OVER_SHOWS,
+        True,
+        **_rate("cl_avg_tiou_sum", "chapter_n_shows"),
+    ),
+    Metric(
+        "chapter_count_mae",
+        "count MAE",
+        "chapters",
+        "error",
+        _CHAPTER_LLAMA + "evaluate_chapter_count: |#reference - #predicted| chapters per video (a chapter from the "
+        "start added to a side whose first chapter starts later)" + _MEAN_OVER_SHOWS,
+        True,
+        fraction=False,
+        **_rate("cl_count_abs_error", "chapter_n_shows"),
+    ),
+    *(
+        Metric(
+            f"chapter_count_{case}",
+            f"count {case}",
+            "chapters",
+            "rate",
+            _CHAPTER_LLAMA + f"evaluate_chapter_count: the share of videos with {rule}" + _MEAN_OVER_SHOWS,
+            **_rate(f"cl_count_{case}", "chapter_n_shows"),
+        )
+        for case, rule in (
+            ("under", "fewer chapters predicted than the reference's"),
+            ("equal", "as many chapters predicted as the reference's"),
+            ("over", "more chapters predicted than the reference's"),
+        )
+    ),
+    # VidChapters' chapter grounding (issue 28): tvseg.retrieval.grounding; only for a system that gives one
+    # segment per reference title. Corpus value: pooled over the queries, as compute_mr_r1 averages
+    *(
+        Metric(
+            f"grounding_r1_iou_{tag}",
+            f"ground. R@1 tIoU {t}",
+            "grounding",
+            "rate",
+            _VIDCHAPTERS_GROUNDING + f"compute_mr_r1: the share of titles whose segment has tIoU >= {t} with "
+            "their chapter (pooled over titles)",
+            True,
+            **_rate(f"grounding_hits_iou_{tag}", "grounding_n_queries"),
+        )
+        for t, tag in ((0.3, "30"), (0.5, "50"), (0.7, "70"), (0.9, "90"))
+    ),
+    *(
+        Metric(
+            f"grounding_r1_{d}s",
+            f"ground. R@1 {d}s",
+            "grounding",
+            "rate",
+            _VIDCHAPTERS_GROUNDING + f"compute_mr_r1: the share of titles whose segment starts at most {d} s from "
+            "their chapter's start (pooled over titles)",
+            True,
+            **_rate(f"grounding_hits_{d}s", "grounding_n_queries"),
+        )
+        for d in (1, 3, 5, 10)
     ),
     # NIST TDT's segmentation cost, the generalized Hamming distance, boundary similarity (issue 14)
     Metric(

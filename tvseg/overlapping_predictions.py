@@ -8,6 +8,8 @@ as they are, and so does tvseg for the metrics whose definitions hold for any se
   precision and recall (``nav_*``): each prediction and each reference chapter counts when some partner is
   close enough, whatever the other predictions (:mod:`tvseg.retrieval.chapters`);
 - ``chapter_count_error``, ``n_reference`` and ``n_hypothesis``.
+- for a system giving one segment per reference title, VidChapters' grounding R@1 (``grounding_*``,
+  :mod:`tvseg.retrieval.grounding`).
 
 Every other metric needs a segmentation (disjoint segments): coverage (CovN, CovD and their recall and
 precision), boundary P/R/F, the counts of correct segments, the one-to-one detection variant (its matching
@@ -44,6 +46,7 @@ from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
 from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
+from tvseg.retrieval.grounding import GROUNDING_COMPONENTS, GROUNDING_KEYS, grounding_components
 from tvseg.time_base import check_hypothesis_extents
 
 __all__ = [
@@ -62,6 +65,7 @@ __all__ = [
 
 ALLOWED_KEYS = (*DETECTION_KEYS, *NAVIGATION_KEYS, "chapter_count_error", "n_reference", "n_hypothesis")
 """The metrics reported for a system whose segments overlap."""
+ALLOWED_KEYS += GROUNDING_KEYS  # for a system giving one segment per reference title (tvseg.retrieval.grounding)
 
 
 def _arrays(segmentation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -175,6 +179,9 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
             f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
         )
     components = scores.components.copy()
+    # grounding: the stand-in's (the reference's own titles) replaced by the system's, when it is a submission
+    components = components.drop(columns=list(GROUNDING_COMPONENTS), errors="ignore")
+    components = components.assign(**grounding_components(p.reference_segments, own, n))
     for kernel in (chapter_components, chapter_counts):
         for key, values in kernel(p.reference_segments, own, n).items():
             components[key] = values

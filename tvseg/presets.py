@@ -20,6 +20,9 @@ segeval    convention=segeval                           macro    segeval 2.0.11 
 nltk       convention=nltk                              macro    nltk ``nltk/metrics/segmentation.py``
 tdt        convention=paper, k=None (C_seg's costs are  corpus   NIST ``TDT3seg.pl`` (C_miss=1, C_fa=0.3);
            fixed: 1, 0.3, P_seg=0.3)                             Doddington 1998 (P_seg=0.3)
+chapter-   (none: the metrics are computed as             corpus   Chapter-Llama ``tools/results/
+llama      ``metrics_overlap.py`` does whatever the              metrics_overlap.py`` (commit d19a77ef)
+           settings)
 ========== ============================================ ======== =============================================
 
 What stays different is listed in each preset's ``differences`` (and in the README's "coming from
@@ -172,6 +175,27 @@ _PRESETS = (
         differences=(
             "TDT fixed the probe distance in words (or seconds for audio; not verified here): tvseg's default "
             "is half the mean reference segment, give --k for a fixed distance in units",
+        ),
+    ),
+    _preset(
+        name="chapter-llama",
+        tool="Chapter-Llama tools/results (commit d19a77ef)",
+        settings={},
+        sources={
+            "headline": "OverlapMetrics (tools/results/metrics_overlap.py): F1 over tIoU 0.50:0.05:0.95, the average "
+            "tIoU and the chapter-count error, each averaged over videos (tvseg's corpus value of cl_f1, "
+            "cl_avg_tiou, chapter_count_mae, chapter_count_under / equal / over: tvseg.retrieval.chapter_llama)",
+        },
+        # the summary is in percent: the count MAE (chapter_count_mae, in chapters) is in the JSON
+        columns=("cl_f1", "cl_avg_tiou", "chapter_count_under", "chapter_count_equal", "chapter_count_over"),
+        differences=(
+            "Chapter-Llama prints percentages rounded to two decimals and sums P, R, F in float32; tvseg gives "
+            "unrounded fractions summed in float64",
+            "a video without a predicted chapter: Chapter-Llama's code fails, tvseg scores F1 0 and average tIoU 0",
+            "a video's start (Chapter-Llama's 0) is the show's evaluated region's start, its duration the region's "
+            "end; a chapter ends where the next one starts (a gap after a segment belongs to it)",
+            "Chapter-Llama's SODA and CIDEr columns (tools/results/metrics_soda.py, metrics_caption.py) are not "
+            "computed by this preset",
         ),
     ),
 )

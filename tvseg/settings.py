@@ -19,7 +19,7 @@ from tvseg.unit.conventions import CONVENTIONS
 
 __all__ = ["Settings", "CONVENTIONS"]
 
-PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt")
+PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama")
 """The presets of :mod:`tvseg.presets` (a layer above: it holds their values)."""
 
 MAX_BOOTSTRAP = 100_000

@@ -52,6 +52,8 @@ import pandas as pd
 from tvseg.columns import Segments
 from tvseg.exact import tick
 from tvseg.metrics import component_kernel, component_kernels
+from tvseg.retrieval import chapter_llama as _chapter_llama  # noqa: F401  (registers its component kernel)
+from tvseg.retrieval import grounding as _grounding  # noqa: F401  (registers its component kernel)
 from tvseg.retrieval.boundaries import extract, regions
 from tvseg.retrieval.chapters import match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match

@@ -67,6 +67,7 @@ TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
 TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
 CHAPTER_METRICS = keys("chapters")
 STORY_COUNTS = keys("story")
+GROUNDING_METRICS = keys("grounding")
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
@@ -77,11 +78,13 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     out = compute(components)
     chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
     stories = STORY_COUNTS[0] in out
+    grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
         + ([*CHAPTER_METRICS] if chapters else [])
         + ([*STORY_COUNTS] if stories else [])
+        + ([*GROUNDING_METRICS] if grounding else [])
     )
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
