@@ -461,6 +461,9 @@ class SegmentColumns(Columns["Annotation"]):
     domain : {"time", "units"}
         ``"units"``: ``start`` and ``end`` are unit positions, not seconds (a text corpus, whose
         sentence ``i`` spans ``[i, i + 1)``: :mod:`tvseg.readers.text_corpora`), scored in its units.
+    score : array of float, optional
+        Each segment's score, the confidence of the boundary at its start (NaN: none;
+        :mod:`tvseg.retrieval.confidence`); None when no segment has one.
 
     Notes
     -----
@@ -479,6 +482,7 @@ class SegmentColumns(Columns["Annotation"]):
         line: ArrayLike | None = None,
         paths: Iterable[PathOrNone] | None = None,
         domain: str = "time",
+        score: ArrayLike | None = None,
     ) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
         if domain not in ("time", "units"):
@@ -487,6 +491,9 @@ class SegmentColumns(Columns["Annotation"]):
         self.label = _frozen(label, object)
         if len(self.label) != len(self.start):
             raise ValueError("one label per row")
+        self.score = None if score is None else _frozen(score, np.float64)
+        if self.score is not None and len(self.score) != len(self.start):
+            raise ValueError("one score per row")
 
     @classmethod
     def from_annotations(
@@ -514,7 +521,8 @@ class SegmentColumns(Columns["Annotation"]):
         """The columns of the ``shows`` they hold (others are ignored): a shard of the corpus, read from
         the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
-        return SegmentColumns(names, offsets, label=self.label[rows], domain=self.domain, **common)
+        score = None if self.score is None else self.score[rows]
+        return SegmentColumns(names, offsets, label=self.label[rows], domain=self.domain, score=score, **common)
 
     def segments_of(self, shows: Sequence[str], *, side: str) -> Segments:
         """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked

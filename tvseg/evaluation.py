@@ -29,6 +29,7 @@ from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
+from tvseg.retrieval.confidence import ShardConfidence, SystemConfidence, join_confidence, shard_confidence
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
@@ -97,6 +98,9 @@ class SystemResult:
     unit_components : pandas.DataFrame, optional
         With units or frames: the additive unit counts of every show (a row per show, in the order of
         ``shows``), whose sums give the unit metrics (:func:`tvseg.unit.reduction.unit_rates`).
+    confidence : tvseg.retrieval.confidence.SystemConfidence, optional
+        When the hypothesis has boundary scores: the precision-recall curve over thresholds, average
+        precision, the best-threshold F and, with units or frames, the DET curve.
     """
 
     name: str
@@ -114,6 +118,7 @@ class SystemResult:
     shows_json: tuple[str, ...] | None = None
     has_output: np.ndarray | None = None
     unit_components: pd.DataFrame | None = None
+    confidence: SystemConfidence | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,6 +183,8 @@ class EvaluationResult:
                 },
                 "bootstrap": self.intervals.get(name, {}),
             }
+            if sr.confidence is not None:
+                systems[name].update(sr.confidence.as_json())
         document: dict[str, Any] = json_safe(
             {
                 "tvseg_version": __version__,
@@ -386,6 +393,7 @@ class SystemShard:
     tallies: SweepTallies
     units: UnitPart | None = None
     has_output: np.ndarray | None = None
+    confidence: ShardConfidence | None = None
 
     def lean(self) -> SystemShard:
         """The shard without its segments: what :func:`reduce_shards` needs for every pooled value and
@@ -468,7 +476,13 @@ def score_shard(
                 regions=ref.region,
             )
         tallies = sweep_tallies(scores, tolerances=sweep_tolerances)
-        out[name] = SystemShard(scores=scores, tallies=tallies, units=units, has_output=p.has_output.get(name))
+        out[name] = SystemShard(
+            scores=scores,
+            tallies=tallies,
+            units=units,
+            has_output=p.has_output.get(name),
+            confidence=shard_confidence(p, name, scores),
+        )
     return out
 
 
@@ -531,6 +545,7 @@ def reduce_shards(
             ]
         ).astype(bool, copy=False)
         unit_parts = cast("list[UnitPart]", [system.units for system in own])
+        confidence = join_confidence([system.confidence for system in own])
         del own, parts
         shows = scores.shows
         per_show = metric_table(scores.components, titles=scores.titles)
@@ -572,6 +587,7 @@ def reduce_shards(
             titles=scores.titles,
             has_output=has_output,
             unit_components=unit_tables[name][0] if name in unit_tables else None,
+            confidence=confidence,
         )
         if domain == "units":
             systems[name] = _units_only(systems[name])

@@ -106,6 +106,9 @@ class Prepared:
     has_output : dict
         System name -> bool array over ``shows``: whether its input had the show (False: no hypothesis
         for it, scored as an empty hypothesis).
+    scores : dict
+        System name -> ``(show, start, end, score)``: its segments as read (before any crop) and their
+        scores, for a system whose segments have some (:mod:`tvseg.retrieval.confidence`).
     """
 
     settings: Settings
@@ -120,6 +123,7 @@ class Prepared:
     units: tuple | None = None
     notices: list = field(default_factory=list)
     has_output: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=dict)
 
 
 def prepare(
@@ -202,7 +206,7 @@ def _prepare(
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
     for name, hypothesis in hypotheses.items() if check_systems else ():
         check_shows_in_common(name, shows, list(hypothesis))
-    systems, has_output = {}, {}
+    systems, has_output, scores = {}, {}, {}
     for name, hypothesis in hypotheses.items():
         side = f"{name} hypothesis"
         notices += extra_shows(name, shows, hypothesis)
@@ -213,7 +217,11 @@ def _prepare(
             for show in shows
             if show in missing
         ]
-        hyp = _crop_to_uem(_segments(hypothesis, shows, side=side), to_uem, shows, notices)
+        segments = _segments(hypothesis, shows, side=side)
+        scored = _scores(hypothesis, shows, segments)
+        if scored is not None:
+            scores[name] = scored
+        hyp = _crop_to_uem(segments, to_uem, shows, notices)
         found = []
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
@@ -240,6 +248,7 @@ def _prepare(
         units=unit_data,
         notices=list(notices),
         has_output=has_output,
+        scores=scores,
     )
 
 
@@ -303,6 +312,19 @@ def _segments(mapping, shows, *, side: str) -> Segments:
     if isinstance(mapping, SegmentColumns):
         return mapping.segments_of(shows, side=side)
     return from_segmentations([mapping[s] if s in mapping else None for s in shows], names=shows, side=side)
+
+
+def _scores(mapping, shows, segments: Segments) -> tuple | None:
+    """``(show, start, end, score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments` gathers
+    them) when some has a score, else None."""
+    own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
+    if own is None:
+        return None
+    rows, _ = mapping.rows_of(shows)
+    score = own[rows]
+    if np.isnan(score).all():
+        return None
+    return segments.show, segments.start, segments.end, score
 
 
 def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list[Notice]) -> Segments:

@@ -665,6 +665,7 @@ def summary(result) -> str:
     if any(k == "title_accuracy" for k, _ in columns):
         notes.append("title: title accuracy on the correctly retrieved segments")
     lines.append("(" + "; ".join(notes) + ")")
+    lines += [sr.confidence.line(names[name]) for name, sr in result.systems.items() if sr.confidence is not None]
     return "\n".join(lines)
 
 

@@ -18,11 +18,13 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+import numpy as np
+
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segments, broadcast_units, sniff
 from tvseg.readers.chapter_list import chapter_records, check_ends
-from tvseg.readers.corpus import Rows, join, read_files
+from tvseg.readers.corpus import SCORE, Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
 from tvseg.readers.metadata import read_metadata
@@ -327,6 +329,7 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
     lacks is kept whole, with a warning: :func:`~tvseg.readers.uem.crop_to_uem`)."""
     counts: dict[Any, UemCrop] = {}
     kept: dict[str, list[tuple[float, float, str, int]]] = {}
+    masks: list[np.ndarray] = []  # which segments of each show are kept, in the order of ``kept``
     assert columns.line is not None  # the readers know the line of every segment
     for show in shows:
         span, path = columns.rows(show), columns.path(show)
@@ -335,17 +338,22 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
         if show not in uem:
             crop_to_uem(columns[show], uem, path=path, lines=line.tolist(), side=side, counts=crop)
             kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
+            masks.append(np.ones(len(start), dtype=bool))
             continue
         c = crop_show(
             show, start, end, label.tolist(), uem[show], path=path, lines=line.tolist(), side=side, counts=crop
         )
         k = c.kept
         kept[show] = list(zip(c.start[k].tolist(), c.end[k].tolist(), label[k].tolist(), line[k].tolist()))
+        masks.append(np.asarray(k, dtype=bool))
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
     rows = Rows.of_file(None, kept)
     rows.files = [columns.path(show) for show in kept]
+    if columns.score is not None:
+        own = [columns.score[columns.rows(show)][mask] for show, mask in zip(kept, masks)]
+        rows.texts[SCORE] = np.concatenate([*own, np.zeros(0)])
     result = join([rows])
     assert isinstance(result, SegmentColumns)
     return result

@@ -25,7 +25,11 @@ from tvseg.progress import iterate
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.validation import MAX_SECONDS, too_large
 
-__all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows"]
+__all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows", "SCORE"]
+
+SCORE = "score"
+"""The key of the rows' scores among :attr:`Rows.texts` (a float array, NaN where a row has none): the
+confidence of the boundary at each segment's start (:mod:`tvseg.retrieval.confidence`)."""
 
 
 class Rows:
@@ -248,6 +252,9 @@ def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColu
         shift = np.cumsum([0] + [len(part.names) for part in parts])
         keys = [key for key in (UNIT_TEXT_COLUMNS if units else ("label",)) if any(key in p.texts for p in parts)]
         nothing = [np.full(len(part.show), None, dtype=object) for part in parts]
+        scores = {}
+        if not units and any(SCORE in p.texts for p in parts):  # a file without scores: NaN, none
+            scores[SCORE] = np.concatenate([p.texts.get(SCORE, np.full(len(p.show), np.nan)) for p in parts])
         rows = Rows(
             [name for part in parts for name in part.names],
             [file for part in parts for file in part.files],
@@ -256,6 +263,7 @@ def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColu
             end=np.concatenate([part.end for part in parts]),
             line=np.concatenate([part.line for part in parts]),
             **{key: np.concatenate([p.texts.get(key, none) for p, none in zip(parts, nothing)]) for key in keys},
+            **scores,
         )
     rank, offsets, order = sort_rows(rows.show, rows.names, rows.start, rows.end, rows.line)
     rows = rows.take(order)
@@ -269,5 +277,12 @@ def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColu
             names, offsets, start=rows.start, end=rows.end, line=rows.line, paths=paths, layout=layout, **rows.texts
         )
     return SegmentColumns(
-        names, offsets, start=rows.start, end=rows.end, line=rows.line, paths=paths, label=rows.texts["label"]
+        names,
+        offsets,
+        start=rows.start,
+        end=rows.end,
+        line=rows.line,
+        paths=paths,
+        label=rows.texts["label"],
+        score=rows.texts.get(SCORE),
     )

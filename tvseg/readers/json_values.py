@@ -9,13 +9,14 @@ a value of the wrong JSON type is refused with the value as written (:func:`expe
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from tvseg.errors import InputError
 from tvseg.readers.source import warn
 from tvseg.readers.validation import parse_time
 
-__all__ = ["SURROGATE", "Number", "DuplicateKey", "loads", "dumps", "json_time", "expect", "warn_unread"]
+__all__ = ["SURROGATE", "Number", "DuplicateKey", "loads", "dumps", "json_time", "json_score", "expect", "warn_unread"]
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate: what a broken ``\\u`` escape leaves in a string."""
@@ -60,6 +61,16 @@ def json_time(value, *, path, line: int, field: str, limit: int | None = 120) ->
     if not isinstance(value, Number):
         raise InputError(f"{field} must be a number of seconds", path=path, line=line, value=dumps(value, limit=limit))
     return parse_time(value, path=path, line=line, field=field)
+
+
+def json_score(value, *, path, line: int, field: str = "score") -> float:
+    """A segment's score: a JSON number, finite; NaN for ``null`` or a missing value (``None``)."""
+    if value is None:
+        return math.nan
+    number = float(value) if isinstance(value, Number) else math.nan
+    if not math.isfinite(number):
+        raise InputError(f"'{field}' must be a finite number (or null)", path=path, line=line, value=dumps(value))
+    return number
 
 
 def expect(value, kind: type, message: str, *, path, line: int):

@@ -4,7 +4,9 @@
 ``show=COL,start=COL,end=COL,title=COL`` says which column (a CSV's header name, a JSON record's key) holds
 what. Besides those: ``duration=COL`` (an end is its start plus the duration), ``date=COL`` and
 ``date_format=FORMAT`` (a strptime format; default ISO ``%Y-%m-%d``), ``records=KEY`` (the list of stories
-inside each JSON record) and, for units, ``text=``, ``speaker=``, ``topic=``.
+inside each JSON record), ``score=COL`` (a segment's score, the
+confidence of the boundary at its start: :mod:`tvseg.retrieval.confidence`; an empty cell or ``null``: none)
+and, for units, ``text=``, ``speaker=``, ``topic=``.
 
 - Without ``show=``, the show is the file's stem. Without ``end=`` and ``duration=``, a story ends where the
   next story of its show starts; the last one of a show has no end and is refused.
@@ -20,13 +22,15 @@ inside each JSON record) and, for units, ``text=``, ``speaker=``, ``topic=``.
 from __future__ import annotations
 
 import datetime
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from tvseg.errors import InputError, UsageError
-from tvseg.readers.corpus import Rows
+from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.json_values import Number, dumps, expect
 from tvseg.readers.tables import Table
 from tvseg.readers.time_origin import per_side
@@ -34,10 +38,11 @@ from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["ColumnMap", "SideColumns", "parse_columns", "table_mapped_rows", "json_mapped_rows"]
 
-FIELDS = ("show", "start", "end", "duration", "title", "text", "speaker", "topic", "date")
+FIELDS = ("show", "start", "end", "duration", "title", "text", "speaker", "topic", "date", "score")
 """The keys of ``--columns`` that name a column."""
 
 _OPTIONS = ("date_format", "records")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _DAY = 86400.0
 
 
@@ -132,6 +137,7 @@ class _Stories:
         self.end: list[float | None] = []
         self.day: list[datetime.date | None] = []
         self.line: list[int] = []
+        self.score: list[float] = []
         self.texts: dict[str, list[str]] = {k: [] for k in self._text_keys()}
 
     def _text_keys(self) -> tuple[str, ...]:
@@ -145,6 +151,17 @@ class _Stories:
         return parse_time(
             value, path=self.path, line=line, field=field, clock=not json_number, decimal_comma=self.decimal_comma
         )
+
+    def number(self, value, *, line: int, key: str) -> float:
+        """A finite number as written (a comma as the decimal mark where times have one); NaN for an empty
+        cell or ``null``."""
+        text = "" if value is None else str(value).strip()
+        if not text:
+            return float("nan")
+        number = text.replace(",", ".") if self.decimal_comma else text
+        if _NUMBER.fullmatch(number) is None or not math.isfinite(float(number)):
+            raise InputError(f"{key} ({self.cmap.get(key)}) is not a number", path=self.path, line=line, value=text)
+        return float(number)
 
     def date(self, value, *, line: int) -> datetime.date:
         fmt = self.cmap.date_format or "%Y-%m-%d"
@@ -177,6 +194,8 @@ class _Stories:
         self.end.append(end)
         self.day.append(day)
         self.line.append(line)
+        if self.cmap.get("score") is not None:
+            self.score.append(self.number(cells.get("score"), line=line, key="score"))
         for key in self.texts:
             value = cells.get(key)
             self.texts[key].append("" if value is None else str(value).strip())
@@ -207,6 +226,8 @@ class _Stories:
             texts["label" if key == "title" else key] = column
         if not self.units and "label" not in texts:
             texts["label"] = np.full(len(show), NO_LABEL, dtype=object)
+        if not self.units and self.cmap.get("score") is not None:
+            texts[SCORE] = np.array(self.score, dtype=np.float64)
         return Rows(names, [self.path] * len(names), show, start=start, end=end, line=line, **texts)
 
     def _next_starts(self, show: np.ndarray, start: np.ndarray, line: np.ndarray, names: list[str]) -> np.ndarray:
@@ -291,7 +312,7 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
             for key, column in cmap.fields:
                 where = story if column in story else record
                 if column not in where:
-                    if key in ("title", "text", "speaker", "topic"):
+                    if key in ("title", "text", "speaker", "topic", "score"):
                         continue
                     keys = sorted({*map(str, story), *map(str, record)} - {cmap.records or ""})
                     raise InputError(

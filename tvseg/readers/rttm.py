@@ -7,7 +7,8 @@ other Unicode space is part of a field)::
 
 Nine fields (RTTM v13) or ten (with SLAT). ``;;`` starts a comment line; blank lines are skipped.
 The show id is FILE, the label of a segment is NAME (``<NA>`` is
-:data:`~tvseg.readers.validation.NO_LABEL`). The channel
+:data:`~tvseg.readers.validation.NO_LABEL`), its score CONF (``<NA>``: none; else a finite number: the
+confidence of the boundary at the segment's start, :mod:`tvseg.retrieval.confidence`). The channel
 is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
 
 The files of a folder are read at once: joined into one text, their lines and fields found with numpy
@@ -29,7 +30,7 @@ import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.progress import iterate
-from tvseg.readers.corpus import Rows
+from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.scan import Scan, categories, plain_decimals
 from tvseg.readers.source import lines_of, read_text
 from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
@@ -80,15 +81,29 @@ def check_types(types) -> frozenset[str]:
     return wanted
 
 
-def _line(raw: str, *, path, number: int, keep: frozenset[str]) -> tuple[float, float] | None:
-    """Check one RTTM line as written: the ``(start, end)`` of a segment to keep, else None.
+def _confidence(text: str, *, path, number: int) -> float:
+    """A segment's CONF: NaN for ``<NA>``, else a finite number."""
+    if text == _NA:
+        return np.nan
+    try:
+        value = float(text)
+    except ValueError:
+        value = np.nan
+    if not np.isfinite(value) or "_" in text:
+        raise InputError("confidence (CONF) is not a number (nor <NA>)", path=path, line=number, value=text)
+    return value
+
+
+def _line(raw: str, *, path, number: int, keep: frozenset[str]) -> tuple[float, float, float] | None:
+    """Check one RTTM line as written: the ``(start, end, confidence)`` of a segment to keep, else None.
 
     Raises
     ------
     InputError
         A wrong number of fields, an unknown type, a time that is not a non-negative number up to
         :data:`~tvseg.readers.validation.MAX_SECONDS` (or ``<NA>`` on a span type), a duration that
-        is not positive, an end (TBEG + TDUR) beyond that bound.
+        is not positive, an end (TBEG + TDUR) beyond that bound, a kept segment's CONF that is neither
+        ``<NA>`` nor a finite number.
     """
     fields = split_fields(raw)
     if len(fields) not in (9, 10):
@@ -115,7 +130,7 @@ def _line(raw: str, *, path, number: int, keep: frozenset[str]) -> tuple[float, 
     end = float(Decimal(start_text) + Decimal(duration_text))
     if end > MAX_SECONDS:
         raise InputError(too_large("end (TBEG + TDUR)"), path=path, line=number, value=raw)
-    return start, end
+    return start, end, _confidence(fields[8], path=path, number=number)
 
 
 def read_rttm(
@@ -165,7 +180,7 @@ def read_rttm(
     fields = scan.count[lines] + 1
     wrong = np.flatnonzero(((fields < 9) | (fields > 10)) & (file_of < failed_at))
     parsed = lines[: wrong[0]] if wrong.size else lines[file_of < failed_at]
-    kind, start, end, names = _regular(scan, parsed, keep)
+    kind, start, end, names, conf = _regular(scan, parsed, keep)
     checked: dict[int, list[str]] = {}
     for i in np.flatnonzero(kind == _SUSPECT).tolist() + ([-1] if wrong.size else []):
         g = int(parsed[i] if i >= 0 else lines[wrong[0]])
@@ -180,11 +195,19 @@ def read_rttm(
             break
         kind[i] = _NONE if span is None else _KEPT
         if span is not None:
-            start[i], end[i] = span
+            start[i], end[i], conf[i] = span
     file_of = file_of[: len(parsed)]
     valid = file_of < failed_at
     rows = _rows(
-        files, file_of, parsed - file_start[file_of] + 1, names, valid, start=start, end=end, kept=kind == _KEPT
+        files,
+        file_of,
+        parsed - file_start[file_of] + 1,
+        names,
+        valid,
+        start=start,
+        end=end,
+        kept=kind == _KEPT,
+        conf=conf,
     )
     return rows, failed
 
@@ -192,10 +215,11 @@ def read_rttm(
 def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     """Parse the ``parsed`` lines (9 or 10 fields each): what each line is (``_SUSPECT``: not regular,
     for :func:`_line` to check; ``_NONE``: no segment; ``_KEPT``: a segment to keep), its start and end,
-    and the shows and labels read (their names, and each line's index among them)."""
+    and the shows and labels read (their names, and each line's index among them), and its CONF (NaN:
+    ``<NA>``, or a line for :func:`_line`)."""
     n = len(parsed)
     if not n:
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), None
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), None, np.zeros(0)
     onset, duration = scan.field(parsed, 3), scan.field(parsed, 4)
     starts, ends = np.concatenate((onset[0], duration[0])), np.concatenate((onset[1], duration[1]))
     plain, decimals = plain_decimals(scan, starts, ends, decimals=True)
@@ -221,7 +245,7 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
         )
 
     times = np.float64 if as_float else str
-    frame = read({0: "category", 1: "category", 3: times, 4: times, 7: "category"})
+    frame = read({0: "category", 1: "category", 3: times, 4: times, 7: "category", 8: "category"})
     assert len(frame) == n  # one row per line that is not blank
     reread = lambda k: read({k: str})[k]
     kinds, kind_codes = categories(frame, 0, reread)
@@ -244,19 +268,34 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     end = np.full(n, np.nan)
     summed = (kind == _SPAN) & kept & span_ok
     end[summed] = _exact_sums(start[summed], decimals[:n][summed], length[summed], decimals[n:][summed])
+    # each distinct CONF read once: <NA>, a finite number, or neither (a kept segment's: checked by _line)
+    texts, conf_codes = categories(frame, 8, reread)
+    values = np.full(len(texts) + 1, np.nan)
+    number_ok = np.zeros(len(texts) + 1, dtype=bool)
+    for k, text in enumerate(texts):
+        try:
+            values[k] = _confidence(text, path=None, number=0)
+            number_ok[k] = True
+        except InputError:
+            pass
+    conf, conf_ok = values[conf_codes], number_ok[conf_codes]
     regular = (
-        (kind == _INFO) | ((kind == _POINT) & point_ok) | ((kind == _SPAN) & span_ok & (~kept | (end <= MAX_SECONDS)))
+        (kind == _INFO)
+        | ((kind == _POINT) & point_ok)
+        | ((kind == _SPAN) & span_ok & (~kept | ((end <= MAX_SECONDS) & conf_ok)))
     )
     return (
         np.where(regular, np.where(summed, _KEPT, _NONE), _SUSPECT),
         start,
         end,
         (categories(frame, 1, reread), categories(frame, 7, reread)),
+        np.where(summed, conf, np.nan),
     )
 
 
-def _rows(files, file_of, line, names, valid, *, kept, start, end) -> Rows:
-    """The rows of the segments kept in the ``valid`` lines, the shows those of every valid line."""
+def _rows(files, file_of, line, names, valid, *, kept, start, end, conf) -> Rows:
+    """The rows of the segments kept in the ``valid`` lines, the shows those of every valid line (their
+    scores when some CONF is a number)."""
     if names is None:
         return Rows([], [], [], start=[], end=[], line=[], label=np.zeros(0, dtype=object))
     (names, show), (labels, label_codes) = names
@@ -264,6 +303,8 @@ def _rows(files, file_of, line, names, valid, *, kept, start, end) -> Rows:
     pair, pairs = pd.factorize(file_of[valid] * len(names) + show[valid])  # in order of appearance
     labels = np.asarray(labels + [None], dtype=object)[:-1]
     kept_valid = kept[valid]
+    scores = conf[kept]
+    extra = {SCORE: scores} if (~np.isnan(scores)).any() else {}
     return Rows(
         [names[k] for k in (pairs % len(names)).tolist()],
         [files[f] for f in (pairs // len(names)).tolist()],
@@ -272,6 +313,7 @@ def _rows(files, file_of, line, names, valid, *, kept, start, end) -> Rows:
         end=end[kept],
         line=line[kept],
         label=labels[label_codes[kept]],
+        **extra,
     )
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.readers.corpus import Rows, check_spans
+from tvseg.readers.corpus import SCORE, Rows, check_spans
 from tvseg.readers.scan import Scan, byte_reader, categories, needs_strip, plain_decimals, regular_records
 from tvseg.readers.source import PADDING, lines_of, read_plain_ascii, read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
@@ -40,11 +40,15 @@ SEGMENT_COLUMNS = ("show", "start", "end", "label")
 UNIT_COLUMNS = ("show", "start", "end", "text", "speaker", "topic")
 METADATA_COLUMNS = ("show", "channel", "programme", "date")
 METADATA_OPTIONAL = ("time_origin",)
+SEGMENT_OPTIONAL = ("score",)
+"""Segments columns read only when present: ``score``, each segment's score (the confidence of the
+boundary at its start, :mod:`tvseg.retrieval.confidence`; an empty cell: none)."""
 """Metadata columns read only when present: ``time_origin`` (:mod:`tvseg.readers.time_origin`)."""
 
 _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
 _TIMES = ("start", "end")
+_NUMBER = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
 _TEXTS = ("text", "speaker", "topic")
 
 
@@ -309,7 +313,7 @@ def _line(text: str, number: int) -> str:
 def table_kind(columns: list[str], *, path) -> str:
     """Tell a CSV's kind by its header: ``"segments"``, ``"units"`` or ``"metadata"``.
 
-    - ``label`` among the columns: a segments table (``show,start,end,label``);
+    - ``label`` among the columns: a segments table (``show,start,end,label[,score]``);
     - ``start`` and ``end`` without ``label``: a breath-group (units) table;
     - ``channel``, ``programme`` or ``date`` without times: a metadata table.
 
@@ -318,7 +322,7 @@ def table_kind(columns: list[str], *, path) -> str:
     present = set(columns)
     allowed: tuple[str, ...]
     if "label" in present:
-        kind, allowed = "segments", SEGMENT_COLUMNS
+        kind, allowed = "segments", SEGMENT_COLUMNS + SEGMENT_OPTIONAL
     elif {"start", "end"} & present:
         kind, allowed = "units", UNIT_COLUMNS
     elif {"channel", "programme", "date", *METADATA_OPTIONAL} & present:
@@ -367,6 +371,8 @@ def table_rows(table: Table, kind: str, *, units: bool) -> Rows:
     columns = {"start": start, "end": end, "line": table.lines}
     if kind == "segments":
         values, codes = _codes(table, frame, "label", empty=NO_LABEL)
+        if "score" in table.names:
+            columns[SCORE] = scores(table, table.read({"score": str})["score"], "score")
         return Rows(names, [table.path] * len(names), show, label=np.asarray(values, dtype=object)[codes], **columns)
     if not units and "topic" not in table.names:
         raise InputError(
@@ -400,6 +406,31 @@ def table_rows(table: Table, kind: str, *, units: bool) -> Rows:
         line=groups.line[first],
         label=labels,
     )
+
+
+def scores(table: Table, cells: pd.Series, name: str) -> np.ndarray:
+    """A score column: finite numbers (a comma as the decimal mark in a ``;`` table), NaN for an empty cell.
+
+    Raises
+    ------
+    InputError
+        A cell that is neither empty nor a finite number, naming its line.
+    """
+    text = cells.fillna("").astype(str).str.strip()
+    if table.separator == ";":
+        text = text.str.replace(",", ".", regex=False)
+    numbers = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
+    empty = (text == "").to_numpy(dtype=bool)
+    bad = ~empty & ~(np.isfinite(numbers) & text.str.fullmatch(_NUMBER).to_numpy(dtype=bool))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(
+            f"{name} is not a number (a segment's score; empty: none)",
+            path=table.path,
+            line=int(table.lines[i]),
+            value=str(cells.iloc[i]),
+        )
+    return np.where(empty, np.nan, numbers)
 
 
 def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:

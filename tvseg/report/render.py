@@ -48,6 +48,7 @@ from tvseg import metrics
 from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
+from tvseg.report.confidence_charts import confidence_section
 from tvseg.report.datafiles import matches_csv
 from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
@@ -212,6 +213,7 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         # one table per metadata column: the share of stories retrieved (R_N) beside the scores
         "group_columns": _labels(metrics.columns(keys_=("recall_n",))) + show_columns[:3],
         "charts": charts,
+        "confidence": confidence_section(getattr(pages, "result", None)),  # scored boundaries
         "metadata_keys": metadata_keys,
         "show_columns": show_columns,
         "show_data": Markup(show_data),  # JSON made safe in a script element by show_table_json
