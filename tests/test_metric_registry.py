@@ -40,7 +40,10 @@ def test_every_output_key_is_registered_and_every_entry_is_output(demo_json):
     # tests/test_chapter_llama.py evaluates one and checks that it outputs exactly these keys
     output |= set(metrics.keys("grounding"))
     assert output - set(metrics.METRICS) == set(), "output keys missing from tvseg.metrics.REGISTRY"
-    assert set(metrics.METRICS) - output == set(), "registry entries no evaluation outputs"
+    # the captioning metrics need Java and --preset vidchapters: tests/test_captioning_metrics.py outputs them
+    assert set(metrics.METRICS) - output - set(metrics.keys("captioning")) == set(), (
+        "registry entries no evaluation outputs"
+    )
 
 
 def test_counts_are_integers_and_intervals_follow_the_registry(demo_json):

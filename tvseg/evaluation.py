@@ -29,6 +29,7 @@ from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
 from tvseg.retrieval.bootstrap import paired_bootstrap
+from tvseg.retrieval.captioning import wanted as captioning_wanted
 from tvseg.retrieval.confidence import ShardConfidence, SystemConfidence, join_confidence, shard_confidence
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
@@ -443,6 +444,7 @@ def score_shard(
         unit="system",
         minimum=1 if bars_enabled(len(shows), SCORING_BAR_SHOWS) else len(p.systems) + 1,
     )
+    captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics (Java)
     for name, hyp in systems:
         scores = score_shows(
             ref,
@@ -457,6 +459,7 @@ def score_shard(
             title_f1_threshold=settings.title_f1_threshold,
             title_stemmer=settings.title_stemming,
             titles=(titles or {}).get(name),
+            captioning=captioning,
         )
         units = None
         if p.units is not None or settings.units == "frames":

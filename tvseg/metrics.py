@@ -71,7 +71,7 @@ class Metric:
         A short column label (plain text).
     group : str
         ``"coverage"``, ``"boundary"``, ``"count"``, ``"story"`` (the story classes' counts),
-        ``"title"``, ``"chapters"`` or ``"unit"``: the computation that makes it (and the report table
+        ``"title"``, ``"chapters"``, ``"captioning"`` or ``"unit"``: the computation that makes it (and the report table
         that shows it).
     kind : str
         ``"rate"`` (a fraction, higher is better), ``"error"`` (a fraction or more, lower is better) or
@@ -555,6 +555,38 @@ REGISTRY: tuple[Metric, ...] = (
         "chapters); corpus value: the mean over shows with a titled reference segment (not pooled)",
         True,
         **_rate("title_matched_sum", "title_list_n_shows"),
+    ),
+    # VidChapters' captioning metrics of the titles (issue 28): tvseg.retrieval.captioning, pycocoevalcap's
+    # scorers on dvc_eval's caption pairs; computed only when asked (--preset vidchapters), with
+    # tvseg[captioning] and Java. Corpus value: the mean over shows (and tIoU 0.3/0.5/0.7/0.9), not pooled.
+    *(
+        Metric(
+            key,
+            label,
+            "captioning",
+            "rate",
+            _VIDCHAPTERS + source + _MEAN_OVER_SHOWS,
+            fraction=key != "dvc_cider",
+            **_rate(key + "_sum", "dvc_n_shows"),
+        )
+        for key, label, source in (
+            (
+                "dvc_meteor",
+                "METEOR",
+                "evaluate_tiou: METEOR 1.5 (pycocoevalcap, PTB-tokenised) of the title pairs at tIoU >= t",
+            ),
+            ("dvc_cider", "CIDEr", "evaluate_tiou: CIDEr-D (pycocoevalcap Cider) of the title pairs at tIoU >= t"),
+            *(
+                (
+                    f"dvc_bleu{n}",
+                    f"BLEU-{n}",
+                    f"evaluate_tiou: BLEU-{n} (pycocoevalcap) of the title pairs at tIoU >= t",
+                )
+                for n in (1, 2, 3, 4)
+            ),
+            ("dvc_rougeL", "ROUGE-L (dvc)", "evaluate_tiou: ROUGE-L (pycocoevalcap) of the title pairs at tIoU >= t"),
+            ("soda_c", "SODA_c", "eval_soda.py, SODA/soda.py: SODA_c F with METEOR (tIoU x METEOR, its DP matching)"),
+        )
     ),
 )
 

@@ -7,7 +7,9 @@ as they are, and so does tvseg for the metrics whose definitions hold for any se
 - VidChapters' detection precision, recall and F over tIoU thresholds (``vc_detection_*``) and navigation
   precision and recall (``nav_*``): each prediction and each reference chapter counts when some partner is
   close enough, whatever the other predictions (:mod:`tvseg.retrieval.chapters`);
-- ``chapter_count_error``, ``n_reference`` and ``n_hypothesis``.
+- ``chapter_count_error``, ``n_reference`` and ``n_hypothesis``;
+- under ``--preset vidchapters``, the captioning metrics of the titles (METEOR, CIDEr, BLEU, ROUGE-L at
+  tIoU thresholds, SODA_c: :mod:`tvseg.retrieval.captioning`), which ``dvc_eval`` defines on any predictions.
 - for a system giving one segment per reference title, VidChapters' grounding R@1 (``grounding_*``,
   :mod:`tvseg.retrieval.grounding`).
 
@@ -45,6 +47,7 @@ from tvseg.columns import Segments, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
+from tvseg.retrieval.captioning import CAPTIONING_KEYS, captioning_components
 from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
 from tvseg.retrieval.grounding import GROUNDING_COMPONENTS, GROUNDING_KEYS, grounding_components
 from tvseg.time_base import check_hypothesis_extents
@@ -63,7 +66,14 @@ __all__ = [
     "keep_only",
 ]
 
-ALLOWED_KEYS = (*DETECTION_KEYS, *NAVIGATION_KEYS, "chapter_count_error", "n_reference", "n_hypothesis")
+ALLOWED_KEYS = (
+    *DETECTION_KEYS,
+    *NAVIGATION_KEYS,
+    "chapter_count_error",
+    "n_reference",
+    "n_hypothesis",
+    *CAPTIONING_KEYS,
+)
 """The metrics reported for a system whose segments overlap."""
 ALLOWED_KEYS += GROUNDING_KEYS  # for a system giving one segment per reference title (tvseg.retrieval.grounding)
 
@@ -186,6 +196,9 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
         for key, values in kernel(p.reference_segments, own, n).items():
             components[key] = values
     components["n_hypothesis"] = np.bincount(own.show, minlength=n)
+    if getattr(scores, "captioning", False) and scores.titles:  # VidChapters' title captioning metrics
+        for key, values in captioning_components(p.reference_segments, own, n).items():
+            components[key] = values
     result = copy.copy(scores)  # its cached values kept, the components replaced
     result.components = components
     return result

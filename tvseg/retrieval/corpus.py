@@ -52,6 +52,7 @@ import pandas as pd
 from tvseg.columns import Segments
 from tvseg.exact import tick
 from tvseg.metrics import component_kernel, component_kernels
+from tvseg.retrieval import captioning as _captioning  # noqa: F401  (registers its component kernel)
 from tvseg.retrieval import chapter_llama as _chapter_llama  # noqa: F401  (registers its component kernel)
 from tvseg.retrieval import grounding as _grounding  # noqa: F401  (registers its component kernel)
 from tvseg.retrieval.boundaries import extract, regions
@@ -124,6 +125,7 @@ class ShowScores:
     titles_asked: bool | None = None
     title_stemmer: bool = False
     title_match_tolerance: float = 5.0
+    captioning: bool = False
 
     @property
     def n(self) -> int:
@@ -346,6 +348,7 @@ def score_shows(
     titles: bool | None = None,
     title_stemmer: bool = False,
     title_match_tolerance: float = 5.0,
+    captioning: bool = False,
 ) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring), from every
     component kernel registered (:func:`tvseg.metrics.component_kernel`), each run once.
@@ -368,6 +371,9 @@ def score_shows(
     title_match_tolerance : float
         Seconds within which the starts and the ends of temporally matched chapters must both lie
         (chunkseg's ``tolerance``, 5 s by default).
+    captioning : bool
+        Also VidChapters' captioning metrics of the titles (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c:
+        :mod:`tvseg.retrieval.captioning`; needs ``tvseg[captioning]`` and Java).
     """
     scores = ShowScores(
         reference,
@@ -383,6 +389,7 @@ def score_shows(
         titles,
         title_stemmer,
         title_match_tolerance,
+        captioning,
     )
     _ = scores.components, scores.boundary_matched  # every kernel runs here, once (a shard's scores travel computed)
     return scores

@@ -68,6 +68,8 @@ TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
 CHAPTER_METRICS = keys("chapters")
 STORY_COUNTS = keys("story")
 GROUNDING_METRICS = keys("grounding")
+CAPTIONING_METRICS = keys("captioning")  # only when asked (tvseg.retrieval.captioning)
+GROUNDING_METRICS = keys("grounding")
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
@@ -79,11 +81,14 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
     stories = STORY_COUNTS[0] in out
     grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
+    captioning = CAPTIONING_METRICS[0] in out
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
         + ([*CHAPTER_METRICS] if chapters else [])
         + ([*STORY_COUNTS] if stories else [])
+        + ([*GROUNDING_METRICS] if grounding else [])
+        + ([*CAPTIONING_METRICS] if captioning else [])
         + ([*GROUNDING_METRICS] if grounding else [])
     )
     index = getattr(components, "index", None)
