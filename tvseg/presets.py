@@ -115,6 +115,9 @@ _PRESETS = (
         sources={
             "headline": "eval_dvc: Precision, Recall at tIoU 0.3/0.5/0.7/0.9 averaged over videos, then over "
             "thresholds (tvseg's corpus value of vc_detection_*)",
+            "captioning": "eval_dvc's evaluate_tiou (METEOR, CIDEr-D, BLEU-1..4, ROUGE-L of the title pairs at tIoU "
+            ">= t after pycocoevalcap's Java PTB tokenisation, per video, then averaged over videos and thresholds) "
+            "and eval_soda (SODA_c, METEOR), read at commit fa3900c6",
         },
         columns=("vc_detection_precision", "vc_detection_recall", "vc_detection_f1"),
         differences=(
@@ -124,7 +127,12 @@ _PRESETS = (
             "(with a warning); their tIoU can differ",
             "dvc_eval keeps only the first 1,000 predictions of a video (max_proposals), tvseg all of them",
             "tvseg decides tIoU > t exactly, dvc_eval in floats with + 1e-8 in the union (tvseg.retrieval.chapters)",
-            "the captioning metrics (METEOR, CIDEr, BLEU, ROUGE-L at each tIoU) are not computed",
+            "the captioning metrics of the titles (dvc_meteor, dvc_cider, dvc_bleu1..4, dvc_rougeL: eval_dvc's "
+            "evaluate_tiou averaged over tIoU 0.3/0.5/0.7/0.9; soda_c: eval_soda's SODA_c with METEOR) are computed "
+            "only with tvseg[captioning] and Java (else a warning names what is missing); a video's unmatched "
+            "predictions meet seeded random strings where dvc_eval's are unseeded (no score depends on the "
+            "letters); SODA_c's DP on a video of about 1,000 chapters: dvc_eval's recursion fails and scores 0, "
+            "tvseg computes it (tvseg.retrieval.captioning)",
         ),
     ),
     _preset(
