@@ -325,9 +325,11 @@ def accepted(
     np.logical_or.at(bad_cluster, cluster, ~ok)
     whole = ~bad_cluster[cluster]
     out[live[whole]] = True
-    hard = np.flatnonzero(~whole)
-    if len(hard):
-        out[live[hard]] = _greedy(a[hard].tolist(), b[hard].tolist(), score[live[hard]])
+    # each cluster that cannot be matched whole by its own trees (clusters share no reference boundary)
+    bounds = np.append(first, len(live)).tolist()
+    for c in np.flatnonzero(bad_cluster).tolist():
+        lo, hi = bounds[c], bounds[c + 1]
+        out[live[lo:hi]] = _greedy((a[lo:hi] - a[lo]).tolist(), (b[lo:hi] - a[lo]).tolist(), score[live[lo:hi]])
     return out
 
 
