@@ -1,0 +1,57 @@
+"""VidChapters' captioning metrics of titles (tvseg.retrieval.captioning) on growing corpora (issue 28).
+
+    python tests/benchmarks/bench_captioning.py [--shows 10 100 1000] [--per-show 10]
+
+Needs ``tvseg[captioning]`` and Java. METEOR's Java process is started first and timed on its own (it loads
+its paraphrase table once per run); then, for each size, a corpus of shows of ``--per-show`` chapters on each
+side (random whole-second cuts in a 600 s show, titles of 1 to 5 words from a small vocabulary) is scored by
+:func:`tvseg.retrieval.captioning.captioning_components`, and the wall time is printed with the time per show
+(flat when the work is linear in the shows: per show, four tIoU thresholds of pycocoevalcap scorers and one
+batch of METEOR segments for SODA_c).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from tvseg.columns import Segments
+from tvseg.retrieval import captioning
+
+DURATION = 600
+WORDS = np.array(["news", "weather", "sports", "report", "results", "election", "cooking", "pasta", "final", "recap"])
+
+
+def corpus(rng: np.random.Generator, n_shows: int, per_show: int) -> Segments:
+    cuts = np.sort(rng.random((n_shows, DURATION - 1)).argsort(axis=1)[:, : per_show - 1] + 1, axis=1)
+    start = np.concatenate((np.zeros((n_shows, 1)), cuts), axis=1).astype(float)
+    end = np.concatenate((cuts, np.full((n_shows, 1), DURATION)), axis=1).astype(float)
+    label = np.array(
+        [" ".join(rng.choice(WORDS, size=rng.integers(1, 6))) for _ in range(n_shows * per_show)], dtype=object
+    )
+    show = np.repeat(np.arange(n_shows, dtype=np.int64), per_show)
+    return Segments(show=show, start=start.ravel(), end=end.ravel(), label=label, n_shows=n_shows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shows", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--per-show", type=int, default=10)
+    args = parser.parse_args()
+    captioning.require_captioning()
+    t = time.perf_counter()
+    captioning.Scorers().meteor_segments(["a"], ["a"])
+    print(f"METEOR start (paraphrase table loaded): {time.perf_counter() - t:.1f} s")
+    rng = np.random.default_rng(0)
+    for n in args.shows:
+        reference, hypothesis = corpus(rng, n, args.per_show), corpus(rng, n, args.per_show)
+        t = time.perf_counter()
+        captioning.captioning_components(reference, hypothesis, n)
+        elapsed = time.perf_counter() - t
+        print(f"{n:6d} shows x {args.per_show} chapters: {elapsed:8.2f} s  ({1000 * elapsed / n:.1f} ms per show)")
+
+
+if __name__ == "__main__":
+    main()
