@@ -97,7 +97,10 @@ def grounding_pairs(reference: Segments, hypothesis: Segments) -> tuple[np.ndarr
     queries = np.flatnonzero(titled)
     q_show, q_title = reference.show[queries], reference.label[queries].astype(str)
     h_show, h_title = hypothesis.show, hypothesis.label.astype(str)
-    answered = np.bincount(h_show, minlength=reference.n_shows) > 0
+    n_answers = np.bincount(h_show, minlength=reference.n_shows)
+    answered = n_answers > 0
+    if (n_answers[answered] != np.bincount(q_show, minlength=reference.n_shows)[answered]).any():
+        return None  # a show with more or fewer segments than titles: no title-by-title comparison needed
     asked = Counter(zip(q_show[answered[q_show]].tolist(), q_title[answered[q_show]].tolist()))
     if asked != Counter(zip(h_show.tolist(), h_title.tolist())):
         return None
