@@ -389,6 +389,13 @@ def test_grounding_keys_only_for_one_segment_per_title(tmp_path):
     # [0, 60] vs [0, 50): 50/60 = 0.83; [45, 100] vs [50, 100): 50/55 = 0.91; starts 0 and 5 s off
     assert [system["corpus"][f"grounding_r1_iou_{t}"] for t in (30, 50, 70, 90)] == [1, 1, 1, 0.5]
     assert [system["corpus"][f"grounding_r1_{d}s"] for d in (1, 3, 5, 10)] == [0.5, 0.5, 1, 1]
+    # disjoint answers (scored with every other metric too): [0, 45] vs [0, 50): 0.9; [53, 100] vs [50, 100): 0.94,
+    # its start 3 s off
+    disjoint = {"results": {"v": [{"timestamp": [0, 45], "sentence": "a"}, {"timestamp": [53, 100], "sentence": "b"}]}}
+    system = evaluate_files(tmp_path, reference, disjoint)
+    assert "cov_n" in system["corpus"]
+    assert [system["corpus"][f"grounding_r1_iou_{t}"] for t in (30, 50, 70, 90)] == [1, 1, 1, 1]
+    assert [system["corpus"][f"grounding_r1_{d}s"] for d in (1, 3, 5, 10)] == [0.5, 1, 1, 1]
     # other titles, or one title missing: a chaptering, not a grounding submission
     for entries in (
         [{"timestamp": [0, 60], "sentence": "a"}, {"timestamp": [45, 100], "sentence": "c"}],

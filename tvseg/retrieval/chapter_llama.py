@@ -119,7 +119,7 @@ def chapter_llama_chapters(side: Segments, origin: np.ndarray, end: np.ndarray) 
     origin = np.where(has_origin, origin, 0.0)
     region_end = np.asarray(end, dtype=float).copy()
     last_end = np.zeros(side.n_shows)
-    last_end[show] = side.end  # sorted by (show, start): each show's last segment is written last
+    np.maximum.at(last_end, show, np.asarray(side.end, dtype=float))  # disjoint: the last segment's end
     region_end[~np.isfinite(region_end)] = last_end[~np.isfinite(region_end)]
     added = first & has_origin[show] & (side.start_ticks > ticks(origin[show]))
     # the added chapters go before their show's first start: insert at those positions
