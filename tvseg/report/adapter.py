@@ -287,8 +287,9 @@ class ResultPages:
 
     def scores_json(self, run_id: str | None = None):
         """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
-        pieces (the text of a large corpus is never held whole)."""
-        return scores_chunks(with_run_id(self.result.to_json(), run_id))
+        pieces (the per-show tables a block of rows at a time, each row on one line, as ``--json``
+        streams them: the text of a large corpus is never held whole)."""
+        return scores_chunks(with_run_id(self.result.to_json(stream=True), run_id))
 
     def match_systems(self) -> list:
         """Per system, ``(name, show index of each match row, columns)`` for all shows at once
