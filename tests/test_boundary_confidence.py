@@ -438,3 +438,41 @@ def test_det_curve_with_units_ends_at_the_systems_cseg(tmp_path):
     assert 0.3 * det["p_miss"][-1] + 0.3 * 0.7 * det["p_fa"][-1] == pytest.approx(s["corpus"]["cseg"], abs=1e-15)
     assert all(a >= b for a, b in zip(det["p_miss"], det["p_miss"][1:]))  # misses fall as boundaries are kept
     assert all(a <= b for a, b in zip(det["p_fa"], det["p_fa"][1:]))
+
+
+# --- the DET curve's probes against C_seg's kernel at each threshold ------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ref=st.lists(st.integers(1, 9), min_size=1, max_size=8),
+    cuts=st.lists(st.tuples(st.integers(1, 60), st.integers(0, 4)), max_size=12),
+    k=st.sampled_from([None, 1, 2, 3, 5]),
+)
+def test_det_points_are_cseg_rates_of_the_hypothesis_kept_at_each_threshold(ref, cuts, k):
+    # the hypothesis: boundary positions with scores (a position given twice keeps its highest score);
+    # at threshold t it is the segmentation of the positions scored >= t, and C_seg's own kernel
+    # (tvseg.unit.windows.window_counts on its probes) gives P_miss and P_fa there
+    from tvseg.retrieval.confidence import probe_counts
+    from tvseg.unit.masses import boundary_positions, check_pair, from_positions
+    from tvseg.unit.windows import cseg_geometry, window_counts
+
+    n = sum(ref)
+    best = {}
+    for position, score in cuts:
+        if position < n:
+            best[position] = max(best.get(position, -1), score / 4)
+    positions = np.array(sorted(best), dtype=np.int64)
+    scores = np.array([best[p] for p in positions.tolist()])
+    r = boundary_positions(np.array(ref))
+    g = cseg_geometry(check_pair(ref, [n]), k)
+    separated, top, count = probe_counts([n], [r], [positions], [scores], lo=g.lo, hi=g.hi, width=g.width)
+    det = det_curve(separated, top, weights=count)
+    for t, p_miss, p_fa in zip(det.thresholds, det.p_miss, det.p_fa):
+        kept = from_positions(positions[scores >= t], n)
+        pairs = check_pair(ref, kept)
+        c = window_counts(pairs, cseg_geometry(pairs, k), sweep=False)
+        miss, on = int(c.miss[0]), int(c.in_reference[0])
+        fa, off = int(c.false_alarm[0]), int(c.windows[0] - c.in_reference[0])
+        assert (math.isnan(p_miss) and on == 0) or p_miss == miss / on
+        assert (math.isnan(p_fa) and off == 0) or p_fa == fa / off

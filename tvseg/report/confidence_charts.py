@@ -21,7 +21,7 @@ def confidence_section(result: Any) -> dict | None:
         return None
     ticks = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     chart = line_chart(
-        title="Boundary precision against recall over the score thresholds",
+        title="Boundary precision against recall",
         x_label="recall",
         y_label="precision",
         series=[(name, list(zip(c.curve.recall.tolist(), c.curve.precision.tolist()))) for name, c in scored],

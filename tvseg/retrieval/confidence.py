@@ -336,21 +336,28 @@ def accepted(
 def _greedy(a: list[int], b: list[int], score: NDArray[np.float64]) -> NDArray[np.bool_]:
     """The matroid greedy on boundaries ``0..m-1`` (sorted by time, windows ``[a_j, b_j)``), by
     decreasing score: two segment trees hold :math:`b_k - C_k` and :math:`C_{k-1} - a_k`, a boundary not
-    accepted yet carrying ``big`` more (so it never gives a minimum)."""
+    accepted yet carrying ``big`` more (so it never gives a minimum); a Fenwick tree counts :math:`C`."""
     m = len(a)
     big = 4 * (m + max(b) + 2)
     x = _Tree([bk + big for bk in b])  # b_k - C_k (+ big until accepted)
     y = _Tree([-ak + big for ak in a])  # C_{k-1} - a_k (+ big until accepted)
+    fenwick = [0] * (m + 1)  # accepted boundaries, prefix sums
     out = np.zeros(m, dtype=bool)
     for j in np.argsort(-score, kind="stable").tolist():
-        x_j = x.min(j, j + 1) - big  # C_j = C_{j-1}: j is not accepted
-        y_j = y.min(j, j + 1) - big
-        if min(x.min(j + 1, m), x_j) + min(y.min(0, j), y_j) >= 1:
+        before, i = 0, j  # C_{j-1}: accepted boundaries before j
+        while i > 0:
+            before += fenwick[i]
+            i &= i - 1
+        if min(x.min(j + 1, m), b[j] - before) + min(y.min(0, j), before - a[j]) >= 1:
             out[j] = True
             x.add(j, j + 1, -big)
             y.add(j, j + 1, -big)
             x.add(j, m, -1)
             y.add(j + 1, m, 1)
+            i = j + 1
+            while i <= m:
+                fenwick[i] += 1
+                i += i & -i
     return out
 
 
