@@ -10,7 +10,7 @@ from tvseg.settings import Settings
 
 
 def test_every_field_is_in_the_signature():
-    settings = Settings()
+    settings = Settings(level=1)  # the reference's level is in it when given (tests/test_hierarchical_reference.py)
     keys = [part.split(":", 1)[0] for part in settings.signature().split("|")]
     for f in dataclasses.fields(Settings):
         if f.name == "preset":  # the one label: the fields it set are in the signature, not its name
@@ -35,6 +35,7 @@ def test_every_field_is_in_the_signature():
         ("bootstrap", 10),
         ("seed", 3),
         ("confidence", 0.9),
+        ("level", 2),
     ],
 )
 def test_changing_any_setting_changes_the_signature(field_name, value):

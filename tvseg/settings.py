@@ -67,6 +67,11 @@ class Settings:
         Seed of the bootstrap's random generator.
     confidence : float
         Coverage of the bootstrap confidence intervals.
+    level : int or None
+        The level of a hierarchical reference the systems are scored at (:mod:`tvseg.readers.levels`):
+        the reference is read at it (``read_segments(..., level=N)``; ``tvseg evaluate --level N``). None:
+        the reference as it is. In the signature and the JSON settings only when given, so that a run
+        without levels keeps its signature.
     preset : str or None
         The preset (:data:`tvseg.presets.PRESETS`) the other fields were taken from, explicit values
         winning: a label shown in the summary and the JSON settings, not in the signature (the fields
@@ -86,6 +91,7 @@ class Settings:
     bootstrap: int = _key(1000, "boot", "bootstrap resamples")
     seed: int = _key(0, "seed", "bootstrap seed")
     confidence: float = _key(0.95, "ci", "confidence level")
+    level: int | None = _key(None, "level", "reference level (hierarchical reference)")
     preset: str | None = field(default=None, metadata={"key": None, "doc": "preset the values came from (a label)"})
 
     def __post_init__(self) -> None:
@@ -123,6 +129,10 @@ class Settings:
                 raise UsageError(f"{name} must be a non-negative integer, got {v!r}")
         if self.preset is not None and self.preset not in PRESET_NAMES:
             raise UsageError(f"preset must be one of {', '.join(PRESET_NAMES)}, got {self.preset!r}")
+        if self.level is not None and (
+            isinstance(self.level, bool) or not isinstance(self.level, int) or self.level < 1
+        ):
+            raise UsageError(f"level must be a positive integer, got {self.level!r}")
         if self.bootstrap > MAX_BOOTSTRAP:
             raise UsageError(
                 f"bootstrap must be at most {MAX_BOOTSTRAP:,} resamples (a 95% interval is stable "
@@ -134,15 +144,18 @@ class Settings:
         return Settings(**{**self.as_dict(), **changes})
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict (the JSON ``settings`` object; ``preset`` only when one was used)."""
+        """The fields as a plain dict (the JSON ``settings`` object; ``preset`` only when one was used,
+        ``level`` only when given)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        if out["preset"] is None:
-            del out["preset"]
+        for name in _WHEN_GIVEN:
+            if out[name] is None:
+                del out[name]
         return out
 
     def signature(self) -> str:
         """One line that encodes every setting that changes a number, and the tvseg version (not the
-        preset's name: the fields it set are in the line with their effective values).
+        preset's name: the fields it set are in the line with their effective values; the reference's
+        level only when given).
 
         Examples
         --------
@@ -155,9 +168,15 @@ class Settings:
         for f in dataclasses.fields(self):
             if f.metadata["key"] is None:  # a label (preset), no number depends on it
                 continue
+            if f.name in _WHEN_GIVEN and getattr(self, f.name) is None:
+                continue
             parts.append(f"{f.metadata['key']}:{_show(f.name, getattr(self, f.name))}")
         parts.append(f"version:{__version__}")
         return "|".join(parts)
+
+
+_WHEN_GIVEN = ("preset", "level")
+"""The fields left out of the JSON settings (and, ``level``, of the signature) when None."""
 
 
 def _show(name: str, value: object) -> str:

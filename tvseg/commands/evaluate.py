@@ -198,6 +198,14 @@ def add_input_arguments(p) -> None:
         choices=CONVENTIONS,
         help="how Pk and WindowDiff count windows (default: paper; see docs/conventions.md)",
     )
+    p.add_argument(
+        "--level",
+        metavar="N",
+        help="score the systems against the reference at level N of a hierarchical reference (Wiki-727K's "
+        "headers, a CSV column read with --columns ...,level=COL, a JSON segmentation's level fields): the "
+        "boundaries of the segments of level <= N; all: the usual run, then each level in turn (the summary "
+        "and the JSON's levels). Default: the reference as it is (Wiki-727K: levels 1-2, as its loader)",
+    )
     p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 1000, 0: none)")
     p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
     p.add_argument(
@@ -325,6 +333,7 @@ def files_of(args):
         metadata=args.metadata,
         format=args.format,
         encoding=encoding,
+        level=settings.level,
     )
     return settings, files
 
@@ -339,6 +348,9 @@ def settings_of(args) -> Settings:
     elif args.units:
         given["units"] = "file"
     given["uem"] = args.uem is not None
+    level = _level(args)
+    if isinstance(level, int):
+        given["level"] = level
     return Settings(**effective_settings(getattr(args, "preset", None), given, {}))
 
 
@@ -354,6 +366,16 @@ _OPTION_FIELDS = {
     "seed": "seed",
 }
 """Option dest -> Settings field, for the options whose default (None) means "not given"."""
+
+
+def _level(args):
+    """``--level``: None, a positive integer or ``"all"``."""
+    from tvseg.readers.levels import level_option
+
+    try:
+        return level_option(getattr(args, "level", None), allow_all=True)
+    except UsageError:
+        raise UsageError(f"--level must be a positive integer or all, not {args.level!r}") from None
 
 
 def _preset_help(preset) -> str:
@@ -389,11 +411,19 @@ def run(args) -> int:
     set_mode(getattr(args, "progress", None))
     runs = annotator_runs(args)
     if runs is not None:
+        if getattr(args, "level", None) is not None:
+            raise UsageError("--level reads one reference at a level: it excludes several annotators")
         return _run_annotators(args, runs)
     settings, files = files_of(args)
+    every_level = _level(args) == "all"
+    if every_level and args.html is not None:
+        raise UsageError("--level all gives the levels in the summary and the JSON; a report draws one: --level N")
     result = _score(args, settings, files)
+    levels = _levels(args, settings, files) if every_level else {}
     shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
     print(summary(result), file=shown)
+    for level, at in levels.items():
+        print(f"\nlevel {level}:\n{summary(at)}", file=shown)
     run_id = new_run_id()
     if args.html is not None:
         from tvseg.report import write_report
@@ -410,8 +440,39 @@ def run(args) -> int:
             data["time_origins"] = origins_json(
                 origins, result.shows, systems=list(files.hypotheses), units=bool(files.units), uem=bool(files.uem)
             )
+        if levels:
+            data["levels"] = levels_json(levels)
         _write_json(args, data)
     return 0
+
+
+def _levels(args, settings, files) -> dict:
+    """``--level all``: ``{level: the evaluation against the reference at that level}``, every level of
+    the reference (:func:`tvseg.readers.segment_levels`) in increasing order."""
+    from dataclasses import replace
+
+    from tvseg.readers import segment_levels
+
+    columns = files.columns.of("reference") if files.columns else None
+    found = segment_levels(files.reference, format=files.format, encoding=files.encoding, columns=columns)
+    return {level: _score(args, settings.replace(level=level), replace(files, level=level)) for level in found}
+
+
+def levels_json(levels: dict) -> dict:
+    """The JSON's ``levels``: per level (its number as text), the signature, the number of shows and each
+    system's pooled (``corpus``) and ``macro`` values with their bootstrap intervals."""
+    out = {}
+    for level, result in levels.items():
+        document = result.to_json(stream=True)
+        out[str(level)] = {
+            "signature": document["signature"],
+            "shows": len(result.shows),
+            "systems": {
+                name: {key: values[key] for key in ("corpus", "macro", "bootstrap")}
+                for name, values in document["systems"].items()
+            },
+        }
+    return out
 
 
 def _write_json(args, data) -> None:

@@ -26,13 +26,21 @@ from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segmen
 from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.corpus import SCORE, Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
+from tvseg.readers.levels import LEVEL, NO_LEVEL, at_level, level_option, levels_in, without_levels
 from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
-from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS, in_units, is_corpus_file, split_coder, text_corpus_rows
+from tvseg.readers.text_corpora import (
+    TEXT_CORPUS_FORMATS,
+    in_units,
+    is_corpus_file,
+    split_coder,
+    text_corpus_rows,
+    wiki727k_levels,
+)
 from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
 from tvseg.readers.validation import NO_LABEL
@@ -51,6 +59,7 @@ __all__ = [
     "detect_format",
     "list_files",
     "read_segments",
+    "segment_levels",
     "read_units",
     "read_uem",
     "read_metadata",
@@ -206,6 +215,7 @@ def read_segments(
     encoding: str | None = None,
     columns: str | ColumnMap | None = None,
     time_origin: float | Mapping[str, float] | None = None,
+    level: int | None = None,
 ) -> SegmentColumns:
     """Read topic segmentations from a file or a folder of files.
 
@@ -246,6 +256,11 @@ def read_segments(
     time_origin : float or dict of str to float, optional
         Each show's origin on the clock in seconds (one for every show, or ``{show: seconds}``), subtracted
         from its times (:mod:`tvseg.readers.time_origin`); a time before it is an error.
+    level : int, optional
+        Read a hierarchical reference at this level (:mod:`tvseg.readers.levels`): the segments of a
+        deeper level join the segment before them. The levels are Wiki-727K's headers, a CSV column read
+        with ``columns="...,level=COL"`` or a JSON segmentation's ``level`` fields; every file read must
+        have them. Default: every segment as it is (Wiki-727K: levels 1 and 2, as its loader reads it).
 
     Returns
     -------
@@ -258,9 +273,11 @@ def read_segments(
     ------
     InputError
         Any file that breaks the policy of ``formats/README.md`` (bytes that do not decode as
-        ``encoding`` among them), a show found in two files, or an unknown ``encoding``.
+        ``encoding`` among them), a show found in two files, or an unknown ``encoding``; with ``level``, a
+        file without levels, a level that is not a positive integer.
     """
     check_encoding(encoding)
+    level = level_option(level)  # type: ignore[assignment]
     if format is None and _segeval_json(path, encoding=encoding):
         format = "segeval"
     path, coder = split_coder(path) if format == "segeval" else (path, None)
@@ -283,12 +300,18 @@ def read_segments(
 
     def read(file: Path) -> Rows | None:
         rows = read_one(file)
-        return rows if rows is None else shift_rows(rows, time_origin, side=side)
+        if rows is None:
+            return rows
+        if level is not None and kinds[file] != "wiki727k":
+            if LEVEL not in rows.texts:
+                raise InputError(NO_LEVEL, path=file)
+            rows = at_level(rows, level)
+        return shift_rows(without_levels(rows), time_origin, side=side)
 
     def read_one(file: Path) -> Rows | None:
         kind = kinds[file]
         if kind in TEXT_CORPUS_FORMATS:
-            return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding)
+            return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding, level=level)
         if kind == "records":
             return _mapped_rows(file, format, mapping, encoding=encoding, units=False)
         if kind == "jsonl":
@@ -306,6 +329,8 @@ def read_segments(
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     batch = None
+    if rttm and level is not None:
+        raise InputError(NO_LEVEL, path=rttm[0])
     if rttm:
         batch_rows, batch_error = read_rttm(rttm, types=types, encoding=encoding)
         batch = (set(rttm), shift_rows(batch_rows, time_origin, side=side), batch_error)
@@ -321,6 +346,43 @@ def read_segments(
         (position[file], k, name) for part in parts for k, (name, file) in enumerate(zip(part.names, part.files))
     )
     return _crop(corpus, [name for _, _, name in read_order], uem, side=side)
+
+
+def segment_levels(
+    path: PathArg,
+    *,
+    format: str | None = None,
+    encoding: str | None = None,
+    columns: str | ColumnMap | None = None,
+) -> list[int]:
+    """The levels of a hierarchical reference (:mod:`tvseg.readers.levels`), in increasing order: those of
+    Wiki-727K's headers, of a CSV column read with ``columns="...,level=COL"``, or of a JSON segmentation's
+    ``level`` fields, as :func:`read_segments` reads them.
+
+    Raises
+    ------
+    InputError
+        A file without levels, or one :func:`read_segments` refuses.
+    """
+    check_encoding(encoding)
+    mapping = parse_columns(columns) if columns is not None else None
+    found: set[int] = set()
+    for file in list_files(path, format=format):
+        kind = _mapped_kind(file, format, mapping, encoding=encoding)
+        if kind == "wiki727k":
+            from tvseg.readers.source import read_text, split_lines
+
+            levels = wiki727k_levels(split_lines(read_text(file, encoding=encoding)), path=file)
+        elif kind == "records":
+            levels = levels_in(_mapped_rows(file, format, mapping, encoding=encoding, units=False))
+        elif kind == "json":
+            levels = levels_in(json_rows(file, format=kind, encoding=encoding))
+        else:
+            levels = set()
+        if not levels:
+            raise InputError(NO_LEVEL, path=file)
+        found |= levels
+    return sorted(found)
 
 
 def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *, side: str | None) -> SegmentColumns:

@@ -30,6 +30,9 @@ class Files:
     units, uem, metadata : str, optional
     format, encoding : str, optional
         As :func:`tvseg.read_segments` takes them (``format`` for the segmentations only).
+    level : int, optional
+        The level the reference is read at (a hierarchical reference: :mod:`tvseg.readers.levels`; the
+        settings' ``level``); the hypotheses are read as they are.
     """
 
     reference: str
@@ -41,6 +44,7 @@ class Files:
     encoding: str | None = None
     columns: Any = None  # a tvseg.readers.mapped_columns.SideColumns
     time_origin: Any = None  # a tvseg.readers.time_origin.TimeOrigins
+    level: int | None = None
 
     def roles(self) -> dict[str, str]:
         """Each input but the UEM and the metadata (``reference``, ``hypothesis NAME``, ``units``) -> its
@@ -100,7 +104,9 @@ class Files:
                 elif role == "units":
                     read[role] = read_units(path, **options)
                 elif role == "reference":
-                    read[role] = read_segments(path, format=self.format, uem=uem, side=side, which=side, **options)
+                    read[role] = read_segments(
+                        path, format=self.format, uem=uem, side=side, which=side, level=self.level, **options
+                    )
                     ends = show_ends(read[role], uem)
                 else:
                     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter

@@ -4,7 +4,8 @@
 ``show=COL,start=COL,end=COL,title=COL`` says which column (a CSV's header name, a JSON record's key) holds
 what. Besides those: ``duration=COL`` (an end is its start plus the duration), ``date=COL`` and
 ``date_format=FORMAT`` (a strptime format; default ISO ``%Y-%m-%d``), ``records=KEY`` (the list of stories
-inside each JSON record), ``score=COL`` (a segment's score, the
+inside each JSON record), ``level=COL`` (a segment's level in a hierarchical reference, a positive integer:
+:mod:`tvseg.readers.levels`), ``score=COL`` (a segment's score, the
 confidence of the boundary at its start: :mod:`tvseg.retrieval.confidence`; an empty cell or ``null``: none)
 and, for units, ``text=``, ``speaker=``, ``topic=``.
 
@@ -32,13 +33,14 @@ import numpy as np
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.json_values import Number, dumps, expect
+from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.tables import Table
 from tvseg.readers.time_origin import per_side
 from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["ColumnMap", "SideColumns", "parse_columns", "table_mapped_rows", "json_mapped_rows"]
 
-FIELDS = ("show", "start", "end", "duration", "title", "text", "speaker", "topic", "date", "score")
+FIELDS = ("show", "start", "end", "duration", "title", "text", "speaker", "topic", "date", "level", "score")
 """The keys of ``--columns`` that name a column."""
 
 _OPTIONS = ("date_format", "records")
@@ -137,6 +139,7 @@ class _Stories:
         self.end: list[float | None] = []
         self.day: list[datetime.date | None] = []
         self.line: list[int] = []
+        self.level: list[int] = []
         self.score: list[float] = []
         self.texts: dict[str, list[str]] = {k: [] for k in self._text_keys()}
 
@@ -194,6 +197,10 @@ class _Stories:
         self.end.append(end)
         self.day.append(day)
         self.line.append(line)
+        if self.cmap.get("level") is not None:
+            self.level.append(
+                parse_level(cells.get("level"), path=self.path, line=line, field=f"level ({self.cmap.get('level')})")
+            )
         if self.cmap.get("score") is not None:
             self.score.append(self.number(cells.get("score"), line=line, key="score"))
         for key in self.texts:
@@ -226,6 +233,8 @@ class _Stories:
             texts["label" if key == "title" else key] = column
         if not self.units and "label" not in texts:
             texts["label"] = np.full(len(show), NO_LABEL, dtype=object)
+        if not self.units and self.cmap.get("level") is not None:
+            texts[LEVEL] = np.array(self.level, dtype=np.int64)
         if not self.units and self.cmap.get("score") is not None:
             texts[SCORE] = np.array(self.score, dtype=np.float64)
         return Rows(names, [self.path] * len(names), show, start=start, end=end, line=line, **texts)

@@ -19,7 +19,9 @@ Formats (``formats/choi.md``, ``formats/wiki727k.md``, ``formats/segeval.md``):
     the authors' loader reads a document for its dataset (``wiki_loader.py`` of koomri/text-segmentation,
     ``read_wiki_file`` with ``WikipediaDataSet``'s options): headers of levels 1 and 2 start segments,
     deeper ones are removed (their sentences join the enclosing segment); the first section (the
-    preface) is left out; ``***LIST***.`` lines and lines without a word are no sentence. A header is
+    preface) is left out. At another level ``N`` (``read_segments(level=N)``), headers of levels 1 to
+    ``N`` start segments, the preface staying the one of levels 1-2 (:mod:`tvseg.readers.levels`);
+    ``***LIST***.`` lines and lines without a word are no sentence. A header is
     matched as the loader's pattern ``========,\\d,.*?\\.`` matches it: text after the first period of a
     title stays on its line as a sentence. The segment's label is its header's title.
 ``segeval``
@@ -58,6 +60,7 @@ __all__ = [
     "text_corpus_rows",
     "choi_segments",
     "wiki727k_segments",
+    "wiki727k_levels",
     "in_units",
 ]
 
@@ -93,9 +96,12 @@ def is_corpus_file(file: Path, format: str) -> bool:
     return not file.name.startswith(".")
 
 
-def text_corpus_rows(file: Path, *, format: str, coder: str | None = None, encoding: str | None = None) -> Rows:
+def text_corpus_rows(
+    file: Path, *, format: str, coder: str | None = None, encoding: str | None = None, level: int | None = None
+) -> Rows:
     """The segments of every document of ``file`` read as ``format`` (:data:`TEXT_CORPUS_FORMATS`), as
-    rows in sentence positions (module docstring).
+    rows in sentence positions (module docstring); a Wiki-727K document at ``level`` (None: 2, its
+    loader's), the other formats having no levels.
 
     Raises
     ------
@@ -109,7 +115,10 @@ def text_corpus_rows(file: Path, *, format: str, coder: str | None = None, encod
     lines = split_lines(read_text(file, encoding=encoding))
     if format == "nltk":
         return _nltk_rows(file, lines)
-    segments = choi_segments(lines) if format == "choi" else wiki727k_segments(lines, path=file)
+    if format == "choi":
+        segments = choi_segments(lines)
+    else:
+        segments = wiki727k_segments(lines, path=file, level=2 if level is None else level)
     if not segments:
         raise InputError(f"no sentence in this {format} document", path=file)
     ends = np.cumsum([len(sentences) for _, _, sentences in segments]).tolist()
@@ -139,22 +148,46 @@ def choi_segments(lines: list[str]) -> list[Segment]:
     return segments
 
 
-def wiki727k_segments(lines: list[str], *, path: Path | None = None) -> list[Segment]:
-    """The segments of a Wiki-727K document (its lines), as ``read_wiki_file`` reads them (module docstring);
-    a section without a sentence is no segment."""
-    # as the loader splits the text: a section per header of level 1-2, and one for the text before the
-    # first header when there is any (deeper headers removed first); a last header with nothing after
-    # it makes no section
-    sections: list[tuple[str, int, list[int], list[bool]]] = []  # (title, line, sentence lines, [has text])
-    current: tuple[str, int, list[int], list[bool]] | None = None
+def wiki727k_segments(lines: list[str], *, path: Path | None = None, level: int = 2) -> list[Segment]:
+    """The segments of a Wiki-727K document (its lines) at ``level``: those opened by the headers of level
+    ``<= level``, deeper headers removed (their sentences join the segment around them). At level 2, as
+    ``read_wiki_file`` reads them (module docstring); at every level the preface is the loader's (the first
+    section of the levels 1-2), and the first header after it opens a segment whatever its level. A
+    section without a sentence is no segment."""
+    events = _wiki727k_events(lines, path=path)
+    # the loader's sections at levels 1-2: one per header of level 1-2, and one for the text before the
+    # first such header when there is any; the first is the preface (a last header with nothing after it
+    # makes no section: it would have no sentence anyway)
+    starts = [i for i, (kind, _, _) in enumerate(events) if kind in (1, 2)]
+    first = starts[0] if starts else len(events)
+    sections = ([0] if any(kind <= 0 for kind, _, _ in events[:first]) else []) + starts
+    if len(sections) < 2:
+        return []
+    found: list[tuple[str, list[int]]] = []
+    for kind, title, number in events[sections[1] :]:
+        if kind >= 1:
+            if not found or kind <= level:
+                found.append((title, []))
+        elif kind == 0:
+            found[-1][1].append(number)
+    return [(title or NO_LABEL, numbers[0], numbers) for title, numbers in found if numbers]
+
+
+def wiki727k_levels(lines: list[str], *, path: Path | None = None) -> set[int]:
+    """The levels of the headers of a Wiki-727K document (its lines)."""
+    return {kind for kind, _, _ in _wiki727k_events(lines, path=path) if kind >= 1}
+
+
+def _wiki727k_events(lines: list[str], *, path: Path | None) -> list[tuple[int, str, int]]:
+    """A Wiki-727K document as ``(kind, title, line)`` in order: a header (``kind`` its level, with its
+    title), a sentence (``kind == 0``), text that is no sentence (``-1``). Text after a header's first
+    period is a line of its own."""
+    events: list[tuple[int, str, int]] = []
     for number, text in enumerate(lines, start=1):
         header = WIKI_HEADER.match(text.strip())
         if header is not None:
-            rest = text.strip()[header.end() :]
-            if header.group(1) in "12":
-                current = (header.group(0)[len("========,1,") : -1], number, [], [False])
-                sections.append(current)
-            text = rest
+            events.append((int(header.group(1)), header.group(0)[len("========,1,") : -1], number))
+            text = text.strip()[header.end() :]
         elif text.strip().startswith("========,"):
             raise InputError(
                 "a Wiki-727K header is ========,LEVEL,TITLE. with LEVEL one digit and TITLE ending with a period",
@@ -162,18 +195,9 @@ def wiki727k_segments(lines: list[str], *, path: Path | None = None) -> list[Seg
                 line=number,
                 value=text,
             )
-        if not text.strip():
-            continue
-        if current is None:  # text before the first header: a section of its own (the preface)
-            current = (NO_LABEL, number, [], [False])
-            sections.append(current)
-        current[3][0] = True
-        if _is_sentence(text):
-            current[2].append(number)
-    if sections and not sections[-1][3][0]:
-        sections.pop()
-    kept = [s for s in sections[1:] if s[2]]  # the first section is the preface
-    return [(title or NO_LABEL, found[0], found) for title, _, found, _ in kept]
+        if text.strip():
+            events.append((0 if _is_sentence(text) else -1, "", number))
+    return events
 
 
 def _is_sentence(text: str) -> bool:

@@ -27,9 +27,12 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
+
 from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.json_values import SURROGATE, DuplicateKey, Number, dumps, expect, json_time, loads, warn_unread
+from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import NO_LABEL
 
@@ -202,6 +205,7 @@ class _Reader:
     def __init__(self, path, text: _Text) -> None:
         self.path, self.text, self.cursor = path, text, 0
         self.unread: dict[str, int] = {}
+        self.levels: list[tuple[int | None, int]] = []  # a JSON segment's level (None: none) and its line
 
     def line(self, key: str, default: int) -> int:
         position = self.text.find(key, self.cursor)
@@ -345,7 +349,8 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
             raise InputError("a segment has both 'title' and 'label'", path=path, line=here, value=dumps(record))
         start = json_time(record["start"], path=path, line=here, field="start")
         end = json_time(record["end"], path=path, line=here, field="end")
-        r.note(record, {"start", "end", "title", "label"}, here)
+        r.note(record, {"start", "end", "title", "label", LEVEL}, here)
+        r.levels.append((parse_level(record[LEVEL], path=path, line=here) if LEVEL in record else None, here))
         return start, end, _label(record.get("title", record.get("label")), path=path, line=here, field="title"), here
 
     shows = _object_of(data, "a JSON segmentation {show: [segments]}", path=path, line=1)
@@ -362,6 +367,12 @@ def json_records(
 ) -> tuple[str, dict[str, list[tuple[float, float, str, int]]]]:
     """``(format, {show: [(start, end, label, line), ...]})`` of a JSON file of one of :data:`JSON_FORMATS`
     (``format=None``: recognised by its shape)."""
+    format, shows, _ = _records(path, format=format, encoding=encoding)
+    return format, shows
+
+
+def _records(path, *, format: str | None, encoding: str | None) -> tuple[str, dict, _Reader]:
+    """:func:`json_records`, and the reader that read them (its ``levels``)."""
     data, text = _load(path, encoding=encoding)
     shape = json_shape(data)
     if format is None:
@@ -373,13 +384,35 @@ def json_records(
             f"read as {format}, this file has the shape of {shape} (give --format {shape}, or none)", path=path, line=1
         )
     assert format is not None
-    return format, _READERS[format](data, _Reader(path, text))
+    reader = _Reader(path, text)
+    return format, _READERS[format](data, reader), reader
+
+
+def _levels(reader: _Reader) -> np.ndarray | None:
+    """The levels of the segments a reader read (None: no segment has one).
+
+    Raises
+    ------
+    InputError
+        A segment without a level in a file whose other segments have one.
+    """
+    if all(level is None for level, _ in reader.levels):
+        return None
+    for level, line in reader.levels:
+        if level is None:
+            raise InputError(
+                "a segment has no 'level' (the file's other segments have one)", path=reader.path, line=line
+            )
+    return np.array([level for level, _ in reader.levels], dtype=np.int64)
 
 
 def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
     """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`json_records`); an ActivityNet
     prediction file's rows may overlap."""
-    kind, shows = json_records(path, format=format, encoding=encoding)
+    kind, shows, reader = _records(path, format=format, encoding=encoding)
+    levels = _levels(reader)
     rows = Rows.of_file(Path(path) if not isinstance(path, Path) else path, shows)
     rows.overlaps = kind == "anet"
+    if levels is not None:
+        rows.texts[LEVEL] = levels
     return rows
