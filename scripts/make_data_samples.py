@@ -1372,7 +1372,7 @@ def corpus_files(shows: list[Show]) -> dict[str, str]:
         files[f"reference/chapters/{s.name}.vtt"] = vtt_chapters(s.segments, numbered=True)
         files[f"hypotheses/system_b/{s.name}.vtt"] = vtt_chapters(s.system_b, numbered=False)
     files["reference/reference.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.segments))
-    files["reference/annotator_b.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.annotator_b))
+    files["annotators/annotator_b.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.annotator_b))
     files["hypotheses/system_a.rttm"] = "".join(l for s in shows for l in rttm_lines(s.name, s.system_a))
     files["units/breath_groups.csv"] = csv_text(
         ["show", "start", "end", "text", "speaker", "topic"],
@@ -1484,7 +1484,7 @@ covers them. Titles are English with French place and person names (accents exer
 | `corpus.uem` | NIST UEM, `<show> 1 <start> <end>`: the evaluated region of each show (the reference's extent) | `tvseg.read_uem` |
 | `reference/chapters/<show>.vtt` | the reference: WebVTT chapters, one numbered cue per topic segment, cue text = title | `tvseg.read_segments` (WebVTT) |
 | `reference/reference.rttm` | the same reference as RTTM `SEGMENT` lines, all shows in one file, title in the name field with spaces as underscores | `tvseg.read_segments` (RTTM) |
-| `reference/annotator_b.rttm` | a second annotator of the same shows (RTTM): most boundaries within a breath group or two of the reference's, a few briefs grouped, some titles worded differently; with the reference, two annotators (`--reference A=... --reference B=...`: the human ceiling) | `tvseg.read_segments` (RTTM) |
+| `annotators/annotator_b.rttm` | a second annotator of the same shows (RTTM): most boundaries within a breath group or two of the reference's, a few briefs grouped, some titles worded differently; with the reference, two annotators (`--reference A=... --reference B=...`: the human ceiling) | `tvseg.read_segments` (RTTM) |
 | `hypotheses/system_a.rttm` | system A (the better one), RTTM; some titles `<NA>` | `tvseg.read_segments` (RTTM) |
 | `hypotheses/system_b/<show>.vtt` | system B (the worse one), WebVTT chapters without cue numbers, one file per show | `tvseg.read_segments` (WebVTT, folder) |
 | `units/breath_groups.csv` | `show,start,end,text,speaker,topic`: the transcript's breath groups (1 to 6 s) for all shows; `text` is lower case without punctuation, as a speech recogniser gives it; `topic` is the reference title, so consecutive rows with one topic form a reference segment | `tvseg.read_units`, and `tvseg.read_segments` (breath-group CSV) |

@@ -147,7 +147,7 @@ def test_the_command_with_two_annotators(tmp_path):
         "--reference",
         f"A={ref / 'reference.rttm'}",
         "--reference",
-        f"B={ref / 'annotator_b.rttm'}",
+        f"B={SAMPLES / 'annotators' / 'annotator_b.rttm'}",
         "--hypothesis",
         f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}",
         "--units",
@@ -170,7 +170,7 @@ def test_the_command_with_two_annotators(tmp_path):
     alone = _tvseg(
         "evaluate",
         "--reference",
-        str(ref / "annotator_b.rttm"),
+        str(SAMPLES / "annotators" / "annotator_b.rttm"),
         "--hypothesis",
         f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}",
         "--units",

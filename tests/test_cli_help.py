@@ -159,7 +159,7 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "corpus.uem", work / "shows.uem")
     shutil.copy(SAMPLES / "metadata.csv", work / "shows.csv")
     shutil.copy(SAMPLES / "reference" / "reference.rttm", work / "ref.rttm")
-    shutil.copy(SAMPLES / "reference" / "annotator_b.rttm", work / "ref_b.rttm")  # a second annotator
+    shutil.copy(SAMPLES / "annotators" / "annotator_b.rttm", work / "ref_b.rttm")  # a second annotator
     shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
     (work / "data_samples").symlink_to(ROOT / "data_samples", target_is_directory=True)  # the journeys' samples
     for name, gamma in (("yesterday.json", "0.85"), ("today.json", "0.7")):  # two runs for tvseg compare
