@@ -453,8 +453,8 @@ def test_det_points_are_cseg_rates_of_the_hypothesis_kept_at_each_threshold(ref,
     # the hypothesis: boundary positions with scores (a position given twice keeps its highest score);
     # at threshold t it is the segmentation of the positions scored >= t, and C_seg's own kernel
     # (tvseg.unit.windows.window_counts on its probes) gives P_miss and P_fa there
-    from tvseg.retrieval.confidence import probe_counts
     from tvseg.unit.masses import boundary_positions, check_pair, from_positions
+    from tvseg.unit.probes import probe_counts
     from tvseg.unit.windows import cseg_geometry, window_counts
 
     n = sum(ref)

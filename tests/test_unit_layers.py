@@ -1,6 +1,6 @@
 """tvseg/unit is the bottom layer of the metrics: it imports no layer above it, and its modules are cut
 by job (issue 23: one module for the window metrics, one for the boundary edit distance, one for S and B,
-one for agreement with its input checks, one for the corpus's scores and one for their reduction)."""
+one for agreement with its input checks, one for the corpus's scores, one for their reduction and one for the DET curve's probes)."""
 
 import ast
 import importlib
@@ -45,6 +45,7 @@ def test_there_are_unit_modules():
         "projection",
         "corpus",
         "reduction",
+        "probes",
     }
 
 

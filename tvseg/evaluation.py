@@ -41,6 +41,7 @@ from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
+from tvseg.unit.probes import cseg_probe_runs
 from tvseg.unit.reduction import UnitPart, reduce_unit_parts, unit_components_table, unit_rates
 
 if TYPE_CHECKING:
@@ -484,7 +485,7 @@ def score_shard(
             tallies=tallies,
             units=units,
             has_output=p.has_output.get(name),
-            confidence=shard_confidence(p, name, scores),
+            confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs),
         )
     return out
 
