@@ -325,8 +325,30 @@ def same_nan(a, b):
             ),
             {"columns": "show=id,start=t0,end=t1,score=conf"},
         ),
+        (
+            "h.json",
+            json.dumps(
+                {
+                    "a": [
+                        {"start": 0, "end": 102, "score": 0.3},
+                        {"start": 102, "end": 150, "score": 0.9},
+                        {"start": 150, "end": 200, "score": 0.2},
+                        {"start": 200, "end": 300, "score": 0.7},
+                    ],
+                    "b": [{"start": 0, "end": 48, "score": None}, {"start": 48, "end": 200, "score": 0.4}],
+                }
+            ),
+            json.dumps(
+                {
+                    "a": [{"start": 0, "end": 102}, {"start": 102, "end": 150}]
+                    + [{"start": 150, "end": 200}, {"start": 200, "end": 300}],
+                    "b": [{"start": 0, "end": 48}, {"start": 48, "end": 200}],
+                }
+            ),
+            {},
+        ),
     ],
-    ids=["rttm", "csv", "csv-columns", "json-columns"],
+    ids=["rttm", "csv", "csv-columns", "json-columns", "json"],
 )
 def test_scores_are_read_and_a_file_without_them_reads_as_before(tmp_path, name, scored, plain, options):
     import tvseg
@@ -359,6 +381,7 @@ def test_scores_are_read_and_a_file_without_them_reads_as_before(tmp_path, name,
             {"columns": "show=id,start=t0,end=t1,score=conf"},
             "h.csv:3: score (conf) is not a number",
         ),
+        ("h.json", '{"a": [{"start": 0, "end": 5, "score": "high"}]}', {}, "h.json:1: 'score' must be a finite number"),
     ],
 )
 def test_a_bad_score_names_file_line_and_value(tmp_path, name, text, options, message):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -30,8 +31,18 @@ from pathlib import Path
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.readers.corpus import Rows
-from tvseg.readers.json_values import SURROGATE, DuplicateKey, Number, dumps, expect, json_time, loads, warn_unread
+from tvseg.readers.corpus import SCORE, Rows
+from tvseg.readers.json_values import (
+    SURROGATE,
+    DuplicateKey,
+    Number,
+    dumps,
+    expect,
+    json_score,
+    json_time,
+    loads,
+    warn_unread,
+)
 from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import NO_LABEL
@@ -205,6 +216,7 @@ class _Reader:
     def __init__(self, path, text: _Text) -> None:
         self.path, self.text, self.cursor = path, text, 0
         self.unread: dict[str, int] = {}
+        self.scores: list[float] = []  # a JSON segmentation's segment scores (NaN: none), in reading order
         self.levels: list[tuple[int | None, int]] = []  # a JSON segment's level (None: none) and its line
 
     def line(self, key: str, default: int) -> int:
@@ -349,7 +361,8 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
             raise InputError("a segment has both 'title' and 'label'", path=path, line=here, value=dumps(record))
         start = json_time(record["start"], path=path, line=here, field="start")
         end = json_time(record["end"], path=path, line=here, field="end")
-        r.note(record, {"start", "end", "title", "label", LEVEL}, here)
+        r.note(record, {"start", "end", "title", "label", LEVEL, SCORE}, here)
+        r.scores.append(json_score(record.get(SCORE), path=path, line=here))
         r.levels.append((parse_level(record[LEVEL], path=path, line=here) if LEVEL in record else None, here))
         return start, end, _label(record.get("title", record.get("label")), path=path, line=here, field="title"), here
 
@@ -413,6 +426,8 @@ def json_rows(path, *, format: str | None = None, encoding: str | None = None) -
     levels = _levels(reader)
     rows = Rows.of_file(Path(path) if not isinstance(path, Path) else path, shows)
     rows.overlaps = kind == "anet"
+    if kind == "json" and not all(math.isnan(score) for score in reader.scores):
+        rows.texts[SCORE] = np.array(reader.scores, dtype=np.float64)
     if levels is not None:
         rows.texts[LEVEL] = levels
     return rows
