@@ -5,6 +5,13 @@
 // clicking a segment selects its row). The visible window, in seconds, is written back to the box's
 // data-view-start and data-view-end. Without JavaScript the timeline shows the whole show as drawn.
 // Printed, the page unfolds its folded segment tables.
+// Keyboard: the timeline takes the focus (Tab, or a click): Left/Right scroll, + (or =) and - zoom,
+// Home or 0 show the whole show, [ and ] select the previous/next segment of the lane, Up/Down the
+// segment at the same time in the lane above/below, Enter goes to the selected segment's row,
+// Escape clears the selection; the segment tables' rows take the focus too, and Enter selects a
+// row's segment. A page opened at #r-3 (any row's data-seg) selects that segment, zooms to it and
+// shows its row. A long show (more than 60 segments in a lane, or crowded marks) opens on its first
+// ~40 segments; marks closer than 3 px to the previous one shown in their lane are left out.
 (function () {
   "use strict";
   // printed, the page shows its folded tables too; they fold back afterwards
@@ -28,6 +35,9 @@
   var width = num("data-width"), height = svg.viewBox.baseVal.height;
   var plot = right - left, span = Math.max(end - start, 1e-9), minSpan = Math.min(span, 10);
   var view = [start, end];
+  // marks nearer than CROWDED px to the last one drawn in their lane are left out; a lane of more than
+  // DENSE segments at the whole show opens the page on a window of about WINDOW segments
+  var CROWDED = 3, DENSE = 60, WINDOW = 40;
   var STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600];
   var ticks = svg.querySelector("g.ticks"), axis = svg.querySelector("line.axis");
   var axisY = parseFloat(axis.getAttribute("y1")), firstLane = svg.querySelector("rect.lane-bg");
@@ -35,16 +45,26 @@
   var windowRect = svg.querySelector("rect.ov-window"), overTop = parseFloat(windowRect.getAttribute("y"));
   var shown = box.querySelector(".timeline-window"), info = box.querySelector(".timeline-info");
   var each = Array.prototype.forEach;
-  var segs = [], byKey = {};
-  each.call(svg.querySelectorAll("g.seg-g"), function (g) {
-    var text = g.querySelector("text");
-    var s = { g: g, rect: g.querySelector("rect"), text: text, label: text.getAttribute("data-label") || "",
-              a: parseFloat(g.getAttribute("data-a")), b: parseFloat(g.getAttribute("data-b")), room: null };
-    segs.push(s);
-    byKey[g.getAttribute("data-seg")] = s;
-  });
-  var marks = Array.prototype.map.call(svg.querySelectorAll("g.mark"), function (g) {
-    return { g: g, t: parseFloat(g.getAttribute("data-t")) };
+  var segs = [], byKey = {}, lanes = [];
+  // each lane's segments and marks in time order: the keys move along them, the marks thin out by lane
+  each.call(svg.querySelectorAll("g.lane"), function (el) {
+    var lane = { index: lanes.length, segs: [], marks: [] };
+    lanes.push(lane);
+    each.call(el.querySelectorAll("g.seg-g"), function (g) {
+      var text = g.querySelector("text"), key = g.getAttribute("data-seg");
+      var s = { g: g, rect: g.querySelector("rect"), text: text, label: text.getAttribute("data-label") || "",
+                a: parseFloat(g.getAttribute("data-a")), b: parseFloat(g.getAttribute("data-b")), room: null,
+                key: key, lane: lane };
+      segs.push(s);
+      lane.segs.push(s);
+      byKey[key] = s;
+    });
+    each.call(el.querySelectorAll("g.mark"), function (g) {
+      lane.marks.push({ g: g, t: parseFloat(g.getAttribute("data-t")) });
+    });
+    lane.segs.sort(function (p, q) { return p.a - q.a || p.b - q.b; });
+    lane.marks.sort(function (p, q) { return p.t - q.t; });
+    lane.segs.forEach(function (s, i) { s.i = i; });
   });
   var rows = {};
   each.call(document.querySelectorAll("table.segments tr[data-seg]"), function (row) {
@@ -112,10 +132,13 @@
       s.text.setAttribute("x", r2(v0 + 4));
       fit(s, Math.floor((v1 - v0 - 8) * 2) / 2);
     });
-    marks.forEach(function (m) {
-      var x = X(m.t), outside = x < left - 8 || x > right + 8;
-      m.g.style.display = outside ? "none" : "";
-      if (!outside) { m.g.setAttribute("transform", "translate(" + r2(x) + " 0)"); }
+    lanes.forEach(function (lane) {
+      var last = -Infinity;
+      lane.marks.forEach(function (m) {
+        var x = X(m.t), hidden = x < left - 8 || x > right + 8 || x - last < CROWDED;
+        m.g.style.display = hidden ? "none" : "";
+        if (!hidden) { m.g.setAttribute("transform", "translate(" + r2(x) + " 0)"); last = x; }
+      });
     });
     drawTicks();
     windowRect.setAttribute("x", r2(left + (view[0] - start) / span * plot));
@@ -193,7 +216,9 @@
   window.addEventListener("pointerup", function () { drag = null; });
 
   var selected = null;
-  function select(key, fromRow) {
+  // how: "row" (a row was chosen: its segment is shown), "timeline" (a segment was clicked: its row is
+  // scrolled to in the tables' box, with a link to it), "key" (the keyboard: both)
+  function select(key, how) {
     if (selected) {
       if (byKey[selected]) { byKey[selected].g.classList.remove("hl"); }
       if (rows[selected]) { rows[selected].classList.remove("hl"); }
@@ -204,13 +229,13 @@
     if (s) {
       s.g.classList.add("hl");
       info.textContent = s.g.querySelector("title").textContent;
-      if (fromRow) { reveal(s); }
+      if (how !== "timeline") { reveal(s); }
     }
     if (row) {
       row.classList.add("hl");
       var details = row.closest("details");
       if (details) { details.open = true; }
-      if (!fromRow) {
+      if (how !== "row") {
         var tables = row.closest(".segment-tables");
         if (tables) {
           tables.scrollTop += row.getBoundingClientRect().top - tables.getBoundingClientRect().top -
@@ -238,15 +263,112 @@
   svg.addEventListener("click", function (event) {
     if (dragged) { dragged = false; return; }
     var g = event.target.closest ? event.target.closest("g.seg-g") : null;
-    if (g) { select(g.getAttribute("data-seg"), false); }
+    if (g) { select(g.getAttribute("data-seg"), "timeline"); }
   });
   each.call(document.querySelectorAll(".segment-tables"), function (tables) {
     tables.addEventListener("click", function (event) {
       var row = event.target.closest("tr[data-seg]");
-      if (row) { select(row.getAttribute("data-seg"), true); }
+      if (row) { select(row.getAttribute("data-seg"), "row"); }
+    });
+    tables.addEventListener("keydown", function (event) {
+      var row = event.target;
+      if ((event.key === "Enter" || event.key === " ") && row.matches && row.matches("tr[data-seg]")) {
+        event.preventDefault();
+        select(row.getAttribute("data-seg"), "row");
+      }
     });
   });
-  box.querySelector(".timeline-tools").hidden = false;
+  Object.keys(rows).forEach(function (key) { rows[key].tabIndex = 0; });
+
+  // the keyboard, while the timeline has the focus
+  function step(by) {
+    var s = byKey[selected];
+    if (!s) {
+      var lane = lanes[0], first = null;
+      for (var i = 0; lane && i < lane.segs.length && !first; i++) {
+        if (lane.segs[i].b > view[0]) { first = lane.segs[i]; }
+      }
+      if (first) { select(first.key, "key"); }
+      return;
+    }
+    var next = s.lane.segs[s.i + by];
+    if (next) { select(next.key, "key"); }
+  }
+  function across(by) {
+    var s = byKey[selected];
+    if (!s) { step(0); return; }
+    var lane = lanes[s.lane.index + by], t = (s.a + s.b) / 2, best = null, far = Infinity;
+    if (!lane) { return; }
+    lane.segs.forEach(function (q) {
+      var d = q.a <= t && t < q.b ? 0 : Math.min(Math.abs(t - q.a), Math.abs(t - q.b));
+      if (d < far) { far = d; best = q; }
+    });
+    if (best) { select(best.key, "key"); }
+  }
+  svg.setAttribute("tabindex", "0");
+  svg.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight + - 0 Home End [ ] ArrowUp ArrowDown Enter Escape");
+  svg.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    var k = event.key, w = view[1] - view[0];
+    if (k === "ArrowLeft" || k === "ArrowRight") {
+      var d = (k === "ArrowLeft" ? -1 : 1) * w * (event.shiftKey ? 1 : 0.25);
+      setView(view[0] + d, view[1] + d);
+    } else if (k === "+" || k === "=") { zoomBy(0.5); }
+    else if (k === "-" || k === "_") { zoomBy(2); }
+    else if (k === "Home" || k === "0") { zoomBy(0); }
+    else if (k === "End") { setView(end - w, end); }
+    else if (k === "[") { step(-1); }
+    else if (k === "]") { step(1); }
+    else if (k === "ArrowUp") { across(-1); }
+    else if (k === "ArrowDown") { across(1); }
+    else if (k === "Enter" && rows[selected]) {
+      rows[selected].focus({ preventScroll: true });
+      rows[selected].scrollIntoView({ block: "center" });
+    } else if (k === "Escape") { select(null, "key"); }
+    else { return; }
+    event.preventDefault();
+  });
+  svg.addEventListener("pointerdown", function () { svg.focus({ preventScroll: true }); });
+
+  // a link to a story: the page opened at #r-3 (a row's data-seg) selects it, zooms to it, shows its row
+  function openAt(hash) {
+    var key;
+    try { key = decodeURIComponent(hash.replace(/^#/, "")); } catch (error) { return false; }
+    var s = byKey[key], row = rows[key];
+    if (!s && !row) { return false; }
+    select(key, "timeline");
+    if (s) { var d = s.b - s.a; setView(s.a - d / 4, s.b + d / 4); }
+    if (row) { row.scrollIntoView({ block: "center" }); }
+    return true;
+  }
+  // a long show opens on its beginning: about WINDOW segments of its busiest lane
+  function openLong() {
+    var most = 0, crowded = 0;
+    lanes.forEach(function (lane) {
+      var last = -Infinity, n = 0;
+      most = Math.max(most, lane.segs.length);
+      lane.marks.forEach(function (m) {
+        var x = left + (m.t - start) / span * plot;
+        if (x - last < CROWDED) { n++; } else { last = x; }
+      });
+      crowded = Math.max(crowded, n);
+    });
+    if (most <= DENSE && crowded < 10) { return; }
+    setView(start, start + span * Math.min(0.5, WINDOW / most));
+    info.textContent = "A long show (" + most + " segments in its busiest lane): the timeline opens on its " +
+      "beginning, framed in the \u201cwhole show\u201d lane below; \u201cwhole show\u201d or the 0 key " +
+      "shows all of it.";
+  }
+
+  var tools = box.querySelector(".timeline-tools"), keys = document.createElement("span");
+  keys.className = "timeline-keys screen-only";
+  keys.textContent = "Keys, once the timeline has the focus (Tab or a click): \u2190 \u2192 scroll, + \u2212 zoom, " +
+    "0 or Home whole show, End the show's end, [ ] previous/next segment, \u2191 \u2193 lane above/below, " +
+    "Enter its row; in the tables below, Enter on a row finds its segment.";
+  tools.appendChild(keys);
+  tools.hidden = false;
   box.classList.add("interactive");
   layout();
+  if (!(location.hash && openAt(location.hash))) { openLong(); }
+  window.addEventListener("hashchange", function () { openAt(location.hash); });
 }());
