@@ -482,6 +482,17 @@ def _holds_containers(values) -> bool:
     return any(issubclass(t, (Mapping, list, tuple, Records)) for t in set(map(type, values)))
 
 
+def _is_row(value: Mapping) -> bool:
+    """True for a row of values with objects of scalars among them (a show's row and its ``stories``):
+    written on one line, as :func:`encoded_rows` writes it."""
+    objects = [v for v in value.values() if isinstance(v, Mapping)]
+    return (
+        len(objects) < len(value)
+        and not _holds_containers([v for v in value.values() if not isinstance(v, Mapping)])
+        and not any(_holds_containers(o.values()) for o in objects)
+    )
+
+
 def _pieces(value, depth: int, indent: int):
     pad = "\n" + " " * (indent * (depth + 1))
     end = "\n" + " " * (indent * depth)
@@ -496,7 +507,7 @@ def _pieces(value, depth: int, indent: int):
         return
     if isinstance(value, Mapping):
         items = list(value.items())
-        nested = _holds_containers(value.values())
+        nested = _holds_containers(value.values()) and not _is_row(value)
     elif isinstance(value, (list, tuple)):
         items = None
         nested = _holds_containers(value)
