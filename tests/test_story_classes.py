@@ -300,3 +300,16 @@ def test_every_segment_gets_one_class_and_the_counts_add_up(corpus, gamma):
         mine = want_hyp[first : first + len(spans)]
         assert c["n_false_alarm"].iloc[k] == mine.count("false alarm")
         assert c["n_hypothesis_split_part"].iloc[k] == mine.count("split part")
+
+
+def test_a_held_and_a_streamed_json_are_the_same_text():
+    # each show's row, with its stories object, on one line whichever way the JSON is written
+    from tvseg.output import dumps_json
+
+    result = _evaluate()
+    held, streamed = dumps_json(result.to_json()), dumps_json(result.to_json(stream=True))
+    assert held == streamed
+    row = next(line for line in held.splitlines() if line.lstrip().startswith('"a": {"recall_n"'))
+    assert row.rstrip(",").endswith(
+        '"stories": {"correct": 5, "shifted": 1, "split": 1, "merged": 2, "missed": 1, "false_alarm": 2}}'
+    )
