@@ -241,10 +241,11 @@ def demo_root() -> Path:
     return root
 
 
-def parse_hypothesis(text: str) -> tuple[str, str]:
+def parse_hypothesis(text: str, *, option: str = "--hypothesis must be") -> tuple[str, str]:
+    """``(NAME, PATH)`` of a ``NAME=PATH`` option value; a UsageError beginning with ``option`` otherwise."""
     name, sep, path = text.partition("=")
     if not sep or not path or not _NAME.match(name):
-        raise UsageError(f"--hypothesis must be NAME=PATH with NAME made of letters, digits, '_', '-', '.': {text!r}")
+        raise UsageError(f"{option} NAME=PATH with NAME made of letters, digits, '_', '-', '.': {text!r}")
     return name, path
 
 
@@ -540,15 +541,9 @@ def annotator_runs(args):
         args.reference = references[0]
     if not isinstance(references, list) or len(references) < 2:
         return None
-    named = []
-    for text in references:
-        name, sep, path = text.partition("=")
-        if not sep or not path or not _NAME.match(name):
-            raise UsageError(
-                f"several --reference options are annotators: each must be NAME=PATH with NAME made of letters, "
-                f"digits, '_', '-', '.': {text!r}"
-            )
-        named.append((name, path))
+    named = [
+        parse_hypothesis(text, option="several --reference options are annotators: each must be") for text in references
+    ]
     names = [name for name, _ in named]
     if len(set(names)) != len(names):
         raise UsageError("two --reference options use the same NAME")

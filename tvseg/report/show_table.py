@@ -16,6 +16,7 @@ import numpy as np
 
 from tvseg import metrics
 from tvseg.report.pages import defined
+from tvseg.report.rows import pct
 from tvseg.report.svg import HIDDEN
 
 __all__ = ["show_table_json", "script_json"]
@@ -35,8 +36,9 @@ def script_json(value) -> str:
 
 
 def _shown(values: Sequence) -> list:
-    """Fractions as the page shows them: percentages rounded to one decimal (the ``pct`` format), None kept."""
-    return [float(f"{100 * v:.1f}") if defined(v) else None for v in values]
+    """Fractions as the page shows them: percentages rounded to one decimal (:func:`tvseg.report.rows.pct`),
+    None kept."""
+    return [float(pct(v)) if defined(v) else None for v in values]
 
 
 def _coded(texts: list[str]) -> tuple[list[str], list[int]]:
