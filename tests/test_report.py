@@ -19,7 +19,7 @@ import pytest
 from report_fixture import synthetic_report
 
 from tvseg.errors import UsageError
-from tvseg.report import datafiles, render, write_report
+from tvseg.report import datafiles, render, svg, write_report
 from tvseg.report.model import MatchRow, Report, Segment, Show, SystemShow, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage
 
@@ -169,7 +169,12 @@ def test_hostile_text_is_shown_as_text_never_as_markup(hostile):
             assert all(js.strip() in code for js in ours) and len(code) <= len("".join(ours)) + 6
             assert sheets == ["assets/report.css"]
         else:
-            assert p.scripts == [] and sources == ["../assets/timeline.js"], page
+            # the timeline's data (JSON: JSON.parse reads it, the script sets it as text) and our script
+            types = [dict(attrs).get("type") for tag, attrs in p.tags if tag == "script"]
+            assert types == ["application/json", None] and sources == [None, "../assets/timeline.js"], page
+            assert len(p.scripts) == 1 and p.scripts[0].startswith("{") and "<" not in p.scripts[0]
+            labels = json.loads(p.scripts[0])["labels"]
+            assert all(svg.visible_text(label) == label and "_" not in label for label in labels)
             assert sheets == ["../assets/report.css"]
         assert "style" not in [tag for tag, _ in p.tags]
         seen += "".join(p.text)

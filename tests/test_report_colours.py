@@ -22,14 +22,11 @@ import pytest
 
 from tvseg.report import svg
 from tvseg.report.charts import SERIES_STYLES
-from tvseg.report.pages import ShowPage
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "tvseg" / "templates"
 CSS = (TEMPLATES / "report.css").read_text()
 # the show page: its template, and the timeline figure that tvseg.report.svg writes into it
-SHOW = (TEMPLATES / "show.html").read_text() + str(
-    svg.timeline(ShowPage("s", 0.0, 10.0, {}, [0.0], [10.0], ["t"], []))["svg"]
-)
+SHOW = (TEMPLATES / "show.html").read_text() + svg.frame(["system"], tolerance=10.0, label="s", clock="mm:ss")
 
 DEUTERANOPIA = np.array(
     [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]

@@ -359,24 +359,31 @@ def _style(element) -> str:
 
 
 class Timeline(HTMLParser):
-    """The timeline's plot edges, and each lane's segments (start, end) and marks' times."""
+    """The timeline's plot edges (its box's attributes), and each lane's segments (start, end) and marks'
+    times, from the data its script draws (``<script id="timeline-data">``)."""
 
     def __init__(self):
         super().__init__()
         self.box: dict = {}
         self.lanes: list[dict] = []
+        self._data = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        classes = (a.get("class") or "").split()
-        if tag == "div" and "timeline-box" in classes:
+        if tag == "div" and "timeline-box" in (a.get("class") or "").split():
             self.box = {k: float(a[f"data-{k}"]) for k in ("left", "right", "start", "end")}
-        elif tag == "g" and "lane" in classes:
-            self.lanes.append({"segs": [], "marks": []})
-        elif tag == "g" and "seg-g" in classes:
-            self.lanes[-1]["segs"].append((float(a["data-a"]), float(a["data-b"])))
-        elif tag == "g" and "mark" in classes:
-            self.lanes[-1]["marks"].append(float(a["data-t"]))
+        self._data = tag == "script" and a.get("id") == "timeline-data"
+
+    def handle_endtag(self, tag):
+        self._data = False
+
+    def handle_data(self, text):
+        if self._data:
+            data = json.loads(text)
+            self.lanes = [{"segs": list(zip(data["ref"]["a"], data["ref"]["b"])), "marks": []}]
+            self.lanes += [
+                {"segs": list(zip(s["a"], s["b"])), "marks": s["mh"] + s["fa"] + s["mi"]} for s in data["systems"]
+            ]
 
 
 def long_show(n: int = 600, seed: int = 11):

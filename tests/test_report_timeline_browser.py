@@ -235,3 +235,126 @@ def test_the_demo_timelines_read_and_zoom(tmp_path):
     screenshot(
         out / "shows" / "fr2_journal20h_2024-03-11.html", tmp_path / "timeline-demo.png", tmp_path / "profile-shot"
     )
+
+
+DRAWN = r"""
+<script>
+window.addEventListener("load", function () {
+  var svg = document.querySelector("svg.timeline"), out = { lanes: [], overview: [] };
+  Array.prototype.forEach.call(svg.querySelectorAll("g.lane"), function (lane) {
+    var got = { source: lane.getAttribute("data-source"), segs: [], marks: [] };
+    Array.prototype.forEach.call(lane.querySelectorAll("g.lane-body > g.seg-g"), function (g) {
+      var text = g.querySelector("text.seg-label");
+      got.segs.push({ key: g.getAttribute("data-seg"), a: +g.getAttribute("data-a"), b: +g.getAttribute("data-b"),
+                      cls: g.querySelector("rect").getAttribute("class"), label: text.getAttribute("data-label"),
+                      direction: text.getAttribute("direction"), anchor: text.getAttribute("text-anchor"),
+                      title: g.querySelector("title").textContent });
+    });
+    Array.prototype.forEach.call(lane.querySelectorAll("g.lane-body > g.mark"), function (g) {
+      got.marks.push({ t: +g.getAttribute("data-t"), cls: g.getAttribute("class"),
+                       shape: g.querySelector(".mark-matched, .mark-false, .mark-missed").getAttribute("class"),
+                       title: g.querySelector("title").textContent });
+    });
+    out.lanes.push(got);
+  });
+  Array.prototype.forEach.call(svg.querySelectorAll("g.overview rect.ov-seg"), function (r) {
+    out.overview.push([r.getAttribute("class"), +r.getAttribute("x"), +r.getAttribute("width")]);
+  });
+  document.body.setAttribute("data-probe", JSON.stringify(out));
+  console.log("probe-done");
+});
+</script>
+"""
+
+
+def test_the_script_draws_each_segment_and_mark_from_the_pages_data(tmp_path):
+    from tvseg.report.model import BoundaryPair, MatchRow, Report, Show, SystemShow, SystemSummary
+    from tvseg.report.model import Segment as Seg
+
+    hebrew = "\u05d7\u05d3\u05e9\u05d5\u05ea"
+    # a reference of three stories (the second untitled), one system of two segments: times on quarters of a
+    # second, where Python's rounding (half to even, which the tables use) and JavaScript's (half up) differ
+    reference = (Seg(0.0, 12.25, hebrew), Seg(12.25, 40.75, "<NA>"), Seg(40.75, 100.0, "Sport_news"))
+    matches = (
+        MatchRow(0.0, 12.25, hebrew, 0.0, 13.0, "x", 0.9, 0.8, 0.8125, False, None, "shifted"),
+        MatchRow(12.25, 40.75, "<NA>", None, None, None, None, None, float("nan"), False, None, "missed"),
+        MatchRow(40.75, 100.0, "Sport_news", 13.0, 100.0, "Sport", 1.0, 0.68, 0.81, False, None, "merged"),
+    )
+    system = SystemShow(
+        name="sys",
+        metrics={},
+        segments=(Seg(0.0, 13.0, "x", True), Seg(13.0, 100.0, None, False)),
+        matched=(BoundaryPair(12.25, 13.0),),
+        missed=(40.75,),
+        false_alarms=(),
+        matches=matches,
+    )
+    show = Show(show_id="s1", start=0.0, end=100.0, reference=reference, systems=(system,))
+    report = Report(
+        signature="sig",
+        version="0",
+        date="2026-01-01",
+        systems=(SystemSummary(name="sys", corpus={}),),
+        shows=(show,),
+        scores={},
+        settings={"tolerance": 10.0},
+    )
+    index = write_report(report, tmp_path / "rep", progress=False, jobs=1)
+    page = index.parent / "shows" / "s1.html"
+    copy = page.with_name("s1-probe.html")
+    copy.write_text(page.read_text(encoding="utf-8").replace("</body>", DRAWN + "</body>"), encoding="utf-8")
+    done = run_chromium(tmp_path / "profile", copy.as_uri(), "--dump-dom", "--window-size=1280,1600")
+    assert console_errors(done.stderr) == []
+    found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', done.stdout).group(1)))
+    ref, sys_lane = found["lanes"]
+    assert [ref["source"], sys_lane["source"]] == ["reference", "sys"]
+    # each tooltip written out by hand: 12.25 s is 00:12.2 and 40.75 s 00:40.8 (half to even, as the tables),
+    # a duration of 59.25 s is 59.2 s, a coverage of 0.8125 is 81.2 %; NaN coverage and no partner say so
+    assert [s["title"] for s in ref["segs"]] == [
+        f"#1 reference: {hebrew}\n00:00.0\u201300:12.2, 12.2 s\nsys: missed (best 00:00.0\u201300:13.0, R\u2194H 81.2%)",
+        "#2 reference\n00:12.2\u201300:40.8, 28.5 s\nsys: missed (no overlapping segment)",
+        "#3 reference: Sport news\n00:40.8\u201301:40.0, 59.2 s\nsys: missed (best 00:13.0\u201301:40.0, R\u2194H 81.0%)",
+    ]
+    assert [(s["key"], s["a"], s["b"], s["cls"]) for s in ref["segs"]] == [
+        ("r-1", 0, 12.25, "seg ref"),
+        ("r-2", 12.25, 40.75, "seg ref"),
+        ("r-3", 40.75, 100, "seg ref"),
+    ]
+    # the Hebrew label right to left (anchored at its end), the others not; none for the untitled story
+    assert [(s["label"], s["direction"], s["anchor"]) for s in ref["segs"]] == [
+        (hebrew, "rtl", "end"),
+        ("", None, None),
+        ("Sport news", None, None),
+    ]
+    assert [(s["key"], s["cls"], s["label"]) for s in sys_lane["segs"]] == [
+        ("s0-1", "seg ok", "x"),
+        ("s0-2", "seg bad", ""),
+    ]
+    assert [s["title"] for s in sys_lane["segs"]] == [
+        "#1 sys: x\n00:00.0\u201300:13.0, 13.0 s (correct)",
+        "#2 sys\n00:13.0\u201301:40.0, 87.0 s (wrong)",
+    ]
+    # the marks in time order, each with its lane's shape and its tooltip
+    assert sys_lane["marks"] == [
+        {
+            "t": 13,
+            "cls": "mark matched",
+            "shape": "mark-matched",
+            "title": "sys: boundary at 00:13.0 matches the reference boundary at 00:12.2 (within 10 s)",
+        },
+        {
+            "t": 40.75,
+            "cls": "mark missed",
+            "shape": "mark-missed",
+            "title": "sys: missed the reference boundary at 00:40.8",
+        },
+    ]
+    assert ref["marks"] == []
+    # the overview: the reference segments to scale over the plot (x from 150 to 1180, 10.3 units a second),
+    # to 0.01: 12.25 s at 150 + 126.175 (computed 276.17500000000001, so 276.18), 40.75 s at 150 + 419.725
+    # (computed 569.72499999999991, so 569.72); the widths are the differences of the rounded ends
+    assert found["overview"] == [
+        ["ov-seg ov-0", 150, 126.18],
+        ["ov-seg ov-1", 276.18, 293.54],
+        ["ov-seg ov-0", 569.72, 610.28],
+    ]

@@ -341,6 +341,7 @@ def _mark(name: str) -> Markup:
 
 
 _SKELETONS: dict = {}
+TIMELINE_MARKS = ("start", "end", "span", "data")  # the timeline's values of each show in the template
 
 
 def _skeleton(header: Report, columns: tuple, system_names: tuple, run_id: str | None) -> tuple:
@@ -362,8 +363,9 @@ def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id
     tolerance = header.settings.get("tolerance")
     tolerance = tolerance if isinstance(tolerance, (int, float)) else None
     gamma = header.settings.get("gamma")
-    timeline: dict[str, object] = {key: _mark(f"t_{key}") for key in ("start", "end", "span", "svg")}
-    timeline.update(left=svg.LEFT, right=svg.WIDTH - svg.RIGHT, width=svg.WIDTH)
+    timeline: dict[str, object] = {key: _mark(f"t_{key}") for key in TIMELINE_MARKS}
+    figure = svg.frame(system_names, tolerance=tolerance, label=_mark("t_label"), clock=_mark("t_clock"))
+    timeline.update(left=svg.LEFT, right=svg.WIDTH - svg.RIGHT, width=svg.WIDTH, svg=Markup(figure))
     page: dict[str, object] = {
         key: _mark(key)
         for key in ("title_id", "previous", "next", "show_id", "note", "no_output", "reference_rows", "match_tables")
@@ -397,7 +399,7 @@ def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id
     )
     parts = text.split(_MARK)
     names = tuple(parts[1::2])
-    known = set(page) | {f"t_{key}" for key in ("start", "end", "span", "svg")}
+    known = set(page) | {f"t_{key}" for key in (*TIMELINE_MARKS, "label", "clock")}
     known |= {f"scores{i}" for i in range(len(columns))}
     known |= {f"{kind}{i}" for kind in ("n", "no_output", "segments") for i in range(len(system_names))}
     if len(parts) % 2 != 1 or not set(names) <= known:  # a marker character in the template's own text
@@ -427,14 +429,11 @@ def _metadata_key(item):
 def _show_html(
     header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns, run_id: str | None = None
 ) -> str:
-    tolerance = header.settings.get("tolerance")
-    tolerance = tolerance if isinstance(tolerance, (int, float)) else None
     has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
     texts, marks = _skeleton(header, tuple(columns), tuple(s.name for s in page.systems), run_id)
     named = [(s.name, s.metrics) for s in page.systems]
     titles = rows.Titles(svg.no_label())  # each title's cell written once per page
     show_id = page.show_id
-    timeline = svg.timeline(page, tolerance)
     metadata = "".join(
         f" &middot; {visible(key)}: <b>{visible(value)}</b>"
         for key, value in sorted(page.metadata.items(), key=_metadata_key)
@@ -458,10 +457,12 @@ def _show_html(
             page.ref_start, page.ref_end, page.ref_label, key="r", titles=titles, ids=True
         ),
         "match_tables": rows.match_tables(page.systems, has_title_f1, titles=titles),
-        "t_start": timeline["start"],
-        "t_end": timeline["end"],
-        "t_span": timeline["span"],
-        "t_svg": timeline["svg"],
+        "t_start": repr(float(page.start)),
+        "t_end": repr(float(page.end)),
+        "t_span": f"{svg.mmss(page.start)}\u2013{svg.mmss(page.end)}",
+        "t_label": svg.timeline_label(page),
+        "t_clock": svg.clock_format(page),
+        "t_data": svg.script_json(svg.timeline_data(page)),
     }
     for i, (_, group) in enumerate(columns):
         values[f"scores{i}"] = rows.score_rows(named, [key for key, _ in group])

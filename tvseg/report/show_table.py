@@ -9,7 +9,6 @@ adds each system's distance to the best system on the show, and draws one page o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -17,22 +16,9 @@ import numpy as np
 from tvseg import metrics
 from tvseg.report.pages import defined
 from tvseg.report.rows import pct
-from tvseg.report.svg import HIDDEN
+from tvseg.report.svg import script_json
 
-__all__ = ["show_table_json", "script_json"]
-
-
-def script_json(value) -> str:
-    """``value`` as JSON text that can stand inside ``<script type="application/json">``.
-
-    ``<``, ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e``, ``\\u0026`` (equal for
-    ``JSON.parse``), so no text, however hostile, can close the script element; control and bidi
-    characters (:data:`tvseg.report.svg.HIDDEN`) as ``\\uXXXX`` too, so that none stands raw in the
-    page (the script shows them as ``<U+XXXX>``).
-    """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+__all__ = ["show_table_json"]
 
 
 def _shown(values: Sequence) -> list:
@@ -78,7 +64,7 @@ def show_table_json(
     Returns
     -------
     str
-        JSON (:func:`script_json`) of ``ids``, ``files``, ``meta`` (``keys``, per key its distinct
+        JSON (:func:`tvseg.report.svg.script_json`) of ``ids``, ``files``, ``meta`` (``keys``, per key its distinct
         ``values`` and each show's ``codes``), ``systems``, ``columns`` (key, plain label and
         ``lower``, true for an error rate where lower is better), ``values`` and ``no_output`` (per system, the indices of its shows without output).
     """

@@ -1,19 +1,20 @@
 """The show timeline of the report's pages, and the text and time helpers of its SVG figures.
 
-The timeline, drawn on every show page, writes its segments and marks itself (:func:`timeline`),
-each text escaped by :func:`escape_text` exactly as the templates escape it. Control and bidi
-characters of untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
+The timeline's figure is the same for every show of a report (:func:`frame`, each text escaped by
+:func:`escape_text` exactly as the templates escape it); the page's script draws a show's segments
+and marks into it from the show's data (:func:`timeline_data`), a JSON block (:func:`script_json`).
+Control and bidi characters of untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
 The times on axes and in tables are written by :func:`mmss` and :func:`clock`, the axis steps
 chosen by :func:`nice_step` (also used by the sweep charts, :mod:`tvseg.report.charts`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
 from functools import lru_cache
-from itertools import repeat
 
 from markupsafe import Markup
 
@@ -21,7 +22,11 @@ __all__ = [
     "clock",
     "mmss",
     "nice_step",
-    "timeline",
+    "frame",
+    "timeline_data",
+    "timeline_label",
+    "clock_format",
+    "script_json",
     "direction",
     "middle",
     "mark_shape",
@@ -81,6 +86,26 @@ def visible_text(value) -> str:
     return HIDDEN.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
+def _scalar(value):
+    """A numpy scalar (a boolean, an integer) as the Python value JSON writes."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def script_json(value) -> str:
+    """``value`` as JSON text that can stand inside ``<script type="application/json">``.
+
+    ``<``, ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e``, ``\\u0026`` (equal for
+    ``JSON.parse``), so no text, however hostile, can close the script element; control and bidi
+    characters (:data:`HIDDEN`) as ``\\uXXXX`` too, so that none stands raw in the page. Numpy scalars
+    are written as their Python values.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_scalar)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def nice_step(span: float, target: int = 10) -> float:
     """The smallest round time step (1 s, 2 s, 5 s, ... 6 h) giving at most ``target`` intervals."""
     for step in _STEPS:
@@ -99,13 +124,6 @@ GAP = 16
 AXIS = 34
 OVERVIEW = 14  # height of the overview lane
 CHAR = 6.6  # approximate width of a character of the 12px label font
-
-
-def _fit(text: str, width: float) -> str:
-    room = int((width - 8) // CHAR)
-    if room < 3:
-        return ""
-    return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
 @lru_cache(maxsize=1)
@@ -130,8 +148,6 @@ def mark_shape(cls: str, x, y) -> Markup:
     return Markup(_mark(cls, x, y))
 
 
-_OUTCOMES = {True: " (correct)", False: " (wrong)", None: ""}
-_CLASSES = {True: "ok", False: "bad", None: "unknown"}
 # characters of a lane's name shown beside it (~140 px in the 13 px bold font; the full name in its tooltip)
 LANE_NAME = 19
 NAME_CHAR = 8.6  # approximate width of a character of the 13 px bold lane-name font
@@ -159,229 +175,141 @@ def middle(text: str, room: int = LANE_NAME) -> str:
     return text[:head] + "\u2026" + text[len(text) - (room - 1 - head) :]
 
 
-def _verdict_lines(show, n: int) -> list:
-    """What each system made of each of the ``n`` reference segments: the lines added to their tooltips."""
-    per_system = []
-    for system in show.systems:
-        name = visible_text(system.name)
-        lines = [
-            f"\n{name}: {'retrieved' if ok else 'missed'} ("
-            + ("no overlapping segment" if hs is None else f"best {clock(hs)}\u2013{clock(he)}")
-            + ("" if cov is None or cov != cov else f", R\u2194H {100 * cov:.1f}%")
-            + ")"
-            for ok, cov, hs, he in zip(system.correct, system.coverage, system.hyp_start, system.hyp_end)
-        ]
-        per_system.append(lines + [""] * (n - len(lines)))
-    if not per_system:
-        return [""] * n
-    return ["".join(parts) for parts in zip(*per_system)]
-
-
-def timeline(show, tolerance: float | None = None) -> dict:
-    """Layout of a show's timeline: one lane for the reference, then one per system, and an overview.
-
-    ``show`` is a :class:`tvseg.report.pages.ShowPage`. Segments are drawn to scale between the
-    show's start and end; in system lanes a segment is ``ok`` (solid) or ``bad`` (hatched) and
-    boundaries are ``matched`` (filled triangle), ``false`` (cross: a false alarm) or ``missed``
-    (hollow circle at the reference boundary). ``svg`` is the whole figure, every text escaped;
-    the other entries are the coordinates and texts the page around it uses.
-
-    Every segment carries its times (``data-a``, ``data-b``), its full label (``data-label``) and
-    the key of its table row (``data-seg``: ``r-3``, ``s0-3``), and every mark its time
-    (``data-t``), so that the page's script (``timeline.js``) can zoom and scroll the lanes, fit
-    the labels to their boxes and link the segments to the tables. The ``overview`` lane shows the
-    whole show with the reference segments and, once the script runs, the visible window. A label
-    or a lane name written right to left is drawn in its direction (an ellipsis at its end, on the
-    left); a lane name longer than :data:`LANE_NAME` characters is cut in the middle.
-    """
-    start, end = show.start, show.end
-    span = max(end - start, 1e-9)
-    plot = WIDTH - LEFT - RIGHT
-    right = WIDTH - RIGHT
-
-    positions: dict = {}  # a boundary ends one segment and starts the next: placed once
-
-    def x(t: float) -> float:
-        at = positions.get(t)
-        if at is None:
-            at = positions[t] = round(LEFT + (min(max(t, start), end) - start) / span * plot, 2)
-        return at
-
-    written: dict = {}
-
-    def texts_of(t: float) -> tuple:
-        got = written.get(t)
-        if got is None:
-            got = written[t] = (repr(t), repr(x(t)))
-        return got
-
-    missing = no_label()
-    drawn: dict = {}  # label -> (escaped label, its text to fit, direction attributes): once per label
-
-    def text_of(label):
-        got = drawn.get(label)
-        if got is None:
-            # the title as a reader would write it: none for a missing label (<NA>), RTTM's underscores
-            # (it cannot store spaces) as spaces; only the drawing changes, the tables keep the label
-            plain = "" if label is None or label == missing else visible_text(label).replace("_", " ")
-            rtl = ' direction="rtl" text-anchor="end"' if plain and direction(plain) == "rtl" else ""
-            got = drawn[label] = (escape_text(plain), plain, rtl)
-        return got
-
-    lanes: list[dict] = []
-    parts: list[str] = []
-
-    def lane(name: str, kind: str, key: str, starts, ends, labels, correct, marks, notes) -> None:
-        name = visible_text(name)
-        y = TOP + len(lanes) * (LANE + GAP)
-        label_y, rect = f'{y + LANE / 2 + 7}" data-label="', f'" y="{y + 6}" width="'
-        tail = f'" height="{LANE - 6}"/>'
-        reference = kind == "reference"
-        shown = escape_text(name)
-        head = f"{shown}: "
-        body = []
-        n = len(starts)
-        x0s = [x(a) for a in starts]
-        x1s = [x(b) for b in ends]
-        texts = [texts_of(a) for a in starts]  # (repr of the time, its x as text): a boundary is shared
-        ends_text = [texts_of(b)[0] for b in ends]
-        if reference:
-            kinds = [("ref", escape_text(note)) for note in notes] if n else []
-        else:
-            kinds = [(_CLASSES[ok], _OUTCOMES[ok]) for ok in correct]
-        for i, (a, b, x0, x1, (a_text, x0_text), b_text, label, (cls, what)) in enumerate(
-            zip(starts, ends, x0s, x1s, texts, ends_text, labels, kinds), 1
-        ):
-            full, plain, rtl = text_of(label)
-            fitted = _fit(plain, x1 - x0) if plain else ""
-            body.append(
-                f'<g class="seg-g" data-seg="{key}-{i}" data-a="{a_text}" data-b="{b_text}">'
-                f'<rect class="seg {cls}" x="{x0_text}{rect}{round(max(x1 - x0, 0.5), 2)}{tail}'
-                f'<text class="seg-label" x="{x0 + 4}" y="{label_y}{full}"{rtl}>'
-                f"{full if fitted == plain else escape_text(fitted)}</text>"
-                f"<title>#{i} {head + full if plain else shown}\n{clock(a)}\u2013{clock(b)}, {b - a:.1f} s"
-                f"{what}</title></g>"
-            )
-        shapes = {  # a mark is drawn at x = 0 and moved into place: its shape depends on its lane only
-            cls: f'<line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>{_mark(cls, 0, y - 5)}<title>'
-            for cls in ("matched", "false", "missed")
-        }
-        for t, cls, title in marks:
-            t_text, x_text = texts_of(t)
-            body.append(
-                f'<g class="mark {cls}" data-t="{t_text}" transform="translate({x_text} 0)">'
-                f"{shapes[cls]}{title}</title></g>"
-            )
-        short = middle(name)
-        rtl = ' direction="rtl" text-anchor="start"' if direction(name) == "rtl" else ' text-anchor="end"'
-        if len(short) * NAME_CHAR > LEFT - 16:  # a long name is narrowed to the room beside the lane
-            rtl += f' textLength="{LEFT - 16}" lengthAdjust="spacingAndGlyphs"'
-        parts.append(
-            f'<g class="lane lane-{kind}" data-source="{shown}">\n'
-            f'<text class="lane-name" x="{LEFT - 10}" y="{y + LANE / 2}"{rtl}>{escape_text(short)}'
-            f"<title>{shown}</title></text>\n"
-            f'<text class="lane-kind" x="{LEFT - 10}" y="{y + LANE / 2 + 14}" text-anchor="end">'
-            f"{'reference' if reference else 'system'}</text>\n"
-            f'<rect class="lane-bg" x="{LEFT}" y="{y}" width="{right - LEFT}" height="{LANE}"/>\n'
-            f'<g class="lane-body" clip-path="url(#tvseg-plot)">{"".join(body)}</g></g>\n'
-        )
-        lanes.append({"name": name, "kind": kind, "y": y, "h": LANE})
-
-    lane(
-        "reference",
-        "reference",
-        "r",
-        show.ref_start,
-        show.ref_end,
-        show.ref_label,
-        repeat(None),
-        [],
-        _verdict_lines(show, len(show.ref_start)),
-    )
-    tol = "" if tolerance is None else f" (within {tolerance:g} s)"
-    for k, system in enumerate(show.systems):
-        shown = escape_text(visible_text(system.name))  # the marks' titles, written as they are
-        marks = [
-            (h, "matched", f"{shown}: boundary at {clock(h)} matches the reference boundary at {clock(r)}{tol}")
-            for r, h in zip(system.matched_ref, system.matched_hyp)
-        ]
-        marks += [
-            (t, "false", f"{shown}: false boundary at {clock(t)} (no reference boundary{tol})")
-            for t in system.false_alarms
-        ]
-        marks += [(t, "missed", f"{shown}: missed the reference boundary at {clock(t)}") for t in system.missed]
-        marks.sort()  # by time, then kind (then title): x grows with the time
-        lane(
-            system.name,
-            "system",
-            f"s{k}",
-            system.seg_start,
-            system.seg_end,
-            system.seg_label,
-            system.seg_correct,
-            marks,
-            None,
-        )
-
-    axis_y = TOP + len(lanes) * (LANE + GAP) - GAP + 6
-    step = nice_step(span)
-    first = math.ceil(start / step) * step
-    ticks = []
-    n = 0
-    while first + n * step <= end + 1e-9:
-        t = first + n * step
-        tx = x(t)
-        ticks.append(
-            f'<g class="tick"><line x1="{tx}" x2="{tx}" y1="{TOP}" y2="{axis_y}"/>'
-            f'<text x="{tx}" y="{axis_y + 16}" text-anchor="middle">{escape_text(mmss(t))}</text></g>'
-        )
-        n += 1
-    over_y = axis_y + AXIS + 4
-    overview = "".join(
-        f'<rect class="ov-seg ov-{i % 2}" x="{x(a)}" y="{over_y}" width="{round(max(x(b) - x(a), 0.5), 2)}"'
-        f' height="{OVERVIEW}"/>'
-        for i, (a, b) in enumerate(zip(show.ref_start, show.ref_end))
-    )
-    height = over_y + OVERVIEW + 6
-    label = escape_text(
+def timeline_label(show) -> str:
+    """The accessible name of a show's timeline (escaped): its show id, its systems and its extent."""
+    return escape_text(
         f"Timeline of show {visible_text(show.show_id)}: reference and {len(show.systems)} system(s), "
-        f"{mmss(start)} to {mmss(end)}"
+        f"{mmss(show.start)} to {mmss(show.end)}"
     )
-    clock_format = "mm:ss; h:mm:ss from 1 h" if end >= 3600 else "mm:ss"  # the ticks' format (mmss)
-    figure = (
+
+
+def clock_format(show) -> str:
+    """The format of the timeline's ticks (:func:`mmss`): ``h:mm:ss`` appears from an hour on."""
+    return "mm:ss; h:mm:ss from 1 h" if show.end >= 3600 else "mm:ss"
+
+
+def _lane_frame(j: int, name: str, kind: str) -> str:
+    """Lane ``j``'s frame: its name, its background, an empty body, and the shapes the page's script
+    copies into the body (a segment, and a mark of each kind), placed in the lane."""
+    y = TOP + j * (LANE + GAP)
+    shown = escape_text(name)
+    short = middle(name)
+    rtl = ' direction="rtl" text-anchor="start"' if direction(name) == "rtl" else ' text-anchor="end"'
+    if len(short) * NAME_CHAR > LEFT - 16:  # a long name is narrowed to the room beside the lane
+        rtl += f' textLength="{LEFT - 16}" lengthAdjust="spacingAndGlyphs"'
+    shapes = "".join(
+        f'<g data-shape="{cls}"><line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
+        f"{_mark(cls, 0, y - 5)}</g>"
+        for cls in ("matched", "false", "missed")
+    )
+    return (
+        f'<g class="lane lane-{kind}" data-source="{shown}">\n'
+        f'<text class="lane-name" x="{LEFT - 10}" y="{y + LANE / 2}"{rtl}>{escape_text(short)}'
+        f"<title>{shown}</title></text>\n"
+        f'<text class="lane-kind" x="{LEFT - 10}" y="{y + LANE / 2 + 14}" text-anchor="end">'
+        f"{'reference' if kind == 'reference' else 'system'}</text>\n"
+        f'<rect class="lane-bg" x="{LEFT}" y="{y}" width="{WIDTH - RIGHT - LEFT}" height="{LANE}"/>\n'
+        f'<defs><g data-shape="segment"><rect class="seg" y="{y + 6}" height="{LANE - 6}"/>'
+        f'<text class="seg-label" y="{y + LANE / 2 + 7}"/></g>{shapes}</defs>\n'
+        f'<g class="lane-body" clip-path="url(#tvseg-plot)"></g></g>\n'
+    )
+
+
+def frame(system_names, *, tolerance: float | None, label: str, clock: str) -> str:
+    """The timeline's figure without its segments, the same for every show of a report: one lane for
+    the reference, then one per system (``system_names``), the axis and the overview lane.
+
+    ``label`` (escaped) and ``clock`` are written as they are, as the figure's accessible name and its
+    axis's format: a report writes its show pages from this text with a marker in their place
+    (:func:`timeline_label`, :func:`clock_format`). The page's script (``timeline.js``) draws the show's
+    segments and marks into the lanes from its data (:func:`timeline_data`), each a copy of the shapes
+    the lane holds: a segment is ``ok`` (solid), ``bad`` (hatched) or ``ref``, a boundary ``matched``
+    (filled triangle), ``false`` (cross: a false alarm) or ``missed`` (hollow circle at the reference
+    boundary); then zooms and scrolls the lanes and fits the labels to their boxes. A lane name written
+    right to left is drawn in its direction; one longer than :data:`LANE_NAME` characters is cut in the
+    middle (:func:`middle`), its full name in its tooltip.
+    """
+    names = [visible_text(name) for name in system_names]
+    lanes = [_lane_frame(0, "reference", "reference")]
+    lanes += [_lane_frame(j, name, "system") for j, name in enumerate(names, 1)]
+    right = WIDTH - RIGHT
+    axis_y = TOP + len(lanes) * (LANE + GAP) - GAP + 6
+    over_y = axis_y + AXIS + 4
+    height = over_y + OVERVIEW + 6
+    within = "" if tolerance is None else f" (within {tolerance:g} s)"
+    return (
         f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img"'
-        f' aria-label="{label}">\n<title>{label}</title>\n'
+        f' aria-label="{label}" data-within="{escape_text(within)}">\n<title>{label}</title>\n'
         f'<defs><pattern id="tvseg-hatch" patternUnits="userSpaceOnUse" width="6" height="6"'
         f' patternTransform="rotate(45)"><rect width="6" height="6" fill="#cc5c33"/>'
         f'<line x1="0" y1="0" x2="0" y2="6" stroke="#eea98a" stroke-width="2.5"/></pattern>\n'
         f'<clipPath id="tvseg-plot"><rect x="{LEFT - 8}" y="0" width="{right - LEFT + 16}" height="{axis_y + 24}"/>'
         f"</clipPath></defs>\n"
-        f'<g class="ticks" clip-path="url(#tvseg-plot)">{"".join(ticks)}</g>\n'
+        f'<g class="ticks" clip-path="url(#tvseg-plot)"></g>\n'
         f'<line class="axis" x1="{LEFT}" x2="{right}" y1="{axis_y}" y2="{axis_y}"/>\n'
-        f'<text class="lane-kind" x="{right}" y="{axis_y + 30}" text-anchor="end">time ({clock_format})</text>\n'
-        + "".join(parts)
+        f'<text class="lane-kind" x="{right}" y="{axis_y + 30}" text-anchor="end">time ({clock})</text>\n'
+        + "".join(lanes)
         + f'<g class="overview">\n<text class="lane-kind" x="{LEFT - 10}" y="{over_y + OVERVIEW - 3}"'
         f' text-anchor="end">whole show</text>\n'
         f'<rect class="lane-bg" x="{LEFT}" y="{over_y}" width="{right - LEFT}" height="{OVERVIEW}"/>\n'
-        f"{overview}\n"
+        f'<defs><rect data-shape="overview" y="{over_y}" height="{OVERVIEW}"/></defs>\n'
         f'<rect class="ov-window" x="{LEFT}" y="{over_y - 2}" width="{right - LEFT}" height="{OVERVIEW + 4}">'
         f"<title>The part of the show the lanes above show; click or drag here to move it</title></rect>\n"
         f"</g>\n</svg>"
     )
-    return {
-        "svg": Markup(figure),
-        "width": WIDTH,
-        "height": height,
-        "left": LEFT,
-        "right": right,
-        "axis_y": axis_y,
-        "clock": clock_format,
-        "top": TOP,
-        "lanes": lanes,
-        "over_y": over_y,
-        "over_h": OVERVIEW,
-        "start": repr(float(start)),
-        "end": repr(float(end)),
-        "span": f"{mmss(start)}\u2013{mmss(end)}",
-        "label": label,
-    }
+
+
+def timeline_data(show) -> dict:
+    """What the page's script draws in a show's timeline (:func:`frame`), as plain values for JSON.
+
+    ``show`` is a :class:`tvseg.report.pages.ShowPage`. ``labels`` are the distinct segment titles as
+    drawn: none for a missing label (``<NA>``), RTTM's underscores (it cannot store spaces) as spaces,
+    control and bidi characters made visible (:func:`visible_text`); ``rtl`` the indices of those
+    written right to left (:func:`direction`). ``ref`` holds the reference segments (``a``, ``b``: start
+    and end in seconds; ``l``: the index of the label, -1 for none). Each of ``systems``, in the lanes'
+    order, holds its segments (``a``, ``b``, ``l``, ``ok``: correct, wrong or unknown), its boundaries
+    (``mr``/``mh``: the reference and hypothesis times of matched pairs; ``fa``: false alarms; ``mi``:
+    missed reference boundaries) and, per reference segment, its match (``rc``: retrieved; ``cov``:
+    bidirectional coverage; ``hs``/``he``: the best hypothesis segment, null when none overlaps), which
+    the reference segments' tooltips tell. Only the drawing changes the labels; the tables keep them.
+    """
+    missing = no_label()
+    index: dict = {}
+    labels: list[str] = []
+    rtl: list[int] = []
+
+    def coded(values) -> list[int]:
+        out = []
+        for label in values:
+            got = index.get(label)
+            if got is None:
+                plain = "" if label is None or label == missing else visible_text(label).replace("_", " ")
+                got = -1
+                if plain:
+                    got = len(labels)
+                    labels.append(plain)
+                    if direction(plain) == "rtl":
+                        rtl.append(got)
+                index[label] = got
+            out.append(got)
+        return out
+
+    reference = {"a": show.ref_start, "b": show.ref_end, "l": coded(show.ref_label)}
+    systems = [
+        {
+            "a": s.seg_start,
+            "b": s.seg_end,
+            "l": coded(s.seg_label),
+            "ok": s.seg_correct,
+            "mr": s.matched_ref,
+            "mh": s.matched_hyp,
+            "fa": s.false_alarms,
+            "mi": s.missed,
+            "rc": s.correct,
+            "cov": [None if c is None or c != c else c for c in s.coverage],
+            "hs": s.hyp_start,
+            "he": s.hyp_end,
+        }
+        for s in show.systems
+    ]
+    return {"labels": labels, "rtl": rtl, "ref": reference, "systems": systems}

@@ -30,6 +30,8 @@
   if (!box) { return; }
   var svg = box.querySelector("svg.timeline");
   var NS = "http://www.w3.org/2000/svg";
+  var data = document.getElementById("timeline-data");
+  if (data) { drawLanes(JSON.parse(data.textContent)); }
   function num(name) { return parseFloat(box.getAttribute(name)); }
   var start = num("data-start"), end = num("data-end"), left = num("data-left"), right = num("data-right");
   var width = num("data-width"), height = svg.viewBox.baseVal.height;
@@ -72,6 +74,25 @@
   });
 
   function r2(v) { return Math.round(v * 100) / 100; }
+  // Python's round(): to the nearest integer, a tie to the even one
+  function halfEven(v) {
+    var r = Math.round(v);
+    return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+  // as Python's format(v, ".1f"), which rounds v's exact binary value: a tie (v = k/4, k odd) to even
+  function fixed1(v) {
+    var q = v * 4;
+    if (Number.isInteger(q) && q % 2 !== 0) { return (halfEven(v * 10) / 10).toFixed(1); }
+    return v.toFixed(1);
+  }
+  function clock(t) {
+    // as tvseg.report.svg.clock: mm:ss.s, h:mm:ss.s from an hour on, an en dash for none
+    if (t === null || t === undefined) { return "\u2013"; }
+    var tenths = halfEven(Math.abs(t) * 10), sign = t < 0 && tenths ? "-" : "";
+    var hours = tenths >= 36000 ? Math.floor(tenths / 36000) + ":" : "";
+    return sign + hours + pad(Math.floor(tenths % 36000 / 600)) + ":" + pad(Math.floor(tenths % 600 / 10)) + "." +
+      tenths % 10;
+  }
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function mmss(t) {
     // as tvseg.report.svg.mmss: mm:ss, h:mm:ss from an hour on
@@ -85,6 +106,83 @@
   function niceStep(w) {
     for (var i = 0; i < STEPS.length; i++) { if (w / STEPS[i] <= 10) { return STEPS[i]; } }
     return STEPS[STEPS.length - 1] * Math.ceil(w / STEPS[STEPS.length - 1] / 10);
+  }
+  // the show's segments and marks (tvseg.report.svg.timeline_data), each a copy of its lane's shapes
+  function drawLanes(data) {
+    var within = svg.getAttribute("data-within") || "", laneEls = svg.querySelectorAll("g.lane");
+    var s0 = parseFloat(box.getAttribute("data-start")), s1 = parseFloat(box.getAttribute("data-end"));
+    var x0 = parseFloat(box.getAttribute("data-left")), x1 = parseFloat(box.getAttribute("data-right"));
+    var whole = Math.max(s1 - s0, 1e-9), rtl = {};
+    data.rtl.forEach(function (i) { rtl[i] = true; });
+    function XW(t) { return r2(x0 + (Math.min(Math.max(t, s0), s1) - s0) / whole * (x1 - x0)); }
+    function shape(el, name) { return el.querySelector("[data-shape='" + name + "']").cloneNode(true); }
+    function titled(g, text) {
+      var title = document.createElementNS(NS, "title");
+      title.textContent = text;
+      g.appendChild(title);
+    }
+    var notes = data.ref.a.map(function () { return ""; });
+    data.systems.forEach(function (s, k) {
+      var name = laneEls[k + 1].getAttribute("data-source");
+      s.rc.forEach(function (ok, i) {
+        var cov = s.cov[i];
+        notes[i] += "\n" + name + ": " + (ok ? "retrieved" : "missed") + " (" +
+          (s.hs[i] === null ? "no overlapping segment" : "best " + clock(s.hs[i]) + "\u2013" + clock(s.he[i])) +
+          (cov === null ? "" : ", R\u2194H " + fixed1(100 * cov) + "%") + ")";
+      });
+    });
+    var CLASSES = { "true": "ok", "false": "bad", "null": "unknown" };
+    var OUTCOMES = { "true": " (correct)", "false": " (wrong)", "null": "" };
+    function lane(el, key, segments, kinds, whats, marks) {
+      var body = el.querySelector("g.lane-body"), name = el.getAttribute("data-source");
+      segments.a.forEach(function (a, i) {
+        var b = segments.b[i], code = segments.l[i], label = code < 0 ? "" : data.labels[code];
+        var g = shape(el, "segment"), rect = g.querySelector("rect"), text = g.querySelector("text");
+        g.removeAttribute("data-shape");
+        g.setAttribute("class", "seg-g");
+        g.setAttribute("data-seg", key + "-" + (i + 1));
+        g.setAttribute("data-a", a);
+        g.setAttribute("data-b", b);
+        rect.setAttribute("class", "seg " + kinds[i]);
+        text.setAttribute("data-label", label);
+        if (rtl[code]) { text.setAttribute("direction", "rtl"); text.setAttribute("text-anchor", "end"); }
+        titled(g, "#" + (i + 1) + " " + (label ? name + ": " + label : name) + "\n" + clock(a) + "\u2013" +
+          clock(b) + ", " + fixed1(b - a) + " s" + whats[i]);
+        body.appendChild(g);
+      });
+      marks.sort(function (p, q) { return p[0] - q[0] || (p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : 0); });
+      marks.forEach(function (m) {
+        var g = shape(el, m[1]);
+        g.removeAttribute("data-shape");
+        g.setAttribute("class", "mark " + m[1]);
+        g.setAttribute("data-t", m[0]);
+        titled(g, m[2]);
+        body.appendChild(g);
+      });
+    }
+    lane(laneEls[0], "r", data.ref, data.ref.a.map(function () { return "ref"; }), notes, []);
+    data.systems.forEach(function (s, k) {
+      var el = laneEls[k + 1], name = el.getAttribute("data-source"), marks = [];
+      s.mh.forEach(function (h, i) {
+        marks.push([h, "matched", name + ": boundary at " + clock(h) + " matches the reference boundary at " +
+          clock(s.mr[i]) + within]);
+      });
+      s.fa.forEach(function (t) {
+        marks.push([t, "false", name + ": false boundary at " + clock(t) + " (no reference boundary" + within + ")"]);
+      });
+      s.mi.forEach(function (t) { marks.push([t, "missed", name + ": missed the reference boundary at " + clock(t)]); });
+      lane(el, "s" + k, s, s.ok.map(function (ok) { return CLASSES[ok]; }),
+        s.ok.map(function (ok) { return OUTCOMES[ok]; }), marks);
+    });
+    var overview = svg.querySelector("g.overview"), windowEl = overview.querySelector("rect.ov-window");
+    data.ref.a.forEach(function (a, i) {
+      var r = shape(overview, "overview"), xa = XW(a);
+      r.removeAttribute("data-shape");
+      r.setAttribute("class", "ov-seg ov-" + i % 2);
+      r.setAttribute("x", xa);
+      r.setAttribute("width", r2(Math.max(XW(data.ref.b[i]) - xa, 0.5)));
+      overview.insertBefore(r, windowEl);
+    });
   }
   function X(t) { return left + (t - view[0]) / (view[1] - view[0]) * plot; }
 
