@@ -8,14 +8,13 @@ decoded with zlib and struct (no imaging library).
 
 from __future__ import annotations
 
-import shutil
 import struct
-import subprocess
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from chromium import chromium_path, console_errors, run_chromium
 from report_fixture import synthetic_report
 
 from tvseg.report import write_report
@@ -25,47 +24,11 @@ pytestmark = pytest.mark.browser
 SYSTEMS = ("baseline", "speech")
 
 
-def _chromium() -> str | None:
-    if Path("/usr/bin/chromium").is_file():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-CHROMIUM = _chromium()
+CHROMIUM = chromium_path()
 if CHROMIUM is None:
     pytest.skip(
         "chromium is not installed (apt-get install -y chromium): browser tests skipped", allow_module_level=True
     )
-
-
-def run_chromium(profile: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
-    args = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--enable-logging=stderr",
-        "--v=0",
-        *extra,
-        url,
-    ]
-    return subprocess.run(args, capture_output=True, text=True, timeout=60)
-
-
-def console_errors(stderr: str, *, allowed: str = "probe-done") -> list[str]:
-    """Console messages and uncaught exceptions in chromium's log.
-
-    Headless chromium logs every console message (whatever its level) as an ``INFO:CONSOLE`` line,
-    so any such line counts: the report's pages write nothing to the console. ``allowed`` is the
-    marker our own probe logs.
-    """
-    return [line for line in stderr.splitlines() if ("Uncaught" in line or ":CONSOLE" in line) and allowed not in line]
 
 
 def test_console_errors_are_caught(tmp_path):

@@ -360,7 +360,7 @@ def _style(element) -> str:
 
 class Timeline(HTMLParser):
     """The timeline's plot edges (its box's attributes), and each lane's segments (start, end) and marks'
-    times, from the data its script draws (``<script id="timeline-data">``)."""
+    times, from the data its script draws (``<script id="show-page-data">``)."""
 
     def __init__(self):
         super().__init__()
@@ -372,7 +372,7 @@ class Timeline(HTMLParser):
         a = dict(attrs)
         if tag == "div" and "timeline-box" in (a.get("class") or "").split():
             self.box = {k: float(a[f"data-{k}"]) for k in ("left", "right", "start", "end")}
-        self._data = tag == "script" and a.get("id") == "timeline-data"
+        self._data = tag == "script" and a.get("id") == "show-page-data"
 
     def handle_endtag(self, tag):
         self._data = False

@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-from tvseg.report import render, svg
+import pytest
+from chromium import drawn
+
+from tvseg.report import render, svg, write_report
 from tvseg.report.model import MatchRow, Report, Segment, Show, SystemShow, SystemSummary
 
 HEBREW = "\u05d7\u05d3\u05e9\u05d5\u05ea \u05d4\u05e2\u05e8\u05d1 \u05d1\u05d9\u05e9\u05e8\u05d0\u05dc"  # "news tonight in Israel"
@@ -43,8 +46,18 @@ def _report() -> Report:
     return Report(signature="sig", version="0", date="2026-01-01", systems=summaries, shows=(show,), scores={})
 
 
-def test_story_column_and_story_counts():
-    page = render.render_show(_report(), 0)
+@pytest.fixture(scope="module")
+def drawn_page(tmp_path_factory):
+    """The show page as its script draws it (its tables come from the page's data), and as written."""
+    folder = tmp_path_factory.mktemp("show-page")
+    index = write_report(_report(), folder / "rep", progress=False, jobs=1)
+    page = index.parent / "shows" / "s1.html"
+    return drawn(page, folder / "profile"), page.read_text(encoding="utf-8")
+
+
+@pytest.mark.browser
+def test_story_column_and_story_counts(drawn_page):
+    page, _ = drawn_page
     # the match table of each system: a story column, its classes as given (merged, merged, correct)
     assert page.count('<th class="l">story</th>') == 2
     assert re.findall(r'<td class="l">(merged|correct)</td>', page) == ["merged", "merged", "correct"] * 2
@@ -60,25 +73,29 @@ def test_story_column_and_story_counts():
         assert re.findall(r">(\d+)</td>", cells) == ["0", "2", "0", "0", "1"]
 
 
-def test_reference_rows_have_ids_that_links_reach():
-    page = render.render_show(_report(), 0)
+@pytest.mark.browser
+def test_reference_rows_have_ids_that_links_reach(drawn_page):
+    page, _ = drawn_page
     for i in (1, 2, 3):
-        assert f'<tr id="r-{i}" data-seg="r-{i}">' in page
+        assert f'<tr id="r-{i}" data-seg="r-{i}" tabindex="0">' in page
     assert len(re.findall(r'id="r-\d+"', page)) == 3  # the ids are unique on the page
 
 
-def test_no_NA_shown_and_titles_in_their_own_direction():
-    page = render.render_show(_report(), 0)
-    assert "&lt;NA&gt;" not in page and "<NA>" not in page
+@pytest.mark.browser
+def test_no_NA_shown_and_titles_in_their_own_direction(drawn_page):
+    page, written = drawn_page
+    assert "&lt;NA&gt;" not in page and "<NA>" not in page and "\\u003cNA\\u003e" not in written
     # the untitled reference segment: an en dash in the tables
-    assert '<td class="title"><span title="no title">&ndash;</span></td>' in page
+    assert '<td class="title"><span title="no title">\u2013</span></td>' in page
     # a title cell reads in its own direction
     assert f'<td class="title" dir="auto">{HEBREW}</td>' in page
     assert '<td class="title" dir="auto">Sport</td>' in page
     # the timeline's data: the Hebrew label is drawn right to left (its ellipsis, if cut, at its end: the
     # left; tests/test_report_timeline_browser.py draws it), the untitled segment has no label (-1)
-    data = json.loads(re.search(r'<script type="application/json" id="timeline-data">(.*?)</script>', page).group(1))
-    assert data["labels"] == [HEBREW, "Sport"] and data["rtl"] == [0]
+    data = json.loads(
+        re.search(r'<script type="application/json" id="show-page-data">(.*?)</script>', written).group(1)
+    )
+    assert data["titles"] == [HEBREW, "Sport"] and data["rtl"] == [0]
     assert data["ref"]["l"] == [0, -1, 1]
     assert [s["l"] for s in data["systems"]] == [[-1, 1], [-1, 1]]
 

@@ -54,7 +54,7 @@ by 10-30 %.
 **Against an earlier commit** (``--baseline REV``, with ``--html``): the package ``tvseg/`` of commit
 ``REV`` is extracted into a temporary folder (``git archive REV tvseg``; no checkout of the work tree)
 and the same work is timed with it (``PYTHONPATH`` set to that folder) and with the current code
-(``PYTHONPATH`` set to this repository), in turns (run ``i`` of the baseline, then run ``i`` of the
+(``PYTHONPATH`` set to this repository), both compiled to bytecode first, in turns (run ``i`` of the baseline, then run ``i`` of the
 current code): the whole command with ``--html rep/``, and, in a child process that reads and
 evaluates the corpus first, the ``tvseg.report.write_report`` phase alone. Printed: each side's best
 time and the ratio baseline / current of the best times, with the range of the per-run ratios (run
@@ -831,6 +831,9 @@ def _extract(rev: str, into: Path) -> None:
     except subprocess.CalledProcessError as error:
         raise SystemExit(f"--baseline {rev}: git archive failed: {error.stderr.decode().strip()}") from None
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    # compiled now, as the current code's installed modules are: neither side compiles while it is timed
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(into / "tvseg")], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "tvseg")], check=True)
 
 
 def compare_baseline(args, folder: Path) -> None:

@@ -55,6 +55,7 @@ from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage, defined
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
+from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
 from tvseg.report.summary import report_sentences, significance_notes, title_script_note
 
@@ -341,7 +342,7 @@ def _mark(name: str) -> Markup:
 
 
 _SKELETONS: dict = {}
-TIMELINE_MARKS = ("start", "end", "span", "data")  # the timeline's values of each show in the template
+TIMELINE_MARKS = ("start", "end", "span")  # the timeline's values of each show in the template
 
 
 def _skeleton(header: Report, columns: tuple, system_names: tuple, run_id: str | None) -> tuple:
@@ -367,8 +368,7 @@ def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id
     figure = svg.frame(system_names, tolerance=tolerance, label=_mark("t_label"), clock=_mark("t_clock"))
     timeline.update(left=svg.LEFT, right=svg.WIDTH - svg.RIGHT, width=svg.WIDTH, svg=Markup(figure))
     page: dict[str, object] = {
-        key: _mark(key)
-        for key in ("title_id", "previous", "next", "show_id", "note", "no_output", "reference_rows", "match_tables")
+        key: _mark(key) for key in ("title_id", "previous", "next", "show_id", "note", "no_output", "data", "f1_head")
     }
     page["timeline"] = timeline
     text = (
@@ -388,7 +388,7 @@ def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id
                     "key": f"s{i}",
                     "n_segments": _mark(f"n{i}"),
                     "no_output": _mark(f"no_output{i}"),
-                    "segment_rows": _mark(f"segments{i}"),
+                    "silent": _mark(f"silent{i}"),
                 }
                 for i, name in enumerate(system_names)
             ],
@@ -401,7 +401,7 @@ def _render_skeleton(header: Report, columns: tuple, system_names: tuple, run_id
     names = tuple(parts[1::2])
     known = set(page) | {f"t_{key}" for key in (*TIMELINE_MARKS, "label", "clock")}
     known |= {f"scores{i}" for i in range(len(columns))}
-    known |= {f"{kind}{i}" for kind in ("n", "no_output", "segments") for i in range(len(system_names))}
+    known |= {f"{kind}{i}" for kind in ("n", "no_output", "silent") for i in range(len(system_names))}
     if len(parts) % 2 != 1 or not set(names) <= known:  # a marker character in the template's own text
         raise RuntimeError("the show page's template holds the marker character U+0000")
     return tuple(parts[0::2]), names
@@ -429,10 +429,8 @@ def _metadata_key(item):
 def _show_html(
     header: Report, show_ids, k: int, page: ShowPage, names: Mapping[str, str], columns, run_id: str | None = None
 ) -> str:
-    has_title_f1 = any(f1 is not None for s in page.systems for f1 in s.title_f1)
     texts, marks = _skeleton(header, tuple(columns), tuple(s.name for s in page.systems), run_id)
     named = [(s.name, s.metrics) for s in page.systems]
-    titles = rows.Titles(svg.no_label())  # each title's cell written once per page
     show_id = page.show_id
     metadata = "".join(
         f" &middot; {visible(key)}: <b>{visible(value)}</b>"
@@ -453,17 +451,15 @@ def _show_html(
         "show_id": visible(show_id),
         "note": f"{svg.mmss(page.start)}&ndash;{svg.mmss(page.end)} ({rows.duration(page.end - page.start)}) &middot; "
         f"{len(page.ref_start)} reference segments{metadata}",
-        "reference_rows": rows.segment_rows(
-            page.ref_start, page.ref_end, page.ref_label, key="r", titles=titles, ids=True
-        ),
-        "match_tables": rows.match_tables(page.systems, has_title_f1, titles=titles),
         "t_start": repr(float(page.start)),
         "t_end": repr(float(page.end)),
         "t_span": f"{svg.mmss(page.start)}\u2013{svg.mmss(page.end)}",
         "t_label": svg.timeline_label(page),
         "t_clock": svg.clock_format(page),
-        "t_data": svg.script_json(svg.timeline_data(page)),
     }
+    data = show_data(page)
+    values["data"] = svg.script_json(data)
+    values["f1_head"] = "<th>title F1</th>" if data["f1"] else ""
     for i, (_, group) in enumerate(columns):
         values[f"scores{i}"] = rows.score_rows(named, [key for key, _ in group])
     for i, s in enumerate(page.systems):
@@ -471,9 +467,7 @@ def _show_html(
         values[f"no_output{i}"] = (
             "" if s.has_output else ' <span class="missing-output">(no output for this show: scored as empty)</span>'
         )
-        values[f"segments{i}"] = rows.segment_rows(
-            s.seg_start, s.seg_end, s.seg_label, s.seg_correct, f"s{i}", titles=titles
-        )
+        values[f"silent{i}"] = "" if s.has_output else rows.SILENT
     pieces = [texts[0]]
     for name, text in zip(marks, texts[1:]):
         pieces.append(values[name])

@@ -28,20 +28,10 @@ __all__ = [
     "setting",
     "cell",
     "score_rows",
-    "segment_rows",
-    "match_rows",
-    "match_tables",
-    "Titles",
-    "show_rows",
-    "VERDICT",
+    "SILENT",
 ]
 
 NOT_AVAILABLE = '<span title="not available">&ndash;</span>'
-VERDICT = {
-    None: "&ndash;",
-    True: '<span class="ok">&#10003; correct</span>',
-    False: '<span class="bad">&#10007; wrong</span>',
-}
 
 
 # --- value formats (fixed, so the output is deterministic) --------------------------------------
@@ -141,132 +131,5 @@ def score_rows(systems, keys) -> Markup:
     )
 
 
-def _length(start: float, end: float) -> str:
-    return "%.1f" % (end - start)
-
-
-NO_TITLE = '<td class="title"><span title="no title">&ndash;</span></td>'
-
-
-class Titles:
-    """The table cells of a page's titles, each written once per page (a title is in several tables).
-
-    A title cell is ``<td class="title" dir="auto">``, so that a title written right to left reads
-    and aligns in its own direction; a segment without a title (None, or the readers' ``<NA>``,
-    ``no_label``) shows an en dash.
-    """
-
-    def __init__(self, no_label: str = "<NA>"):
-        self.cells: dict = {None: NO_TITLE, no_label: NO_TITLE}
-
-    def __call__(self, label) -> str:
-        cell = self.cells.get(label)
-        if cell is None:
-            cell = self.cells[label] = f'<td class="title" dir="auto">{_text(label)}</td>'
-        return cell
-
-
-def segment_rows(starts, ends, labels, correct=None, key: str = "", *, titles=None, ids: bool = False) -> Markup:
-    """The rows of a segment table (``#``, start, end, duration, [correct,] title).
-
-    With ``key`` (``r`` for the reference, ``s0``, ``s1``... for the systems), row ``i`` carries
-    ``data-seg="key-i"``, the key of its segment on the timeline, and with ``ids`` also
-    ``id="key-i"``, so that a link ``#r-3`` reaches it. ``titles``: the page's :class:`Titles`.
-    """
-    clock = svg.clock
-    title = titles if titles is not None else Titles(svg.no_label())
-    if key:
-        tag = f'<tr id="{key}-{{0}}" data-seg="{key}-{{0}}">' if ids else f'<tr data-seg="{key}-{{0}}">'
-    else:
-        tag = "<tr>"
-    verdicts = [""] * len(starts) if correct is None else [f'<td class="l">{VERDICT[c]}</td>' for c in correct]
-    return Markup(
-        "".join(
-            [
-                tag.format(i) + f"<td>{i}</td><td>{clock(a)}</td><td>{clock(b)}</td><td>{_length(a, b)}</td>"
-                f"{v}{title(t)}</tr>\n"
-                for i, (a, b, v, t) in enumerate(zip(starts, ends, verdicts, labels), 1)
-            ]
-        )
-    )
-
-
-def match_rows(m, title_f1: bool, *, titles=None) -> Markup:
-    """The rows of one system's match table; ``m`` is a :class:`tvseg.report.pages.SystemPage`."""
-    clock = svg.clock
-    title = titles if titles is not None else Titles(svg.no_label())
-    n = len(m.ref_start)
-    f1 = m.title_f1 if title_f1 else [None] * n
-    stories = m.story if len(m.story) == n else [None] * n
-    empty = '<td class="title"></td>'
-    tail = "</tr>\n"
-    rows = []
-    for i, (rs, re_, rl, hs, he, hl, to, fr, co, ok, f, story) in enumerate(
-        zip(
-            m.ref_start,
-            m.ref_end,
-            m.ref_label,
-            m.hyp_start,
-            m.hyp_end,
-            m.hyp_label,
-            m.cov_to,
-            m.cov_from,
-            m.coverage,
-            m.correct,
-            f1,
-            stories,
-        ),
-        1,
-    ):
-        if title_f1:
-            tail = f"<td>{_percent(f)}</td></tr>\n"
-        partner = f"<td>none</td>{empty}" if hs is None else f"<td>{clock(hs)}&ndash;{clock(he)}</td>{title(hl)}"
-        rows.append(
-            f"<tr><td>{i}</td><td>{clock(rs)}&ndash;{clock(re_)}</td>{title(rl)}{partner}"
-            f"<td>{_percent(to)}</td><td>{_percent(fr)}</td><td>{_percent(co)}</td>"
-            f'<td class="l">{VERDICT[ok]}</td><td class="l">{"&ndash;" if story is None else _text(story)}</td>{tail}'
-        )
-    return Markup("".join(rows))
-
-
-_MATCH_HEAD = (
-    '<thead><tr><th>#</th><th>reference</th><th class="l">reference title</th><th>best hypothesis</th>'
-    '<th class="l">hypothesis title</th><th>R&rarr;H</th><th>H&rarr;R</th><th>R&harr;H</th><th class="l">correct</th>'
-    '<th class="l">story</th>'
-)
-
-
-_SILENT = ' <span class="missing-output">no output for this show: scored as empty</span>'
-
-
-def match_tables(systems, title_f1: bool, *, titles=None) -> Markup:
-    """The match table of each system of a page (its heading, then the table), as one piece of HTML."""
-    head = _MATCH_HEAD + ("<th>title F1</th></tr></thead>\n" if title_f1 else "</tr></thead>\n")
-    return Markup(
-        "".join(
-            [
-                f"<h3>{_text(s.name)}{'' if s.has_output else _SILENT}</h3>\n"
-                f'<div class="scroll">\n<table class="matches">\n{head}<tbody>\n'
-                f"{match_rows(s, title_f1, titles=titles)}</tbody>\n</table>\n</div>\n"
-                for s in systems
-            ]
-        )
-    )
-
-
-def show_rows(show_ids, files, metadata, metadata_keys, metrics, keys) -> Markup:
-    """The rows of the corpus page's show table.
-
-    ``metadata[k]`` maps a metadata key to its text for show ``k``; ``metrics`` holds, per system,
-    one list per key of ``keys`` with the value of every show.
-    """
-    rows = []
-    for k, (show_id, file) in enumerate(zip(show_ids, files)):
-        meta = metadata[k]
-        cells = "".join([f'<td class="l">{_text(meta.get(key, ""))}</td>' for key in metadata_keys])
-        scores = "".join([cell(columns[j][k], key) for columns in metrics for j, key in enumerate(keys)])
-        rows.append(
-            f'<tr><td class="l"><a href="shows/{svg.escape_text(file)}.html">{_text(show_id)}</a></td>'
-            f"{cells}{scores}</tr>\n"
-        )
-    return Markup("".join(rows))
+SILENT = ' <span class="missing-output">no output for this show: scored as empty</span>'
+"""The note beside a system's name above its match table on a show it gave no output for."""

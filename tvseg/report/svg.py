@@ -2,7 +2,7 @@
 
 The timeline's figure is the same for every show of a report (:func:`frame`, each text escaped by
 :func:`escape_text` exactly as the templates escape it); the page's script draws a show's segments
-and marks into it from the show's data (:func:`timeline_data`), a JSON block (:func:`script_json`).
+and marks into it from the show's data (:mod:`tvseg.report.show_data`), a JSON block (:func:`script_json`).
 Control and bidi characters of untrusted titles are replaced by a visible ``<U+XXXX>`` (:func:`visible_text`).
 The times on axes and in tables are written by :func:`mmss` and :func:`clock`, the axis steps
 chosen by :func:`nice_step` (also used by the sweep charts, :mod:`tvseg.report.charts`).
@@ -23,7 +23,6 @@ __all__ = [
     "mmss",
     "nice_step",
     "frame",
-    "timeline_data",
     "timeline_label",
     "clock_format",
     "script_json",
@@ -222,7 +221,7 @@ def frame(system_names, *, tolerance: float | None, label: str, clock: str) -> s
     ``label`` (escaped) and ``clock`` are written as they are, as the figure's accessible name and its
     axis's format: a report writes its show pages from this text with a marker in their place
     (:func:`timeline_label`, :func:`clock_format`). The page's script (``timeline.js``) draws the show's
-    segments and marks into the lanes from its data (:func:`timeline_data`), each a copy of the shapes
+    segments and marks into the lanes from its data (:mod:`tvseg.report.show_data`), each a copy of the shapes
     the lane holds: a segment is ``ok`` (solid), ``bad`` (hatched) or ``ref``, a boundary ``matched``
     (filled triangle), ``false`` (cross: a false alarm) or ``missed`` (hollow circle at the reference
     boundary); then zooms and scrolls the lanes and fits the labels to their boxes. A lane name written
@@ -257,59 +256,3 @@ def frame(system_names, *, tolerance: float | None, label: str, clock: str) -> s
         f"<title>The part of the show the lanes above show; click or drag here to move it</title></rect>\n"
         f"</g>\n</svg>"
     )
-
-
-def timeline_data(show) -> dict:
-    """What the page's script draws in a show's timeline (:func:`frame`), as plain values for JSON.
-
-    ``show`` is a :class:`tvseg.report.pages.ShowPage`. ``labels`` are the distinct segment titles as
-    drawn: none for a missing label (``<NA>``), RTTM's underscores (it cannot store spaces) as spaces,
-    control and bidi characters made visible (:func:`visible_text`); ``rtl`` the indices of those
-    written right to left (:func:`direction`). ``ref`` holds the reference segments (``a``, ``b``: start
-    and end in seconds; ``l``: the index of the label, -1 for none). Each of ``systems``, in the lanes'
-    order, holds its segments (``a``, ``b``, ``l``, ``ok``: correct, wrong or unknown), its boundaries
-    (``mr``/``mh``: the reference and hypothesis times of matched pairs; ``fa``: false alarms; ``mi``:
-    missed reference boundaries) and, per reference segment, its match (``rc``: retrieved; ``cov``:
-    bidirectional coverage; ``hs``/``he``: the best hypothesis segment, null when none overlaps), which
-    the reference segments' tooltips tell. Only the drawing changes the labels; the tables keep them.
-    """
-    missing = no_label()
-    index: dict = {}
-    labels: list[str] = []
-    rtl: list[int] = []
-
-    def coded(values) -> list[int]:
-        out = []
-        for label in values:
-            got = index.get(label)
-            if got is None:
-                plain = "" if label is None or label == missing else visible_text(label).replace("_", " ")
-                got = -1
-                if plain:
-                    got = len(labels)
-                    labels.append(plain)
-                    if direction(plain) == "rtl":
-                        rtl.append(got)
-                index[label] = got
-            out.append(got)
-        return out
-
-    reference = {"a": show.ref_start, "b": show.ref_end, "l": coded(show.ref_label)}
-    systems = [
-        {
-            "a": s.seg_start,
-            "b": s.seg_end,
-            "l": coded(s.seg_label),
-            "ok": s.seg_correct,
-            "mr": s.matched_ref,
-            "mh": s.matched_hyp,
-            "fa": s.false_alarms,
-            "mi": s.missed,
-            "rc": s.correct,
-            "cov": [None if c is None or c != c else c for c in s.coverage],
-            "hs": s.hyp_start,
-            "he": s.hyp_end,
-        }
-        for s in show.systems
-    ]
-    return {"labels": labels, "rtl": rtl, "ref": reference, "systems": systems}

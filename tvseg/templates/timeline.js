@@ -30,8 +30,10 @@
   if (!box) { return; }
   var svg = box.querySelector("svg.timeline");
   var NS = "http://www.w3.org/2000/svg";
-  var data = document.getElementById("timeline-data");
-  if (data) { drawLanes(JSON.parse(data.textContent)); }
+  var HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&#34;", "'": "&#39;" };
+  var block = document.getElementById("show-page-data"), data = block ? JSON.parse(block.textContent) : null;
+  if (data) { drawLanes(data); drawTables(data); }
   function num(name) { return parseFloat(box.getAttribute(name)); }
   var start = num("data-start"), end = num("data-end"), left = num("data-left"), right = num("data-right");
   var width = num("data-width"), height = svg.viewBox.baseVal.height;
@@ -107,7 +109,21 @@
     for (var i = 0; i < STEPS.length; i++) { if (w / STEPS[i] <= 10) { return STEPS[i]; } }
     return STEPS[STEPS.length - 1] * Math.ceil(w / STEPS[STEPS.length - 1] / 10);
   }
-  // the show's segments and marks (tvseg.report.svg.timeline_data), each a copy of its lane's shapes
+  // a title as the timeline draws it (tvseg.report.show_data): control and bidi characters as a visible
+  // <U+XXXX>, RTTM's underscores as spaces
+  function code(c) { return "<U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + ">"; }
+  function display(text) { return text.replace(HIDDEN, code).replace(/_/g, " "); }
+  function escapeText(text) { return text.replace(/[&<>"']/g, function (c) { return ESCAPES[c]; }); }
+  // a title in a table cell, as tvseg.report.rows.visible writes a text: escaped, each control or bidi
+  // character a visible <U+XXXX> that says what it is
+  function visible(text) {
+    return escapeText(text).replace(HIDDEN, function (c) {
+      return '<span class="cc" title="invisible character">' + escapeText(code(c)) + "</span>";
+    });
+  }
+  function notNumber(v) { return v === null || v === "NaN"; }
+
+  // the show's segments and marks (tvseg.report.show_data), each a copy of its lane's shapes
   function drawLanes(data) {
     var within = svg.getAttribute("data-within") || "", laneEls = svg.querySelectorAll("g.lane");
     var s0 = parseFloat(box.getAttribute("data-start")), s1 = parseFloat(box.getAttribute("data-end"));
@@ -128,7 +144,7 @@
         var cov = s.cov[i];
         notes[i] += "\n" + name + ": " + (ok ? "retrieved" : "missed") + " (" +
           (s.hs[i] === null ? "no overlapping segment" : "best " + clock(s.hs[i]) + "\u2013" + clock(s.he[i])) +
-          (cov === null ? "" : ", R\u2194H " + fixed1(100 * cov) + "%") + ")";
+          (notNumber(cov) ? "" : ", R\u2194H " + fixed1(100 * cov) + "%") + ")";
       });
     });
     var CLASSES = { "true": "ok", "false": "bad", "null": "unknown" };
@@ -136,7 +152,7 @@
     function lane(el, key, segments, kinds, whats, marks) {
       var body = el.querySelector("g.lane-body"), name = el.getAttribute("data-source");
       segments.a.forEach(function (a, i) {
-        var b = segments.b[i], code = segments.l[i], label = code < 0 ? "" : data.labels[code];
+        var b = segments.b[i], code = segments.l[i], label = code < 0 ? "" : display(data.titles[code]);
         var g = shape(el, "segment"), rect = g.querySelector("rect"), text = g.querySelector("text");
         g.removeAttribute("data-shape");
         g.setAttribute("class", "seg-g");
@@ -182,6 +198,43 @@
       r.setAttribute("x", xa);
       r.setAttribute("width", r2(Math.max(XW(data.ref.b[i]) - xa, 0.5)));
       overview.insertBefore(r, windowEl);
+    });
+  }
+  // the segment tables and the match tables (tvseg.report.show_data), as the report's other tables write
+  // their cells: times mm:ss.s, durations and percentages to one decimal, titles in their own direction
+  function drawTables(data) {
+    var VERDICT = { "null": "&ndash;", "true": '<span class="ok">&#10003; correct</span>',
+                    "false": '<span class="bad">&#10007; wrong</span>' };
+    var NOT_AVAILABLE = '<span title="not available">&ndash;</span>';
+    var cells = {};
+    function title(c) {
+      if (c < 0) { return '<td class="title"><span title="no title">&ndash;</span></td>'; }
+      if (!(c in cells)) { cells[c] = '<td class="title" dir="auto">' + visible(data.titles[c]) + "</td>"; }
+      return cells[c];
+    }
+    function pct(v) { return v === null || v === undefined ? NOT_AVAILABLE : v === "NaN" ? "\u2013" : fixed1(100 * v); }
+    function fill(table, html) { if (table) { table.tBodies[0].innerHTML = html.join("\n"); } }
+    function segmentRows(key, s, ids) {
+      return s.a.map(function (a, i) {
+        var k = key + "-" + (i + 1), b = s.b[i];
+        return "<tr " + (ids ? 'id="' + k + '" ' : "") + 'data-seg="' + k + '"><td>' + (i + 1) + "</td><td>" + clock(a) +
+          "</td><td>" + clock(b) + "</td><td>" + fixed1(b - a) + "</td>" +
+          (s.ok ? '<td class="l">' + VERDICT[s.ok[i]] + "</td>" : "") + title(s.l[i]) + "</tr>";
+      });
+    }
+    fill(document.querySelector("table.segments[data-key='r']"), segmentRows("r", data.ref, true));
+    data.systems.forEach(function (s, k) {
+      fill(document.querySelector("table.segments[data-key='s" + k + "']"), segmentRows("s" + k, s, false));
+      var rs = s.rs || data.ref.a, re = s.re || data.ref.b, rl = s.rl || data.ref.l;
+      fill(document.querySelector("table.matches[data-key='s" + k + "']"), rs.map(function (a, i) {
+        var hs = s.hs[i], story = s.story[i];
+        return "<tr><td>" + (i + 1) + "</td><td>" + clock(a) + "&ndash;" + clock(re[i]) + "</td>" + title(rl[i]) +
+          (hs === null ? '<td>none</td><td class="title"></td>'
+            : "<td>" + clock(hs) + "&ndash;" + clock(s.he[i]) + "</td>" + title(s.hl[i])) +
+          "<td>" + pct(s.to[i]) + "</td><td>" + pct(s.fr[i]) + "</td><td>" + pct(s.cov[i]) + "</td>" +
+          '<td class="l">' + VERDICT[s.rc[i]] + '</td><td class="l">' + (story === null ? "&ndash;" : visible(story)) +
+          "</td>" + (data.f1 ? "<td>" + pct(s.tf1[i]) + "</td>" : "") + "</tr>";
+      }));
     });
   }
   function X(t) { return left + (t - view[0]) / (view[1] - view[0]) * plot; }
