@@ -630,6 +630,23 @@ def _small_corpus(tmp_path: Path) -> list[str]:
     return ["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}"]
 
 
+def test_json_with_html_is_the_reports_scores_and_the_json_without_html(tmp_path, capsys):
+    # --json FILE with --html DIR: FILE is the report's data/scores.json (one text, written once, copied),
+    # and the same as the JSON of the run without --html but for its run id
+    from tvseg.cli import main
+
+    args = _small_corpus(tmp_path)
+    assert main(args + ["--json", str(tmp_path / "both.json"), "--html", str(tmp_path / "rep")]) == 0
+    assert main(args + ["--json", str(tmp_path / "alone.json")]) == 0
+    both = (tmp_path / "both.json").read_bytes()
+    assert both == (tmp_path / "rep" / "data" / "scores.json").read_bytes()
+    alone = json.loads((tmp_path / "alone.json").read_bytes())
+    loaded = json.loads(both)
+    assert loaded.pop("run_id") != alone.pop("run_id")
+    assert loaded == alone
+    assert f'<code class="run">{json.loads(both)["run_id"]}</code>' in (tmp_path / "rep" / "index.html").read_text()
+
+
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
 def test_html_on_a_full_disk_or_read_only_target_is_exit_2_and_keeps_the_old_report(
     tmp_path, monkeypatch, capsys, code

@@ -32,7 +32,7 @@ import re
 import secrets
 import shutil
 import stat
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ __all__ = [
     "write_text_atomic",
     "write_json_atomic",
     "write_folder_atomic",
+    "text_pieces",
     "json_safe",
     "frame_records",
     "dumps_json",
@@ -274,6 +275,13 @@ def write_text_atomic(path, text: str | Iterable[str], *, create_folder: bool = 
         return path
     _replace_files(_folder_of(path, create_folder), {path.name: text}, path, "file")
     return path
+
+
+def text_pieces(path, *, size: int = 1 << 20) -> Iterator[str]:
+    """The text of the UTF-8 file ``path``, ``size`` characters at a time (line ends kept as written)."""
+    with open(path, encoding="utf-8", newline="") as file:
+        while piece := file.read(size):
+            yield piece
 
 
 def write_folder_atomic(folder, files: dict[str, str]) -> list[Path]:

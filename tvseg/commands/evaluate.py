@@ -426,13 +426,19 @@ def run(args) -> int:
     for level, at in levels.items():
         print(f"\nlevel {level}:\n{summary(at)}", file=shown)
     run_id = new_run_id()
+    index = None
     if args.html is not None:
         from tvseg.report import write_report
 
         date = _data_date(result.metadata) if args.demo else None
         index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
         print(f"report: {index}", file=shown)
-    if args.json:
+    if args.json and index is not None and args.json != STDOUT and files.time_origin is None and not levels:
+        # the report's data/scores.json is this very text (the result's JSON with this run id): copied
+        from tvseg.output import text_pieces, write_text_atomic
+
+        write_text_atomic(args.json, text_pieces(index.parent / "data" / "scores.json"))
+    elif args.json:
         data = with_run_id(result.to_json(stream=True), run_id)
         origins = files.time_origin
         if origins is not None:
