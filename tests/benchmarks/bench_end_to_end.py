@@ -59,7 +59,9 @@ current code): the whole command with ``--html rep/``, and, in a child process t
 evaluates the corpus first, the ``tvseg.report.write_report`` phase alone. Printed: each side's best
 time and the ratio baseline / current of the best times, with the range of the per-run ratios (run
 ``i`` over run ``i``), and the same for the CPU time of ``write_report`` (user + system, of the process and
-of its pool), which a busy machine disturbs less than the wall time. A ratio of 2 means the current code
+of its pool), which a busy machine disturbs less than the wall time, split into user time (the code's own work)
+and system time (the kernel's, mostly the file writes, which vary on a virtual machine from run to run by a
+factor of 3 and more for the same bytes). A ratio of 2 means the current code
 takes half the baseline's time.
 """
 
@@ -541,16 +543,16 @@ def report_phase(folder: Path, out: str, bootstrap: int) -> None:
     shutil.rmtree(target, ignore_errors=True)
     import resource
 
-    def cpu() -> float:
-        return sum(
-            u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-        )
+    def cpu() -> tuple[float, float]:
+        used = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+        return sum(u.ru_utime for u in used), sum(u.ru_stime for u in used)
 
-    c0, t0 = cpu(), time.perf_counter()
+    (u0, s0), t0 = cpu(), time.perf_counter()
     write_report(result, target, progress=False)
-    seconds, cpu_seconds = time.perf_counter() - t0, cpu() - c0
+    seconds, (u1, s1) = time.perf_counter() - t0, cpu()
     shutil.rmtree(target, ignore_errors=True)
-    _write(out, {"seconds": seconds, "cpu_seconds": cpu_seconds, "tvseg": tvseg.__file__})
+    phase = {"seconds": seconds, "cpu_seconds": u1 - u0 + s1 - s0, "user_seconds": u1 - u0, "system_seconds": s1 - s0}
+    _write(out, {**phase, "tvseg": tvseg.__file__})
 
 
 # ------------------------------------------------------------------------------------------ parent
@@ -856,12 +858,16 @@ def compare_baseline(args, folder: Path) -> None:
                 phase = child("report", folder, args.bootstrap, env=env)
                 times.setdefault(("write_report", side), []).append(phase["seconds"])
                 times.setdefault(("write_report CPU", side), []).append(phase["cpu_seconds"])
+                times.setdefault(("write_report user", side), []).append(phase["user_seconds"])
+                times.setdefault(("write_report system", side), []).append(phase["system_seconds"])
     print(f"\n--baseline {args.baseline} against the current code, {args.shows} shows, {runs} run(s) each in turns")
     print(f"{'what':<33} | {'baseline':>10} | {'current':>10} | baseline / current (per-run range)")
     for what, label in (
         ("command", "whole command with --html rep/"),
         ("write_report", "write_report (in process)"),
         ("write_report CPU", "write_report, CPU s (all processes)"),
+        ("write_report user", "    of which user CPU s"),
+        ("write_report system", "    of which system CPU s"),
     ):
         base, cur = times[(what, "baseline")], times[(what, "current")]
         ratios = [b / c for b, c in zip(base, cur)]
