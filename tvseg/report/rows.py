@@ -121,11 +121,12 @@ def cell(v, key: str) -> str:
 
 def _cells(metrics, keys) -> str:
     get = metrics.get
-    return "".join([cell(get(key), key) for key in keys])
+    return "".join([f"<td>{count(v) if key in NUMBER_KEYS else _percent(v)}</td>" for key in keys for v in (get(key),)])
 
 
 def score_rows(systems, keys) -> Markup:
-    """The rows of a show's score table: ``systems`` are ``(name, metrics)`` pairs."""
+    """The rows of a show's score table: ``systems`` are ``(name, metrics)`` pairs (a table not sorted:
+    its cells carry no ``data-v``)."""
     return Markup(
         "".join([f'<tr><th class="l">{_text(name)}</th>{_cells(metrics, keys)}</tr>\n' for name, metrics in systems])
     )

@@ -3,7 +3,8 @@
 // or left out; the full title stays in each segment's tooltip), and the segments linked both ways
 // with the segment tables (clicking a row selects its segment and scrolls the timeline to it;
 // clicking a segment selects its row). The visible window, in seconds, is written back to the box's
-// data-view-start and data-view-end. Without JavaScript the timeline shows the whole show as drawn.
+// data-view-start and data-view-end. The segments, the marks and the tables are drawn first, from the
+// page's JSON block (tvseg/report/show_data.py); without JavaScript the page shows its scores alone.
 // Printed, the page unfolds its folded segment tables.
 // Keyboard: the timeline takes the focus (Tab, or a click): Left/Right scroll, + (or =) and - zoom,
 // Home or 0 show the whole show, [ and ] select the previous/next segment of the lane, Up/Down the
