@@ -432,3 +432,22 @@ def test_keys_written_with_escapes_python_would_not_write(tmp_path):
     columns = read_segments(write(tmp_path, "e.json", text))
     assert segments(columns["vidé"]) == [(0, 4, "a"), (4, 10, "b")]
     assert columns.line[columns.rows("vidé")].tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_html_refuses_overlapping_predictions_whether_read_here_or_in_shards(tmp_path, capsys, jobs):
+    # ActivityNet-style predictions that overlap cannot be drawn as a segmentation: exit 2 and the reason,
+    # whether the shows are read here or by the processes that score them (--jobs 2), and no report
+    from tvseg.cli import main
+
+    (tmp_path / "ref.rttm").write_text(
+        "SEGMENT s 1 0 30 <NA> <NA> a <NA> <NA>\nSEGMENT s 1 30 30 <NA> <NA> b <NA> <NA>\n", encoding="utf-8"
+    )
+    dense = {"results": {"s": [{"timestamp": [0, 40], "sentence": "a"}, {"timestamp": [20, 60], "sentence": "b"}]}}
+    (tmp_path / "dense.json").write_text(json.dumps(dense), encoding="utf-8")
+    args = ["evaluate", "--reference", str(tmp_path / "ref.rttm"), "--hypothesis", f"d={tmp_path / 'dense.json'}"]
+    assert main([*args, "--html", str(tmp_path / "rep"), *jobs]) == 2
+    err = capsys.readouterr().err
+    assert "--html draws segmentations; the predictions of d overlap: drop --html" in err
+    assert "internal error" not in err and not (tmp_path / "rep").exists()
+    assert main(args) == 0  # without --html, the predictions are scored

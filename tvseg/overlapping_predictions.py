@@ -55,6 +55,7 @@ from tvseg.time_base import check_hypothesis_extents
 __all__ = [
     "ALLOWED_KEYS",
     "overlapping_systems",
+    "restricted_systems",
     "stand_ins",
     "check_regions",
     "given",
@@ -118,6 +119,12 @@ def _overlaps(segments: Segments) -> bool:
 def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The systems some of whose shows hold overlapping segments."""
     return [name for name, hypothesis in hypotheses.items() if _overlaps(_segments(hypothesis, list(hypothesis)))]
+
+
+def restricted_systems(result) -> list[str]:
+    """The systems of an evaluation result scored as overlapping predictions (:func:`restricted`: without
+    the coverage metrics, which every system of disjoint segments has)."""
+    return [name for name, sr in result.systems.items() if "cov_n" not in sr.corpus]
 
 
 def _check(segments: Segments, name: str, shows: Sequence[str]) -> None:

@@ -514,6 +514,10 @@ def _score(args, settings, files):
             dask=dask,
             segments=args.html is not None,
         )
+        if args.html is not None:  # the shards read the predictions: the result tells which overlap
+            from tvseg.overlapping_predictions import restricted_systems
+
+            _refuse_overlaps(restricted_systems(result))
     else:
         from tvseg.evaluation import evaluate
         from tvseg.scale import read_files
@@ -522,11 +526,7 @@ def _score(args, settings, files):
         if args.html is not None:
             from tvseg.overlapping_predictions import overlapping_systems
 
-            dense = overlapping_systems(inputs["hypotheses"])
-            if dense:
-                raise UsageError(
-                    f"--html draws segmentations; the predictions of {', '.join(dense)} overlap: drop --html"
-                )
+            _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
         result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
     origins = files.time_origin
     if origins is not None:
@@ -534,6 +534,11 @@ def _score(args, settings, files):
 
         result = with_time_origins(result, origins)
     return result
+
+
+def _refuse_overlaps(dense: list[str]) -> None:
+    if dense:
+        raise UsageError(f"--html draws segmentations; the predictions of {', '.join(dense)} overlap: drop --html")
 
 
 def annotator_runs(args):
