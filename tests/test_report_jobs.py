@@ -86,14 +86,18 @@ def test_an_evaluation_result_gives_the_same_bytes_in_one_or_two_processes(tmp_p
 
 
 @needs_fork
-def test_an_error_in_a_process_is_raised_and_leaves_no_report(tmp_path, pools, monkeypatch):
+@pytest.mark.parametrize("refused", ["show-00007.html", "matches.csv"])
+def test_an_error_in_a_process_is_raised_and_leaves_no_report(tmp_path, pools, monkeypatch, refused):
+    # a page or data/matches.csv, each written by a process of the pool
     target = tmp_path / "rep"
     write_report(synthetic_report(3), target, progress=False, jobs=1)
     before = files(target)
     real = render.write_file
+    parent = os.getpid()
 
     def full_disk(path, text, **options):
-        if Path(path).name == "show-00007.html":  # written by a process of the pool
+        if Path(path).name == refused:
+            assert os.getpid() != parent  # written in the pool, not here
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, text, **options)
 

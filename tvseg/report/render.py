@@ -553,10 +553,12 @@ def write(
             _put(shows / f"{name}.html", render_show(pages, k, names, run_id=run_id, _page=page, _columns=columns))
 
         def corpus() -> None:
-            _put(data / "matches.csv", matches_csv(pages))
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
             _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
 
-        workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress)
+        def matches() -> None:  # the longest of the corpus's files: written by the pool, beside the pages
+            _put(data / "matches.csv", matches_csv(pages))
+
+        workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress, others=(matches,))
 
     return replace_directory(directory, fill) / "index.html"

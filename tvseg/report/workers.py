@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
 from tvseg.errors import UsageError
@@ -35,8 +35,9 @@ PROGRESS_MIN_SHOWS = 36
 CHUNK_MAX = 50
 _PR_SET_PDEATHSIG = 1
 
-# (write_show, parent pid) of the run under way: set before the pool forks, so its processes inherit it.
-_TASK: tuple[Callable[[int], object], int] | None = None
+# (write_show, parent pid, other tasks) of the run under way: set before the pool forks, so its processes
+# inherit it.
+_TASK: tuple[Callable[[int], object], int, tuple[Callable[[], object], ...]] | None = None
 
 
 def default_jobs() -> int:
@@ -93,7 +94,7 @@ def _die_with_parent(parent: int) -> None:
 
 def _chunk(start: int, stop: int) -> int:
     assert _TASK is not None  # set by run() before the pool forks
-    write_show, parent = _TASK
+    write_show, parent, _ = _TASK
     for k in range(start, stop):
         if os.getppid() != parent:  # orphaned: the writer was killed; write nothing more
             os._exit(1)
@@ -101,7 +102,21 @@ def _chunk(start: int, stop: int) -> int:
     return stop - start
 
 
-def run(write_show, n: int, *, jobs: int | None = None, meanwhile=None, progress: bool | None = None) -> None:
+def _other(i: int) -> int:
+    assert _TASK is not None
+    _TASK[2][i]()
+    return 0
+
+
+def run(
+    write_show,
+    n: int,
+    *,
+    jobs: int | None = None,
+    meanwhile=None,
+    progress: bool | None = None,
+    others: Sequence[Callable[[], object]] = (),
+) -> None:
     """Call ``write_show(k)`` for ``k`` in ``range(n)``, in ``jobs`` processes, and ``meanwhile()`` here.
 
     Parameters
@@ -115,25 +130,30 @@ def run(write_show, n: int, *, jobs: int | None = None, meanwhile=None, progress
         The number of processes (default: :func:`default_jobs`); 1 writes every page here.
     meanwhile : callable, optional
         Called once in this process while the pool works (before the pages without a pool).
+    others : sequence of callables
+        Tasks that only write files too, each called once in the pool (first, so that the longest starts
+        at once) or, without a pool, here after ``meanwhile``: work taken off this process's share.
     progress : bool, optional
         The progress bar (see :func:`progress_enabled`).
     """
     jobs = checked_jobs(jobs)
     with Bar(n, desc="writing report", unit="show", minimum=0, enabled_now=progress_enabled(progress, n)) as bar:
-        _run(write_show, n, jobs, meanwhile, bar)
+        _run(write_show, n, jobs, meanwhile, bar, tuple(others))
 
 
-def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar) -> None:
+def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar, others: tuple = ()) -> None:
     global _TASK
     parts = chunks(n, jobs)
     if jobs == 1 or n < PARALLEL_MIN_SHOWS or not can_fork() or _TASK is not None:
         if meanwhile is not None:
             meanwhile()
+        for other in others:
+            other()
         for k in range(n):
             write_show(k)
             bar.update(1)
         return
-    _TASK = (write_show, os.getpid())
+    _TASK = (write_show, os.getpid(), others)
     try:
         pool = ProcessPoolExecutor(
             max_workers=min(jobs, len(parts)),
@@ -142,7 +162,8 @@ def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar) -> None:
             initargs=(os.getpid(),),
         )
         try:
-            futures = [pool.submit(_chunk, a, b) for a, b in parts]
+            futures = [pool.submit(_other, i) for i in range(len(others))]
+            futures += [pool.submit(_chunk, a, b) for a, b in parts]
             if meanwhile is not None:
                 meanwhile()
             pending = set(futures)
