@@ -4,7 +4,8 @@
 ``--screenshot`` saves a PNG); :func:`console_errors` reads the console messages and uncaught
 exceptions from chromium's log; :func:`drawn` gives a page's document as its script leaves it, for
 the tests of show pages, whose timeline and tables the page's script draws from its data. A test
-that needs chromium where it is missing is skipped with a message.
+that needs chromium where it is missing is skipped with a message; the benchmarks use :data:`FLAGS`
+and :func:`chromium_path` without pytest.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
-
-import pytest
 
 
 def chromium_path() -> str | None:
@@ -23,21 +22,29 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+"""Headless, no sandbox (a container's root), nothing fetched from the network."""
+
+
 def run_chromium(profile: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
     """Open ``url`` in headless chromium with the profile folder ``profile`` (its log on stderr)."""
     binary = chromium_path()
     if binary is None:
+        import pytest
+
         pytest.skip("chromium is not installed (apt-get install -y chromium): browser test skipped")
     args = [
         binary,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        *FLAGS,
         f"--user-data-dir={profile}",
         "--enable-logging=stderr",
         "--v=0",

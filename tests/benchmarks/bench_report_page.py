@@ -18,33 +18,25 @@ import argparse
 import html
 import json
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[1]))  # tests/: the chromium flags the browser tests use
+from chromium import FLAGS, chromium_path  # noqa: E402
+
 PROBE = (
     "<script>window.addEventListener('load',function(){var n=performance.getEntriesByType('navigation')[0];"
     "document.body.setAttribute('data-probe',JSON.stringify({load:n.loadEventStart,"
     "elements:document.getElementsByTagName('*').length,"
     "rows:document.querySelectorAll('#show-table tbody tr').length}));});</script></body>"
 )
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
 
 
 def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    found = chromium_path()
     if found is None:
         sys.exit("chromium is not installed (apt-get install -y chromium)")
     return found
