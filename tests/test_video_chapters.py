@@ -266,7 +266,17 @@ def test_vidchapters_annotations_raw_and_processed(tmp_path):
         ),
         ('{"v": {"chapters": [{"label": "a", "time": 0}]}}', "no 'duration'", 1),
         ('{"v": {"duration": 10, "chapters": []}}', "no chapter", 1),
-        ('{"v": {"duration": 10,\n "chapters": [{"label": "a", "time": 0}],\n "duration": 3}}', "given twice", None),
+        # the line of the key's second place in its object: line 3 here
+        ('{"v": {"duration": 10,\n "chapters": [{"label": "a", "time": 0}],\n "duration": 3}}', "given twice", 3),
+        # "sentence" is in every item (lines 2, 3 and 4): given twice in one item only, the second time on line 4
+        (
+            '{"results": {"v": [\n{"timestamp": [0, 1], "sentence": "a"},\n{"timestamp": [1, 2], "sentence": "b",\n'
+            ' "sentence": "c"}]}}',
+            "given twice in one JSON object: 'sentence'",
+            4,
+        ),
+        # a key with an escaped quote, and the same text as a value before it (not a key): line 3
+        ('{"v": {"x": "k\\"q",\n"k\\"q": 1,\n"k\\"q": 2}}', "given twice", 3),
         ('{"v": {"duration": 10,\n "chapters": [{"label": "a" "time": 0}]}}', "not JSON", 2),
         ('{"v": {"duration": NaN, "chapters": [{"label": "a", "time": 0}]}}', "duration is not a number", 1),
         ('{"v": {"duration": 10, "timestamps": [[0, 5], [5]], "sentences": ["a", "b"]}}', "pair", 1),

@@ -16,7 +16,18 @@ from tvseg.errors import InputError
 from tvseg.readers.source import warn
 from tvseg.readers.validation import parse_time
 
-__all__ = ["SURROGATE", "Number", "DuplicateKey", "loads", "dumps", "json_time", "json_score", "expect", "warn_unread"]
+__all__ = [
+    "SURROGATE",
+    "Number",
+    "DuplicateKey",
+    "loads",
+    "repeated_key_line",
+    "dumps",
+    "json_time",
+    "json_score",
+    "expect",
+    "warn_unread",
+]
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate: what a broken ``\\u`` escape leaves in a string."""
@@ -49,6 +60,37 @@ def loads(text: str, *, first_repeated: bool = False):
         return result
 
     return json.loads(text, parse_float=Number, parse_int=Number, parse_constant=Number, object_pairs_hook=unique)
+
+
+def repeated_key_line(text: str, key: str) -> int | None:
+    """The line (from 1) where ``key`` is given a second time in one object of the JSON ``text``: the
+    place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
+    stack: list = []  # per open container: the keys seen in an object, None for an array
+    i, n = 0, len(text)
+    try:
+        while i < n:
+            c = text[i]
+            if c == '"':
+                value, end = json.decoder.scanstring(text, i + 1)
+                j = end
+                while j < n and text[j] in " \t\r\n":
+                    j += 1
+                if j < n and text[j] == ":" and stack and stack[-1] is not None:
+                    if value == key and value in stack[-1]:
+                        return text.count("\n", 0, i) + 1
+                    stack[-1].add(value)
+                i = end
+                continue
+            if c == "{":
+                stack.append(set())
+            elif c == "[":
+                stack.append(None)
+            elif c in "}]" and stack:
+                stack.pop()
+            i += 1
+    except ValueError:  # a string that is not JSON
+        return None
+    return None
 
 
 def dumps(value, *, limit: int | None = 120) -> str:

@@ -41,6 +41,7 @@ from tvseg.readers.json_values import (
     json_score,
     json_time,
     loads,
+    repeated_key_line,
     warn_unread,
 )
 from tvseg.readers.levels import LEVEL, parse_level
@@ -120,7 +121,10 @@ def _parse(path, *, encoding: str | None):
     try:
         data = loads(text)
     except DuplicateKey as duplicate:
-        raise InputError("a key is given twice in one JSON object", path=path, value=str(duplicate)) from None
+        key = str(duplicate)
+        raise InputError(
+            "a key is given twice in one JSON object", path=path, line=repeated_key_line(text, key), value=key
+        ) from None
     except json.JSONDecodeError as error:
         raise InputError(
             f"not JSON ({error.msg} at column {error.colno})", path=path, line=error.lineno, value=_excerpt(error)
