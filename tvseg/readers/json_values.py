@@ -62,6 +62,9 @@ def loads(text: str, *, first_repeated: bool = False):
     return json.loads(text, parse_float=Number, parse_int=Number, parse_constant=Number, object_pairs_hook=unique)
 
 
+_STRINGS = json.JSONDecoder()  # raw_decode at a quote reads one string: its text and where it ends
+
+
 def repeated_key_line(text: str, key: str) -> int | None:
     """The line (from 1) where ``key`` is given a second time in one object of the JSON ``text``: the
     place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
@@ -71,7 +74,7 @@ def repeated_key_line(text: str, key: str) -> int | None:
         while i < n:
             c = text[i]
             if c == '"':
-                value, end = json.decoder.scanstring(text, i + 1)
+                value, end = _STRINGS.raw_decode(text, i)
                 j = end
                 while j < n and text[j] in " \t\r\n":
                     j += 1
