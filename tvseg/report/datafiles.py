@@ -73,7 +73,10 @@ def _text_cells(values, no_label: str | None = None) -> np.ndarray:
 
 def _number_cells(values) -> np.ndarray:
     """Float cells: ``repr`` of each value, empty for NaN and None."""
-    numbers = np.asarray(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        numbers = values.astype(float, copy=False)
+    else:
+        numbers = np.asarray(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
     cells = np.array(list(map(repr, numbers.tolist())), dtype=object)
     cells[np.isnan(numbers)] = ""
     return cells
