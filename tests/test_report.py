@@ -209,12 +209,17 @@ def test_links_point_to_the_written_pages(hostile):
     links = shows_table_links(rep / "index.html")
     written = {f"shows/{f.name}" for f in (rep / "shows").iterdir()}
     assert written == links
-    for page in (rep / "shows").iterdir():
+    # every link and asset of every page, the corpus page's too, reaches a file or folder of the report
+    checked = 0
+    for page in [rep / "index.html", *(rep / "shows").iterdir()]:
         q = parse(page)
-        for t, attrs in q.tags:
+        for _tag, attrs in q.tags:
             for a, v in attrs:
-                if t == "a" and a == "href" and not v.startswith("#"):
-                    assert (page.parent / v).resolve().exists(), (page.name, v)
+                if a in ("href", "src") and v and not v.startswith(("#", "http:", "https:", "data:", "mailto:")):
+                    target = (page.parent / v.split("#")[0]).resolve()
+                    assert target.exists() and target.is_relative_to(rep.resolve()), (page.name, v)
+                    checked += 1
+    assert checked > 2 * len(written)
 
 
 def test_failed_render_leaves_the_existing_report_untouched(tmp_path, monkeypatch):

@@ -90,7 +90,22 @@ def test_the_ranking_flips_are_said_per_pair():
 def test_the_corpus_page_has_the_section_after_the_summary():
     page = render_index(_report())
     assert page.index('id="summary"') < page.index('id="failures"') < page.index('id="corpus"')
-    assert "b falls to 33.1\u00a0% CovN on channel C" in page
+    # each name (the system, the metadata column, its value) isolated: a right-to-left name carries no number along
+    assert "<bdi>b</bdi> falls to 33.1\u00a0% CovN on <bdi>channel</bdi> <bdi>C</bdi>, 100 stories" in page
+    assert "<bdi>a</bdi> is better than <bdi>c</bdi> on CovN" in page
+
+
+def test_a_right_to_left_channel_and_a_hostile_name_are_isolated_and_escaped():
+    arabic = "\u0627\u0644\u062c\u0632\u064a\u0631\u0629"  # Al Jazeera
+    b = _summary("<b>&b", 0.50, 0.35, {"A": 0.51, "B": 0.59, arabic: 0.331, "D": 0.55}, ci=(0.47, 0.53))
+    report = replace(_report(), systems=(SYSTEMS[0], b, SYSTEMS[2]))
+    (gap,) = [g for g in failures_of_report(report).systems[1].gaps if g.kind == "group"]
+    # the plain sentence is unchanged; its HTML isolates the three names, the system's escaped
+    assert gap.sentence.startswith(f"<b>&b falls to 33.1\u00a0% CovN on channel {arabic}, 100 stories (")
+    assert str(gap.html).startswith(
+        f"<bdi>&lt;b&gt;&amp;b</bdi> falls to 33.1\u00a0% CovN on <bdi>channel</bdi> <bdi>{arabic}</bdi>, 100 stories ("
+    )
+    assert str(gap.html) in render_index(report)
 
 
 def test_a_lower_is_better_metric_flips_the_other_way():

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from markupsafe import Markup
 
 from tvseg.exact import ticks
 from tvseg.metrics import METRICS
@@ -42,6 +43,8 @@ __all__ = [
     "SystemFailures",
     "Gap",
     "Flip",
+    "Name",
+    "sentence_html",
     "THIRDS",
     "GROUP_METRICS",
     "FLIP_METRICS",
@@ -83,7 +86,8 @@ class Gap:
     n : int or None
         Reference stories in the part, when known; ``retrieved``: how many of them are retrieved (thirds).
     sentence : str
-        The gap said in words.
+        The gap said in words; ``pieces``, the same text in pieces, the names in it (systems, metadata
+        columns and values) apart, so that a page writes each name isolated (:attr:`html`).
     """
 
     kind: str
@@ -98,6 +102,12 @@ class Gap:
     n: int | None
     retrieved: int | None
     sentence: str
+    pieces: tuple[str, ...] = ()
+
+    @property
+    def html(self) -> Markup:
+        """The sentence as HTML, each name in it isolated (``<bdi>``, :func:`sentence_html`)."""
+        return sentence_html(self.pieces or (self.sentence,))
 
     @property
     def gap(self) -> float:
@@ -114,6 +124,12 @@ class Flip:
     a_better: tuple[str, ...]
     b_better: tuple[str, ...]
     sentence: str
+    pieces: tuple[str, ...] = ()
+
+    @property
+    def html(self) -> Markup:
+        """The sentence as HTML, each system's name isolated (``<bdi>``, :func:`sentence_html`)."""
+        return sentence_html(self.pieces or (self.sentence,))
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,19 @@ class Failures:
 
 
 # --- words ------------------------------------------------------------------------------------
+
+
+class Name(str):
+    """A name within a sentence (a system, a metadata column or value), written isolated in a page."""
+
+
+def sentence_html(pieces: Sequence[str]) -> Markup:
+    """``pieces`` joined as HTML: each :class:`Name` in ``<bdi>``, so that a name written right to
+    left (an Arabic channel) does not carry the numbers around it along; every piece escaped, its
+    control and bidi characters shown (:func:`tvseg.report.rows.visible`)."""
+    from tvseg.report.rows import visible
+
+    return Markup("").join(Markup("<bdi>%s</bdi>") % visible(p) if isinstance(p, Name) else visible(p) for p in pieces)
 
 
 def _label(metric: str) -> str:
@@ -213,20 +242,21 @@ def _group_gaps(summary) -> list[Gap]:
             stories = f", {best.n:,} stories" if best.n is not None else ""
             whole = _whole(best)
             figure = f"{_pct(best.value)} {_label(best.metric)}"
+            name, group, value = Name(summary.name), Name(column), Name(best.where)
             # "falls to" only below the corpus interval; otherwise the group is merely the lowest
-            said = (
-                f"{summary.name} falls to {figure} on {column} {best.where}"
+            said: tuple[str, ...] = (
+                (name, f" falls to {figure} on ", group, " ", value)
                 if best.corpus_lo is not None and best.value < best.corpus_lo
-                else f"{summary.name} is lowest on {column} {best.where}: {figure}"
+                else (name, " is lowest on ", group, " ", value, f": {figure}")
             )
-            sentence = f"{said}{stories} ({_range(*best.elsewhere)} elsewhere{'; ' + whole if whole else ''})."
-            out.append(_said(best, sentence))
+            rest = f"{stories} ({_range(*best.elsewhere)} elsewhere{'; ' + whole if whole else ''})."
+            out.append(_said(best, *said, rest))
     out.sort(key=lambda g: -g.gap)
     return out[:MAX_GROUP_GAPS]
 
 
-def _said(gap: Gap, sentence: str) -> Gap:
-    return replace(gap, sentence=sentence)
+def _said(gap: Gap, *pieces: str) -> Gap:
+    return replace(gap, sentence="".join(pieces), pieces=pieces)
 
 
 def _length_gap(summary, long_threshold) -> Gap | None:
@@ -254,11 +284,12 @@ def _length_gap(summary, long_threshold) -> Gap | None:
     what = f"short segments (< {edge})" if best.where == "short" else f"long segments (\u2265 {edge})"
     other = "long" if best.where == "short" else "short"
     whole = _whole(best)
-    sentence = (
-        f"{summary.name} has {_label(best.metric)} {_pct(best.value)} on {what} against "
-        f"{_pct(best.elsewhere[0])} on {other} ones{' (' + whole + ')' if whole else ''}."
+    return _said(
+        best,
+        Name(summary.name),
+        f" has {_label(best.metric)} {_pct(best.value)} on {what} against "
+        f"{_pct(best.elsewhere[0])} on {other} ones{' (' + whole + ')' if whole else ''}.",
     )
-    return _said(best, sentence)
 
 
 def _position_gap(summary, counts: Sequence[tuple[int, int]]) -> Gap | None:
@@ -273,11 +304,12 @@ def _position_gap(summary, counts: Sequence[tuple[int, int]]) -> Gap | None:
     corpus, lo, hi = _corpus(summary, "recall_n")
     gap = Gap("position", "position", where, "recall_n", value, (min(others), max(others)), corpus, lo, hi, n, got, "")
     whole = _whole(gap)
-    sentence = (
-        f"{summary.name} retrieves {_pct(value)} ({got:,} of {n:,}) of the stories that start in the {where} "
-        f"of their show ({_range(min(others), max(others))} in the other thirds{'; ' + whole if whole else ''})."
+    return _said(
+        gap,
+        Name(summary.name),
+        f" retrieves {_pct(value)} ({got:,} of {n:,}) of the stories that start in the {where} "
+        f"of their show ({_range(min(others), max(others))} in the other thirds{'; ' + whole if whole else ''}).",
     )
-    return _said(gap, sentence)
 
 
 # --- the flips ------------------------------------------------------------------------------------
@@ -306,11 +338,16 @@ def _flips(systems) -> list[Flip]:
                     ]
                 )
 
-            sentence = (
-                f"{a.name} is better than {b.name} on {said(a_better, True)}; "
-                f"{b.name} is better on {said(b_better, False)}."
+            pieces = (
+                Name(a.name),
+                " is better than ",
+                Name(b.name),
+                f" on {said(a_better, True)}; ",
+                Name(b.name),
+                f" is better on {said(b_better, False)}.",
             )
-            out.append(Flip(a.name, b.name, tuple(m for m, *_ in a_better), tuple(m for m, *_ in b_better), sentence))
+            better = tuple(m for m, *_ in a_better), tuple(m for m, *_ in b_better)
+            out.append(Flip(a.name, b.name, *better, "".join(pieces), pieces))
     return out
 
 
