@@ -55,7 +55,8 @@ by 10-30 %.
 ``REV`` is extracted into a temporary folder (``git archive REV tvseg``; no checkout of the work tree)
 and the same work is timed with it (``PYTHONPATH`` set to that folder) and with the current code
 (``PYTHONPATH`` set to this repository), both compiled to bytecode first, in turns (run ``i`` of the baseline, then run ``i`` of the
-current code): the whole command with ``--html``, and, in a child process that reads and
+current code): the whole command with ``--html``, and what ``--html`` adds to it (run ``i`` of the
+command with ``--html`` less run ``i`` without, run just after it), and, in a child process that reads and
 evaluates the corpus first, the ``tvseg.report.write_report`` phase alone. Printed: each side's best
 time and the ratio baseline / current of the best times, with the range of the per-run ratios (run
 ``i`` over run ``i``), and the same for the CPU time of ``write_report`` (user + system, of the process and
@@ -878,6 +879,8 @@ def compare_baseline(args, folder: Path) -> None:
                 times.setdefault(("command", side), []).append(
                     run_command(folder, args.bootstrap, html=True, env=env)["seconds"]
                 )
+                without = run_command(folder, args.bootstrap, html=False, env=env)["seconds"]
+                times.setdefault(("added", side), []).append(times[("command", side)][-1] - without)
             for side, env in envs.items():
                 phase = child("report", folder, args.bootstrap, env=env)
                 times.setdefault(("write_report", side), []).append(phase["seconds"])
@@ -888,6 +891,7 @@ def compare_baseline(args, folder: Path) -> None:
     print(f"{'what':<33} | {'baseline':>10} | {'current':>10} | baseline / current (per-run range)")
     for what, label in (
         ("command", "whole command with --html"),
+        ("added", "    what --html adds to it"),
         ("write_report", "write_report (in process)"),
         ("write_report CPU", "write_report, CPU s (all processes)"),
         ("write_report user", "    of which user CPU s"),
