@@ -75,7 +75,9 @@ new file the first free inode of its group that was not freed in the last 60 to 
 every file, so that creating n files just after deleting n costs time in n squared. On this 2-core machine that is 0.6 to 1.3 s of system
 time for 2,000 pages, against 0.06 s in a fresh folder, the same for both sides of ``--baseline``: it
 measures the benchmark, not the report. A user's run that replaces yesterday's report does not meet
-it: the old pages are removed after the new ones are written.
+it: the old pages are removed after the new ones are written. For the same reason, on such a disk, leave
+5 minutes between two runs of this benchmark on one corpus folder: the reports the first removes at its
+end slow the first runs of the second.
 """
 
 from __future__ import annotations
