@@ -54,6 +54,7 @@ def pytest_sessionfinish(session, exitstatus):
         message = f"tests wrote outside their tmp_path (created, changed or removed): {shown}"
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
+            reporter.ensure_newline()
             reporter.write_line(message, red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
