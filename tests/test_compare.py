@@ -147,10 +147,14 @@ def test_bad_input_names_the_file_and_exits_2(tmp_path, capsys, content, expecte
     assert expected in err and "new.json" in err
 
 
-def test_two_real_runs_of_the_demo(tmp_path, capsys):
+def test_two_real_runs_of_the_demo(tmp_path, capsys, monkeypatch):
+    # --demo writes ./tvseg-demo/ unless told otherwise: run in tmp_path and without the report, so that a
+    # user's own ./tvseg-demo/ is never replaced by the test run
+    monkeypatch.chdir(tmp_path)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    assert main(["evaluate", "--demo", "--bootstrap", "0", "--json", str(a)]) == 0
-    assert main(["evaluate", "--demo", "--bootstrap", "0", "--gamma", "0.7", "--json", str(b)]) == 0
+    assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "0", "--json", str(a)]) == 0
+    assert main(["evaluate", "--demo", "--no-html", "--bootstrap", "0", "--gamma", "0.7", "--json", str(b)]) == 0
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["a.json", "b.json"]
     capsys.readouterr()
     assert main(["compare", str(a), str(b), "--system", "system_a"]) == 0
     out = capsys.readouterr()

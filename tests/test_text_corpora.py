@@ -342,3 +342,82 @@ def test_a_segeval_dataset_is_recognised_by_its_shape(tmp_path):
         results.append(json.loads(out.read_text())["systems"]["s"]["shows"]["d"])
     assert results[0] == results[1]
     assert results[0]["b"] == pytest.approx(0.5, abs=1e-12)
+
+
+def _any_masses(rng: random.Random, total: int) -> list[int]:
+    """Masses of ``total`` sentences in 1 to 6 segments (fewer when the document is shorter)."""
+    inner = sorted(rng.sample(range(1, total), rng.randint(0, min(total - 1, 5)))) if total > 1 else []
+    edges = [0, *inner, total]
+    return [b - a for a, b in zip(edges, edges[1:])]
+
+
+def _degenerate_corpus(tmp_path: Path, seed: int) -> dict[str, tuple[list[int], list[int]]]:
+    """A seeded Choi corpus whose documents have 1, 2, 3 ... 12 sentences (each length four times) and then
+    random lengths up to 40, in 1 to 6 segments a side (a single segment included)."""
+    rng = random.Random(seed)
+    masses = {}
+    for side in ("ref", "hyp"):
+        (tmp_path / side).mkdir()
+    for d in range(80):
+        total = d % 12 + 1 if d < 48 else rng.randint(1, 40)
+        masses[f"doc{d:02d}"] = (_any_masses(rng, total), _any_masses(rng, total))
+        for side, m in zip(("ref", "hyp"), masses[f"doc{d:02d}"]):
+            (tmp_path / side / f"doc{d:02d}.ref").write_text(choi_text(m, d), encoding="utf-8")
+    return masses
+
+
+def _segeval_or_error(function, hyp, ref):
+    try:
+        return float(function(hyp, ref))
+    except Exception as error:  # segeval's own refusal: Decimal's 0/0, max() of no boundary
+        return type(error).__name__
+
+
+def test_preset_segeval_on_every_document_of_a_random_corpus(tmp_path):
+    # issue 39: a document of 1 or 2 sentences (no Pk window fits) gave Pk null where segeval gives 0
+    masses = _degenerate_corpus(tmp_path, seed=39)
+    system = evaluate_json(tmp_path, "choi", "--preset", "segeval", "--bootstrap", "0")
+    assert set(system["shows"]) == set(masses)
+    functions = {
+        "pk": segeval.pk,
+        "windowdiff": segeval.window_diff,
+        "s": segeval.segmentation_similarity,
+        "b": segeval.boundary_similarity,
+    }
+    raised = {"windowdiff": 0, "s": 0, "b": 0}
+    for doc, (ref, hyp) in masses.items():
+        got = system["shows"][doc]
+        for key, function in functions.items():
+            expected = _segeval_or_error(function, hyp, ref)  # segeval takes (hypothesis, reference)
+            if isinstance(expected, float):
+                assert got[key] == pytest.approx(expected, abs=1e-12), (doc, ref, hyp, key)
+                continue
+            # where segeval raises, what the README's segeval row says tvseg gives
+            raised[key] += 1
+            if key == "windowdiff":  # k = N = 2: segeval divides Decimal 0 by 0
+                assert expected == "InvalidOperation" and sum(ref) == 2 and got[key] is None, (doc, ref, hyp)
+            else:  # no boundary on either side: segeval's max() of an empty sequence
+                assert expected == "ValueError" and len(ref) == len(hyp) == 1, (doc, ref, hyp)
+                assert got[key] == (1.0 if key == "s" and sum(ref) > 1 else None), (doc, ref, hyp, key)
+    # the corpus held each kind of document that segeval refuses
+    assert all(raised.values()), raised
+
+
+def test_preset_nltk_on_every_document_of_a_random_corpus(tmp_path):
+    masses = _degenerate_corpus(tmp_path, seed=40)
+    system = evaluate_json(tmp_path, "choi", "--preset", "nltk", "--bootstrap", "0")
+    assert set(system["shows"]) == set(masses)
+    for doc, (ref, hyp) in masses.items():
+        r, h = nltk_string(ref), nltk_string(hyp)
+        # windowdiff's k: nltk's pk default, half the mean segment length in characters (3.10.4: at least one
+        # segment counted), rounded half to even
+        k = int(round(len(r) / (max(r.count("1"), 1) * 2.0)))
+        got = system["shows"][doc]
+        assert got["pk"] == pytest.approx(nltk_segmentation.pk(r, h), abs=1e-12), (doc, ref, hyp)
+        assert got["windowdiff"] == pytest.approx(nltk_segmentation.windowdiff(r, h, k), abs=1e-12), (doc, ref, hyp)
+        # ghd: nltk's raw distance with its default costs (insertion 2, deletion 2, shift 1 per position)
+        assert got["ghd"] == nltk_segmentation.ghd(r, h), (doc, ref, hyp)
+    # the corpus value of GHD is the mean of the documents' raw distances
+    mean = sum(nltk_segmentation.ghd(nltk_string(r), nltk_string(h)) for r, h in masses.values()) / len(masses)
+    assert system["corpus"]["ghd"] == pytest.approx(mean, abs=1e-12)
+    assert system["macro"]["ghd"] == pytest.approx(mean, abs=1e-12)

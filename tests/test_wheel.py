@@ -8,6 +8,7 @@ path added by a ``.pth`` file is not a site folder: its own ``.pth`` hooks do no
 that runs is the wheel's.
 """
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -15,12 +16,17 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+_NOT_SOURCE = (".git", ".venv", ".ci-venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
 
 
 def test_the_wheel_runs_the_demo_from_an_empty_folder(tmp_path):
+    # pip builds a source folder in place (setuptools' build/ and *.egg-info/ beside pyproject.toml): build a
+    # copy of the checkout in tmp_path, so that the test writes nothing into the repository
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*_NOT_SOURCE))
     wheels = tmp_path / "wheels"
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
         capture_output=True,
         text=True,
     )

@@ -180,6 +180,17 @@ def unit_components(reference, hypothesis, *, units=None, settings, region=None)
         if out["b_denominator"] == 0:
             out.update(b_penalty=0.0, b_denominator=1.0)
         out["ghd_positions"] = 1
+    n = sum(ref)
+    kk = default_k(n, len(ref), convention) if settings.k is None else settings.k
+    if convention == "segeval":  # segeval.window: pk's "if measurements > 0 else 0"; window_diff's
+        if out["pk_windows"] == 0:  # Decimal(0) / (N - k), 0 for k > N (0/0 for k = N raises)
+            out.update(pk_miss=0, pk_false_alarm=0, pk_windows=1)
+        if kk > n:
+            out.update(wd_errors=0, wd_windows=1)
+    if convention == "nltk":  # nltk's pk divides 0 errors by N - k < 0 for k > N (0/0 for k = N raises);
+        if kk > n:  # its windowdiff refuses k > N - 1; its ghd is the raw distance
+            out.update(pk_miss=0, pk_false_alarm=0, pk_windows=1)
+        out["ghd_positions"] = 1
     return out
 
 

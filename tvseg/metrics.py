@@ -507,7 +507,8 @@ REGISTRY: tuple[Metric, ...] = (
         "unit",
         "error",
         "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary (raw, "
-        "and the corpus value a mean over shows, under convention 'chunkseg', as chunkseg reports it)",
+        "and the corpus value a mean over shows, under conventions 'nltk' and 'chunkseg', as nltk's ghd and "
+        "chunkseg report it)",
         True,
     ),
     Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)", True),

@@ -140,9 +140,9 @@ _PRESETS = (
         tool="segeval 2.0.11",
         settings={"convention": "segeval"},
         sources={
-            "convention": "segeval.window (pk, window_diff: window size round-half-even, at least 2; its "
-            "one-window and 0/0 returns), segeval.similarity (S with transpositions weighed |span - 1| / n; "
-            "B)",
+            "convention": "segeval.window (pk, window_diff: window size round-half-even, at least 2; where no "
+            "window fits, pk's 0 and window_diff's 0 for k > N), segeval.similarity (S with transpositions "
+            "weighed |span - 1| / n; B)",
             "headline": "segeval scores document by document; a corpus figure is the mean of its values",
         },
         headline="macro",
@@ -151,6 +151,9 @@ _PRESETS = (
         differences=(
             "segeval takes (hypothesis, reference), tvseg (reference, hypothesis): the preset changes no "
             "argument order of the Python functions",
+            "where segeval raises, tvseg gives a value or null: window_diff with k = N (a document of 2 "
+            "sentences: Decimal 0/0) is null; S of a document with no boundary on either side (segeval's "
+            "ValueError) is 1 (null for 1 sentence); B there is null",
         ),
     ),
     _preset(
@@ -159,7 +162,8 @@ _PRESETS = (
         settings={"convention": "nltk"},
         sources={
             "convention": "nltk.metrics.segmentation.pk (k = round((N-1) / (2 (S-1))) half-even, its windows) "
-            "and windowdiff (its N - k windows); ghd's costs 2, 2, 1",
+            "and windowdiff (its N - k windows); ghd with its default costs 2, 2, 1, the raw distance per "
+            "document (its corpus value the mean over documents)",
             "headline": "nltk scores one pair at a time; a corpus figure is the mean of its values",
         },
         headline="macro",

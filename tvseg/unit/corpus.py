@@ -13,7 +13,12 @@ at once:
   GHD by :func:`tvseg.unit.ghd.ghd_counts`;
 * each show's metrics and the corpus's from the summed components (:mod:`tvseg.unit.reduction`).
 
-``convention="chunkseg"`` applies chunkseg's substitutes for segeval's 0/0 as masks (:func:`_chunkseg`).
+Where no Pk or WindowDiff window fits a show, its value is the convention's tool's, as the functions
+give it (:func:`tvseg.unit.conventions.no_window_value`: segeval's 0, nltk's 0 for ``k > N``), counted
+as one window holding it; where the tool gives none (and under ``"paper"`` and ``"segeval1"``) it stays
+0/0, undefined. ``convention="chunkseg"`` also applies chunkseg's substitutes for segeval's 0/0 as
+masks (:func:`_chunkseg`). Under ``"nltk"`` and ``"chunkseg"`` GHD is the tools' raw distance (its
+corpus value the mean over shows), elsewhere per potential boundary.
 
 The counts are integers; S's, B's and GHD's are sums of halves, summed over shows in show order
 (``tests/test_unit_corpus.py`` checks every value against a brute-force count written in the test).
@@ -161,11 +166,11 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
     s_convention = convention if convention in ("segeval", "segeval1") else "paper"
     s_penalty, s_potential = pair_counts(pairs, convention=s_convention, edits=edits)
     b_penalty, b_denominator = pair_counts(pairs, metric="B", convention="segeval", edits=edits)
-    return {
-        "pk_miss": pk.miss,
+    comps = {
+        "pk_miss": np.array(pk.miss),
         "pk_false_alarm": pk.false_alarm,
-        "pk_windows": pk.windows,
-        "wd_errors": wd.errors,
+        "pk_windows": np.array(pk.windows),
+        "wd_errors": np.array(wd.errors),
         "wd_windows": np.maximum(g_wd.divisor, 0),
         "winpr_tp": tp,
         "winpr_tn": tn,
@@ -178,10 +183,24 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
         "s_penalty": s_penalty,
         "s_potential": s_potential,
         "ghd_sum": ghd_counts(pairs),
-        "ghd_positions": pairs.n - 1,
+        # nltk's ghd (and chunkseg's, which calls it) is the raw distance: one position per show, so that
+        # the corpus value is the mean over shows
+        "ghd_positions": np.ones_like(pairs.n) if convention in ("nltk", "chunkseg") else pairs.n - 1,
         "b_penalty": b_penalty,
         "b_denominator": b_denominator,
     }
+    # where no window fits, the tool's own value (segeval's Pk 0, its WindowDiff 0 for k > N...), as one
+    # window holding it, as tvseg.pk and tvseg.windowdiff give it; NaN (0/0) where the tool gives none
+    equal = np.diff(pairs.difference_offsets) == 0
+    for metric, key, windows, g in (
+        ("pk", "pk_miss", "pk_windows", g_pk),
+        ("windowdiff", "wd_errors", "wd_windows", g_wd),
+    ):
+        value = no_window_value(convention, metric, np.broadcast_to(g.divisor, np.shape(comps[windows])), equal)
+        given = (comps[windows] == 0) & ~np.isnan(value)
+        comps[key][given] = value[given]
+        comps[windows][given] = 1
+    return comps
 
 
 def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=False):
@@ -215,16 +234,8 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     sides = [chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
     (pr, r_off), (ph, h_off) = sides
     pairs = BoundaryPairs(n, pr, r_off, ph, h_off)
-    comps = _components(pairs, settings)
-    # where segeval counts no window, chunkseg's value, as one window holding it
-    g = geometry(n, pairs.reference_segments(), settings.k, "chunkseg")  # Pk's and WindowDiff's windows
-    equal = np.diff(pairs.difference_offsets) == 0
-    for metric, key, windows in (("pk", "pk_miss", "pk_windows"), ("windowdiff", "wd_errors", "wd_windows")):
-        none = comps[windows] == 0
-        comps[key][none] = no_window_value("chunkseg", metric, g.divisor, equal)[none]
-        comps[windows][none] = 1
+    comps = _components(pairs, settings)  # with chunkseg's Pk and WindowDiff where segeval counts no window
     no_match = comps["b_denominator"] == 0
     comps["b_penalty"][no_match] = 0.0
     comps["b_denominator"][no_match] = 1.0
-    comps["ghd_positions"][:] = 1
     return assemble(comps, scored, shows, events, part)

@@ -22,7 +22,7 @@ Component keys (all counts; sums over shows remain meaningful):
 ``cseg_fa``             C_seg probes the hypothesis separates and the reference does not
 ``cseg_nonref_probes``  C_seg probes the reference does not separate
 ``ghd_sum``             generalized Hamming distance (nltk's, costs 2, 2, 1)
-``ghd_positions``       positions it is normalised by, ``N - 1``
+``ghd_positions``       positions it is normalised by, ``N - 1`` (1 under ``"nltk"`` and ``"chunkseg"``: raw)
 ``b_penalty``           B's edits, ``|A| + sum(span) / n`` (segeval 2.0.11, ``n = 2``)
 ``b_denominator``       B's ``|A| + |T_p| + |B_M|``
 ======================  ========================================================================
