@@ -12,6 +12,7 @@ __all__ = [
     "TvsegError",
     "InputError",
     "UsageError",
+    "MissingExtraError",
     "TvsegWarning",
     "LenientInputWarning",
     "SuspiciousInputWarning",
@@ -72,6 +73,11 @@ class InputError(TvsegError, ValueError):
 
 class UsageError(TvsegError, ValueError):
     """Options that do not fit together, or a command line that cannot be carried out."""
+
+
+class MissingExtraError(TvsegError, ImportError):
+    """An optional library that the input or an option needs is not installed; the message names the
+    ``pip install 'tvseg[EXTRA]'`` that brings it (exit code 2, printed without the usage)."""
 
 
 class TvsegWarning(UserWarning):

@@ -66,6 +66,7 @@ __all__ = [
     "written_in_place",
     "new_run_id",
     "with_run_id",
+    "refuse_overwriting_inputs",
     "Records",
     "encoded_rows",
 ]
@@ -154,6 +155,68 @@ def _descriptor_link(path) -> bool:
             return False
         name = os.path.join(os.path.dirname(name), os.readlink(name))
     return False
+
+
+def refuse_overwriting_inputs(inputs, *, files=(), folders=()) -> None:
+    """Refuse, before anything is read or written, an output that would replace or delete an input.
+
+    Parameters
+    ----------
+    inputs : iterable of (str, str or os.PathLike or None)
+        What the run reads: the option that names it and its path, a file or a folder (standing
+        for the files directly in it); a path of None is not given.
+    files : iterable of (str, str or os.PathLike or None)
+        The files the run writes (an existing one is replaced): each must not be one of the files
+        read, under any name (a link, a hard link, another spelling of the path). A FIFO or a
+        character device (:func:`written_in_place`) is written in place and never refused.
+    folders : iterable of (str, str or os.PathLike or None)
+        The folders the run replaces whole (the report): nothing read may lie inside one.
+
+    Raises
+    ------
+    UsageError
+        Naming the output's option and path, and the input's.
+    """
+    read = [(what, Path(path)) for what, path in inputs if path]
+    written = [(what, Path(path)) for what, path in files if path]
+    written = [(what, path) for what, path in written if os.path.isfile(path) and not written_in_place(path)]
+    if written:
+        identities: dict[tuple[int, int], tuple[str, Path]] = {}
+        for what, path in read:
+            for file in _files_read(path):
+                with contextlib.suppress(OSError):
+                    found = os.stat(file)
+                    identities.setdefault((found.st_dev, found.st_ino), (what, file))
+        for what, path in written:
+            found = os.stat(path)
+            same = identities.get((found.st_dev, found.st_ino))
+            if same is not None:
+                raise UsageError(
+                    f"{what} {path} is {same[1]}, read as {same[0]}: writing it would replace the input; "
+                    "give another path"
+                )
+    for what, folder in folders:
+        if not folder or not os.path.isdir(folder):
+            continue
+        root = Path(folder).resolve()
+        for input_what, path in read:
+            resolved = path.resolve()
+            if resolved == root or root in resolved.parents:
+                raise UsageError(
+                    f"{what} {folder} holds {path}, read as {input_what}: writing the report there would "
+                    "delete it; give another folder"
+                )
+
+
+def _files_read(path: Path) -> list[Path]:
+    """``path`` when it is a file, the files directly in it when it is a folder (following links)."""
+    if not path.is_dir():
+        return [path] if path.is_file() else []
+    try:
+        with os.scandir(path) as entries:
+            return [Path(entry.path) for entry in entries if entry.is_file()]
+    except OSError:
+        return []
 
 
 def new_run_id() -> str:

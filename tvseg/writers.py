@@ -61,7 +61,7 @@ from tvseg.readers.validation import NO_LABEL
 if TYPE_CHECKING:
     from pyannote.core import Annotation
 
-__all__ = ["write_segments", "WRITE_FORMATS"]
+__all__ = ["write_segments", "segment_files", "segments_text", "write_segment_files", "WRITE_FORMATS"]
 
 WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "anet")
 _EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".txt": "txt", ".jsonl": "jsonl"}
@@ -111,37 +111,99 @@ def write_segments(
     InputError
         A show id or a label the format cannot hold.
     """
+    return write_segment_files(path, segment_files(segmentations, path, format=format, hypothesis=hypothesis))
+
+
+def write_segment_files(path, files: Mapping[Path, str]) -> list[Path]:
+    """Write what :func:`segment_files` gave for ``path``: one file, or a folder's files all or none.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
+    path = Path(path)
+    if list(files) == [path]:
+        write_text_atomic(path, files[path], create_folder=True)
+        return [path]
+    return write_folder_atomic(path, {file.name: text for file, text in files.items()})
+
+
+def segment_files(
+    segmentations: Mapping[str, Annotation],
+    path,
+    *,
+    format: str | None = None,
+    hypothesis: Mapping[str, Annotation] | None = None,
+) -> dict[Path, str]:
+    """The files :func:`write_segments` writes and their texts, nothing written.
+
+    Parameters and errors are those of :func:`write_segments`.
+
+    Returns
+    -------
+    dict of pathlib.Path to str
+        ``{path: text}`` for one file, ``{path / name: text}`` for a folder, one file per show.
+    """
     path = Path(path)
     format = _output_format(path, format)
     if hypothesis is not None and format != "jsonl":
         raise UsageError("hypothesis= only applies to JSONL (the reference and the hypothesis on one line)")
+    if format not in _PER_SHOW or (path.suffix.lower() == f".{format}" and not path.is_dir()):
+        return {path: segments_text(segmentations, format=format, hypothesis=hypothesis, where=path)}
     rows = _rows(segmentations)
-    whole = {"rttm": _rttm_text, "csv": _csv_text, "anet": _anet_text}
+    stems = safe_names(rows, keep_unicode=True)
+    _warn_changed(
+        [(show, f"{stem}.{format}") for show, stem in stems.items() if stem != show],
+        "{n} show id(s) cannot be file names as they are (e.g. {old!r} -> '{new}'): "
+        "read back, their show id is the file name",
+        stacklevel=3,
+    )
+    return {path / f"{stems[show]}.{format}": _show_text(show, rows[show], format=format) for show in rows}
+
+
+def segments_text(
+    segmentations: Mapping[str, Annotation],
+    *,
+    format: str,
+    hypothesis: Mapping[str, Annotation] | None = None,
+    where="on standard output",
+) -> str:
+    """The text of one file of ``format`` holding ``segmentations`` (``tvseg convert IN - --to FORMAT``).
+
+    Parameters
+    ----------
+    segmentations, hypothesis
+        As for :func:`write_segments`.
+    format : {"rttm", "vtt", "srt", "csv", "txt", "jsonl", "anet"}
+        WebVTT, SRT and chapter lists hold one show: several shows are refused.
+    where : str or os.PathLike
+        Where the text goes, for the message refusing several shows.
+
+    Raises
+    ------
+    UsageError
+        An unknown format, several shows for a one-show format, or ``hypothesis`` with another format than JSONL.
+    InputError
+        A show id or a label the format cannot hold.
+    """
+    if format not in WRITE_FORMATS:
+        raise UsageError(f"cannot write format {format!r} (choose from {', '.join(WRITE_FORMATS)})")
+    if hypothesis is not None and format != "jsonl":
+        raise UsageError("hypothesis= only applies to JSONL (the reference and the hypothesis on one line)")
+    rows = _rows(segmentations)
     if format == "jsonl":
-        text = _jsonl_text(rows, None if hypothesis is None else _rows(hypothesis))
-    elif format in whole:
-        text = whole[format](rows)
-    elif path.suffix.lower() == f".{format}" and not path.is_dir():
-        if len(rows) != 1:
-            raise UsageError(
-                f"{len(rows)} shows cannot go to one {_PER_SHOW[format]} file {path}: "
-                f"give a folder (one <show>.{format} per show)"
-            )
-        ((show, show_rows),) = rows.items()
-        text = _show_text(show, show_rows, format=format)
-    else:
-        stems = safe_names(rows, keep_unicode=True)
-        _warn_changed(
-            [(show, f"{stem}.{format}") for show, stem in stems.items() if stem != show],
-            "{n} show id(s) cannot be file names as they are (e.g. {old!r} -> '{new}'): "
-            "read back, their show id is the file name",
-            stacklevel=3,
+        return _jsonl_text(rows, None if hypothesis is None else _rows(hypothesis))
+    whole = {"rttm": _rttm_text, "csv": _csv_text, "anet": _anet_text}
+    if format in whole:
+        return whole[format](rows)
+    if len(rows) != 1:
+        raise UsageError(
+            f"{len(rows)} shows cannot go to one {_PER_SHOW[format]} file {where}: "
+            f"give a folder (one <show>.{format} per show)"
         )
-        return write_folder_atomic(
-            path, {f"{stems[show]}.{format}": _show_text(show, rows[show], format=format) for show in rows}
-        )
-    write_text_atomic(path, text, create_folder=True)
-    return [path]
+    ((show, show_rows),) = rows.items()
+    return _show_text(show, show_rows, format=format)
 
 
 def _warn_changed(changed: list[tuple[str, str]], message: str, *, stacklevel: int) -> None:
@@ -216,7 +278,7 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
         renamed,
         "{n} label(s) hold whitespace, written to RTTM with '_' (e.g. {old!r} -> {new!r}): "
         "RTTM fields cannot hold whitespace",
-        stacklevel=4,
+        stacklevel=3,
     )
     return "".join(line + "\n" for line in lines)
 
@@ -297,7 +359,7 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
             f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
             f"{clock_text((rounded[0] + 500) // 1000)}",
             OutputChangedWarning,
-            stacklevel=4,
+            stacklevel=3,
         )
     hours = starts[-1] >= 3600
     lines = []

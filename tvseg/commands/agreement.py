@@ -95,9 +95,14 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from tvseg.output import refuse_overwriting_inputs
     from tvseg.readers.agreement import read_dataset_json
     from tvseg.unit.agreement import agreement, agreement_with_system, check_dataset
 
+    refuse_overwriting_inputs(
+        [("PATH", spec.rpartition("=")[2]) for spec in args.paths] + [("--units", args.units)],
+        files=[("--json", args.json)],
+    )
     if len(args.paths) == 1 and _is_json(args.paths[0]):
         if args.units or args.frame is not None:
             raise UsageError("--units and --frame apply to segment files, not to a JSON dataset")

@@ -197,12 +197,16 @@ def page(comparison: dict) -> str:
 
 def run(args) -> int:
     from tvseg.comparison import compare_results, system_of
-    from tvseg.output import json_safe, write_folder_atomic, write_json_atomic
+    from tvseg.output import json_safe, refuse_overwriting_inputs, write_folder_atomic, write_json_atomic
 
     if args.top < 0:
         raise UsageError(f"--top must be at least 0, not {args.top}")
     if args.html and os.path.exists(args.html) and not os.path.isdir(args.html):
         raise UsageError(f"--html {args.html}: exists and is not a folder")
+    refuse_overwriting_inputs(
+        [("RESULT.json", path) for path in args.paths],
+        files=[("--json", args.json), ("--html", os.path.join(args.html, "index.html") if args.html else None)],
+    )
     if args.systems:
         if len(args.paths) != 1 or args.system:
             raise UsageError("--systems A B compares two systems of one result: give one file, and no --system")

@@ -19,7 +19,9 @@ from typing import Any
 __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
-_READ_ONLY = ("youtube", "vidchapters", "anet", "json")
+_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl")
+STDOUT = "-"
+"""OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
 
 def add_parser(subparsers) -> None:
@@ -27,21 +29,24 @@ def add_parser(subparsers) -> None:
         "convert",
         help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
-        ".jsonl; a folder for WebVTT chapters; .txt chapter lists on output) unless --from/--to "
-        "are given; a .txt input needs --from txt.",
+        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; a folder for WebVTT chapters; .txt "
+        "chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
+        "to standard output.",
     )
     parser.add_argument("input", metavar="IN", help="file or folder to read")
     parser.add_argument(
         "output",
         metavar="OUT",
-        help="file to write, or folder for WebVTT (or SRT, or chapter list) files, one per show",
+        help="file to write, or folder for WebVTT (or SRT, or chapter list) files, one per show; - writes to "
+        "standard output (with --to; one show for vtt, srt, txt)",
     )
     parser.add_argument(
         "--from",
         dest="from_format",
         choices=(*_FORMATS, *_READ_ONLY),
         help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
-        "a YouTube description as VidChapters reads it: never guessed)",
+        "a YouTube description as VidChapters reads it: never guessed; ttml, scc, stl = broadcast captions, "
+        "one segment per caption: needs pip install 'tvseg[broadcast]')",
     )
     parser.add_argument(
         "--to",
@@ -101,15 +106,19 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from tvseg.errors import InputError
+    from tvseg.errors import InputError, UsageError
+    from tvseg.output import refuse_overwriting_inputs
     from tvseg.readers import detect_format, list_files, read_segments, read_uem
     from tvseg.readers.mapped_columns import parse_columns
     from tvseg.readers.source import check_encoding
     from tvseg.readers.tables import read_table, table_kind
     from tvseg.readers.time_origin import parse_origin, shift_uem
     from tvseg.terminal import printable
-    from tvseg.writers import write_segments
+    from tvseg.writers import segment_files, segments_text, write_segment_files
 
+    to_stdout = args.output == STDOUT
+    if to_stdout and args.to_format is None:
+        raise UsageError("OUT - writes to standard output: give its format with --to")
     encoding = check_encoding(args.encoding)
     columns = parse_columns(args.columns) if args.columns is not None else None
     origin = parse_origin(args.time_origin) if args.time_origin is not None else None
@@ -145,12 +154,26 @@ def run(args) -> int:
             encoding=encoding,
             **reading,
         )
-    written = write_segments(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
+    if to_stdout:
+        sys.stdout.write(segments_text(segmentations, format=args.to_format, hypothesis=hypothesis))
+        sys.stdout.flush()
+        if getattr(sys.stdout, "reader_left", False):
+            raise InputError(
+                "cannot write the converted file: its reader closed standard output before the end", path="<stdout>"
+            )
+        written = 1
+    else:
+        files = segment_files(segmentations, args.output, format=args.to_format, hypothesis=hypothesis)
+        refuse_overwriting_inputs(
+            [("IN", args.input), ("--hypothesis", args.hypothesis), ("--uem", args.uem)],
+            files=[("OUT", file) for file in files],
+        )
+        written = len(write_segment_files(args.output, files))
     count = sum(len(annotation) for annotation in segmentations.values())
+    target = "standard output" if to_stdout else args.output
     print(
         printable(
-            f"{args.input} -> {args.output}: {len(segmentations)} show(s), {count} segment(s), "
-            f"{len(written)} file(s) written"
+            f"{args.input} -> {target}: {len(segmentations)} show(s), {count} segment(s), {written} file(s) written"
         ),
         file=sys.stderr,
     )

@@ -410,6 +410,7 @@ def run(args) -> int:
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
+    _refuse_overwriting_inputs(args)
     runs = annotator_runs(args)
     if runs is not None:
         if getattr(args, "level", None) is not None:
@@ -451,6 +452,31 @@ def run(args) -> int:
             data["levels"] = levels_json(levels)
         _write_json(args, data)
     return 0
+
+
+def _refuse_overwriting_inputs(args) -> None:
+    """Refuse a ``--json`` file that is one of the files read, or an ``--html`` folder holding one."""
+    from tvseg.output import refuse_overwriting_inputs
+
+    references = args.reference if isinstance(args.reference, list) else [args.reference]
+    read: list[tuple[str, str | None]]
+    if len(references) > 1:
+        read = [(f"--reference {name}", path) for name, path in map(_name_and_path, references)]
+    else:
+        read = [("--reference", path) for path in references]
+    read += [(f"--hypothesis {name}", path) for name, path in map(_name_and_path, args.hypothesis or [])]
+    read += [(option, getattr(args, option[2:], None)) for option in ("--chunkseg", "--units", "--uem", "--metadata")]
+    refuse_overwriting_inputs(
+        read,
+        files=[("--json", None if args.json == STDOUT else args.json)],
+        folders=[("--html", args.html)],
+    )
+
+
+def _name_and_path(option: str) -> tuple[str, str]:
+    """``(NAME, PATH)`` of a ``NAME=PATH`` option as given (its checks come later)."""
+    name, _, path = option.partition("=")
+    return name, path
 
 
 def _levels(args, settings, files) -> dict:

@@ -223,13 +223,22 @@ def read_segments(
     ----------
     path : str or os.PathLike
         An RTTM, WebVTT (chapters), SRT, CSV (segments ``show,start,end,label``, or breath
-        groups with a ``topic`` column), chunkseg JSONL or chapter list (``format="txt"``) file, or a
-        folder of such files (not searched recursively; ``.txt`` files only with ``format="txt"``).
-    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt"}, optional
-        Read every file as this format instead of guessing it from the extension. A ``.txt``
-        file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines).
+        groups with a ``topic`` column), chunkseg JSONL, JSON (VidChapters' annotations,
+        ActivityNet-style predictions, ``{show: [{start, end, title}]}``), broadcast captions (TTML,
+        ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: one segment per caption, through ttconv, ``pip
+        install 'tvseg[broadcast]'``) or chapter list (``format="txt"``) file, or a folder of such files
+        (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
+        format named.
+    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
+"anet", "json", "choi", "wiki727k", "segeval", "nltk"}, optional
+        Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
+        A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
+        ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
+        shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset). The text corpora
+        ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
+        read only when named.
     show : str, optional
-        The show id of a single VTT, SRT or chapter list file (default: the file's stem).
+        The show id of a single VTT, SRT, TTML, SCC, STL or chapter list file (default: the file's stem).
     which : {"reference", "hypothesis"}, optional
         The side of a chunkseg JSONL file to read (ignored for the other formats). Default: the
         reference, unless ``side`` names a system: ``which`` must then be given (formats/jsonl.md).
@@ -436,11 +445,14 @@ def read_units(
     ----------
     path : str or os.PathLike
         A breath-group CSV (``show,start,end[,text,speaker,topic]``), a captions WebVTT or SRT
-        file, or a folder of them.
-    format : {"vtt", "srt", "csv"}, optional
-        Read every file as this format instead of guessing it from the extension.
+        file, broadcast captions (TTML, ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: through ttconv,
+        ``pip install 'tvseg[broadcast]'``), a ``.json`` list of records read through ``columns``, or a
+        folder of them.
+    format : {"vtt", "srt", "csv", "ttml", "scc", "stl", "json"}, optional
+        Read every file as this format instead of guessing it from the extension (``"json"``: with
+        ``columns``).
     show : str, optional
-        The show id of a single VTT or SRT file (default: the file's stem).
+        The show id of a single VTT, SRT, TTML, SCC or STL file (default: the file's stem).
     encoding : str, optional
         The encoding of every file read, as for :func:`read_segments`.
     columns : str, optional

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from tvseg.errors import InputError, UsageError
+from tvseg.errors import InputError, MissingExtraError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.source import read_bytes, read_text, split_lines, warn
 from tvseg.readers.webvtt import Cue, cue_segments, cue_units
@@ -63,7 +63,7 @@ def _ttconv(what: str) -> Any:
     try:
         import ttconv  # noqa: F401
     except ImportError:
-        raise UsageError(
+        raise MissingExtraError(
             f"reading {what} captions needs the ttconv library: pip install 'tvseg[broadcast]' (or pip install ttconv)"
         ) from None
     return ttconv
@@ -112,7 +112,7 @@ def read_captions(path, *, format: str) -> list[Cue]:
         The file is not of the format (with what it looks like), is malformed (XML not well-formed, a
         line that is no SCC timecode and hex words, a TTI block the library refuses), holds a time the
         library cannot read, or a caption without an end.
-    UsageError
+    MissingExtraError
         ttconv is not installed.
     """
     _ttconv(_NAMES[format])
