@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large, whole_number
 
 __all__ = [
     "Chapter",
@@ -175,6 +175,8 @@ def _seconds(text: str, *, path, line: int) -> int:
     if len(parts) not in (2, 3):
         raise InputError("not a [H:]MM:SS chapter time", path=path, line=line, value=text)
     *hours, minutes, seconds = parts
+    for name, digits in zip(("hours", "minutes")[-len(parts) + 1 :], parts[:-1]):
+        whole_number(digits, path=path, line=line, field=f"chapter time's {name}", value=text)
     if len(seconds) != 2 or int(seconds) > 59:
         raise InputError("chapter time seconds must be two digits, at most 59", path=path, line=line, value=text)
     if hours and (len(minutes) != 2 or int(minutes) > 59):

@@ -25,7 +25,7 @@ import re
 
 from tvseg.errors import InputError
 from tvseg.readers.source import warn
-from tvseg.readers.validation import MAX_SECONDS, too_large
+from tvseg.readers.validation import MAX_SECONDS, too_large, whole_number
 
 __all__ = ["CueTimings"]
 
@@ -88,7 +88,8 @@ class CueTimings:
             )
         if len(minutes_text) > 2 or len(seconds_text) > 2:
             raise self._malformed(raw, line)
-        hours, minutes, seconds = int(hours_text or 0), int(minutes_text), int(seconds_text)
+        hours = whole_number(hours_text or "0", path=self.path, line=line, field="cue time's hours", value=raw)
+        minutes, seconds = int(minutes_text), int(seconds_text)
         if minutes > 59 or seconds > 59:
             raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)
         padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")

@@ -50,7 +50,7 @@ from tvseg.columns import SegmentColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.source import read_text, split_lines
-from tvseg.readers.validation import NO_LABEL
+from tvseg.readers.validation import NO_LABEL, whole_number
 
 __all__ = [
     "TEXT_CORPUS_FORMATS",
@@ -244,7 +244,15 @@ def _segeval_rows(file: Path, coder: str | None) -> Rows:
 
 def _segeval_tsv(file: Path) -> tuple[dict, dict]:
     """segeval's mass TSV (``input_linear_mass_tsv``): ``{stem: {coder: masses}}`` and each coder's line."""
-    rows = list(csv.reader(split_lines(read_text(file)), delimiter="\t"))
+    text_lines = split_lines(read_text(file))
+    reader = csv.reader(text_lines, delimiter="\t")
+    rows = []
+    try:
+        rows.extend(reader)
+    except csv.Error as error:  # a field longer than the csv module's limit (131,072 characters)
+        number = reader.line_num
+        value = text_lines[number - 1] if 0 < number <= len(text_lines) else None
+        raise InputError(f"not a TSV line of masses ({error})", path=file, line=number, value=value) from None
     codings: dict[str, list[int]] = {}
     lines: dict[str, int] = {}
     for number, row in enumerate(rows[1:], start=2):
@@ -255,11 +263,17 @@ def _segeval_tsv(file: Path) -> tuple[dict, dict]:
             raise InputError("a coder is given twice", path=file, line=number, value=coder)
         masses = []
         for cell in row[1:]:
-            if not cell.strip().isdigit() or int(cell) <= 0:
+            digits = cell.strip()
+            if not digits.isdecimal():
                 raise InputError(
                     f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
                 )
-            masses.append(int(cell))
+            mass = whole_number(digits, path=file, line=number, field=f"coder {coder!r}: a mass")
+            if mass <= 0:
+                raise InputError(
+                    f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
+                )
+            masses.append(mass)
         if not masses:
             raise InputError(f"coder {coder!r} has no masses", path=file, line=number, value="\t".join(row))
         codings[coder], lines[coder] = masses, number

@@ -5,6 +5,9 @@
   anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused, and so is an end a
   reader computes beyond the range (:func:`too_large`). CSV time columns also take clock times
   ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
+- A whole number written in a file (a clock time's hours, minutes or seconds, a mass) has at most
+  :data:`MAX_DIGITS` digits (:func:`whole_number`): a longer field is refused, naming it, before
+  Python's own limit on converting digits (4,300) turns it into an internal error.
 - A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
   or an end before the start, is refused; two segments of one show from one file that overlap are
   refused, naming both lines. Touching segments (one ends where the next starts) and gaps are
@@ -24,7 +27,22 @@ import pandas as pd
 from tvseg.errors import InputError
 from tvseg.exact import MAX_SECONDS
 
-__all__ = ["NO_LABEL", "MAX_SECONDS", "DECIMAL", "CLOCK", "parse_time", "clock_seconds", "too_large"]
+__all__ = [
+    "NO_LABEL",
+    "MAX_SECONDS",
+    "MAX_DIGITS",
+    "DECIMAL",
+    "CLOCK",
+    "parse_time",
+    "clock_seconds",
+    "too_large",
+    "whole_number",
+    "check_digits",
+]
+
+MAX_DIGITS = 100
+"""The most digits of a whole number read from a file: far beyond any time in tvseg's range or any
+int64, far below the 4,300 digits Python converts by default."""
 
 NO_LABEL = "<NA>"
 """The label of a segment that has none (RTTM ``<NA>``, an empty cue text, an empty CSV cell)."""
@@ -61,7 +79,10 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
         stripped = stripped.replace(",", ".")
     if _DECIMAL.fullmatch(stripped):
         value = float(stripped)
-    elif clock and re.fullmatch(CLOCK, stripped):
+    elif clock and (parts := re.fullmatch(CLOCK, stripped)):
+        for name, digits in zip(("hours", "minutes", "seconds"), parts.groups()):
+            if digits is not None:
+                check_digits(digits, path=path, line=line, field=f"{field}'s {name}", value=text)
         value = float(clock_seconds(pd.Series([stripped]))[0])
         if math.isnan(value):
             raise InputError(
@@ -84,6 +105,54 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
     return value
 
 
+def check_digits(digits: str, *, path, line: int | None, field: str, value: str | None = None) -> None:
+    """Refuse a field of more than :data:`MAX_DIGITS` characters.
+
+    Parameters
+    ----------
+    digits : str
+        The field as written (its digits).
+    path, line
+        Where it comes from, for the error message.
+    field : str
+        The field's name (``hours``, ``mass``...), for the error message.
+    value : str, optional
+        What the message shows (the whole time, the line); ``digits`` by default. Long values are
+        abbreviated by :class:`~tvseg.errors.InputError`.
+
+    Raises
+    ------
+    InputError
+        ``PATH:LINE: {field} has N digits (at most MAX_DIGITS): 'value'``.
+    """
+    if len(digits) > MAX_DIGITS:
+        raise InputError(
+            f"{field} has {len(digits):,} digits (at most {MAX_DIGITS})",
+            path=path,
+            line=line,
+            value=digits if value is None else value,
+        )
+
+
+def whole_number(digits: str, *, path, line: int | None, field: str, value: str | None = None) -> int:
+    """The whole number written as ``digits`` (decimal digits, as ``\\d`` matches them), refusing more
+    than :data:`MAX_DIGITS` of them (:func:`check_digits`, same parameters) instead of Python's
+    ``ValueError``.
+
+    Raises
+    ------
+    InputError
+        More than :data:`MAX_DIGITS` digits, or anything but decimal digits, naming the file, the line
+        and ``value``.
+    """
+    check_digits(digits, path=path, line=line, field=field, value=value)
+    if not digits.isdecimal():
+        raise InputError(
+            f"{field} is not a whole number", path=path, line=line, value=digits if value is None else value
+        )
+    return int(digits)
+
+
 def too_large(what: str) -> str:
     """The message of every reader for a time beyond the range: ``"{what} is too large (...)"``."""
     return f"{what} is too large (more than {MAX_SECONDS:,.0f} seconds, the end of tvseg's time range)"
@@ -97,12 +166,21 @@ def clock_seconds(cells: pd.Series) -> np.ndarray:
     whole seconds are summed as integers, then read with the fraction as one decimal.
     """
     parts = cells.str.extract(f"^{CLOCK}$")
+    long = np.zeros(len(parts), dtype=bool)
+    for k in (0, 1):  # more digits than Python converts: no time here (parse_time names the field)
+        over = (parts[k].str.len() > MAX_DIGITS).to_numpy(dtype=bool)
+        if over.any():
+            long |= over
+            parts.loc[over, k] = "0"
     hours = pd.to_numeric(parts[0].fillna("0")).to_numpy(dtype=float)
     minutes = pd.to_numeric(parts[1], errors="coerce").to_numpy(dtype=float)
     seconds = pd.to_numeric(parts[2], errors="coerce").to_numpy(dtype=float)
     with_hours = parts[0].notna().to_numpy()
     good = (
-        ~np.isnan(minutes) & (seconds <= 59) & (~with_hours | ((parts[1].str.len() == 2).to_numpy() & (minutes <= 59)))
+        ~long
+        & ~np.isnan(minutes)
+        & (seconds <= 59)
+        & (~with_hours | ((parts[1].str.len() == 2).to_numpy() & (minutes <= 59)))
     )
     whole = hours * 3600 + minutes * 60 + seconds
     small = good & (whole <= MAX_SECONDS)

@@ -1,0 +1,94 @@
+"""Bad input at the edges of what the readers take (issue 39): refused with ``PATH:LINE: message`` and exit 2,
+never an internal error, a traceback or a silently dropped segment; and what lies just inside is read.
+
+Every input is written here by hand; the expected times are computed in the comments.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import tvseg
+from tvseg.cli import main
+from tvseg.errors import InputError
+
+BIG = "1" * 5000  # a field of 5,000 digits: past the 4,300 that Python's int() converts
+
+
+def refused(args, capsys, path, line) -> str:
+    """Run ``tvseg ARGS``: exit 2, stderr ``PATH:LINE: ...`` on one line, no traceback; return it."""
+    assert main([str(a) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert err.startswith(f"{path}:{line}: "), err
+    return err
+
+
+def spans(columns, show):
+    rows = columns.rows(show)
+    return list(zip(columns.start[rows].tolist(), columns.end[rows].tolist()))
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. digit fields too long to convert
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line", "fmt"),
+    [
+        ("cue.vtt", f"WEBVTT\n\n{BIG}:00:00.000 --> 00:00:05.000\nhello\n", 3, None),
+        ("cue.srt", f"1\n00:00:00,000 --> {BIG}:00:05,000\nhello\n", 2, None),
+        ("chapters.txt", f"00:00 Intro\n{BIG}:01 Next\n", 2, "txt"),
+        ("chapters_hours.txt", f"00:00 Intro\n1:{BIG}:01 Next\n", 2, "txt"),
+        ("segments.csv", f"show,start,end,label\ns,0,{BIG}:00:05,x\n", 2, None),
+        ("masses.tsv", f"coder\tmasses\na\t2\t{BIG}\n", 2, "segeval"),
+    ],
+)
+def test_a_5000_digit_field_is_refused(tmp_path, capsys, name, text, line, fmt):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    err = refused(["validate", *(["--format", fmt] if fmt else []), path], capsys, path, line)
+    assert "5,000 digits (at most 100)" in err
+    assert len(err) < 400  # the value abbreviated, not 5,000 digits printed
+    with pytest.raises(InputError, match="5,000 digits"):
+        tvseg.read_segments(path, format=fmt, end=100.0 if fmt == "txt" else None)
+
+
+def test_a_5000_digit_field_in_evaluate(tmp_path, capsys):
+    ref = tmp_path / "show.srt"
+    ref.write_text("1\n00:00:00,000 --> 00:00:05,000\nhello\n", encoding="utf-8")
+    hyp = tmp_path / "sys" / "show.srt"
+    hyp.parent.mkdir()
+    hyp.write_text(f"1\n00:00:00,000 --> 00:00:05,000\nhello\n\n2\n{BIG}:00:05,000 --> 1:00:00,000\nx\n")
+    refused(["evaluate", "--reference", ref, "--hypothesis", f"sys={hyp}"], capsys, hyp, 6)
+
+
+def test_a_hundred_digits_are_read(tmp_path):
+    # 100 digits of hours (99 zeros, then 1): one hour, 3600 s; 101 are refused
+    path = tmp_path / "cue.vtt"
+    path.write_text(f"WEBVTT\n\n{'0' * 99}1:00:00.000 --> {'0' * 99}1:00:02.500\nhello\n", encoding="utf-8")
+    assert spans(tvseg.read_segments(path), "cue") == [(3600.0, 3602.5)]
+    path.write_text(f"WEBVTT\n\n{'0' * 100}1:00:00.000 --> 01:00:02.500\nhello\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"cue\.vtt:3: cue time's hours has 101 digits"):
+        tvseg.read_segments(path)
+    # a CSV clock time: 100 digits of minutes (99 zeros, then 2) and 7 seconds, 127 s
+    table = tmp_path / "t.csv"
+    table.write_text(f"show,start,end,label\ns,0,{'0' * 99}2:07,x\n", encoding="utf-8")
+    assert spans(tvseg.read_segments(table), "s") == [(0.0, 127.0)]
+
+
+def test_a_long_tsv_line_of_small_masses_is_read(tmp_path):
+    # 70,000 masses of 1: a line of 140,001 characters, past the csv module's field limit (131,072),
+    # which bounds a field, not a line: 70,000 segments, the last ending at 70,000
+    path = tmp_path / "long.tsv"
+    path.write_text("coder\tmasses\na\t" + "\t".join(["1"] * 70_000) + "\n", encoding="utf-8")
+    got = spans(tvseg.read_segments(path, format="segeval"), "long")
+    assert len(got) == 70_000 and got[0] == (0.0, 1.0) and got[-1] == (69_999.0, 70_000.0)
+
+
+def test_a_tsv_field_over_the_csv_limit_is_refused(tmp_path, capsys):
+    # a coder name opening a quote never closed: one field of 140,001 characters on line 3
+    path = tmp_path / "quote.tsv"
+    path.write_text('coder\tmasses\na\t2\t3\n"b' + "x" * 140_000 + "\t5\n", encoding="utf-8")
+    err = refused(["validate", "--format", "segeval", path], capsys, path, 3)
+    assert "not a TSV line of masses (field larger than field limit (131072))" in err
