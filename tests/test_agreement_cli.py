@@ -88,7 +88,7 @@ def test_inconsistent_dataset(tmp_path, capsys):
 
 def test_missing_file(tmp_path, capsys):
     assert main(["agreement", str(tmp_path / "nope.json")]) == 2
-    assert "no such file" in capsys.readouterr().err
+    assert "no such file" in capsys.readouterr().err.lower()
 
 
 def test_units_options_refused_with_json(tmp_path, capsys):

@@ -6,11 +6,14 @@ Every input is written here by hand; the expected times are computed in the comm
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import tvseg
 from tvseg.cli import main
 from tvseg.errors import InputError
+from tvseg.readers.agreement import read_dataset_json
 
 BIG = "1" * 5000  # a field of 5,000 digits: past the 4,300 that Python's int() converts
 
@@ -92,3 +95,33 @@ def test_a_tsv_field_over_the_csv_limit_is_refused(tmp_path, capsys):
     path.write_text('coder\tmasses\na\t2\t3\n"b' + "x" * 140_000 + "\t5\n", encoding="utf-8")
     err = refused(["validate", "--format", "segeval", path], capsys, path, 3)
     assert "not a TSV line of masses (field larger than field limit (131072))" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. JSON datasets in UTF-16 and UTF-32 with a byte order mark
+
+DATASET = {"ch1": {"a": [2, 3], "b": [1, 4]}, "ch2": {"a": [3], "b": [1, 2]}}
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_agreement_json_with_a_byte_order_mark(tmp_path, capsys, encoding):
+    text = json.dumps(DATASET, indent=1)
+    plain = tmp_path / "plain.json"
+    plain.write_text(text, encoding="utf-8")
+    marked = tmp_path / "marked.json"
+    # "utf-16" and "utf-32" write a byte order mark; utf-16-be is given one by hand
+    marked.write_bytes((("\ufeff" if encoding == "utf-16-be" else "") + text).encode(encoding))
+    assert read_dataset_json(marked) == DATASET
+    assert main(["agreement", str(plain)]) == 0
+    expected = capsys.readouterr().out
+    assert main(["agreement", str(marked)]) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_segeval_json_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "data.json"
+    path.write_bytes(json.dumps({"items": DATASET}, indent=1).encode("utf-16"))
+    # coder a: ch1 masses 2, 3 -> [0, 2], [2, 5]; ch2 mass 3 -> [0, 3]
+    columns = tvseg.read_segments(f"{path}#a", format="segeval")
+    assert spans(columns, "ch1") == [(0.0, 2.0), (2.0, 5.0)]
+    assert spans(columns, "ch2") == [(0.0, 3.0)]

@@ -1,7 +1,7 @@
 """Reading an agreement dataset: segeval's JSON ``{"items": {item: {coder: masses}}}``, or the bare
 ``{item: {coder: masses}}``.
 
-A dataset is refused (``PATH:LINE: message``) rather than read in part: bytes that are not UTF-8, a key
+A dataset is refused (``PATH:LINE: message``) rather than read in part: bytes that do not decode, a key
 repeated in one object (JSON would keep the last silently), nesting too deep to parse, an integer too
 long to be a number of units, masses that are not positive integers, an item of more than
 :data:`MAX_UNITS` units; and whatever the ``check`` given to :func:`read_dataset_json` refuses (the
@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 
 from tvseg.errors import InputError
+from tvseg.readers.source import read_text
+from tvseg.readers.validation import MAX_DIGITS
 
 __all__ = ["read_dataset_json", "MAX_UNITS", "MAX_DEPTH"]
 
@@ -26,8 +28,8 @@ _INT64_MAX = 2**63 - 1
 # ``{"items": {item: {coder: [masses]}}}`` needs 4 levels; a file nested deeper than this is refused
 # by the line where it passes it when the JSON parser runs out of recursion
 MAX_DEPTH = 64
-# longest integer literal read: more digits than Python converts by default, and far beyond int64
-_MAX_DIGITS = 100
+# longest integer literal read: tvseg's bound on every whole number in a file
+_MAX_DIGITS = MAX_DIGITS
 
 
 class _Repeated(Exception):
@@ -61,7 +63,7 @@ def read_dataset_json(path, check=None) -> dict:
     Parameters
     ----------
     path : str or os.PathLike
-        UTF-8 JSON (a byte order mark is allowed).
+        JSON in UTF-8 (with or without a byte order mark), or in UTF-16 or UTF-32 with one.
     check : callable, optional
         Run on the dataset once its masses are checked (``tvseg agreement`` passes
         :func:`tvseg.unit.agreement.check_dataset`); an :class:`InputError` it raises is raised again
@@ -75,7 +77,7 @@ def read_dataset_json(path, check=None) -> dict:
     Raises
     ------
     InputError
-        With the file and, where it can be found, the line of the fault: bytes that are not UTF-8, a
+        With the file and, where it can be found, the line of the fault: bytes that do not decode, a
         JSON syntax error, a key repeated in one object (JSON would keep the last silently), nesting
         too deep to parse, masses that are not positive integers, an item of more than
         :data:`MAX_UNITS` units, or what ``check`` refuses.
@@ -115,25 +117,9 @@ def read_dataset_json(path, check=None) -> dict:
 
 
 def _read_text(path: Path) -> str:
-    """The file's text: UTF-8, without a leading byte order mark."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a JSON file", path=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path=path) from None
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"not UTF-8 text (byte {error.start}: {raw[error.start : error.start + 1]!r})",
-            path=path,
-            line=raw.count(b"\n", 0, error.start) + 1,
-        ) from None
+    """The file's text, decoded as every reader decodes (:func:`tvseg.readers.source.read_text`: UTF-8,
+    or UTF-16/UTF-32 with a byte order mark)."""
+    return read_text(path)
 
 
 def _parse(text: str, path: Path):
