@@ -6,13 +6,17 @@ Every input is written here by hand; the expected times are computed in the comm
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import threading
 
 import pytest
 
 import tvseg
 from tvseg.cli import main
 from tvseg.errors import InputError
+from tvseg.readers import source
 from tvseg.readers.agreement import read_dataset_json
 
 BIG = "1" * 5000  # a field of 5,000 digits: past the 4,300 that Python's int() converts
@@ -125,3 +129,51 @@ def test_segeval_json_with_a_byte_order_mark(tmp_path):
     columns = tvseg.read_segments(f"{path}#a", format="segeval")
     assert spans(columns, "ch1") == [(0.0, 2.0), (2.0, 5.0)]
     assert spans(columns, "ch2") == [(0.0, 3.0)]
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. devices and endless streams
+
+RTTM_LINE = b"SPEAKER s 1 0 5 <NA> <NA> a <NA> <NA>\n"  # one segment of show s: onset 0, duration 5
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_is_refused(capsys):
+    # /dev/zero never ends: it was read until the kernel killed the process
+    with pytest.raises(InputError, match=r"^/dev/zero: is a device \(character special file\), not a file$"):
+        tvseg.read_segments("/dev/zero", format="rttm")
+    assert main(["validate", "--format", "rttm", "/dev/zero"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("/dev/zero: is a device") and "Traceback" not in err and "internal error" not in err
+
+
+def _fifo_writer(path, chunk, times):
+    """Write ``chunk`` ``times`` times (forever with None) into the named pipe ``path``, in a thread."""
+
+    def write():
+        try:
+            with open(path, "wb") as pipe:
+                for _ in itertools.repeat(None) if times is None else range(times):
+                    pipe.write(chunk)
+        except BrokenPipeError:  # the reader stopped
+            pass
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_stream_is_read_up_to_its_limit(tmp_path, monkeypatch):
+    fifo = tmp_path / "s.rttm"
+    os.mkfifo(fifo)
+    writer = _fifo_writer(fifo, RTTM_LINE, 1)
+    assert spans(tvseg.read_segments(fifo, format="rttm"), "s") == [(0.0, 5.0)]
+    writer.join(10)
+    # an endless stream stops at the limit (1 GiB, made 10,000 bytes here)
+    monkeypatch.setattr(source, "STREAM_LIMIT", 10_000)
+    writer = _fifo_writer(fifo, RTTM_LINE * 100, None)
+    with pytest.raises(InputError, match=r"s\.rttm: a stream \(a pipe\) of more than 10,000 bytes"):
+        tvseg.read_segments(fifo, format="rttm")
+    writer.join(10)
+    assert not writer.is_alive()

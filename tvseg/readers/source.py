@@ -15,7 +15,9 @@ everywhere:
   named: bytes that are mostly NULs are UTF-16 without a BOM;
 - text of which a quarter or more is NUL characters is refused (UTF-16 or UTF-32 without a BOM that
   happens to decode as UTF-8);
-- lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text).
+- lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text);
+- a device (``/dev/zero``, a terminal) is refused, and a stream (a named pipe) is read up to
+  :data:`STREAM_LIMIT` bytes, 1 GiB (:func:`read_bytes`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import warnings
 from tvseg.errors import InputError, LenientInputWarning, TvsegWarning
 from tvseg.readers.parts import part_of
 
-__all__ = ["read_text", "read_bytes", "split_lines", "lines_of", "warn", "check_encoding"]
+__all__ = ["read_text", "read_bytes", "split_lines", "lines_of", "warn", "check_encoding", "STREAM_LIMIT"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(__file__)) + os.sep
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -142,20 +144,40 @@ def read_text(path: str | os.PathLike, *, encoding: str | None = None) -> str:
     return text
 
 
+STREAM_LIMIT = 1 << 30
+"""The most bytes read from a stream (a named pipe, a socket, ``/dev/stdin`` fed by a pipe), 1 GiB: a stream
+has no size to check, and one that never ends would fill the memory."""
+
+
 def read_bytes(path: str | os.PathLike) -> bytes:
     """The bytes of ``path`` (of its part, in a shard: :func:`~tvseg.readers.parts.part_of`).
+
+    A regular file is read whole; a stream (a named pipe, a socket) up to :data:`STREAM_LIMIT` bytes.
 
     Raises
     ------
     InputError
-        A folder, or a file that cannot be read.
+        A folder, a device (``/dev/zero``, a terminal, a disk: no file to read), a stream of more than
+        :data:`STREAM_LIMIT` bytes, or a file that cannot be read.
     """
     part = part_of(path)
     try:
         if part is not None:
             return part.read(path)
         with open(path, "rb") as handle:
-            return handle.read()
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISREG(mode):
+                return handle.read()
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                kind = "character" if stat.S_ISCHR(mode) else "block"
+                raise InputError(f"is a device ({kind} special file), not a file", path=path)
+            data = handle.read(STREAM_LIMIT + 1)
+            if len(data) > STREAM_LIMIT:
+                raise InputError(
+                    f"a stream (a pipe) of more than {STREAM_LIMIT:,} bytes, the most read from one: write it to a file",
+                    path=path,
+                )
+            return data
     except IsADirectoryError:
         raise InputError("is a folder, expected a file", path=path) from None
     except OSError as error:
