@@ -18,6 +18,7 @@ from tvseg.cli import main
 from tvseg.errors import InputError
 from tvseg.readers import source
 from tvseg.readers.agreement import read_dataset_json
+from tvseg.readers.broadcast_captions import read_captions
 
 BIG = "1" * 5000  # a field of 5,000 digits: past the 4,300 that Python's int() converts
 
@@ -177,3 +178,44 @@ def test_a_stream_is_read_up_to_its_limit(tmp_path, monkeypatch):
         tvseg.read_segments(fifo, format="rttm")
     writer.join(10)
     assert not writer.is_alive()
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. SCC time codes out of range, as STL's are refused
+
+SCC = (
+    "Scenarist_SCC V1.0\n\n"
+    "{start}\t9420 9420 94ae 94ae 9470 9470 c845 4c4c 4f80 942f 942f\n\n"
+    "{end}\t942c 942c\n"
+)  # a pop-on caption HELLO shown at its 10th word (9 frames after its time code), cleared at {end}
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "line", "code"),
+    [
+        ("00:00:03;45", "00:00:06;00", 3, "00:00:03;45"),  # frame 45 of 30: was read as 4.5045 s
+        ("00:00:01;00", "00:00:75;00", 5, "00:00:75;00"),  # second 75: was read as 75.075 s
+        ("00:60:00:00", "00:61:00:00", 3, "00:60:00:00"),
+        ("24:00:00:00", "24:00:01:00", 3, "24:00:00:00"),
+        ("00:00:01:30", "00:00:02:00", 3, "00:00:01:30"),  # non-drop-frame too
+    ],
+)
+def test_scc_time_codes_out_of_range_are_refused(tmp_path, capsys, start, end, line, code):
+    pytest.importorskip("ttconv")
+    path = tmp_path / "show.scc"
+    path.write_text(SCC.format(start=start, end=end), encoding="utf-8")
+    err = refused(["validate", path], capsys, path, line)
+    assert "time code out of range at 29.97 frames/s" in err and repr(code) in err
+    with pytest.raises(InputError, match=f"show.scc:{line}: time code out of range"):
+        tvseg.read_segments(path)
+
+
+def test_scc_time_codes_at_the_top_of_their_range_are_read(tmp_path):
+    pytest.importorskip("ttconv")
+    path = tmp_path / "show.scc"
+    path.write_text(SCC.format(start="00:00:59:00", end="00:00:59:29"), encoding="utf-8")
+    # non-drop-frame at 1001/30000 s a frame: 00:00:59:00 = 59 * 30 = 1770 frames, shown 9 frames later
+    # (1779 frames = 59359.3 ms); cleared at 00:00:59:29 = 1799 frames = 60026.633... ms
+    ((start, end),) = [(c.start_ms, c.end_ms) for c in read_captions(path, format="scc")]
+    assert start == pytest.approx(1779 * 1001 / 30, abs=1e-6)
+    assert end == pytest.approx(1799 * 1001 / 30, abs=1e-6)

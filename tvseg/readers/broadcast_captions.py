@@ -47,6 +47,9 @@ _ID = "{http://www.w3.org/XML/1998/namespace}id"
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _STL_MAGIC = re.compile(rb"STL\d\d\.01")
 _HEX_WORD = re.compile(r"[0-9a-fA-F]{4}")
+_SCC_TIME_CODE = re.compile(r"([0-9]{2}).([0-9]{2}).([0-9]{2}).([0-9]{2})")
+"""The time code that starts an SCC line, as ttconv 1.2.3's pattern takes it (any character between the
+fields: ``:`` non-drop-frame, else drop-frame)."""
 _TIMING_ERRORS = (
     "Bad begin", "Bad end", "Bad dur", "ttp:frameRate", "ttp:tickRate", "Bad ttp:timeBase", "bad timeContainer",
     "Frame count", "Bad ttp:dropMode", "More than one body",
@@ -379,6 +382,16 @@ def _scc(path) -> list[Cue]:
         fields = raw.split("\t", 1)
         words = fields[1].split() if len(fields) == 2 else []
         bad = next((word for word in words if not _HEX_WORD.fullmatch(word)), None)
+        code = _SCC_TIME_CODE.match(raw)
+        if code is not None and not _in_range(*(int(field) for field in code.groups()), fps=30):
+            # ttconv 1.2.3 reads 00:00:75;00 as 75.075 s and 00:00:03;45 as 4.5045 s
+            raise InputError(
+                "time code out of range at 29.97 frames/s (hours at most 23, minutes and seconds at most 59, "
+                "frames at most 29)",
+                path=path,
+                line=number,
+                value=code.group(),
+            )
         try:
             parsed = SccLine.from_str(raw) if bad is None else None
         except ValueError:  # a timecode the library cannot place (e.g. a frame beyond the rate)
@@ -416,6 +429,12 @@ def _scc(path) -> list[Cue]:
     return cues
 
 
+def _in_range(hours: int, minutes: int, seconds: int, frames: int, *, fps: int) -> bool:
+    """Whether a time code ``HH:MM:SS:FF`` names a frame of a day at ``fps`` frames a second (SCC's
+    29.97 counts 30 frame numbers a second), as SCC and STL files are checked."""
+    return hours <= 23 and minutes <= 59 and seconds <= 59 and frames < fps
+
+
 # ---------------------------------------------------------------- EBU STL
 
 
@@ -447,7 +466,7 @@ def _stl(path) -> list[Cue]:
         for what, (h, m, s, f) in (("in", data[at + 5 : at + 9]), ("out", data[at + 9 : at + 13])):
             if 0xEF < data[at + 3] < 0xFF:
                 break  # user data: no times (EBU Tech 3264: EBN FE, F0-FD)
-            if h > 23 or m > 59 or s > 59 or f >= fps:  # ttconv 1.2.3 reads 00:00:70:00 as 70 s
+            if not _in_range(h, m, s, f, fps=fps):  # ttconv 1.2.3 reads 00:00:70:00 as 70 s
                 raise InputError(
                     f"time code {what} out of range at {fps} frames/s",
                     path=path,
