@@ -246,7 +246,7 @@ def _segeval_tsv(file: Path) -> tuple[dict, dict]:
     """segeval's mass TSV (``input_linear_mass_tsv``): ``{stem: {coder: masses}}`` and each coder's line."""
     text_lines = split_lines(read_text(file))
     reader = csv.reader(text_lines, delimiter="\t")
-    rows = []
+    rows: list[list[str]] = []
     try:
         rows.extend(reader)
     except csv.Error as error:  # a field longer than the csv module's limit (131,072 characters)
