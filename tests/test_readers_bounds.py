@@ -219,3 +219,94 @@ def test_scc_time_codes_at_the_top_of_their_range_are_read(tmp_path):
     ((start, end),) = [(c.start_ms, c.end_ms) for c in read_captions(path, format="scc")]
     assert start == pytest.approx(1779 * 1001 / 30, abs=1e-6)
     assert end == pytest.approx(1799 * 1001 / 30, abs=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. TTML: entities, encodings, nesting, captions that end before they begin or last nothing
+
+TT = '<tt xmlns="http://www.w3.org/ns/ttml"><body><div>\n'  # its own line: the <p> lines follow it
+END = "</div></body></tt>\n"
+
+
+def ttml(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line", "says"),
+    [
+        (
+            "entity.ttml",
+            '<?xml version="1.0"?>\n<!DOCTYPE tt [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+            + TT
+            + '<p begin="1s" end="2s">&x;</p>\n'
+            + END,
+            4,
+            "not well-formed XML (undefined entity &x;, column 24)",
+        ),
+        (
+            "encoding.ttml",
+            '<?xml version="1.0" encoding="UTF-1"?>\n' + TT + '<p begin="1s" end="2s">hi</p>\n' + END,
+            1,
+            "the XML declaration names an encoding Python does not know (unknown encoding: UTF-1): 'UTF-1'",
+        ),
+        # tt, body, div, p are depths 1-4: the 97th span is the 101st element deep, on line 2
+        ("deep500.ttml", TT + '<p begin="1s" end="2s">' + "<span>" * 500 + "x" + "</span>" * 500 + "</p>\n" + END, 2,
+         "elements nested more than 100 deep"),
+        ("deep1000.ttml", TT + '<p begin="1s" end="2s">' + "<span>" * 1000 + "x" + "</span>" * 1000 + "</p>\n" + END,
+         2, "elements nested more than 100 deep"),
+        ("back.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="9s" end="5s">b</p>\n' + END, 3,
+         "caption with end before start: '9 -> 5'"),
+        ("zero.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="5s" end="5s">b</p>\n' + END, 3,
+         "caption of zero duration"),
+    ],
+)  # fmt: skip
+def test_ttml_refusals_name_the_line(tmp_path, capsys, name, text, line, says):
+    pytest.importorskip("ttconv")
+    path = ttml(tmp_path, name, text)
+    err = refused(["validate", path], capsys, path, line)
+    assert says in err and "root:" not in err  # /etc/passwd neither read nor shown
+    with pytest.raises(InputError, match=f"{name}:{line}: "):
+        tvseg.read_segments(path)
+
+
+def test_ttml_nested_a_hundred_deep_is_read(tmp_path):
+    pytest.importorskip("ttconv")
+    # tt, body, div, p, then 96 spans: depth 100
+    path = ttml(
+        tmp_path, "deep.ttml", TT + '<p begin="1s" end="2s">' + "<span>" * 96 + "x" + "</span>" * 96 + "</p>\n" + END
+    )
+    assert [(c.start_ms, c.end_ms, c.text) for c in read_captions(path, format="ttml")] == [(1000.0, 2000.0, "x")]
+
+
+def test_ttml_end_before_start_in_units(tmp_path):
+    pytest.importorskip("ttconv")
+    path = ttml(tmp_path, "back.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="9s" end="5s">b</p>\n' + END)
+    with pytest.raises(InputError, match=r"back\.ttml:3: caption with end before start"):
+        tvseg.read_units(path)
+
+
+def test_ttml_caption_of_zero_duration_is_skipped_in_units_with_a_warning(tmp_path):
+    pytest.importorskip("ttconv")
+    # as a WebVTT cue of zero duration: no unit, one warning at its line; the other captions stay
+    path = ttml(tmp_path, "zero.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="5s" end="5s">b</p>\n'
+                '<p begin="6s" end="7.5s">c</p>\n' + END)  # fmt: skip
+    with pytest.warns(tvseg.LenientInputWarning, match=r"zero\.ttml:3: 1 zero-duration caption\(s\) skipped"):
+        units = tvseg.read_units(path)["zero"]
+    assert list(zip(units["start"], units["end"], units["text"])) == [(0.0, 1.0, "a"), (6.0, 7.5, "c")]
+
+
+def test_ttml_caption_never_shown_by_its_container_is_named(tmp_path):
+    pytest.importorskip("ttconv")
+    # the div lasts 0-3 s; its p at 5-6 s is never shown (TTML clips it to its container): left out, with
+    # a warning at its line, where it was left out without a word
+    path = ttml(
+        tmp_path,
+        "outside.ttml",
+        '<tt xmlns="http://www.w3.org/ns/ttml"><body><div begin="0s" end="3s">\n'
+        '<p begin="1s" end="2s">a</p>\n<p begin="5s" end="6s">b</p>\n' + END,
+    )
+    with pytest.warns(tvseg.LenientInputWarning, match=r"outside\.ttml:3: 1 caption\(s\) never shown"):
+        assert spans(tvseg.read_segments(path), "outside") == [(1.0, 2.0)]

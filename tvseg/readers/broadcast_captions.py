@@ -57,6 +57,9 @@ _TIMING_ERRORS = (
 """The starts of the errors ttconv logs for a TTML value that changes a time or loses content: refused."""
 _UNUSED = ("xml:lang not specified",)
 """The starts of ttconv's notes about what units do not use: not passed on."""
+MAX_XML_DEPTH = 100
+"""The deepest a TTML element may be nested (``<tt>`` is at depth 1): deeper, ttconv and the readers here
+would run out of Python's recursion; caption files nest a few levels."""
 _NO_END = "1000000h"
 """An end no caption reaches, written on timed containers whose end is implicit (see :func:`_explicit_ends`)."""
 
@@ -118,24 +121,43 @@ def read_captions(path, *, format: str) -> list[Cue]:
     MissingExtraError
         ttconv is not installed.
     """
+    cues, instant = _read(path, format=format)
+    _skip_instant(instant, path=path)
+    return cues
+
+
+def _read(path, *, format: str) -> tuple[list[Cue], list[int]]:
+    """The captions of a file (:func:`read_captions`), and the lines of the TTML ``<p>`` of no duration,
+    which ttconv leaves out of its document."""
     _ttconv(_NAMES[format])
     if format == "ttml":
         return _ttml(path)
     if format == "scc":
-        return _scc(path)
-    return _stl(path)
+        return _scc(path), []
+    return _stl(path), []
+
+
+def _skip_instant(lines: list[int], *, path) -> None:
+    """Warn of the captions of no duration left out, as :func:`~tvseg.readers.webvtt.cue_units` warns of
+    WebVTT cues of no duration."""
+    if lines:
+        warn(f"{len(lines)} zero-duration caption(s) skipped (a unit must last; first here)", path=path, line=lines[0])
 
 
 def broadcast_units(path, *, format: str, show: str) -> Rows:
     """The units of show ``show`` in a broadcast caption file: its captions made not to overlap, as
-    :func:`~tvseg.readers.webvtt.cue_units` makes caption cues."""
+    :func:`~tvseg.readers.webvtt.cue_units` makes caption cues (a caption of no duration is skipped, with
+    a warning)."""
     return cue_units(read_captions(path, format=format), path=path, show=show)
 
 
 def broadcast_segments(path, *, format: str, show: str) -> Rows:
     """The segments of show ``show`` in a broadcast caption file: one per caption, its text the label (as
-    WebVTT chapters are read)."""
-    return cue_segments(read_captions(path, format=format), path=path, show=show)
+    WebVTT chapters are read; a caption of no duration is refused, as a segment of no duration is)."""
+    cues, instant = _read(path, format=format)
+    if instant:
+        raise InputError("caption of zero duration (its begin and its end are the same)", path=path, line=instant[0])
+    return cue_segments(cues, path=path, show=show)
 
 
 def looks_like(head: bytes, *, size: int | None = None) -> str | None:
@@ -179,7 +201,7 @@ def sniff(path: str | os.PathLike[str]) -> str:
 # ---------------------------------------------------------------- TTML
 
 
-def _ttml(path) -> list[Cue]:
+def _ttml(path) -> tuple[list[Cue], list[int]]:
     import xml.etree.ElementTree as et
     from xml.parsers import expat
 
@@ -189,14 +211,27 @@ def _ttml(path) -> list[Cue]:
     data = read_bytes(path)
     lines: list[int] = []  # the line of each <p>, in document order
     scan = expat.ParserCreate(namespace_separator=" ")
+    depth = [0]
 
     def start(name: str, _attributes: Any) -> None:
+        depth[0] += 1
+        if depth[0] > MAX_XML_DEPTH:
+            raise InputError(
+                f"elements nested more than {MAX_XML_DEPTH} deep (a caption's spans nest a few levels)",
+                path=path,
+                line=scan.CurrentLineNumber,
+            )
         if name.rsplit(" ", 1)[-1] == "p":
             lines.append(scan.CurrentLineNumber)
 
+    def close(_name: str) -> None:
+        depth[0] -= 1
+
     scan.StartElementHandler = start
+    scan.EndElementHandler = close
     try:
         scan.Parse(data, True)
+        root = et.fromstring(data)  # expat leaves an undefined entity to ElementTree, which refuses it
     except expat.ExpatError as error:
         if not data.strip():
             raise InputError("empty file: no TTML document", path=path) from None
@@ -205,7 +240,18 @@ def _ttml(path) -> list[Cue]:
             path=path,
             line=error.lineno,
         ) from None
-    root = et.fromstring(data)
+    except et.ParseError as error:
+        line, column = error.position
+        what = str(error).split(": line ")[0]
+        raise InputError(f"not well-formed XML ({what}, column {column + 1})", path=path, line=line) from None
+    except LookupError as error:  # encoding="..." in the XML declaration that Python does not know
+        declared = re.search(rb"""encoding\s*=\s*["']([^"']*)""", data[:200])
+        raise InputError(
+            f"the XML declaration names an encoding Python does not know ({error})",
+            path=path,
+            line=1,
+            value=declared.group(1).decode("ascii", "replace") if declared else None,
+        ) from None
     namespace = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
     if namespace in _DFXP_DRAFTS:
         _rename_namespace(root, namespace)
@@ -236,14 +282,22 @@ def _ttml(path) -> list[Cue]:
             value = message.split(": ", 1)[1] if ": " in message else None
             raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
     if document is None or document.get_body() is None:
-        return []
+        return [], []
     cues = []
-    for p, begin, end in _paragraphs(document.get_body(), model):
+    hidden = []
+    given: set[str | None] = set()  # the <p> in ttconv's document: it leaves out those of no duration
+    for p, begin, end, shown in _paragraphs(document.get_body(), model):
+        given.add(p.get_lang())
         line, speaker = lines_of.get(p.get_lang() or "", (1, ""))
+        if not shown:
+            hidden.append(line)
+            continue
         if end is None:
             raise InputError("caption without an end (no end or dur on it or on its containers)", path=path, line=line)
+        _check_order(begin, end, path=path, line=line)
         cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), speaker, line))
-    return cues
+    _left_out(hidden, path=path)
+    return cues, sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
 
 
 def _rename_namespace(root: et.Element, draft: str) -> None:
@@ -309,10 +363,15 @@ def _line_of(data: bytes, value: str | None) -> int | None:
     return None if at < 0 else data.count(b"\n", 0, at) + 1
 
 
-def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction | None]]:
+def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction | None, bool]]:
     """Each paragraph of the document, with the earliest begin and the latest end of its text (times
     made absolute as ttconv's ISD makes them: an element's times are offsets from its parent's begin, its
-    end clipped to its parent's)."""
+    end clipped to its parent's), and whether it is shown.
+
+    A paragraph whose own end is at or before its own begin is given with that end (the caller refuses
+    an end before the begin; a caption of no duration is as a WebVTT cue of no duration). A paragraph
+    that its containers' times never show (it begins after one of them ends) is given as not shown.
+    """
 
     def interval(element: Any, begin: Fraction, end: Fraction | None) -> tuple[Fraction, Fraction | None]:
         start = begin + (element.get_begin() or 0)
@@ -331,22 +390,48 @@ def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction
             if stop is None or stop > start:
                 yield from text_spans(child, start, stop)
 
-    def visit(element: Any, begin: Fraction, end: Fraction | None) -> Iterator[tuple[Any, Fraction, Fraction | None]]:
+    def visit(
+        element: Any, begin: Fraction, end: Fraction | None
+    ) -> Iterator[tuple[Any, Fraction, Fraction | None, bool]]:
         start, stop = interval(element, begin, end)
-        if stop is not None and stop <= start:
-            return
         if isinstance(element, model.P):
-            spans = list(text_spans(element, start, stop))
-            if spans:
+            if element.get_end() is not None and begin + element.get_end() <= start:
+                yield element, start, begin + element.get_end(), True
+            elif stop is not None and stop <= start:
+                yield element, start, stop, False
+            elif spans := list(text_spans(element, start, stop)):
                 ends = [e for _, e in spans]
-                yield element, min(b for b, _ in spans), None if None in ends else max(e for e in ends if e is not None)
+                last = None if None in ends else max(e for e in ends if e is not None)
+                yield element, min(b for b, _ in spans), last, True
             else:
-                yield element, start, stop
+                yield element, start, stop, True
+            return
+        if stop is not None and stop <= start:
+            for p in element.dfs_iterator():
+                if isinstance(p, model.P):
+                    yield p, start, start, False
             return
         for child in element:
             yield from visit(child, start, stop)
 
     yield from visit(body, Fraction(0), None)
+
+
+def _check_order(begin: Fraction, end: Fraction, *, path, line: int) -> None:
+    """Refuse a caption that ends before it begins, as every reader refuses such a segment."""
+    if end < begin:
+        value = f"{float(begin):g} -> {float(end):g}"
+        raise InputError("caption with end before start", path=path, line=line, value=value)
+
+
+def _left_out(lines: list[int], *, path) -> None:
+    """Warn, once per file, of the captions that their containers' times never show (left out)."""
+    if lines:
+        warn(
+            f"{len(lines)} caption(s) never shown, beginning after the element that holds them ends: left out",
+            path=path,
+            line=lines[0],
+        )
 
 
 def _text(p: Any, model: Any) -> str:
@@ -421,11 +506,17 @@ def _scc(path) -> list[Cue]:
         raise InputError(f"ttconv: {errors[0][1]}", path=path, line=int(errors[0][2].split()[-1]) or None)
     times = [time for time, _ in starts]
     cues = []
-    for p, begin, end in _paragraphs(document.get_body(), model):
+    hidden = []
+    for p, begin, end, shown in _paragraphs(document.get_body(), model):
         line = starts[max(bisect_right(times, begin) - 1, 0)][1] if starts else 1
+        if not shown:
+            hidden.append(line)
+            continue
         if end is None:
             raise InputError("caption never cleared (no end)", path=path, line=line)
+        _check_order(begin, end, path=path, line=line)
         cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", line))
+    _left_out(hidden, path=path)
     return cues
 
 
@@ -488,9 +579,14 @@ def _stl(path) -> list[Cue]:
     if errors:
         raise InputError(f"ttconv: {errors[0][1]}", path=path, value=errors[0][2])
     cues = []
-    for k, (p, begin, end) in enumerate(_paragraphs(stl.get_document().get_body(), model), start=1):
+    hidden = []
+    for k, (p, begin, end, shown) in enumerate(_paragraphs(stl.get_document().get_body(), model), start=1):
+        if not shown:
+            hidden.append(k)
+            continue
         if end is None:
             raise InputError("subtitle without an end", path=path, value=f"subtitle {k}")
         cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", k))
+    _left_out(hidden, path=path)
     cues.sort(key=lambda cue: (cue.start_ms, cue.line))
     return cues
