@@ -3,7 +3,7 @@
 The rules (``formats/chapter-list.md``):
 
 - every line that is not blank is one chapter: an optional bullet (``-``, ``*`` or ``•`` and a space),
-  a time ``M:SS``, ``MM:SS`` (any number of minutes) or ``H:MM:SS`` (two-digit minutes), then either
+  a time ``M:SS``, ``MM:SS`` (up to 100 digits of minutes) or ``H:MM:SS`` (two-digit minutes), then either
   nothing, or whitespace, or ``: `` (a colon and whitespace), and the title; after the whitespace
   an optional separator ``-``, ``–`` or ``—`` followed by whitespace (or ending the line) is not part
   of the title (``0:00 - Intro`` is ``Intro``); the title is stripped, and an empty title is

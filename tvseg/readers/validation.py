@@ -54,7 +54,8 @@ _DECIMAL = re.compile(DECIMAL)
 
 CLOCK = r"(?:(\d+):)?(\d+):(\d{2})(\.\d+)?"
 """A clock time ``[H:]MM:SS[.fff]``: hours of any number of digits, two-digit minutes when there are
-hours (any number of minutes without), two-digit seconds, an optional fraction."""
+hours (any number of minutes without), two-digit seconds, an optional fraction (the readers take up to
+:data:`MAX_DIGITS` digits of hours or minutes)."""
 
 
 def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, decimal_comma: bool = False) -> float:
