@@ -39,15 +39,20 @@ def add_parser(subparsers) -> None:
 
 
 def _read(path: str) -> dict:
+    from tvseg.readers.json_values import too_deep
+
     try:
         with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+            text = handle.read()
+        document = json.loads(text)
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read the file ({error})", path=path) from None
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON: {error.msg}", path=path, line=error.lineno) from None
+    except RecursionError:
+        raise too_deep(text, path=path) from None
     if not isinstance(document, dict):
         raise InputError("not a result of tvseg evaluate --json (not an object)", path=path)
     return document

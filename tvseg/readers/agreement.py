@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from tvseg.errors import InputError
+from tvseg.readers.json_values import MAX_DEPTH, too_deep
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import MAX_DIGITS
 
@@ -25,9 +26,6 @@ __all__ = ["read_dataset_json", "MAX_UNITS", "MAX_DEPTH"]
 # are 31 years); refused before any work, which also keeps every sum of masses far inside int64.
 MAX_UNITS = 10**9
 _INT64_MAX = 2**63 - 1
-# ``{"items": {item: {coder: [masses]}}}`` needs 4 levels; a file nested deeper than this is refused
-# by the line where it passes it when the JSON parser runs out of recursion
-MAX_DEPTH = 64
 # longest integer literal read: tvseg's bound on every whole number in a file
 _MAX_DIGITS = MAX_DIGITS
 
@@ -141,12 +139,8 @@ def _parse(text: str, path: Path):
             line=line,
             value=repeated.key,
         ) from None
-    except RecursionError:
-        raise InputError(
-            f"JSON nested too deeply to read (more than {MAX_DEPTH} levels here; a dataset has 4)",
-            path=path,
-            line=_scan(text, depth=MAX_DEPTH),
-        ) from None
+    except RecursionError:  # ``{"items": {item: {coder: [masses]}}}`` needs 4 levels
+        raise too_deep(text, path=path) from None
     except _LongInteger as long:
         found = text.find(long.digits)
         raise InputError(
@@ -167,8 +161,8 @@ def _parse_int(digits: str) -> int:
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}:]')
 
 
-def _scan(text: str, *, depth: int | None = None, repeated: bool = False) -> int | None:
-    """Line of the first bracket nested deeper than ``depth``, or of the first key repeated in its object.
+def _scan(text: str, *, repeated: bool = False) -> int | None:
+    """Line of the first key repeated in its object.
 
     A scan of strings and punctuation only; it is run once ``json.loads`` has failed, on text whose
     syntax is valid up to the fault.
@@ -190,8 +184,6 @@ def _scan(text: str, *, depth: int | None = None, repeated: bool = False) -> int
             stack[-1].add(name)
         elif t in "[{":
             stack.append(set() if t == "{" else None)
-            if depth is not None and len(stack) > depth:
-                return text.count("\n", 0, token.start()) + 1
         elif t in "]}" and stack:
             stack.pop()
         key = None

@@ -20,7 +20,9 @@ __all__ = [
     "SURROGATE",
     "Number",
     "DuplicateKey",
+    "MAX_DEPTH",
     "loads",
+    "too_deep",
     "repeated_key_line",
     "dumps",
     "json_time",
@@ -60,6 +62,46 @@ def loads(text: str, *, first_repeated: bool = False):
         return result
 
     return json.loads(text, parse_float=Number, parse_int=Number, parse_constant=Number, object_pairs_hook=unique)
+
+
+MAX_DEPTH = 64
+"""How deep a JSON file is said to be nested when Python's parser cannot follow it: a file nested beyond
+what the parser reaches (about a thousand levels under the default recursion limit; the formats tvseg
+reads need a few) is refused, naming the line of its first bracket deeper than this."""
+
+# a JSON string (an unterminated one runs to the end, so the scan stays linear) or a bracket
+_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+
+
+def too_deep(text: str, *, path, line: int = 1) -> InputError:
+    """The error for a JSON ``text`` that ``json.loads`` could not follow (:class:`RecursionError`).
+
+    Parameters
+    ----------
+    text : str
+        The JSON text that was parsed.
+    path : str or os.PathLike
+        The file it comes from.
+    line : int, default 1
+        The line of ``path`` on which ``text`` starts (a JSONL file's line).
+
+    Returns
+    -------
+    InputError
+        ``PATH:LINE: JSON nested too deeply to read (more than MAX_DEPTH levels)``, LINE that of the
+        first bracket deeper than :data:`MAX_DEPTH`.
+    """
+    depth = 0
+    for token in _BRACKET.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line += text.count("\n", 0, token.start())
+                break
+        elif bracket in "]}":
+            depth -= 1
+    return InputError(f"JSON nested too deeply to read (more than {MAX_DEPTH} levels)", path=path, line=line)
 
 
 _STRINGS = json.JSONDecoder()  # raw_decode at a quote reads one string: its text and where it ends

@@ -35,7 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
-from tvseg.readers.json_values import SURROGATE, DuplicateKey, Number, dumps, expect, json_time, loads, warn_unread
+from tvseg.readers.json_values import (
+    SURROGATE,
+    DuplicateKey,
+    Number,
+    dumps,
+    expect,
+    json_time,
+    loads,
+    too_deep,
+    warn_unread,
+)
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import NO_LABEL
 
@@ -80,7 +90,7 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
                 f"not JSON ({error.msg} at column {error.colno})", path=path, line=number, value=raw
             ) from None
         except RecursionError:
-            raise InputError("not a chunkseg line (nested too deep)", path=path, line=number) from None
+            raise too_deep(raw, path=path, line=number) from None
         if not isinstance(data, dict):
             raise InputError(
                 'a chunkseg JSONL line is a JSON object {"reference": [...], "duration": ...}',

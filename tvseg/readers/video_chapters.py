@@ -42,6 +42,7 @@ from tvseg.readers.json_values import (
     json_time,
     loads,
     repeated_key_line,
+    too_deep,
     warn_unread,
 )
 from tvseg.readers.levels import LEVEL, parse_level
@@ -130,7 +131,7 @@ def _parse(path, *, encoding: str | None):
             f"not JSON ({error.msg} at column {error.colno})", path=path, line=error.lineno, value=_excerpt(error)
         ) from None
     except RecursionError:
-        raise InputError("not a segmentation (JSON nested too deep)", path=path) from None
+        raise too_deep(text, path=path) from None
     return data, _Text(text)
 
 
