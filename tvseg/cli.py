@@ -3,8 +3,9 @@
 Each sub-command lives in ``tvseg/commands/<name>.py`` with ``add_parser(subparsers)`` and
 ``run(args) -> int``. This module only dispatches and turns exceptions into exit codes:
 0 success, 2 bad input or usage (:class:`tvseg.errors.TvsegError`, printed as one line, no
-traceback) or an :class:`OSError` the system raised (a full disk, a read-only folder: the path and
-the system's reason), 1 an internal error (a bug: a short message and where to report it), 130 on
+traceback), an :class:`OSError` the system raised (a full disk, a read-only folder: the path and
+the system's reason) or a warning that the user's filter made an error (``python -W error``,
+``PYTHONWARNINGS=error``: its class and message), 1 an internal error (a bug: a short message and where to report it), 130 on
 SIGINT and 143 on SIGTERM (the files being written are removed first, the old outputs kept).
 
 A reader that leaves (``tvseg ... | head -1``, ``| grep -q``, ``| true``) does not stop a command: what
@@ -182,6 +183,13 @@ def _main(argv: list[str] | None) -> int:
     except Terminated:
         print("tvseg: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
+    except Warning as warning:  # raised by the user's filter (-W error, PYTHONWARNINGS=error): strict mode
+        print(
+            f"tvseg: error: {type(warning).__name__} raised as an error (a warnings filter 'error'): "
+            f"{printable(warning)}",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as error:  # the system refused (full disk, read-only, permission): not a bug
         where = f"{error.filename}: " if error.filename is not None else ""
         print(f"tvseg: error: {printable(where)}{printable(error.strerror or error)}", file=sys.stderr)

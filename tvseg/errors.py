@@ -1,7 +1,8 @@
 """Exceptions and warnings that tvseg raises for bad input.
 
 Library code raises; only :func:`tvseg.cli.main` turns these into a message and an exit code
-(2 for :class:`TvsegError`, 1 for anything else, which is a bug).
+(2 for :class:`TvsegError` and for a warning made an error by the user's filter, 1 for anything else,
+which is a bug).
 """
 
 from __future__ import annotations
