@@ -294,8 +294,11 @@ def evaluate_annotators(
     -------
     AnnotatorsResult
     """
+    from tvseg.arguments import check_systems
     from tvseg.evaluation import evaluate
 
+    check_systems("references", references, kind="annotator")
+    check_systems("hypotheses", hypotheses)
     names = sorted(references)
     check_names(names, hypotheses)
     results = {}

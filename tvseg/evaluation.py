@@ -23,6 +23,16 @@ import numpy as np
 import pandas as pd
 
 from tvseg import __version__
+from tvseg.arguments import (
+    check_flag,
+    check_metadata,
+    check_segmentations,
+    check_settings,
+    check_systems,
+    check_tolerances,
+    check_uem,
+    check_units,
+)
 from tvseg.metrics import COUNT_KEYS, SHOW_FLAGS, SHOW_OBJECTS, keys
 from tvseg.output import Records, frame_records, json_safe
 from tvseg.preparation import Prepared, prepare
@@ -216,19 +226,24 @@ def evaluate(
 
     Parameters
     ----------
-    reference : dict
-        Show id -> reference segmentation.
-    hypotheses : dict
+    reference : mapping
+        Show id -> reference segmentation (a pyannote.core Annotation or Timeline, ``(start, end)``
+        pairs or an ``(n, 2)`` array), as :func:`tvseg.read_segments` returns.
+    hypotheses : mapping
         System name -> {show id -> hypothesis segmentation}.
     settings : Settings, optional
         Default ``Settings()``. Its ``uem`` and ``units`` fields are set from the inputs (a UEM
-        given, units given), and that effective object is the result's ``settings``.
-    uem : dict, optional
-        Show id -> UEM timeline: segments are cropped to it and its extent gives the show's edges.
-    units : dict, optional
+        given, units given), and that effective object is the result's ``settings``. A dict is
+        refused: ``Settings(**options)`` makes the one checked object the signature describes.
+    uem : mapping, optional
+        Show id -> UEM timeline (a pyannote.core Timeline, as :func:`tvseg.read_uem` returns):
+        segments are cropped to it and its extent gives the show's edges.
+    units : mapping, optional
         Show id -> units DataFrame (``start, end``) for the unit-domain metrics.
     metadata : pandas.DataFrame, optional
         Indexed by show id; text columns (channel, programme) give ``groups``.
+    sweep_tolerances : sequence of float, default 0, 1, ..., 30
+        The boundary tolerances (seconds, from 0 to 2,000,000,000) of the tolerance sweep.
     check_time_base : bool, default True
         Refuse a hypothesis or units that miss their show's evaluated region
         (:mod:`tvseg.time_base`); False warns instead.
@@ -237,9 +252,12 @@ def evaluate(
     ------
     InputError
         A system with no show of the reference; a hypothesis or units outside their show's
-        evaluated region (unless ``check_time_base=False``); overlapping or empty segments.
+        evaluated region (unless ``check_time_base=False``); overlapping or empty segments; an
+        argument of another kind than those above (``None`` or a list for a mapping), naming it.
     UsageError
-        Frames too short for a show (more than :data:`MAX_FRAMES_PER_SHOW`).
+        Frames too short for a show (more than :data:`MAX_FRAMES_PER_SHOW`); ``settings`` that is not
+        a :class:`Settings`, a sweep tolerance that is not a number of seconds (NaN, negative),
+        ``check_time_base`` that is not a bool.
 
     Returns
     -------
@@ -247,6 +265,14 @@ def evaluate(
     """
     from tvseg.overlapping_predictions import overlapping_systems
 
+    check_segmentations("reference", reference)
+    check_systems("hypotheses", hypotheses)
+    check_settings(settings)
+    check_uem(uem)
+    check_units(units)
+    check_metadata(metadata)
+    check_tolerances("sweep_tolerances", sweep_tolerances)
+    check_flag("check_time_base", check_time_base)
     if getattr(reference, "domain", "time") == "units":
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
         return _in_units(reference, hypotheses, **options)

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING
 
 import webvtt
 
+from tvseg.arguments import check_annotations, check_path
 from tvseg.errors import InputError, OutputChangedWarning, UsageError
 from tvseg.file_names import safe_names
 from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
@@ -109,7 +110,8 @@ def write_segments(
     UsageError
         An unknown format, or several shows for a single ``.vtt`` or ``.srt`` file.
     InputError
-        A show id or a label the format cannot hold.
+        A show id or a label the format cannot hold; an argument of another kind than those above
+        (``None`` for a mapping, a show id that is not a str), naming it.
     """
     return write_segment_files(path, segment_files(segmentations, path, format=format, hypothesis=hypothesis))
 
@@ -145,6 +147,9 @@ def segment_files(
     dict of pathlib.Path to str
         ``{path: text}`` for one file, ``{path / name: text}`` for a folder, one file per show.
     """
+    check_annotations("segmentations", segmentations)
+    check_path("path", path)
+    check_annotations("hypothesis", hypothesis, optional=True)
     path = Path(path)
     format = _output_format(path, format)
     if hypothesis is not None and format != "jsonl":

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
+from tvseg.arguments import check_path, check_uem
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segments, broadcast_units, sniff
@@ -283,8 +284,11 @@ def read_segments(
     InputError
         Any file that breaks the policy of ``formats/README.md`` (bytes that do not decode as
         ``encoding`` among them), a show found in two files, or an unknown ``encoding``; with ``level``, a
-        file without levels, a level that is not a positive integer.
+        file without levels, a level that is not a positive integer; a ``path`` that is not a str or an
+        ``os.PathLike``, a ``uem`` that is not a mapping of pyannote.core Timelines.
     """
+    check_path("path", path)
+    check_uem(uem)
     check_encoding(encoding)
     level = level_option(level)  # type: ignore[assignment]
     if format is None and _segeval_json(path, encoding=encoding):
@@ -475,8 +479,9 @@ def read_units(
     InputError
         Overlapping breath groups, any file that breaks the policy of ``formats/README.md``, an
         RTTM or a segments table (they hold no units), a show found in two files, or an unknown
-        ``encoding``.
+        ``encoding``; a ``path`` that is not a str or an ``os.PathLike``.
     """
+    check_path("path", path)
     check_encoding(encoding)
     if format in TEXT_CORPUS_FORMATS:
         raise UsageError(f"a {format} corpus is read with read_segments: its sentences are its units")

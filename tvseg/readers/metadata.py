@@ -13,6 +13,7 @@ import re
 
 import pandas as pd
 
+from tvseg.arguments import check_path
 from tvseg.errors import InputError
 from tvseg.readers.tables import METADATA_COLUMNS, read_table, table_kind
 from tvseg.readers.time_origin import parse_origin
@@ -44,8 +45,10 @@ def read_metadata(path, *, encoding: str | None = None) -> pd.DataFrame:
     ------
     InputError
         A table that is not a metadata table, an empty or repeated show id, or a date that is
-        not ``YYYY-MM-DD`` (or not a real day), a time origin that is not a clock time or seconds.
+        not ``YYYY-MM-DD`` (or not a real day), a time origin that is not a clock time or seconds; a
+        ``path`` that is not a str or an ``os.PathLike``.
     """
+    check_path("path", path)
     table = read_table(path, encoding=encoding)
     if table_kind(table.columns, path=path) != "metadata":
         raise InputError(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tvseg.arguments import check_path
 from tvseg.columns import SpanCrop, crop_spans
 from tvseg.errors import InputError, LenientInputWarning
 from tvseg.exact import TICKS_PER_SECOND, ticks
@@ -47,8 +48,10 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
     ------
     InputError
         A line without exactly 4 fields, a bad time, an end not after the start, overlapping
-        regions of one show, or a file without any region.
+        regions of one show, or a file without any region; a ``path`` that is not a str or an
+        ``os.PathLike``.
     """
+    check_path("path", path)
     rows = uem_rows(path, encoding=encoding)
     from pyannote.core import Segment, Timeline
 
