@@ -107,8 +107,10 @@ class Prepared:
         System name -> bool array over ``shows``: whether its input had the show (False: no hypothesis
         for it, scored as an empty hypothesis).
     scores : dict
-        System name -> ``(show, start, end, score)``: its segments as read (before any crop) and their
-        scores, for a system whose segments have some (:mod:`tvseg.retrieval.confidence`).
+        System name -> ``(show, start, end, score, end_score)``: its segments as given (before the crop to
+        the UEM and the region), the scores of the boundaries at their starts and at their ends (those a crop
+        to a UEM as they were read left out included), for a system whose segments have some scores
+        (:mod:`tvseg.retrieval.confidence`).
     """
 
     settings: Settings
@@ -315,8 +317,8 @@ def _segments(mapping, shows, *, side: str) -> Segments:
 
 
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
-    """``(show, start, end, score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments` gathers
-    them) when some has a score, else None."""
+    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments`
+    gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
     own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
     if own is None:
         return None
@@ -324,7 +326,9 @@ def _scores(mapping, shows, segments: Segments) -> tuple | None:
     score = own[rows]
     if np.isnan(score).all():
         return None
-    return segments.show, segments.start, segments.end, score
+    following = mapping.end_scores()
+    assert following is not None
+    return segments.show, segments.start, segments.end, score, following[rows]
 
 
 def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list[Notice]) -> Segments:
