@@ -293,7 +293,7 @@ def _with_overlaps(
     )
     p = prepare(reference, op.stand_ins(reference, hypotheses, overlapping), warn=False, **common)
     op.check_regions(uem, p.shows, overlapping)
-    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)], stacklevel=3)
+    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)])
     shards = score_shard(p, sweep_tolerances=sweep_tolerances)
     for name in overlapping:  # no unit scores: the unit metrics need disjoint segments
         stand_in = shards[name].scores
@@ -621,9 +621,8 @@ def reduce_shards(
             group_members=partial(group_members, sr.scores.components.index, metadata),
             sweeps={"gamma": sr.gamma_sweep, "tolerance": sr.tolerance_sweep},
             intervals=intervals.get(name, {}) if len(sr.shows) > 1 else {},
-            stacklevel=3,
         )
-    warn_undefined_comparisons(pairwise, {name: sr.corpus for name, sr in systems.items()}, stacklevel=3)
+    warn_undefined_comparisons(pairwise, {name: sr.corpus for name, sr in systems.items()})
     shows = next(iter(systems.values())).scores.shows
     return EvaluationResult(
         settings=settings,

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.columns import SegmentColumns, Segments, from_segmentations, unit_arrays
-from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
+from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import uem_regions
 from tvseg.retrieval.boundaries import regions
@@ -161,7 +161,7 @@ def prepare(
         )
     finally:
         if warn:
-            give_notices(notices, stacklevel=3)
+            give_notices(notices)
 
 
 def _prepare(
@@ -281,7 +281,7 @@ class _Paths:
         return self._paths[show]
 
 
-def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
+def give_notices(notices: Iterable[Notice]) -> None:
     """Give the warnings of ``notices`` (:class:`Notice`), each in the place of its first notice:
     a ``"text"`` notice as its text, all the notices of one other kind and side as one warning."""
     groups: dict[tuple, list[Notice]] = {}
@@ -306,7 +306,7 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
             names = [n.show for n in group]
             message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
         category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
-        warnings.warn(message, category or LenientInputWarning, stacklevel=stacklevel + 1)
+        warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
 def _segments(mapping, shows, *, side: str) -> Segments:

@@ -80,7 +80,7 @@ from pathlib import Path
 import numpy as np
 
 from tvseg.columns import Segments
-from tvseg.errors import TvsegWarning, UsageError
+from tvseg.errors import TvsegWarning, UsageError, user_stacklevel
 from tvseg.metrics import TIOU_THRESHOLDS, component_kernel
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.titles import has_title
@@ -351,7 +351,7 @@ def wanted(preset: str | None) -> bool:
             f"the captioning metrics of --preset vidchapters (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c) are not "
             f"computed: {missing}",
             TvsegWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
         return False
     return True
