@@ -39,6 +39,7 @@ from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
+from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.probes import cseg_probe_runs
@@ -148,8 +149,11 @@ class EvaluationResult:
         return summary_table(self)
 
     def __repr__(self) -> str:
+        """The systems, the shows and the settings' signature; a system name's control characters escaped
+        (``\\x1b``, ``\\r``: :func:`tvseg.terminal.printable`), so that printing the result shows them."""
+        names = ", ".join(printable(name) for name in self.systems)
         return (
-            f"<EvaluationResult: {len(self.systems)} system(s) ({', '.join(self.systems)}), "
+            f"<EvaluationResult: {len(self.systems)} system(s) ({names}), "
             f"{len(self.shows)} show(s); {self.settings.signature()}>"
         )
 
