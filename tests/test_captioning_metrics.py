@@ -1,7 +1,7 @@
 """VidChapters' captioning metrics of chapter titles (tvseg.retrieval.captioning) against dvc_eval's code.
 
 The expected values come from a transcription of VidChapters' ``dvc_eval`` (https://github.com/antoyang/VidChapters,
-commit fa3900c6508d53ea9d490a07f079703b163c78ea; ``dvc_eval/`` unchanged since 97914e1c) written below in plain
+commit fa3900c6508d53ea9d490a07f079703b163c78ea, the commit tvseg's docs and --help name) written below in plain
 Python: ``eval_dvc.py`` (``ANETcaptions.iou``, ``evaluate_tiou``, the averaging of ``evaluate`` and ``eval_dvc``)
 and ``SODA/soda.py``, ``SODA/dataset.py``, ``SODA/utils.py``, ``eval_soda.py`` (SODA_c with METEOR), calling
 pycocoevalcap's own ``PTBTokenizer``, ``Meteor``, ``Cider``, ``Bleu`` and ``Rouge`` exactly as that code calls them,

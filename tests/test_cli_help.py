@@ -111,6 +111,14 @@ def test_html_needs_its_folder(capsys):
     assert "--html DIR" in dict(command_parsers())[("tvseg", "evaluate")].format_help()
 
 
+def test_the_vidchapters_preset_names_the_commit_the_readme_names():
+    # the README's table names the commit of VidChapters' dvc_eval that tvseg's metrics were read at
+    named = re.findall(r"VidChapters-7M `dvc_eval` captioning \(.*; commit ([0-9a-f]{8})\)", README)
+    assert named == ["fa3900c6"]
+    text = " ".join(dict(command_parsers())[("tvseg", "evaluate")].format_help().split())
+    assert re.findall(r"vidchapters: VidChapters-7M dvc_eval \(commit ([0-9a-f]+)\)", text) == named
+
+
 def test_format_option_reads_a_file_whose_extension_does_not_say(tmp_path, capsys):
     path = tmp_path / "sysa.txt"
     shutil.copy(ROOT / "formats" / "examples" / "rttm-valid.rttm", path)

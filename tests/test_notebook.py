@@ -79,3 +79,14 @@ def test_summary_and_html_show_the_corpus_values(result):
     assert "<table" in html and "60.0" in html and result.settings.signature() in html
     assert repr(result).startswith("<EvaluationResult: 2 system(s) (sys, same), 2 show(s);")
     assert not np.isnan(summary.loc["same", "CovN"])
+
+
+def test_the_repr_escapes_the_control_characters_of_system_names():
+    # ESC [2J clears a terminal's screen, CR returns to the start of the line: repr shows them as escapes
+    ref = {"s1": _ann("s1", [0, 60, 120])}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = tvseg.evaluate(ref, {"a\x1b[2Jb": ref, "c\rd": ref}, settings=tvseg.Settings(bootstrap=0))
+    shown = repr(result)
+    assert shown.startswith("<EvaluationResult: 2 system(s) (a\\x1b[2Jb, c\\rd), 1 show(s);")
+    assert "\x1b" not in shown and "\r" not in shown

@@ -1,9 +1,12 @@
 """CSV readers: segments tables, breath-group tables (units, and segments from topics), metadata."""
 
+import json
+
 import pytest
 from reader_helpers import segments, write
 
 from tvseg import read_metadata, read_segments, read_units
+from tvseg.cli import main
 from tvseg.errors import InputError
 from tvseg.readers import NO_LABEL
 
@@ -56,6 +59,38 @@ def test_units_without_topic_are_not_segments(tmp_path):
 def test_segments_table_has_no_units(tmp_path):
     with pytest.raises(InputError, match="no transcript units"):
         read_units(write(tmp_path, "s.csv", "show,start,end,label\na,0,1,x\n"))
+
+
+# a score is a segment's (the confidence of the boundary at its start): a score column without a label
+# column is a segments table whose segments have no label, never a units table
+SCORED = "show,start,end,score\ns1,0,45,0.2\ns1,45,80,0.3\ns1,80,100,0.6\n"
+
+
+def test_a_score_column_without_labels_is_segments(tmp_path, capsys):
+    hyp = write(tmp_path, "hyp.csv", SCORED)
+    result = read_segments(hyp)
+    assert segments(result["s1"]) == [(0.0, 45.0, NO_LABEL), (45.0, 80.0, NO_LABEL), (80.0, 100.0, NO_LABEL)]
+    assert result.score.tolist() == [0.2, 0.3, 0.6]
+    with pytest.raises(InputError, match="a segments table holds no transcript units") as error:
+        read_units(hyp)
+    assert error.value.line == 1
+    assert main(["validate", str(hyp)]) == 0
+    assert "ok: CSV, 1 show(s), 3 segment(s)" in capsys.readouterr().out
+    # as a --hypothesis against the reference [0, 50] [50, 100], tolerance 10 s: boundaries 45 (score 0.3,
+    # 5 s from 50: matched) and 80 (0.6, 30 s away: not). t = 0.6: {80}, none matched: P = R = F = 0;
+    # t = 0.3: {45, 80}, 1 matched: P = 1/2, R = 1, F = 2/3. AP = (0 - 0) 0 + (1 - 0) 1/2 = 1/2.
+    ref = write(tmp_path, "ref.csv", "show,start,end,label\ns1,0,50,A\ns1,50,100,B\n")
+    out = tmp_path / "out.json"
+    argv = ["evaluate", "--reference", str(ref), "--hypothesis", f"sys={hyp}", "--json", str(out), "--bootstrap", "0"]
+    assert main(argv) == 0, capsys.readouterr().err
+    system = json.loads(out.read_text(encoding="utf-8"))["systems"]["sys"]
+    assert system["boundary_curve"] == {
+        "thresholds": [0.6, 0.3],
+        "precision": [0, 0.5],
+        "recall": [0, 1],
+        "f1": [0, 2 / 3],
+    }
+    assert system["average_precision"] == 0.5
 
 
 def test_overlapping_breath_groups(tmp_path):

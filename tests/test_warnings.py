@@ -4,12 +4,14 @@ IPython shell, the command line), filtered or made errors by category."""
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import textwrap
 import warnings
 
 import pytest
+from pyannote.core import Annotation, Segment
 
 import tvseg
 import tvseg.errors
@@ -146,3 +148,32 @@ def test_a_file_read_twice_warns_twice(files, monkeypatch):
         tvseg.read_segments("x.vtt")
     assert [str(w.message)[:6] for w in caught] == ["x.vtt:", "x.vtt:"]
     assert all(w.filename == __file__ for w in caught)  # the caller outside tvseg
+
+
+def _story(*bounds):
+    annotation = Annotation()
+    for k, (start, end) in enumerate(zip(bounds[:-1], bounds[1:])):
+        annotation[Segment(start, end), k] = f"t{k}"
+    return annotation
+
+
+def test_the_warnings_of_evaluate_name_the_callers_line(files):
+    # two shows and a bootstrap (FewShowsWarning: fewer than 10 shows); a hypothesis show the reference
+    # lacks, a reference show without hypothesis, a hypothesis past the reference's end (LenientInputWarning);
+    # show s2 has no boundary (UndefinedValueWarning); a hypothesis read with a UEM that leaves a segment out
+    reference = {"a": _story(0, 5, 15), "s2": _story(0, 100)}
+    hypothesis = {"a": _story(0, 6, 20), "extra": _story(0, 10)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reader's own warnings: test_a_file_read_twice_warns_twice
+        read = tvseg.read_segments(files / "a.rttm", uem=tvseg.read_uem(files / "a.uem"))
+    calls = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls.append(inspect.currentframe().f_lineno + 1)
+        tvseg.evaluate(reference, {"sys": hypothesis, "read": read}, settings=tvseg.Settings(bootstrap=20))
+        calls.append(inspect.currentframe().f_lineno + 1)
+        tvseg.evaluate(reference, {"sys": hypothesis}, uem={"a": tvseg.read_uem(files / "a.uem")["a"]})
+    kinds = {w.category for w in caught}
+    assert {tvseg.FewShowsWarning, tvseg.LenientInputWarning, tvseg.UndefinedValueWarning} <= kinds
+    assert [(w.category.__name__, w.filename, w.lineno) for w in caught if w.filename != __file__] == []
+    assert {w.lineno for w in caught} == set(calls)

@@ -464,6 +464,10 @@ class SegmentColumns(Columns["Annotation"]):
     score : array of float, optional
         Each segment's score, the confidence of the boundary at its start (NaN: none;
         :mod:`tvseg.retrieval.confidence`); None when no segment has one.
+    end_score : array of float, optional
+        With ``score``: the confidence of the boundary at each segment's end where no segment starts, the
+        score of the segment that followed it in its show as read, kept when a crop to a UEM left that
+        segment out (NaN: none). None: the next row's score in the show (:meth:`end_scores`).
 
     Notes
     -----
@@ -483,6 +487,7 @@ class SegmentColumns(Columns["Annotation"]):
         paths: Iterable[PathOrNone] | None = None,
         domain: str = "time",
         score: ArrayLike | None = None,
+        end_score: ArrayLike | None = None,
     ) -> None:
         super().__init__(names, offsets, start=start, end=end, line=line, paths=paths)
         if domain not in ("time", "units"):
@@ -494,6 +499,9 @@ class SegmentColumns(Columns["Annotation"]):
         self.score = None if score is None else _frozen(score, np.float64)
         if self.score is not None and len(self.score) != len(self.start):
             raise ValueError("one score per row")
+        self.end_score = None if end_score is None else _frozen(end_score, np.float64)
+        if self.end_score is not None and (self.score is None or len(self.end_score) != len(self.start)):
+            raise ValueError("one end score per row, beside the scores")
 
     @classmethod
     def from_annotations(
@@ -522,7 +530,20 @@ class SegmentColumns(Columns["Annotation"]):
         the arrays without building an Annotation (:mod:`tvseg.scale`)."""
         names, offsets, rows, common = self._selected(shows)
         score = None if self.score is None else self.score[rows]
-        return SegmentColumns(names, offsets, label=self.label[rows], domain=self.domain, score=score, **common)
+        end_score = None if self.end_score is None else self.end_score[rows]
+        return SegmentColumns(
+            names, offsets, label=self.label[rows], domain=self.domain, score=score, end_score=end_score, **common
+        )
+
+    def end_scores(self) -> NDArray[np.float64] | None:
+        """The confidence of the boundary at each row's end where no segment starts: :attr:`end_score`, else
+        the next row's score in the show (NaN after a show's last row); None without scores."""
+        if self.score is None or self.end_score is not None:
+            return self.end_score
+        following = np.append(self.score[1:], np.nan)
+        counts = np.diff(self.offsets)
+        following[self.offsets[1:][counts > 0] - 1] = np.nan
+        return following
 
     def segments_of(self, shows: Sequence[str], *, side: str) -> Segments:
         """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked

@@ -8,6 +8,7 @@ which is a bug).
 from __future__ import annotations
 
 import os
+import sys
 
 __all__ = [
     "TvsegError",
@@ -22,6 +23,8 @@ __all__ = [
     "ApproximationWarning",
     "OutputChangedWarning",
 ]
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class TvsegError(Exception):
@@ -121,3 +124,15 @@ class ApproximationWarning(TvsegWarning):
 class OutputChangedWarning(TvsegWarning):
     """What tvseg writes differs from what it was given (a show id made a safe file name, whitespace
     in an RTTM label, chapter starts rounded to whole seconds)."""
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` with which the function calling this one makes :func:`warnings.warn` name the
+    user's line: the first caller outside the tvseg package (a script's, a notebook cell's, a test's line,
+    however deep in tvseg the warning is given)."""
+    frame = sys._getframe(1)  # the caller of warnings.warn: stacklevel 1
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level

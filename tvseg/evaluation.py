@@ -49,6 +49,7 @@ from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings
+from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.probes import cseg_probe_runs
@@ -158,8 +159,11 @@ class EvaluationResult:
         return summary_table(self)
 
     def __repr__(self) -> str:
+        """The systems, the shows and the settings' signature; a system name's control characters escaped
+        (``\\x1b``, ``\\r``: :func:`tvseg.terminal.printable`), so that printing the result shows them."""
+        names = ", ".join(printable(name) for name in self.systems)
         return (
-            f"<EvaluationResult: {len(self.systems)} system(s) ({', '.join(self.systems)}), "
+            f"<EvaluationResult: {len(self.systems)} system(s) ({names}), "
             f"{len(self.shows)} show(s); {self.settings.signature()}>"
         )
 
@@ -319,7 +323,7 @@ def _with_overlaps(
     )
     p = prepare(reference, op.stand_ins(reference, hypotheses, overlapping), warn=False, **common)
     op.check_regions(uem, p.shows, overlapping)
-    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)], stacklevel=3)
+    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)])
     shards = score_shard(p, sweep_tolerances=sweep_tolerances)
     for name in overlapping:  # no unit scores: the unit metrics need disjoint segments
         stand_in = shards[name].scores
@@ -647,9 +651,8 @@ def reduce_shards(
             group_members=partial(group_members, sr.scores.components.index, metadata),
             sweeps={"gamma": sr.gamma_sweep, "tolerance": sr.tolerance_sweep},
             intervals=intervals.get(name, {}) if len(sr.shows) > 1 else {},
-            stacklevel=3,
         )
-    warn_undefined_comparisons(pairwise, {name: sr.corpus for name, sr in systems.items()}, stacklevel=3)
+    warn_undefined_comparisons(pairwise, {name: sr.corpus for name, sr in systems.items()})
     shows = next(iter(systems.values())).scores.shows
     return EvaluationResult(
         settings=settings,

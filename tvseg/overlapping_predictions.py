@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.columns import Segments, stack
-from tvseg.errors import InputError, TvsegWarning, UsageError
+from tvseg.errors import InputError, TvsegWarning, UsageError, user_stacklevel
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
 from tvseg.retrieval.captioning import CAPTIONING_KEYS, captioning_components
@@ -185,7 +185,7 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
     found: list[str] = []
     check_hypothesis_extents(name, shows, own, p.region_start, p.region_end, strict=check_time_base, found=found)
     for text in found:
-        warnings.warn(text, TvsegWarning, stacklevel=3)
+        warnings.warn(text, TvsegWarning, stacklevel=user_stacklevel())
     # fmax, fmin: a show without a region (NaN) keeps its segments as they are
     start, end = np.fmax(own.start, p.region_start[own.show]), np.fmin(own.end, p.region_end[own.show])
     cropped = int(np.sum((start != own.start) | (end != own.end)))
@@ -193,7 +193,9 @@ def own_scores(p, scores, hypothesis: Mapping[str, Any], name: str, *, check_tim
     own = Segments(show=own.show[keep], start=start[keep], end=end[keep], label=own.label[keep], n_shows=n)
     if cropped:
         warnings.warn(
-            f"{name}: {cropped} prediction(s) cropped to their show's evaluated region", TvsegWarning, stacklevel=3
+            f"{name}: {cropped} prediction(s) cropped to their show's evaluated region",
+            TvsegWarning,
+            stacklevel=user_stacklevel(),
         )
     components = scores.components.copy()
     # grounding: the stand-in's (the reference's own titles) replaced by the system's, when it is a submission
@@ -228,7 +230,7 @@ def relay(caught, keys: Sequence[str], overlapping: Sequence[str], *, again: boo
         if not issubclass(w.category, TvsegWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         elif not any(pattern.search(text) for pattern in named) and (not again or text.startswith(tuple(overlapping))):
-            warnings.warn(w.message, stacklevel=3)
+            warnings.warn(w.message, stacklevel=user_stacklevel())
 
 
 def restricted(sr, keys: Sequence[str]):
@@ -239,7 +241,7 @@ def restricted(sr, keys: Sequence[str]):
         f"navigation metrics and the counts only; left out, as their definitions need disjoint segments: "
         f"{', '.join(keys)}",
         TvsegWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
     return keep_only(sr, ALLOWED_KEYS, by_length={k: {} for k in sr.by_length})  # the coverage metrics' classes
 

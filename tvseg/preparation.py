@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.columns import SegmentColumns, Segments, from_segmentations, unit_arrays
-from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError
+from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import uem_regions
 from tvseg.retrieval.boundaries import regions
@@ -107,8 +107,10 @@ class Prepared:
         System name -> bool array over ``shows``: whether its input had the show (False: no hypothesis
         for it, scored as an empty hypothesis).
     scores : dict
-        System name -> ``(show, start, end, score)``: its segments as read (before any crop) and their
-        scores, for a system whose segments have some (:mod:`tvseg.retrieval.confidence`).
+        System name -> ``(show, start, end, score, end_score)``: its segments as given (before the crop to
+        the UEM and the region), the scores of the boundaries at their starts and at their ends (those a crop
+        to a UEM as they were read left out included), for a system whose segments have some scores
+        (:mod:`tvseg.retrieval.confidence`).
     """
 
     settings: Settings
@@ -159,7 +161,7 @@ def prepare(
         )
     finally:
         if warn:
-            give_notices(notices, stacklevel=3)
+            give_notices(notices)
 
 
 def _prepare(
@@ -279,7 +281,7 @@ class _Paths:
         return self._paths[show]
 
 
-def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
+def give_notices(notices: Iterable[Notice]) -> None:
     """Give the warnings of ``notices`` (:class:`Notice`), each in the place of its first notice:
     a ``"text"`` notice as its text, all the notices of one other kind and side as one warning."""
     groups: dict[tuple, list[Notice]] = {}
@@ -304,7 +306,7 @@ def give_notices(notices: Iterable[Notice], *, stacklevel: int = 2) -> None:
             names = [n.show for n in group]
             message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
         category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
-        warnings.warn(message, category or LenientInputWarning, stacklevel=stacklevel + 1)
+        warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
 def _segments(mapping, shows, *, side: str) -> Segments:
@@ -315,8 +317,8 @@ def _segments(mapping, shows, *, side: str) -> Segments:
 
 
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
-    """``(show, start, end, score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments` gathers
-    them) when some has a score, else None."""
+    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments`
+    gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
     own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
     if own is None:
         return None
@@ -324,7 +326,9 @@ def _scores(mapping, shows, segments: Segments) -> tuple | None:
     score = own[rows]
     if np.isnan(score).all():
         return None
-    return segments.show, segments.start, segments.end, score
+    following = mapping.end_scores()
+    assert following is not None
+    return segments.show, segments.start, segments.end, score, following[rows]
 
 
 def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list[Notice]) -> Segments:

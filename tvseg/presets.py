@@ -14,7 +14,7 @@ chunkseg   units=frames, frame=6, tolerance=3,          macro    chunkseg 0.4.0 
                                                                  ``titles.py`` (``use_stemmer=True``),
                                                                  ``metrics.aggregate_metrics`` (means)
 vidchapters (none: the metrics are computed as             corpus   VidChapters ``dvc_eval/eval_dvc.py``
-           ``dvc_eval`` does whatever the settings)                 (commit 97914e1c)
+           ``dvc_eval`` does whatever the settings)                 (commit fa3900c6)
 segeval    convention=segeval                           macro    segeval 2.0.11 (``segeval.window``,
                                                                  ``segeval.similarity``)
 nltk       convention=nltk                              macro    nltk ``nltk/metrics/segmentation.py``
@@ -110,7 +110,7 @@ _PRESETS = (
     ),
     _preset(
         name="vidchapters",
-        tool="VidChapters-7M dvc_eval (commit 97914e1c)",
+        tool="VidChapters-7M dvc_eval (commit fa3900c6)",
         settings={},
         sources={
             "headline": "eval_dvc: Precision, Recall at tIoU 0.3/0.5/0.7/0.9 averaged over videos, then over "

@@ -50,7 +50,7 @@ from typing import Any
 import pandas as pd
 
 from tvseg.columns import Columns
-from tvseg.errors import InputError, UsageError
+from tvseg.errors import InputError, UsageError, user_stacklevel
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_rows
@@ -662,10 +662,10 @@ def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading
     for _, category, message in dict.fromkeys(
         sorted(reading + [r for d in done for r in d.facts.reading], key=itemgetter(0))
     ):
-        warnings.warn(message, category, stacklevel=3)
-    give_notices([n for d in done for n in d.facts.notices], stacklevel=3)
+        warnings.warn(message, category, stacklevel=user_stacklevel())
+    give_notices([n for d in done for n in d.facts.notices])
     for category, message in dict.fromkeys(w for d in opened for w in d.given):
-        warnings.warn(message, category, stacklevel=3)
+        warnings.warn(message, category, stacklevel=user_stacklevel())
     if any(d.reference is not None for d in opened):
         reference = {name: a for d in opened for name, a in d.reference.items()}
     else:

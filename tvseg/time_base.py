@@ -39,7 +39,7 @@ import warnings
 
 import numpy as np
 
-from tvseg.errors import InputError, SuspiciousInputWarning
+from tvseg.errors import InputError, SuspiciousInputWarning, user_stacklevel
 
 __all__ = [
     "MIN_UNIT_COVERAGE",
@@ -116,7 +116,7 @@ def _report(problem: str, found: list[str] | None, *, strict: bool) -> None:
 
 def _warn(problem: str, found: list[str] | None) -> None:
     if found is None:
-        warnings.warn(problem, SuspiciousInputWarning, stacklevel=4)
+        warnings.warn(problem, SuspiciousInputWarning, stacklevel=user_stacklevel())
     else:
         found.append(problem)
 

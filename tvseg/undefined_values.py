@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import UndefinedValueWarning
+from tvseg.errors import UndefinedValueWarning, user_stacklevel
 from tvseg.metrics import METRICS
 
 __all__ = ["warn_undefined_values", "TIME_REASONS", "UNIT_REASONS", "UNSCORED_UNITS", "UNKNOWN"]
@@ -152,7 +152,7 @@ class _Found:
             if _is_nan(value):
                 self.add(str(_reasons(metric, comps, 1, cls)[0]), scope, metric)
 
-    def warn(self, system: str, nouns: Mapping[str, str], stacklevel: int) -> None:
+    def warn(self, system: str, nouns: Mapping[str, str]) -> None:
         for reason, scopes in self.by_reason.items():
             parts = []
             for scope, metrics in scopes.items():
@@ -167,7 +167,7 @@ class _Found:
             message = _HEAD.format(system=system, reason=reason) + "; ".join(parts)
             if "shows" in scopes and "macro" not in scopes:
                 message += " (the macro mean leaves these shows out)"
-            warnings.warn(message, UndefinedValueWarning, stacklevel=stacklevel + 1)
+            warnings.warn(message, UndefinedValueWarning, stacklevel=user_stacklevel())
 
 
 def _is_nan(value: Any) -> bool:
@@ -195,7 +195,6 @@ def warn_undefined_values(
     group_members: Callable[[], Iterable[tuple[str, str, np.ndarray]]],
     sweeps: Mapping[str, pd.DataFrame],
     intervals: Mapping[str, Mapping[str, float]],
-    stacklevel: int = 2,
 ) -> None:
     """Warn once per reason about every undefined value of system ``name`` (module docstring).
 
@@ -219,8 +218,6 @@ def warn_undefined_values(
         ``{"gamma": table, "tolerance": table}`` (a row per parameter value).
     intervals : dict
         ``{metric: {"low", "high"}}``: the system's bootstrap intervals (from two shows).
-    stacklevel : int
-        As for :func:`warnings.warn`, from the caller.
     """
     found = _Found()
     n = len(per_show)
@@ -273,12 +270,10 @@ def warn_undefined_values(
                 why = "undefined in every bootstrap resample (no resample drew a show where it is defined)"
             found.add(why, "bootstrap", metric)
     nouns = {"shows": "show", "groups": "group", **{f"sweeps.{s}": str(t.columns[0]) for s, t in sweeps.items()}}
-    found.warn(name, nouns, stacklevel + 1)
+    found.warn(name, nouns)
 
 
-def warn_undefined_comparisons(
-    pairwise: Sequence[Mapping[str, Any]], corpora: Mapping[str, Mapping[str, Any]], *, stacklevel: int = 2
-) -> None:
+def warn_undefined_comparisons(pairwise: Sequence[Mapping[str, Any]], corpora: Mapping[str, Mapping[str, Any]]) -> None:
     """Warn once per pair of systems and reason about the undefined differences and p-values of
     ``pairwise`` (:func:`tvseg.retrieval.bootstrap.paired_bootstrap`; ``corpora``: each system's corpus
     values). A one-show corpus, without any p-value, is the bootstrap's own warning."""
@@ -299,4 +294,4 @@ def warn_undefined_comparisons(
         for key in undefined:
             found.add(why, "pairwise", f"{metric} {key}")
     for (a, b), found in by_pair.items():
-        found.warn(f"{a} vs {b}", {}, stacklevel + 1)
+        found.warn(f"{a} vs {b}", {})

@@ -25,7 +25,7 @@ from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segments, broadcast_units, sniff
 from tvseg.readers.chapter_list import chapter_records, check_ends
-from tvseg.readers.corpus import SCORE, Rows, join, read_files
+from tvseg.readers.corpus import END_SCORE, SCORE, Rows, join, read_files
 from tvseg.readers.jsonl import SIDES, jsonl_records
 from tvseg.readers.levels import LEVEL, NO_LEVEL, at_level, level_option, levels_in, without_levels
 from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
@@ -426,9 +426,14 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
     rows = Rows.of_file(None, kept)
     rows.files = [columns.path(show) for show in kept]
-    if columns.score is not None:
+    following = columns.end_scores()
+    if columns.score is not None and following is not None:
         own = [columns.score[columns.rows(show)][mask] for show, mask in zip(kept, masks)]
         rows.texts[SCORE] = np.concatenate([*own, np.zeros(0)])
+        # the boundary at a segment's end keeps the score of the segment after it as read, even when the
+        # crop leaves that segment out
+        after = [following[columns.rows(show)][mask] for show, mask in zip(kept, masks)]
+        rows.texts[END_SCORE] = np.concatenate([*after, np.zeros(0)])
     result = join([rows])
     assert isinstance(result, SegmentColumns)
     return result

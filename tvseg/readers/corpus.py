@@ -25,11 +25,14 @@ from tvseg.progress import iterate
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.validation import MAX_SECONDS, too_large
 
-__all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows", "SCORE"]
+__all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows", "SCORE", "END_SCORE"]
 
 SCORE = "score"
 """The key of the rows' scores among :attr:`Rows.texts` (a float array, NaN where a row has none): the
 confidence of the boundary at each segment's start (:mod:`tvseg.retrieval.confidence`)."""
+END_SCORE = "end_score"
+"""The key of the scores of the boundaries at the rows' ends among :attr:`Rows.texts`
+(:attr:`tvseg.columns.SegmentColumns.end_score`): given by the crop to a UEM, whose rows are joined alone."""
 
 
 class Rows:
@@ -285,4 +288,5 @@ def join(parts: list[Rows], *, units: bool = False) -> SegmentColumns | UnitColu
         paths=paths,
         label=rows.texts["label"],
         score=rows.texts.get(SCORE),
+        end_score=rows.texts.get(END_SCORE),
     )

@@ -313,15 +313,16 @@ def _line(text: str, number: int) -> str:
 def table_kind(columns: list[str], *, path) -> str:
     """Tell a CSV's kind by its header: ``"segments"``, ``"units"`` or ``"metadata"``.
 
-    - ``label`` among the columns: a segments table (``show,start,end,label[,score]``);
-    - ``start`` and ``end`` without ``label``: a breath-group (units) table;
+    - ``label`` or ``score`` among the columns: a segments table (``show,start,end,label[,score]``; a
+      segment's score is no column of units, so ``show,start,end,score`` is segments without labels);
+    - ``start`` and ``end`` without ``label`` and ``score``: a breath-group (units) table;
     - ``channel``, ``programme`` or ``date`` without times: a metadata table.
 
     Other columns are refused, so that a misspelt column is not silently ignored.
     """
     present = set(columns)
     allowed: tuple[str, ...]
-    if "label" in present:
+    if "label" in present or "score" in present:
         kind, allowed = "segments", SEGMENT_COLUMNS + SEGMENT_OPTIONAL
     elif {"start", "end"} & present:
         kind, allowed = "units", UNIT_COLUMNS
@@ -370,10 +371,14 @@ def table_rows(table: Table, kind: str, *, units: bool) -> Rows:
     names, show = _in_order_of_appearance(names, show)
     columns = {"start": start, "end": end, "line": table.lines}
     if kind == "segments":
-        values, codes = _codes(table, frame, "label", empty=NO_LABEL)
+        if "label" in table.names:
+            values, codes = _codes(table, frame, "label", empty=NO_LABEL)
+            label = np.asarray(values, dtype=object)[codes]
+        else:
+            label = np.full(len(show), NO_LABEL, dtype=object)
         if "score" in table.names:
             columns[SCORE] = scores(table, table.read({"score": str})["score"], "score")
-        return Rows(names, [table.path] * len(names), show, label=np.asarray(values, dtype=object)[codes], **columns)
+        return Rows(names, [table.path] * len(names), show, label=label, **columns)
     if not units and "topic" not in table.names:
         raise InputError(
             "a breath-group table needs a topic column to be read as segments",

@@ -18,7 +18,7 @@ import numpy as np
 
 from tvseg.arguments import check_path
 from tvseg.columns import SpanCrop, crop_spans
-from tvseg.errors import InputError, LenientInputWarning
+from tvseg.errors import InputError, LenientInputWarning, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.corpus import Rows, check_spans
@@ -206,6 +206,6 @@ def crop_show(
 
 def _warn_show(message: str, path, line: int | None) -> None:
     if path is None:
-        warnings.warn(message, LenientInputWarning, stacklevel=4)
+        warnings.warn(message, LenientInputWarning, stacklevel=user_stacklevel())
     else:
         warn(message, path=path, line=line)

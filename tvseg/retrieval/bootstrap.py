@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import FewShowsWarning, UndefinedValueWarning
+from tvseg.errors import FewShowsWarning, UndefinedValueWarning, user_stacklevel
 from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
 from tvseg.retrieval.reductions import metric_table
 from tvseg.retrieval.significance import (
@@ -223,4 +223,4 @@ def _warn_few(n_shows: int, n_systems: int) -> None:
             )
     else:
         return
-    warnings.warn(message, UndefinedValueWarning if n_shows == 1 else FewShowsWarning, stacklevel=3)
+    warnings.warn(message, UndefinedValueWarning if n_shows == 1 else FewShowsWarning, stacklevel=user_stacklevel())

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from tvseg.columns import Segmentation, Segments
-from tvseg.errors import UndefinedValueWarning, UsageError
+from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
 from tvseg.exact import ticks
 from tvseg.metrics import compute
 from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
@@ -214,7 +214,7 @@ def boundaries(
             warnings.warn(
                 f"the {side} has no boundary inside the show: its boundary rate is NaN (0/0)",
                 UndefinedValueWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
     values = compute({"boundary_n_matched": n_m, "boundary_n_hypothesis": n_h, "boundary_n_reference": n_r})
     shown_extent = None

@@ -2,9 +2,8 @@ r"""Chapter-title captioning metrics as VidChapters' ``dvc_eval`` computes them:
 BLEU-1..4 and ROUGE-L at tIoU 0.3/0.5/0.7/0.9, and SODA_c (METEOR).
 
 VidChapters-7M (Yang et al., NeurIPS 2023) reports dense-video-captioning scores of the chapter titles
-with its ``dvc_eval`` package (https://github.com/antoyang/VidChapters, read at commit ``fa3900c6``;
-``dvc_eval/`` is unchanged since ``97914e1c``, the commit :mod:`tvseg.retrieval.chapters` names):
-``eval_dvc.py`` (class ``ANETcaptions``: ``evaluate_tiou``, ``evaluate``; function ``eval_dvc``) and
+with its ``dvc_eval`` package (https://github.com/antoyang/VidChapters, read at commit ``fa3900c6``, as
+:mod:`tvseg.retrieval.chapters`): ``eval_dvc.py`` (class ``ANETcaptions``: ``evaluate_tiou``, ``evaluate``; function ``eval_dvc``) and
 ``eval_soda.py`` with ``SODA/soda.py``, ``SODA/dataset.py``, ``SODA/utils.py`` (SODA, Fujita et al.,
 ECCV 2020). The scorers are pycocoevalcap's (PyPI ``pycocoevalcap`` 1.2; ``dvc_eval`` imports
 ``pycocoevalcap.*``, and its own copies of ``cider`` and ``meteor`` are identical to 1.2's). This module
@@ -80,7 +79,7 @@ from pathlib import Path
 import numpy as np
 
 from tvseg.columns import Segments
-from tvseg.errors import TvsegWarning, UsageError
+from tvseg.errors import TvsegWarning, UsageError, user_stacklevel
 from tvseg.metrics import TIOU_THRESHOLDS, component_kernel
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.titles import has_title
@@ -351,7 +350,7 @@ def wanted(preset: str | None) -> bool:
             f"the captioning metrics of --preset vidchapters (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c) are not "
             f"computed: {missing}",
             TvsegWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
         return False
     return True

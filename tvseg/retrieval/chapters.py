@@ -4,7 +4,7 @@ VidChapters-7M (Yang et al., NeurIPS 2023 Datasets and Benchmarks) scores a pred
 a video with the dense-video-captioning localisation metrics of its ``dvc_eval`` package
 (``dvc_eval/eval_dvc.py`` in https://github.com/antoyang/VidChapters, class ``ANETcaptions``:
 ``iou``, ``evaluate_detection``, ``evaluate_navigation``, ``evaluate``, and the function
-``eval_dvc``; read at commit ``97914e1c``). This module computes them **as that code does**, on
+``eval_dvc``; read at commit ``fa3900c6``). This module computes them **as that code does**, on
 times in integer microseconds (:mod:`tvseg.exact`) instead of floats.
 
 Per video (here: per show) with reference chapters :math:`R_1..R_n` and predicted chapters

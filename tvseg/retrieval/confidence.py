@@ -5,7 +5,10 @@ the **boundary at the segment's start**. The first segment's start is the show's
 boundary, so its score is not used (unless the segment starts inside the evaluated region). A boundary
 that is only a segment's end (a gap follows it, or no segment does) takes the score of the next
 segment's start in the show, the story change it belongs to; with no next segment, or no score, it is
-kept at every threshold (score :math:`+\infty`).
+kept at every threshold (score :math:`+\infty`). The scores are those of the segments as given, before
+any crop: the next segment is the next one in the file even when it lies outside the UEM, whether the
+UEM crops the segments as they are read (``read_segments(uem=)``, ``tvseg evaluate --uem``) or
+:func:`tvseg.evaluate` crops them (``uem=``); a segment whose start a UEM's gap cut keeps its own score.
 
 **The curve.** At a threshold :math:`t` the hypothesis boundaries with score :math:`\ge t` are kept;
 :math:`n_{kept}(t)` is their number and :math:`n_{matched}(t)` the size of a maximum matching of the
@@ -78,6 +81,7 @@ __all__ = [
     "ShardConfidence",
     "SystemConfidence",
     "boundary_scores",
+    "start_scores",
     "accepted",
     "curve",
     "precision_recall",
@@ -154,6 +158,8 @@ def boundary_scores(
     seg_score: ArrayLike,
     b_show: ArrayLike,
     b_time: ArrayLike,
+    *,
+    end_score: ArrayLike | None = None,
 ) -> NDArray[np.float64]:
     """The score of each boundary ``(b_show, b_time)`` from the scores of the segments it was taken from.
 
@@ -164,12 +170,17 @@ def boundary_scores(
         scores (NaN: none).
     b_show, b_time : array
         Boundaries, each a segment's start or end (compared in microseconds).
+    end_score : array, optional
+        The score of the boundary at each segment's end where no segment starts (NaN: none): the score of
+        the segment after it in its show as read, before a crop to a UEM left it out
+        (:meth:`tvseg.columns.SegmentColumns.end_scores`). Default: the next segment's score in the show.
 
     Returns
     -------
     ndarray of float
-        The score of the segment starting at the boundary; for an end where no segment starts, the next
-        segment's score in the show; ``+inf`` where there is none, or it is NaN (kept at every threshold).
+        The score of the segment starting at the boundary; for an end where no segment starts, the end
+        score of the segment ending there; ``+inf`` where there is none, or it is NaN (kept at every
+        threshold).
     """
     seg_show = np.asarray(seg_show, dtype=np.int64)
     start_t = ticks(np.asarray(seg_start, dtype=float))
@@ -179,14 +190,39 @@ def boundary_scores(
     n = len(start_t)
     if len(b_t) == 0 or n == 0:
         return np.full(len(b_t), np.inf)
+    if end_score is None:
+        following = np.append(score[1:], np.nan)
+        following[np.append(seg_show[1:] != seg_show[:-1], True)] = np.nan
+    else:
+        following = np.asarray(end_score, dtype=float)
     # the last segment starting at or before the boundary: it starts there, or it is the one ending there
     last = count_before(seg_show, start_t.astype(float), b_show, b_t.astype(float), inclusive=True) - 1
     safe = np.clip(last, 0, n - 1)
-    starts_here = (last >= 0) & (seg_show[safe] == b_show) & (start_t[safe] == b_t)
-    nxt = np.where(starts_here, safe, np.minimum(last + 1, n - 1))
-    has = (last + 1 < n) | starts_here
-    has &= seg_show[nxt] == b_show
-    out = np.where(has, score[nxt], np.inf)
+    found = (last >= 0) & (seg_show[safe] == b_show)
+    starts_here = found & (start_t[safe] == b_t)
+    out = np.where(starts_here, score[safe], np.where(found, following[safe], np.inf))
+    return np.where(np.isnan(out), np.inf, out)
+
+
+def start_scores(
+    seg_show: ArrayLike, seg_start: ArrayLike, seg_score: ArrayLike, b_show: ArrayLike, b_time: ArrayLike
+) -> NDArray[np.float64]:
+    """The score of the segment each cropped segment's start ``(b_show, b_time)`` lies in (the last one of the
+    show starting at or before it): a segment whose start a UEM's gap cut keeps its own score, the
+    confidence of its story change (``+inf`` where there is none, or it is NaN).
+
+    ``seg_show, seg_start, seg_score``: the segments as given, sorted by ``(show, start)``, disjoint within
+    a show (:func:`boundary_scores`)."""
+    seg_show = np.asarray(seg_show, dtype=np.int64)
+    start_t = ticks(np.asarray(seg_start, dtype=float)).astype(float)
+    score = np.asarray(seg_score, dtype=float)
+    b_show = np.asarray(b_show, dtype=np.int64)
+    b_t = ticks(np.asarray(b_time, dtype=float)).astype(float)
+    if len(b_t) == 0 or len(score) == 0:
+        return np.full(len(b_t), np.inf)
+    last = count_before(seg_show, start_t, b_show, b_t, inclusive=True) - 1
+    safe = np.clip(last, 0, len(score) - 1)
+    out = np.where((last >= 0) & (seg_show[safe] == b_show), score[safe], np.inf)
     return np.where(np.isnan(out), np.inf, out)
 
 
@@ -540,14 +576,14 @@ def shard_confidence(p: Any, name: str, scores: Any, *, probe_runs: Any = None) 
     given = getattr(p, "scores", {}).get(name)
     if given is None:
         return None
-    seg_show, seg_start, seg_end, seg_score = given
+    seg_show, seg_start, seg_end, seg_score, end_score = given
     r_show, r_time, h_show, h_time = scores.boundaries
-    b_score = boundary_scores(seg_show, seg_start, seg_end, seg_score, h_show, h_time)
+    b_score = boundary_scores(seg_show, seg_start, seg_end, seg_score, h_show, h_time, end_score=end_score)
     flags = accepted(r_show, r_time, h_show, h_time, b_score, tolerance=p.settings.tolerance)
     probes = None
     with_units = p.units is not None or p.settings.units == "frames"
     if probe_runs is not None and with_units and p.settings.convention != "chunkseg":
         hyp = p.systems[name]
-        start_score = boundary_scores(seg_show, seg_start, seg_end, seg_score, hyp.show, hyp.start)
+        start_score = start_scores(seg_show, seg_start, seg_score, hyp.show, hyp.start)
         probes = probe_runs(p, hyp, start_score)
     return ShardConfidence(b_score, flags, len(r_time), probes)

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.columns import Segmentation, Segments
-from tvseg.errors import UndefinedValueWarning, UsageError
+from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, above, ratio
 from tvseg.metrics import compute
 from tvseg.retrieval.chapters import overlapping_pairs
@@ -343,7 +343,11 @@ def coverage(
     ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
     for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
         if n == 0:
-            warnings.warn(f"the {side} has no segment: its rates are NaN (0/0)", UndefinedValueWarning, stacklevel=2)
+            warnings.warn(
+                f"the {side} has no segment: its rates are NaN (0/0)",
+                UndefinedValueWarning,
+                stacklevel=user_stacklevel(),
+            )
     pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
     sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
     totals: dict[str, Any] = {key: int(value) if key.startswith("n_") else value for key, value in sums.items()}

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tvseg.errors import ApproximationWarning
+from tvseg.errors import ApproximationWarning, user_stacklevel
 from tvseg.exact import tick, ticks
 
 __all__ = ["match_boundaries", "BoundaryMatching", "BAND_LIMIT"]
@@ -280,7 +280,7 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int) -> np.ndarray:
             f"number of matched boundaries is exact (a maximum matching), but the pairs may not have the "
             f"smallest total distance",
             ApproximationWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     solve = (band > 1) & ~big
     if not solve.any():

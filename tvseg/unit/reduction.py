@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from tvseg.errors import LenientInputWarning, UndefinedValueWarning
+from tvseg.errors import LenientInputWarning, UndefinedValueWarning, user_stacklevel
 from tvseg.rates import rate
 from tvseg.unit.windows import segmentation_cost
 
@@ -185,7 +185,9 @@ def reduce_unit_parts(
             elif undefined and order not in first_nan:
                 first_nan[order] = (show + first, order, message)
     for _, order, message in sorted(events + list(first_nan.values()), key=lambda e: e[:2]):
-        warnings.warn(message, LenientInputWarning if order < 0 else UndefinedValueWarning, stacklevel=3)
+        warnings.warn(
+            message, LenientInputWarning if order < 0 else UndefinedValueWarning, stacklevel=user_stacklevel()
+        )
     if sum(part.scored.size for part in parts) == 0:
         return pd.DataFrame.from_dict({}, orient="index").reindex(shows), {}
     if len(parts) == 1:
@@ -205,7 +207,7 @@ def reduce_unit_parts(
     values, nan = unit_metrics({key: np.array([v]) for key, v in total.items()})
     for w in _NAN_WARNINGS if undefined else ():
         if nan[w][0]:
-            warnings.warn(f"{w} is 0/0 (NaN)", UndefinedValueWarning, stacklevel=3)
+            warnings.warn(f"{w} is 0/0 (NaN)", UndefinedValueWarning, stacklevel=user_stacklevel())
     return per_show, {key: float(v[0]) for key, v in values.items()}
 
 

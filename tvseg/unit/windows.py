@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from tvseg.errors import InputError, UndefinedValueWarning
+from tvseg.errors import InputError, UndefinedValueWarning, user_stacklevel
 from tvseg.rates import rate
 from tvseg.unit.conventions import (
     Geometry,
@@ -391,7 +391,11 @@ def _no_window(g: Geometry, convention: str, metric: str, equal: bool = False) -
     when it returns none."""
     value = float(no_window_value(convention, metric, np.array([g.divisor]), equal)[0])
     if math.isnan(value):
-        warnings.warn(f"{metric}: no window of k={g.k} fits in the text (NaN)", UndefinedValueWarning, stacklevel=3)
+        warnings.warn(
+            f"{metric}: no window of k={g.k} fits in the text (NaN)",
+            UndefinedValueWarning,
+            stacklevel=user_stacklevel(),
+        )
     return value
 
 
@@ -735,6 +739,10 @@ def cseg(
     p_fa = rate(int(c.false_alarm[0]), int(c.windows[0] - c.in_reference[0]))
     if math.isnan(p_miss) or math.isnan(p_fa):
         which = "P_miss" if math.isnan(p_miss) else "P_fa"
-        warnings.warn(f"cseg: {which} is 0/0 with k={int(np.ravel(g.k)[0])} (NaN)", UndefinedValueWarning, stacklevel=2)
+        warnings.warn(
+            f"cseg: {which} is 0/0 with k={int(np.ravel(g.k)[0])} (NaN)",
+            UndefinedValueWarning,
+            stacklevel=user_stacklevel(),
+        )
         return math.nan
     return segmentation_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
