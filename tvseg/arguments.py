@@ -25,11 +25,11 @@ from tvseg.pyannote_objects import is_annotation, is_timeline
 __all__ = [
     "SEGMENTATION",
     "got",
+    "refused",
     "check_path",
     "check_segmentations",
     "check_systems",
     "check_annotations",
-    "check_settings",
     "check_uem",
     "check_units",
     "check_metadata",
@@ -54,7 +54,8 @@ def got(value: Any) -> str:
     return f"{article} {kind}"
 
 
-def _refused(name: str, accepted: str, value: Any, *, option: bool = False) -> InputError | UsageError:
+def refused(name: str, accepted: str, value: Any, *, option: bool = False) -> InputError | UsageError:
+    """The error for argument ``name``: what it must be, what it got; a ``UsageError`` for an option."""
     message = f"{name} must be {accepted}, got {got(value)}"
     return UsageError(message) if option else InputError(message)
 
@@ -62,7 +63,7 @@ def _refused(name: str, accepted: str, value: Any, *, option: bool = False) -> I
 def check_path(name: str, value: Any) -> None:
     """``value`` is a path: a ``str`` or an ``os.PathLike`` (a :class:`pathlib.Path`)."""
     if not isinstance(value, (str, os.PathLike)):
-        raise _refused(name, "a path (a str or a pathlib.Path)", value)
+        raise refused(name, "a path (a str or a pathlib.Path)", value)
 
 
 def _is_segmentation(value: Any) -> bool:
@@ -84,18 +85,18 @@ def check_segmentations(name: str, value: Any) -> None:
 
     accepted = f"a mapping {{show id: segmentation}} (a segmentation: {SEGMENTATION})"
     if not isinstance(value, Mapping):
-        raise _refused(name, accepted, value)
+        raise refused(name, accepted, value)
     if isinstance(value, Columns):
         return
     for show, segmentation in value.items():
         if not _is_segmentation(segmentation):
-            raise _refused(f"{name}[{show!r}]", SEGMENTATION, segmentation)
+            raise refused(f"{name}[{show!r}]", SEGMENTATION, segmentation)
 
 
 def check_systems(name: str, value: Any, *, kind: str = "system") -> None:
     """``value`` maps names (of systems, of annotators: ``kind``) to ``{show id: segmentation}`` mappings."""
     if not isinstance(value, Mapping):
-        raise _refused(name, f"a mapping {{{kind} name: {{show id: segmentation}}}}", value)
+        raise refused(name, f"a mapping {{{kind} name: {{show id: segmentation}}}}", value)
     for system, segmentations in value.items():
         check_segmentations(f"{name}[{system!r}]", segmentations)
 
@@ -106,22 +107,12 @@ def check_annotations(name: str, value: Any, *, optional: bool = False) -> None:
     if value is None and optional:
         return
     if not isinstance(value, Mapping):
-        raise _refused(name, accepted, value)
+        raise refused(name, accepted, value)
     for show, annotation in value.items():
         if not isinstance(show, str):
-            raise _refused(f"a show id of {name}", "a str", show)
+            raise refused(f"a show id of {name}", "a str", show)
         if not is_annotation(annotation):
-            raise _refused(f"{name}[{show!r}]", "a pyannote.core Annotation", annotation)
-
-
-def check_settings(value: Any) -> None:
-    """``value`` is None or a :class:`~tvseg.settings.Settings` (a dict is refused, saying how to make one
-    of it: one kind of settings object, checked once, is what the signature and the JSON describe)."""
-    from tvseg.settings import Settings
-
-    if value is not None and not isinstance(value, Settings):
-        hint = " (for a dict of options, give tvseg.Settings(**options))" if isinstance(value, Mapping) else ""
-        raise _refused("settings", f"a tvseg.Settings or None{hint}", value, option=True)
+            raise refused(f"{name}[{show!r}]", "a pyannote.core Annotation", annotation)
 
 
 def check_uem(value: Any) -> None:
@@ -130,16 +121,16 @@ def check_uem(value: Any) -> None:
     if value is None:
         return
     if not isinstance(value, Mapping):
-        raise _refused("uem", accepted, value)
+        raise refused("uem", accepted, value)
     for show, timeline in value.items():
         if timeline is not None and not is_timeline(timeline):
-            raise _refused(f"uem[{show!r}]", "a pyannote.core Timeline", timeline)
+            raise refused(f"uem[{show!r}]", "a pyannote.core Timeline", timeline)
 
 
 def check_units(value: Any) -> None:
     """``value`` is None or maps show ids to units (each checked where it is read)."""
     if value is not None and not isinstance(value, Mapping):
-        raise _refused(
+        raise refused(
             "units", "a mapping {show id: DataFrame of start, end} (as tvseg.read_units returns) or None", value
         )
 
@@ -149,7 +140,7 @@ def check_metadata(value: Any) -> None:
     import pandas as pd
 
     if value is not None and not isinstance(value, pd.DataFrame):
-        raise _refused(
+        raise refused(
             "metadata", "a pandas DataFrame indexed by show id (as tvseg.read_metadata returns) or None", value
         )
 
@@ -158,15 +149,15 @@ def check_tolerances(name: str, value: Any) -> None:
     """``value`` is a sequence of tolerances: finite numbers of seconds in ``[0, MAX_SECONDS]``."""
     one = f"a number of seconds in [0, {MAX_SECONDS:,.0f}]"
     if not isinstance(value, (list, tuple, range, np.ndarray)) or (isinstance(value, np.ndarray) and value.ndim != 1):
-        raise _refused(name, f"a sequence of numbers of seconds in [0, {MAX_SECONDS:,.0f}]", value, option=True)
+        raise refused(name, f"a sequence of numbers of seconds in [0, {MAX_SECONDS:,.0f}]", value, option=True)
     for i, tolerance in enumerate(value):
         if isinstance(tolerance, (bool, np.bool_)) or not isinstance(tolerance, numbers.Real):
-            raise _refused(f"{name}[{i}]", one, tolerance, option=True)
+            raise refused(f"{name}[{i}]", one, tolerance, option=True)
         if not math.isfinite(tolerance) or not 0 <= float(tolerance) <= MAX_SECONDS:
-            raise _refused(f"{name}[{i}]", one, tolerance, option=True)
+            raise refused(f"{name}[{i}]", one, tolerance, option=True)
 
 
 def check_flag(name: str, value: Any) -> None:
     """``value`` is True or False."""
     if not isinstance(value, (bool, np.bool_)):
-        raise _refused(name, "True or False", value, option=True)
+        raise refused(name, "True or False", value, option=True)

@@ -27,7 +27,6 @@ from tvseg.arguments import (
     check_flag,
     check_metadata,
     check_segmentations,
-    check_settings,
     check_systems,
     check_tolerances,
     check_uem,
@@ -48,7 +47,7 @@ from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
-from tvseg.settings import Settings
+from tvseg.settings import Settings, check_settings
 from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from tvseg.arguments import refused
 from tvseg.errors import UsageError
 from tvseg.unit.conventions import CONVENTIONS
 
-__all__ = ["Settings", "CONVENTIONS"]
+__all__ = ["Settings", "CONVENTIONS", "check_settings"]
 
 PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama")
 """The presets of :mod:`tvseg.presets` (a layer above: it holds their values)."""
@@ -191,3 +193,11 @@ def _show(name: str, value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def check_settings(value: Any) -> None:
+    """``value`` is None or a :class:`~tvseg.settings.Settings` (a dict is refused, saying how to make one
+    of it: one kind of settings object, checked once, is what the signature and the JSON describe)."""
+    if value is not None and not isinstance(value, Settings):
+        hint = " (for a dict of options, give tvseg.Settings(**options))" if isinstance(value, Mapping) else ""
+        raise refused("settings", f"a tvseg.Settings or None{hint}", value, option=True)
