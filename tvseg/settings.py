@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tvseg.arguments import refused
 from tvseg.errors import UsageError
 from tvseg.unit.conventions import CONVENTIONS
 
@@ -199,5 +198,7 @@ def check_settings(value: Any) -> None:
     """``value`` is None or a :class:`~tvseg.settings.Settings` (a dict is refused, saying how to make one
     of it: one kind of settings object, checked once, is what the signature and the JSON describe)."""
     if value is not None and not isinstance(value, Settings):
+        from tvseg.arguments import refused  # here: it imports numpy, which --help never imports
+
         hint = " (for a dict of options, give tvseg.Settings(**options))" if isinstance(value, Mapping) else ""
         raise refused("settings", f"a tvseg.Settings or None{hint}", value, option=True)
