@@ -118,6 +118,9 @@ def test_a_killed_html_run_leaves_the_old_outputs_and_no_temporary_folder(tmp_pa
     old = snapshot(out)
     old_id = json.loads(old["x.json"])["run_id"]
     assert f'<code class="run">{old_id}</code>' in old["rep/index.html"].decode()
+    # The swap exchanges the two folders' names: the temporary name then holds the old report, being removed.
+    # Its pages are not the new run's: only a temporary folder other than the old report counts below.
+    old_folder = (out / "rep").stat().st_ino
 
     # the second run's numbers differ (boundaries 10 s late): its pages cannot be taken for the old ones
     process = subprocess.Popen(
@@ -131,13 +134,18 @@ def test_a_killed_html_run_leaves_the_old_outputs_and_no_temporary_folder(tmp_pa
     try:
 
         def first_page_written() -> bool:
-            return any(
-                any((tmp / "shows").glob("*.html")) for tmp in out.glob(".rep.tmp-*") if (tmp / "shows").is_dir()
-            )
+            for tmp in out.glob(".rep.tmp-*"):
+                try:
+                    if tmp.stat().st_ino != old_folder and any((tmp / "shows").glob("*.html")):
+                        return True
+                except FileNotFoundError:  # removed meanwhile
+                    continue
+            return False
 
         wait_for(first_page_written, "the first show page", process)
         process.send_signal(signal.SIGSTOP)
         assert list(out.glob(".rep.tmp-*")), "the report was still being written when stopped"
+        assert (out / "rep").stat().st_ino == old_folder, "stopped after the new report took the old one's place"
         process.send_signal(sent)
         process.send_signal(signal.SIGCONT)
         _, stderr = process.communicate(timeout=TIMEOUT)
