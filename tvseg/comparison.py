@@ -13,9 +13,9 @@ compared metric by metric over the shows both have:
 
       p = \frac{\#\{f \in \{-1, 1\}^n : |\bar{d^f}| \ge |\bar d|\}}{2^n},\quad \bar{d^f} = \frac{1}{n}\sum_s f_s d_s,
 
-  exact by enumeration up to :data:`~tvseg.retrieval.significance.EXACT_MAX_SHOWS` shows (as
-  :mod:`tvseg.retrieval.significance` tests two systems); beyond, the **paired bootstrap** of
-  :mod:`tvseg.retrieval.bootstrap`: ``resamples`` resamples of the common shows with replacement (seeded,
+  exact by enumeration up to :data:`~tvseg.significance.EXACT_MAX_SHOWS` shows (as
+  :mod:`tvseg.significance` tests two systems); beyond, the **paired bootstrap** of
+  :mod:`tvseg.significance`: ``resamples`` resamples of the common shows with replacement (seeded,
   the same draws for every metric; each resample's mean over its shows where the metric is defined), the
   resampled mean differences centred on their mean, :math:`p = (1 + \#\{b : |\bar d_b - \bar{\bar d}| \ge
   |\bar d|\}) / (1 + B)`, never below :math:`2/2^n`. Holm's step-down correction over the metrics tested
@@ -38,8 +38,7 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.metrics import METRICS
-from tvseg.retrieval.bootstrap import bootstrap_p_value
-from tvseg.retrieval.significance import EXACT_MAX_SHOWS, TOLERANCE, holm, sign_flips, smallest_p_value
+from tvseg.significance import EXACT_MAX_SHOWS, TOLERANCE, bootstrap_p_value, holm, sign_flips, smallest_p_value
 
 __all__ = [
     "compare_results",
@@ -86,7 +85,7 @@ def paired_sign_flip(differences: Sequence[float]) -> float:
     """Exact two-sided p-value of the mean of ``differences`` over every assignment of their signs.
 
     :math:`\\#\\{f \\in \\{-1, 1\\}^n : |\\bar{d^f}| \\ge |\\bar d| - \\epsilon\\} / 2^n` with the rounding
-    tolerance :math:`\\epsilon` of :mod:`tvseg.retrieval.significance`; NaN with no difference. Enumerates
+    tolerance :math:`\\epsilon` of :mod:`tvseg.significance`; NaN with no difference. Enumerates
     :math:`2^n` assignments: for up to :data:`EXACT_MAX_SHOWS` differences.
     """
     d = np.asarray(differences, dtype=float)
