@@ -1,7 +1,7 @@
 r"""Significance over shows: the paired bootstrap, the exact sign-flip test, Holm's correction, the policy.
 
 One module for every test over shows: ``evaluate``'s intervals and pairs of systems (:func:`paired_bootstrap`),
-the annotators' intervals, and ``tvseg compare``'s per-show changes.
+the annotators' intervals, and ``tvseg compare``'s per-show changes (:func:`mean_tests`).
 
 **Paired bootstrap** (Koehn 2004). A corpus score pools additive per-show components
 (:mod:`tvseg.retrieval.corpus`), so a resample of the :math:`S` shows needs no re-scoring: draw :math:`S`
@@ -77,7 +77,9 @@ __all__ = [
     "sign_flip_p_value",
     "resampled_sums",
     "bootstrap_p_value",
+    "bootstrap_means",
     "paired_bootstrap",
+    "mean_tests",
     "smallest_p_value",
     "holm",
     "which_test",
@@ -176,6 +178,67 @@ def bootstrap_p_value(d: np.ndarray, delta: float, floor: float) -> float:
         return float("nan")
     p = float((1 + np.sum(np.abs(d - d.mean()) >= abs(delta))) / (1 + len(d)))
     return p if p >= floor else floor
+
+
+def bootstrap_means(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0) -> np.ndarray:
+    """The mean per-show difference of each metric in each bootstrap resample of the shows.
+
+    Parameters
+    ----------
+    differences : numpy.ndarray
+        ``(shows, metrics)``: each show's difference on each metric, NaN where undefined.
+    resamples, seed : int
+        As in :func:`resampled_sums` (the same draws for every metric).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(resamples, metrics)``: the mean over the drawn shows where the metric is defined (NaN where none is).
+    """
+    d = np.asarray(differences, dtype=float)
+    defined = ~np.isnan(d)
+    sums, counts = resampled_sums([np.where(defined, d, 0.0), defined.astype(float)], resamples=resamples, seed=seed)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sums / counts
+
+
+def mean_tests(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0) -> tuple[np.ndarray, list]:
+    """The two-sided p-value of the mean of each metric's per-show differences, and its test.
+
+    Parameters
+    ----------
+    differences : numpy.ndarray
+        ``(shows, metrics)``: each show's difference on each metric, NaN where undefined (left out).
+    resamples, seed : int
+        The paired bootstrap's (:func:`bootstrap_means`: the same draws over every show for every metric).
+
+    Returns
+    -------
+    p_values : numpy.ndarray
+        Per metric, over its :math:`n` defined differences: the exact sign-flip test with
+        :math:`\\delta^f = \\frac{1}{n}\\sum_s (1 - 2 f_s) d_s` up to :data:`EXACT_MAX_SHOWS`, the paired bootstrap
+        of the mean (:func:`bootstrap_p_value`, never below :math:`2/2^n`) beyond; NaN below two differences
+        or without resamples.
+    tests : list
+        Per metric, :func:`which_test` of its :math:`n`.
+    """
+    d = np.asarray(differences, dtype=float)
+    defined = ~np.isnan(d)
+    tested = defined.sum(axis=0)
+    tests = [which_test(int(n)) for n in tested]
+    p_values = np.full(d.shape[1], np.nan)
+    for j, test in enumerate(tests):
+        if test == "exact sign-flip":
+            column = d[defined[:, j], j]
+            flipped = (1.0 - 2.0 * sign_flips(len(column))) @ column / len(column)
+            p_values[j] = sign_flip_p_value(flipped, float(column.mean()))
+    resampled = [j for j, test in enumerate(tests) if test == "paired bootstrap"]
+    if resampled and resamples > 0:
+        means = bootstrap_means(d[:, resampled], resamples=resamples, seed=seed)
+        for column, j in enumerate(resampled):
+            observed = float(d[defined[:, j], j].mean())
+            p_values[j] = bootstrap_p_value(means[:, column], observed, smallest_p_value(int(tested[j])))
+    return p_values, tests
 
 
 def paired_bootstrap(
