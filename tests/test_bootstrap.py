@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tvseg.retrieval.bootstrap import paired_bootstrap
+from tvseg.significance import paired_bootstrap
 
 
 def components(correct, n=10, shows=20):

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from tvseg.cli import main
-from tvseg.comparison import bootstrap_means, compare_results, paired_sign_flip, paired_test, settings_changed
+from tvseg.comparison import compare_results, settings_changed
+from tvseg.significance import bootstrap_means, mean_tests
 
 
 def _result(shows, corpus, signature="sig-1", system="a"):
@@ -63,24 +64,41 @@ def test_the_changes_the_test_and_the_shows_that_moved():
     # max(0.75, min(1, 1 * 1)) = 1
     assert cov_d["p_value_holm"] == pytest.approx(0.75) and pk["p_value_holm"] == 1.0
     n_ref = next(m for m in c["metrics"] if m["metric"] == "n_reference")
-    assert n_ref["difference"] == 2 and n_ref["shows"] == 0 and n_ref["test"] == "none"
+    assert n_ref["difference"] == 2 and n_ref["shows"] == 0 and n_ref["test"] is None
     assert any("only in the old result" in w for w in c["warnings"])
     assert any("different settings" in w for w in c["warnings"])
+
+
+def _test(differences, **options):
+    """The p-value and test of one metric's per-show differences."""
+    p, tests = mean_tests(np.array(differences, dtype=float)[:, None], **options)
+    return float(p[0]), tests[0]
 
 
 def test_the_paired_bootstrap_past_twelve_shows():
     # 20 equal differences: every resample's mean is 0.1, centred 0, never >= 0.1: p = (1 + 0) / (1 + 999),
     # above the floor 2 / 2^20
-    assert paired_test([0.1] * 20, resamples=999, seed=1) == (pytest.approx(1 / 1000), "paired bootstrap")
+    assert _test([0.1] * 20, resamples=999, seed=1) == (pytest.approx(1 / 1000), "paired bootstrap")
     # 13 differences of 0: the observed mean is 0 and every centred resample reaches it: p = 1000 / 1000
-    assert paired_test([0.0] * 13, resamples=999) == (1.0, "paired bootstrap")
+    assert _test([0.0] * 13, resamples=999) == (1.0, "paired bootstrap")
     # 12 shows: still the exact test; 6 of +0.1 and 6 of -0.1 have mean 0: every assignment reaches it
-    assert paired_test([0.1, -0.1] * 6) == (1.0, "exact sign-flip")
-    assert paired_sign_flip([0.1, -0.1] * 3) == 1.0
+    assert _test([0.1, -0.1] * 6) == (1.0, "exact sign-flip")
+    assert _test([0.1, -0.1] * 3) == (1.0, "exact sign-flip")
     # 5 differences of +1: only the all-plus and all-minus assignments have |mean| 1: 2 / 32
-    assert paired_sign_flip([1.0] * 5) == float(Fraction(2, 32))
-    p, test = paired_test([0.3])  # one show: nothing over shows can vary
-    assert test == "none" and p != p
+    assert _test([1.0] * 5) == (float(Fraction(2, 32)), "exact sign-flip")
+    p, test = _test([0.3])  # one show: nothing over shows can vary
+    assert test is None and p != p
+
+
+def test_each_metric_is_tested_over_its_defined_differences():
+    # column 0: 3 shows, differences 1, 1, -1 (mean 1/3); the 8 sign assignments' sums: +-3 (2 of them,
+    # |mean| 1) and +-1 (6, |mean| 1/3): all 8 reach 1/3, p = 1. Column 1: show 2 undefined, left out: 2
+    # differences 2, 2 (mean 2); sums +-4 (2 of 4 reach |mean| 2) and 0 (2 do not): p = 2/4. Column 2: one
+    # defined difference, no test.
+    d = [[1.0, 2.0, np.nan], [1.0, 2.0, 5.0], [-1.0, np.nan, np.nan]]
+    p, tests = mean_tests(np.array(d))
+    assert tests == ["exact sign-flip", "exact sign-flip", None]
+    assert p[0] == 1.0 and p[1] == float(Fraction(2, 4)) and p[2] != p[2]
 
 
 def test_the_bootstrap_means_are_those_of_the_drawn_shows():
@@ -117,6 +135,11 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     )
     written = json.loads(out.read_text())
     assert [m["show"] for m in written["moved"]] == ["s4", "s1"]
+    # the count has no test: null in the JSON, as evaluate's pairs; "none" in the page's test column
+    assert next(m for m in written["metrics"] if m["metric"] == "n_reference")["test"] is None
+    assert main(["compare", str(old), str(new), "--html", str(tmp_path / "page")]) == 0
+    html = (tmp_path / "page" / "index.html").read_text()
+    assert "<td>0</td><td>-</td><td>-</td><td>-</td><td>none</td></tr>" in html
 
 
 def test_two_systems_of_one_result(tmp_path, capsys):

@@ -24,8 +24,7 @@ from tvseg.errors import TvsegWarning
 from tvseg.report.adapter import ResultPages
 from tvseg.report.render import render_index
 from tvseg.report.summary import sentences, summary_sentences
-from tvseg.retrieval.bootstrap import paired_bootstrap
-from tvseg.retrieval.significance import holm
+from tvseg.significance import holm, paired_bootstrap
 
 # --- helpers ------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ reference and, as hypotheses, the systems and every other annotator. From these 
   that are not symmetric, Pk with its reference-sized window, are taken both ways), pooled over the
   pairs and shows; the mean, minimum and maximum over the pairs; and each pair's value;
 * bootstrap intervals over shows of the pooled values and of the ceiling (one draw of the shows for all
-  of them: :func:`tvseg.retrieval.bootstrap.paired_bootstrap`);
+  of them: :func:`tvseg.significance.paired_bootstrap`);
 * each system's **share of the ceiling**: its pooled value over the ceiling's for a metric where higher
   is better, the ceiling's over its own for an error rate (Pk, WindowDiff): "system X reaches 84 % of the
   annotators' agreement on CovN".
@@ -196,7 +196,7 @@ def _share(system: dict[str, Any], ceiling: dict[str, Any]) -> dict[str, Any]:
 def combine(results: Mapping[str, Any], *, systems, annotators) -> AnnotatorsResult:
     """The :class:`AnnotatorsResult` of one evaluation per annotator (``results[a]``: against ``a``, its
     hypotheses the ``systems`` and the other ``annotators``)."""
-    from tvseg.retrieval.bootstrap import paired_bootstrap
+    from tvseg.significance import paired_bootstrap
 
     annotators = tuple(sorted(annotators))
     systems = tuple(systems)

@@ -6,21 +6,11 @@ compared metric by metric over the shows both have:
 - the corpus (pooled) value of each metric in both, and their difference;
 - the mean over the common shows of each show's difference :math:`d_s = n_s - o_s` (the macro change;
   shows where either value is undefined, null in the JSON, are left out of that metric), with the
-  two-sided p-value of the **paired sign-flip test** on those differences: under the null hypothesis that
-  the two runs are exchangeable on every show, each :math:`d_s` is as likely to have the other sign, and
-
-  .. math::
-
-      p = \frac{\#\{f \in \{-1, 1\}^n : |\bar{d^f}| \ge |\bar d|\}}{2^n},\quad \bar{d^f} = \frac{1}{n}\sum_s f_s d_s,
-
-  exact by enumeration up to :data:`~tvseg.retrieval.significance.EXACT_MAX_SHOWS` shows (as
-  :mod:`tvseg.retrieval.significance` tests two systems); beyond, the **paired bootstrap** of
-  :mod:`tvseg.retrieval.bootstrap`: ``resamples`` resamples of the common shows with replacement (seeded,
-  the same draws for every metric; each resample's mean over its shows where the metric is defined), the
-  resampled mean differences centred on their mean, :math:`p = (1 + \#\{b : |\bar d_b - \bar{\bar d}| \ge
-  |\bar d|\}) / (1 + B)`, never below :math:`2/2^n`. Holm's step-down correction over the metrics tested
-  (one family) is given beside each p-value. The test is on the per-show values (the macro mean): a
-  result's JSON holds no per-show components, so the pooled values are compared, not tested;
+  two-sided p-value of a paired test on those differences (:func:`tvseg.significance.mean_tests`: the exact
+  sign-flip test up to 12 shows, the paired bootstrap of the mean beyond, as ``tvseg evaluate`` tests two
+  systems) and Holm's correction over the metrics tested (one family). The test is on the per-show values
+  (the macro mean): a result's JSON holds no per-show components, so the pooled values are compared, not
+  tested;
 - the shows whose value of one metric (``metric``: ``cov_d`` by default) moved most, by the absolute
   difference, largest first (ties in show order).
 
@@ -38,24 +28,16 @@ import numpy as np
 
 from tvseg.errors import InputError, UsageError
 from tvseg.metrics import METRICS
-from tvseg.retrieval.bootstrap import bootstrap_p_value
-from tvseg.retrieval.significance import EXACT_MAX_SHOWS, TOLERANCE, holm, sign_flips, smallest_p_value
+from tvseg.significance import holm, mean_tests
 
 __all__ = [
     "compare_results",
     "system_of",
     "per_show_values",
-    "paired_sign_flip",
-    "bootstrap_means",
-    "paired_bootstrap_p",
-    "paired_test",
-    "which_test",
     "settings_changed",
 ]
 
 DEFAULT_METRIC = "cov_d"
-BLOCK_DRAWS = 1 << 22
-"""Show indices drawn at a time by the bootstrap (a block of resamples holds at most this many)."""
 
 
 def system_of(document: Mapping[str, Any], name: str | None, *, path: str) -> tuple[str, Mapping[str, Any]]:
@@ -80,87 +62,6 @@ def system_of(document: Mapping[str, Any], name: str | None, *, path: str) -> tu
         if not isinstance(values, Mapping):
             raise InputError(f"system {name!r}, show {show!r}: not an object of metric values", path=path)
     return name, system
-
-
-def paired_sign_flip(differences: Sequence[float]) -> float:
-    """Exact two-sided p-value of the mean of ``differences`` over every assignment of their signs.
-
-    :math:`\\#\\{f \\in \\{-1, 1\\}^n : |\\bar{d^f}| \\ge |\\bar d| - \\epsilon\\} / 2^n` with the rounding
-    tolerance :math:`\\epsilon` of :mod:`tvseg.retrieval.significance`; NaN with no difference. Enumerates
-    :math:`2^n` assignments: for up to :data:`EXACT_MAX_SHOWS` differences.
-    """
-    d = np.asarray(differences, dtype=float)
-    n = len(d)
-    if n == 0:
-        return float("nan")
-    observed = abs(float(d.mean()))
-    margin = TOLERANCE * max(1.0, observed)
-    signs = 1.0 - 2.0 * sign_flips(n)
-    means = np.abs(signs @ d) / n
-    return float(np.sum(means >= observed - margin) / len(means))
-
-
-def bootstrap_means(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0) -> np.ndarray:
-    """The mean per-show difference of each metric in each bootstrap resample of the shows.
-
-    Parameters
-    ----------
-    differences : numpy.ndarray
-        ``(shows, metrics)``: each show's difference on each metric, NaN where undefined.
-    resamples, seed : int
-        The resamples drawn (``numpy.random.default_rng(seed)``): each draws as many shows as there are,
-        with replacement, the same draws for every metric (paired), a block of resamples at a time.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(resamples, metrics)``: the mean over the drawn shows where the metric is defined (NaN where
-        none is).
-    """
-    d = np.asarray(differences, dtype=float)
-    n = d.shape[0]
-    defined = ~np.isnan(d)
-    values, weights_of = np.where(defined, d, 0.0), defined.astype(float)
-    sums, counts = np.empty((resamples, d.shape[1])), np.empty((resamples, d.shape[1]))
-    rng = np.random.default_rng(seed)
-    block = max(1, min(200, BLOCK_DRAWS // max(n, 1)))
-    for done in range(0, resamples, block):
-        size = min(block, resamples - done)
-        # a resample's weights: how often each show was drawn
-        drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-        weights = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(float)
-        sums[done : done + size] = weights @ values
-        counts[done : done + size] = weights @ weights_of
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return sums / counts
-
-
-def paired_bootstrap_p(differences: Sequence[float], *, resamples: int = 1000, seed: int = 0) -> float:
-    """The paired bootstrap's two-sided p-value of the mean of ``differences`` (see the module docstring):
-    :func:`bootstrap_means` centred, never below :math:`2/2^n`. NaN with no difference or no resample."""
-    d = np.asarray(differences, dtype=float)
-    if len(d) == 0 or resamples <= 0:
-        return float("nan")
-    means = bootstrap_means(d[:, None], resamples=resamples, seed=seed)[:, 0]
-    return bootstrap_p_value(means, float(d.mean()), smallest_p_value(len(d)))
-
-
-def which_test(n: int) -> str:
-    """The test of the mean of ``n`` per-show differences: ``"none"`` below two, ``"exact sign-flip"`` up to
-    :data:`EXACT_MAX_SHOWS`, ``"paired bootstrap"`` beyond."""
-    return "none" if n < 2 else "exact sign-flip" if n <= EXACT_MAX_SHOWS else "paired bootstrap"
-
-
-def paired_test(differences: Sequence[float], *, resamples: int = 1000, seed: int = 0) -> tuple[float, str]:
-    """The p-value of the mean of the per-show ``differences`` and the test's name (:func:`which_test`): the
-    exact sign-flip test (:func:`paired_sign_flip`) or the paired bootstrap (:func:`paired_bootstrap_p`);
-    NaN with fewer than two."""
-    test = which_test(len(differences))
-    if test == "exact sign-flip":
-        return paired_sign_flip(differences), test
-    if test == "paired bootstrap":
-        return paired_bootstrap_p(differences, resamples=resamples, seed=seed), test
-    return float("nan"), test
 
 
 def settings_changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -226,7 +127,7 @@ def compare_results(
     top : int
         How many of the shows that moved most to give.
     resamples, seed : int
-        The paired bootstrap's (more than :data:`EXACT_MAX_SHOWS` shows).
+        The paired bootstrap's (more than :data:`~tvseg.significance.EXACT_MAX_SHOWS` shows).
 
     Returns
     -------
@@ -234,7 +135,8 @@ def compare_results(
         ``old``, ``new`` (file and system), ``shows`` (``common``, ``only_old``, ``only_new``),
         ``metrics`` (one entry per metric both hold, in the registry's order: ``metric``, ``label``,
         ``kind``, ``fraction``, ``old``, ``new``, ``difference`` of the corpus values, ``shows`` tested,
-        ``mean_difference``, ``p_value``, ``p_value_holm`` (Holm over the metrics), ``test``), ``ranked_by``
+        ``mean_difference``, ``p_value``, ``p_value_holm`` (Holm over the metrics), ``test``: None below two
+        shows), ``ranked_by``
         and ``moved`` (the ``top`` shows that moved most: ``show``, ``old``, ``new``, ``difference``),
         ``warnings`` (sentences).
 
@@ -272,17 +174,7 @@ def compare_results(
     differences = values_b - values_a
     defined = ~np.isnan(differences)
     tested = defined.sum(axis=0)
-    tests = [which_test(int(n)) for n in tested]
-    p_values = np.full(len(keys), np.nan)
-    for j, test in enumerate(tests):
-        if test == "exact sign-flip":
-            p_values[j] = paired_sign_flip(differences[defined[:, j], j])
-    resampled = [j for j, test in enumerate(tests) if test == "paired bootstrap"]
-    if resampled and resamples > 0:
-        means = bootstrap_means(differences[:, resampled], resamples=resamples, seed=seed)
-        for column, j in enumerate(resampled):
-            observed = float(differences[defined[:, j], j].mean())
-            p_values[j] = bootstrap_p_value(means[:, column], observed, smallest_p_value(int(tested[j])))
+    p_values, tests = mean_tests(differences, resamples=resamples, seed=seed)
     entries = []
     for j, key in enumerate(keys):
         o, n = _value(corpus_a[key]), _value(corpus_b[key])

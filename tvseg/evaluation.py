@@ -37,17 +37,16 @@ from tvseg.output import Records, frame_records, json_safe
 from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
-from tvseg.retrieval.bootstrap import paired_bootstrap
 from tvseg.retrieval.captioning import wanted as captioning_wanted
 from tvseg.retrieval.confidence import ShardConfidence, SystemConfidence, join_confidence, shard_confidence
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
 from tvseg.retrieval.shards import join_frames, join_scores
-from tvseg.retrieval.significance import policy
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings, check_settings
+from tvseg.significance import paired_bootstrap, policy
 from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores

@@ -14,7 +14,7 @@ denominators), and gives one :class:`~tvseg.errors.UndefinedValueWarning` per sy
 ``corpus``, ``macro``, ``by_length.short``, ``groups``, ``sweeps.tolerance``, ``bootstrap``,
 ``pairwise``) and why; a corpus of many shows gives one warning naming how many shows, not one per
 show. The intervals and p-values of a one-show corpus are named by the bootstrap's own warning
-(:mod:`tvseg.retrieval.bootstrap`: no interval and no p-value at all).
+(:mod:`tvseg.significance`: no interval and no p-value at all).
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def warn_undefined_values(
 
 def warn_undefined_comparisons(pairwise: Sequence[Mapping[str, Any]], corpora: Mapping[str, Mapping[str, Any]]) -> None:
     """Warn once per pair of systems and reason about the undefined differences and p-values of
-    ``pairwise`` (:func:`tvseg.retrieval.bootstrap.paired_bootstrap`; ``corpora``: each system's corpus
+    ``pairwise`` (:func:`tvseg.significance.paired_bootstrap`; ``corpora``: each system's corpus
     values). A one-show corpus, without any p-value, is the bootstrap's own warning."""
     by_pair: dict[tuple[str, str], _Found] = {}
     for entry in pairwise:

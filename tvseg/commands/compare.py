@@ -116,7 +116,7 @@ def text(comparison: dict) -> str:
                 f"  {printable(m['show'])}: {_shown(ranked, m['old'])} -> {_shown(ranked, m['new'])} "
                 f"({_change(ranked, m['difference'])})"
             )
-    tests = sorted({m["test"] for m in metrics if m["test"] != "none"}) or ["none: fewer than two shows"]
+    tests = sorted({m["test"] for m in metrics if m["test"]}) or ["none: fewer than two shows"]
     lines.append(f"({NOTE.format(tests=', '.join(tests))})")
     return "\n".join(lines)
 
@@ -175,7 +175,7 @@ def page(comparison: dict) -> str:
             (_change(m, m["mean_difference"]), sign(m["mean_difference"], m["kind"])),
             (_p(m["p_value"]), ""),
             (_p(m["p_value_holm"]), ""),
-            (m["test"], ""),
+            (m["test"] or "none", ""),
         ]
         for m in comparison["metrics"]
     ]
@@ -192,7 +192,7 @@ def page(comparison: dict) -> str:
             for m in comparison["moved"]
         ]
         out.append(table(f"Shows whose {comparison['ranked_by']} moved most", ["show", "old", "new", "change"], rows))
-    tests = sorted({m["test"] for m in comparison["metrics"] if m["test"] != "none"}) or ["none"]
+    tests = sorted({m["test"] for m in comparison["metrics"] if m["test"]}) or ["none"]
     out.append(
         f"<p>{escape(NOTE.format(tests=', '.join(tests))).capitalize()}. Green: better (a rate up, an error down); "
         "red: worse.</p></body></html>"

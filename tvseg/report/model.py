@@ -141,7 +141,7 @@ class SystemSummary:
 class Comparison:
     """A paired test between two systems on one metric: ``p_value`` of the difference (the exact sign-flip
     test's up to 12 shows, the paired bootstrap's from 13), ``p_value_holm`` the same after Holm's correction
-    over the pairs of systems (:mod:`tvseg.retrieval.significance`)."""
+    over the pairs of systems (:mod:`tvseg.significance`)."""
 
     system_a: str
     system_b: str

@@ -3,8 +3,8 @@
 :func:`summary_sentences` says in two or three sentences which system is ahead, on what and how
 sure (the p-values of ``result.pairwise``: an exact sign-flip test up to 12 shows, the paired bootstrap
 from 13; Holm-corrected with more than two systems), claiming nothing the numbers do not support: below
-:data:`~tvseg.retrieval.significance.MIN_SHOWS` shows, or without a p-value, it says there are not
-enough shows to tell and calls nothing significant (:mod:`tvseg.retrieval.significance`).
+:data:`~tvseg.significance.MIN_SHOWS` shows, or without a p-value, it says there are not
+enough shows to tell and calls nothing significant (:mod:`tvseg.significance`).
 :func:`report_sentences` says the same from a report's header (:class:`tvseg.report.model.Report`),
 and :func:`sentences` from plain corpus values and p-values.
 
@@ -19,8 +19,8 @@ from dataclasses import asdict
 
 from tvseg.metrics import COMPARED, METRICS
 from tvseg.report.pages import defined
-from tvseg.retrieval.significance import EXACT_MAX_SHOWS, MIN_SHOWS, policy, smallest_p_value
 from tvseg.retrieval.titles import has_title
+from tvseg.significance import MIN_SHOWS, policy, smallest_p_value, which_test
 
 __all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes", "title_script_note"]
 
@@ -90,13 +90,13 @@ def sentences(
     corpus : dict
         System name -> corpus metric values (fractions; NaN or None where undefined), in the result's order.
     pairwise : list of dict
-        ``{"a", "b", "metric", "difference", "p_value"}`` as :func:`tvseg.retrieval.bootstrap.paired_bootstrap`
+        ``{"a", "b", "metric", "difference", "p_value"}`` as :func:`tvseg.significance.paired_bootstrap`
         returns them.
     resamples : int or None
         The bootstrap resamples of the settings (0: none were drawn; None: unknown, read from ``pairwise``).
     n_shows : int, optional
         The shows the p-values rest on: the sentence names them and the test, and below
-        :data:`~tvseg.retrieval.significance.MIN_SHOWS` says there are not enough shows to tell. None
+        :data:`~tvseg.significance.MIN_SHOWS` says there are not enough shows to tell. None
         (unknown): the p-values are read as the paired bootstrap's, over unnamed shows.
 
     Returns
@@ -161,9 +161,9 @@ def _test(n_shows: int | None, n_systems: int) -> str:
     """``Exact sign-flip test over the 7 shows`` (the test behind the p-values, and how many shows)."""
     if n_shows is None:
         return "Paired bootstrap over shows"
-    over = f"over the {n_shows} shows"
-    test = f"Exact sign-flip test {over}" if n_shows <= EXACT_MAX_SHOWS else f"Paired bootstrap {over}"
-    return test + (f", Holm-corrected over the {n_systems * (n_systems - 1) // 2} pairs" if n_systems > 2 else "")
+    test = "Paired bootstrap" if which_test(n_shows) == "paired bootstrap" else "Exact sign-flip test"
+    holm = f", Holm-corrected over the {n_systems * (n_systems - 1) // 2} pairs" if n_systems > 2 else ""
+    return f"{test} over the {n_shows} shows{holm}"
 
 
 def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) -> str:
@@ -220,7 +220,7 @@ def summary_sentences(result) -> list[str]:
     units Pk and WindowDiff, where lower is better; the systems are said to rank differently when the
     leaders differ), and the p-value of each difference between the first two (significant when p < 0.05,
     else "not significant at 0.05"; Holm-corrected with more than two systems), naming the test and how
-    many shows it rests on; with fewer than :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows, that
+    many shows it rests on; with fewer than :data:`~tvseg.significance.MIN_SHOWS` shows, that
     there are not enough shows to tell (the p-values given, no verdict); with the bootstrap off, that no
     significance was computed.
 
@@ -263,10 +263,10 @@ def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
     Returns
     -------
     dict
-        :func:`tvseg.retrieval.significance.policy`'s object, with ``intervals_note`` (how many shows the
+        :func:`tvseg.significance.policy`'s object, with ``intervals_note`` (how many shows the
         intervals rest on, and whether to trust them; None without a bootstrap), ``test_note`` (the test behind
         the p-values, over how many shows) and ``verdict`` (whether a p-value may be called significant: from
-        :data:`~tvseg.retrieval.significance.MIN_SHOWS` shows on).
+        :data:`~tvseg.significance.MIN_SHOWS` shows on).
     """
     out = policy(n_shows, resamples=resamples, systems=systems)
     few = f": fewer than {MIN_SHOWS}, so read them as unreliable" if n_shows < MIN_SHOWS else ""

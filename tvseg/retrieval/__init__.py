@@ -8,6 +8,4 @@
 - :mod:`~tvseg.retrieval.corpus`: per-show components.
 - :mod:`~tvseg.retrieval.reductions`: the metrics of the components: pooled, macro, by length, by group.
 - :mod:`~tvseg.retrieval.sweeps`: scores as gamma and the tolerance vary.
-- :mod:`~tvseg.retrieval.bootstrap`: paired bootstrap over shows.
-- :mod:`~tvseg.retrieval.significance`: what few shows can support: the exact sign-flip test, Holm's correction.
 """
