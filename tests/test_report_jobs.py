@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from report_fixture import synthetic_report
 
+from tvseg import execution
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.report import render, workers, write_report
 
@@ -33,13 +34,13 @@ def pools(monkeypatch):
     """Every report, however small, goes to a pool; returns the pools started (in this process)."""
     started = []
 
-    class Counted(workers.ProcessPoolExecutor):
+    class Counted(execution.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             started.append(kwargs.get("max_workers"))
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(workers, "PARALLEL_MIN_SHOWS", 2)
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(execution, "ProcessPoolExecutor", Counted)
     return started
 
 

@@ -3,28 +3,23 @@
 :func:`run` calls ``write_show(k)`` for every show ``k``: in this process when ``jobs`` is 1, when
 the report is small (fewer than :data:`PARALLEL_MIN_SHOWS` shows, where starting processes costs
 more than it saves) or where the system cannot fork; otherwise in ``jobs`` processes forked from
-this one, so that they share the evaluation result and the templates already loaded, with nothing
-pickled but the numbers of the first and last show of a chunk. Meanwhile this process writes the
-corpus page (``meanwhile``). What a page holds depends only on its show, so the bytes written do
-not depend on ``jobs`` nor on the order in which the chunks finish.
+this one (:class:`tvseg.execution.Local`, ``inherit``), so that they share the evaluation result and
+the templates already loaded, with nothing pickled but the numbers of the first and last show of a
+chunk. Meanwhile this process writes the corpus page (``meanwhile``). What a page holds depends only
+on its show, so the bytes written do not depend on ``jobs`` nor on the order in which the chunks finish.
 
 An error in a process (a full disk) is raised here as it was raised there, after the other
 processes have stopped: the caller (:func:`tvseg.report.paths.replace_directory`) then removes the
-half-written folder. A process of the pool whose parent dies (killed) dies with it: on Linux the
-kernel kills it (``PR_SET_PDEATHSIG``), elsewhere it stops before its next page. A SIGINT or a
-SIGTERM stops the parent, which waits for the pages under way and removes the half-written folder.
+half-written folder. A process of the pool whose parent dies (killed) dies with it, and a SIGINT or a
+SIGTERM stops the parent, which ends the pool's processes and removes the half-written folder (the
+policy of :mod:`tvseg.execution`).
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
-import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
-from tvseg.errors import UsageError
+from tvseg.execution import Local, can_fork, checked_jobs, chunks, default_jobs, exit_if_orphaned, inheriting
 from tvseg.progress import Bar
 from tvseg.progress import enabled as bars_enabled
 
@@ -32,36 +27,6 @@ __all__ = ["run", "default_jobs", "checked_jobs", "can_fork", "chunks", "PARALLE
 
 PARALLEL_MIN_SHOWS = 64
 PROGRESS_MIN_SHOWS = 36
-CHUNK_MAX = 50
-_PR_SET_PDEATHSIG = 1
-
-# (write_show, parent pid, other tasks) of the run under way: set before the pool forks, so its processes
-# inherit it.
-_TASK: tuple[Callable[[int], object], int, tuple[Callable[[], object], ...]] | None = None
-
-
-def default_jobs() -> int:
-    """The number of processes when none is asked for: the machine's cores (:func:`os.cpu_count`)."""
-    return os.cpu_count() or 1
-
-
-def checked_jobs(jobs: int | None) -> int:
-    """``jobs``, or :func:`default_jobs` for None; a :class:`~tvseg.errors.UsageError` unless a whole number >= 1."""
-    jobs = default_jobs() if jobs is None else jobs
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise UsageError(f"jobs must be a whole number of processes, at least 1, not {jobs!r}")
-    return jobs
-
-
-def can_fork() -> bool:
-    """True where processes can be started by ``fork`` (Linux, macOS; not Windows)."""
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
-    """``(start, stop)`` ranges covering ``range(n)``: about 8 per process, at most :data:`CHUNK_MAX` shows each."""
-    size = max(1, min(CHUNK_MAX, n // (8 * jobs)))
-    return [(a, min(a + size, n)) for a in range(0, n, size)]
 
 
 def progress_enabled(progress: bool | None, n_shows: int) -> bool:
@@ -70,42 +35,6 @@ def progress_enabled(progress: bool | None, n_shows: int) -> bool:
     if progress is not None:
         return bool(progress)
     return bars_enabled(n_shows, PROGRESS_MIN_SHOWS + 1)
-
-
-def _die_with_parent(parent: int) -> None:
-    """Pool initializer: be killed when ``parent`` dies (Linux), or exit now if it already has.
-
-    SIGINT is left to the parent (a Ctrl-C reaches the whole process group: the parent stops the
-    pool and removes the half-written folder), and SIGTERM ends a process of the pool at once (the
-    parent's handler, inherited by the fork, would raise in the middle of a page).
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def _chunk(start: int, stop: int) -> int:
-    assert _TASK is not None  # set by run() before the pool forks
-    write_show, parent, _ = _TASK
-    for k in range(start, stop):
-        if os.getppid() != parent:  # orphaned: the writer was killed; write nothing more
-            os._exit(1)
-        write_show(k)
-    return stop - start
-
-
-def _other(i: int) -> int:
-    assert _TASK is not None
-    _TASK[2][i]()
-    return 0
 
 
 def run(
@@ -142,36 +71,25 @@ def run(
 
 
 def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar, others: tuple = ()) -> None:
-    global _TASK
-    parts = chunks(n, jobs)
-    if jobs == 1 or n < PARALLEL_MIN_SHOWS or not can_fork() or _TASK is not None:
+    def write(start: int, stop: int) -> int:
+        for k in range(start, stop):
+            exit_if_orphaned()  # the writer was killed: write nothing more
+            write_show(k)
+        return stop - start
+
+    def other(i: int) -> int:
+        others[i]()
+        return 0
+
+    def written(shows: int) -> None:
+        if shows:
+            bar.update(shows)
+
+    pooled = jobs > 1 and n >= PARALLEL_MIN_SHOWS and can_fork() and not inheriting()
+    parts = chunks(n, jobs) if pooled else [(k, k + 1) for k in range(n)]
+    with Local(min(jobs, len(parts)) if pooled else 1, inherit=(write, other)) as engine:
+        futures = [engine.submit(other, i) for i in range(len(others))]
+        futures += [engine.submit(write, a, b) for a, b in parts]
         if meanwhile is not None:
             meanwhile()
-        for other in others:
-            other()
-        for k in range(n):
-            write_show(k)
-            bar.update(1)
-        return
-    _TASK = (write_show, os.getpid(), others)
-    try:
-        pool = ProcessPoolExecutor(
-            max_workers=min(jobs, len(parts)),
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=_die_with_parent,
-            initargs=(os.getpid(),),
-        )
-        try:
-            futures = [pool.submit(_other, i) for i in range(len(others))]
-            futures += [pool.submit(_chunk, a, b) for a, b in parts]
-            if meanwhile is not None:
-                meanwhile()
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
-                for future in finished:
-                    bar.update(future.result())  # raises the error of a failed chunk
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-    finally:
-        _TASK = None
+        engine.gather(futures, each=written)
