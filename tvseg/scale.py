@@ -3,7 +3,7 @@ with the numbers of one process (issues 16, 23, 25).
 
 The shows are cut into shards, consecutive ranges of show ids (``lo <= show < hi``). Each shard is sent
 where it is worked on (this process, one shard after the other; a local process, ``jobs``; a Dask worker,
-``dask``) as one task, :func:`_process`, a plain function of the shard that returns what it finds as data:
+``dask``: :mod:`tvseg.execution`) as one task, :func:`_process`, a plain function of the shard that returns what it finds as data:
 
 1. **open** (:func:`_open`): get the shard's inputs, cut them to its shows and prepare them
    (:func:`tvseg.preparation.prepare`, its warnings kept as :class:`~tvseg.preparation.Notice` data). From
@@ -40,7 +40,7 @@ import bisect
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import itemgetter
@@ -52,6 +52,7 @@ import pandas as pd
 from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError, user_stacklevel
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
+from tvseg.execution import engine
 from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
@@ -116,7 +117,7 @@ def evaluate_sharded(
     )
     if not reference or not hypotheses:
         return evaluate(**inputs, **options)
-    with _runner(jobs, dask) as runner:
+    with engine(jobs, dask) as runner:
         return _sharded(inputs, runner, chunk_shows, runner.workers, options)
 
 
@@ -171,7 +172,7 @@ def evaluate_files(
     options = dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base)
     uem = files.read_uem()
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=sweep_tolerances, hypotheses={})
-    with _runner(jobs, dask) as runner:
+    with engine(jobs, dask) as runner:
         whole: set[str] = set()
         indexed: dict[str, Any] = {}  # role -> its shows' runs of lines (a file not sorted by show)
         n_shards = shards or _shards_for(files, runner.workers)
@@ -214,7 +215,7 @@ class _Encoding:
         ]
 
     def attach(self, result: EvaluationResult) -> EvaluationResult:
-        texts = {name: tuple(self.runner.collect(futures)) for name, futures in self.pending.items()}
+        texts = {name: tuple(self.runner.gather(futures)) for name, futures in self.pending.items()}
         systems = {name: replace(sr, shows_json=texts.get(name)) for name, sr in result.systems.items()}
         return replace(result, systems=systems)
 
@@ -507,48 +508,7 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
 
 
-# ------------------------------------------------------------------------------------ where shards run
-
-
-class _Local:
-    """``jobs`` local processes, each shard sent to the next free one; or this process, the shards one
-    after the other (its memory then holds one shard at a time, and what comes back of the others)."""
-
-    def __init__(self, jobs: int, stack: ExitStack):
-        self.workers = jobs
-        self.pool = None
-        if jobs > 1:
-            from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only where processes are used
-
-            self.pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
-
-    def map(self, function, tasks, stop=None):
-        """``function`` of each task, in order; once ``stop`` holds of one, the rest are not run (the
-        list ends there)."""
-        out: list = []
-        if self.pool is None:
-            for task in tasks:
-                out.append(function(task))
-                if stop is not None and stop(out[-1]):
-                    break
-            return out
-        futures = [self.pool.submit(function, task) for task in tasks]
-        for future in futures:
-            out.append(future.result())
-            if stop is not None and stop(out[-1]):
-                for rest in futures:
-                    rest.cancel()
-                break
-        return out
-
-    def submit(self, function, argument):
-        """``function(argument)`` started now in the pool (only a runner of processes is asked);
-        :meth:`collect` gives it."""
-        assert self.pool is not None
-        return self.pool.submit(function, argument)
-
-    def collect(self, futures) -> list:
-        return [future.result() for future in futures]
+# ------------------------------------------------------------------------------------- a shard's memory
 
 
 def _give_back_memory() -> None:
@@ -568,61 +528,6 @@ def _give_back_memory() -> None:
 
 
 _TRIM: Any = None
-
-
-class _Dask:
-    """The shards as Dask tasks, each shard's two steps one task."""
-
-    def __init__(self, client, jobs: int | None):
-        self.client = client
-        self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
-
-    def submit(self, function, argument):
-        """As :meth:`_Local.submit`."""
-        return self.client.submit(function, self.client.scatter(argument), pure=False)
-
-    def collect(self, futures) -> list:
-        return self.client.gather(futures)
-
-    def map(self, function, tasks, stop=None):
-        """As :meth:`_Local.map`."""
-        # the tasks scattered first: a table of shows is sent as data, not inside the task graph
-        futures = self.client.map(function, self.client.scatter(list(tasks)), pure=False)
-        out: list = []
-        for k, future in enumerate(futures):  # in order, each released once back: the workers keep nothing
-            out.append(future.result())
-            future.release()
-            if stop is not None and stop(out[-1]):
-                self.client.cancel(futures[k + 1 :])
-                break
-        return out
-
-
-@contextmanager
-def _runner(jobs, dask):
-    """Where the shards run (see :func:`evaluate_sharded`)."""
-    with ExitStack() as stack:
-        if dask is None:
-            yield _Local(jobs or 1, stack)
-            return
-        if not hasattr(dask, "submit"):  # not a Client: one made here, closed at the end
-            try:
-                from dask import config, distributed
-            except ImportError:
-                raise UsageError("dask=... needs dask.distributed: pip install tvseg[dask]") from None
-            if not isinstance(dask, str):
-                raise UsageError(f"dask must be 'local', a scheduler's address or a Client, not {dask!r}")
-            if dask == "local":
-                # Dask starts its workers with MALLOC_TRIM_THRESHOLD_ set, which also fixes glibc's mmap
-                # threshold: every large array is then mapped and unmapped, and scoring takes three times as long
-                stack.enter_context(config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}))
-                n_workers = jobs or os.cpu_count() or 1
-                local = distributed.LocalCluster(
-                    n_workers=n_workers, processes=True, threads_per_worker=1, dashboard_address=None
-                )
-                dask = stack.enter_context(local)
-            dask = stack.enter_context(distributed.Client(dask))
-        yield _Dask(dask, jobs)
 
 
 # ----------------------------------------------------------------------------------------- the parent
