@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from tvseg.execution import Local
 from tvseg.simulate.generators import REFERENCE_DESIGNS, known
 from tvseg.simulate.generators import hypotheses as draw_hypotheses
 
@@ -142,10 +142,8 @@ def _run_packed(args):
 
 def run_experiments(study: str, experiments: Sequence[tuple], *, jobs: int = 1, **kwargs) -> list[dict]:
     """:func:`run_experiment` for each experiment, in worker processes when ``jobs > 1`` (same numbers)."""
-    if jobs > 1 and len(experiments) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(_run_packed, [(study, e, kwargs) for e in experiments]))
-    return [run_experiment(study, e, **kwargs) for e in experiments]
+    with Local(jobs if jobs > 1 and len(experiments) > 1 else 1) as engine:
+        return engine.map(_run_packed, [(study, e, kwargs) for e in experiments])
 
 
 def run_cells(
