@@ -322,10 +322,11 @@ def _one_show(segmentation: Any) -> Segments | None:
     or None when the careful path of :func:`from_segmentations` must read them: to sort them, or to say
     what is wrong with them.
 
-    Segments given in a sorted and disjoint order pass the checks of :func:`check` here already: every
-    time within :data:`~tvseg.exact.MAX_SECONDS` (so finite), each end at least a microsecond after its
-    start (then ``end > start``, and the starts increase, so that order is the sorted one) and each
-    start at or after the previous end.
+    Segments given in a sorted and disjoint order pass the checks of :func:`check` here already: each
+    end after its start and each start at or after the previous end (so that order is the sorted one,
+    and every time lies between the first start and the last end), those two within
+    :data:`~tvseg.exact.MAX_SECONDS` (so every time is finite and in range), and each end at least a
+    microsecond after its start.
     """
     if isinstance(segmentation, (np.ndarray, list, tuple)):
         try:
@@ -350,10 +351,13 @@ def _one_show(segmentation: Any) -> Segments | None:
     else:
         return None
     start, end = bounds
-    if not (-MAX_SECONDS <= bounds.min() and bounds.max() <= MAX_SECONDS):  # NaN fails too
+    # in order (NaN is in no order), all times lie between the first start and the last end
+    if not ((end > start).all() and (start[1:] >= end[:-1]).all()):
+        return None
+    if not (-MAX_SECONDS <= start[0] and end[-1] <= MAX_SECONDS):
         return None
     bound_ticks = ticks(bounds)
-    if not (bound_ticks[1] > bound_ticks[0]).all() or not (start[1:] >= end[:-1]).all():
+    if not (bound_ticks[1] > bound_ticks[0]).all():
         return None
     segments_ = Segments(show=np.zeros(len(start), dtype=np.int64), start=start, end=end, label=label, n_shows=1)
     vars(segments_).update(start_ticks=bound_ticks[0], end_ticks=bound_ticks[1])  # its cached properties
