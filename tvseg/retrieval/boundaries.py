@@ -110,7 +110,7 @@ def extract_ticks(
     t[1::2] = segments.end_ticks
     if segments.n_shows == 1 and segments.region is None and not np.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
-        kept = np.flatnonzero((t > tick(region_start[0])) & (t < tick(region_end[0])))
+        kept = ((t > tick(region_start[0])) & (t < tick(region_end[0]))).nonzero()[0]
         if len(kept) > 1:  # a start equal to the previous end is the same boundary
             k = t[kept]
             kept = kept[np.concatenate(([True], k[1:] != k[:-1]))]
@@ -122,7 +122,7 @@ def extract_ticks(
     keep = (t > lo[show]) & (t < hi[show])
     if segments.region is not None:  # strictly inside one of the show's regions: not in a gap, nor on its edge
         keep &= segments.region.strictly_inside(show, t)
-    kept = np.flatnonzero(keep)
+    kept = keep.nonzero()[0]
     if len(kept) > 1:  # a start equal to the previous end (of the same show) is the same boundary
         s, k = show[kept], t[kept]
         fresh = np.empty(len(kept), dtype=bool)

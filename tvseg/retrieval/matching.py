@@ -140,10 +140,10 @@ def match_boundaries(
     ref_show, hyp_show = np.asarray(ref_show), np.asarray(hyp_show)
     r, h = (ticks(ref_time), ticks(hyp_time)) if in_ticks is None else in_ticks
     asked = list(dict.fromkeys([float(tolerance), *map(float, sweep)]))
-    span = _span(r, h)
-    clipped = [_clip(tick(t), span) for t in asked]
     if n_shows is None:
         n_shows = int(max(ref_show.max(initial=-1), hyp_show.max(initial=-1))) + 1
+    span = _span(r, h, in_order=n_shows == 1)  # one show: its boundaries are sorted by time
+    clipped = [_clip(tick(t), span) for t in asked]
     matched = {}
     for t, tau, (lo, hi) in zip(asked, clipped, _windows(ref_show, r, hyp_show, h, clipped, span, n_shows)):
         restart = _restarts(lo, hi)
@@ -151,15 +151,18 @@ def match_boundaries(
         matched[t] = np.bincount(ref_show[partner >= 0], minlength=n_shows).astype(np.int64)
         if t == asked[0]:
             partner = _cheapest(r, h, lo, hi, partner, tau, restart)
-            i = np.flatnonzero(partner >= 0)
+            i = (partner >= 0).nonzero()[0]
             pairs = (i, partner[i])
     return BoundaryMatching(pairs=pairs, matched=matched)
 
 
-def _span(r: np.ndarray, h: np.ndarray) -> tuple[int, int] | None:
-    """The earliest and the latest time of both sides (ticks); None when a side has none."""
+def _span(r: np.ndarray, h: np.ndarray, *, in_order: bool = False) -> tuple[int, int] | None:
+    """The earliest and the latest time of both sides (ticks; ``in_order``: each side sorted by time);
+    None when a side has none."""
     if not len(r) or not len(h):
         return None
+    if in_order:
+        return min(int(r[0]), int(h[0])), max(int(r[-1]), int(h[-1]))
     return min(int(r.min()), int(h.min())), max(int(r.max()), int(h.max()))
 
 
@@ -268,7 +271,7 @@ def _greedy(lo: np.ndarray, hi: np.ndarray, restart: np.ndarray) -> np.ndarray:
     up = hi - k - 1
     down = np.minimum(lo - k, up)
     up = np.where(restart, down, up)
-    open_ = np.flatnonzero(down < up)
+    open_ = (down < up).nonzero()[0]
     step = 1
     while len(open_):
         earlier = open_ - step
@@ -291,7 +294,7 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.nda
     ``restart``: :func:`_restarts`, where each cluster begins)."""
     if len(lo) == 0:
         return partner
-    first = np.flatnonzero(restart)
+    first = restart.nonzero()[0]
     band = np.add.reduceat(hi - lo, first)
     if not (band > 1).any():  # every cluster has at most one candidate pair: the scan's is the cheapest
         return partner
