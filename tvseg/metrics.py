@@ -114,6 +114,10 @@ class Metric:
 
 
 def _array(values: Any) -> Any:
+    """``values`` as floats: a float array, or one float for one number (a per-show call's sums, which
+    the rates then divide without array machinery)."""
+    if isinstance(values, (int, float)):
+        return float(values)
     return np.asarray(values, dtype=float)
 
 

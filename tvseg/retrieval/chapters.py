@@ -135,7 +135,7 @@ ONE_TO_ONE_KEYS = ("detection_precision_1to1", "detection_recall_1to1", "detecti
 NAVIGATION_KEYS = tuple(k for d in NAV_DISTANCES for k in (f"nav_precision_{d}s", f"nav_recall_{d}s"))
 
 
-def overlapping_pairs(reference: Segments, hypothesis: Segments):
+def overlapping_pairs(reference: Segments, hypothesis: Segments, *, union: bool = True):
     """Every pair of a reference and a hypothesis segment of the same show that overlap (positive
     intersection), sorted by reference then hypothesis index.
 
@@ -144,7 +144,8 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
     pair_ref, pair_hyp : ndarray of int64
         Indices into ``reference`` and ``hypothesis``.
     intersection, union : ndarray of int64
-        :math:`\\min(e) - \\max(s)` and :math:`\\max(e) - \\min(s)` in microseconds.
+        :math:`\\min(e) - \\max(s)` and :math:`\\max(e) - \\min(s)` in microseconds (``union`` is None when
+        ``union=False``).
 
     The reference is sorted and disjoint, so the reference segments overlapping hypothesis segment ``j``
     are a contiguous run (those not ending at or before its start, and starting before its end): two
@@ -154,15 +155,22 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
-    lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
-    hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
+    if reference.n_shows == 1 and (rs[1:] >= rs[:-1]).all() and (re_[1:] >= re_[:-1]).all():
+        # one show whose starts and ends are both in order: the counts are binary searches
+        lo = np.searchsorted(re_, hs, side="right")
+        hi = np.searchsorted(rs, he, side="left")
+    else:
+        lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
+        hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
     pair_hyp, pair_ref = runs(lo, hi)
     if len(pair_ref) > 1 and (pair_ref[1:] < pair_ref[:-1]).any():  # overlapping hypothesis segments
         order = np.lexsort((pair_hyp, pair_ref))
         pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
     intersection = np.minimum(re_[pair_ref], he[pair_hyp]) - np.maximum(rs[pair_ref], hs[pair_hyp])
-    union = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
-    return pair_ref, pair_hyp, intersection, union
+    if not union:
+        return pair_ref, pair_hyp, intersection, None
+    spans = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
+    return pair_ref, pair_hyp, intersection, spans
 
 
 def runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
