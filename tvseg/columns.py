@@ -352,12 +352,13 @@ def _one_show(segmentation: Any) -> Segments | None:
         return None
     start, end = bounds
     # in order (NaN is in no order), all times lie between the first start and the last end
-    if not ((end > start).all() and (start[1:] >= end[:-1]).all()):
+    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
+    if not (every(end > start) and every(start[1:] >= end[:-1])):
         return None
     if not (-MAX_SECONDS <= start[0] and end[-1] <= MAX_SECONDS):
         return None
     bound_ticks = ticks(bounds)
-    if not (bound_ticks[1] > bound_ticks[0]).all():
+    if not every(bound_ticks[1] > bound_ticks[0]):
         return None
     segments_ = Segments(show=np.zeros(len(start), dtype=np.int64), start=start, end=end, label=label, n_shows=1)
     vars(segments_).update(start_ticks=bound_ticks[0], end_ticks=bound_ticks[1])  # its cached properties
