@@ -155,7 +155,8 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments, *, union: bool 
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
-    if reference.n_shows == 1 and (rs[1:] >= rs[:-1]).all() and (re_[1:] >= re_[:-1]).all():
+    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
+    if reference.n_shows == 1 and every(rs[1:] >= rs[:-1]) and every(re_[1:] >= re_[:-1]):
         # one show whose starts and ends are both in order: the counts are binary searches
         lo = np.searchsorted(re_, hs, side="right")
         hi = np.searchsorted(rs, he, side="left")
@@ -177,9 +178,10 @@ def runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pairs ``(k, j)`` with ``lo[k] <= j < hi[k]`` (none where ``hi[k] <= lo[k]``), by ``k`` then ``j``:
     each ``k``'s partners are the contiguous run ``lo[k]:hi[k]`` that two lexicographic searches found."""
     counts = np.maximum(hi - lo, 0)
-    first = np.cumsum(counts) - counts
+    ends = np.cumsum(counts)
     owner = np.repeat(np.arange(len(lo), dtype=np.int64), counts)
-    partner = np.repeat(lo, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first, counts))
+    # the i-th pair is the (i - first[k])-th partner of its k, lo[k] + i - first[k]
+    partner = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) + (lo - (ends - counts))[owner]
     return owner, partner
 
 
