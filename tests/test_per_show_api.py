@@ -229,3 +229,69 @@ def test_evaluate_takes_pairs_with_a_uem():
     corpus = result.systems["sys"].corpus
     assert [corpus[k] for k in ("recall_n", "precision_n", "boundary_precision", "boundary_recall")] == [0.0] * 4
     assert corpus["n_reference"] == 2 and corpus["n_hypothesis"] == 2
+
+
+def _segments_on_a_grid(draw, st):
+    """Disjoint segments on a 0.05 s grid (decimal times, some exactly a tolerance apart), some
+    touching, some with gaps, as a list of pairs, an (n, 2) array or an Annotation, in time order
+    or shuffled."""
+    cuts = sorted(draw(st.lists(st.integers(0, 2000), min_size=2, max_size=14, unique=True)))
+    pairs = [(a / 20, b / 20) for a, b, keep in zip(cuts, cuts[1:], draw(st.lists(st.booleans(), min_size=13))) if keep]
+    if not pairs:
+        pairs = [(cuts[0] / 20, cuts[-1] / 20)]
+    if draw(st.booleans()):
+        pairs = draw(st.permutations(pairs))
+    kind = draw(st.sampled_from(["pairs", "array", "annotation"]))
+    if kind == "array":
+        return np.array(pairs)
+    if kind == "annotation":
+        return annotation(pairs, "show", "S")
+    return pairs
+
+
+def test_per_show_calls_equal_the_corpus_pipeline_on_random_shows():
+    # One show scored alone by tvseg.coverage and tvseg.boundaries (one show: its own cut of the kernels,
+    # the boundary search by time alone, the coverage partners by one sort) gives what tvseg.evaluate gives
+    # it among up to 30 shows (over 256 overlapping pairs: the partners read as runs, shows kept apart on
+    # one axis), counts, rates and matched boundaries alike, whatever the order and the type of the input.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @st.composite
+    def shows(draw):
+        n = draw(st.integers(1, 30))
+        return [(_segments_on_a_grid(draw, st), _segments_on_a_grid(draw, st)) for _ in range(n)]
+
+    @settings(max_examples=25, deadline=None)
+    @given(shows(), st.sampled_from([0.85, 0.5, 0.7]), st.sampled_from([10.0, 2.5, 0.05, 0.0]))
+    def check(pairs, gamma, tolerance):
+        names = [f"s{k:02d}" for k in range(len(pairs))]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = tvseg.evaluate(
+                {name: ref for name, (ref, _) in zip(names, pairs)},
+                {"sys": {name: hyp for name, (_, hyp) in zip(names, pairs)}},
+                settings=Settings(gamma=gamma, tolerance=tolerance, bootstrap=0),
+                check_time_base=False,
+            )
+            system = result.systems["sys"]
+            per_show, components, pairs_of = system.shows, system.scores.components, system.boundary_pairs
+            for name, (ref, hyp) in zip(names, pairs):
+                c = tvseg.coverage(ref, hyp, gamma=gamma)
+                b = tvseg.boundaries(ref, hyp, tolerance=tolerance)
+                expected, sums = per_show.loc[name], components.loc[name]
+                for key in COVERAGE_KEYS:
+                    assert same(getattr(c, key), expected[key]), (name, key)
+                for key in (*COUNT_KEYS, "duration_reference", "duration_hypothesis", "duration_correct_reference"):
+                    assert getattr(c, key) == sums[key], (name, key)
+                assert (b.n_reference, b.n_hypothesis, b.n_matched) == (
+                    sums["boundary_n_reference"],
+                    sums["boundary_n_hypothesis"],
+                    sums["boundary_n_matched"],
+                ), name
+                for mine, key in ((b.precision, "boundary_precision"), (b.recall, "boundary_recall")):
+                    assert same(mine, expected[key]), (name, key)
+                matched = pairs_of[pairs_of["show"] == name]
+                assert b.pairs == list(zip(matched["reference"], matched["hypothesis"])), name
+
+    check()

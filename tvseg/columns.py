@@ -317,6 +317,54 @@ def _flat(segmentations: list[Any]) -> Segments | None:
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(counts))
 
 
+def _one_show(segmentation: Any) -> Segments | None:
+    """One show's segments read and checked in a few array operations (the per-show functions' call),
+    or None when the careful path of :func:`from_segmentations` must read them: to sort them, or to say
+    what is wrong with them.
+
+    Segments given in a sorted and disjoint order pass the checks of :func:`check` here already: each
+    end after its start and each start at or after the previous end (so that order is the sorted one,
+    and every time lies between the first start and the last end), those two within
+    :data:`~tvseg.exact.MAX_SECONDS` (so every time is finite and in range), and each end at least a
+    microsecond after its start.
+    """
+    if isinstance(segmentation, (np.ndarray, list, tuple)):
+        try:
+            array = np.asarray(segmentation, dtype=float)
+        except (TypeError, ValueError):
+            return None
+        if array.ndim != 2 or array.shape[1] != 2 or not len(array):
+            return None
+        bounds = np.ascontiguousarray(array.T)  # a copy: the caller's array is not kept
+        label = np.empty(len(array), dtype=object)  # None
+    elif is_annotation(segmentation) and isinstance(getattr(segmentation, "_tracks", None), dict):
+        segments = list(dict.keys(segmentation._tracks))
+        try:  # unpacking one label per segment fails on a segment with several tracks (or none)
+            labels = [lab for (lab,) in map(dict.values, dict.values(segmentation._tracks))]
+        except (TypeError, ValueError):
+            return None
+        if not segments:
+            return None
+        bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float)
+        label = np.empty(len(segments), dtype=object)
+        label[:] = labels
+    else:
+        return None
+    start, end = bounds
+    # in order (NaN is in no order), all times lie between the first start and the last end
+    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
+    if not (every(end > start) and every(start[1:] >= end[:-1])):
+        return None
+    if not (-MAX_SECONDS <= start[0] and end[-1] <= MAX_SECONDS):
+        return None
+    bound_ticks = ticks(bounds)
+    if not every(bound_ticks[1] > bound_ticks[0]):
+        return None
+    segments_ = Segments(show=np.zeros(len(start), dtype=np.int64), start=start, end=end, label=label, n_shows=1)
+    vars(segments_).update(start_ticks=bound_ticks[0], end_ticks=bound_ticks[1])  # its cached properties
+    return segments_
+
+
 def from_segmentations(
     segmentations: Iterable[Annotation | Timeline | None],
     *,
@@ -325,6 +373,10 @@ def from_segmentations(
 ) -> Segments:
     """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`)."""
     segmentations = list(segmentations)
+    if len(segmentations) == 1:
+        one = _one_show(segmentations[0])
+        if one is not None:
+            return one
     segments = _flat(segmentations)
     if segments is None:
         parts = [

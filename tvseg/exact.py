@@ -25,6 +25,7 @@ microsecond. The numbers reported (coverages, durations) are floats computed fro
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -58,6 +59,7 @@ def tick(seconds: float) -> int:
     return int(round(float(seconds) * TICKS_PER_SECOND))
 
 
+@functools.lru_cache(maxsize=256)
 def ratio(value: float) -> Fraction:
     """The decimal a user wrote for a float setting, as an exact fraction (``0.85`` -> 17/20).
 

@@ -21,6 +21,7 @@ The unit-domain metrics (``group="unit"``) are computed by :mod:`tvseg.unit` fro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -113,6 +114,10 @@ class Metric:
 
 
 def _array(values: Any) -> Any:
+    """``values`` as floats: a float array, or one float for one number (a per-show call's sums, which
+    the rates then divide without array machinery)."""
+    if isinstance(values, (int, float)):
+        return float(values)
     return np.asarray(values, dtype=float)
 
 
@@ -635,13 +640,18 @@ output for the show, scored as an empty hypothesis). Not averaged, pooled nor bo
 def compute(components: Components) -> dict[str, Any]:
     """Every metric whose components are all in ``components`` (a table: one value per row; or their
     sums), by its registry formula, in registry order."""
-    present = set(getattr(components, "columns", components))
     arrays = _Arrays(components)
     out: dict[str, Any] = {}
-    for metric in REGISTRY:
-        if metric.formula is not None and set(metric.components) <= present:
-            out[metric.key] = metric.formula(arrays, out)
+    for metric in _computable(frozenset(getattr(components, "columns", components))):
+        out[metric.key] = metric.formula(arrays, out)  # type: ignore[misc]  # a formula: chosen for it
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _computable(present: frozenset[str]) -> tuple[Metric, ...]:
+    """The metrics with a formula whose components are all in ``present``, in registry order (a call
+    scores the same few sets of components again and again)."""
+    return tuple(m for m in REGISTRY if m.formula is not None and set(m.components) <= present)
 
 
 class _Arrays(dict[str, Any]):

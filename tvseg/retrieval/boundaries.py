@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
-from tvseg.exact import ticks
+from tvseg.exact import tick, ticks
 from tvseg.metrics import compute
 from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
 from tvseg.retrieval.region import evaluated_pair
@@ -93,27 +93,43 @@ def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tup
     """``(show, time)`` of a corpus's boundaries, sorted: segment starts and ends strictly inside
     their show's region (compared in microseconds; with the ``segments.region`` of a UEM with gaps,
     strictly inside one of its regions), a start equal to the previous end counted once."""
+    show, time, _ = extract_ticks(segments, region_start, region_end)
+    return show, time
+
+
+def extract_ticks(
+    segments: Segments, region_start: Floats, region_end: Floats
+) -> tuple[NDArray[np.intp], Floats, NDArray[np.int64]]:
+    """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds."""
     n = len(segments)
-    show = np.repeat(segments.show, 2)
     time = np.empty(2 * n)
     time[0::2] = segments.start
     time[1::2] = segments.end
     t = np.empty(2 * n, dtype=np.int64)
     t[0::2] = segments.start_ticks
     t[1::2] = segments.end_ticks
+    if segments.n_shows == 1 and segments.region is None and not np.isnan(region_start[0]):
+        # one show, one region (the per-show functions): its edges compared as two numbers
+        kept = ((t > tick(region_start[0])) & (t < tick(region_end[0]))).nonzero()[0]
+        if len(kept) > 1:  # a start equal to the previous end is the same boundary
+            k = t[kept]
+            kept = kept[np.concatenate(([True], k[1:] != k[:-1]))]
+        return np.zeros(len(kept), dtype=np.intp), time[kept], t[kept]
+    show = np.repeat(segments.show, 2)
     defined = ~np.isnan(region_start)
     lo = np.where(defined, ticks(np.where(defined, region_start, 0.0)), np.iinfo(np.int64).max)
     hi = np.where(defined, ticks(np.where(defined, region_end, 0.0)), np.iinfo(np.int64).min)
-    keep = np.empty(2 * n, dtype=bool)
-    keep[:] = (t > lo[show]) & (t < hi[show])
+    keep = (t > lo[show]) & (t < hi[show])
     if segments.region is not None:  # strictly inside one of the show's regions: not in a gap, nor on its edge
         keep &= segments.region.strictly_inside(show, t)
-    show, time, t = show[keep], time[keep], t[keep]
-    if len(time) > 1:
-        fresh = np.ones(len(time), dtype=bool)
-        fresh[1:] = (t[1:] != t[:-1]) | (show[1:] != show[:-1])
-        show, time = show[fresh], time[fresh]
-    return show, time
+    kept = keep.nonzero()[0]
+    if len(kept) > 1:  # a start equal to the previous end (of the same show) is the same boundary
+        s, k = show[kept], t[kept]
+        fresh = np.empty(len(kept), dtype=bool)
+        fresh[0] = True
+        fresh[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+        kept = kept[fresh]
+    return show[kept], time[kept], t[kept]
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,9 +221,11 @@ def boundaries(
         uem = extent
     ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
     start, end = regions(ref) if region is None else (region.start_seconds[:1], region.end_seconds[-1:])
-    r_show, r_time = extract(ref, start, end)
-    h_show, h_time = extract(hyp, start, end)
-    i, j = match_boundaries(r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1).pairs
+    r_show, r_time, r_ticks = extract_ticks(ref, start, end)
+    h_show, h_time, h_ticks = extract_ticks(hyp, start, end)
+    i, j = match_boundaries(
+        r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1, in_ticks=(r_ticks, h_ticks)
+    ).pairs
     n_r, n_h, n_m = len(r_time), len(h_time), len(i)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:

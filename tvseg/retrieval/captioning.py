@@ -296,7 +296,7 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
     ref_tok = [tokens[t] for t in ref_titles]
     hyp_tok = [tokens[t] for t in hyp_titles]
 
-    pair_ref, pair_hyp, _, _ = overlapping_pairs(reference, hypothesis)
+    pair_ref, pair_hyp, _, _ = overlapping_pairs(reference, hypothesis, union=False)
     rs, re_, hs, he = reference.start, reference.end, hypothesis.start, hypothesis.end
     iou_dvc = dvc_iou(hs[pair_hyp], he[pair_hyp], rs[pair_ref], re_[pair_ref])
     iou_soda = soda_iou(hs[pair_hyp], he[pair_hyp], rs[pair_ref], re_[pair_ref])

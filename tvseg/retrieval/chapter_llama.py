@@ -177,7 +177,7 @@ def chapter_llama_components(
     n_ref = np.bincount(ref.show, minlength=n_shows).astype(float)
     n_hyp = np.bincount(hyp.show, minlength=n_shows).astype(float)
     scored = np.bincount(reference.show, minlength=n_shows) > 0
-    pair_ref, pair_hyp, _, _ = overlapping_pairs(ref, hyp)
+    pair_ref, pair_hyp, _, _ = overlapping_pairs(ref, hyp, union=False)
     iou = chapter_llama_iou(ref.start[pair_ref], ref.end[pair_ref], hyp.start[pair_hyp], hyp.end[pair_hyp])
     positive = iou > 0  # get_vid_overlaps: "if iou_ij > 0"
     pair_ref, pair_hyp, iou = pair_ref[positive], pair_hyp[positive], iou[positive]

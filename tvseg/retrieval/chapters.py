@@ -135,7 +135,7 @@ ONE_TO_ONE_KEYS = ("detection_precision_1to1", "detection_recall_1to1", "detecti
 NAVIGATION_KEYS = tuple(k for d in NAV_DISTANCES for k in (f"nav_precision_{d}s", f"nav_recall_{d}s"))
 
 
-def overlapping_pairs(reference: Segments, hypothesis: Segments):
+def overlapping_pairs(reference: Segments, hypothesis: Segments, *, union: bool = True):
     """Every pair of a reference and a hypothesis segment of the same show that overlap (positive
     intersection), sorted by reference then hypothesis index.
 
@@ -144,7 +144,8 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
     pair_ref, pair_hyp : ndarray of int64
         Indices into ``reference`` and ``hypothesis``.
     intersection, union : ndarray of int64
-        :math:`\\min(e) - \\max(s)` and :math:`\\max(e) - \\min(s)` in microseconds.
+        :math:`\\min(e) - \\max(s)` and :math:`\\max(e) - \\min(s)` in microseconds (``union`` is None when
+        ``union=False``).
 
     The reference is sorted and disjoint, so the reference segments overlapping hypothesis segment ``j``
     are a contiguous run (those not ending at or before its start, and starting before its end): two
@@ -154,24 +155,33 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments):
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
-    lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
-    hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
+    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
+    if reference.n_shows == 1 and every(rs[1:] >= rs[:-1]) and every(re_[1:] >= re_[:-1]):
+        # one show whose starts and ends are both in order: the counts are binary searches
+        lo = np.searchsorted(re_, hs, side="right")
+        hi = np.searchsorted(rs, he, side="left")
+    else:
+        lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
+        hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
     pair_hyp, pair_ref = runs(lo, hi)
     if len(pair_ref) > 1 and (pair_ref[1:] < pair_ref[:-1]).any():  # overlapping hypothesis segments
         order = np.lexsort((pair_hyp, pair_ref))
         pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
     intersection = np.minimum(re_[pair_ref], he[pair_hyp]) - np.maximum(rs[pair_ref], hs[pair_hyp])
-    union = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
-    return pair_ref, pair_hyp, intersection, union
+    if not union:
+        return pair_ref, pair_hyp, intersection, None
+    spans = np.maximum(re_[pair_ref], he[pair_hyp]) - np.minimum(rs[pair_ref], hs[pair_hyp])
+    return pair_ref, pair_hyp, intersection, spans
 
 
 def runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pairs ``(k, j)`` with ``lo[k] <= j < hi[k]`` (none where ``hi[k] <= lo[k]``), by ``k`` then ``j``:
     each ``k``'s partners are the contiguous run ``lo[k]:hi[k]`` that two lexicographic searches found."""
     counts = np.maximum(hi - lo, 0)
-    first = np.cumsum(counts) - counts
+    ends = np.cumsum(counts)
     owner = np.repeat(np.arange(len(lo), dtype=np.int64), counts)
-    partner = np.repeat(lo, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first, counts))
+    # the i-th pair is the (i - first[k])-th partner of its k, lo[k] + i - first[k]
+    partner = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) + (lo - (ends - counts))[owner]
     return owner, partner
 
 

@@ -73,7 +73,7 @@ from numpy.typing import ArrayLike, NDArray
 from tvseg.columns import count_before
 from tvseg.exact import tick, ticks
 from tvseg.rates import rate
-from tvseg.retrieval.matching import _clip, _search
+from tvseg.retrieval.matching import _clip, _search, _span
 
 __all__ = [
     "BoundaryCurve",
@@ -302,8 +302,11 @@ def _windows(ref_show, ref_time, hyp_show, hyp_time, tolerance: float) -> tuple[
     """Each hypothesis boundary's window ``[a, b)`` of reference boundaries within the tolerance (the
     decision of :func:`tvseg.retrieval.matching.match_boundaries`, in microseconds)."""
     r, h = ticks(np.asarray(ref_time, dtype=float)), ticks(np.asarray(hyp_time, dtype=float))
-    tau = _clip(tick(float(tolerance)), r, h)
-    a, b = _search(np.asarray(hyp_show), h, np.asarray(ref_show), r, tau)
+    ref_show, hyp_show = np.asarray(ref_show), np.asarray(hyp_show)
+    span = _span(r, h)
+    tau = _clip(tick(float(tolerance)), span)
+    n_shows = int(max(ref_show.max(initial=-1), hyp_show.max(initial=-1))) + 1
+    a, b = _search(hyp_show, h, ref_show, r, tau, span, n_shows)
     return np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
 
 

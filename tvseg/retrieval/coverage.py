@@ -114,6 +114,11 @@ class Matching:
         return self.hypothesis.partner
 
 
+_SMALL = 256
+"""Pairs up to which :func:`_best` sorts them rather than reading them as runs."""
+_INT64_MAX = np.iinfo(np.int64).max
+
+
 def _best(
     group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray, n: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -123,20 +128,20 @@ def _best(
     best_overlap = np.zeros(n, dtype=np.int64)
     if len(group) == 0:
         return best_partner, best_overlap
-    step = np.diff(group)
-    if (step >= 0).all() and (np.diff(partner)[step == 0] > 0).all():
+    step = np.diff(group) if len(group) > _SMALL else None
+    if step is not None and (step >= 0).all() and (np.diff(partner)[step == 0] > 0).all():
         # groups are contiguous runs, partners increasing within a run (as match() builds them):
         # per run, the largest overlap, then among those the shortest partner, then the first
         starts = np.flatnonzero(np.concatenate(([True], step != 0)))
         run = np.diff(np.append(starts, len(group)))
         best = overlap == np.repeat(np.maximum.reduceat(overlap, starts), run)
-        duration = np.where(best, partner_duration, np.iinfo(np.int64).max)
+        duration = np.where(best, partner_duration, _INT64_MAX)
         best &= duration == np.repeat(np.minimum.reduceat(duration, starts), run)
         chosen = np.flatnonzero(best)
         first = np.ones(len(chosen), dtype=bool)
         first[1:] = group[chosen[1:]] != group[chosen[:-1]]
         chosen = chosen[first]
-    else:
+    else:  # (few pairs, as one show has: one sort costs less than the runs' dozen array operations)
         order = np.lexsort((partner, partner_duration, -overlap, group))
         g = group[order]
         first = np.ones(len(g), dtype=bool)
@@ -153,7 +158,7 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
     The overlapping pairs are :func:`tvseg.retrieval.chapters.overlapping_pairs`' (two lexicographic
     searches), sorted by reference and by hypothesis alike.
     """
-    pair_ref, pair_hyp, overlap, _ = overlapping_pairs(reference, hypothesis)
+    pair_ref, pair_hyp, overlap, _ = overlapping_pairs(reference, hypothesis, union=False)
     region = reference.region
     if region is not None:  # |R n H n U|; a pair that meets only in a gap is no pair
         low = np.maximum(reference.start_ticks[pair_ref], hypothesis.start_ticks[pair_hyp])

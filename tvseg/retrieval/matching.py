@@ -101,6 +101,7 @@ def match_boundaries(
     tolerance: float,
     sweep: Iterable[float] = (),
     n_shows: int | None = None,
+    in_ticks: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> BoundaryMatching:
     """Maximum matchings of a corpus's boundaries: the pairs at ``tolerance``, the counts at each
     tolerance of ``sweep`` too (module docstring).
@@ -116,6 +117,9 @@ def match_boundaries(
         More tolerances (seconds) at which only the number of pairs is wanted.
     n_shows : int, optional
         Length of each count array (at least the largest show index + 1).
+    in_ticks : tuple of ndarray, optional
+        ``ref_time`` and ``hyp_time`` in integer microseconds (:func:`tvseg.exact.ticks`), when the
+        caller has them already.
 
     Returns
     -------
@@ -134,31 +138,43 @@ def match_boundaries(
     ([[0, 1], [0, 1]], {6.0: [2, 0], 4.0: [1, 0]})
     """
     ref_show, hyp_show = np.asarray(ref_show), np.asarray(hyp_show)
-    r, h = ticks(ref_time), ticks(hyp_time)
+    r, h = (ticks(ref_time), ticks(hyp_time)) if in_ticks is None else in_ticks
     asked = list(dict.fromkeys([float(tolerance), *map(float, sweep)]))
-    clipped = [_clip(tick(t), r, h) for t in asked]
     if n_shows is None:
         n_shows = int(max(ref_show.max(initial=-1), hyp_show.max(initial=-1))) + 1
+    span = _span(r, h, in_order=n_shows == 1)  # one show: its boundaries are sorted by time
+    clipped = [_clip(tick(t), span) for t in asked]
     matched = {}
-    for t, tau, (lo, hi) in zip(asked, clipped, _windows(ref_show, r, hyp_show, h, clipped)):
-        partner = _greedy(lo, hi)
+    for t, tau, (lo, hi) in zip(asked, clipped, _windows(ref_show, r, hyp_show, h, clipped, span, n_shows)):
+        restart = _restarts(lo, hi)
+        partner = _greedy(lo, hi, restart)
         matched[t] = np.bincount(ref_show[partner >= 0], minlength=n_shows).astype(np.int64)
         if t == asked[0]:
-            partner = _cheapest(r, h, lo, hi, partner, tau)
-            i = np.flatnonzero(partner >= 0)
+            partner = _cheapest(r, h, lo, hi, partner, tau, restart)
+            i = (partner >= 0).nonzero()[0]
             pairs = (i, partner[i])
     return BoundaryMatching(pairs=pairs, matched=matched)
 
 
-def _clip(tolerance: int, r: np.ndarray, h: np.ndarray) -> int:
-    """A tolerance in ticks no larger than the span of the times (a larger one pairs nothing more,
-    and no sum of a time and the tolerance overflows)."""
+def _span(r: np.ndarray, h: np.ndarray, *, in_order: bool = False) -> tuple[int, int] | None:
+    """The earliest and the latest time of both sides (ticks; ``in_order``: each side sorted by time);
+    None when a side has none."""
     if not len(r) or not len(h):
+        return None
+    if in_order:
+        return min(int(r[0]), int(h[0])), max(int(r[-1]), int(h[-1]))
+    return min(int(r.min()), int(h.min())), max(int(r.max()), int(h.max()))
+
+
+def _clip(tolerance: int, span: tuple[int, int] | None) -> int:
+    """A tolerance in ticks no larger than the ``span`` of the times (a larger one pairs nothing more,
+    and no sum of a time and the tolerance overflows)."""
+    if span is None:
         return min(tolerance, 0)
-    return min(tolerance, max(int(r.max()), int(h.max())) - min(int(r.min()), int(h.min())))
+    return min(tolerance, span[1] - span[0])
 
 
-def _search(ref_show, r, hyp_show, h, tolerance: int):
+def _search(ref_show, r, hyp_show, h, tolerance: int, span: tuple[int, int] | None, n_shows: int):
     """The windows ``lo, hi`` at one tolerance (ticks), by binary search.
 
     Shows are laid out on one ``int64`` axis, show ``s`` at ``s * width`` with ``width`` more than a
@@ -166,12 +182,14 @@ def _search(ref_show, r, hyp_show, h, tolerance: int):
     integers exactly. When that axis would not fit in ``int64`` (thousands of shows on a clock far
     from zero, such as Unix times), show by show.
     """
-    if len(r) == 0 or len(h) == 0:
+    if span is None:
         z = np.zeros(len(r), dtype=np.int64)
         return z, z.copy()
-    first = min(int(r.min()), int(h.min()))
-    width = max(int(r.max()), int(h.max())) - first + tolerance + 1
-    if (max(int(ref_show.max()), int(hyp_show.max())) + 1) * width < _INT64_SAFE:
+    if n_shows == 1:
+        return np.searchsorted(h, r - tolerance, side="left"), np.searchsorted(h, r + tolerance, side="right")
+    first = span[0]
+    width = span[1] - first + tolerance + 1
+    if n_shows * width < _INT64_SAFE:
         h_key = (h - first) + hyp_show.astype(np.int64) * width
         r_key = (r - first) + ref_show.astype(np.int64) * width
         return (
@@ -188,16 +206,22 @@ def _search(ref_show, r, hyp_show, h, tolerance: int):
     return lo, hi
 
 
-def _windows(ref_show, r, hyp_show, h, tolerances: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _windows(
+    ref_show, r, hyp_show, h, tolerances: list[int], span: tuple[int, int] | None, n_shows: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The windows ``lo, hi`` at each tolerance (ticks), in turn: searched at the widest, counted
     among its candidates at the others (step 1), or searched again where the candidates are dense."""
     widest = max(tolerances)
-    lo, hi = _search(ref_show, r, hyp_show, h, widest)
+    lo, hi = _search(ref_show, r, hyp_show, h, widest, span, n_shows)
+    if all(tau == widest for tau in tolerances):
+        for _ in tolerances:
+            yield lo, hi
+        return
     size = hi - lo
     n_pairs = int(size.sum())
-    if all(tau == widest for tau in tolerances) or n_pairs > _PAIRS_PER_BOUNDARY * max(len(r), len(h)):
+    if n_pairs > _PAIRS_PER_BOUNDARY * max(len(r), len(h)):
         for tau in tolerances:
-            yield (lo, hi) if tau == widest else _search(ref_show, r, hyp_show, h, tau)
+            yield (lo, hi) if tau == widest else _search(ref_show, r, hyp_show, h, tau, span, n_shows)
         return
     owner = np.repeat(np.arange(len(r)), size)
     first = np.cumsum(size) - size
@@ -218,8 +242,9 @@ def _restarts(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return restart
 
 
-def _greedy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    r"""Hypothesis partner of each reference boundary in the greedy scan (-1: none), vectorised.
+def _greedy(lo: np.ndarray, hi: np.ndarray, restart: np.ndarray) -> np.ndarray:
+    r"""Hypothesis partner of each reference boundary in the greedy scan (-1: none), vectorised
+    (``restart``: :func:`_restarts`).
 
     The scan keeps a pointer :math:`P` into the hypotheses: reference :math:`k` first skips the ones
     out of its reach, :math:`P \leftarrow \max(P, lo_k)`, then takes hypothesis :math:`P` if
@@ -245,8 +270,8 @@ def _greedy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     k = np.arange(n, dtype=np.int64)
     up = hi - k - 1
     down = np.minimum(lo - k, up)
-    up = np.where(_restarts(lo, hi), down, up)
-    open_ = np.flatnonzero(down < up)
+    up = np.where(restart, down, up)
+    open_ = (down < up).nonzero()[0]
     step = 1
     while len(open_):
         earlier = open_ - step
@@ -264,13 +289,16 @@ def _greedy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.where(pointer < hi, pointer, -1)
 
 
-def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int) -> np.ndarray:
-    """The scan's ``partner`` made the cheapest maximum matching, cluster by cluster (step 3)."""
+def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.ndarray) -> np.ndarray:
+    """The scan's ``partner`` made the cheapest maximum matching, cluster by cluster (step 3;
+    ``restart``: :func:`_restarts`, where each cluster begins)."""
     if len(lo) == 0:
         return partner
-    first = np.flatnonzero(_restarts(lo, hi))
-    size = np.diff(np.append(first, len(lo)))
+    first = restart.nonzero()[0]
     band = np.add.reduceat(hi - lo, first)
+    if not (band > 1).any():  # every cluster has at most one candidate pair: the scan's is the cheapest
+        return partner
+    size = np.diff(np.append(first, len(lo)))
     n_h = hi[first + size - 1] - lo[first]
     big = band > BAND_LIMIT
     if big.any():

@@ -171,12 +171,19 @@ def evaluated_pair(
         intervals = _intervals(uem)
         region = build_region([intervals])
         ref, _ = crop(ref, region)
-    elif len(ref):
-        intervals = [(float(ref.start[0]), float(ref.end[-1]))]
-        region = build_region([intervals])
+        gaps = len(intervals) > 1
+    elif len(ref):  # the reference's extent: its first start, its last end
+        region = Region(
+            show=np.zeros(1, dtype=np.int64),
+            start=ref.start_ticks[:1],
+            end=ref.end_ticks[-1:],
+            n_shows=1,
+            start_seconds=ref.start[:1],
+            end_seconds=ref.end[-1:],
+        )
+        gaps = False
     else:
         return ref, hyp, None
-    gaps = len(intervals) > 1
     if gaps or (len(hyp) and (hyp.start_ticks[0] < region.start[0] or hyp.end_ticks[-1] > region.end[-1])):
         hyp, _ = crop(hyp, region)
     if gaps:
