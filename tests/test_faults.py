@@ -130,6 +130,9 @@ def test_a_killed_html_run_leaves_the_old_outputs_and_no_temporary_folder(tmp_pa
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A test run started in the background by a shell without job control ignores SIGINT, and a child
+        # inherits that (Python then raises no KeyboardInterrupt): the run under test gets the default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
 
