@@ -16,7 +16,7 @@ import pytest
 from pyannote.core import Annotation, Segment, Timeline
 
 import tvseg
-from tvseg.columns import from_segmentation
+from tvseg.columns import from_segmentation, segment_arrays
 from tvseg.errors import InputError
 from tvseg.settings import Settings
 
@@ -213,6 +213,20 @@ def test_annotation_with_several_tracks_is_refused():
     ann[Segment(0, 5), "other"] = "c"
     with pytest.raises(InputError, match="several tracks"):
         tvseg.coverage(ann, ann)
+
+
+def test_overlaps_kept_give_one_row_per_track_in_itertracks_order():
+    ann = Annotation()
+    ann[Segment(5, 10)] = "b"
+    ann[Segment(0, 8), "y"] = "d"
+    ann[Segment(0, 8), "x"] = "c"
+    with pytest.raises(InputError, match=r"several tracks.*\[0, 8\]"):
+        segment_arrays(ann, what="hypothesis")
+    start, end, label = segment_arrays(ann, overlaps=True)
+    rows = [(s.start, s.end, lab) for s, _, lab in ann.itertracks(yield_label=True)]
+    assert list(zip(start, end, label)) == rows == [(0, 8, "c"), (0, 8, "d"), (5, 10, "b")]
+    start, end, _ = segment_arrays([(5, 10), (0, 8), (0, 3)], overlaps=True)
+    assert list(zip(start, end)) == [(0, 3), (0, 8), (5, 10)]
 
 
 def test_evaluate_takes_pairs_with_a_uem():

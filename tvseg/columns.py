@@ -4,8 +4,9 @@ and every kernel scores, its adapters from pyannote objects, and the one crop to
 :class:`Segments` are the rows the kernels score: each segment's show index, start, end and label, in
 the evaluated shows' order, with the evaluated regions when a UEM leaves gaps; the per-show functions
 score a corpus of one. :func:`from_segmentations` builds them from Annotations, Timelines or
-``(start, end)`` pairs (checked: finite, non-empty, disjoint); :func:`crop_spans` crops them to their
-show's regions.
+``(start, end)`` pairs (checked: finite, non-empty, disjoint), reading each show with
+:func:`segment_arrays` (which also keeps overlapping segments, for predictions that may overlap);
+:func:`crop_spans` crops them to their show's regions.
 
 :func:`tvseg.read_segments` returns a :class:`SegmentColumns` and :func:`tvseg.read_units` a
 :class:`UnitColumns`. Both hold the shows of a corpus as one set of arrays (show offsets, start, end,
@@ -45,6 +46,7 @@ __all__ = [
     "PathOrNone",
     "Segmentation",
     "Segments",
+    "segment_arrays",
     "from_segmentation",
     "from_segmentations",
     "stack",
@@ -136,27 +138,72 @@ class Segments:
         return np.searchsorted(self.show, np.arange(self.n_shows + 1), side="left")
 
 
-def _raw(segmentation: Any, what: str) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
-    """Unchecked ``(start, end, label)`` arrays of one segmentation."""
+def _labelled(annotation: Any, *, inserted: bool = False) -> tuple[list[Any], list[Any]] | None:
+    """An Annotation's segments and the one label of each, read from pyannote.core's ``_tracks``.
+
+    pyannote.core keeps ``{segment: {track: label}}`` sorted by segment; reading it directly is several
+    times faster than ``itertracks()``, which sorts every segment's tracks.
+
+    Parameters
+    ----------
+    annotation : pyannote.core.Annotation
+    inserted : bool
+        Read the segments in the order they were inserted (``dict`` order: no hashing of segments)
+        rather than in pyannote.core's sorted (start, end) order.
+
+    Returns
+    -------
+    (segments, labels) or None
+        None when a segment carries several tracks (or none), or when ``_tracks`` is not a ``dict``
+        (another version of pyannote.core).
+    """
+    tracks = getattr(annotation, "_tracks", None)
+    if not isinstance(tracks, dict):
+        return None
+    segments, values = (list(dict.keys(tracks)), dict.values(tracks)) if inserted else (list(tracks), tracks.values())
+    try:  # unpacking one label per segment fails on a segment with several tracks (or none)
+        labels = [lab for (lab,) in map(dict.values, values)]
+    except (TypeError, ValueError):
+        return None
+    return segments, labels
+
+
+def segment_arrays(
+    segmentation: Segmentation, *, what: str = "segmentation", overlaps: bool = False
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
+    """Unchecked ``(start, end, label)`` arrays of one show's segmentation, sorted by (start, end).
+
+    Parameters
+    ----------
+    segmentation : Annotation, Timeline, (n, 2) array, sequence of (start, end) pairs or None
+        None is an empty segmentation; pairs have the label None, and so have a Timeline's segments.
+    what : str
+        How to name the segmentation in error messages.
+    overlaps : bool
+        Keep a segment of an Annotation that carries several tracks, as one row per track (in
+        ``itertracks()`` order); without it, such a segment is refused.
+
+    Raises
+    ------
+    InputError
+        A segmentation of another type, pairs that are not numbers or not pairs, or (without
+        ``overlaps``) a segment carrying several tracks.
+    """
     if segmentation is None:
         return np.empty(0), np.empty(0), np.empty(0, dtype=object)
     if is_annotation(segmentation):
-        tracks = getattr(segmentation, "_tracks", None)
-        if tracks is not None:
-            # pyannote.core keeps {segment: {track: label}} sorted by segment; reading it directly is
-            # several times faster than itertracks(), which sorts every segment's tracks
-            items = list(tracks.items())
-            if any(len(t) != 1 for _, t in items):
-                seg = next(s for s, t in items if len(t) != 1)
-                raise InputError(
-                    f"{what}: overlapping segments (one segment carries several tracks)",
-                    value=f"[{seg.start}, {seg.end}]",
-                )
-            segs = [s for s, _ in items]
-            labels = [next(iter(t.values())) for _, t in items]
-        else:  # pragma: no cover - other pyannote.core versions
+        read = _labelled(segmentation)
+        if read is not None:
+            segs, labels = read
+        else:  # a segment with several tracks, or another version of pyannote.core
             triples = list(segmentation.itertracks(yield_label=True))
             segs, labels = [s for s, _, _ in triples], [lab for _, _, lab in triples]
+            repeated = None if overlaps else next((a for a, b in zip(segs, segs[1:]) if a == b), None)
+            if repeated is not None:
+                raise InputError(
+                    f"{what}: overlapping segments (one segment carries several tracks)",
+                    value=f"[{repeated.start}, {repeated.end}]",
+                )
     elif is_timeline(segmentation):
         segs = list(segmentation)
         labels = [None] * len(segs)
@@ -208,7 +255,7 @@ def from_segmentation(
     InputError
         A segment that is empty or not finite, or two segments that overlap.
     """
-    start, end, label = _raw(segmentation, what)
+    start, end, label = segment_arrays(segmentation, what=what)
     check(start, end, what=what)
     return start, end, label
 
@@ -269,40 +316,34 @@ def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segment
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(parts))
 
 
-_NO_LABEL = {None: None}  # the one "track" of a Timeline segment
-
-
 def _flat(segmentations: list[Any]) -> Segments | None:
     """Unchecked corpus arrays ``(show, start, end, label)`` read in one pass, or None.
 
-    Reads each Annotation's segments and tracks in insertion order (``dict`` order of pyannote.core's
-    ``_tracks``: no hashing of segments, no per-segment Python function). None when any show would
-    need the careful per-show path of :func:`_raw`: a type other than Annotation/Timeline/None, a
-    segment with several tracks, or segments not inserted in sorted order.
+    Reads each Annotation's segments and tracks in insertion order (:func:`_labelled`). None when any
+    show would need the careful per-show path of :func:`segment_arrays`: a type other than
+    Annotation/Timeline/None, a segment with several tracks, or segments not inserted in sorted order.
     """
     keys: list[Any] = []
-    tracks: list[Any] = []
+    labels: list[Any] = []
     counts: list[int] = []
     for seg in segmentations:
         if seg is None:
             counts.append(0)
-        elif is_annotation(seg) and isinstance(getattr(seg, "_tracks", None), dict):
-            d = seg._tracks
-            keys.extend(dict.keys(d))
-            tracks.extend(dict.values(d))
-            counts.append(len(d))
+            continue
+        if is_annotation(seg):
+            read = _labelled(seg, inserted=True)
+            if read is None:
+                return None
+            segs, segs_labels = read
         elif is_timeline(seg):
             segs = list(seg)
-            keys.extend(segs)
-            tracks.extend([_NO_LABEL] * len(segs))
-            counts.append(len(segs))
+            segs_labels = [None] * len(segs)
         else:
             return None
+        keys.extend(segs)
+        labels.extend(segs_labels)
+        counts.append(len(segs))
     n = len(keys)
-    try:  # unpacking one label per segment fails on a segment with several tracks (or none)
-        labels = [lab for (lab,) in map(dict.values, tracks)]
-    except (TypeError, ValueError):
-        return None
     start = np.fromiter((s.start for s in keys), dtype=float, count=n)
     end = np.fromiter((s.end for s in keys), dtype=float, count=n)
     show = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
@@ -337,14 +378,11 @@ def _one_show(segmentation: Any) -> Segments | None:
             return None
         bounds = np.ascontiguousarray(array.T)  # a copy: the caller's array is not kept
         label = np.empty(len(array), dtype=object)  # None
-    elif is_annotation(segmentation) and isinstance(getattr(segmentation, "_tracks", None), dict):
-        segments = list(dict.keys(segmentation._tracks))
-        try:  # unpacking one label per segment fails on a segment with several tracks (or none)
-            labels = [lab for (lab,) in map(dict.values, dict.values(segmentation._tracks))]
-        except (TypeError, ValueError):
+    elif is_annotation(segmentation):
+        read = _labelled(segmentation, inserted=True)
+        if read is None or not read[0]:
             return None
-        if not segments:
-            return None
+        segments, labels = read
         bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float)
         label = np.empty(len(segments), dtype=object)
         label[:] = labels
@@ -380,7 +418,8 @@ def from_segmentations(
     segments = _flat(segmentations)
     if segments is None:
         parts = [
-            _raw(seg, side if names is None else f"{side} of show {names[i]!r}") for i, seg in enumerate(segmentations)
+            segment_arrays(seg, what=side if names is None else f"{side} of show {names[i]!r}")
+            for i, seg in enumerate(segmentations)
         ]
         segments = stack(parts)
     n_shows = segments.n_shows

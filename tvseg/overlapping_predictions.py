@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Segments, stack
+from tvseg.columns import Segments, segment_arrays, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError, user_stacklevel
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
@@ -79,23 +79,6 @@ ALLOWED_KEYS = (
 ALLOWED_KEYS += GROUNDING_KEYS  # for a system giving one segment per reference title (tvseg.retrieval.grounding)
 
 
-def _arrays(segmentation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(start, end, label)`` of one show's segments (an Annotation, a Timeline, ``(start, end)`` pairs),
-    sorted by (start, end)."""
-    if segmentation is None:
-        found = []
-    elif hasattr(segmentation, "itertracks"):
-        found = [(s.start, s.end, label) for s, _, label in segmentation.itertracks(yield_label=True)]
-    elif hasattr(segmentation, "segments_set_") or hasattr(segmentation, "extent"):  # a Timeline
-        found = [(s.start, s.end, None) for s in segmentation]
-    else:
-        found = [(float(a), float(b), None) for a, b in np.asarray(segmentation, dtype=float).reshape(-1, 2)]
-    found.sort(key=lambda t: (t[0], t[1]))
-    label = np.empty(len(found), dtype=object)
-    label[:] = [t[2] for t in found]
-    return np.array([t[0] for t in found], dtype=float), np.array([t[1] for t in found], dtype=float), label
-
-
 def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
     """The segments of ``shows`` (in that order; absent shows have none), overlaps kept."""
     columns: Any = hypothesis
@@ -104,7 +87,7 @@ def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
         show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
         start, end, label = columns.start[rows], columns.end[rows], columns.label[rows]
         return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
-    return stack([_arrays(hypothesis[show] if show in hypothesis else None) for show in shows])
+    return stack([segment_arrays(hypothesis[show] if show in hypothesis else None, overlaps=True) for show in shows])
 
 
 def _overlaps(segments: Segments) -> bool:
