@@ -636,10 +636,11 @@ class SegmentColumns(Columns["Annotation"]):
         following[self.offsets[1:][counts > 0] - 1] = np.nan
         return following
 
-    def segments_of(self, shows: Sequence[str], *, side: str) -> Segments:
+    def segments_of(self, shows: Sequence[str], *, side: str, overlaps: bool = False) -> Segments:
         """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked
-        as :func:`from_segmentations` checks them: what :func:`tvseg.evaluate` scores, gathered from the
-        arrays without building an Annotation."""
+        as :func:`from_segmentations` checks them (``side`` names them in the messages): what
+        :func:`tvseg.evaluate` scores, gathered from the arrays without building an Annotation. With
+        ``overlaps``, unchecked: predictions that may overlap, which their caller checks."""
         rows, counts = self.rows_of(shows)
         segments = Segments(
             show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
@@ -648,7 +649,8 @@ class SegmentColumns(Columns["Annotation"]):
             label=self.label[rows],
             n_shows=len(shows),
         )
-        check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
+        if not overlaps:
+            check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
         return segments
 
     def _build(self, k: int) -> Annotation:

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Segments, segment_arrays, stack
+from tvseg.columns import SegmentColumns, Segments, segment_arrays, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError, user_stacklevel
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import REGISTRY
@@ -80,13 +80,9 @@ ALLOWED_KEYS += GROUNDING_KEYS  # for a system giving one segment per reference 
 
 
 def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
-    """The segments of ``shows`` (in that order; absent shows have none), overlaps kept."""
-    columns: Any = hypothesis
-    if hasattr(columns, "rows_of") and hasattr(columns, "label"):  # a SegmentColumns: its sorted arrays
-        rows, counts = columns.rows_of(shows)
-        show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
-        start, end, label = columns.start[rows], columns.end[rows], columns.label[rows]
-        return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
+    """The segments of ``shows`` (in that order; absent shows have none), overlaps kept, unchecked."""
+    if isinstance(hypothesis, SegmentColumns):
+        return hypothesis.segments_of(shows, side="hypothesis", overlaps=True)
     return stack([segment_arrays(hypothesis[show] if show in hypothesis else None, overlaps=True) for show in shows])
 
 
