@@ -43,7 +43,7 @@ from tvseg.readers.text_corpora import (
     wiki727k_levels,
 )
 from tvseg.readers.time_origin import shift_rows
-from tvseg.readers.uem import UemCrop, crop_show, crop_to_uem, read_uem
+from tvseg.readers.uem import UemCrop, crop_show, read_uem, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
@@ -401,7 +401,7 @@ def segment_levels(
 def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *, side: str | None) -> SegmentColumns:
     """The segments cropped to their show's UEM regions on the arrays (:func:`~tvseg.readers.uem.crop_show`),
     ``shows`` in the order they were read, with one warning per file that the UEM changed (a show the UEM
-    lacks is kept whole, with a warning: :func:`~tvseg.readers.uem.crop_to_uem`)."""
+    lacks is kept whole, with a warning: :func:`~tvseg.readers.uem.warn_not_in_uem`)."""
     counts: dict[Any, UemCrop] = {}
     kept: dict[str, list[tuple[float, float, str, int]]] = {}
     masks: list[np.ndarray] = []  # which segments of each show are kept, in the order of ``kept``
@@ -411,7 +411,7 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
         start, end, label, line = columns.start[span], columns.end[span], columns.label[span], columns.line[span]
         crop = counts.setdefault(path, UemCrop())
         if show not in uem:
-            crop_to_uem(columns[show], uem, path=path, lines=line.tolist(), side=side, counts=crop)
+            warn_not_in_uem(show, path=path, lines=line.tolist(), side=side)
             kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
             masks.append(np.ones(len(start), dtype=bool))
             continue

@@ -31,7 +31,17 @@ if TYPE_CHECKING:
 
     from pyannote.core import Annotation, Timeline
 
-__all__ = ["read_uem", "uem_rows", "crop_to_uem", "crop_show", "crop_spans", "uem_regions", "SpanCrop", "UemCrop"]
+__all__ = [
+    "read_uem",
+    "uem_rows",
+    "crop_to_uem",
+    "crop_show",
+    "warn_not_in_uem",
+    "crop_spans",
+    "uem_regions",
+    "SpanCrop",
+    "UemCrop",
+]
 
 
 def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
@@ -144,12 +154,7 @@ def crop_to_uem(
 
     show = annotation.uri
     if show not in uem:
-        who = f"{side}: " if side else ""
-        _warn_show(
-            f"{who}show {show!r} is not in the UEM: its segments are kept uncropped",
-            path,
-            None if not lines else min(lines),
-        )
+        warn_not_in_uem(show, path=path, lines=lines, side=side)
         return annotation
     tracks = list(annotation.itertracks(yield_label=True))
     start = np.array([segment.start for segment, _, _ in tracks], dtype=float)
@@ -164,6 +169,17 @@ def crop_to_uem(
             segment = Segment(float(crop.start[k]), float(crop.end[k]))
         cropped[segment, track] = label
     return cropped
+
+
+def warn_not_in_uem(show: str, *, path=None, lines: list[int] | None = None, side: str | None = None) -> None:
+    """Warn that the segments of ``show``, which the UEM lacks, are kept uncropped (naming the first of
+    the ``lines`` of ``path`` they were read from, and ``side``)."""
+    who = f"{side}: " if side else ""
+    _warn_show(
+        f"{who}show {show!r} is not in the UEM: its segments are kept uncropped",
+        path,
+        None if not lines else min(lines),
+    )
 
 
 def crop_show(
