@@ -1,4 +1,5 @@
-"""The numbers the papers printed, transcribed by hand from the paper texts (``../shared/papers`` beside the repository).
+"""The numbers the papers printed, transcribed by hand from the papers' tables (verbatim excerpts of them are in
+the repository's ``tests/data/papers/``, whose README names each paper and the lines copied).
 
 Each table is kept in the paper's own layout (rows = metric, columns = segment size range) so that
 a transcription error can be spotted by reading it side by side with the paper.
