@@ -1,6 +1,7 @@
 """Writers: exact formats, round trips to the millisecond, label policy, atomic writes."""
 
 import os
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,6 +12,7 @@ from reader_helpers import segments
 from tvseg import read_segments, write_segments
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.readers import NO_LABEL
+from tvseg.writers import segment_files
 
 
 def annotation(show, rows):
@@ -252,3 +254,20 @@ def test_an_srt_position_code_in_a_label_is_refused(tmp_path):
     with pytest.raises(InputError, match="an SRT cue text cannot hold"):
         write_segments({"s": ann}, tmp_path / "s.srt")
     assert not (tmp_path / "s.srt").exists()
+
+
+def test_the_writers_warnings_name_the_callers_line(tmp_path):
+    # A label with a space goes to RTTM as 'two_words'; the show id 'a/b' cannot be a file name: each warning
+    # names this file, however deep in tvseg it is given (write_segments, or segment_files called directly).
+    annotation = Annotation()
+    annotation[Segment(0, 5)] = "two words"
+    calls = [
+        lambda: write_segments({"news": annotation}, tmp_path / "out.rttm"),
+        lambda: write_segments({"a/b": annotation}, tmp_path / "folder", format="vtt"),
+        lambda: segment_files({"a/b": annotation}, tmp_path / "other", format="vtt"),
+    ]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert [w.filename for w in caught] == [__file__], [str(w.message) for w in caught]

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 import webvtt
 
 from tvseg.arguments import check_annotations, check_path
-from tvseg.errors import InputError, OutputChangedWarning, UsageError
+from tvseg.errors import InputError, OutputChangedWarning, UsageError, user_stacklevel
 from tvseg.file_names import safe_names
 from tvseg.output import csv_line, write_folder_atomic, write_text_atomic
 from tvseg.readers.validation import NO_LABEL
@@ -162,7 +162,6 @@ def segment_files(
         [(show, f"{stem}.{format}") for show, stem in stems.items() if stem != show],
         "{n} show id(s) cannot be file names as they are (e.g. {old!r} -> '{new}'): "
         "read back, their show id is the file name",
-        stacklevel=3,
     )
     return {path / f"{stems[show]}.{format}": _show_text(show, rows[show], format=format) for show in rows}
 
@@ -211,11 +210,14 @@ def segments_text(
     return _show_text(show, show_rows, format=format)
 
 
-def _warn_changed(changed: list[tuple[str, str]], message: str, *, stacklevel: int) -> None:
-    """One warning for all the ``(old, new)`` texts changed: ``message`` formatted with ``n``, ``old`` and ``new``."""
+def _warn_changed(changed: list[tuple[str, str]], message: str) -> None:
+    """One warning for all the ``(old, new)`` texts changed: ``message`` formatted with ``n``, ``old`` and ``new``,
+    at the caller's line (:func:`~tvseg.errors.user_stacklevel`)."""
     if changed:
         old, new = changed[0]
-        warnings.warn(message.format(n=len(changed), old=old, new=new), OutputChangedWarning, stacklevel=stacklevel)
+        warnings.warn(
+            message.format(n=len(changed), old=old, new=new), OutputChangedWarning, stacklevel=user_stacklevel()
+        )
 
 
 def _show_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
@@ -283,7 +285,6 @@ def _rttm_text(rows: dict[str, list[tuple[int, int, str]]]) -> str:
         renamed,
         "{n} label(s) hold whitespace, written to RTTM with '_' (e.g. {old!r} -> {new!r}): "
         "RTTM fields cannot hold whitespace",
-        stacklevel=3,
     )
     return "".join(line + "\n" for line in lines)
 
@@ -364,7 +365,6 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
             f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
             f"{clock_text((rounded[0] + 500) // 1000)}",
             OutputChangedWarning,
-            stacklevel=3,
         )
     hours = starts[-1] >= 3600
     lines = []
