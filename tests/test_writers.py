@@ -257,11 +257,15 @@ def test_an_srt_position_code_in_a_label_is_refused(tmp_path):
 
 
 def test_the_writers_warnings_name_the_callers_line(tmp_path):
-    # A label with a space goes to RTTM as 'two_words'; the show id 'a/b' cannot be a file name: each warning
+    # A label with a space goes to RTTM as 'two_words', a chapter start of 1.5 s to a chapter list as 00:02; the show id 'a/b' cannot be a file name: each warning
     # names this file, however deep in tvseg it is given (write_segments, or segment_files called directly).
     annotation = Annotation()
     annotation[Segment(0, 5)] = "two words"
+    late = Annotation()
+    late[Segment(0, 1.5)] = "first"
+    late[Segment(1.5, 5)] = "second"  # a chapter list holds whole seconds: 1.5 is rounded, with a warning
     calls = [
+        lambda: write_segments({"news": late}, tmp_path / "chapters.txt"),
         lambda: write_segments({"news": annotation}, tmp_path / "out.rttm"),
         lambda: write_segments({"a/b": annotation}, tmp_path / "folder", format="vtt"),
         lambda: segment_files({"a/b": annotation}, tmp_path / "other", format="vtt"),

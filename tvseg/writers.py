@@ -365,6 +365,7 @@ def _chapter_list_text(show: str, rows: list[tuple[int, int, str]]) -> str:
             f"list holds whole seconds), e.g. {_seconds(rounded[0])} -> "
             f"{clock_text((rounded[0] + 500) // 1000)}",
             OutputChangedWarning,
+            stacklevel=user_stacklevel(),
         )
     hours = starts[-1] >= 3600
     lines = []
