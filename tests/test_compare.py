@@ -131,7 +131,7 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     assert "tvseg: warning: 1 show(s) only in the old result" in printed.err
     # a count as an integer: 10 -> 12 (+2), no per-show values: no mean change, no p-value
     assert any(
-        line.split() == ["ref.", "segs", "10", "12", "+2", "0", "-", "-", "-"] for line in printed.out.splitlines()
+        line.split() == ["ref.", "segs", "10", "12", "+2", "0", "-", "-", "-", "-"] for line in printed.out.splitlines()
     )
     written = json.loads(out.read_text())
     assert [m["show"] for m in written["moved"]] == ["s4", "s1"]
