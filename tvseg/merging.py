@@ -41,9 +41,13 @@ __all__ = ["merge", "read_result", "carried_of"]
 def read_result(path: str | Path) -> dict:
     """A result of ``tvseg evaluate --json`` read from ``path`` (an InputError naming it when it cannot
     be read or is not JSON)."""
+    from tvseg.readers.json_values import too_deep
+
+    text = ""
     try:
         with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+            text = handle.read()
+        document = json.loads(text)
     except FileNotFoundError:
         raise InputError("no such file", path=str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
@@ -51,7 +55,7 @@ def read_result(path: str | Path) -> dict:
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON: {error.msg}", path=str(path), line=error.lineno) from None
     except RecursionError:
-        raise InputError("not a result of tvseg evaluate --json (nested too deep)", path=str(path)) from None
+        raise too_deep(text, path=str(path)) from None
     if not isinstance(document, dict):
         raise InputError("not a result of tvseg evaluate --json (not an object)", path=str(path))
     return document

@@ -21,7 +21,7 @@ STDOUT = "-"
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "merge",
-        help="the result of one run over the shows of several tvseg evaluate --json results",
+        help="the result of one run over the shows of several JSON results of tvseg evaluate",
         description="Merge results of tvseg evaluate --json over parts of one corpus (the same settings and "
         "systems, no show in two of them) into the result of one run over all their shows: every value, "
         "bootstrap interval and p-value that run gives, rebuilt from the components each result carries.",
