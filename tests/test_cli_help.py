@@ -170,6 +170,15 @@ def workdir(tmp_path_factory):
     shutil.copy(SAMPLES / "annotators" / "annotator_b.rttm", work / "ref_b.rttm")  # a second annotator
     shutil.copy(ROOT / "formats" / "examples" / "jsonl-valid.jsonl", work / "samples.jsonl")
     (work / "data_samples").symlink_to(ROOT / "data_samples", target_is_directory=True)  # the journeys' samples
+    shows = sorted(path.name for path in (work / "ref").iterdir())
+    for part, kept in (("part1", shows[::2]), ("part2", shows[1::2])):  # two parts of a corpus for tvseg merge
+        (work / part).mkdir()
+        for name in kept:
+            shutil.copy(work / "ref" / name, work / part)
+        run = ["evaluate", "--reference", f"{part}/", "--hypothesis", "mine=out/mine.rttm", "--bootstrap", "0"]
+        subprocess.run(
+            [sys.executable, "-m", "tvseg", *run, "--json", f"{part}.json"], cwd=work, check=True, capture_output=True
+        )
     for name, gamma in (("yesterday.json", "0.85"), ("today.json", "0.7")):  # two runs for tvseg compare
         run = ["evaluate", "--reference", "ref/", "--hypothesis", "mine=out/mine.rttm", "--bootstrap", "0"]
         subprocess.run(

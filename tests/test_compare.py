@@ -131,7 +131,7 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     assert "tvseg: warning: 1 show(s) only in the old result" in printed.err
     # a count as an integer: 10 -> 12 (+2), no per-show values: no mean change, no p-value
     assert any(
-        line.split() == ["ref.", "segs", "10", "12", "+2", "0", "-", "-", "-"] for line in printed.out.splitlines()
+        line.split() == ["ref.", "segs", "10", "12", "+2", "0", "-", "-", "-", "-"] for line in printed.out.splitlines()
     )
     written = json.loads(out.read_text())
     assert [m["show"] for m in written["moved"]] == ["s4", "s1"]
@@ -139,7 +139,7 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     assert next(m for m in written["metrics"] if m["metric"] == "n_reference")["test"] is None
     assert main(["compare", str(old), str(new), "--html", str(tmp_path / "page")]) == 0
     html = (tmp_path / "page" / "index.html").read_text()
-    assert "<td>0</td><td>-</td><td>-</td><td>-</td><td>none</td></tr>" in html
+    assert "<td>0</td><td>-</td><td>-</td><td>-</td><td>none</td><td>-</td><td>-</td></tr>" in html
 
 
 def test_two_systems_of_one_result(tmp_path, capsys):

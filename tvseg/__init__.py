@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
         UsageError,
     )
     from tvseg.evaluation import evaluate
+    from tvseg.merging import merge
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
     from tvseg.retrieval.boundaries import boundaries
     from tvseg.retrieval.coverage import coverage
@@ -56,6 +57,7 @@ _PUBLIC = {
     "boundaries": "tvseg.retrieval.boundaries",
     "evaluate": "tvseg.evaluation",
     "evaluate_annotators": "tvseg.annotators",
+    "merge": "tvseg.merging",
     # unit domain
     "pk": "tvseg.unit.windows",
     "windowdiff": "tvseg.unit.windows",

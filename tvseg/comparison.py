@@ -8,9 +8,12 @@ compared metric by metric over the shows both have:
   shows where either value is undefined, null in the JSON, are left out of that metric), with the
   two-sided p-value of a paired test on those differences (:func:`tvseg.significance.mean_tests`: the exact
   sign-flip test up to 12 shows, the paired bootstrap of the mean beyond, as ``tvseg evaluate`` tests two
-  systems) and Holm's correction over the metrics tested (one family). The test is on the per-show values
-  (the macro mean): a result's JSON holds no per-show components, so the pooled values are compared, not
-  tested;
+  systems) and Holm's correction over the metrics tested (one family);
+- when both results carry their components (:mod:`tvseg.carried`), the p-value of the pooled (corpus) values
+  over the common shows, ``p_value_pooled``: ``tvseg evaluate``'s test of two systems
+  (:func:`tvseg.significance.paired_bootstrap`: exact sign-flip up to 12 shows, paired bootstrap beyond,
+  with the new result's resamples and seed), so that two systems of one run get ``evaluate``'s
+  ``pairwise`` p-values; with Holm's correction over the metrics tested, ``p_value_pooled_holm``;
 - the shows whose value of one metric (``metric``: ``cov_d`` by default) moved most, by the absolute
   difference, largest first (ties in show order).
 
@@ -26,15 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from tvseg.carried import read_carried
 from tvseg.errors import InputError, UsageError
 from tvseg.metrics import METRICS
-from tvseg.significance import holm, mean_tests
+from tvseg.significance import holm, mean_tests, paired_bootstrap
+from tvseg.unit.reduction import unit_components_table
 
 __all__ = [
     "compare_results",
     "system_of",
     "per_show_values",
     "settings_changed",
+    "pooled_tests",
 ]
 
 DEFAULT_METRIC = "cov_d"
@@ -195,6 +201,15 @@ def compare_results(
         )
     for entry, adjusted in zip(entries, holm(p_values)):
         entry["p_value_holm"] = float(adjusted)
+    pooled = None
+    if "components" in old and "components" in new:
+        pooled = pooled_tests(old, new, old_system=old_system, new_system=new_system, paths=(old_path, new_path))
+    tested_pooled = [e for e in entries if pooled is not None and e["metric"] in pooled["p_values"]]
+    for entry in entries:
+        entry["p_value_pooled"] = pooled["p_values"].get(entry["metric"], math.nan) if pooled else math.nan
+        entry["p_value_pooled_holm"] = math.nan
+    for entry, adjusted in zip(tested_pooled, holm([e["p_value_pooled"] for e in tested_pooled])):
+        entry["p_value_pooled_holm"] = float(adjusted)
     moved = []
     if ranked_by is not None:
         j = keys.index(ranked_by)
@@ -216,5 +231,52 @@ def compare_results(
         "metrics": entries,
         "ranked_by": ranked_by,
         "moved": moved,
+        "pooled_test": None if pooled is None else {k: v for k, v in pooled.items() if k != "p_values"},
         "warnings": warnings_,
+    }
+
+
+def pooled_tests(
+    old: Mapping[str, Any], new: Mapping[str, Any], *, old_system: str, new_system: str, paths: tuple[str, str]
+) -> dict[str, Any]:
+    """The paired test of the pooled values of ``old_system`` (of ``old``) and ``new_system`` (of ``new``)
+    over their common shows, from the components both results carry: ``{"p_values": {metric: p},
+    "test", "resamples", "seed", "shows"}``, the p-values those of ``tvseg evaluate``'s ``pairwise`` for two
+    systems of one run (:func:`tvseg.significance.paired_bootstrap`, with ``new``'s resamples and seed;
+    none with no resample)."""
+    import warnings
+
+    a, b = read_carried(old, paths[0]), read_carried(new, paths[1])
+    sa, sb = a.systems[old_system], b.systems[new_system]
+    in_b = set(b.shows)
+    common = [show for show in a.shows if show in in_b]
+    rows_a = np.flatnonzero(np.isin(np.asarray(a.shows, dtype=object), common))
+    where_b = {show: k for k, show in enumerate(b.shows)}
+    rows_b = np.asarray([where_b[show] for show in common], dtype=np.int64)
+    components = {"old": sa.components.iloc[rows_a], "new": sb.components.iloc[rows_b]}
+    extra = {}
+    if sa.units is not None and sb.units is not None:
+        from tvseg.unit.reduction import unit_rates
+
+        for key, system, run, rows in (("old", sa, a, rows_a), ("new", sb, b, rows_b)):
+            table = unit_components_table([system.units], [0], len(run.shows))
+            extra[key] = (table.iloc[rows].reset_index(drop=True), unit_rates)
+    settings = b.settings
+    resamples, seed = int(settings.get("bootstrap", 1000)), int(settings.get("seed", 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # too few shows: the test's name says which test, the p-value its floor
+        _, pairwise = paired_bootstrap(
+            components,
+            resamples=resamples,
+            seed=seed,
+            confidence=float(settings.get("confidence", 0.95)),
+            titles={"old": sa.titles, "new": sb.titles},
+            extra=extra,
+        )
+    return {
+        "p_values": {entry["metric"]: float(entry["p_value"]) for entry in pairwise},
+        "test": pairwise[0]["test"] if pairwise else None,
+        "resamples": resamples,
+        "seed": seed,
+        "shows": len(common),
     }

@@ -39,20 +39,27 @@ from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
 from tvseg.retrieval.captioning import wanted as captioning_wanted
-from tvseg.retrieval.confidence import ShardConfidence, SystemConfidence, join_confidence, shard_confidence
+from tvseg.retrieval.confidence import (
+    ShardConfidence,
+    SystemConfidence,
+    join_confidence,
+    join_shard_confidence,
+    shard_confidence,
+)
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
 from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
+from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings, check_settings
 from tvseg.significance import paired_bootstrap, policy
 from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.probes import cseg_probe_runs
-from tvseg.unit.reduction import UnitPart, reduce_unit_parts, unit_components_table, unit_rates
+from tvseg.unit.reduction import UnitPart, join_unit_parts, reduce_unit_parts, unit_components_table, unit_rates
 
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
@@ -113,6 +120,10 @@ class SystemResult:
     confidence : tvseg.retrieval.confidence.SystemConfidence, optional
         When the hypothesis has boundary scores: the precision-recall curve over thresholds, average
         precision, the best-threshold F and, with units or frames, the DET curve.
+    carried : SystemShard, optional
+        The system's shards joined, without segments (:meth:`SystemShard.lean`): what
+        :func:`reduce_shards` makes this result of, which the JSON carries (:mod:`tvseg.carried`) for
+        ``tvseg merge`` and ``tvseg compare``.
     """
 
     name: str
@@ -131,6 +142,7 @@ class SystemResult:
     has_output: np.ndarray | None = None
     unit_components: pd.DataFrame | None = None
     confidence: SystemConfidence | None = None
+    carried: SystemShard | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,6 +159,7 @@ class EvaluationResult:
     pairwise: list[Any] = field(default_factory=list)
     uem: Mapping[str, Timeline] | None = None  # show id -> UEM timeline, as given (RegionColumns when read)
     domain: str = "time"  # "units": a text corpus, scored in its sentences with the unit metrics only
+    sweep_tolerances: tuple[float, ...] = tuple(TOLERANCES.tolist())
 
     def to_frame(self) -> pd.DataFrame:
         """Every metric value in long format, one row per (system, scope, group, show, metric), with
@@ -174,12 +187,16 @@ class EvaluationResult:
         )
 
     def to_json(self, *, stream: bool = False) -> dict[str, Any]:
-        """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers).
+        """The contract's ``--json`` object (NaN as None; rates as fractions; counts as integers), and
+        under ``"components"`` what the result is made of (:func:`tvseg.carried.carried_json`), from
+        which ``tvseg merge`` and ``tvseg compare`` rebuild it.
 
-        ``stream=True``: each per-show table as a :class:`tvseg.output.Records`, which
-        :func:`tvseg.output.write_json_atomic` writes a block of shows at a time (the same text), so that
-        the object of a large corpus is never held whole.
+        ``stream=True``: each per-show table as a :class:`tvseg.output.Records` and each array of the
+        components as a :class:`tvseg.output.Array`, which :func:`tvseg.output.write_json_atomic` writes a
+        block at a time (the same text), so that the object of a large corpus is never held whole.
         """
+        from tvseg.carried import carried_json
+
         systems = {}
         for name, sr in self.systems.items():
             systems[name] = {
@@ -211,6 +228,9 @@ class EvaluationResult:
             },
             integer_keys=COUNT_KEYS,
         )
+        carried = carried_json(self, stream=stream)
+        if carried is not None:
+            document["components"] = carried
         return document
 
 
@@ -418,6 +438,11 @@ class SystemShard:
     has_output : numpy.ndarray of bool or None
         Per show of the shard: whether the system's input had it (:attr:`tvseg.preparation.Prepared.has_output`;
         None: not known, taken as True).
+    confidence : tvseg.retrieval.confidence.ShardConfidence or None
+        What the curves need of the shard (None: the hypothesis has no scores).
+    titled : (bool, bool) or None
+        Whether some segment of the shard's reference, and of the system's hypothesis, has a title: what
+        decides whether a corpus of several runs scores titles (:mod:`tvseg.merging`); None: not known.
     """
 
     scores: ShowScores | ShowComponents
@@ -425,6 +450,7 @@ class SystemShard:
     units: UnitPart | None = None
     has_output: np.ndarray | None = None
     confidence: ShardConfidence | None = None
+    titled: tuple[bool, bool] | None = None
 
     def lean(self) -> SystemShard:
         """The shard without its segments: what :func:`reduce_shards` needs for every pooled value and
@@ -475,6 +501,7 @@ def score_shard(
         minimum=1 if bars_enabled(len(shows), SCORING_BAR_SHOWS) else len(p.systems) + 1,
     )
     captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics (Java)
+    ref_titled = any(map(has_title, ref.label))
     for name, hyp in systems:
         scores = score_shows(
             ref,
@@ -515,6 +542,7 @@ def score_shard(
             units=units,
             has_output=p.has_output.get(name),
             confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs),
+            titled=(ref_titled, any(map(has_title, hyp.label))),
         )
     return out
 
@@ -578,7 +606,9 @@ def reduce_shards(
             ]
         ).astype(bool, copy=False)
         unit_parts = cast("list[UnitPart]", [system.units for system in own])
-        confidence = join_confidence([system.confidence for system in own])
+        shard_parts = [system.confidence for system in own]
+        confidence = join_confidence(shard_parts)
+        titled = [system.titled for system in own]
         del own, parts
         shows = scores.shows
         per_show = metric_table(scores.components, titles=scores.titles)
@@ -593,7 +623,15 @@ def reduce_shards(
             unit_scored[name] = scored
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
-        del unit_parts
+        carried = SystemShard(
+            scores=ShowComponents(list(shows), scores.components, scores.titles),
+            tallies=tallies,
+            units=join_unit_parts(unit_parts, firsts) if unit_parts[0] is not None else None,
+            has_output=has_output,
+            confidence=join_shard_confidence(shard_parts),
+            titled=None if None in titled else (any(t[0] for t in titled), any(t[1] for t in titled)),
+        )
+        del unit_parts, shard_parts
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
@@ -621,6 +659,7 @@ def reduce_shards(
             has_output=has_output,
             unit_components=unit_tables[name][0] if name in unit_tables else None,
             confidence=confidence,
+            carried=carried,
         )
         if domain == "units":
             systems[name] = _units_only(systems[name])
@@ -664,6 +703,7 @@ def reduce_shards(
         pairwise=pairwise,
         uem=uem if uem is None or isinstance(uem, RegionColumns) else dict(uem),
         domain=domain,
+        sweep_tolerances=tuple(float(t) for t in np.asarray(sweep_tolerances, dtype=float).tolist()),
     )
 
 

@@ -68,6 +68,7 @@ __all__ = [
     "with_run_id",
     "refuse_overwriting_inputs",
     "Records",
+    "Array",
     "encoded_rows",
 ]
 
@@ -422,7 +423,7 @@ def json_safe(value: Any, *, integer_keys: Collection[Any] = frozenset(), key: A
     value}}`` (:func:`frame_records`). The one conversion behind ``--json`` and the report."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str, Records)):
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str, Records, Array)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -510,6 +511,40 @@ class Records:
             )
 
 
+class Array:
+    """A one-dimensional array that JSON holds as a list, its values exact: integers and booleans as
+    they are, each float as the shortest text that reads back as the same float (``repr``), and the
+    floats JSON has no literal for as the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``
+    (``float()`` reads them back). :func:`json_pieces` writes it a block of values at a time;
+    :meth:`values` gives the list (what ``to_json()`` holds when not streamed)."""
+
+    BLOCK = 65536
+
+    def __init__(self, array):
+        self.array = np.asarray(array)
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def values(self, start: int = 0, stop: int | None = None) -> list:
+        """The values from ``start`` to ``stop`` as JSON-safe Python values."""
+        part = self.array[start:stop]
+        cells = part.tolist()
+        if part.dtype.kind == "f" and not np.isfinite(part).all():
+            return [v if math.isfinite(v) else _NON_FINITE[str(v)] for v in cells]
+        if part.dtype.kind == "O":
+            return [json_safe(v) for v in cells]
+        return cells
+
+    def blocks(self):
+        """The text of consecutive blocks of values, without the brackets."""
+        for start in range(0, len(self.array), self.BLOCK):
+            yield _FLAT.encode(self.values(start, start + self.BLOCK))[1:-1]
+
+
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
 def encoded_rows(
     frame: pd.DataFrame,
     *,
@@ -550,7 +585,7 @@ def json_pieces(data, *, indent: int = 1, size: int = 1 << 20):
 
 def _holds_containers(values) -> bool:
     # the distinct types first (one pass in C): a corpus has thousands of rows of scalars
-    return any(issubclass(t, (Mapping, list, tuple, Records)) for t in set(map(type, values)))
+    return any(issubclass(t, (Mapping, list, tuple, Records, Array)) for t in set(map(type, values)))
 
 
 def _is_row(value: Mapping) -> bool:
@@ -567,6 +602,12 @@ def _is_row(value: Mapping) -> bool:
 def _pieces(value, depth: int, indent: int):
     pad = "\n" + " " * (indent * (depth + 1))
     end = "\n" + " " * (indent * depth)
+    if isinstance(value, Array):  # as _FLAT writes a list of scalars: one line
+        yield "["
+        for k, values in enumerate(value.blocks()):
+            yield (", " if k else "") + values
+        yield "]"
+        return
     if isinstance(value, Records):
         if not len(value):
             yield "{}"

@@ -1,9 +1,12 @@
-"""``tvseg compare OLD.json NEW.json``: what changed between two results of ``tvseg evaluate --json``.
+"""``tvseg compare RUN1.json RUN2.json [RUN3.json ...]``: what changed between results of ``tvseg evaluate --json``.
 
-Two runs of one system (``--system NAME``, by default the only one), or two systems of one run
-(``tvseg compare RESULT.json --systems A B``): per metric, the corpus values and their difference, the
-mean change per show with the p-value of a paired test on the per-show values (exact sign-flip up to
-12 shows, paired bootstrap beyond), and the shows whose value moved most (:mod:`tvseg.comparison`).
+Runs of one system (``--system NAME``, by default the only one; the last two are tested, the earlier ones'
+corpus values shown beside them), or two systems of one run (``tvseg compare RESULT.json --systems A B``;
+with several files, A of the last but one and B of the last): per metric, the corpus values and their
+difference, the mean change per show with the p-value of a paired test on the per-show values (exact
+sign-flip up to 12 shows, paired bootstrap beyond), the p-value of the pooled values when both results carry
+their components (``tvseg evaluate``'s pairwise test), and the shows whose value moved most
+(:mod:`tvseg.comparison`).
 ``--json OUT`` writes the same as JSON, ``--html DIR`` as one self-contained page, ``DIR/index.html``.
 """
 
@@ -22,15 +25,27 @@ __all__ = ["add_parser", "run"]
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="what changed between two JSON results of tvseg evaluate (two runs, or two systems of one run)",
-        description="Compare two results of tvseg evaluate --json: two runs of one system (OLD.json NEW.json), "
-        "or two systems of one run (RESULT.json --systems A B). Per metric: the corpus values, the mean "
-        "change per show and the p-value of a paired test on the per-show values (exact sign-flip up to 12 "
-        "shows, paired bootstrap beyond); the shows whose value moved most.",
+        help="what changed between JSON results of tvseg evaluate (runs, or two systems of one run)",
+        description="Compare results of tvseg evaluate --json: runs of one system (RUN1.json RUN2.json "
+        "[RUN3.json ...]: the last two are tested), or two systems of one run (RESULT.json --systems A B). "
+        "Per metric: the corpus values, the mean change per show and the p-value of a paired test on the "
+        "per-show values (exact sign-flip up to 12 shows, paired bootstrap beyond), the p-value of the "
+        "pooled values when both results carry their components (tvseg evaluate's pairwise test); the "
+        "shows whose value moved most.",
     )
-    parser.add_argument("paths", nargs="+", metavar="RESULT.json", help="OLD.json NEW.json, or one file with --systems")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="RESULT.json",
+        help="two results or more (the last two tested), or one with --systems",
+    )
     parser.add_argument("--system", metavar="NAME", help="the system compared in both files (default: the only one)")
-    parser.add_argument("--systems", nargs=2, metavar=("A", "B"), help="two systems of one result: A (old), B (new)")
+    parser.add_argument(
+        "--systems",
+        nargs=2,
+        metavar=("A", "B"),
+        help="two systems: A (old) and B (new) of one result, or of the last two results",
+    )
     parser.add_argument("--metric", metavar="KEY", help="rank the shows by this metric's change (default: cov_d)")
     parser.add_argument("--top", type=int, default=10, metavar="N", help="how many shows to name (default 10)")
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON")
@@ -74,13 +89,19 @@ def _change(entry: dict, value: float) -> str:
     return shown if shown == "-" or shown.startswith("-") else "+" + shown
 
 
+def _number(value) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+
+
 def _p(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.3g}"
 
 
 NOTE = (
     "fractions in percent; 'per show': the mean change per show over the shows both hold (the macro mean), "
-    "and its p-value: a paired test on the per-show values ({tests}), Holm: corrected over the metrics"
+    "and its p-value: a paired test on the per-show values ({tests}), Holm: corrected over the metrics; "
+    "'pooled p': the paired test of the corpus values, tvseg evaluate's (from the components the results "
+    "carry; - when one lacks them)"
 )
 
 
@@ -96,17 +117,24 @@ def text(comparison: dict) -> str:
     old, new = comparison["old"], comparison["new"]
     metrics = comparison["metrics"]
     width = max([len("metric")] + [len(printable(m["label"])) for m in metrics])
+    earlier = comparison.get("earlier", [])
     lines = [
+        f"earlier run {k + 1}: {printable(run['system'])} ({printable(run['file'])})" for k, run in enumerate(earlier)
+    ]
+    lines += [
         f"{printable(old['system'])} ({printable(old['file'])}) -> {printable(new['system'])} "
         f"({printable(new['file'])}): {comparison['shows']['common']} show(s) in common",
-        f"{'metric':{width}s} {'old':>7s} {'new':>7s} {'change':>7s}  {'shows':>5s} {'per show':>8s} "
-        f"{'p-value':>7s} {'Holm':>7s}",
+        f"{'metric':{width}s} "
+        + "".join(f"{'run' + str(k + 1):>7s} " for k in range(len(earlier)))
+        + f"{'old':>7s} {'new':>7s} {'change':>7s}  {'shows':>5s} {'per show':>8s} "
+        f"{'p-value':>7s} {'Holm':>7s} {'pooled p':>8s}",
     ]
     for m in metrics:
+        before = "".join(f"{_shown(m, run['corpus'].get(m['metric'], math.nan)):>7s} " for run in earlier)
         lines.append(
-            f"{printable(m['label']):{width}s} {_shown(m, m['old']):>7s} {_shown(m, m['new']):>7s} "
+            f"{printable(m['label']):{width}s} {before}{_shown(m, m['old']):>7s} {_shown(m, m['new']):>7s} "
             f"{_change(m, m['difference']):>7s}  {m['shows']:>5d} {_change(m, m['mean_difference']):>8s} "
-            f"{_p(m['p_value']):>7s} {_p(m['p_value_holm']):>7s}"
+            f"{_p(m['p_value']):>7s} {_p(m['p_value_holm']):>7s} {_p(m['p_value_pooled']):>8s}"
         )
     key, ranked = comparison["ranked_by"], _ranked(comparison)
     if comparison["moved"]:
@@ -165,6 +193,7 @@ def page(comparison: dict) -> str:
         return f"<h2>{escape(heading)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
     columns = ["metric", "old", "new", "change", "shows", "mean change per show", "p-value", "Holm", "test"]
+    columns += ["pooled p-value", "pooled Holm"]
     rows = [
         [
             (m["label"], ""),
@@ -176,6 +205,8 @@ def page(comparison: dict) -> str:
             (_p(m["p_value"]), ""),
             (_p(m["p_value_holm"]), ""),
             (m["test"] or "none", ""),
+            (_p(m["p_value_pooled"]), ""),
+            (_p(m["p_value_pooled_holm"]), ""),
         ]
         for m in comparison["metrics"]
     ]
@@ -213,19 +244,24 @@ def run(args) -> int:
         files=[("--json", args.json), ("--html", os.path.join(args.html, "index.html") if args.html else None)],
     )
     if args.systems:
-        if len(args.paths) != 1 or args.system:
-            raise UsageError("--systems A B compares two systems of one result: give one file, and no --system")
-        old_path = new_path = args.paths[0]
+        if args.system:
+            raise UsageError("--systems A B names the two systems: give no --system")
+        old_path, new_path = args.paths[-2:] if len(args.paths) > 1 else args.paths * 2
         old_system, new_system = args.systems
     else:
-        if len(args.paths) != 2:
-            raise UsageError("give OLD.json and NEW.json, or one result with --systems A B")
-        old_path, new_path = args.paths
+        if len(args.paths) < 2:
+            raise UsageError("give two results or more (the last two are tested), or one result with --systems A B")
+        old_path, new_path = args.paths[-2:]
         old_system = new_system = args.system
     old = _read(old_path)
     new = old if new_path == old_path else _read(new_path)
     old_system = system_of(old, old_system, path=old_path)[0]
     new_system = system_of(new, new_system, path=new_path)[0]
+    earlier = []
+    for path in args.paths[:-2]:
+        name, system = system_of(_read(path), old_system, path=path)
+        corpus = system.get("corpus") or {}
+        earlier.append({"file": path, "system": name, "corpus": {k: _number(v) for k, v in corpus.items()}})
     comparison = compare_results(
         old,
         new,
@@ -236,6 +272,8 @@ def run(args) -> int:
         metric=args.metric,
         top=args.top,
     )
+    if earlier:
+        comparison = {**comparison, "earlier": earlier}
     for sentence in comparison["warnings"]:
         print(f"tvseg: warning: {sentence}", file=sys.stderr)
     print(text(comparison))

@@ -84,6 +84,7 @@ __all__ = [
     "start_scores",
     "accepted",
     "curve",
+    "join_shard_confidence",
     "precision_recall",
     "det_curve",
     "join_confidence",
@@ -553,6 +554,21 @@ class SystemConfidence:
         ap = "-" if math.isnan(c.average_precision) else f"{100 * c.average_precision:.1f}"
         text = f"{name}: boundary AP {ap}, best F {best} ({len(c.thresholds)} thresholds)"
         return text + (f"; {self.note}" if self.note else "")
+
+
+def join_shard_confidence(parts: list[ShardConfidence | None]) -> ShardConfidence | None:
+    """The shards' data joined as one shard's (None when a shard has none; ``probes`` None when a shard
+    has none), from which :func:`join_confidence` gives the same curves."""
+    if not parts or any(part is None for part in parts):
+        return None
+    shards = [part for part in parts if part is not None]
+    runs = [part.probes for part in shards if part.probes is not None]
+    return ShardConfidence(
+        np.concatenate([part.score for part in shards]),
+        np.concatenate([part.accepted for part in shards]),
+        sum(part.n_reference for part in shards),
+        None if len(runs) < len(shards) else tuple(np.concatenate([run[k] for run in runs]) for k in range(3)),  # type: ignore[arg-type]
+    )
 
 
 def join_confidence(parts: list[ShardConfidence | None]) -> SystemConfidence | None:

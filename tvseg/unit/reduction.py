@@ -46,7 +46,15 @@ from tvseg.errors import LenientInputWarning, UndefinedValueWarning, user_stackl
 from tvseg.rates import rate
 from tvseg.unit.windows import segmentation_cost
 
-__all__ = ["UnitPart", "reduce_unit_parts", "unit_components_table", "unit_metrics", "unit_rates", "assemble"]
+__all__ = [
+    "UnitPart",
+    "join_unit_parts",
+    "reduce_unit_parts",
+    "unit_components_table",
+    "unit_metrics",
+    "unit_rates",
+    "assemble",
+]
 
 _INT_KEYS = (
     "pk_miss",
@@ -209,6 +217,24 @@ def reduce_unit_parts(
         if nan[w][0]:
             warnings.warn(f"{w} is 0/0 (NaN)", UndefinedValueWarning, stacklevel=user_stacklevel())
     return per_show, {key: float(v[0]) for key, v in values.items()}
+
+
+def join_unit_parts(parts: Sequence[UnitPart], firsts: Sequence[int]) -> UnitPart:
+    """The parts of consecutive shards as one part of the corpus, without its per-show table (empty: the
+    result holds it) and with the warnings that name a show left out alone (those of the 0/0 values are
+    given for the corpus, :func:`reduce_unit_parts`): what the JSON carries of the unit scores."""
+    keys = next((list(part.components) for part in parts if part.components), [])
+    return UnitPart(
+        pd.DataFrame(),
+        {k: np.concatenate([np.asarray(part.components[k]) for part in parts if part.components]) for k in keys},
+        np.concatenate([first + np.asarray(part.scored, dtype=np.int64) for part, first in zip(parts, firsts)]),
+        [
+            (show + first, order, message)
+            for part, first in zip(parts, firsts)
+            for show, order, message in part.events
+            if order < 0
+        ],
+    )
 
 
 def unit_rates(components) -> dict:

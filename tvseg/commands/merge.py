@@ -1,0 +1,69 @@
+"""``tvseg merge RUN.json... --json OUT``: the result of one run over the shows of several runs.
+
+Each ``tvseg evaluate --json`` result carries its components (:mod:`tvseg.carried`); the runs' shows are
+put in one run's order and reduced as one run reduces them (:func:`tvseg.merging.merge`): every value,
+interval and p-value of the run over all the shows. Runs of other settings, or sharing a show, are
+refused (exit 2, named). ``--html DIR`` is refused: the report draws each show's segments, which the
+runs' results do not hold.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tvseg.errors import UsageError
+
+__all__ = ["add_parser", "run"]
+
+STDOUT = "-"
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "merge",
+        help="the result of one run over the shows of several JSON results of tvseg evaluate",
+        description="Merge results of tvseg evaluate --json over parts of one corpus (the same settings and "
+        "systems, no show in two of them) into the result of one run over all their shows: every value, "
+        "bootstrap interval and p-value that run gives, rebuilt from the components each result carries.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="RUN.json", help="results of tvseg evaluate --json")
+    parser.add_argument("--json", metavar="OUT", required=True, help="write the merged result (- for standard output)")
+    parser.add_argument(
+        "--html",
+        metavar="DIR",
+        help="refused: the report draws each show's segments, which the results do not hold "
+        "(run tvseg evaluate --html over the corpus)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from tvseg.output import new_run_id, refuse_overwriting_inputs, with_run_id
+
+    if args.json == "":
+        raise UsageError("--json needs a file name (or - for standard output)")
+    if args.html is not None:
+        raise UsageError(
+            "--html: the report draws each show's reference and hypothesis segments, and a result's JSON "
+            "carries their components, not the segments: write the report with tvseg evaluate --html over "
+            "the whole corpus (merge writes --json only)"
+        )
+    refuse_overwriting_inputs(
+        [("RUN.json", path) for path in args.paths], files=[("--json", None if args.json == STDOUT else args.json)]
+    )
+    from tvseg.commands.evaluate import summary
+    from tvseg.merging import merge
+
+    result = merge(*args.paths)
+    shown = sys.stderr if args.json == STDOUT else sys.stdout
+    print(summary(result), file=shown)
+    data = with_run_id(result.to_json(stream=True), new_run_id())
+    if args.json == STDOUT:
+        from tvseg.commands.evaluate import write_json_stdout
+
+        write_json_stdout(data)
+    else:
+        from tvseg.output import write_json_atomic
+
+        write_json_atomic(args.json, data, safe=True)
+    return 0
