@@ -727,7 +727,8 @@ def _region_pairs(value: Any) -> Iterable[Any]:
     """A Timeline's segments as ``(start, end)``, or the pairs given."""
     if is_timeline(value):
         return ((segment.start, segment.end) for segment in value)
-    return value
+    pairs: Iterable[Any] = value
+    return pairs
 
 
 def merge_regions(start: ArrayLike, end: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

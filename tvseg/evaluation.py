@@ -609,6 +609,7 @@ def reduce_shards(
         shard_parts = [system.confidence for system in own]
         confidence = join_confidence(shard_parts)
         titled = [system.titled for system in own]
+        known = [t for t in titled if t is not None]
         del own, parts
         shows = scores.shows
         per_show = metric_table(scores.components, titles=scores.titles)
@@ -629,7 +630,7 @@ def reduce_shards(
             units=join_unit_parts(unit_parts, firsts) if unit_parts[0] is not None else None,
             has_output=has_output,
             confidence=join_shard_confidence(shard_parts),
-            titled=None if None in titled else (any(t[0] for t in titled), any(t[1] for t in titled)),
+            titled=None if len(known) < len(titled) else (any(t[0] for t in known), any(t[1] for t in known)),
         )
         del unit_parts, shard_parts
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
