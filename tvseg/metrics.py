@@ -16,7 +16,8 @@ evaluation (scikit-learn's scorer registry test is the model).
 
 Each entry also states when it is undefined and why (:class:`Undefined`: a denominator that is 0, and the
 words of the warning naming the values) and what it **requires** of a system's inputs (:data:`REQUIREMENTS`:
-segments in time, disjoint segments, units, titles, the captioning scorers): a system gets exactly the
+segments in time, disjoint segments, units, titles, answers to the grounding queries, the captioning
+scorers): a system gets exactly the
 entries whose requirements its inputs meet (:func:`eligible`), whatever the kind of input.
 
 Adding a metric: one entry here (its components, formula, 0/0 rule and requirements) and, when it needs
@@ -47,6 +48,7 @@ __all__ = [
     "DISJOINT",
     "UNITS",
     "TITLES",
+    "GROUNDING",
     "CAPTIONING",
     "SCORES",
     "LEVELS",
@@ -93,6 +95,9 @@ sentences of a text corpus."""
 TITLES = "titles"
 """Titles are scored: asked, or some reference segment and some hypothesis segment carry one
 (:attr:`tvseg.retrieval.corpus.ShowScores.titles`)."""
+GROUNDING = "grounding"
+"""The system answers VidChapters' grounding queries: one segment per titled reference segment, with its
+title, in every show where it has segments (:func:`tvseg.retrieval.grounding.grounding_pairs`)."""
 CAPTIONING = "captioning"
 """VidChapters' captioning scorers run: ``--preset vidchapters``, with pycocoevalcap and Java there
 (:func:`tvseg.retrieval.captioning.wanted`)."""
@@ -106,7 +111,7 @@ evaluation of timed segments, with the entries that input gets."""
 ANNOTATORS = "annotators"
 """Several annotators' references (``--reference A B ...``). No entry requires it: each annotator's
 evaluation, and the pooled one, has the entries its input gets."""
-REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, CAPTIONING)
+REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING)
 """The requirements entries of :data:`REGISTRY` state."""
 TRAITS = (*REQUIREMENTS, SCORES, LEVELS, ANNOTATORS)
 """Every trait a system's inputs may have (:func:`eligible`); those of :data:`REQUIREMENTS` decide which
@@ -856,7 +861,7 @@ _GROUP_REQUIRES: dict[str, frozenset[str]] = {
     "story": frozenset({TIME, DISJOINT}),
     "title": frozenset({TIME, DISJOINT, TITLES}),
     "chapters": frozenset({TIME, DISJOINT}),
-    "grounding": frozenset({TIME}),
+    "grounding": frozenset({TIME, GROUNDING}),
     "captioning": frozenset({TIME, TITLES, CAPTIONING}),
     "unit": frozenset({UNITS, DISJOINT}),
 }
