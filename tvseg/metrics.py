@@ -5,8 +5,8 @@ its **formula** (as pyannote.metrics' ``metric_components`` and ``compute_metric
 on a show, on the corpus (the components summed over shows: Bouchekif et al.'s pooled values), on a
 group of shows, on a length class or on a bootstrap resample is its formula applied to the components
 summed over those shows (:func:`compute`). The components are made per show by **component kernels**,
-functions registered here by :func:`component_kernel` where they are written, and run once per system
-by :func:`tvseg.retrieval.corpus.score_shows`.
+functions written where their job is and listed in :data:`tvseg.retrieval.corpus.KERNELS`, which
+:func:`tvseg.retrieval.corpus.score_shows` runs once per system.
 
 The corpus reduction (:mod:`tvseg.retrieval.reductions`), the bootstrap, the JSON (counts as
 integers), the summary table of ``tvseg evaluate`` and the report (column labels, which keys are
@@ -21,7 +21,8 @@ scorers): a system gets exactly the
 entries whose requirements its inputs meet (:func:`eligible`), whatever the kind of input.
 
 Adding a metric: one entry here (its components, formula, 0/0 rule and requirements) and, when it needs
-components no kernel makes yet, its kernel (a function decorated with :func:`component_kernel`). The
+components no kernel makes yet, its kernel (a function of a :class:`tvseg.retrieval.corpus.ShowScores`, added to
+:data:`tvseg.retrieval.corpus.KERNELS`). The
 unit-domain entries (``group="unit"``) read the counts of :mod:`tvseg.unit` (the keys of
 :mod:`tvseg.unit.reduction`), which :func:`tvseg.unit.reduction.unit_metrics` gives their formulas.
 """
@@ -62,8 +63,6 @@ __all__ = [
     "keys",
     "columns",
     "compute",
-    "component_kernel",
-    "component_kernels",
     "COUNT_KEYS",
     "NUMBER_KEYS",
     "BOOTSTRAPPED",
@@ -983,20 +982,3 @@ class _Arrays(dict[str, Any]):
     def __missing__(self, key: str) -> Any:
         value = self[key] = _array(self._components[key])
         return value
-
-
-_KERNELS: list[Callable[..., dict[str, Any]]] = []
-
-
-def component_kernel(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """Register a component kernel: ``function(pair)`` returns per-show components ``{name: array}``
-    of one system on a corpus (``pair``: :class:`tvseg.retrieval.corpus.ShowScores`, its segments
-    and shared intermediate results); :func:`tvseg.retrieval.corpus.score_shows` runs every kernel
-    registered, once."""
-    _KERNELS.append(function)
-    return function
-
-
-def component_kernels() -> tuple[Callable[..., dict[str, Any]], ...]:
-    """The registered component kernels, in the order they were registered."""
-    return tuple(_KERNELS)

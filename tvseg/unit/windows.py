@@ -624,7 +624,8 @@ def segmentation_cost(
     r""":math:`C_{seg}` (or :math:`(C_{seg})_{norm}`) from the two rates (:func:`cseg`); NaN in, NaN out;
     element-wise on arrays."""
     c_miss, c_fa, p_seg = _check_costs(c_miss, c_fa, p_seg, normalized)
-    return detection_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
+    cost: float = detection_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
+    return cost
 
 
 def cseg(
