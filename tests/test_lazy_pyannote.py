@@ -60,25 +60,32 @@ def test_evaluate_and_validate_from_files_do_not_import_pyannote(tmp_path):
     assert _modules_loaded_by("validate", *inputs, cwd=tmp_path) == "0 0 []"
 
 
-def test_the_probe_sees_pyannote_when_a_uem_builds_timelines(tmp_path):
-    # the check above can fail: a UEM is read into pyannote Timelines (read_uem's interface)
-    ref, hyp, _ = _files_corpus(tmp_path)
-    uem = tmp_path / "corpus.uem"
+def _uem_corpus(folder):
+    ref, hyp, _ = _files_corpus(folder)
+    uem = folder / "corpus.uem"
     uem.write_text("".join(f"show{k} 1 0.000 100.000\n" for k in range(3)))
-    loaded = _modules_loaded_by(
-        "evaluate",
-        "--reference",
-        str(ref),
-        "--hypothesis",
-        f"a={hyp}",
-        "--uem",
-        str(uem),
-        "--json",
-        str(tmp_path / "out.json"),
-        "--quiet",
-        cwd=tmp_path,
+    return ["--reference", str(ref), "--hypothesis", f"a={hyp}", "--uem", str(uem)]
+
+
+def test_a_uem_read_from_a_file_builds_no_timeline(tmp_path):
+    # read_uem returns the regions as arrays (tvseg.columns.RegionColumns): evaluate and validate crop to them
+    # without pyannote
+    inputs = _uem_corpus(tmp_path)
+    out = tmp_path / "out.json"
+    assert _modules_loaded_by("evaluate", *inputs, "--json", str(out), "--quiet", cwd=tmp_path) == "0 0 []"
+    assert out.stat().st_size > 0
+    assert _modules_loaded_by("validate", *inputs, cwd=tmp_path) == "0 0 []"
+
+
+def test_the_probe_sees_pyannote_when_a_show_of_the_uem_is_asked_for(tmp_path):
+    # the checks above can fail: uem[show] is a pyannote Timeline, built (and pyannote.core imported) at the lookup
+    _uem_corpus(tmp_path)
+    code = (
+        "import sys, tvseg; uem = tvseg.read_uem('corpus.uem'); before = 'pyannote.core' in sys.modules; "
+        "t = uem['show1']; print(before, 'pyannote.core' in sys.modules, type(t).__name__, t.extent().end)"
     )
-    assert loaded.startswith("0 ") and loaded != "0 0 []"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert run.stdout.split() == ["False", "True", "Timeline", "100.0"]
 
 
 def test_segment_precision_is_pyannotes():

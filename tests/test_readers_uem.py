@@ -72,3 +72,26 @@ def test_touching_regions_leave_no_gap(tmp_path):
     uem = read_uem(write(tmp_path, "show 1 0 50\nshow 1 50 100\n"))
     b = tvseg.boundaries([(0, 50), (50, 100)], [(0, 51), (51, 100)], tolerance=2, uem=uem["show"])
     assert (b.n_reference, b.n_matched) == (1, 1)
+
+
+def test_the_regions_are_arrays_merged_as_pyannote_support(tmp_path):
+    # show2's three regions touch: pyannote's Timeline.support() gives one region 30-200; the arrays say the same
+    text = "zz 1 5 6\nshow2 1 30 90\nshow2 1 100 200\nshow2 1 90 100\nshow1 1 0 600.5\n"
+    uem = read_uem(write(tmp_path, text))
+    assert uem.names == ("show1", "show2", "zz")  # sorted, whatever the order of the file
+    assert uem.line.tolist() == [5, 2, 4, 3, 1]  # each region's line, as sorted
+    start, end = uem.merged("show2")
+    support = uem["show2"].support()
+    assert list(zip(start.tolist(), end.tolist())) == [(s.start, s.end) for s in support] == [(30.0, 200.0)]
+    assert uem.select(["zz", "nope"]).names == ("zz",)
+
+
+def test_a_region_before_its_time_origin_is_named_with_its_line(tmp_path):
+    from tvseg.readers.time_origin import shift_uem
+
+    uem = read_uem(write(tmp_path, "a 1 3600 3700.25\nb 1 10 20\n"))
+    with pytest.raises(InputError, match="region of show 'b' starts before its time origin") as error:
+        shift_uem(uem, 3600.0, path="corpus.uem")  # b's region 10-20 starts before 01:00:00
+    assert error.value.line == 2
+    shifted = shift_uem(uem, {"a": 3600.0}, path="corpus.uem")  # a's origin only: 3600-3700.25 -> 0-100.25
+    assert list(uem["b"]) == list(shifted["b"]) and list(shifted["a"]) == [Segment(0, 100.25)]

@@ -122,6 +122,10 @@ def check_uem(value: Any) -> None:
         return
     if not isinstance(value, Mapping):
         raise refused("uem", accepted, value)
+    from tvseg.columns import RegionColumns
+
+    if isinstance(value, RegionColumns):  # what read_uem returns, checked as it was read
+        return
     for show, timeline in value.items():
         if timeline is not None and not is_timeline(timeline):
             raise refused(f"uem[{show!r}]", "a pyannote.core Timeline", timeline)

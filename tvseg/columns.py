@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
 
 __all__ = [
+    "RegionColumns",
+    "merge_regions",
     "Columns",
     "SegmentColumns",
     "UnitColumns",
@@ -671,6 +673,76 @@ class SegmentColumns(Columns["Annotation"]):
         if filled.size:
             last[filled] = np.maximum.reduceat(self.end, self.offsets[filled])
         return dict(zip(self.names, last.tolist()))
+
+
+class RegionColumns(Columns["Timeline"]):
+    """Evaluated regions (a UEM) of many shows: a mapping of show id to ``pyannote.core.Timeline``.
+
+    Parameters
+    ----------
+    names, offsets, start, end, line, paths
+        As for :class:`Columns`: each row one region, sorted within a show.
+
+    Notes
+    -----
+    ``columns[show]`` is a new Timeline of ``uri=show`` (the adapter for pyannote); tvseg itself reads
+    the arrays (:meth:`merged`), so that a UEM read from a file never builds a pyannote object.
+    """
+
+    @classmethod
+    def from_timelines(cls, timelines: Mapping[str, Any]) -> RegionColumns:
+        """Columns holding the regions of ``{show: Timeline or (start, end) pairs}`` (a show of no
+        region is left out, as an empty Timeline is no region)."""
+        pairs = {show: [(float(s[0]), float(s[1])) for s in _region_pairs(value)] for show, value in timelines.items()}
+        names = sorted(show for show, rows in pairs.items() if rows)
+        rows = [sorted(pairs[name]) for name in names]
+        counts = [len(r) for r in rows]
+        return cls(
+            names,
+            np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
+            start=[a for r in rows for a, _ in r],
+            end=[b for r in rows for _, b in r],
+        )
+
+    def select(self, shows: Iterable[str]) -> RegionColumns:
+        """The regions of the ``shows`` they hold (others are ignored)."""
+        names, offsets, _, common = self._selected(shows)
+        return RegionColumns(names, offsets, **common)
+
+    def merged(self, show: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """``show``'s regions merged as pyannote's ``Timeline.support()`` merges them
+        (:func:`merge_regions`); ``KeyError`` for a show they do not hold."""
+        rows = self.rows(show)
+        return merge_regions(self.start[rows], self.end[rows])
+
+    def _build(self, k: int) -> Timeline:
+        from pyannote.core import Segment, Timeline
+
+        a, b = int(self.offsets[k]), int(self.offsets[k + 1])
+        segments = [Segment(s, e) for s, e in zip(self.start[a:b].tolist(), self.end[a:b].tolist())]
+        return Timeline(segments, uri=self.names[k])
+
+
+def _region_pairs(value: Any) -> Iterable[Any]:
+    """A Timeline's segments as ``(start, end)``, or the pairs given."""
+    if is_timeline(value):
+        return ((segment.start, segment.end) for segment in value)
+    return value
+
+
+def merge_regions(start: ArrayLike, end: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Regions sorted by start merged as pyannote's ``Timeline.support()`` merges them: a region starting
+    no more than :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION` after the end of those before it joins
+    them. ``O(n)`` on sorted regions."""
+    start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+    if not len(start):
+        return start, end
+    reach = np.maximum.accumulate(end)  # the end of the merged region so far
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = (start[1:] - reach[:-1]) > SEGMENT_PRECISION  # pyannote: a gap that is not empty
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, len(start) - 1)
+    return start[first], reach[last]
 
 
 class UnitColumns(Columns[pd.DataFrame]):

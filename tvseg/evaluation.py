@@ -32,6 +32,7 @@ from tvseg.arguments import (
     check_uem,
     check_units,
 )
+from tvseg.columns import RegionColumns
 from tvseg.metrics import (
     CAPTIONING,
     COUNT_KEYS,
@@ -158,7 +159,7 @@ class EvaluationResult:
     metadata: pd.DataFrame | None = None
     intervals: dict[str, Any] = field(default_factory=dict)
     pairwise: list[Any] = field(default_factory=list)
-    uem: dict[str, Timeline] | None = None  # show id -> UEM timeline, as given (the report draws boundaries from it)
+    uem: Mapping[str, Timeline] | None = None  # show id -> UEM timeline, as given (RegionColumns when read)
     domain: str = "time"  # "units": a text corpus, scored in its sentences with the unit metrics only
 
     def to_frame(self) -> pd.DataFrame:
@@ -640,7 +641,7 @@ def reduce_shards(
         metadata=metadata,
         intervals=intervals,
         pairwise=pairwise,
-        uem=dict(uem) if uem is not None else None,
+        uem=uem if uem is None or isinstance(uem, RegionColumns) else dict(uem),
         domain=domain,
     )
 

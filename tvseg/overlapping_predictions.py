@@ -47,6 +47,7 @@ from tvseg.columns import SegmentColumns, Segments, segment_arrays, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError, user_stacklevel
 from tvseg.exact import MAX_SECONDS, ticks
 from tvseg.metrics import DISJOINT, REGISTRY, UNITS
+from tvseg.readers.uem import regions_of
 from tvseg.retrieval.captioning import captioning_components
 from tvseg.retrieval.chapters import chapter_components, chapter_counts
 from tvseg.retrieval.grounding import GROUNDING_COMPONENTS, grounding_components
@@ -128,7 +129,7 @@ def stand_ins(reference, hypotheses, overlapping: Sequence[str]) -> dict[str, di
 
 def check_regions(uem, shows: Sequence[str], overlapping: Sequence[str]) -> None:
     """Refuse a UEM with several regions in a show (not supported for overlapping predictions)."""
-    gapped = [s for s in shows if uem is not None and s in uem and len(uem[s]) > 1]
+    gapped = [s for s in shows if (r := regions_of(uem, s)) is not None and len(r[0]) > 1]
     if gapped:
         raise UsageError(
             f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "

@@ -28,7 +28,7 @@ import pandas as pd
 from tvseg.columns import SegmentColumns, Segments, UnitColumns, from_segmentations, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
-from tvseg.readers.uem import uem_regions
+from tvseg.readers.uem import regions_of
 from tvseg.retrieval.boundaries import regions
 from tvseg.retrieval.region import Region, build_region, crop
 from tvseg.settings import Settings
@@ -224,7 +224,7 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    merged = {show: uem_regions(uem[show]) for show in shows if uem.get(show)} if uem is not None else {}
+    merged = {show: r for show in shows if (r := regions_of(uem, show)) is not None} if uem is not None else {}
     uem_start, uem_end = _uem_edges(merged, shows) if uem is not None else (None, None)
     to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
     ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)

@@ -43,7 +43,7 @@ from tvseg.readers.text_corpora import (
     wiki727k_levels,
 )
 from tvseg.readers.time_origin import shift_rows
-from tvseg.readers.uem import UemCrop, crop_show, read_uem, warn_not_in_uem
+from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
@@ -410,14 +410,13 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
         span, path = columns.rows(show), columns.path(show)
         start, end, label, line = columns.start[span], columns.end[span], columns.label[span], columns.line[span]
         crop = counts.setdefault(path, UemCrop())
-        if show not in uem:
+        regions = regions_of(uem, show)
+        if regions is None:
             warn_not_in_uem(show, path=path, lines=line.tolist(), side=side)
             kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
             masks.append(np.ones(len(start), dtype=bool))
             continue
-        c = crop_show(
-            show, start, end, label.tolist(), uem[show], path=path, lines=line.tolist(), side=side, counts=crop
-        )
+        c = crop_show(show, start, end, label.tolist(), regions, path=path, lines=line.tolist(), side=side, counts=crop)
         k = c.kept
         kept[show] = list(zip(c.start[k].tolist(), c.end[k].tolist(), label[k].tolist(), line[k].tolist()))
         masks.append(np.asarray(k, dtype=bool))

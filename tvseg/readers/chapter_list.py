@@ -207,8 +207,11 @@ def chapter_records(
     end_source, ends_given = "end=", isinstance(end, Mapping)
     if ends_given:
         end = end.get(show)
-    if end is None and uem is not None and uem.get(show):
-        end, end_source = uem[show].extent().end, "the UEM"
+    from tvseg.readers.uem import regions_of
+
+    regions = regions_of(uem, show) if end is None else None
+    if regions is not None:
+        end, end_source = float(regions[1][-1]), "the UEM"
     if end is None:
         missing = []
         if ends_given:

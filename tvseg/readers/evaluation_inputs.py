@@ -143,15 +143,16 @@ def show_ends(reference, uem) -> dict:
     import numpy as np
 
     from tvseg.columns import SegmentColumns
+    from tvseg.readers.uem import regions_of
 
     if isinstance(reference, SegmentColumns):  # from the arrays, no Annotation built
         counts = np.diff(reference.offsets).tolist()
         ends = reference.ends()
-        return {show: ends[show] for show, n in zip(reference.names, counts) if n and not (uem and uem.get(show))}
+        return {show: ends[show] for show, n in zip(reference.names, counts) if n and regions_of(uem, show) is None}
     return {
         show: annotation.get_timeline().extent().end
         for show, annotation in reference.items()
-        if annotation and not (uem and uem.get(show))
+        if annotation and regions_of(uem, show) is None
     }
 
 

@@ -120,30 +120,34 @@ def shift_rows(rows: Rows, origin: float | Mapping[str, float] | None, *, side: 
     return rows.replaced(start=start, end=end)
 
 
-def shift_uem(uem: dict | None, origin: float | Mapping[str, float] | None, *, path=None) -> dict | None:
-    """The UEM ``{show: Timeline}`` with each show's origin subtracted (``path``: the UEM file, for errors)."""
+def shift_uem(uem, origin: float | Mapping[str, float] | None, *, path=None):
+    """The UEM (:class:`~tvseg.columns.RegionColumns`, or ``{show: Timeline}``) with each show's origin
+    subtracted from its regions' times, as :func:`shift_rows` shifts segments (``path``: the UEM file, for
+    errors naming the region's line)."""
+    from tvseg.columns import RegionColumns
+
     _check(origin)
     if uem is None or origin is None:
         return uem
-    from pyannote.core import Segment, Timeline
-
-    out = {}
-    for show, timeline in uem.items():
-        o = _origin(origin, show)
-        if not o:
-            out[show] = timeline
-            continue
-        segments = []
-        for s in timeline:
-            if s.start < o:
-                raise InputError(
-                    f"uem: a region of show {show!r} starts before its time origin ({clock_text(o)})",
-                    path=path,
-                    value=clock_text(s.start),
-                )
-            segments.append(Segment(round(s.start - o, _DIGITS), round(s.end - o, _DIGITS)))
-        out[show] = Timeline(segments, uri=timeline.uri)
-    return out
+    if not isinstance(uem, RegionColumns):
+        uem = RegionColumns.from_timelines(uem)
+    per_show = [_origin(origin, show) for show in uem.names]
+    counts = np.diff(uem.offsets).tolist()
+    shift = np.repeat(np.array(per_show, dtype=np.float64), counts)
+    early = np.flatnonzero((uem.start < shift) & (shift > 0))
+    if early.size:
+        i = int(early[0])
+        show = int(np.searchsorted(uem.offsets, i, side="right")) - 1
+        raise InputError(
+            f"uem: a region of show {uem.names[show]!r} starts before its time origin ({clock_text(per_show[show])})",
+            path=path,
+            line=None if uem.line is None else int(uem.line[i]),
+            value=clock_text(float(uem.start[i])),
+        )
+    # Python's round (the decimal nearest), region by region
+    start = [round(a - o, _DIGITS) if o else a for a, o in zip(uem.start.tolist(), shift.tolist())]
+    end = [round(b - o, _DIGITS) if o else b for b, o in zip(uem.end.tolist(), shift.tolist())]
+    return RegionColumns(uem.names, uem.offsets, start=start, end=end, line=uem.line, paths=uem.paths)
 
 
 @dataclass(frozen=True)

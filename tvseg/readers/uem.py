@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tvseg.arguments import check_path
-from tvseg.columns import SpanCrop, crop_spans
+from tvseg.columns import RegionColumns, SpanCrop, crop_spans, merge_regions
 from tvseg.errors import InputError, LenientInputWarning, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION
@@ -39,13 +39,15 @@ __all__ = [
     "warn_not_in_uem",
     "crop_spans",
     "uem_regions",
+    "regions_of",
+    "RegionColumns",
     "SpanCrop",
     "UemCrop",
 ]
 
 
-def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
-    """Read a UEM file into ``{show: Timeline}`` of its evaluated regions.
+def read_uem(path, *, encoding: str | None = None) -> RegionColumns:
+    """Read a UEM file: its evaluated regions, a mapping ``{show: Timeline}``.
 
     Parameters
     ----------
@@ -53,6 +55,12 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
         The UEM file (``show channel start end`` lines).
     encoding : str, optional
         The file's encoding (default UTF-8; see :func:`~tvseg.readers.source.read_text`).
+
+    Returns
+    -------
+    tvseg.columns.RegionColumns
+        The regions as flat arrays (sorted by show and start, each with its line); ``uem[show]`` builds a
+        pyannote.core Timeline of the show's regions when a caller asks for one.
 
     Raises
     ------
@@ -63,14 +71,19 @@ def read_uem(path, *, encoding: str | None = None) -> dict[str, Timeline]:
     """
     check_path("path", path)
     rows = uem_rows(path, encoding=encoding)
-    from pyannote.core import Segment, Timeline
-
-    by_show = np.argsort(rows.show, kind="stable")  # each show's regions, sorted
-    bounds = np.cumsum(np.bincount(rows.show, minlength=len(rows.names)))[:-1]
-    return {
-        show: Timeline([Segment(a, b) for a, b in zip(rows.start[k].tolist(), rows.end[k].tolist())], uri=show)
-        for show, k in zip(rows.names, np.split(by_show, bounds))
-    }
+    order = sorted(range(len(rows.names)), key=rows.names.__getitem__)  # the shows sorted by id
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    by_show = np.argsort(rank[rows.show], kind="stable")  # each show's regions, in the order checked
+    counts = np.bincount(rows.show, minlength=len(rows.names))[order]
+    return RegionColumns(
+        [rows.names[k] for k in order],
+        np.concatenate(([0], np.cumsum(counts))),
+        start=rows.start[by_show],
+        end=rows.end[by_show],
+        line=rows.line[by_show] if rows.line is not None else None,
+        paths=[path] * len(rows.names),
+    )
 
 
 def uem_rows(path, *, encoding: str | None = None) -> Rows:
@@ -118,22 +131,22 @@ class UemCrop:
 
 
 def uem_regions(timeline) -> tuple[np.ndarray, np.ndarray]:
-    """A show's UEM regions merged as pyannote's ``Timeline.support()`` merges them, as ``(start, end)``
-    float arrays: sorted, a region starting no more than
-    :data:`~tvseg.pyannote_objects.SEGMENT_PRECISION` after the end of those before it joins them.
-
-    ``O(n)`` on the timeline's sorted segments (``support()`` builds a Timeline: ``O(n log n)`` objects).
-    """
+    """A show's UEM regions (a Timeline, or ``(start, end)`` pairs sorted by start) merged as pyannote's
+    ``Timeline.support()`` merges them, as ``(start, end)`` float arrays (:func:`~tvseg.columns.merge_regions`)."""
     pairs = np.array([(segment.start, segment.end) for segment in timeline], dtype=float).reshape(-1, 2)
-    if not len(pairs):
-        return pairs[:, 0], pairs[:, 1]
-    start, end = pairs[:, 0], pairs[:, 1]
-    reach = np.maximum.accumulate(end)  # the end of the merged region so far
-    new = np.ones(len(start), dtype=bool)
-    new[1:] = (start[1:] - reach[:-1]) > SEGMENT_PRECISION  # pyannote: a gap that is not empty
-    first = np.flatnonzero(new)
-    last = np.append(first[1:] - 1, len(start) - 1)
-    return start[first], reach[last]
+    return merge_regions(pairs[:, 0], pairs[:, 1])
+
+
+def regions_of(uem, show: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """``show``'s regions in ``uem`` (read by :func:`read_uem`, or a user's ``{show: Timeline}``) merged as
+    :func:`uem_regions` merges them; None when the UEM lacks the show or gives it no region."""
+    if uem is None or show not in uem:
+        return None
+    if isinstance(uem, RegionColumns):
+        start, end = uem.merged(show)
+    else:
+        start, end = uem_regions(uem[show])
+    return (start, end) if len(start) else None
 
 
 def crop_to_uem(
@@ -153,7 +166,8 @@ def crop_to_uem(
     from pyannote.core import Annotation, Segment
 
     show = annotation.uri
-    if show not in uem:
+    regions = regions_of(uem, show)
+    if regions is None:
         warn_not_in_uem(show, path=path, lines=lines, side=side)
         return annotation
     tracks = list(annotation.itertracks(yield_label=True))
@@ -161,7 +175,7 @@ def crop_to_uem(
     end = np.array([segment.end for segment, _, _ in tracks], dtype=float)
     labels = [label for _, _, label in tracks]
     lines_of = [lines[track] for _, track, _ in tracks] if lines else None
-    crop = crop_show(show, start, end, labels, uem[show], path=path, lines=lines_of, side=side, counts=counts)
+    crop = crop_show(show, start, end, labels, regions, path=path, lines=lines_of, side=side, counts=counts)
     cropped = Annotation(uri=show)
     for k in np.flatnonzero(crop.kept).tolist():
         segment, track, label = tracks[k]
@@ -187,7 +201,7 @@ def crop_show(
     start,
     end,
     labels,
-    timeline,
+    regions,
     *,
     path=None,
     lines=None,
@@ -195,10 +209,10 @@ def crop_show(
     counts: UemCrop | None = None,
 ) -> SpanCrop:
     """One show's segments (``start``, ``end`` in seconds, their ``labels`` and the ``lines`` they were
-    read from) cropped to its UEM ``timeline`` (:func:`crop_spans`): a warning for each segment left
-    out, and ``counts`` accumulates what the cropping did."""
+    read from) cropped to its UEM ``regions`` (merged ``(start, end)`` arrays, :func:`regions_of`;
+    :func:`crop_spans`): a warning for each segment left out, and ``counts`` accumulates what the cropping did."""
     counts = counts if counts is not None else UemCrop()
-    region_start, region_end = uem_regions(timeline)
+    region_start, region_end = regions
     crop = crop_spans(start, end, region_start, region_end)
     who = f"{side}: " if side else ""
     for k in np.flatnonzero(~crop.kept).tolist():
