@@ -33,11 +33,24 @@ from tvseg.arguments import (
     check_units,
 )
 from tvseg.columns import RegionColumns
-from tvseg.metrics import COUNT_KEYS, SHOW_FLAGS, SHOW_OBJECTS, keys
+from tvseg.metrics import (
+    CAPTIONING,
+    COUNT_KEYS,
+    DISJOINT,
+    GROUNDING,
+    SHOW_FLAGS,
+    SHOW_OBJECTS,
+    TIME,
+    TITLES,
+    UNITS,
+    eligible,
+    keys,
+)
 from tvseg.output import Records, frame_records, json_safe
 from tvseg.preparation import Prepared, prepare
 from tvseg.progress import enabled as bars_enabled
 from tvseg.progress import iterate
+from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS
 from tvseg.retrieval.captioning import wanted as captioning_wanted
 from tvseg.retrieval.confidence import (
     ShardConfidence,
@@ -48,6 +61,7 @@ from tvseg.retrieval.confidence import (
 )
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
+from tvseg.retrieval.grounding import GROUNDING_COMPONENTS
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
 from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
@@ -296,22 +310,24 @@ def evaluate(
     check_metadata(metadata)
     check_tolerances("sweep_tolerances", sweep_tolerances)
     check_flag("check_time_base", check_time_base)
-    if getattr(reference, "domain", "time") == "units":
-        options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
-        return _in_units(reference, hypotheses, **options)
-    overlapping = overlapping_systems(hypotheses)
+    domain = getattr(reference, "domain", "time")
+    overlapping = overlapping_systems(hypotheses) if domain == "time" else []
     if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
         return _with_overlaps(reference, hypotheses, overlapping, sweep_tolerances, check_time_base, **options)
-    p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
+    p = prepare(
+        reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base, domain=domain
+    )
+    tolerances = sweep_tolerances if domain == "time" else ()  # the sweeps' tolerances are seconds
     return reduce_shards(
-        [score_shard(p, sweep_tolerances=sweep_tolerances)],
+        [score_shard(p, sweep_tolerances=tolerances)],
         settings=p.settings,
         reference=p.reference,
         hypotheses=hypotheses,
         metadata=metadata,
         uem=uem,
-        sweep_tolerances=sweep_tolerances,
+        sweep_tolerances=tolerances,
+        domain=domain,
     )
 
 
@@ -372,44 +388,6 @@ def _with_overlaps(
         pairwise = list(first.pairwise) + pairwise
     ordered = {n: systems[n] for n in hypotheses}
     return replace(second, systems=ordered, hypotheses=dict(hypotheses), intervals=intervals, pairwise=pairwise)
-
-
-def _in_units(reference: Any, hypotheses: Mapping[str, Mapping[str, Any]], **options: Any) -> EvaluationResult:
-    """:func:`evaluate` on a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
-    :mod:`tvseg.readers.text_corpora`): each document's sentences are its units (sentence ``i`` spans
-    ``[i, i + 1)``), the unit metrics are scored on them, and no time-domain metric is reported."""
-    from tvseg.columns import SegmentColumns, UnitColumns
-    from tvseg.errors import InputError, UsageError
-
-    settings = options["settings"] or Settings()
-    if options["uem"] is not None or options["units"] is not None or settings.units == "frames":
-        raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
-    if settings.convention == "chunkseg":
-        raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
-    sentences = reference.ends()
-    for name, hypothesis in hypotheses.items():
-        if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
-            raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
-        for show, count in hypothesis.ends().items():
-            if show in sentences and count != sentences[show]:
-                raise InputError(
-                    f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
-                    path=hypothesis.path(show),
-                )
-    counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
-    units = UnitColumns(reference.names, offsets, start=start, end=start + 1)
-    p = prepare(reference, hypotheses, settings=settings, units=units, domain="units")
-    return reduce_shards(
-        [score_shard(p, sweep_tolerances=())],
-        settings=p.settings,
-        reference=p.reference,
-        hypotheses=hypotheses,
-        metadata=options["metadata"],
-        sweep_tolerances=(),
-        domain="units",
-    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -574,7 +552,8 @@ def reduce_shards(
     sweep_tolerances : sequence of float
         As in :func:`evaluate`.
     domain : {"time", "units"}, default "time"
-        ``"units"``: a text corpus; the results hold the unit metrics only (:func:`_units_only`).
+        ``"units"``: a text corpus, without segments in time. Each system's results hold the registry
+        entries its traits meet (:func:`system_traits`, :func:`tvseg.metrics.eligible`), whatever the input.
     per_show_made : callable, optional
         Given each system's name and per-show table as soon as it is made, before the bootstrap (what
         :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
@@ -584,7 +563,7 @@ def reduce_shards(
     every undefined value (NaN, null in the JSON) is named by one warning
     (:func:`tvseg.undefined_values.warn_undefined_values`).
     """
-    systems, unit_tables, unit_scored = {}, {}, {}
+    systems, unit_tables, unit_scored, allowed = {}, {}, {}, {}
     firsts = np.cumsum([0] + [len(next(iter(shard.values())).scores.shows) for shard in shards[:-1]]).tolist()
     for name in list(shards[0]):
         # the system's shards are taken out of ``shards`` as they are joined: their memory goes with them
@@ -662,8 +641,9 @@ def reduce_shards(
             confidence=confidence,
             carried=carried,
         )
-        if domain == "units":
-            systems[name] = _units_only(systems[name])
+        traits = system_traits(scores, domain=domain, units=name in unit_tables)
+        allowed[name] = {m.key for m in eligible(traits)}
+        systems[name] = _restricted(systems[name], allowed[name], time=TIME in traits)
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()},
         resamples=settings.bootstrap,
@@ -672,9 +652,8 @@ def reduce_shards(
         titles={n: s.titles for n, s in systems.items()},
         extra=unit_tables,
     )
-    if domain == "units":
-        intervals = {n: {k: v for k, v in m.items() if k in UNIT_METRICS} for n, m in intervals.items()}
-        pairwise = [entry for entry in pairwise if entry["metric"] in UNIT_METRICS]
+    intervals = {n: {k: v for k, v in m.items() if k in allowed[n]} for n, m in intervals.items()}
+    pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
         warn_undefined_values(
@@ -708,11 +687,35 @@ def reduce_shards(
     )
 
 
-def _units_only(sr: SystemResult) -> SystemResult:
-    """A system's result restricted to the unit metrics (a text corpus has no time-domain metric)."""
+def system_traits(scores: ShowScores | ShowComponents, *, domain: str, units: bool) -> frozenset[str]:
+    """The traits (:data:`tvseg.metrics.TRAITS`) of a system as scored, which decide its registry entries:
+    segments in time unless ``domain`` is ``"units"``; disjoint (overlapping predictions are scored by
+    :mod:`tvseg.overlapping_predictions`); ``units`` when scored on units or frames; titles when scored;
+    answers to the grounding queries, and the captioning scorers, when their kernels made components."""
+    traits = {DISJOINT}
+    if domain == "time":
+        traits.add(TIME)
+    if units:
+        traits.add(UNITS)
+    if scores.titles:
+        traits.add(TITLES)
+    columns = scores.components.columns
+    if GROUNDING_COMPONENTS[0] in columns:
+        traits.add(GROUNDING)
+    if CAPTIONING_COMPONENTS[0] in columns:
+        traits.add(CAPTIONING)
+    return frozenset(traits)
+
+
+def _restricted(sr: SystemResult, allowed: set[str], *, time: bool) -> SystemResult:
+    """A system's result with only the metrics ``allowed`` (its eligible entries); unchanged when it has no
+    other. Without segments in time it has no length class, matches, sweeps nor boundary pairs."""
     from tvseg.overlapping_predictions import keep_only
 
-    restricted: SystemResult = keep_only(sr, UNIT_METRICS, by_length={})
+    if set(sr.shows.columns) - set(SHOW_FLAGS) <= allowed and set(sr.corpus) <= allowed:
+        return sr
+    by_length = {cls: {k: v for k, v in values.items() if k in allowed} for cls, values in sr.by_length.items()}
+    restricted: SystemResult = keep_only(sr, tuple(allowed), by_length=by_length if time else {})
     return restricted
 
 

@@ -5,8 +5,8 @@ its **formula** (as pyannote.metrics' ``metric_components`` and ``compute_metric
 on a show, on the corpus (the components summed over shows: Bouchekif et al.'s pooled values), on a
 group of shows, on a length class or on a bootstrap resample is its formula applied to the components
 summed over those shows (:func:`compute`). The components are made per show by **component kernels**,
-functions registered here by :func:`component_kernel` where they are written, and run once per system
-by :func:`tvseg.retrieval.corpus.score_shows`.
+functions written where their job is and listed in :data:`tvseg.retrieval.corpus.KERNELS`, which
+:func:`tvseg.retrieval.corpus.score_shows` runs once per system.
 
 The corpus reduction (:mod:`tvseg.retrieval.reductions`), the bootstrap, the JSON (counts as
 integers), the summary table of ``tvseg evaluate`` and the report (column labels, which keys are
@@ -14,34 +14,55 @@ counts, which get intervals and p-values) all read this table; ``tests/test_metr
 checks that every key an evaluation outputs is here and that every entry here is output by some
 evaluation (scikit-learn's scorer registry test is the model).
 
-Adding a metric of the time domain: one entry here (its components and formula) and, when it needs
-components no kernel makes yet, its kernel (a function decorated with :func:`component_kernel`).
-The unit-domain metrics (``group="unit"``) are computed by :mod:`tvseg.unit` from its own counts.
+Each entry also states when it is undefined and why (:class:`Undefined`: a denominator that is 0, and the
+words of the warning naming the values) and what it **requires** of a system's inputs (:data:`REQUIREMENTS`:
+segments in time, disjoint segments, units, titles, answers to the grounding queries, the captioning
+scorers): a system gets exactly the
+entries whose requirements its inputs meet (:func:`eligible`), whatever the kind of input.
+
+Adding a metric: one entry here (its components, formula, 0/0 rule and requirements) and, when it needs
+components no kernel makes yet, its kernel (a function of a :class:`tvseg.retrieval.corpus.ShowScores`, added to
+:data:`tvseg.retrieval.corpus.KERNELS`). The
+unit-domain entries (``group="unit"``) read the counts of :mod:`tvseg.unit` (the keys of
+:mod:`tvseg.unit.reduction`), which :func:`tvseg.unit.reduction.unit_metrics` gives their formulas.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from tvseg.rates import f_measure, rate
+from tvseg.rates import detection_cost, f_measure, rate
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
     "Metric",
+    "Undefined",
     "REGISTRY",
+    "TIME",
+    "DISJOINT",
+    "UNITS",
+    "TITLES",
+    "GROUNDING",
+    "CAPTIONING",
+    "SCORES",
+    "LEVELS",
+    "ANNOTATORS",
+    "REQUIREMENTS",
+    "TRAITS",
+    "DENOMINATOR_REASONS",
+    "eligible",
+    "unit_warnings",
     "METRICS",
     "keys",
     "columns",
     "compute",
-    "component_kernel",
-    "component_kernels",
     "COUNT_KEYS",
     "NUMBER_KEYS",
     "BOOTSTRAPPED",
@@ -58,6 +79,71 @@ Components: TypeAlias = "Mapping[str, Any] | pd.DataFrame"
 Formula: TypeAlias = "Callable[[Components, dict[str, Any]], Any]"
 """``formula(components, metrics)``: the metric from the components (``metrics``: the metrics before
 it in the registry, computed from the same components, e.g. P and R for an F)."""
+
+
+TIME = "time"
+"""The reference and the system are segments in time (seconds): every input but a text corpus, whose
+documents are sentences without times (:mod:`tvseg.readers.text_corpora`)."""
+DISJOINT = "disjoint"
+"""The system's segments do not overlap within a show: a segmentation. Dense-captioning predictions
+that overlap (:mod:`tvseg.overlapping_predictions`) lack it, and so are not scored by the metrics whose
+matching or units assume a partition."""
+UNITS = "units"
+"""Units to score on: units given (``units=``, ``--units FILE``), frames (``--units frames``), or the
+sentences of a text corpus."""
+TITLES = "titles"
+"""Titles are scored: asked, or some reference segment and some hypothesis segment carry one
+(:attr:`tvseg.retrieval.corpus.ShowScores.titles`)."""
+GROUNDING = "grounding"
+"""The system answers VidChapters' grounding queries: one segment per titled reference segment, with its
+title, in every show where it has segments (:func:`tvseg.retrieval.grounding.grounding_pairs`)."""
+CAPTIONING = "captioning"
+"""VidChapters' captioning scorers run: ``--preset vidchapters``, with pycocoevalcap and Java there
+(:func:`tvseg.retrieval.captioning.wanted`)."""
+SCORES = "scores"
+"""The system gives boundary scores (a ``score`` column). No registry entry requires it: the scores add the
+precision-recall curve, average precision and best-threshold F beside the metrics (``boundary_curve``,
+``average_precision``, ``best_threshold_f1`` of the system's JSON), not entries of this table."""
+LEVELS = "levels"
+"""A hierarchical reference scored level by level (``--level``). No entry requires it: each level is an
+evaluation of timed segments, with the entries that input gets."""
+ANNOTATORS = "annotators"
+"""Several annotators' references (``--reference A B ...``). No entry requires it: each annotator's
+evaluation, and the pooled one, has the entries its input gets."""
+REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING)
+"""The requirements entries of :data:`REGISTRY` state."""
+TRAITS = (*REQUIREMENTS, SCORES, LEVELS, ANNOTATORS)
+"""Every trait a system's inputs may have (:func:`eligible`); those of :data:`REQUIREMENTS` decide which
+entries it gets."""
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """One way a metric is undefined: one of its denominators is 0.
+
+    Attributes
+    ----------
+    denominator : tuple of str
+        The components whose (weighted) sum is the denominator.
+    reason : str
+        What its being 0 means, in the warning that names the values (``{cls}``: ``"short "`` or
+        ``"long "`` for a length class, else empty).
+    weights : tuple of int, optional
+        The weight of each component in the sum (default 1 each).
+    warning : str, optional
+        For the unit-domain metrics: the name in the warning that a corpus or a show of
+        :func:`tvseg.unit.corpus.corpus_unit_scores` is 0/0 (``"pk is 0/0 (NaN)"``).
+    """
+
+    denominator: tuple[str, ...]
+    reason: str
+    weights: tuple[int, ...] | None = None
+    warning: str | None = None
+
+    def total(self, components: Components) -> Any:
+        """The denominator of ``components`` (columns or their sums), as floats."""
+        w = self.weights or (1,) * len(self.denominator)
+        return sum(k * np.asarray(components[key], dtype=float) for k, key in zip(w, self.denominator))
 
 
 @dataclass(frozen=True)
@@ -92,7 +178,14 @@ class Metric:
     components : tuple of str
         The additive per-show components its formula reads (empty for the unit-domain metrics).
     formula : callable or None
-        ``formula(components, metrics)``, see :data:`Formula` (None for the unit-domain metrics).
+        ``formula(components, metrics)``, see :data:`Formula`.
+    requires : frozenset of str
+        What a system's inputs must have for it to be computed (:data:`REQUIREMENTS`): a system gets
+        exactly the entries whose requirements its traits meet (:func:`eligible`).
+    undefined : tuple of Undefined
+        When it is undefined (0/0, NaN) and why: each of its denominators, with the words of the warning
+        that names the values it makes undefined (:mod:`tvseg.undefined_values`), in the order they are
+        tested.
     """
 
     key: str
@@ -107,6 +200,8 @@ class Metric:
     fraction: bool = True
     components: tuple[str, ...] = ()
     formula: Formula | None = field(default=None, compare=False, repr=False)
+    requires: frozenset[str] = frozenset()
+    undefined: tuple[Undefined, ...] = ()
 
     @property
     def higher_is_better(self) -> bool | None:
@@ -136,6 +231,89 @@ def _f(precision: str, recall: str, *components: str) -> dict[str, Any]:
 
 def _count(key: str) -> dict[str, Any]:
     return {"components": (key,), "formula": lambda c, m: _array(c[key])}
+
+
+def _unit_rate(numerator: str, denominator: str, warning: str, reason: str) -> dict[str, Any]:
+    """A unit-domain rate of two components, undefined where the denominator is 0."""
+    return {
+        "components": (numerator, denominator),
+        "formula": lambda c, m: rate(c[numerator], c[denominator]),
+        "undefined": (Undefined((denominator,), reason, warning=warning),),
+    }
+
+
+def _pk(false_alarm_weight: int, warning: str) -> dict[str, Any]:
+    r""":math:`P_k = (\text{miss} + \text{fa}) / \text{windows}`, or :math:`P'_k` with the false alarms
+    counted twice (Pevzner & Hearst's section 4)."""
+
+    def formula(c: Components, m: dict[str, Any]) -> Any:
+        misses = c["pk_miss"] + false_alarm_weight * c["pk_false_alarm"]
+        return rate(misses, c["pk_windows"])
+
+    return {
+        "components": ("pk_miss", "pk_false_alarm", "pk_windows"),
+        "formula": formula,
+        "undefined": (Undefined(("pk_windows",), "no Pk window fits in the units", warning=warning),),
+    }
+
+
+def _winpr(side: str, warning: str, reason: str) -> dict[str, Any]:
+    """WinPR's ``side``: :math:`P = TP/(TP+FP)`, :math:`R = TP/(TP+FN)`, :math:`F_1 = 2TP/(2TP+FP+FN)`."""
+    formulas = {
+        "precision": lambda c, m: rate(c["winpr_tp"], c["winpr_tp"] + c["winpr_fp"]),
+        "recall": lambda c, m: rate(c["winpr_tp"], c["winpr_tp"] + c["winpr_fn"]),
+        "f1": lambda c, m: rate(2 * c["winpr_tp"], 2 * c["winpr_tp"] + c["winpr_fp"] + c["winpr_fn"]),
+    }
+    denominator: tuple[str, ...] = {"precision": ("winpr_tp", "winpr_fp"), "recall": ("winpr_tp", "winpr_fn")}.get(
+        side, ("winpr_tp", "winpr_fp", "winpr_fn")
+    )
+    weights = (2, 1, 1) if side == "f1" else None
+    return {
+        "components": denominator,
+        "formula": formulas[side],
+        "undefined": (Undefined(denominator, reason, weights=weights, warning=warning),),
+    }
+
+
+def _similarity(penalty: str, denominator: str, warning: str, reason: str) -> dict[str, Any]:
+    """S or B: ``1 - penalty / denominator``."""
+    return {
+        "components": (penalty, denominator),
+        "formula": lambda c, m: 1 - rate(c[penalty], c[denominator]),
+        "undefined": (Undefined((denominator,), reason, warning=warning),),
+    }
+
+
+TDT_COSTS = {"c_miss": 1.0, "c_fa": 0.3, "p_seg": 0.3}
+"""NIST TDT's costs of C_seg (``TDT3seg.pl``)."""
+_CSEG_UNDEFINED = (
+    Undefined(
+        ("cseg_ref_probes",),
+        "no probe pair that the reference separates (C_seg's P_miss is 0/0)",
+        warning="cseg P_miss",
+    ),
+    Undefined(
+        ("cseg_nonref_probes",),
+        "no probe pair that the reference leaves together (C_seg's P_fa is 0/0)",
+        warning="cseg P_fa",
+    ),
+)
+
+
+def _cseg(*, normalized: bool) -> dict[str, Any]:
+    r"""NIST TDT's :math:`C_{seg}` with TDT's costs from :math:`P_{miss} = \text{miss} / \text{ref probes}`
+    and :math:`P_{FA} = \text{fa} / \text{nonref probes}` (:func:`tvseg.unit.windows.cseg`)."""
+
+    def formula(c: Components, m: dict[str, Any]) -> Any:
+        p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
+        p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
+        return detection_cost(p_miss, p_fa, normalized=normalized, **TDT_COSTS)
+
+    return {
+        "components": ("cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes"),
+        "formula": formula,
+        "undefined": _CSEG_UNDEFINED,
+    }
 
 
 TIOU_THRESHOLDS = (0.3, 0.5, 0.7, 0.9)
@@ -183,7 +361,7 @@ _STORIES = "tvseg: story classes from Bouchekif et al.'s coverage matching (tvse
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 _CHAPTER_LLAMA = "Ventura et al. 2025 (Chapter-Llama), tools/results/metrics_overlap.py "
 _VIDCHAPTERS_GROUNDING = "Yang et al. 2023 (VidChapters-7M), moment_detr/standalone_eval/eval.py "
-REGISTRY: tuple[Metric, ...] = (
+_ENTRIES: tuple[Metric, ...] = (
     Metric(
         "recall_n",
         "R_N",
@@ -350,13 +528,66 @@ REGISTRY: tuple[Metric, ...] = (
         "tvseg (titles that cannot be judged)",
         **_count("n_untitled_reference"),
     ),
-    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", True, True, summary="Pk"),
-    Metric("pk_prime", "P'k", "unit", "error", "Pevzner & Hearst 2002 section 4", True, html="P\u2032k"),
-    Metric("windowdiff", "WindowDiff", "unit", "error", "Pevzner & Hearst 2002 section 3", True, True, summary="WD"),
-    Metric("winpr_precision", "WinP", "unit", "rate", "Scaiano & Inkpen 2012", True),
-    Metric("winpr_recall", "WinR", "unit", "rate", "Scaiano & Inkpen 2012", True),
-    Metric("winpr_f1", "WinF", "unit", "rate", "Scaiano & Inkpen 2012", True),
-    Metric("s", "S", "unit", "rate", "Fournier & Inkpen 2012", True, summary="S"),
+    # the unit domain (tvseg.unit): formulas of the additive counts of tvseg.unit.reduction's table
+    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", True, True, summary="Pk", **_pk(1, "pk")),
+    Metric(
+        "pk_prime",
+        "P'k",
+        "unit",
+        "error",
+        "Pevzner & Hearst 2002 section 4",
+        True,
+        html="P\u2032k",
+        **_pk(2, "pk_prime"),
+    ),
+    Metric(
+        "windowdiff",
+        "WindowDiff",
+        "unit",
+        "error",
+        "Pevzner & Hearst 2002 section 3",
+        True,
+        True,
+        summary="WD",
+        **_unit_rate("wd_errors", "wd_windows", "windowdiff", "no WindowDiff window fits in the units"),
+    ),
+    Metric(
+        "winpr_precision",
+        "WinP",
+        "unit",
+        "rate",
+        "Scaiano & Inkpen 2012",
+        True,
+        **_winpr("precision", "winpr_precision", "no window where the hypothesis has a boundary (WinPR)"),
+    ),
+    Metric(
+        "winpr_recall",
+        "WinR",
+        "unit",
+        "rate",
+        "Scaiano & Inkpen 2012",
+        True,
+        **_winpr("recall", "winpr_recall", "no window where the reference has a boundary (WinPR)"),
+    ),
+    Metric(
+        "winpr_f1",
+        "WinF",
+        "unit",
+        "rate",
+        "Scaiano & Inkpen 2012",
+        True,
+        **_winpr("f1", "winpr_f1", "no window with a boundary on either side (WinPR)"),
+    ),
+    Metric(
+        "s",
+        "S",
+        "unit",
+        "rate",
+        "Fournier & Inkpen 2012",
+        True,
+        summary="S",
+        **_similarity("s_penalty", "s_potential", "s", "one unit only, so no potential boundary (S)"),
+    ),
     # video chaptering (issue 14): tvseg.retrieval.chapters. Corpus value = mean over shows, as
     # VidChapters averages over videos (not pooled like the metrics above).
     *(
@@ -496,6 +727,7 @@ REGISTRY: tuple[Metric, ...] = (
         "NIST TDT (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)",
         True,
         html="C<sub>seg</sub>",
+        **_cseg(normalized=False),
     ),
     Metric(
         "cseg_norm",
@@ -505,6 +737,7 @@ REGISTRY: tuple[Metric, ...] = (
         "NIST TDT (normalised by the better trivial segmentation)",
         True,
         html="C<sub>seg</sub> norm.",
+        **_cseg(normalized=True),
     ),
     Metric(
         "ghd",
@@ -515,8 +748,17 @@ REGISTRY: tuple[Metric, ...] = (
         "and the corpus value a mean over shows, under conventions 'nltk' and 'chunkseg', as nltk's ghd and "
         "chunkseg report it)",
         True,
+        **_unit_rate("ghd_sum", "ghd_positions", "ghd", "one unit only, so no potential boundary (GHD)"),
     ),
-    Metric("b", "B", "unit", "rate", "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)", True),
+    Metric(
+        "b",
+        "B",
+        "unit",
+        "rate",
+        "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)",
+        True,
+        **_similarity("b_penalty", "b_denominator", "b", "no boundary on either side (B)"),
+    ),
     # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
     Metric(
         "title_rougeL_f1",
@@ -596,6 +838,82 @@ REGISTRY: tuple[Metric, ...] = (
     ),
 )
 
+DENOMINATOR_REASONS: dict[str, str] = {
+    "n_reference": "no {cls}reference segment",
+    "n_hypothesis": "no {cls}hypothesis segment",
+    "duration_reference": "no {cls}reference segment",
+    "duration_hypothesis": "no {cls}hypothesis segment",
+    "boundary_n_reference": "no reference boundary",
+    "boundary_n_hypothesis": "no hypothesis boundary",
+    "n_correct_titled_reference": "no correctly retrieved reference segment with a title",
+    "chapter_n_shows": "no show with a reference segment",
+    "title_list_n_shows": "no reference segment with a title",
+    "title_matched_n_shows": "no pair of chapters matched in time (start and end within 5 s)",
+}
+"""The denominators among the time-domain components and what their being 0 means: a time-domain entry is
+undefined where one of the components it reads that is here is 0 (tested in the order it reads them)."""
+
+_GROUP_REQUIRES: dict[str, frozenset[str]] = {
+    "coverage": frozenset({TIME, DISJOINT}),
+    "boundary": frozenset({TIME, DISJOINT}),
+    "count": frozenset({TIME, DISJOINT}),
+    "story": frozenset({TIME, DISJOINT}),
+    "title": frozenset({TIME, DISJOINT, TITLES}),
+    "chapters": frozenset({TIME, DISJOINT}),
+    "grounding": frozenset({TIME, GROUNDING}),
+    "captioning": frozenset({TIME, TITLES, CAPTIONING}),
+    "unit": frozenset({UNITS, DISJOINT}),
+}
+"""What each group's entries require, before :data:`_ANY_SEGMENTS`."""
+_ANY_SEGMENTS = (
+    "n_reference",
+    "n_hypothesis",
+    *(f"vc_detection_{side}" for side in ("precision", "recall", "f1")),
+    *(f"nav_{side}_{d}s" for d in NAV_DISTANCES for side in ("precision", "recall")),
+    "chapter_count_error",
+)
+"""The entries of groups that require disjoint segments whose definitions hold for any set of intervals
+(each prediction and each reference chapter counts when some partner is close enough, whatever the other
+predictions): VidChapters' ``dvc_eval`` scores overlapping predictions with them, and so does tvseg
+(:mod:`tvseg.overlapping_predictions`)."""
+
+
+def _completed(metric: Metric) -> Metric:
+    """An entry with its requirements, and (time domain) when it is undefined, from the tables above."""
+    requires = _GROUP_REQUIRES[metric.group] - ({DISJOINT} if metric.key in _ANY_SEGMENTS else set())
+    undefined = metric.undefined or tuple(
+        Undefined((key,), DENOMINATOR_REASONS[key]) for key in metric.components if key in DENOMINATOR_REASONS
+    )
+    return replace(metric, requires=requires, undefined=undefined)
+
+
+REGISTRY: tuple[Metric, ...] = tuple(_completed(metric) for metric in _ENTRIES)
+"""Every metric, in the order the outputs list them."""
+
+
+def eligible(traits: Iterable[str]) -> tuple[Metric, ...]:
+    """The entries a system whose inputs have ``traits`` (of :data:`TRAITS`) gets: those whose
+    requirements are all among them, in registry order.
+
+    Raises
+    ------
+    ValueError
+        A trait not in :data:`TRAITS`.
+    """
+    have = frozenset(traits)
+    unknown = sorted(have - set(TRAITS))
+    if unknown:
+        raise ValueError(f"unknown traits {unknown}: the traits are {', '.join(TRAITS)}")
+    return tuple(m for m in REGISTRY if m.requires <= have)
+
+
+def unit_warnings() -> tuple[str, ...]:
+    """The names of the unit domain's 0/0 warnings (:attr:`Undefined.warning`), in the order they are given:
+    registry order, each once."""
+    names = (u.warning for m in REGISTRY if m.group == "unit" for u in m.undefined if u.warning is not None)
+    return tuple(dict.fromkeys(names))
+
+
 STORY_CLASSES = {
     "correct": "n_correct_reference",
     "shifted": "n_reference_shifted",
@@ -664,20 +982,3 @@ class _Arrays(dict[str, Any]):
     def __missing__(self, key: str) -> Any:
         value = self[key] = _array(self._components[key])
         return value
-
-
-_KERNELS: list[Callable[..., dict[str, Any]]] = []
-
-
-def component_kernel(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """Register a component kernel: ``function(pair)`` returns per-show components ``{name: array}``
-    of one system on a corpus (``pair``: :class:`tvseg.retrieval.corpus.ShowScores`, its segments
-    and shared intermediate results); :func:`tvseg.retrieval.corpus.score_shows` runs every kernel
-    registered, once."""
-    _KERNELS.append(function)
-    return function
-
-
-def component_kernels() -> tuple[Callable[..., dict[str, Any]], ...]:
-    """The registered component kernels, in the order they were registered."""
-    return tuple(_KERNELS)

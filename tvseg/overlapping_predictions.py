@@ -46,11 +46,11 @@ import pandas as pd
 from tvseg.columns import SegmentColumns, Segments, segment_arrays, stack
 from tvseg.errors import InputError, TvsegWarning, UsageError, user_stacklevel
 from tvseg.exact import MAX_SECONDS, ticks
-from tvseg.metrics import REGISTRY
+from tvseg.metrics import DISJOINT, REGISTRY, UNITS
 from tvseg.readers.uem import regions_of
-from tvseg.retrieval.captioning import CAPTIONING_KEYS, captioning_components
-from tvseg.retrieval.chapters import DETECTION_KEYS, NAVIGATION_KEYS, chapter_components, chapter_counts
-from tvseg.retrieval.grounding import GROUNDING_COMPONENTS, GROUNDING_KEYS, grounding_components
+from tvseg.retrieval.captioning import captioning_components
+from tvseg.retrieval.chapters import chapter_components, chapter_counts
+from tvseg.retrieval.grounding import GROUNDING_COMPONENTS, grounding_components
 from tvseg.time_base import check_hypothesis_extents
 
 __all__ = [
@@ -68,16 +68,9 @@ __all__ = [
     "keep_only",
 ]
 
-ALLOWED_KEYS = (
-    *DETECTION_KEYS,
-    *NAVIGATION_KEYS,
-    "chapter_count_error",
-    "n_reference",
-    "n_hypothesis",
-    *CAPTIONING_KEYS,
-)
-"""The metrics reported for a system whose segments overlap."""
-ALLOWED_KEYS += GROUNDING_KEYS  # for a system giving one segment per reference title (tvseg.retrieval.grounding)
+ALLOWED_KEYS = tuple(m.key for m in REGISTRY if DISJOINT not in m.requires and UNITS not in m.requires)
+"""The metrics reported for a system whose segments overlap: the registry's entries that do not require
+disjoint segments (nor units, which need them too)."""
 
 
 def _segments(hypothesis: Mapping[str, Any], shows: Sequence[str]) -> Segments:
@@ -197,7 +190,7 @@ def left_out(systems: Mapping[str, Any], *, units: bool) -> list[str]:
     """The metric keys the results of ``systems`` hold (and the unit metrics, with ``units``) that are not
     :data:`ALLOWED_KEYS`."""
     keys = {k for system in systems.values() for k in system.shows.columns}
-    return [m.key for m in REGISTRY if (m.key in keys or (units and m.group == "unit")) and m.key not in ALLOWED_KEYS]
+    return [m.key for m in REGISTRY if (m.key in keys or (units and UNITS in m.requires)) and m.key not in ALLOWED_KEYS]
 
 
 def relay(caught, keys: Sequence[str], overlapping: Sequence[str], *, again: bool) -> None:

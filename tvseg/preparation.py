@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import SegmentColumns, Segments, from_segmentations, unit_arrays
+from tvseg.columns import SegmentColumns, Segments, UnitColumns, from_segmentations, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import regions_of
@@ -44,7 +44,7 @@ from tvseg.time_base import (
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
 
-__all__ = ["Prepared", "prepare", "MAX_FRAMES_PER_SHOW", "Notice", "give_notices", "extra_shows"]
+__all__ = ["Prepared", "prepare", "sentence_units", "MAX_FRAMES_PER_SHOW", "Notice", "give_notices", "extra_shows"]
 
 MAX_FRAMES_PER_SHOW = 2_000_000
 """Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
@@ -150,10 +150,13 @@ def prepare(
         Give the warnings (:func:`give_notices`; those found before an error too); False: only keep
         them in :attr:`Prepared.notices`, for the caller to give.
     domain : {"time", "units"}, default "time"
-        ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`),
-        so no show is looked at as captions.
+        ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`):
+        its sentences are its units (:func:`sentence_units`), and no show is looked at as captions.
     """
     notices: list[Notice] = []
+    if domain == "units":
+        settings = settings or Settings()
+        units = sentence_units(reference, hypotheses, settings=settings, uem=uem, units=units)
     try:
         captions = domain != "units"  # sentences are no captions
         return _prepare(
@@ -162,6 +165,37 @@ def prepare(
     finally:
         if warn:
             give_notices(notices)
+
+
+def sentence_units(reference, hypotheses, *, settings: Settings, uem, units):
+    """The units of a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
+    :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``).
+
+    Raises
+    ------
+    UsageError
+        A UEM, units or frames given; convention ``"chunkseg"``; a system not read from a text format.
+    InputError
+        A system's document with another number of sentences than the reference's, naming its file.
+    """
+    if uem is not None or units is not None or settings.units == "frames":
+        raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
+    if settings.convention == "chunkseg":
+        raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
+    sentences = reference.ends()
+    for name, hypothesis in hypotheses.items():
+        if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
+            raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
+        for show, count in hypothesis.ends().items():
+            if show in sentences and count != sentences[show]:
+                raise InputError(
+                    f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
+                    path=hypothesis.path(show),
+                )
+    counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
+    return UnitColumns(reference.names, offsets, start=start, end=start + 1)
 
 
 def _prepare(

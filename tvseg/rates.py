@@ -19,7 +19,7 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["rate", "f_measure"]
+__all__ = ["rate", "f_measure", "detection_cost"]
 
 
 def _scalar(x: ArrayLike) -> bool:
@@ -69,3 +69,14 @@ def f_measure(precision: ArrayLike, recall: ArrayLike) -> float | NDArray[np.flo
         f = 2.0 * pa * ra / (pa + ra)
     f = np.where((pa == 0) | (ra == 0), 0.0, f)
     return f if f.ndim else float(f)
+
+
+def detection_cost(p_miss: Any, p_fa: Any, *, c_miss: float, c_fa: float, p_seg: float, normalized: bool) -> Any:
+    r"""NIST TDT's detection cost of a miss rate and a false-alarm rate (element-wise; NaN in, NaN out):
+    :math:`C = C_{miss} P_{miss} P_{seg} + C_{FA} P_{FA} (1 - P_{seg})`, divided by
+    :math:`\min(C_{miss} P_{seg}, C_{FA} (1 - P_{seg}))` when ``normalized`` (the costs are checked by the
+    caller, :func:`tvseg.unit.windows.segmentation_cost`)."""
+    cost = c_miss * p_miss * p_seg + c_fa * p_fa * (1 - p_seg)
+    if normalized:
+        cost /= min(c_miss * p_seg, c_fa * (1 - p_seg))
+    return cost

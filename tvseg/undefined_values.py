@@ -27,55 +27,19 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import UndefinedValueWarning, user_stacklevel
-from tvseg.metrics import METRICS
+from tvseg.metrics import DENOMINATOR_REASONS, METRICS, REGISTRY
 
 __all__ = ["warn_undefined_values", "TIME_REASONS", "UNIT_REASONS", "UNSCORED_UNITS", "UNKNOWN"]
 
-TIME_REASONS: dict[str, str] = {
-    "n_reference": "no {cls}reference segment",
-    "n_hypothesis": "no {cls}hypothesis segment",
-    "duration_reference": "no {cls}reference segment",
-    "duration_hypothesis": "no {cls}hypothesis segment",
-    "boundary_n_reference": "no reference boundary",
-    "boundary_n_hypothesis": "no hypothesis boundary",
-    "n_correct_titled_reference": "no correctly retrieved reference segment with a title",
-    "chapter_n_shows": "no show with a reference segment",
-    "title_list_n_shows": "no reference segment with a title",
-    "title_matched_n_shows": "no pair of chapters matched in time (start and end within 5 s)",
-}
+TIME_REASONS: dict[str, str] = DENOMINATOR_REASONS
 """The denominators of the time-domain metrics (components of :mod:`tvseg.metrics`) and what their
-being 0 means (``{cls}``: ``"short "`` or ``"long "`` for ``by_length``, else empty)."""
-
-
-def _sum(*keys: str, weights: Sequence[int] | None = None) -> Callable[[Mapping[str, Any]], Any]:
-    w = weights or [1] * len(keys)
-    return lambda c: sum(k * np.asarray(c[key], dtype=float) for k, key in zip(w, keys))
-
-
-_CSEG = (
-    (_sum("cseg_ref_probes"), "no probe pair that the reference separates (C_seg's P_miss is 0/0)"),
-    (_sum("cseg_nonref_probes"), "no probe pair that the reference leaves together (C_seg's P_fa is 0/0)"),
-)
+being 0 means (``{cls}``: ``"short "`` or ``"long "`` for ``by_length``, else empty): each entry's
+:attr:`~tvseg.metrics.Metric.undefined` is made of these."""
 UNIT_REASONS: dict[str, tuple[tuple[Callable[[Mapping[str, Any]], Any], str], ...]] = {
-    "pk": ((_sum("pk_windows"), "no Pk window fits in the units"),),
-    "pk_prime": ((_sum("pk_windows"), "no Pk window fits in the units"),),
-    "windowdiff": ((_sum("wd_windows"), "no WindowDiff window fits in the units"),),
-    "winpr_precision": ((_sum("winpr_tp", "winpr_fp"), "no window where the hypothesis has a boundary (WinPR)"),),
-    "winpr_recall": ((_sum("winpr_tp", "winpr_fn"), "no window where the reference has a boundary (WinPR)"),),
-    "winpr_f1": (
-        (
-            _sum("winpr_tp", "winpr_fp", "winpr_fn", weights=(2, 1, 1)),
-            "no window with a boundary on either side (WinPR)",
-        ),
-    ),
-    "s": ((_sum("s_potential"), "one unit only, so no potential boundary (S)"),),
-    "cseg": _CSEG,
-    "cseg_norm": _CSEG,
-    "ghd": ((_sum("ghd_positions"), "one unit only, so no potential boundary (GHD)"),),
-    "b": ((_sum("b_denominator"), "no boundary on either side (B)"),),
+    m.key: tuple((u.total, u.reason) for u in m.undefined) for m in REGISTRY if m.group == "unit"
 }
-"""For each unit-domain metric (:func:`tvseg.unit.reduction.unit_metrics`): its denominators, as
-functions of the unit components, and what their being 0 means."""
+"""For each unit-domain metric: its denominators, as functions of the unit components, and what their
+being 0 means (its registry entry's :attr:`~tvseg.metrics.Metric.undefined`)."""
 
 UNSCORED_UNITS = "the show is not scored by the unit metrics (no units for it, or shorter than one chunk)"
 UNKNOWN = "undefined for a cause tvseg does not identify"
@@ -104,13 +68,8 @@ def _reasons(metric: str, comps: Mapping[str, Any], n: int, cls: str = "") -> np
     the first of its zero denominators (each alone makes the value undefined: an F-measure is NaN
     once its precision or its recall is), so that the value is named once; :data:`UNKNOWN` where no
     zero denominator explains it."""
-    tests: list[tuple[Callable[[Mapping[str, Any]], Any], str]] = []
-    if metric in UNIT_REASONS:
-        tests = list(UNIT_REASONS[metric])
-    elif metric in METRICS:
-        tests = [
-            (_sum(key), TIME_REASONS[key].format(cls=cls)) for key in METRICS[metric].components if key in TIME_REASONS
-        ]
+    rules = METRICS[metric].undefined if metric in METRICS else ()
+    tests = [(u.total, u.reason.format(cls=cls)) for u in rules]
     first = np.full(n, len(tests))
     for k, (denominator, _) in enumerate(tests):
         try:

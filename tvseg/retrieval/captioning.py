@@ -80,7 +80,7 @@ import numpy as np
 
 from tvseg.columns import Segments
 from tvseg.errors import TvsegWarning, UsageError, user_stacklevel
-from tvseg.metrics import TIOU_THRESHOLDS, component_kernel
+from tvseg.metrics import TIOU_THRESHOLDS
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.titles import has_title
 
@@ -269,7 +269,6 @@ class Scorers:
         return np.asarray(self.meteor.compute_score(gts, res)[1], dtype=float)
 
 
-@component_kernel
 def captioning_kernel(pair) -> dict:
     """The captioning components of one system on a corpus, when asked (``pair.captioning``) and titles
     are scored (:class:`tvseg.retrieval.corpus.ShowScores`)."""

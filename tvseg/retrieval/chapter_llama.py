@@ -69,7 +69,6 @@ import numpy as np
 
 from tvseg.columns import Segments
 from tvseg.exact import ticks
-from tvseg.metrics import component_kernel
 from tvseg.retrieval.chapters import overlapping_pairs
 
 __all__ = [
@@ -208,7 +207,6 @@ def chapter_llama_components(
     }
 
 
-@component_kernel
 def chapter_llama_kernel(pair) -> dict:
     """Chapter-Llama's components of one system on a corpus (:func:`chapter_llama_components`)."""
     origin, end = pair.region

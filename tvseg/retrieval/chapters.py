@@ -110,7 +110,7 @@ import numpy as np
 
 from tvseg.columns import Segments, count_before, from_segmentations
 from tvseg.exact import above, ratio, tick
-from tvseg.metrics import NAV_DISTANCES, TIOU_THRESHOLDS, component_kernel, compute, threshold_tag
+from tvseg.metrics import NAV_DISTANCES, TIOU_THRESHOLDS, compute, threshold_tag
 
 __all__ = [
     "TIOU_THRESHOLDS",
@@ -245,13 +245,11 @@ def nearest_start_distance(
     return out
 
 
-@component_kernel
 def chapter_kernel(pair) -> dict:
     """The chaptering components of one system on a corpus (:func:`chapter_components`)."""
     return chapter_components(pair.reference, pair.hypothesis, pair.n)
 
 
-@component_kernel
 def chapter_count_kernel(pair) -> dict:
     """Per show with a reference segment, how far the number of hypothesis segments is from the
     reference's (:func:`chapter_counts`)."""

@@ -51,19 +51,19 @@ import pandas as pd
 
 from tvseg.columns import Segments
 from tvseg.exact import tick
-from tvseg.metrics import component_kernel, component_kernels
-from tvseg.retrieval import captioning as _captioning  # noqa: F401  (registers its component kernel)
-from tvseg.retrieval import chapter_llama as _chapter_llama  # noqa: F401  (registers its component kernel)
-from tvseg.retrieval import grounding as _grounding  # noqa: F401  (registers its component kernel)
 from tvseg.retrieval.boundaries import extract, regions
-from tvseg.retrieval.chapters import match_in_time, titled_chapters
+from tvseg.retrieval.captioning import captioning_kernel
+from tvseg.retrieval.chapter_llama import chapter_llama_kernel
+from tvseg.retrieval.chapters import chapter_count_kernel, chapter_kernel, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
+from tvseg.retrieval.grounding import grounding_kernel
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.stories import classify, story_counts
 from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = [
+    "KERNELS",
     "ShowScores",
     "score_shows",
     "coverage_components",
@@ -173,9 +173,9 @@ class ShowScores:
 
     @cached_property
     def components(self) -> pd.DataFrame:
-        """Every component kernel registered (:func:`tvseg.metrics.component_kernel`), run once."""
+        """Every component kernel of :data:`KERNELS`, run once, in that order."""
         comp: dict[str, np.ndarray] = {}
-        for kernel in component_kernels():
+        for kernel in KERNELS:
             comp.update(kernel(self))
         return pd.DataFrame(comp, index=pd.Index(list(self.shows), name="show"))
 
@@ -245,7 +245,6 @@ def without_title_components(components: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({c: components[c].to_numpy() for c in kept}, index=components.index)
 
 
-@component_kernel
 def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Segment counts and durations, correct or not, of both sides, all and by length class."""
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
@@ -271,7 +270,6 @@ def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
     return comp
 
 
-@component_kernel
 def boundary_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Boundaries of each side and those matched at the settings' tolerance."""
     r_show, _, h_show, _ = pair.boundaries
@@ -301,7 +299,6 @@ TITLE_COMPONENTS = (
 titles lacks)."""
 
 
-@component_kernel
 def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """The title components of the module docstring, :data:`TITLE_COMPONENTS` (none when titles are
     not scored)."""
@@ -327,10 +324,27 @@ def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
     return comp
 
 
-@component_kernel
 def story_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Reference stories and hypothesis segments per story class (:mod:`tvseg.retrieval.stories`)."""
     return story_counts(pair.story_classes, pair.reference.show, pair.hypothesis.show, pair.n)
+
+
+KERNELS = (
+    chapter_kernel,
+    chapter_count_kernel,
+    captioning_kernel,
+    chapter_llama_kernel,
+    grounding_kernel,
+    coverage_components,
+    boundary_components,
+    title_components,
+    story_components,
+)
+"""The component kernels :func:`score_shows` runs, once each, in this order (the columns of
+:attr:`ShowScores.components`): each a function of a :class:`ShowScores` (both sides and what the kernels
+share: the coverage matching, the boundaries, the title verdicts) returning ``{component: per-show array}``,
+without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
+grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
 
 
 def score_shows(
@@ -351,7 +365,7 @@ def score_shows(
     captioning: bool = False,
 ) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring), from every
-    component kernel registered (:func:`tvseg.metrics.component_kernel`), each run once.
+    component kernel of :data:`KERNELS`, each run once.
 
     Parameters
     ----------

@@ -46,7 +46,7 @@ import pandas as pd
 
 from tvseg.columns import Segments
 from tvseg.exact import ratio, tick
-from tvseg.metrics import component_kernel, threshold_tag
+from tvseg.metrics import threshold_tag
 from tvseg.retrieval.titles import has_title
 
 __all__ = [
@@ -140,7 +140,6 @@ def grounding_components(reference: Segments, hypothesis: Segments, n_shows: int
     return comp
 
 
-@component_kernel
 def grounding_kernel(pair) -> dict:
     """The grounding components of one system on a corpus (:func:`grounding_components`)."""
     return grounding_components(pair.reference, pair.hypothesis, pair.n)

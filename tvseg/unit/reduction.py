@@ -43,8 +43,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import LenientInputWarning, UndefinedValueWarning, user_stacklevel
-from tvseg.rates import rate
-from tvseg.unit.windows import segmentation_cost
+from tvseg.metrics import REGISTRY, unit_warnings
 
 __all__ = [
     "UnitPart",
@@ -73,24 +72,16 @@ _INT_KEYS = (
     "ghd_positions",
 )
 _FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
-_NAN_WARNINGS = (
-    "pk",
-    "pk_prime",
-    "windowdiff",
-    "winpr_precision",
-    "winpr_recall",
-    "winpr_f1",
-    "s",
-    "cseg P_miss",
-    "cseg P_fa",
-    "ghd",
-    "b",
-)
+UNIT_METRICS = tuple(m for m in REGISTRY if m.group == "unit")
+"""The unit domain's registry entries: their components, formulas and 0/0 rules (:mod:`tvseg.metrics`)."""
+_NAN_WARNINGS = unit_warnings()
+_UNDEFINED = {u.warning: u for m in UNIT_METRICS for u in m.undefined}
 
 
 def unit_metrics(c):
-    r"""The unit-domain metrics from (possibly summed) components, element-wise, and each 0/0's mask
-    (by warning name, in the order the warnings are given).
+    r"""The unit-domain metrics from (possibly summed) components, element-wise, by their registry
+    formulas (:mod:`tvseg.metrics`), and each 0/0's mask (by warning name, in the order the warnings are
+    given: :func:`tvseg.metrics.unit_warnings`).
 
     .. math::
 
@@ -105,28 +96,14 @@ def unit_metrics(c):
     :math:`P_{miss} = \text{miss} / \text{ref probes}` and :math:`P_{FA} = \text{fa} / \text{nonref probes}`;
     the normalised GHD ``ghd = ghd_sum / ghd_positions`` (nltk's GHD per potential boundary,
     :mod:`tvseg.unit.ghd`); boundary similarity ``b = 1 - b_penalty / b_denominator``. A 0/0 (no
-    window, no boundary) is NaN, also for ``b`` where :func:`tvseg.boundary_similarity` returns 1
-    (segeval's choice for two segmentations without boundaries); the caller warns.
+    window, no boundary: an entry's :attr:`~tvseg.metrics.Metric.undefined` denominator is 0) is NaN, also
+    for ``b`` where :func:`tvseg.boundary_similarity` returns 1 (segeval's choice for two segmentations
+    without boundaries); the caller warns.
     """
-    tp, fp, fn = c["winpr_tp"], c["winpr_fp"], c["winpr_fn"]
-    p_miss = rate(c["cseg_miss"], c["cseg_ref_probes"])
-    p_fa = rate(c["cseg_fa"], c["cseg_nonref_probes"])
-    out = {
-        "pk": rate(c["pk_miss"] + c["pk_false_alarm"], c["pk_windows"]),
-        "pk_prime": rate(c["pk_miss"] + 2 * c["pk_false_alarm"], c["pk_windows"]),
-        "windowdiff": rate(c["wd_errors"], c["wd_windows"]),
-        "winpr_precision": rate(tp, tp + fp),
-        "winpr_recall": rate(tp, tp + fn),
-        "winpr_f1": rate(2 * tp, 2 * tp + fp + fn),
-        "s": 1 - rate(c["s_penalty"], c["s_potential"]),
-        "cseg": segmentation_cost(p_miss, p_fa, normalized=False),
-        "cseg_norm": segmentation_cost(p_miss, p_fa, normalized=True),
-        "ghd": rate(c["ghd_sum"], c["ghd_positions"]),
-        "b": 1 - rate(c["b_penalty"], c["b_denominator"]),
-    }
-    nan = {w: np.isnan(out[w]) for w in _NAN_WARNINGS if w in out}
-    nan["cseg P_miss"] = np.isnan(p_miss)
-    nan["cseg P_fa"] = np.isnan(p_fa)
+    out: dict[str, Any] = {}
+    for metric in UNIT_METRICS:
+        out[metric.key] = metric.formula(c, out)  # type: ignore[misc]  # every entry has a formula
+    nan = {w: np.asarray(_UNDEFINED[w].total(c) == 0) for w in _NAN_WARNINGS}
     return out, nan
 
 

@@ -59,7 +59,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tvseg.errors import InputError, UndefinedValueWarning, user_stacklevel
-from tvseg.rates import rate
+from tvseg.rates import detection_cost, rate
 from tvseg.unit.conventions import (
     Geometry,
     check_convention,
@@ -624,9 +624,7 @@ def segmentation_cost(
     r""":math:`C_{seg}` (or :math:`(C_{seg})_{norm}`) from the two rates (:func:`cseg`); NaN in, NaN out;
     element-wise on arrays."""
     c_miss, c_fa, p_seg = _check_costs(c_miss, c_fa, p_seg, normalized)
-    cost = c_miss * p_miss * p_seg + c_fa * p_fa * (1 - p_seg)
-    if normalized:
-        cost /= min(c_miss * p_seg, c_fa * (1 - p_seg))
+    cost: float = detection_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
     return cost
 
 
