@@ -224,6 +224,7 @@ def evaluate(
     metadata: pd.DataFrame | None = None,
     sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
     check_time_base: bool = True,
+    segments: bool = True,
 ) -> EvaluationResult:
     """Score every system on every reference show.
 
@@ -250,6 +251,10 @@ def evaluate(
     check_time_base : bool, default True
         Refuse a hypothesis or units that miss their show's evaluated region
         (:mod:`tvseg.time_base`); False warns instead.
+    segments : bool, default True
+        Keep each system's segments, matching and match tables (the HTML report draws them). False: each
+        system keeps its components per show alone (:meth:`SystemShard.lean`), as
+        :func:`tvseg.scale.evaluate_files` with ``segments=False``: every number and the JSON are the same.
 
     Raises
     ------
@@ -276,6 +281,7 @@ def evaluate(
     check_metadata(metadata)
     check_tolerances("sweep_tolerances", sweep_tolerances)
     check_flag("check_time_base", check_time_base)
+    check_flag("segments", segments)
     if getattr(reference, "domain", "time") == "units":
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
         return _in_units(reference, hypotheses, **options)
@@ -284,8 +290,11 @@ def evaluate(
         options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
         return _with_overlaps(reference, hypotheses, overlapping, sweep_tolerances, check_time_base, **options)
     p = prepare(reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base)
+    shard = score_shard(p, sweep_tolerances=sweep_tolerances)
+    if not segments:
+        shard = {name: system.lean() for name, system in shard.items()}
     return reduce_shards(
-        [score_shard(p, sweep_tolerances=sweep_tolerances)],
+        [shard],
         settings=p.settings,
         reference=p.reference,
         hypotheses=hypotheses,
