@@ -2,7 +2,7 @@
 (issue 40).
 
     python tests/benchmarks/bench_levels_annotators.py [--shows 3000] [--segments 30] [--repeat 3]
-        [--seed 40] [--keep DIR] [--bootstrap N]
+        [--seed 40] [--keep DIR] [--bootstrap N] [--source DIR]
 
 **The corpus** (written to a temporary folder, or to ``--keep DIR``, where the JSON outputs stay too),
 deterministic (show ``k`` draws from ``numpy.random.default_rng((seed, k))``): shows of 20 to 40 minutes cut
@@ -32,6 +32,9 @@ For each: the CPU time of the child (user + system, the difference of
 peak resident memory (``ru_maxrss`` of the ``struct rusage`` of ``os.wait4``). Printed: each command's best
 and median over the runs, and the ratios 2/1 and 4/3 of the medians (the issue's targets: at most 1.5 and
 2), with the range of the per-run ratios (run ``i`` over run ``i``).
+
+``--source DIR`` times the package ``tvseg/`` found in ``DIR`` (``PYTHONPATH``; default: this repository), e.g.
+an earlier commit's, extracted with ``git archive REV tvseg | tar -x -C DIR``.
 """
 
 from __future__ import annotations
@@ -112,11 +115,12 @@ def commands(folder: Path, extra: list[str]) -> dict[str, list[str]]:
     }
 
 
-def timed(command: list[str], folder: Path) -> dict[str, float]:
-    """CPU seconds (user + system), wall seconds and peak resident MB of ``command`` run in a child."""
+def timed(command: list[str], folder: Path, source: Path = REPOSITORY) -> dict[str, float]:
+    """CPU seconds (user + system), wall seconds and peak resident MB of ``command`` run in a child, with the
+    package of ``source``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    env = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    env = {**os.environ, "PYTHONPATH": str(source)}
     child = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert child.stderr is not None
     errors = child.stderr.read()
@@ -138,6 +142,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--bootstrap", type=int, default=None, help="passed to every command (default: tvseg's)")
     parser.add_argument("--keep", metavar="DIR", help="write the corpus and the JSON outputs here (kept)")
+    parser.add_argument("--source", metavar="DIR", default=str(REPOSITORY), help="time the tvseg package in DIR")
     args = parser.parse_args(argv)
     extra = [] if args.bootstrap is None else ["--bootstrap", str(args.bootstrap)]
     with tempfile.TemporaryDirectory() as temporary:
@@ -148,8 +153,10 @@ def main(argv=None) -> int:
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in named}
         for _ in range(args.repeat):
             for name, command in named.items():
-                runs[name].append(timed(command, folder))
-    print(f"{args.shows} shows x ~{args.segments} segments, 2 systems, {args.repeat} runs each, in turns")
+                runs[name].append(timed(command, folder, Path(args.source).resolve()))
+    print(
+        f"{args.shows} shows x ~{args.segments} segments, 2 systems, {args.repeat} runs each, in turns; tvseg of {args.source}"
+    )
     print(f"{'command':<16}{'CPU best':>10}{'CPU median':>12}{'wall best':>11}{'wall median':>13}{'peak MB':>9}")
     for name, found in runs.items():
         cpu, wall = [r["cpu"] for r in found], [r["wall"] for r in found]
