@@ -202,3 +202,30 @@ def test_bad_annotator_options_exit_2(tmp_path):
         done = _tvseg("evaluate", *args, "--hypothesis", hyp)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_each_annotator_s_evaluation_is_the_plain_run_against_it(tmp_path, capsys):
+    # the files are read once for every annotator's evaluation: each must be the whole run with that annotator
+    # as the reference and the systems, then the other annotators, as hypotheses (a folder among them)
+    from tvseg.cli import main
+
+    annotators = {
+        "A": SAMPLES / "reference" / "reference.rttm",
+        "B": SAMPLES / "annotators" / "annotator_b.rttm",
+        "C": SAMPLES / "hypotheses" / "system_b",
+    }
+    system = f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}"
+    options = ["--units", str(SAMPLES / "units" / "breath_groups.csv"), "--bootstrap", "20"]
+    references = [arg for name, path in annotators.items() for arg in ("--reference", f"{name}={path}")]
+    assert main(["evaluate", *references, "--hypothesis", system, *options, "--json", str(tmp_path / "all.json")]) == 0
+    per_annotator = json.loads((tmp_path / "all.json").read_text())["per_annotator"]
+    assert list(per_annotator) == ["A", "B", "C"]
+    for name, path in annotators.items():
+        others = [arg for b, p in annotators.items() if b != name for arg in ("--hypothesis", f"{b}={p}")]
+        out = tmp_path / f"{name}.json"
+        args = ["evaluate", "--reference", str(path), "--hypothesis", system, *others, *options, "--json", str(out)]
+        assert main(args) == 0
+        alone = json.loads(out.read_text())
+        del alone["run_id"]
+        assert per_annotator[name] == alone
+    capsys.readouterr()

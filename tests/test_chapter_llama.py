@@ -403,3 +403,34 @@ def test_grounding_keys_only_for_one_segment_per_title(tmp_path):
     ):
         system = evaluate_files(tmp_path, reference, {"results": {"v": entries}})
         assert not set(metrics.keys("grounding")) & set(system["corpus"])
+
+
+def _greedy_scan(pair_ref, pair_hyp, iou) -> set:
+    """vid_overlap_optimal_assignment's loop: the pairs by decreasing tIoU (ties by reference, then
+    prediction), each taken when neither side is taken yet."""
+    taken_ref, taken_hyp, chosen = set(), set(), set()
+    for k in sorted(range(len(iou)), key=lambda k: (-iou[k], pair_ref[k], pair_hyp[k])):
+        if pair_ref[k] not in taken_ref and pair_hyp[k] not in taken_hyp:
+            taken_ref.add(pair_ref[k])
+            taken_hyp.add(pair_hyp[k])
+            chosen.add(k)
+    return chosen
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 2, 16])
+def test_the_greedy_pairs_in_rounds_are_those_of_the_scan(rounds, monkeypatch):
+    from tvseg.retrieval import chapter_llama as cl
+
+    monkeypatch.setattr(cl, "_ROUNDS", rounds)  # 0: the scan alone; 1, 2: rounds, then the scan
+    rng = np.random.default_rng(40)
+    for trial in range(400):
+        n = int(rng.integers(0, 40))
+        pair_ref = rng.integers(0, int(rng.integers(1, 12)), n)
+        pair_hyp = rng.integers(0, int(rng.integers(1, 12)), n)
+        # ties in half the trials (a few tIoU values), distinct values in the others
+        iou = rng.choice([0.25, 0.5, 1.0], n) if trial % 2 else rng.random(n)
+        show = pair_ref % 3
+        chosen = sorted(_greedy_scan(pair_ref.tolist(), pair_hyp.tolist(), iou.tolist()))
+        total, count = cl._greedy_mean(show, pair_ref, pair_hyp, iou, 3)
+        assert count.tolist() == np.bincount(show[chosen], minlength=3).tolist()
+        assert total.tolist() == pytest.approx(np.bincount(show[chosen], weights=iou[chosen], minlength=3).tolist())

@@ -7,6 +7,7 @@ the hand-written boundary strings."""
 from __future__ import annotations
 
 import json
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -299,3 +300,93 @@ def test_level_errors(tmp_path, capsys):
     with pytest.raises(InputError, match="has no 'level'") as caught:
         read_segments(path, level=1)
     assert caught.value.line == 3
+
+
+# A JSON reference of three levels over two shows, with a UEM that cuts show "s" at 200 s and a time origin:
+# the files are read once for every level (read_segment_levels), each level as read_segments reads it alone.
+THREE_LEVELS = {
+    "s": [
+        {"start": 10, "end": 60, "title": "A", "level": 1},
+        {"start": 60, "end": 90, "title": "A.1", "level": 2},
+        {"start": 90, "end": 120, "title": "A.1.a", "level": 3},
+        {"start": 130, "end": 180, "title": "B", "level": 1},
+        {"start": 180, "end": 250, "title": "B.1", "level": 3},
+    ],
+    "t": [
+        {"start": 0, "end": 40, "title": "C", "level": 2},
+        {"start": 40, "end": 100, "title": "D", "level": 3},
+        {"start": 100, "end": 160, "title": "E", "level": 1},
+    ],
+}
+
+
+def three_levels(tmp_path: Path) -> tuple[Path, Path, Path]:
+    ref, hyp, uem = tmp_path / "ref.json", tmp_path / "hyp.rttm", tmp_path / "s.uem"
+    ref.write_text(json.dumps(THREE_LEVELS), encoding="utf-8")
+    hyp.write_text(
+        "".join(
+            f"SPEAKER {show} 1 {a} {b - a} <NA> <NA> x <NA> <NA>\n"
+            for show, cuts in (("s", (10, 70, 125, 200)), ("t", (0, 50, 100, 160)))
+            for a, b in zip(cuts[:-1], cuts[1:])
+        ),
+        encoding="utf-8",
+    )
+    uem.write_text("s 1 10 200\n", encoding="utf-8")
+    return ref, hyp, uem
+
+
+def test_every_level_read_at_once_is_each_level_read_alone(tmp_path):
+    from tvseg.readers import read_segment_levels
+
+    ref, _, uem_path = three_levels(tmp_path)
+    uem = tvseg.read_uem(str(uem_path))
+    for options in ({}, {"uem": uem}, {"time_origin": {"s": 10.0}}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the UEM's warnings, given by each reading
+            found = read_segment_levels(ref, **options)
+            alone = {level: read_segments(ref, level=level, **options) for level in (None, 1, 2, 3)}
+        assert list(found) == [None, 1, 2, 3] and segment_levels(ref) == [1, 2, 3]
+        for level, columns in alone.items():
+            got = found[level]
+            assert list(got.names) == list(columns.names)
+            assert got.start.tolist() == columns.start.tolist() and got.end.tolist() == columns.end.tolist()
+            assert list(got.label) == list(columns.label)
+    # by hand, without options: level 1 joins A's sub-stories (10-120), t's first segment opens it
+    one = read_segment_levels(ref)[1]
+    assert one.start.tolist() == [10, 130, 0, 100] and one.end.tolist() == [120, 250, 100, 160]
+
+
+def test_every_level_of_a_reference_without_levels_is_refused(tmp_path):
+    from tvseg.readers import read_segment_levels
+
+    _, hyp, _ = three_levels(tmp_path)
+    with pytest.raises(InputError, match="--level needs"):
+        read_segment_levels(hyp)
+
+
+def resampled_json(tmp_path: Path, args: list[str], name: str) -> dict:
+    """:func:`run_json` with 50 bootstrap resamples."""
+    out = tmp_path / name
+    assert main(["evaluate", *args, "--bootstrap", "50", "--json", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    del data["run_id"]
+    return data
+
+
+def test_level_all_gives_the_runs_of_each_level(tmp_path, capsys):
+    ref, hyp, uem = three_levels(tmp_path)
+    for extra in ([], ["--uem", str(uem)]):
+        common = ["--reference", str(ref), "--hypothesis", f"sys={hyp}", "--hypothesis", f"two={hyp}", *extra]
+        every = resampled_json(tmp_path, [*common, "--level", "all"], "all.json")
+        levels = every.pop("levels")
+        assert every == resampled_json(tmp_path, common, "plain.json")  # the usual run
+        assert list(levels) == ["1", "2", "3"]
+        for level in levels:
+            alone = resampled_json(tmp_path, [*common, "--level", level], f"alone{level}.json")
+            assert alone["systems"]["sys"]["bootstrap"]  # intervals drawn
+            assert levels[level]["signature"] == alone["signature"]
+            assert levels[level]["shows"] == 2
+            for name in ("sys", "two"):
+                for key in ("corpus", "macro", "bootstrap"):
+                    assert levels[level]["systems"][name][key] == alone["systems"][name][key]
+    capsys.readouterr()

@@ -258,6 +258,7 @@ def evaluate(
     metadata: pd.DataFrame | None = None,
     sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
     check_time_base: bool = True,
+    segments: bool = True,
 ) -> EvaluationResult:
     """Score every system on every reference show.
 
@@ -284,6 +285,10 @@ def evaluate(
     check_time_base : bool, default True
         Refuse a hypothesis or units that miss their show's evaluated region
         (:mod:`tvseg.time_base`); False warns instead.
+    segments : bool, default True
+        Keep each system's segments, matching and match tables (the HTML report draws them). False: each
+        system keeps its components per show alone (:meth:`SystemShard.lean`), as
+        :func:`tvseg.scale.evaluate_files` with ``segments=False``: every number and the JSON are the same.
 
     Raises
     ------
@@ -310,6 +315,7 @@ def evaluate(
     check_metadata(metadata)
     check_tolerances("sweep_tolerances", sweep_tolerances)
     check_flag("check_time_base", check_time_base)
+    check_flag("segments", segments)
     domain = getattr(reference, "domain", "time")
     overlapping = overlapping_systems(hypotheses) if domain == "time" else []
     if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
@@ -319,8 +325,11 @@ def evaluate(
         reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base, domain=domain
     )
     tolerances = sweep_tolerances if domain == "time" else ()  # the sweeps' tolerances are seconds
+    shard = score_shard(p, sweep_tolerances=tolerances)
+    if not segments:
+        shard = {name: system.lean() for name, system in shard.items()}
     return reduce_shards(
-        [score_shard(p, sweep_tolerances=tolerances)],
+        [shard],
         settings=p.settings,
         reference=p.reference,
         hypotheses=hypotheses,

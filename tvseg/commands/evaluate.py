@@ -420,8 +420,7 @@ def run(args) -> int:
     every_level = _level(args) == "all"
     if every_level and args.html is not None:
         raise UsageError("--level all gives the levels in the summary and the JSON; a report draws one: --level N")
-    result = _score(args, settings, files)
-    levels = _levels(args, settings, files) if every_level else {}
+    result, levels = _every_level(args, settings, files) if every_level else (_score(args, settings, files), {})
     shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
     print(summary(result), file=shown)
     for level, at in levels.items():
@@ -491,6 +490,52 @@ def _levels(args, settings, files) -> dict:
     return {level: _score(args, settings.replace(level=level), replace(files, level=level)) for level in found}
 
 
+def _every_level(args, settings, files):
+    """``--level all``: the evaluation of the reference as it is, and :func:`_levels`'s. The files are read
+    once (the reference as it is and at every level: :func:`tvseg.readers.read_segment_levels`), and each
+    level is the scoring of the same systems against the reference at that level; a level whose reference
+    is the reference as it is (the deepest, usually) takes its numbers. With ``--jobs`` above 1 or
+    ``--dask``, each level is evaluated as ``--level N`` (its shards read their own shows)."""
+    from dataclasses import replace
+
+    from tvseg.evaluation import evaluate
+
+    jobs = getattr(args, "jobs", None)
+    if getattr(args, "dask", None) is not None or (jobs is not None and jobs > 1):
+        return _score(args, settings, files), _levels(args, settings, files)
+    uem = files.read_uem()
+    read = files.read(uem, every_level=True)
+    references = read["reference"]
+    inputs = {**files.sides({**read, "reference": references[None]}), "uem": uem, "metadata": files.read_metadata()}
+    check = not args.no_time_base_check  # no report (refused with --level all): no segment kept
+    result = _with_origins(evaluate(settings=settings, check_time_base=check, segments=False, **inputs), files)
+    levels = {}
+    for level, reference in references.items():
+        if level is None:
+            continue
+        if _same_segments(reference, references[None]):
+            levels[level] = replace(result, settings=result.settings.replace(level=level))
+        else:
+            at = settings.replace(level=level)
+            levels[level] = _with_origins(
+                evaluate(settings=at, check_time_base=check, segments=False, **{**inputs, "reference": reference}),
+                files,
+            )
+    return result, levels
+
+
+def _same_segments(a, b) -> bool:
+    """Whether two segmentations read (:class:`tvseg.columns.SegmentColumns`) hold the same shows and segments
+    (times, labels, scores)."""
+    import numpy as np
+
+    if a.domain != b.domain or list(a.names) != list(b.names) or (a.score is None) != (b.score is None):
+        return False
+    pairs = [(a.offsets, b.offsets), (a.start, b.start), (a.end, b.end), (a.label, b.label)]
+    scores = a.score is None or np.array_equal(a.score, b.score, equal_nan=True)
+    return scores and all(np.array_equal(x, y) for x, y in pairs)
+
+
 def levels_json(levels: dict) -> dict:
     """The JSON's ``levels``: per level (its number as text), the signature, the number of shows and each
     system's pooled (``corpus``) and ``macro`` values with their bootstrap intervals."""
@@ -524,8 +569,7 @@ def _score(args, settings, files):
     from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
 
     text = args.format in TEXT_CORPUS_FORMATS  # a text corpus: scored in one process, no report
-    if text and args.html is not None:
-        raise UsageError(f"--html draws timed segmentations; a {args.format} corpus is in sentences: drop --html")
+    _refuse_text_report(args)
     sharded = dask is not None or (jobs is not None and jobs > 1)
     if not text and (sharded or args.html is None):
         # each shard of shows read and scored where it is sent (another process, or this one, one shard
@@ -554,12 +598,25 @@ def _score(args, settings, files):
 
             _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
         result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
+    return _with_origins(result, files)
+
+
+def _with_origins(result, files):
+    """``result`` with each show's reference time origin in its metadata, when the files have origins
+    (:func:`tvseg.report.air_time.with_time_origins`)."""
     origins = files.time_origin
     if origins is not None:
         from tvseg.report.air_time import with_time_origins
 
         result = with_time_origins(result, origins)
     return result
+
+
+def _refuse_text_report(args) -> None:
+    from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
+
+    if args.format in TEXT_CORPUS_FORMATS and args.html is not None:
+        raise UsageError(f"--html draws timed segmentations; a {args.format} corpus is in sentences: drop --html")
 
 
 def _refuse_overlaps(dense: list[str]) -> None:
@@ -605,10 +662,7 @@ def _run_annotators(args, runs) -> int:
     from tvseg.annotators import combine
     from tvseg.output import new_run_id, with_run_id
 
-    results = {}
-    for name, options in runs:
-        settings, files = files_of(options)
-        results[name] = _score(options, settings, files)
+    results = _annotator_results(runs)
     systems = [parse_hypothesis(h)[0] for h in args.hypothesis]
     combined = combine(results, systems=systems, annotators=list(results))
     if args.units and not getattr(args, "columns", None) and not getattr(args, "time_origin", None):
@@ -625,19 +679,55 @@ def _run_annotators(args, runs) -> int:
         )
         print(f"report: {index} (its tables and show pages: against {first})", file=shown)
     if args.json:
-        base = results[combined.annotators[0]].to_json()
+        base = results[combined.annotators[0]].to_json(stream=True)  # its header: the per-show tables are not encoded
         data = with_run_id(
             {
                 "tvseg_version": base["tvseg_version"],
                 "signature": base["signature"],
                 "settings": base["settings"],
                 **combined.to_json(),
-                "per_annotator": {a: results[a].to_json() for a in combined.annotators},
+                "per_annotator": {a: results[a].to_json(stream=True) for a in combined.annotators},
             },
             run_id,
         )
         _write_json(args, data)
     return 0
+
+
+def _annotator_results(runs) -> dict:
+    """Per annotator, the evaluation against it (:func:`annotator_runs`). Each file is read once as a
+    reference and once as a hypothesis (:meth:`tvseg.scale.Files.read`'s ``cache``), the UEM once, and each
+    evaluation is the scoring of the same systems and annotators against another annotator. With ``--jobs``
+    above 1 or ``--dask``, each evaluation is run in shards (its shards read their own shows)."""
+    from tvseg.evaluation import evaluate
+    from tvseg.overlapping_predictions import overlapping_systems
+
+    results = {}
+    options = runs[0][1]
+    jobs = getattr(options, "jobs", None)
+    if getattr(options, "dask", None) is not None or (jobs is not None and jobs > 1):
+        for name, options in runs:
+            settings, files = files_of(options)
+            results[name] = _score(options, settings, files)
+        return results
+    cache: dict = {}
+    uem = None
+    for k, (name, options) in enumerate(runs):
+        settings, files = files_of(options)
+        _refuse_text_report(options)
+        if k == 0:
+            uem = files.read_uem()
+        inputs = {**files.sides(files.read(uem, cache=cache)), "uem": uem, "metadata": files.read_metadata()}
+        if options.html is not None:
+            _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
+        found = evaluate(
+            settings=settings,
+            check_time_base=not options.no_time_base_check,
+            segments=options.html is not None,
+            **inputs,
+        )
+        results[name] = _with_origins(found, files)
+    return results
 
 
 def _with_agreement(combined, runs, args):

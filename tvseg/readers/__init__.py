@@ -61,6 +61,7 @@ __all__ = [
     "list_files",
     "read_segments",
     "segment_levels",
+    "read_segment_levels",
     "read_units",
     "read_uem",
     "read_metadata",
@@ -103,6 +104,8 @@ read as VidChapters reads it), read only when named, and the JSON shapes ``vidch
 the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
 
 _TEXT_FORMATS = ("txt", "youtube")
+CHAPTER_FORMATS = _TEXT_FORMATS
+"""The formats of chapter lists (read only when named): a chapter list's last chapter ends where it is told."""
 
 _SEGMENTS_ONLY = {
     "rttm": "an RTTM file",
@@ -287,10 +290,72 @@ def read_segments(
         file without levels, a level that is not a positive integer; a ``path`` that is not a str or an
         ``os.PathLike``, a ``uem`` that is not a mapping of pyannote.core Timelines.
     """
+    options = dict(format=format, show=show, types=types, uem=uem, side=side, which=which, end=end)
+    found = _read_levels(path, [level], encoding=encoding, columns=columns, time_origin=time_origin, **options)
+    return next(iter(found.values()))
+
+
+def read_segment_levels(
+    path: PathArg,
+    *,
+    format: str | None = None,
+    uem: dict[str, Timeline] | None = None,
+    side: str | None = None,
+    which: str | None = None,
+    end: float | Mapping[str, float] | None = None,
+    encoding: str | None = None,
+    columns: str | ColumnMap | None = None,
+    time_origin: float | Mapping[str, float] | None = None,
+) -> dict[int | None, SegmentColumns]:
+    """A hierarchical reference as it is and at each of its levels, each file read once (``--level all``).
+
+    Returns
+    -------
+    dict
+        ``None`` -> :func:`read_segments` of ``path``, then each level :func:`segment_levels` finds, in
+        increasing order -> :func:`read_segments` of ``path`` at that level (the same options).
+
+    Raises
+    ------
+    InputError
+        As :func:`read_segments`, and a file without levels (:func:`segment_levels`).
+    """
+    options: dict[str, Any] = dict(format=format, show=None, types=None, uem=uem, side=side, which=which, end=end)
+    if format in TEXT_CORPUS_FORMATS:  # their levels are read with the text: a reading per level
+        found: dict[int | None, SegmentColumns] = {
+            None: read_segments(path, encoding=encoding, columns=columns, time_origin=time_origin, **options)
+        }
+        levels = segment_levels(path, format=format, encoding=encoding, columns=columns)
+        for level in levels:
+            found[level] = read_segments(
+                path, encoding=encoding, columns=columns, time_origin=time_origin, level=level, **options
+            )
+        return found
+    return _read_levels(path, None, encoding=encoding, columns=columns, time_origin=time_origin, **options)
+
+
+def _read_levels(
+    path: Any,
+    levels: Any,
+    *,
+    format: Any,
+    show: Any,
+    types: Any,
+    uem: Any,
+    side: Any,
+    which: Any,
+    end: Any,
+    encoding: Any,
+    columns: Any,
+    time_origin: Any,
+) -> dict[int | None, SegmentColumns]:
+    """:func:`read_segments` of ``path`` at each of ``levels`` (None: as it is, then every level the files
+    have, :func:`read_segment_levels`), each file read once."""
     check_path("path", path)
     check_uem(uem)
     check_encoding(encoding)
-    level = level_option(level)  # type: ignore[assignment]
+    if levels is not None:
+        levels = [level_option(level) for level in levels]
     if format is None and _segeval_json(path, encoding=encoding):
         format = "segeval"
     path, coder = split_coder(path) if format == "segeval" else (path, None)
@@ -311,17 +376,26 @@ def read_segments(
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
-    def read(file: Path) -> Rows | None:
-        rows = read_one(file)
-        if rows is None:
-            return rows
-        if level is not None and kinds[file] != "wiki727k":
-            if LEVEL not in rows.texts:
-                raise InputError(NO_LEVEL, path=file)
-            rows = at_level(rows, level)
-        return shift_rows(without_levels(rows), time_origin, side=side)
+    cached: dict[tuple[Path, int | None], Rows | None] = {}
 
-    def read_one(file: Path) -> Rows | None:
+    def read_at(level: int | None) -> Callable[[Path], Rows | None]:
+        def read(file: Path) -> Rows | None:
+            text = kinds[file] in TEXT_CORPUS_FORMATS  # read at its level (a wiki727k file's headers)
+            key = (file, level if text else None)
+            if key not in cached:
+                cached[key] = read_one(file, level)
+            rows = cached[key]
+            if rows is None:
+                return rows
+            if level is not None and kinds[file] != "wiki727k":
+                if LEVEL not in rows.texts:
+                    raise InputError(NO_LEVEL, path=file)
+                rows = at_level(rows, level)
+            return shift_rows(without_levels(rows), time_origin, side=side)
+
+        return read
+
+    def read_one(file: Path, level: int | None) -> Rows | None:
         kind = kinds[file]
         if kind in TEXT_CORPUS_FORMATS:
             return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding, level=level)
@@ -341,24 +415,38 @@ def read_segments(
             return broadcast_segments(file, format=kind, show=name)
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
-    batch = None
-    if rttm and level is not None:
-        raise InputError(NO_LEVEL, path=rttm[0])
-    if rttm:
-        batch_rows, batch_error = read_rttm(rttm, types=types, encoding=encoding)
-        batch = (set(rttm), shift_rows(batch_rows, time_origin, side=side), batch_error)
-    parts, corpus = _segments(files, read, batch=batch)
-    if in_folder and not any(part.names for part in parts):
-        raise InputError("no segmentation in this folder", path=path)
-    if format in TEXT_CORPUS_FORMATS:
-        return in_units(corpus)
-    if uem is None:
-        return corpus
-    position = {file: k for k, file in enumerate(files)}
-    read_order = sorted(
-        (position[file], k, name) for part in parts for k, (name, file) in enumerate(zip(part.names, part.files))
-    )
-    return _crop(corpus, [name for _, _, name in read_order], uem, side=side)
+    def corpus_at(level: int | None) -> SegmentColumns:
+        batch = None
+        if rttm and level is not None:
+            raise InputError(NO_LEVEL, path=rttm[0])
+        if rttm:
+            batch_rows, batch_error = read_rttm(rttm, types=types, encoding=encoding)
+            batch = (set(rttm), shift_rows(batch_rows, time_origin, side=side), batch_error)
+        parts, corpus = _segments(files, read_at(level), batch=batch)
+        if in_folder and not any(part.names for part in parts):
+            raise InputError("no segmentation in this folder", path=path)
+        if format in TEXT_CORPUS_FORMATS:
+            return in_units(corpus)
+        if uem is None:
+            return corpus
+        position = {file: k for k, file in enumerate(files)}
+        read_order = sorted(
+            (position[file], k, name) for part in parts for k, (name, file) in enumerate(zip(part.names, part.files))
+        )
+        return _crop(corpus, [name for _, _, name in read_order], uem, side=side)
+
+    if levels is not None:
+        return {level: corpus_at(level) for level in levels}
+    found: dict[int | None, SegmentColumns] = {None: corpus_at(None)}
+    every: set[int] = set()
+    for file in files:  # the levels of each file, as segment_levels finds them
+        rows = None if file in rttm else cached.get((file, None))
+        if rows is None or not levels_in(rows):
+            raise InputError(NO_LEVEL, path=file)
+        every |= levels_in(rows)
+    for level in sorted(every):
+        found[level] = corpus_at(level)
+    return found
 
 
 def segment_levels(

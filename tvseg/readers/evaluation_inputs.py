@@ -68,7 +68,15 @@ class Files:
 
         return read_metadata(self.metadata, encoding=self.encoding) if self.metadata else None
 
-    def read(self, uem, *, paths: Mapping[str, str | None] | None = None, record: list | None = None) -> dict:
+    def read(
+        self,
+        uem,
+        *,
+        paths: Mapping[str, str | None] | None = None,
+        record: list | None = None,
+        every_level: bool = False,
+        cache: dict | None = None,
+    ) -> dict:
         """Read each input (:meth:`roles`), the reference first (the ends of chapter lists come from it).
 
         Parameters
@@ -80,6 +88,14 @@ class Files:
         record : list, optional
             Where to append the warnings of reading, as ``(index of the role, category, message)``,
             instead of giving them.
+        every_level : bool, default False
+            Read the reference as it is and at each of its levels (``--level all``,
+            :func:`tvseg.readers.read_segment_levels`, each file read once): its role holds ``{level: what was
+            read}`` (``None``: as it is).
+        cache : dict, optional
+            What earlier calls with the same dict read, by role, path and options: a file read again with
+            the same options is not read again (the evaluations of several annotators). The options are
+            this object's and the UEM must be the same in every call.
 
         Returns
         -------
@@ -87,7 +103,7 @@ class Files:
             Role -> what was read (:meth:`sides` gives it as :func:`tvseg.evaluate` takes it).
         """
         from tvseg.columns import SegmentColumns, UnitColumns
-        from tvseg.readers import read_segments, read_units
+        from tvseg.readers import read_segment_levels, read_segments, read_units
 
         read: dict[str, Any] = {}
         ends: dict = {}
@@ -98,11 +114,22 @@ class Files:
                 columns=self.columns.of(side) if self.columns else None,
                 time_origin=self.time_origin.of(side) if self.time_origin else None,
             )
+            key = (*_cache_key(role, side, path, self.format, ends), self.level if role == "reference" else None)
+            if cache is not None and not every_level and key in cache:
+                read[role] = cache[key]
+                if role == "reference":
+                    ends = show_ends(read[role], uem)
+                continue
             with recorded(record, index):
                 if path is None:
                     read[role] = UnitColumns.from_frames({}) if role == "units" else SegmentColumns.from_annotations({})
                 elif role == "units":
                     read[role] = read_units(path, **options)
+                elif role == "reference" and every_level:
+                    read[role] = read_segment_levels(
+                        path, format=self.format, uem=uem, side=side, which=side, **options
+                    )
+                    ends = show_ends(read[role][None], uem)
                 elif role == "reference":
                     read[role] = read_segments(
                         path, format=self.format, uem=uem, side=side, which=side, level=self.level, **options
@@ -114,6 +141,8 @@ class Files:
                     read[role] = read_segments(
                         path, format=self.format, uem=uem, side=side, which="hypothesis", end=ends, **options
                     )
+            if cache is not None and not every_level and path is not None:
+                cache[key] = read[role]
         return read
 
     def sides(self, read: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,6 +150,17 @@ class Files:
         of what :meth:`read` returned."""
         hypotheses = {name: read[f"hypothesis {name}"] for name in self.hypotheses}
         return {"reference": read["reference"], "hypotheses": hypotheses, "units": read.get("units")}
+
+
+def _cache_key(role: str, side: str, path, format: str | None, ends: Mapping) -> tuple:
+    """What a reading of :meth:`Files.read` depends on besides the options of its :class:`Files`: the role (a
+    reference or a hypothesis), the side, the path and, for a chapter list (read only when ``format`` says
+    so), the ends of the reference's shows."""
+    from tvseg.readers import CHAPTER_FORMATS
+
+    kind = role if role in ("reference", "units") else "hypothesis"
+    chapters = tuple(sorted(ends.items())) if kind == "hypothesis" and format in CHAPTER_FORMATS else None
+    return kind, side, path, chapters
 
 
 def read_files(files: Files) -> dict[str, Any]:

@@ -145,12 +145,41 @@ def chapter_llama_iou(ref_start, ref_end, hyp_start, hyp_end) -> np.ndarray:
 
 def _greedy_mean(show: np.ndarray, pair_ref, pair_hyp, iou, n_shows: int) -> tuple[np.ndarray, np.ndarray]:
     """Per show, the sum and the number of the tIoUs of ``vid_overlap_optimal_assignment``'s pairs:
-    highest tIoU first, ties by (reference, prediction), a pair taken when neither side is taken yet."""
+    highest tIoU first, ties by (reference, prediction), a pair taken when neither side is taken yet.
+
+    The pairs in that order are a strict order, so the greedy choice is made in rounds on the arrays: a pair
+    that comes first among the pairs left of its reference and among those of its prediction is taken by the
+    greedy scan (every pair before it that it could clash with is gone), and the pairs that share a side with
+    one taken are dropped. A round takes at least the first pair left; after :data:`_ROUNDS` rounds, or a round
+    that left 7/8 of the pairs (chains of pairs each taken before the next), the pairs left are scanned one by
+    one."""
     order = np.lexsort((pair_hyp, pair_ref, -iou))
+    chosen = np.zeros(len(iou), dtype=bool)
+    left = order  # the pairs neither of whose sides is taken, in the greedy order
+    refs = np.zeros(int(pair_ref.max()) + 1 if len(pair_ref) else 0, dtype=bool)
+    hyps = np.zeros(int(pair_hyp.max()) + 1 if len(pair_hyp) else 0, dtype=bool)
+    first_ref = np.empty(len(refs), dtype=np.int64)
+    first_hyp = np.empty(len(hyps), dtype=np.int64)
+    for _ in range(_ROUNDS):
+        if not len(left):
+            break
+        r, h = pair_ref[left], pair_hyp[left]
+        position = np.arange(len(left))
+        first_ref.fill(len(left))
+        first_hyp.fill(len(left))
+        np.minimum.at(first_ref, r, position)
+        np.minimum.at(first_hyp, h, position)
+        taken = (first_ref[r] == position) & (first_hyp[h] == position)
+        chosen[left[taken]] = True
+        refs[r[taken]] = True
+        hyps[h[taken]] = True
+        before = len(left)
+        left = left[~(refs[r] | hyps[h])]
+        if 8 * (before - len(left)) < before:  # long chains: the scan below is quicker
+            break
     taken_ref: set[int] = set()
     taken_hyp: set[int] = set()
-    chosen = np.zeros(len(iou), dtype=bool)
-    for k, r, h in zip(order.tolist(), pair_ref[order].tolist(), pair_hyp[order].tolist()):
+    for k, r, h in zip(left.tolist(), pair_ref[left].tolist(), pair_hyp[left].tolist()):
         if r not in taken_ref and h not in taken_hyp:
             taken_ref.add(r)
             taken_hyp.add(h)
@@ -158,6 +187,10 @@ def _greedy_mean(show: np.ndarray, pair_ref, pair_hyp, iou, n_shows: int) -> tup
     total = np.bincount(show[chosen], weights=iou[chosen], minlength=n_shows)
     count = np.bincount(show[chosen], minlength=n_shows).astype(float)
     return total, count
+
+
+_ROUNDS = 16
+"""Rounds of :func:`_greedy_mean` on the arrays before the pairs left are scanned one by one."""
 
 
 def chapter_llama_components(
