@@ -5,7 +5,7 @@ scored hypotheses, a hierarchical reference's levels, several annotators) a smal
 metric keys (corpus and per show; a NaN value counts, a missing key does not) are compared with two
 things: :func:`tvseg.metrics.eligible` of the input's traits, and the set of keys the README gives that
 input, written out below from its tables ("What the numbers mean", the story classes, the overlapping
-predictions' list in ``tvseg/overlapping_predictions.py``'s docstring). The second keeps the test from
+predictions' list in :data:`tvseg.metrics.DISJOINT`'s docstring). The second keeps the test from
 only restating the code under test.
 """
 
@@ -100,7 +100,7 @@ CAPTIONING_KEYS = {
 }
 
 # overlapping predictions keep the metrics that hold for any set of intervals (the README's video chaptering
-# row: "left out for predictions that overlap"; tvseg/overlapping_predictions.py's list)
+# row: "left out for predictions that overlap"; tvseg.metrics.DISJOINT's list)
 ANY_INTERVALS = SEGMENT_COUNTS | VIDCHAPTERS | CHAPTER_COUNT
 SEGMENTATION = ANY_INTERVALS | COVERAGE | BOUNDARY | CORRECT_COUNTS | STORIES | ONE_TO_ONE | CHAPTER_LLAMA
 

@@ -11,6 +11,7 @@ nothing of tvseg.
 
 import json
 import random
+import re
 import warnings
 
 import pytest
@@ -461,3 +462,100 @@ def test_html_refuses_overlapping_predictions_whether_read_here_or_in_shards(tmp
     assert "--html draws segmentations; the predictions of d overlap: drop --html" in err
     assert "internal error" not in err and not (tmp_path / "rep").exists()
     assert main(args) == 0  # without --html, the predictions are scored
+
+
+# --- overlapping predictions in the one pipeline (issue 40) -------------------------------------------
+
+# s1: three reference chapters; s2: none (a show where no chapter metric is defined)
+ONE_PASS_REFERENCE = {"s1": [(0.0, 40.0), (40.0, 95.0), (95.0, 130.0)], "s2": []}
+# overlapping predictions: [95, 140] ends 10 s after the reference (cropped to [95, 130]); [100, 110] is short
+ONE_PASS_DENSE = {"s1": [(0.0, 50.0), (30.0, 90.0), (95.0, 140.0)], "s2": [(0.0, 70.0), (60.0, 100.0), (100.0, 110.0)]}
+ONE_PASS_SEGMENTATION = {"s1": [(0.0, 42.0), (42.0, 130.0)], "s2": [(0.0, 100.0)]}
+
+
+def test_overlapping_predictions_are_scored_in_the_pass_of_every_system():
+    import warnings
+
+    from tvseg.metrics import DISJOINT
+    from tvseg.settings import Settings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate(
+            ONE_PASS_REFERENCE,
+            {"dense": ONE_PASS_DENSE, "seg": ONE_PASS_SEGMENTATION},
+            settings=Settings(bootstrap=0),
+        )
+    messages = [str(w.message) for w in caught]
+    dense, seg = result.systems["dense"], result.systems["seg"]
+    assert DISJOINT not in dense.traits and DISJOINT in seg.traits
+    assert "cov_n" in seg.corpus and "cov_n" not in dense.corpus
+    # s1 by hand: tIoU of [0, 50] with [0, 40] 40/50 = 0.8, of [30, 90] with [40, 95] 50/65 = 0.77, of
+    # [95, 130] (cropped) with [95, 130] 1: above 0.3, 0.5 and 0.7 every prediction and chapter counts, above
+    # 0.9 one of three: precision = recall = (1 + 1 + 1 + 1/3) / 4 = 5/6
+    assert dense.shows.loc["s1", "vc_detection_precision"] == pytest.approx(5 / 6, abs=1e-12)
+    assert dense.shows.loc["s1", "vc_detection_recall"] == pytest.approx(5 / 6, abs=1e-12)
+    # the crop, worded as for every system: 140 - 130 = 10 s removed from s1
+    assert (
+        "dense: hypothesis cropped to the reference's extent (no UEM for these shows): 10.000 s removed from "
+        "1 show(s) (s1)" in messages
+    )
+    # s2 has no reference chapter: its chapter values are NaN, named by one warning
+    assert all(v != v for v in dense.shows.loc["s2", ["vc_detection_precision", "nav_recall_60s"]])
+    undefined = [m for m in messages if m.startswith("dense: no show with a reference segment")]
+    assert len(undefined) == 1 and "vc_detection_precision" in undefined[0] and "(1 show: s2)" in undefined[0]
+    assert sum(m.startswith("dense: its segments overlap") for m in messages) == 1
+    # the length classes hold the counts (which need no disjoint segments): reference 40, 55, 35 s, all long;
+    # predictions 50, 60, 35, 70, 40 s long and 10 s short (long: 30 s and up)
+    assert dense.by_length == {
+        "short": {"n_reference": 0.0, "n_hypothesis": 1.0},
+        "long": {"n_reference": 3.0, "n_hypothesis": 5.0},
+    }
+    assert dense.gamma_sweep.empty and dense.tolerance_sweep.empty and dense.matches.empty
+
+
+def test_overlapping_predictions_refuse_a_uem_with_gaps():
+    from pyannote.core import Segment, Timeline
+
+    uem = {"s1": Timeline([Segment(0, 50), Segment(60, 130)], uri="s1")}
+    message = (
+        "a UEM with several regions in a show ('s1') is not supported for overlapping predictions (dense): "
+        "give one region per show"
+    )
+    with pytest.raises(UsageError, match=re.escape(message)):
+        evaluate(ONE_PASS_REFERENCE, {"dense": ONE_PASS_DENSE}, uem=uem)
+
+
+def test_pairwise_tests_and_their_warning_leave_overlapping_predictions_out():
+    import warnings
+
+    from tvseg.settings import Settings
+
+    reference = {f"s{k}": [(0.0, 40.0), (40.0, 95.0), (95.0, 130.0)] for k in range(4)}
+    shifted = {show: [(0.0, 50.0), (30.0, 90.0), (95.0, 130.0)] for show in reference}
+    other = {show: [(0.0, 45.0), (2.0, 100.0), (90.0, 130.0)] for show in reference}
+    # no metric compared between systems (CovN, CovD, boundary F, Pk, WindowDiff) holds for overlapping
+    # predictions: two of them and a segmentation get no p-value, and the warning about 4 shows says none
+    for hypotheses, pairs in (
+        ({"p": shifted, "q": other, "a": {show: [(0.0, 42.0), (42.0, 130.0)] for show in reference}}, set()),
+        ({"p": shifted, "a": {s: [(0.0, 42.0), (42.0, 130.0)] for s in reference}, "b": dict(reference)}, {("a", "b")}),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = evaluate(reference, hypotheses, settings=Settings(bootstrap=200))
+        assert {(e["a"], e["b"]) for e in result.pairwise} == pairs
+        few = [str(w.message) for w in caught if str(w.message).startswith("the bootstrap intervals rest on 4 shows")]
+        assert len(few) == 1 and ("p-values" in few[0]) == bool(pairs), few
+
+
+def test_validate_accepts_overlapping_predictions_as_evaluate_does(tmp_path, capsys):
+    (tmp_path / "ref.rttm").write_text(
+        "SEGMENT s 1 0 30 <NA> <NA> a <NA> <NA>\nSEGMENT s 1 30 30 <NA> <NA> b <NA> <NA>\n", encoding="utf-8"
+    )
+    dense = {"results": {"s": [{"timestamp": [0, 40], "sentence": "a"}, {"timestamp": [20, 60], "sentence": "b"}]}}
+    (tmp_path / "dense.json").write_text(json.dumps(dense), encoding="utf-8")
+    args = ["--reference", str(tmp_path / "ref.rttm"), "--hypothesis", f"d={tmp_path / 'dense.json'}"]
+    assert main(["evaluate", *args, "--bootstrap", "0"]) == 0
+    capsys.readouterr()
+    assert main(["validate", *args]) == 0
+    assert "ok: tvseg evaluate would score 1 system(s) on 1 show(s)" in capsys.readouterr().out

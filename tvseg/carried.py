@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
+from tvseg.metrics import DISJOINT
 from tvseg.output import Array
 from tvseg.retrieval.confidence import ShardConfidence
 from tvseg.retrieval.sweeps import SweepTallies
@@ -122,12 +123,12 @@ def _probe_pairs(probes) -> dict | None:
 
 def carried_json(result: Any, *, stream: bool = False) -> dict | None:
     """The ``"components"`` object of ``result`` (an :class:`tvseg.evaluation.EvaluationResult`); None
-    when a system does not carry its shards (scored as overlapping predictions, whose values are not
-    those of a reduction of components alone)."""
+    when a system does not carry its shards, or its segments overlap (its components do not say which
+    metrics it gets: :data:`tvseg.metrics.DISJOINT`)."""
     systems = {}
     for name, sr in result.systems.items():
         shard = sr.carried
-        if shard is None or (result.domain == "time" and "cov_n" not in sr.corpus):
+        if shard is None or DISJOINT not in sr.traits:
             return None
         components = shard.scores.components
         units = None

@@ -269,9 +269,11 @@ def check(
     what: str = "segmentation",
     show: NDArray[np.int64] | None = None,
     names: Any = None,
+    overlaps: bool = False,
 ) -> None:
     """Raise :class:`InputError` unless the segments are finite, non-empty, sorted and disjoint
-    (within each show when ``show`` is given; ``names`` then names the show in the message)."""
+    (within each show when ``show`` is given; ``names`` then names the show in the message); with
+    ``overlaps``, segments that overlap pass (predictions that may overlap, sorted by start)."""
 
     def where(i: int) -> str:
         return what if show is None or names is None else f"{what} of show {names[show[i]]!r}"
@@ -293,7 +295,7 @@ def check(
         raise InputError(
             f"{where(i)}: segment shorter than a microsecond (tvseg's time resolution)", value=f"[{start[i]}, {end[i]}]"
         )
-    if len(start) > 1:
+    if len(start) > 1 and not overlaps:
         order_bad = start[1:] < end[:-1]
         if show is not None:
             order_bad &= show[1:] == show[:-1]
@@ -410,17 +412,19 @@ def from_segmentations(
     *,
     names: Sequence[str] | None = None,
     side: str = "segmentation",
+    overlaps: bool = False,
 ) -> Segments:
-    """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`)."""
+    """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`; with
+    ``overlaps``, segments that overlap pass)."""
     segmentations = list(segmentations)
-    if len(segmentations) == 1:
+    if len(segmentations) == 1 and not overlaps:
         one = _one_show(segmentations[0])
         if one is not None:
             return one
     segments = _flat(segmentations)
     if segments is None:
         parts = [
-            segment_arrays(seg, what=side if names is None else f"{side} of show {names[i]!r}")
+            segment_arrays(seg, what=side if names is None else f"{side} of show {names[i]!r}", overlaps=overlaps)
             for i, seg in enumerate(segmentations)
         ]
         segments = stack(parts)
@@ -431,6 +435,7 @@ def from_segmentations(
         what=side,
         show=segments.show,
         names=names if names is not None or n_shows == 1 else list(range(n_shows)),  # one show: named by its side
+        overlaps=overlaps,
     )
     return segments
 
@@ -640,9 +645,9 @@ class SegmentColumns(Columns["Annotation"]):
 
     def segments_of(self, shows: Sequence[str], *, side: str, overlaps: bool = False) -> Segments:
         """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked
-        as :func:`from_segmentations` checks them (``side`` names them in the messages): what
-        :func:`tvseg.evaluate` scores, gathered from the arrays without building an Annotation. With
-        ``overlaps``, unchecked: predictions that may overlap, which their caller checks."""
+        as :func:`from_segmentations` checks them (``side`` names them in the messages; with ``overlaps``,
+        segments that overlap pass): what :func:`tvseg.evaluate` scores, gathered from the arrays without
+        building an Annotation."""
         rows, counts = self.rows_of(shows)
         segments = Segments(
             show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
@@ -651,8 +656,7 @@ class SegmentColumns(Columns["Annotation"]):
             label=self.label[rows],
             n_shows=len(shows),
         )
-        if not overlaps:
-            check(segments.start, segments.end, what=side, show=segments.show, names=list(shows))
+        check(segments.start, segments.end, what=side, show=segments.show, names=list(shows), overlaps=overlaps)
         return segments
 
     def _build(self, k: int) -> Annotation:

@@ -14,6 +14,7 @@ that a hypothesis lacks is scored as an empty hypothesis (with a warning naming 
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -33,6 +34,7 @@ from tvseg.arguments import (
     check_units,
 )
 from tvseg.columns import RegionColumns
+from tvseg.errors import TvsegWarning, user_stacklevel
 from tvseg.metrics import (
     CAPTIONING,
     COUNT_KEYS,
@@ -138,6 +140,9 @@ class SystemResult:
         The system's shards joined, without segments (:meth:`SystemShard.lean`): what
         :func:`reduce_shards` makes this result of, which the JSON carries (:mod:`tvseg.carried`) for
         ``tvseg merge`` and ``tvseg compare``.
+    traits : frozenset of str
+        The system's traits (:func:`system_traits`), which decided its metrics: without
+        :data:`~tvseg.metrics.DISJOINT`, its segments overlap (dense-captioning predictions).
     """
 
     name: str
@@ -157,6 +162,7 @@ class SystemResult:
     unit_components: pd.DataFrame | None = None
     confidence: SystemConfidence | None = None
     carried: SystemShard | None = None
+    traits: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, eq=False)
@@ -305,8 +311,6 @@ def evaluate(
     -------
     EvaluationResult
     """
-    from tvseg.overlapping_predictions import overlapping_systems
-
     check_segmentations("reference", reference)
     check_systems("hypotheses", hypotheses)
     check_settings(settings)
@@ -317,10 +321,6 @@ def evaluate(
     check_flag("check_time_base", check_time_base)
     check_flag("segments", segments)
     domain = getattr(reference, "domain", "time")
-    overlapping = overlapping_systems(hypotheses) if domain == "time" else []
-    if overlapping:  # dense-captioning predictions: scored with the metrics that allow overlaps
-        options = {"settings": settings, "uem": uem, "units": units, "metadata": metadata}
-        return _with_overlaps(reference, hypotheses, overlapping, sweep_tolerances, check_time_base, **options)
     p = prepare(
         reference, hypotheses, settings=settings, uem=uem, units=units, check_time_base=check_time_base, domain=domain
     )
@@ -338,65 +338,6 @@ def evaluate(
         sweep_tolerances=tolerances,
         domain=domain,
     )
-
-
-def _with_overlaps(
-    reference: Mapping[str, Any],
-    hypotheses: Mapping[str, Mapping[str, Any]],
-    overlapping: list[str],
-    sweep_tolerances: Sequence[float] | np.ndarray,
-    check_time_base: bool,
-    **options: Any,
-) -> EvaluationResult:
-    """:func:`evaluate` when the systems ``overlapping`` have overlapping segments
-    (:mod:`tvseg.overlapping_predictions`): the others evaluated as usual; these prepared and scored with
-    the reference standing in for their segments, given their own chapter scores, and restricted."""
-    import warnings
-    from dataclasses import replace
-
-    from tvseg import overlapping_predictions as op
-    from tvseg.preparation import give_notices
-
-    settings, uem, units, metadata = (options[k] for k in ("settings", "uem", "units", "metadata"))
-    common = {"settings": settings, "uem": uem, "units": units, "check_time_base": check_time_base}
-    disjoint = {n: h for n, h in hypotheses.items() if n not in overlapping}
-    first = (
-        evaluate(reference, disjoint, metadata=metadata, sweep_tolerances=sweep_tolerances, **common)
-        if disjoint
-        else None
-    )
-    p = prepare(reference, op.stand_ins(reference, hypotheses, overlapping), warn=False, **common)
-    op.check_regions(uem, p.shows, overlapping)
-    give_notices([n for n in p.notices if op.given(n, overlapping, again=first is not None)])
-    shards = score_shard(p, sweep_tolerances=sweep_tolerances)
-    for name in overlapping:  # no unit scores: the unit metrics need disjoint segments
-        stand_in = shards[name].scores
-        assert isinstance(stand_in, ShowScores)
-        own = op.own_scores(p, stand_in, hypotheses[name], name, check_time_base=check_time_base)
-        shards[name] = SystemShard(
-            own, sweep_tallies(own, tolerances=sweep_tolerances), has_output=shards[name].has_output
-        )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        second = reduce_shards(
-            [shards],
-            settings=p.settings,
-            reference=p.reference,
-            hypotheses={n: hypotheses[n] for n in overlapping},
-            metadata=metadata,
-            uem=uem,
-            sweep_tolerances=sweep_tolerances,
-        )
-    keys = op.left_out(second.systems, units=p.settings.units != "none")
-    op.relay(caught, keys, overlapping, again=first is not None)
-    systems = {n: op.restricted(sr, keys) for n, sr in second.systems.items()}
-    intervals = {n: op.only_allowed(v) for n, v in second.intervals.items()}
-    pairwise = [entry for entry in second.pairwise if entry["metric"] in op.ALLOWED_KEYS]
-    if first is not None:
-        systems, intervals = {**first.systems, **systems}, {**first.intervals, **intervals}
-        pairwise = list(first.pairwise) + pairwise
-    ordered = {n: systems[n] for n in hypotheses}
-    return replace(second, systems=ordered, hypotheses=dict(hypotheses), intervals=intervals, pairwise=pairwise)
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,6 +371,9 @@ class SystemShard:
     titled : (bool, bool) or None
         Whether some segment of the shard's reference, and of the system's hypothesis, has a title: what
         decides whether a corpus of several runs scores titles (:mod:`tvseg.merging`); None: not known.
+    disjoint : bool, default True
+        False: the system's segments overlap (:attr:`tvseg.preparation.Prepared.overlapping`): it lacks the
+        trait :data:`tvseg.metrics.DISJOINT`, and was scored without units, sweeps nor boundary scores.
     """
 
     scores: ShowScores | ShowComponents
@@ -438,6 +382,7 @@ class SystemShard:
     has_output: np.ndarray | None = None
     confidence: ShardConfidence | None = None
     titled: tuple[bool, bool] | None = None
+    disjoint: bool = True
 
     def lean(self) -> SystemShard:
         """The shard without its segments: what :func:`reduce_shards` needs for every pooled value and
@@ -490,6 +435,7 @@ def score_shard(
     captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics (Java)
     ref_titled = any(map(has_title, ref.label))
     for name, hyp in systems:
+        disjoint = name not in p.overlapping  # segments that overlap: the kernels that hold for any intervals
         scores = score_shows(
             ref,
             hyp,
@@ -504,9 +450,10 @@ def score_shard(
             title_stemmer=settings.title_stemming,
             titles=(titles or {}).get(name),
             captioning=captioning,
+            disjoint=disjoint,
         )
         units = None
-        if p.units is not None or settings.units == "frames":
+        if disjoint and (p.units is not None or settings.units == "frames"):
             u_show, u_start, u_end = p.units if p.units is not None else (None, None, None)
             units = corpus_unit_scores(
                 ref,
@@ -522,14 +469,14 @@ def score_shard(
                 part=True,
                 regions=ref.region,
             )
-        tallies = sweep_tallies(scores, tolerances=sweep_tolerances)
         out[name] = SystemShard(
             scores=scores,
-            tallies=tallies,
+            tallies=sweep_tallies(scores, tolerances=sweep_tolerances) if disjoint else _no_tallies(sweep_tolerances),
             units=units,
             has_output=p.has_output.get(name),
-            confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs),
+            confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs) if disjoint else None,
             titled=(ref_titled, any(map(has_title, hyp.label))),
+            disjoint=disjoint,
         )
     return out
 
@@ -598,6 +545,7 @@ def reduce_shards(
         confidence = join_confidence(shard_parts)
         titled = [system.titled for system in own]
         known = [t for t in titled if t is not None]
+        disjoint = all(system.disjoint for system in own)
         del own, parts
         shows = scores.shows
         per_show = metric_table(scores.components, titles=scores.titles)
@@ -619,19 +567,25 @@ def reduce_shards(
             has_output=has_output,
             confidence=join_shard_confidence(shard_parts),
             titled=None if len(known) < len(titled) else (any(t[0] for t in known), any(t[1] for t in known)),
+            disjoint=disjoint,
         )
         del unit_parts, shard_parts
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
             per_show_made(name, per_show)
-        if isinstance(scores, ShowScores):
+        traits = system_traits(scores, domain=domain, units=name in unit_tables, disjoint=disjoint)
+        if isinstance(scores, ShowScores) and disjoint:
             matches = match_table(
                 scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
             )
             pairs = _pairs(scores, shows)
-        else:  # no segment kept: no table of segments
+        else:  # no segment kept, or segments that overlap: no table of segments
             matches, pairs = _NO_MATCHES, _NO_PAIRS
+        if disjoint:
+            sweeps = (gamma_sweep(tallies), tolerance_sweep(tallies, scores.components, sweep_tolerances))
+        else:  # the sweeps are of coverage and boundaries, which need disjoint segments
+            sweeps = (_NO_GAMMAS, _NO_TOLERANCES)
         systems[name] = SystemResult(
             name=name,
             scores=scores,
@@ -641,16 +595,16 @@ def reduce_shards(
             by_length=by_length(scores.components),
             groups=by_group(scores.components, metadata, titles=scores.titles),
             matches=matches,
-            gamma_sweep=gamma_sweep(tallies),
-            tolerance_sweep=tolerance_sweep(tallies, scores.components, sweep_tolerances),
+            gamma_sweep=sweeps[0],
+            tolerance_sweep=sweeps[1],
             boundary_pairs=pairs,
             titles=scores.titles,
             has_output=has_output,
             unit_components=unit_tables[name][0] if name in unit_tables else None,
             confidence=confidence,
             carried=carried,
+            traits=traits,
         )
-        traits = system_traits(scores, domain=domain, units=name in unit_tables)
         allowed[name] = {m.key for m in eligible(traits)}
         systems[name] = _restricted(systems[name], allowed[name], time=TIME in traits)
     intervals, pairwise = paired_bootstrap(
@@ -665,6 +619,8 @@ def reduce_shards(
     pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
+        if DISJOINT not in sr.traits and domain == "time":
+            _warn_left_out(name, sr.traits, units=settings.units != "none")
         warn_undefined_values(
             name,
             per_show=sr.shows,
@@ -696,12 +652,14 @@ def reduce_shards(
     )
 
 
-def system_traits(scores: ShowScores | ShowComponents, *, domain: str, units: bool) -> frozenset[str]:
+def system_traits(
+    scores: ShowScores | ShowComponents, *, domain: str, units: bool, disjoint: bool = True
+) -> frozenset[str]:
     """The traits (:data:`tvseg.metrics.TRAITS`) of a system as scored, which decide its registry entries:
-    segments in time unless ``domain`` is ``"units"``; disjoint (overlapping predictions are scored by
-    :mod:`tvseg.overlapping_predictions`); ``units`` when scored on units or frames; titles when scored;
-    answers to the grounding queries, and the captioning scorers, when their kernels made components."""
-    traits = {DISJOINT}
+    segments in time unless ``domain`` is ``"units"``; ``disjoint`` unless its segments overlap
+    (:attr:`tvseg.preparation.Prepared.overlapping`); ``units`` when scored on units or frames; titles when
+    scored; answers to the grounding queries, and the captioning scorers, when their kernels made components."""
+    traits = {DISJOINT} if disjoint else set()
     if domain == "time":
         traits.add(TIME)
     if units:
@@ -717,19 +675,54 @@ def system_traits(scores: ShowScores | ShowComponents, *, domain: str, units: bo
 
 
 def _restricted(sr: SystemResult, allowed: set[str], *, time: bool) -> SystemResult:
-    """A system's result with only the metrics ``allowed`` (its eligible entries); unchanged when it has no
-    other. Without segments in time it has no length class, matches, sweeps nor boundary pairs."""
-    from tvseg.overlapping_predictions import keep_only
-
+    """A system's result with only the metrics ``allowed`` (its eligible entries): its per-show, corpus, macro,
+    length-class and group values restricted; unchanged when it has no other. Without segments in time it
+    has no length class, and a restricted result has no matches, sweeps nor boundary pairs."""
     if set(sr.shows.columns) - set(SHOW_FLAGS) <= allowed and set(sr.corpus) <= allowed:
         return sr
-    by_length = {cls: {k: v for k, v in values.items() if k in allowed} for cls, values in sr.by_length.items()}
-    restricted: SystemResult = keep_only(sr, tuple(allowed), by_length=by_length if time else {})
-    return restricted
+
+    def only(values: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in values.items() if k in allowed}
+
+    return replace(
+        sr,
+        shows=sr.shows[[c for c in sr.shows.columns if c in allowed or c in SHOW_FLAGS]],
+        corpus=only(sr.corpus),
+        macro=only(sr.macro),
+        by_length={cls: only(values) for cls, values in sr.by_length.items()} if time else {},
+        groups={c: {v: only(m) for v, m in g.items()} for c, g in sr.groups.items()},
+        matches=sr.matches.iloc[0:0],
+        gamma_sweep=sr.gamma_sweep.iloc[0:0],
+        tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
+        boundary_pairs=sr.boundary_pairs.iloc[0:0],
+        titles=False,
+    )
+
+
+def _warn_left_out(name: str, traits: frozenset[str], *, units: bool) -> None:
+    """The warning naming the entries a system whose segments overlap does not get, that it would get with
+    disjoint segments (and units, when the evaluation has some)."""
+    allowed = {m.key for m in eligible(traits)}
+    keys = [m.key for m in eligible(traits | {DISJOINT} | ({UNITS} if units else set())) if m.key not in allowed]
+    warnings.warn(
+        f"{name}: its segments overlap (dense-captioning predictions): scored with VidChapters' detection and "
+        f"navigation metrics and the counts only; left out, as their definitions need disjoint segments: "
+        f"{', '.join(keys)}",
+        TvsegWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def _no_tallies(tolerances: Sequence[float] | np.ndarray) -> SweepTallies:
+    """The sweep tallies of a system without sweeps (its segments overlap)."""
+    none = np.empty(0)
+    return SweepTallies(np.empty(0, dtype=np.int64), none, np.empty(0, dtype=np.int64), none, np.zeros(len(tolerances)))
 
 
 _NO_PAIRS = pd.DataFrame({"show": np.empty(0, object), "reference": np.empty(0), "hypothesis": np.empty(0)})
 _NO_MATCHES = pd.DataFrame({"show": np.empty(0, object)})
+_NO_GAMMAS = pd.DataFrame({"gamma": np.empty(0)})
+_NO_TOLERANCES = pd.DataFrame({"tolerance": np.empty(0)})
 
 
 def _pairs(scores: ShowScores, shows: Sequence[str]) -> pd.DataFrame:

@@ -86,8 +86,17 @@ TIME = "time"
 documents are sentences without times (:mod:`tvseg.readers.text_corpora`)."""
 DISJOINT = "disjoint"
 """The system's segments do not overlap within a show: a segmentation. Dense-captioning predictions
-that overlap (:mod:`tvseg.overlapping_predictions`) lack it, and so are not scored by the metrics whose
-matching or units assume a partition."""
+that overlap (ActivityNet-style, ``format="anet"``) lack it (:func:`tvseg.preparation.overlapping_systems`
+decides it), and so are not scored by the metrics whose matching or units assume a partition: they are
+scored, in the same pass as every other system, with the entries of :data:`_ANY_SEGMENTS` and those of the
+grounding and captioning groups (VidChapters' ``dvc_eval`` defines these on any predictions), on their own
+segments, checked against and cropped to each show's evaluated region as every hypothesis is. Every other
+entry (coverage, boundaries, the counts of correct segments and the story classes, the one-to-one detection
+variant, Chapter-Llama's, the title and the unit metrics) is left out of such a system's results (per show,
+corpus, macro, length classes, groups, bootstrap; it has no sweep, match table nor boundary pair), with one
+warning naming them; the other systems of the run keep theirs. Pairwise tests compare systems of one kind
+(segmentations with segmentations, overlapping predictions with overlapping predictions). A UEM with several
+regions in a show is refused for such a system."""
 UNITS = "units"
 """Units to score on: units given (``units=``, ``--units FILE``), frames (``--units frames``), or the
 sentences of a text corpus."""
@@ -875,7 +884,7 @@ _ANY_SEGMENTS = (
 """The entries of groups that require disjoint segments whose definitions hold for any set of intervals
 (each prediction and each reference chapter counts when some partner is close enough, whatever the other
 predictions): VidChapters' ``dvc_eval`` scores overlapping predictions with them, and so does tvseg
-(:mod:`tvseg.overlapping_predictions`)."""
+(:data:`DISJOINT`)."""
 
 
 def _completed(metric: Metric) -> Metric:

@@ -9,6 +9,12 @@ on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns
 checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
 region.
 
+Overlapping predictions (dense-captioning events, ``format="anet"``: :mod:`tvseg.readers.video_chapters`):
+a system some of whose shows hold segments that overlap (:func:`overlapping_systems`) is checked by the rule
+of what it is, segments that overlap allowed; the metrics whose definitions need disjoint segments are then
+not computed for it (:data:`tvseg.metrics.DISJOINT`). Such a system is refused with a UEM that has several
+regions in a show, and its shows are not looked at as captions (its events are captions' times).
+
 Its warnings are data first (:class:`Notice`, in :attr:`Prepared.notices`), given by
 :func:`give_notices`: those about many shows (shows that look like captions, hypotheses cropped,
 shows the reference lacks) are one warning per side whatever the shows, built from one notice per
@@ -25,7 +31,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import SegmentColumns, Segments, UnitColumns, from_segmentations, unit_arrays
+from tvseg.columns import (
+    SegmentColumns,
+    Segments,
+    UnitColumns,
+    from_segmentations,
+    segment_arrays,
+    stack,
+    unit_arrays,
+)
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import regions_of
@@ -44,7 +58,16 @@ from tvseg.time_base import (
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
 
-__all__ = ["Prepared", "prepare", "sentence_units", "MAX_FRAMES_PER_SHOW", "Notice", "give_notices", "extra_shows"]
+__all__ = [
+    "Prepared",
+    "prepare",
+    "sentence_units",
+    "MAX_FRAMES_PER_SHOW",
+    "Notice",
+    "give_notices",
+    "extra_shows",
+    "overlapping_systems",
+]
 
 MAX_FRAMES_PER_SHOW = 2_000_000
 """Most frames one show may be cut into with ``--frame`` (3 hours at 10 ms is 1,080,000)."""
@@ -111,6 +134,8 @@ class Prepared:
         the UEM and the region), the scores of the boundaries at their starts and at their ends (those a crop
         to a UEM as they were read left out included), for a system whose segments have some scores
         (:mod:`tvseg.retrieval.confidence`).
+    overlapping : tuple of str
+        The systems whose segments may overlap (:func:`overlapping_systems`), in input order.
     """
 
     settings: Settings
@@ -126,6 +151,33 @@ class Prepared:
     notices: list = field(default_factory=list)
     has_output: dict = field(default_factory=dict)
     scores: dict = field(default_factory=dict)
+    overlapping: tuple = ()
+
+
+def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The systems some of whose shows (any show of theirs) hold segments that overlap: what decides
+    that a system lacks the trait :data:`tvseg.metrics.DISJOINT`."""
+    return [name for name, hypothesis in hypotheses.items() if _overlaps(_unchecked(hypothesis, list(hypothesis)))]
+
+
+def _unchecked(hypothesis: Mapping[str, Any], shows: list[str]) -> Segments:
+    """The segments of ``shows`` (sorted within each show), overlaps kept, unchecked (:func:`prepare` checks
+    them)."""
+    if isinstance(hypothesis, SegmentColumns):
+        rows, counts = hypothesis.rows_of(shows)
+        show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
+        start, end, label = hypothesis.start[rows], hypothesis.end[rows], hypothesis.label[rows]
+        return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
+    return stack([segment_arrays(hypothesis[show], overlaps=True) for show in shows])
+
+
+def _overlaps(segments: Segments) -> bool:
+    """Whether some two segments of a show overlap (sorted by start within each show)."""
+    if len(segments) < 2:
+        return False
+    show, start, end = segments.show, segments.start, segments.end
+    reach = pd.Series(end).groupby(show).cummax().to_numpy()
+    return bool(np.any((show[1:] == show[:-1]) & (start[1:] < reach[:-1])))
 
 
 def prepare(
@@ -139,6 +191,7 @@ def prepare(
     check_systems: bool = True,
     warn: bool = True,
     domain: str = "time",
+    overlapping: Iterable[str] | None = None,
 ) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
@@ -152,15 +205,30 @@ def prepare(
     domain : {"time", "units"}, default "time"
         ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`):
         its sentences are its units (:func:`sentence_units`), and no show is looked at as captions.
+    overlapping : iterable of str, optional
+        The systems whose segments may overlap (default: those whose segments overlap in some show,
+        :func:`overlapping_systems`; none in the unit domain). A system not among them is refused when
+        its segments overlap.
     """
     notices: list[Notice] = []
     if domain == "units":
         settings = settings or Settings()
         units = sentence_units(reference, hypotheses, settings=settings, uem=uem, units=units)
+        overlapping = ()
     try:
         captions = domain != "units"  # sentences are no captions
+        dense = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
         return _prepare(
-            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, captions=captions
+            reference,
+            hypotheses,
+            settings,
+            uem,
+            units,
+            check_time_base,
+            check_systems,
+            notices,
+            captions=captions,
+            overlapping=dense,
         )
     finally:
         if warn:
@@ -209,6 +277,7 @@ def _prepare(
     notices: list[Notice],
     *,
     captions: bool = True,
+    overlapping: tuple = (),
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
     settings = settings or Settings()
@@ -225,6 +294,12 @@ def _prepare(
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
     merged = {show: r for show in shows if (r := regions_of(uem, show)) is not None} if uem is not None else {}
+    gapped = [show for show in shows if show in merged and len(merged[show][0]) > 1]
+    if gapped and overlapping:
+        raise UsageError(
+            f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "
+            f"predictions ({', '.join(overlapping)}): give one region per show"
+        )
     uem_start, uem_end = _uem_edges(merged, shows) if uem is not None else (None, None)
     to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
     ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
@@ -253,7 +328,8 @@ def _prepare(
             for show in shows
             if show in missing
         ]
-        segments = _segments(hypothesis, shows, side=side)
+        dense = name in overlapping
+        segments = _segments(hypothesis, shows, side=side, overlaps=dense)
         scored = _scores(hypothesis, shows, segments)
         if scored is not None:
             scores[name] = scored
@@ -261,7 +337,7 @@ def _prepare(
         found = []
         check_hypothesis_extents(name, shows, hyp, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
-        if captions:
+        if captions and not dense:
             notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
@@ -285,6 +361,7 @@ def _prepare(
         notices=list(notices),
         has_output=has_output,
         scores=scores,
+        overlapping=tuple(name for name in hypotheses if name in overlapping),
     )
 
 
@@ -343,11 +420,13 @@ def give_notices(notices: Iterable[Notice]) -> None:
         warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
-def _segments(mapping, shows, *, side: str) -> Segments:
-    """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none)."""
+def _segments(mapping, shows, *, side: str, overlaps: bool = False) -> Segments:
+    """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none; with
+    ``overlaps``, segments that overlap pass)."""
     if isinstance(mapping, SegmentColumns):
-        return mapping.segments_of(shows, side=side)
-    return from_segmentations([mapping[s] if s in mapping else None for s in shows], names=shows, side=side)
+        return mapping.segments_of(shows, side=side, overlaps=overlaps)
+    segmentations = [mapping[s] if s in mapping else None for s in shows]
+    return from_segmentations(segmentations, names=shows, side=side, overlaps=overlaps)
 
 
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
@@ -451,7 +530,8 @@ def _crop_to_region(name, hyp, shows, region_start, region_end) -> tuple[Segment
     first = np.zeros(hyp.n_shows, dtype=np.int64)
     last = np.zeros(hyp.n_shows, dtype=np.int64)
     first[nonempty] = hyp.start_ticks[off[:-1][nonempty]]
-    last[nonempty] = hyp.end_ticks[off[1:][nonempty] - 1]
+    if nonempty.any():  # the latest end of each show (the last segment's, unless segments overlap)
+        last[nonempty] = np.maximum.reduceat(hyp.end_ticks, off[:-1][nonempty])
     has = nonempty & ~np.isnan(region_start)
     lo = ticks(np.where(has, region_start, 0.0))
     hi = ticks(np.where(has, region_end, 0.0))

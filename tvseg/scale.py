@@ -327,6 +327,7 @@ def _open(task: _Task) -> _Opened | None:
             check_time_base=task.options["check_time_base"],
             check_systems=False,
             warn=False,
+            overlapping=(),  # whether a system's segments overlap is decided on the corpus: one process scores it
         )
     except (InputError, UsageError):
         return None

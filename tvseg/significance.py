@@ -291,7 +291,6 @@ def paired_bootstrap(
     n_shows = len(next(iter(components.values())))
     if n_shows == 0:
         return {}, []
-    _warn_few(n_shows, len(names))
     extra = extra or {}
     tables = {name: [components[name]] + ([extra[name][0]] if name in extra else []) for name in names}
     flat = [(name, table) for name in names for table in tables[name]]
@@ -308,6 +307,8 @@ def paired_bootstrap(
         )
         for name in names
     }
+    # the systems that have some metric compared (overlapping predictions have none)
+    _warn_few(n_shows, sum(any(metric in samples[name] for metric in COMPARED) for name in names))
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals: dict[str, dict[str, dict[str, float]]] = {}
     for name in names:

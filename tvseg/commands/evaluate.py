@@ -585,16 +585,16 @@ def _score(args, settings, files):
             segments=args.html is not None,
         )
         if args.html is not None:  # the shards read the predictions: the result tells which overlap
-            from tvseg.overlapping_predictions import restricted_systems
+            from tvseg.metrics import DISJOINT
 
-            _refuse_overlaps(restricted_systems(result))
+            _refuse_overlaps([name for name, sr in result.systems.items() if DISJOINT not in sr.traits])
     else:
         from tvseg.evaluation import evaluate
         from tvseg.scale import read_files
 
         inputs = read_files(files)
         if args.html is not None:
-            from tvseg.overlapping_predictions import overlapping_systems
+            from tvseg.preparation import overlapping_systems
 
             _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
         result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
@@ -700,7 +700,7 @@ def _annotator_results(runs) -> dict:
     evaluation is the scoring of the same systems and annotators against another annotator. With ``--jobs``
     above 1 or ``--dask``, each evaluation is run in shards (its shards read their own shows)."""
     from tvseg.evaluation import evaluate
-    from tvseg.overlapping_predictions import overlapping_systems
+    from tvseg.preparation import overlapping_systems
 
     results = {}
     options = runs[0][1]

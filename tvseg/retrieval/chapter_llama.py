@@ -60,7 +60,7 @@ Chapter-Llama averages over videos: components per show summed and divided by ``
   F1 0 and average tIoU 0 (nothing matched), and counts its error :math:`n_{ref}` (under), as
   VidChapters' metrics count an empty prediction (:mod:`tvseg.retrieval.chapters`).
 - A show without a reference segment (the code would divide by zero) is left out (NaN).
-- Overlapping predictions (:mod:`tvseg.overlapping_predictions`) are not chapters: not scored here.
+- Overlapping predictions (:data:`tvseg.metrics.DISJOINT`) are not chapters: not scored here.
 """
 
 from __future__ import annotations

@@ -64,6 +64,7 @@ from tvseg.retrieval.titles import compare_titles, has_title
 
 __all__ = [
     "KERNELS",
+    "DISJOINT_KERNELS",
     "ShowScores",
     "score_shows",
     "coverage_components",
@@ -126,6 +127,7 @@ class ShowScores:
     title_stemmer: bool = False
     title_match_tolerance: float = 5.0
     captioning: bool = False
+    disjoint: bool = True
 
     @property
     def n(self) -> int:
@@ -173,10 +175,12 @@ class ShowScores:
 
     @cached_property
     def components(self) -> pd.DataFrame:
-        """Every component kernel of :data:`KERNELS`, run once, in that order."""
+        """Every component kernel of :data:`KERNELS` whose requirements the system meets, run once, in that
+        order (without disjoint segments, not those of :data:`DISJOINT_KERNELS`)."""
         comp: dict[str, np.ndarray] = {}
         for kernel in KERNELS:
-            comp.update(kernel(self))
+            if self.disjoint or kernel not in DISJOINT_KERNELS:
+                comp.update(kernel(self))
         return pd.DataFrame(comp, index=pd.Index(list(self.shows), name="show"))
 
     @property
@@ -246,9 +250,10 @@ def without_title_components(components: pd.DataFrame) -> pd.DataFrame:
 
 
 def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
-    """Segment counts and durations, correct or not, of both sides, all and by length class."""
+    """Segment counts and durations, correct or not, of both sides, all and by length class; of a
+    hypothesis whose segments overlap, the segment counts only (the coverage matching needs disjoint
+    segments)."""
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
-    ok_r, ok_h = pair.correct
     d_r, d_h = reference.duration, hypothesis.duration
     comp: dict[str, np.ndarray] = {}
     classes: list[tuple[str, np.ndarray | None, np.ndarray | None]] = [("", None, None)]
@@ -257,10 +262,13 @@ def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
         long_h = hypothesis.duration_ticks >= tick(pair.long_threshold)
         classes += [("_short", ~long_r, ~long_h), ("_long", long_r, long_h)]
     for suffix, sel_r, sel_h in classes:
-        in_r = ok_r if sel_r is None else sel_r & ok_r
-        in_h = ok_h if sel_h is None else sel_h & ok_h
         comp["n_reference" + suffix] = _sum(reference.show, sel_r, n)
         comp["n_hypothesis" + suffix] = _sum(hypothesis.show, sel_h, n)
+        if not pair.disjoint:
+            continue
+        ok_r, ok_h = pair.correct
+        in_r = ok_r if sel_r is None else sel_r & ok_r
+        in_h = ok_h if sel_h is None else sel_h & ok_h
         comp["n_correct_reference" + suffix] = _sum(reference.show, in_r, n)
         comp["n_correct_hypothesis" + suffix] = _sum(hypothesis.show, in_h, n)
         comp["duration_reference" + suffix] = _sum(reference.show, d_r if sel_r is None else d_r * sel_r, n)
@@ -345,6 +353,9 @@ KERNELS = (
 share: the coverage matching, the boundaries, the title verdicts) returning ``{component: per-show array}``,
 without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
 grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
+DISJOINT_KERNELS = frozenset({chapter_llama_kernel, boundary_components, title_components, story_components})
+"""The kernels whose components only metrics requiring disjoint segments read (:data:`tvseg.metrics.DISJOINT`):
+not run for a hypothesis whose segments overlap (:attr:`ShowScores.disjoint`), nor is the coverage matching."""
 
 
 def score_shows(
@@ -363,6 +374,7 @@ def score_shows(
     title_stemmer: bool = False,
     title_match_tolerance: float = 5.0,
     captioning: bool = False,
+    disjoint: bool = True,
 ) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring), from every
     component kernel of :data:`KERNELS`, each run once.
@@ -388,6 +400,9 @@ def score_shows(
     captioning : bool
         Also VidChapters' captioning metrics of the titles (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c:
         :mod:`tvseg.retrieval.captioning`; needs ``tvseg[captioning]`` and Java).
+    disjoint : bool, default True
+        False: the hypothesis's segments may overlap (dense-captioning predictions); only the kernels that
+        hold for any set of intervals run (:data:`DISJOINT_KERNELS` left out), and no boundary is matched.
     """
     scores = ShowScores(
         reference,
@@ -404,8 +419,11 @@ def score_shows(
         title_stemmer,
         title_match_tolerance,
         captioning,
+        disjoint,
     )
-    _ = scores.components, scores.boundary_matched  # every kernel runs here, once (a shard's scores travel computed)
+    _ = scores.components  # every kernel runs here, once (a shard's scores travel computed)
+    if disjoint:
+        _ = scores.boundary_matched
     return scores
 
 

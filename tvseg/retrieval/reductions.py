@@ -76,7 +76,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     """The metrics of every row of a components table (rows: shows, or bootstrap resamples), by the
     registry's formulas (:func:`tvseg.metrics.compute`): the coverage, boundary and count metrics, the
     title metrics when ``titles``, the ``chapters`` metrics and the story classes' counts when the table
-    has their components."""
+    has their components (of predictions that overlap, those the table has components for)."""
     out = compute(components)
     chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
     stories = STORY_COUNTS[0] in out
@@ -92,7 +92,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
         + ([*GROUNDING_METRICS] if grounding else [])
     )
     index = getattr(components, "index", None)
-    return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order}, index=index)
+    return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order if k in out}, index=index)
 
 
 def corpus_metrics(components: pd.DataFrame, *, titles: bool = False) -> dict:
@@ -113,8 +113,9 @@ def macro_metrics(per_show: pd.DataFrame) -> dict:
 
 
 def by_length(components: pd.DataFrame) -> dict:
-    """Pooled coverage metrics of short and of long segments (see the module docstring); a class with
-    no reference or no hypothesis segment has a NaN recall or precision, which
+    """Pooled coverage metrics of short and of long segments (see the module docstring), those whose
+    components are there (of predictions that overlap, the segment counts only); a class with no reference
+    or no hypothesis segment has a NaN recall or precision, which
     :func:`tvseg.undefined_values.warn_undefined_values` names."""
     total = components.sum(axis=0)
     out = {}
@@ -122,7 +123,7 @@ def by_length(components: pd.DataFrame) -> dict:
         suffix = "_" + cls
         of_class = {key[: -len(suffix)]: total[key] for key in total.index if key.endswith(suffix)}
         values = compute(of_class)
-        out[cls] = {k: float(values[k]) for k in (*COVERAGE_METRICS, *COUNTS)}
+        out[cls] = {k: float(values[k]) for k in (*COVERAGE_METRICS, *COUNTS) if k in values}
     return out
 
 
