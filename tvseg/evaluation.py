@@ -300,10 +300,13 @@ def evaluate(
     ------
     InputError
         A system with no show of the reference; a hypothesis or units outside their show's
-        evaluated region (unless ``check_time_base=False``); overlapping or empty segments; an
-        argument of another kind than those above (``None`` or a list for a mapping), naming it.
+        evaluated region (unless ``check_time_base=False``); empty segments, or reference segments that
+        overlap; an argument of another kind than those above (``None`` or a list for a mapping), naming it.
+        (A system whose segments overlap is scored as dense-captioning predictions, with the metrics that
+        allow it: :data:`tvseg.metrics.DISJOINT`.)
     UsageError
-        Frames too short for a show (more than :data:`MAX_FRAMES_PER_SHOW`); ``settings`` that is not
+        Frames too short for a show (more than :data:`MAX_FRAMES_PER_SHOW`); a UEM with several regions in a
+        show beside a system whose segments overlap; ``settings`` that is not
         a :class:`Settings`, a sweep tolerance that is not a number of seconds (NaN, negative),
         ``check_time_base`` that is not a bool.
 
