@@ -371,35 +371,37 @@ def _one_show(segmentation: Any) -> Segments | None:
     """
     if isinstance(segmentation, (np.ndarray, list, tuple)):
         try:
-            array = np.asarray(segmentation, dtype=float)
+            bounds = np.array(segmentation, dtype=float, order="C")  # a copy: the caller's array is not kept
         except (TypeError, ValueError):
             return None
-        if array.ndim != 2 or array.shape[1] != 2 or not len(array):
+        if bounds.ndim != 2 or bounds.shape[1] != 2 or not len(bounds):
             return None
-        bounds = np.ascontiguousarray(array.T)  # a copy: the caller's array is not kept
-        label = np.empty(len(array), dtype=object)  # None
+        label = np.empty(len(bounds), dtype=object)  # None
     elif is_annotation(segmentation):
         read = _labelled(segmentation, inserted=True)
         if read is None or not read[0]:
             return None
         segments, labels = read
-        bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float)
+        bounds = np.array([(s.start, s.end) for s in segments], dtype=float)
         label = np.empty(len(segments), dtype=object)
         label[:] = labels
     else:
         return None
-    start, end = bounds
-    # in order (NaN is in no order), all times lie between the first start and the last end
-    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
-    if not (every(end > start) and every(start[1:] >= end[:-1])):
+    # every start and end in one nondecreasing sequence (NaN is in no order): ordered and disjoint, and
+    # all times lie between the first start and the last end
+    times = bounds.ravel()
+    if np.count_nonzero(times[1:] >= times[:-1]) != len(times) - 1:
         return None
-    if not (-MAX_SECONDS <= start[0] and end[-1] <= MAX_SECONDS):
+    if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS):
         return None
     bound_ticks = ticks(bounds)
-    if not every(bound_ticks[1] > bound_ticks[0]):
+    start_ticks, end_ticks = bound_ticks[:, 0], bound_ticks[:, 1]
+    if np.count_nonzero(end_ticks <= start_ticks):  # (so each end is also after its start in seconds)
         return None
-    segments_ = Segments(show=np.zeros(len(start), dtype=np.int64), start=start, end=end, label=label, n_shows=1)
-    vars(segments_).update(start_ticks=bound_ticks[0], end_ticks=bound_ticks[1])  # its cached properties
+    segments_ = Segments(
+        show=np.zeros(len(bounds), dtype=np.int64), start=bounds[:, 0], end=bounds[:, 1], label=label, n_shows=1
+    )
+    vars(segments_).update(start_ticks=start_ticks, end_ticks=end_ticks)  # its cached properties
     return segments_
 
 

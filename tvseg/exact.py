@@ -69,16 +69,20 @@ def ratio(value: float) -> Fraction:
     return Fraction(repr(float(value)))
 
 
-def above(twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fraction) -> np.ndarray:
+def above(
+    twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fraction, *, largest: int | None = None
+) -> np.ndarray:
     r"""Whether ``twice_numerator / denominator > threshold``, exactly, elementwise.
 
     Computes :math:`a \cdot q > p \cdot b` for ``threshold`` :math:`= p/q` in ``int64`` when no
-    product can overflow, else in Python integers.
+    product can overflow, else in Python integers. ``largest``: a bound on every ``|a|`` and ``|b|``
+    when the caller knows one (else they are scanned for it).
     """
     a = np.asarray(twice_numerator, dtype=np.int64)
     b = np.asarray(denominator, dtype=np.int64)
     p, q = threshold.numerator, threshold.denominator
-    largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
+    if largest is None:
+        largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
     if max(largest, 1) * max(abs(p), q) < _INT64_SAFE:
         return a * q > p * b
     return np.array([x * q > p * y for x, y in zip(a.tolist(), b.tolist())], dtype=bool)

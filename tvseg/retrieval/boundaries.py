@@ -108,12 +108,12 @@ def extract_ticks(
     t = np.empty(2 * n, dtype=np.int64)
     t[0::2] = segments.start_ticks
     t[1::2] = segments.end_ticks
-    if segments.n_shows == 1 and segments.region is None and not np.isnan(region_start[0]):
+    if segments.n_shows == 1 and segments.region is None and not math.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
-        kept = ((t > tick(region_start[0])) & (t < tick(region_end[0]))).nonzero()[0]
-        if len(kept) > 1:  # a start equal to the previous end is the same boundary
-            k = t[kept]
-            kept = kept[np.concatenate(([True], k[1:] != k[:-1]))]
+        keep = t > tick(region_start[0])
+        keep &= t < tick(region_end[0])
+        keep[1:] &= t[1:] != t[:-1]  # a start equal to the previous end is the same boundary (t is in order)
+        kept = keep.nonzero()[0]
         return np.zeros(len(kept), dtype=np.intp), time[kept], t[kept]
     show = np.repeat(segments.show, 2)
     defined = ~np.isnan(region_start)
@@ -247,7 +247,7 @@ def boundaries(
         n_reference=n_r,
         n_hypothesis=n_h,
         n_matched=n_m,
-        pairs=[(float(r_time[a]), float(h_time[b])) for a, b in zip(i.tolist(), j.tolist())],
+        pairs=list(zip(r_time[i].tolist(), h_time[j].tolist())),
         reference_boundaries=np.asarray(r_time, dtype=float),
         hypothesis_boundaries=np.asarray(h_time, dtype=float),
         tolerance=tolerance,
