@@ -27,6 +27,7 @@ maximum one-to-one matching, among those one with the smallest total distance. T
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -101,13 +102,7 @@ def extract_ticks(
     segments: Segments, region_start: Floats, region_end: Floats
 ) -> tuple[NDArray[np.intp], Floats, NDArray[np.int64]]:
     """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds."""
-    n = len(segments)
-    time = np.empty(2 * n)
-    time[0::2] = segments.start
-    time[1::2] = segments.end
-    t = np.empty(2 * n, dtype=np.int64)
-    t[0::2] = segments.start_ticks
-    t[1::2] = segments.end_ticks
+    time, t = segments.times()
     if segments.n_shows == 1 and segments.region is None and not math.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
         keep = t > tick(region_start[0])
@@ -162,6 +157,14 @@ class BoundaryResult:
     hypothesis_boundaries: Floats
     tolerance: float
     extent: Segment | None
+
+
+@functools.cache
+def _segment_class() -> type[Segment]:
+    """pyannote.core's Segment, imported when a result first needs one (:mod:`tvseg.pyannote_objects`)."""
+    from pyannote.core import Segment
+
+    return Segment
 
 
 def boundaries(
@@ -237,9 +240,7 @@ def boundaries(
     values = compute({"boundary_n_matched": n_m, "boundary_n_hypothesis": n_h, "boundary_n_reference": n_r})
     shown_extent = None
     if region is not None:
-        from pyannote.core import Segment
-
-        shown_extent = Segment(float(start[0]), float(end[0]))
+        shown_extent = _segment_class()(float(start[0]), float(end[0]))
     return BoundaryResult(
         precision=float(values["boundary_precision"]),
         recall=float(values["boundary_recall"]),
@@ -248,8 +249,8 @@ def boundaries(
         n_hypothesis=n_h,
         n_matched=n_m,
         pairs=list(zip(r_time[i].tolist(), h_time[j].tolist())),
-        reference_boundaries=np.asarray(r_time, dtype=float),
-        hypothesis_boundaries=np.asarray(h_time, dtype=float),
+        reference_boundaries=r_time,
+        hypothesis_boundaries=h_time,
         tolerance=tolerance,
         extent=shown_extent,
     )

@@ -44,6 +44,7 @@ as a segment retrieval task. Interspeech 2015.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -293,6 +294,14 @@ class CoverageResult:
         return match_table(reference, hypothesis, matching, gamma=self.gamma)
 
 
+@functools.cache
+def _corpus_kernel():
+    """:class:`~tvseg.retrieval.corpus.ShowScores` and its coverage kernel (that module imports this one)."""
+    from tvseg.retrieval.corpus import ShowScores, coverage_components
+
+    return ShowScores, coverage_components
+
+
 def coverage(
     reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85, uem: object = None
 ) -> CoverageResult:
@@ -347,8 +356,7 @@ def coverage(
     >>> round(result.cov_n, 4), result.n_correct_reference
     (1.0, 2)
     """
-    from tvseg.retrieval.corpus import ShowScores, coverage_components  # it imports this module
-
+    ShowScores, coverage_components = _corpus_kernel()
     gamma = check_gamma(gamma)
     ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
     for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):

@@ -72,6 +72,9 @@ _WIDE_ROW = 48
 """Rows of the dynamic programme with at least this many cells are computed with numpy."""
 _PAIRS_PER_BOUNDARY = 16
 """Candidate pairs per boundary above which the windows are searched again at each tolerance."""
+_FEW_CLUSTERS = 16
+"""Clusters to solve up to which the cheapest-matching step slices them one by one (a show has a few:
+that costs less than gathering them all at once)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,11 +153,14 @@ def match_boundaries(
     for t, tau, (lo, hi) in zip(asked, clipped, _windows(ref_show, r, hyp_show, h, clipped, span, n_shows)):
         restart = _restarts(lo, hi)
         partner = _greedy(lo, hi, restart)
-        matched[t] = np.bincount(ref_show[partner >= 0], minlength=n_shows).astype(np.int64, copy=False)
+        found = partner >= 0
+        matched[t] = np.bincount(ref_show[found], minlength=n_shows).astype(np.int64, copy=False)
         if t == asked[0]:
-            partner = _cheapest(r, h, lo, hi, partner, tau, restart)
-            i = (partner >= 0).nonzero()[0]
-            pairs = (i, partner[i])
+            cheapest = _cheapest(r, h, lo, hi, partner, tau, restart)
+            if cheapest is not partner:  # (else the scan's pairs are the cheapest already)
+                found = cheapest >= 0
+            i = found.nonzero()[0]
+            pairs = (i, cheapest[i])
     return BoundaryMatching(pairs=pairs, matched=matched)
 
 
@@ -310,12 +316,10 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.nda
         return partner
     first = restart.nonzero()[0]
     band = np.add.reduceat(hi - lo, first)
-    size = np.empty_like(first)
-    np.subtract(first[1:], first[:-1], out=size[:-1])
-    size[-1] = len(lo) - first[-1]
-    n_h = hi[first + size - 1] - lo[first]
     big = band > BAND_LIMIT
     if np.count_nonzero(big):
+        size = np.diff(first, append=len(lo))
+        n_h = hi[first + size - 1] - lo[first]
         warnings.warn(
             f"{int((size + n_h)[big].sum())} boundaries (in {int(big.sum())} cluster(s) with more than "
             f"{BAND_LIMIT:,} reference-hypothesis pairs within the tolerance) are matched greedily: the "
@@ -324,25 +328,49 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.nda
             ApproximationWarning,
             stacklevel=user_stacklevel(),
         )
-    solve = (band > 1) & ~big
-    if not np.count_nonzero(solve):
+    solve = ((band > 1) & ~big).nonzero()[0]
+    if not len(solve):
         return partner
-    in_solved = solve.repeat(size)
+    few = len(solve) <= _FEW_CLUSTERS
+    clusters = (_sliced if few else _gathered)(r, h, lo, hi, first, solve)
+    partner = partner.copy()
+    rows, partners = [], []
+    for f, e, g0, a, b, row_lo, row_hi in clusters:
+        partner[f:e] = -1
+        for i, j in _match_cluster(a, b, row_lo, row_hi, tolerance):
+            rows.append(f + i)
+            partners.append(g0 + j)
+    partner[rows] = partners
+    return partner
+
+
+def _sliced(r, h, lo, hi, first, solve) -> Iterator[tuple]:
+    """:func:`_cheapest`'s clusters ``solve`` (indices into their ``first`` rows), each as ``(first row,
+    end row, first hypothesis, reference times, hypothesis times, windows' starts and ends from the
+    first hypothesis)``, lists of ints sliced out cluster by cluster (few clusters)."""
+    for k in solve.tolist():
+        f = int(first[k])
+        e = int(first[k + 1]) if k + 1 < len(first) else len(lo)
+        g0, g1 = int(lo[f]), int(hi[e - 1])
+        yield f, e, g0, r[f:e].tolist(), h[g0:g1].tolist(), (lo[f:e] - g0).tolist(), (hi[f:e] - g0).tolist()
+
+
+def _gathered(r, h, lo, hi, first, solve) -> Iterator[tuple]:
+    """:func:`_sliced`'s clusters, gathered from the arrays at once (many clusters)."""
+    size = np.diff(first, append=len(lo))
+    n_h = hi[first + size - 1] - lo[first]
+    chosen = np.zeros(len(first), dtype=bool)
+    chosen[solve] = True
+    in_solved = chosen.repeat(size)
     base = lo[first].repeat(size)[in_solved]  # each row's cluster's first hypothesis
     a, row_lo, row_hi = r[in_solved].tolist(), (lo[in_solved] - base).tolist(), (hi[in_solved] - base).tolist()
     first, size, n_h, g = first[solve], size[solve], n_h[solve], lo[first[solve]]
     b_first = n_h.cumsum() - n_h
     b = h[(g - b_first).repeat(n_h) + np.arange(int(b_first[-1] + n_h[-1]))].tolist()
-    rows, partners, at = [], [], 0
+    at = 0
     for f, c, g0, b0, m in zip(first.tolist(), size.tolist(), g.tolist(), b_first.tolist(), n_h.tolist()):
-        for i, j in _match_cluster(a[at : at + c], b[b0 : b0 + m], row_lo[at : at + c], row_hi[at : at + c], tolerance):
-            rows.append(f + i)
-            partners.append(g0 + j)
+        yield f, f + c, g0, a[at : at + c], b[b0 : b0 + m], row_lo[at : at + c], row_hi[at : at + c]
         at += c
-    partner = partner.copy()
-    partner[in_solved] = -1
-    partner[rows] = partners
-    return partner
 
 
 def _wide_row(up: np.ndarray, gain: np.ndarray, codes: bytearray) -> list:
