@@ -400,7 +400,8 @@ def _one_show(segmentation: Any) -> Segments | None:
         if read is None or not read[0]:
             return None
         segments, labels = read
-        bounds = np.array([(s.start, s.end) for s in segments], dtype=float)
+        # (two lists read faster than one of pairs; the pairs' rows wanted in memory order)
+        bounds = np.ascontiguousarray(np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float).T)
         label = np.empty(len(segments), dtype=object)
         label[:] = labels
     else:

@@ -99,14 +99,16 @@ def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tup
 
 
 def extract_ticks(
-    segments: Segments, region_start: Floats, region_end: Floats
+    segments: Segments, region_start: Floats, region_end: Floats, *, edges: tuple[int, int] | None = None
 ) -> tuple[NDArray[np.intp], Floats, NDArray[np.int64]]:
-    """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds."""
+    """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds (``edges``: one
+    show's region in ticks, when the caller has it)."""
     time, t = segments.times()
     if segments.n_shows == 1 and segments.region is None and not math.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
-        keep = t > tick(region_start[0])
-        keep &= t < tick(region_end[0])
+        lo, hi = (tick(region_start[0]), tick(region_end[0])) if edges is None else edges
+        keep = t > lo
+        keep &= t < hi
         keep[1:] &= t[1:] != t[:-1]  # a start equal to the previous end is the same boundary (t is in order)
         kept = keep.nonzero()[0]
         return np.zeros(len(kept), dtype=np.intp), time[kept], t[kept]
@@ -223,9 +225,14 @@ def boundaries(
     if uem is None and extent is not None and not math.isnan(extent.start):
         uem = extent
     ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
-    start, end = regions(ref) if region is None else (region.start_seconds[:1], region.end_seconds[-1:])
-    r_show, r_time, r_ticks = extract_ticks(ref, start, end)
-    h_show, h_time, h_ticks = extract_ticks(hyp, start, end)
+    if region is None:
+        start, end = regions(ref)
+        edges = None
+    else:
+        start, end = region.start_seconds[:1], region.end_seconds[-1:]
+        edges = (int(region.start[0]), int(region.end[-1]))
+    r_show, r_time, r_ticks = extract_ticks(ref, start, end, edges=edges)
+    h_show, h_time, h_ticks = extract_ticks(hyp, start, end, edges=edges)
     i, j = match_boundaries(
         r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1, in_ticks=(r_ticks, h_ticks)
     ).pairs

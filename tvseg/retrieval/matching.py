@@ -154,7 +154,10 @@ def match_boundaries(
         restart = _restarts(lo, hi)
         partner = _greedy(lo, hi, restart)
         found = partner >= 0
-        matched[t] = np.bincount(ref_show[found], minlength=n_shows).astype(np.int64, copy=False)
+        if n_shows == 1:
+            matched[t] = np.array([np.count_nonzero(found)], dtype=np.int64)
+        else:
+            matched[t] = np.bincount(ref_show[found], minlength=n_shows).astype(np.int64, copy=False)
         if t == asked[0]:
             cheapest = _cheapest(r, h, lo, hi, partner, tau, restart)
             if cheapest is not partner:  # (else the scan's pairs are the cheapest already)
