@@ -95,7 +95,7 @@ class Partners:
         """Which segments are correct at ``gamma`` (coverage strictly above it), decided exactly
         (:func:`tvseg.exact.above`)."""
         # 0 <= 2 |R n H| <= d(R) + d(H): the spans bound both sides
-        largest = int(self.span_ticks.max(initial=0))
+        largest = int(np.maximum.reduce(self.span_ticks, initial=0))
         verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, ratio(gamma), largest=largest)
         return verdict
 
