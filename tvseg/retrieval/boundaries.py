@@ -106,9 +106,9 @@ def extract_ticks(
     time, t = segments.times()
     if segments.n_shows == 1 and segments.region is None and not math.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
-        lo, hi = (tick(region_start[0]), tick(region_end[0])) if edges is None else edges
-        keep = t > lo
-        keep &= t < hi
+        first, last = (tick(region_start[0]), tick(region_end[0])) if edges is None else edges
+        keep = t > first
+        keep &= t < last
         keep[1:] &= t[1:] != t[:-1]  # a start equal to the previous end is the same boundary (t is in order)
         kept = keep.nonzero()[0]
         return np.zeros(len(kept), dtype=np.intp), time[kept], t[kept]
@@ -166,7 +166,8 @@ def _segment_class() -> type[Segment]:
     """pyannote.core's Segment, imported when a result first needs one (:mod:`tvseg.pyannote_objects`)."""
     from pyannote.core import Segment
 
-    return Segment
+    segment: type[Segment] = Segment
+    return segment
 
 
 def boundaries(

@@ -295,7 +295,7 @@ class CoverageResult:
 
 
 @functools.cache
-def _corpus_kernel():
+def _corpus_kernel() -> tuple[Any, Any]:
     """:class:`~tvseg.retrieval.corpus.ShowScores` and its coverage kernel (that module imports this one)."""
     from tvseg.retrieval.corpus import ShowScores, coverage_components
 
