@@ -146,6 +146,23 @@ def test_wide_rows_and_large_packed_values_are_the_full_tables(span):
         assert m.matched[2.0 * span].tolist() == [min(len(ref), len(hyp))]
 
 
+@pytest.mark.parametrize("few", [0, 10**9])
+def test_the_clusters_sliced_one_by_one_or_gathered_give_the_full_tables(monkeypatch, few):
+    # the cheapest-matching step takes its clusters one by one up to _FEW_CLUSTERS of them, all at once
+    # beyond: either way, each show's pairs are those of its full table
+    monkeypatch.setattr(matching, "_FEW_CLUSTERS", few)
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        n_shows = int(rng.integers(1, 8))
+        r_show, r, h_show, h = random_corpus(rng, n_shows, grid=1.0)
+        m = match_boundaries(r_show, r, h_show, h, tolerance=3.0, n_shows=n_shows)
+        for s in range(n_shows):
+            ref, hyp = r[r_show == s].astype(int).tolist(), h[h_show == s].astype(int).tolist()
+            r0, h0 = int(np.searchsorted(r_show, s)), int(np.searchsorted(h_show, s))
+            mine = [(i - r0, j - h0) for i, j in pairs_of(m) if r_show[i] == s]
+            assert mine == full_table(ref, hyp, 3)
+
+
 # --- against mir_eval, show by show -------------------------------------------------------------------
 
 

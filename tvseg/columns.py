@@ -135,6 +135,18 @@ class Segments:
         seconds: np.ndarray = self.duration_ticks / TICKS_PER_SECOND
         return seconds
 
+    def times(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every start and end in seconds and in ticks, ``start_0, end_0, start_1, end_1, ...``; read
+        only (one show read by the per-show functions keeps them: its columns are views of them)."""
+        kept: tuple[np.ndarray, np.ndarray] | None = vars(self).get("_times")
+        if kept is not None:
+            return kept
+        n = len(self.start)
+        seconds, t = np.empty(2 * n), np.empty(2 * n, dtype=np.int64)
+        seconds[0::2], seconds[1::2] = self.start, self.end
+        t[0::2], t[1::2] = self.start_ticks, self.end_ticks
+        return seconds, t
+
     def offsets(self) -> np.ndarray:
         """``offsets[s]:offsets[s + 1]`` are the indices of show ``s``'s segments."""
         return np.searchsorted(self.show, np.arange(self.n_shows + 1), side="left")
@@ -362,6 +374,12 @@ def _flat(segmentations: list[Any]) -> Segments | None:
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(counts))
 
 
+_NO_LABELS = _frozen(np.empty(4096, dtype=object), object)
+_FIRST_SHOW = _frozen(np.zeros(4096, dtype=np.int64), np.int64)
+"""Read-only labels (None) and show indices (0) of up to 4,096 segments of one show, which
+:func:`_one_show` slices rather than allocates (its other arrays are read-only too in a corpus)."""
+
+
 def _one_show(segmentation: Any) -> Segments | None:
     """One show's segments read and checked in a few array operations (the per-show functions' call),
     or None when the careful path of :func:`from_segmentations` must read them: to sort them, or to say
@@ -375,35 +393,39 @@ def _one_show(segmentation: Any) -> Segments | None:
     """
     if isinstance(segmentation, (np.ndarray, list, tuple)):
         try:
-            array = np.asarray(segmentation, dtype=float)
+            bounds = np.array(segmentation, dtype=float, order="C")  # a copy: the caller's array is not kept
         except (TypeError, ValueError):
             return None
-        if array.ndim != 2 or array.shape[1] != 2 or not len(array):
+        if bounds.ndim != 2 or bounds.shape[1] != 2 or not len(bounds):
             return None
-        bounds = np.ascontiguousarray(array.T)  # a copy: the caller's array is not kept
-        label = np.empty(len(array), dtype=object)  # None
+        label = _NO_LABELS[: len(bounds)] if len(bounds) <= len(_NO_LABELS) else np.empty(len(bounds), dtype=object)
     elif is_annotation(segmentation):
         read = _labelled(segmentation, inserted=True)
         if read is None or not read[0]:
             return None
         segments, labels = read
-        bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float)
+        # (two lists read faster than one of pairs; the pairs' rows wanted in memory order)
+        bounds = np.ascontiguousarray(np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float).T)
         label = np.empty(len(segments), dtype=object)
         label[:] = labels
     else:
         return None
-    start, end = bounds
-    # in order (NaN is in no order), all times lie between the first start and the last end
-    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
-    if not (every(end > start) and every(start[1:] >= end[:-1])):
+    # every start and end in one nondecreasing sequence (NaN is in no order): ordered and disjoint, and
+    # all times lie between the first start and the last end
+    times = bounds.ravel()
+    if np.count_nonzero(times[1:] >= times[:-1]) != len(times) - 1:
         return None
-    if not (-MAX_SECONDS <= start[0] and end[-1] <= MAX_SECONDS):
+    if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS):
         return None
     bound_ticks = ticks(bounds)
-    if not every(bound_ticks[1] > bound_ticks[0]):
+    start_ticks, end_ticks = bound_ticks[:, 0], bound_ticks[:, 1]
+    if np.count_nonzero(end_ticks <= start_ticks):  # (so each end is also after its start in seconds)
         return None
-    segments_ = Segments(show=np.zeros(len(start), dtype=np.int64), start=start, end=end, label=label, n_shows=1)
-    vars(segments_).update(start_ticks=bound_ticks[0], end_ticks=bound_ticks[1])  # its cached properties
+    n = len(bounds)
+    show = _FIRST_SHOW[:n] if n <= len(_FIRST_SHOW) else np.zeros(n, dtype=np.int64)
+    segments_ = Segments(show=show, start=bounds[:, 0], end=bounds[:, 1], label=label, n_shows=1)
+    # its cached properties, and its times() (the caller's array was copied: nothing else holds them)
+    vars(segments_).update(start_ticks=start_ticks, end_ticks=end_ticks, _times=(times, bound_ticks.ravel()))
     return segments_
 
 

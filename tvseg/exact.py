@@ -46,11 +46,13 @@ is 2e15, far inside ``int64`` (9.2e18): a difference or a sum of two times never
 """
 
 _INT64_SAFE = 2**62
+_TICKS_PER_SECOND_FLOAT = float(TICKS_PER_SECOND)
+"""(numpy multiplies a float array by a float faster than by an int, to the same products)"""
 
 
 def ticks(seconds: ArrayLike) -> NDArray[np.int64]:
     """Times in seconds as integer microseconds (nearest; ``int64`` array)."""
-    scaled: NDArray[np.float64] = np.asarray(seconds, dtype=float) * TICKS_PER_SECOND
+    scaled: NDArray[np.float64] = np.asarray(seconds, dtype=float) * _TICKS_PER_SECOND_FLOAT
     return np.rint(scaled).astype(np.int64)
 
 
@@ -69,16 +71,20 @@ def ratio(value: float) -> Fraction:
     return Fraction(repr(float(value)))
 
 
-def above(twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fraction) -> np.ndarray:
+def above(
+    twice_numerator: np.ndarray, denominator: np.ndarray, threshold: Fraction, *, largest: int | None = None
+) -> np.ndarray:
     r"""Whether ``twice_numerator / denominator > threshold``, exactly, elementwise.
 
     Computes :math:`a \cdot q > p \cdot b` for ``threshold`` :math:`= p/q` in ``int64`` when no
-    product can overflow, else in Python integers.
+    product can overflow, else in Python integers. ``largest``: a bound on every ``|a|`` and ``|b|``
+    when the caller knows one (else they are scanned for it).
     """
     a = np.asarray(twice_numerator, dtype=np.int64)
     b = np.asarray(denominator, dtype=np.int64)
     p, q = threshold.numerator, threshold.denominator
-    largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
+    if largest is None:
+        largest = max(int(np.abs(a).max(initial=0)), int(np.abs(b).max(initial=0)))
     if max(largest, 1) * max(abs(p), q) < _INT64_SAFE:
         return a * q > p * b
     return np.array([x * q > p * y for x, y in zip(a.tolist(), b.tolist())], dtype=bool)

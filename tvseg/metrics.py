@@ -966,8 +966,9 @@ output for the show, scored as an empty hypothesis). Not averaged, pooled nor bo
 
 def compute(components: Components) -> dict[str, Any]:
     """Every metric whose components are all in ``components`` (a table: one value per row; or their
-    sums), by its registry formula, in registry order."""
-    arrays = _Arrays(components)
+    sums), by its registry formula, in registry order. A table's columns are converted to floats once
+    (each formula converts what it reads: a dict, such as one show's sums, is read as it is)."""
+    arrays = components if isinstance(components, dict) else _Arrays(components)
     out: dict[str, Any] = {}
     for metric in _computable(frozenset(getattr(components, "columns", components))):
         out[metric.key] = metric.formula(arrays, out)  # type: ignore[misc]  # a formula: chosen for it

@@ -27,6 +27,7 @@ maximum one-to-one matching, among those one with the smallest total distance. T
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -98,22 +99,18 @@ def extract(segments: Segments, region_start: Floats, region_end: Floats) -> tup
 
 
 def extract_ticks(
-    segments: Segments, region_start: Floats, region_end: Floats
+    segments: Segments, region_start: Floats, region_end: Floats, *, edges: tuple[int, int] | None = None
 ) -> tuple[NDArray[np.intp], Floats, NDArray[np.int64]]:
-    """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds."""
-    n = len(segments)
-    time = np.empty(2 * n)
-    time[0::2] = segments.start
-    time[1::2] = segments.end
-    t = np.empty(2 * n, dtype=np.int64)
-    t[0::2] = segments.start_ticks
-    t[1::2] = segments.end_ticks
-    if segments.n_shows == 1 and segments.region is None and not np.isnan(region_start[0]):
+    """:func:`extract`'s ``(show, time)`` and the same times in integer microseconds (``edges``: one
+    show's region in ticks, when the caller has it)."""
+    time, t = segments.times()
+    if segments.n_shows == 1 and segments.region is None and not math.isnan(region_start[0]):
         # one show, one region (the per-show functions): its edges compared as two numbers
-        kept = ((t > tick(region_start[0])) & (t < tick(region_end[0]))).nonzero()[0]
-        if len(kept) > 1:  # a start equal to the previous end is the same boundary
-            k = t[kept]
-            kept = kept[np.concatenate(([True], k[1:] != k[:-1]))]
+        first, last = (tick(region_start[0]), tick(region_end[0])) if edges is None else edges
+        keep = t > first
+        keep &= t < last
+        keep[1:] &= t[1:] != t[:-1]  # a start equal to the previous end is the same boundary (t is in order)
+        kept = keep.nonzero()[0]
         return np.zeros(len(kept), dtype=np.intp), time[kept], t[kept]
     show = np.repeat(segments.show, 2)
     defined = ~np.isnan(region_start)
@@ -162,6 +159,15 @@ class BoundaryResult:
     hypothesis_boundaries: Floats
     tolerance: float
     extent: Segment | None
+
+
+@functools.cache
+def _segment_class() -> type[Segment]:
+    """pyannote.core's Segment, imported when a result first needs one (:mod:`tvseg.pyannote_objects`)."""
+    from pyannote.core import Segment
+
+    segment: type[Segment] = Segment
+    return segment
 
 
 def boundaries(
@@ -220,9 +226,14 @@ def boundaries(
     if uem is None and extent is not None and not math.isnan(extent.start):
         uem = extent
     ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
-    start, end = regions(ref) if region is None else (region.start_seconds[:1], region.end_seconds[-1:])
-    r_show, r_time, r_ticks = extract_ticks(ref, start, end)
-    h_show, h_time, h_ticks = extract_ticks(hyp, start, end)
+    if region is None:
+        start, end = regions(ref)
+        edges = None
+    else:
+        start, end = region.start_seconds[:1], region.end_seconds[-1:]
+        edges = (int(region.start[0]), int(region.end[-1]))
+    r_show, r_time, r_ticks = extract_ticks(ref, start, end, edges=edges)
+    h_show, h_time, h_ticks = extract_ticks(hyp, start, end, edges=edges)
     i, j = match_boundaries(
         r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1, in_ticks=(r_ticks, h_ticks)
     ).pairs
@@ -237,9 +248,7 @@ def boundaries(
     values = compute({"boundary_n_matched": n_m, "boundary_n_hypothesis": n_h, "boundary_n_reference": n_r})
     shown_extent = None
     if region is not None:
-        from pyannote.core import Segment
-
-        shown_extent = Segment(float(start[0]), float(end[0]))
+        shown_extent = _segment_class()(float(start[0]), float(end[0]))
     return BoundaryResult(
         precision=float(values["boundary_precision"]),
         recall=float(values["boundary_recall"]),
@@ -247,9 +256,9 @@ def boundaries(
         n_reference=n_r,
         n_hypothesis=n_h,
         n_matched=n_m,
-        pairs=[(float(r_time[a]), float(h_time[b])) for a, b in zip(i.tolist(), j.tolist())],
-        reference_boundaries=np.asarray(r_time, dtype=float),
-        hypothesis_boundaries=np.asarray(h_time, dtype=float),
+        pairs=list(zip(r_time[i].tolist(), h_time[j].tolist())),
+        reference_boundaries=r_time,
+        hypothesis_boundaries=h_time,
         tolerance=tolerance,
         extent=shown_extent,
     )

@@ -155,16 +155,15 @@ def overlapping_pairs(reference: Segments, hypothesis: Segments, *, union: bool 
     """
     rs, re_ = reference.start_ticks, reference.end_ticks
     hs, he = hypothesis.start_ticks, hypothesis.end_ticks
-    every = np.logical_and.reduce  # (ndarray.all() costs twice as much on a few numbers)
-    if reference.n_shows == 1 and every(rs[1:] >= rs[:-1]) and every(re_[1:] >= re_[:-1]):
+    if reference.n_shows == 1 and np.count_nonzero(rs[1:] < rs[:-1]) == 0 and np.count_nonzero(re_[1:] < re_[:-1]) == 0:
         # one show whose starts and ends are both in order: the counts are binary searches
-        lo = np.searchsorted(re_, hs, side="right")
-        hi = np.searchsorted(rs, he, side="left")
+        lo = re_.searchsorted(hs, side="right")
+        hi = rs.searchsorted(he, side="left")
     else:
         lo = count_before(reference.show, re_, hypothesis.show, hs, inclusive=True)
         hi = count_before(reference.show, rs, hypothesis.show, he, inclusive=False)
     pair_hyp, pair_ref = runs(lo, hi)
-    if len(pair_ref) > 1 and (pair_ref[1:] < pair_ref[:-1]).any():  # overlapping hypothesis segments
+    if len(pair_ref) > 1 and np.count_nonzero(pair_ref[1:] < pair_ref[:-1]):  # overlapping hypothesis segments
         order = np.lexsort((pair_hyp, pair_ref))
         pair_ref, pair_hyp = pair_ref[order], pair_hyp[order]
     intersection = np.minimum(re_[pair_ref], he[pair_hyp]) - np.maximum(rs[pair_ref], hs[pair_hyp])
@@ -178,8 +177,8 @@ def runs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pairs ``(k, j)`` with ``lo[k] <= j < hi[k]`` (none where ``hi[k] <= lo[k]``), by ``k`` then ``j``:
     each ``k``'s partners are the contiguous run ``lo[k]:hi[k]`` that two lexicographic searches found."""
     counts = np.maximum(hi - lo, 0)
-    ends = np.cumsum(counts)
-    owner = np.repeat(np.arange(len(lo), dtype=np.int64), counts)
+    ends = counts.cumsum()
+    owner = np.arange(len(lo), dtype=np.int64).repeat(counts)
     # the i-th pair is the (i - first[k])-th partner of its k, lo[k] + i - first[k]
     partner = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) + (lo - (ends - counts))[owner]
     return owner, partner

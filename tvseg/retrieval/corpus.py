@@ -78,7 +78,7 @@ def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
     """Per show, the sum of ``weights`` (one per segment; None: the number of segments)."""
     if weights is None:
         return np.bincount(show, minlength=n).astype(float)
-    return np.bincount(show, weights=np.asarray(weights, dtype=float), minlength=n)
+    return np.bincount(show, weights=weights, minlength=n)  # (bincount reads any weights as floats)
 
 
 @dataclass(eq=False)

@@ -44,6 +44,7 @@ as a segment retrieval task. Interspeech 2015.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -93,7 +94,9 @@ class Partners:
     def correct(self, gamma: float) -> np.ndarray:
         """Which segments are correct at ``gamma`` (coverage strictly above it), decided exactly
         (:func:`tvseg.exact.above`)."""
-        verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, ratio(gamma))
+        # 0 <= 2 |R n H| <= d(R) + d(H): the spans bound both sides
+        largest = int(np.maximum.reduce(self.span_ticks, initial=0))
+        verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, ratio(gamma), largest=largest)
         return verdict
 
 
@@ -120,14 +123,18 @@ _INT64_MAX = np.iinfo(np.int64).max
 
 
 def _best(
-    group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, the pair with the largest overlap (then the shortest partner, then the first);
-    overlaps and durations in integer microseconds, so ties are exact."""
-    best_partner = np.full(n, -1, dtype=np.int64)
+    group: np.ndarray, overlap: np.ndarray, partner_duration: np.ndarray, partner: np.ndarray, duration: np.ndarray
+) -> Partners:
+    """Per group (one of the ``len(duration)`` segments of a side, of these ``duration``), the pair
+    with the largest overlap (then the shortest partner, then the first); overlaps and durations in
+    integer microseconds, so ties are exact."""
+    n = len(duration)
+    best_partner = np.empty(n, dtype=np.int64)
+    best_partner.fill(-1)
     best_overlap = np.zeros(n, dtype=np.int64)
+    span = np.zeros(n, dtype=np.int64)
     if len(group) == 0:
-        return best_partner, best_overlap
+        return Partners(best_partner, best_overlap, span)
     step = np.diff(group) if len(group) > _SMALL else None
     if step is not None and (step >= 0).all() and (np.diff(partner)[step == 0] > 0).all():
         # groups are contiguous runs, partners increasing within a run (as match() builds them):
@@ -135,8 +142,8 @@ def _best(
         starts = np.flatnonzero(np.concatenate(([True], step != 0)))
         run = np.diff(np.append(starts, len(group)))
         best = overlap == np.repeat(np.maximum.reduceat(overlap, starts), run)
-        duration = np.where(best, partner_duration, _INT64_MAX)
-        best &= duration == np.repeat(np.minimum.reduceat(duration, starts), run)
+        shortest = np.where(best, partner_duration, _INT64_MAX)
+        best &= shortest == np.repeat(np.minimum.reduceat(shortest, starts), run)
         chosen = np.flatnonzero(best)
         first = np.ones(len(chosen), dtype=bool)
         first[1:] = group[chosen[1:]] != group[chosen[:-1]]
@@ -144,12 +151,15 @@ def _best(
     else:  # (few pairs, as one show has: one sort costs less than the runs' dozen array operations)
         order = np.lexsort((partner, partner_duration, -overlap, group))
         g = group[order]
-        first = np.ones(len(g), dtype=bool)
-        first[1:] = g[1:] != g[:-1]
+        first = np.empty(len(g), dtype=bool)
+        first[:1] = True
+        np.not_equal(g[1:], g[:-1], out=first[1:])
         chosen = order[first]
-    best_partner[group[chosen]] = partner[chosen]
-    best_overlap[group[chosen]] = overlap[chosen]
-    return best_partner, best_overlap
+    owner = group[chosen]
+    best_partner[owner] = partner[chosen]
+    best_overlap[owner] = overlap[chosen]
+    span[owner] = duration[owner] + partner_duration[chosen]
+    return Partners(best_partner, best_overlap, span)
 
 
 def match(reference: Segments, hypothesis: Segments) -> Matching:
@@ -166,14 +176,10 @@ def match(reference: Segments, hypothesis: Segments) -> Matching:
         meet = overlap > 0
         pair_ref, pair_hyp, overlap = pair_ref[meet], pair_hyp[meet], overlap[meet]
     d_ref, d_hyp = reference.duration_ticks, hypothesis.duration_ticks
-    sides = []
-    for group, other, d_own, d_other in ((pair_ref, pair_hyp, d_ref, d_hyp), (pair_hyp, pair_ref, d_hyp, d_ref)):
-        partner, best_overlap = _best(group, overlap, d_other[other], other, len(d_own))
-        span = np.zeros(len(d_own), dtype=np.int64)
-        has = partner >= 0
-        span[has] = d_own[has] + d_other[partner[has]]
-        sides.append(Partners(partner, best_overlap, span))
-    return Matching(*sides)
+    return Matching(
+        _best(pair_ref, overlap, d_hyp[pair_hyp], pair_hyp, d_ref),
+        _best(pair_hyp, overlap, d_ref[pair_ref], pair_ref, d_hyp),
+    )
 
 
 def correct(matching: Matching, gamma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -288,6 +294,14 @@ class CoverageResult:
         return match_table(reference, hypothesis, matching, gamma=self.gamma)
 
 
+@functools.cache
+def _corpus_kernel() -> tuple[Any, Any]:
+    """:class:`~tvseg.retrieval.corpus.ShowScores` and its coverage kernel (that module imports this one)."""
+    from tvseg.retrieval.corpus import ShowScores, coverage_components
+
+    return ShowScores, coverage_components
+
+
 def coverage(
     reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85, uem: object = None
 ) -> CoverageResult:
@@ -342,8 +356,7 @@ def coverage(
     >>> round(result.cov_n, 4), result.n_correct_reference
     (1.0, 2)
     """
-    from tvseg.retrieval.corpus import ShowScores, coverage_components  # it imports this module
-
+    ShowScores, coverage_components = _corpus_kernel()
     gamma = check_gamma(gamma)
     ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
     for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):

@@ -72,6 +72,9 @@ _WIDE_ROW = 48
 """Rows of the dynamic programme with at least this many cells are computed with numpy."""
 _PAIRS_PER_BOUNDARY = 16
 """Candidate pairs per boundary above which the windows are searched again at each tolerance."""
+_FEW_CLUSTERS = 16
+"""Clusters to solve up to which the cheapest-matching step slices them one by one (a show has a few:
+that costs less than gathering them all at once)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,7 +142,9 @@ def match_boundaries(
     """
     ref_show, hyp_show = np.asarray(ref_show), np.asarray(hyp_show)
     r, h = (ticks(ref_time), ticks(hyp_time)) if in_ticks is None else in_ticks
-    asked = list(dict.fromkeys([float(tolerance), *map(float, sweep)]))
+    asked = [float(tolerance), *map(float, sweep)]
+    if len(asked) > 1:
+        asked = list(dict.fromkeys(asked))
     if n_shows is None:
         n_shows = int(max(ref_show.max(initial=-1), hyp_show.max(initial=-1))) + 1
     span = _span(r, h, in_order=n_shows == 1)  # one show: its boundaries are sorted by time
@@ -148,11 +153,17 @@ def match_boundaries(
     for t, tau, (lo, hi) in zip(asked, clipped, _windows(ref_show, r, hyp_show, h, clipped, span, n_shows)):
         restart = _restarts(lo, hi)
         partner = _greedy(lo, hi, restart)
-        matched[t] = np.bincount(ref_show[partner >= 0], minlength=n_shows).astype(np.int64)
+        found = partner >= 0
+        if n_shows == 1:
+            matched[t] = np.array([np.count_nonzero(found)], dtype=np.int64)
+        else:
+            matched[t] = np.bincount(ref_show[found], minlength=n_shows).astype(np.int64, copy=False)
         if t == asked[0]:
-            partner = _cheapest(r, h, lo, hi, partner, tau, restart)
-            i = (partner >= 0).nonzero()[0]
-            pairs = (i, partner[i])
+            cheapest = _cheapest(r, h, lo, hi, partner, tau, restart)
+            if cheapest is not partner:  # (else the scan's pairs are the cheapest already)
+                found = cheapest >= 0
+            i = found.nonzero()[0]
+            pairs = (i, cheapest[i])
     return BoundaryMatching(pairs=pairs, matched=matched)
 
 
@@ -186,7 +197,7 @@ def _search(ref_show, r, hyp_show, h, tolerance: int, span: tuple[int, int] | No
         z = np.zeros(len(r), dtype=np.int64)
         return z, z.copy()
     if n_shows == 1:
-        return np.searchsorted(h, r - tolerance, side="left"), np.searchsorted(h, r + tolerance, side="right")
+        return h.searchsorted(r - tolerance, side="left"), h.searchsorted(r + tolerance, side="right")
     first = span[0]
     width = span[1] - first + tolerance + 1
     if n_shows * width < _INT64_SAFE:
@@ -213,7 +224,7 @@ def _windows(
     among its candidates at the others (step 1), or searched again where the candidates are dense."""
     widest = max(tolerances)
     lo, hi = _search(ref_show, r, hyp_show, h, widest, span, n_shows)
-    if all(tau == widest for tau in tolerances):
+    if min(tolerances) == widest:
         for _ in tolerances:
             yield lo, hi
         return
@@ -237,8 +248,9 @@ def _windows(
 def _restarts(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Where the greedy scan restarts, and a cluster begins: the first reference, and each one whose
     window starts at or past the previous one's end (always the case across shows)."""
-    restart = np.ones(len(lo), dtype=bool)
-    restart[1:] = lo[1:] >= hi[:-1]
+    restart = np.empty(len(lo), dtype=bool)
+    restart[:1] = True
+    np.greater_equal(lo[1:], hi[:-1], out=restart[1:])
     return restart
 
 
@@ -265,12 +277,21 @@ def _greedy(lo: np.ndarray, hi: np.ndarray, restart: np.ndarray) -> np.ndarray:
     1)`. Passes: :math:`\lceil \log_2 L \rceil` for the longest run :math:`L` without restart.
     """
     n = len(lo)
-    if n == 0:
-        return np.empty(0, dtype=np.int64)
+    if np.count_nonzero(restart) == n:  # (no reference shares a candidate: each takes its window's first)
+        pointer = lo.copy()
+    else:
+        pointer = _pointers(lo, hi, restart)
+    pointer[pointer >= hi] = -1
+    return pointer
+
+
+def _pointers(lo: np.ndarray, hi: np.ndarray, restart: np.ndarray) -> np.ndarray:
+    r"""The pointer :math:`\max(G_{k-1}, lo_k)` of :func:`_greedy`'s scan when reference :math:`k` comes."""
+    n = len(lo)
     k = np.arange(n, dtype=np.int64)
     up = hi - k - 1
     down = np.minimum(lo - k, up)
-    up = np.where(restart, down, up)
+    np.copyto(up, down, where=restart)
     open_ = (down < up).nonzero()[0]
     step = 1
     while len(open_):
@@ -284,24 +305,24 @@ def _greedy(lo: np.ndarray, hi: np.ndarray, restart: np.ndarray) -> np.ndarray:
         step *= 2
     before = np.empty(n, dtype=np.int64)  # G_{k-1}, the pointer when reference k comes
     before[0] = 0
-    before[1:] = down[:-1] + k[1:]
-    pointer = np.maximum(before, lo)
-    return np.where(pointer < hi, pointer, -1)
+    np.add(down[:-1], k[1:], out=before[1:])
+    pointer: np.ndarray = np.maximum(before, lo, out=before)
+    return pointer
 
 
 def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.ndarray) -> np.ndarray:
     """The scan's ``partner`` made the cheapest maximum matching, cluster by cluster (step 3;
     ``restart``: :func:`_restarts`, where each cluster begins)."""
-    if len(lo) == 0:
+    if np.count_nonzero(restart) == len(lo) and not np.count_nonzero(hi - lo > 1):
+        # every cluster has at most one candidate pair (a cluster of two references or more has two:
+        # the second's window starts before the first's ends): the scan's is the cheapest
         return partner
     first = restart.nonzero()[0]
     band = np.add.reduceat(hi - lo, first)
-    if not (band > 1).any():  # every cluster has at most one candidate pair: the scan's is the cheapest
-        return partner
-    size = np.diff(np.append(first, len(lo)))
-    n_h = hi[first + size - 1] - lo[first]
     big = band > BAND_LIMIT
-    if big.any():
+    if np.count_nonzero(big):
+        size = np.diff(first, append=len(lo))
+        n_h = hi[first + size - 1] - lo[first]
         warnings.warn(
             f"{int((size + n_h)[big].sum())} boundaries (in {int(big.sum())} cluster(s) with more than "
             f"{BAND_LIMIT:,} reference-hypothesis pairs within the tolerance) are matched greedily: the "
@@ -310,24 +331,49 @@ def _cheapest(r, h, lo, hi, partner: np.ndarray, tolerance: int, restart: np.nda
             ApproximationWarning,
             stacklevel=user_stacklevel(),
         )
-    solve = (band > 1) & ~big
-    if not solve.any():
+    solve = ((band > 1) & ~big).nonzero()[0]
+    if not len(solve):
         return partner
-    in_solved = np.repeat(solve, size)
-    base = np.repeat(lo[first], size)[in_solved]  # each row's cluster's first hypothesis
-    a, row_lo, row_hi = r[in_solved].tolist(), (lo[in_solved] - base).tolist(), (hi[in_solved] - base).tolist()
-    first, size, n_h, g = first[solve], size[solve], n_h[solve], lo[first[solve]]
-    b_first = np.cumsum(n_h) - n_h
-    b = h[np.repeat(g - b_first, n_h) + np.arange(int(n_h.sum()))].tolist()
-    rows, partners, at = [], [], 0
-    for f, c, g0, b0, m in zip(first.tolist(), size.tolist(), g.tolist(), b_first.tolist(), n_h.tolist()):
-        for i, j in _match_cluster(a[at : at + c], b[b0 : b0 + m], row_lo[at : at + c], row_hi[at : at + c], tolerance):
+    few = len(solve) <= _FEW_CLUSTERS
+    clusters = (_sliced if few else _gathered)(r, h, lo, hi, first, solve)
+    partner = partner.copy()
+    rows, partners = [], []
+    for f, e, g0, a, b, row_lo, row_hi in clusters:
+        partner[f:e] = -1
+        for i, j in _match_cluster(a, b, row_lo, row_hi, tolerance):
             rows.append(f + i)
             partners.append(g0 + j)
-        at += c
-    partner = np.where(in_solved, -1, partner)
     partner[rows] = partners
     return partner
+
+
+def _sliced(r, h, lo, hi, first, solve) -> Iterator[tuple]:
+    """:func:`_cheapest`'s clusters ``solve`` (indices into their ``first`` rows), each as ``(first row,
+    end row, first hypothesis, reference times, hypothesis times, windows' starts and ends from the
+    first hypothesis)``, lists of ints sliced out cluster by cluster (few clusters)."""
+    for k in solve.tolist():
+        f = int(first[k])
+        e = int(first[k + 1]) if k + 1 < len(first) else len(lo)
+        g0, g1 = int(lo[f]), int(hi[e - 1])
+        yield f, e, g0, r[f:e].tolist(), h[g0:g1].tolist(), (lo[f:e] - g0).tolist(), (hi[f:e] - g0).tolist()
+
+
+def _gathered(r, h, lo, hi, first, solve) -> Iterator[tuple]:
+    """:func:`_sliced`'s clusters, gathered from the arrays at once (many clusters)."""
+    size = np.diff(first, append=len(lo))
+    n_h = hi[first + size - 1] - lo[first]
+    chosen = np.zeros(len(first), dtype=bool)
+    chosen[solve] = True
+    in_solved = chosen.repeat(size)
+    base = lo[first].repeat(size)[in_solved]  # each row's cluster's first hypothesis
+    a, row_lo, row_hi = r[in_solved].tolist(), (lo[in_solved] - base).tolist(), (hi[in_solved] - base).tolist()
+    first, size, n_h, g = first[solve], size[solve], n_h[solve], lo[first[solve]]
+    b_first = n_h.cumsum() - n_h
+    b = h[(g - b_first).repeat(n_h) + np.arange(int(b_first[-1] + n_h[-1]))].tolist()
+    at = 0
+    for f, c, g0, b0, m in zip(first.tolist(), size.tolist(), g.tolist(), b_first.tolist(), n_h.tolist()):
+        yield f, f + c, g0, a[at : at + c], b[b0 : b0 + m], row_lo[at : at + c], row_hi[at : at + c]
+        at += c
 
 
 def _wide_row(up: np.ndarray, gain: np.ndarray, codes: bytearray) -> list:
