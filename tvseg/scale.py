@@ -15,7 +15,9 @@ where it is worked on (this process, one shard after the other; a local process,
 2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
    its sweep tallies and the warnings of the scoring kernels; without ``segments``, the segments and the
    matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
-   inputs at a time per process, and the components of the shows (about 1 KB a show and system).
+   inputs at a time per process, and the components of the shows (about 1 KB a show and system); for the
+   HTML report (:func:`evaluate_files_spilled`), they are first written to a file (:class:`SegmentFile`),
+   which the report reads back one shard at a time.
 
 Here, when every shard is back, the corpus's decisions are taken from the facts: titles are scored when
 some reference segment and some hypothesis segment of the corpus has one (a shard is first scored with

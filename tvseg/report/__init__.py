@@ -2,7 +2,9 @@
 
 :func:`write_report` is the entry point (``tvseg evaluate --html DIR`` calls it). The pages of an
 evaluation result are written from the result itself, one show at a time
-(:class:`tvseg.report.adapter.ResultPages`), by a pool of processes (:mod:`tvseg.report.workers`);
+(:class:`tvseg.report.adapter.ResultPages`), or from the files of its shards' segments, one shard at a
+time (:class:`tvseg.report.adapter.ShardedPages`: ``tvseg evaluate`` scores in shards and keeps no
+segment), by a pool of processes (:mod:`tvseg.report.workers`);
 a :class:`~tvseg.report.model.Report` built directly (tests, benchmarks) is rendered the same way.
 """
 

@@ -402,9 +402,19 @@ class ShardedPages:
         self.show_ids = [str(s) for s in result.shows]
         shows = pd.Index(list(result.shows))
         names = list(result.systems)
-        self._metrics = [_show_metrics(result.systems[name], shows) for name in names]
+        # per system: its per-show table, the row of each show in it; each metric's values listed when asked
+        # (the corpus page's table asks for a few), not every metric's over every show at once
+        self._tables = []
+        for name in names:
+            frame = result.systems[name].shows
+            self._tables.append((frame, frame.index.get_indexer(shows) if len(frame) else np.full(len(shows), -1)))
         self.header = _header(result, date)
-        self.no_output = [~has_output for has_output, *_ in self._metrics]
+        self.no_output = []
+        for name in names:
+            has_output = result.systems[name].has_output
+            self.no_output.append(
+                ~(np.ones(len(shows), dtype=bool) if has_output is None else np.asarray(has_output, dtype=bool))
+            )
         self._by_show = _metadata_by_show(result)
         n = len(self.show_ids)
         self.start, self.end = np.zeros(n), np.zeros(n)
@@ -419,14 +429,19 @@ class ShardedPages:
     def present(self) -> set:
         """The metric keys some system has a value for (corpus, macro or any show)."""
         keys = defined_keys(self.header)
-        for *_, found in self._metrics:
-            keys |= found
+        for frame, _ in self._tables:
+            if len(frame):
+                keys |= {str(c) for c in frame.columns[frame.notna().any().to_numpy()]}
         return keys
 
     def show_metrics(self, keys) -> list:
         """Per system, one list per key: its value on every show (None where not available)."""
         missing = [None] * len(self)
-        return [[values.get(key, missing) for key in keys] for _, _, values, _ in self._metrics]
+        columns = [{str(c): c for c in frame.columns} for frame, _ in self._tables]
+        return [
+            [_per_show(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
+            for (frame, rows), named in zip(self._tables, columns)
+        ]
 
     def scores_json(self, run_id: str | None = None):
         """``data/scores.json`` (as :meth:`ResultPages.scores_json`)."""
