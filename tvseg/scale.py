@@ -15,7 +15,9 @@ where it is worked on (this process, one shard after the other; a local process,
 2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
    its sweep tallies and the warnings of the scoring kernels; without ``segments``, the segments and the
    matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
-   inputs at a time per process, and the components of the shows (about 1 KB a show and system).
+   inputs at a time per process, and the components of the shows (about 1 KB a show and system); for the
+   HTML report (:func:`evaluate_files_spilled`), they are first written to a file (:class:`SegmentFile`),
+   which the report reads back one shard at a time.
 
 Here, when every shard is back, the corpus's decisions are taken from the facts: titles are scored when
 some reference segment and some hypothesis segment of the corpus has one (a shard is first scored with
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import pickle
 import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
@@ -62,7 +65,16 @@ from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings
 
-__all__ = ["Files", "read_files", "show_ends", "evaluate_files", "evaluate_sharded"]
+__all__ = [
+    "Files",
+    "read_files",
+    "show_ends",
+    "evaluate_files",
+    "evaluate_files_spilled",
+    "evaluate_sharded",
+    "SegmentFile",
+    "SegmentsNotWritten",
+]
 
 
 def evaluate_sharded(
@@ -167,36 +179,114 @@ def evaluate_files(
         As :func:`read_files` and :func:`tvseg.evaluate`; a UsageError also for bad ``jobs``, ``dask`` or
         ``shards``, or when ``dask`` is asked for and not installed.
     """
+    result, _ = _evaluate_files(
+        files,
+        jobs=jobs,
+        dask=dask,
+        shards=shards,
+        segments=segments,
+        spill=None,
+        options=dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base),
+    )
+    return result
+
+
+def evaluate_files_spilled(
+    files: Files,
+    folder: str | os.PathLike,
+    *,
+    jobs: int | None = None,
+    dask=None,
+    shards: int | None = None,
+    settings: Settings | None = None,
+    sweep_tolerances=TOLERANCES,
+    check_time_base: bool = True,
+) -> tuple[EvaluationResult, list[SegmentFile] | None]:
+    """:func:`evaluate_files` without segments (``segments=False``), each shard's segments and matching written
+    by the process that scored it into a file of ``folder``: what the HTML report draws, read back a shard at
+    a time (:class:`tvseg.report.adapter.ShardedPages`), so that no process holds every show's segments.
+
+    Parameters
+    ----------
+    files : Files
+        What to read.
+    folder : path
+        An existing folder, shared with the processes or Dask workers, for the shards' files (the caller
+        removes it).
+    jobs, dask, shards, settings, sweep_tolerances, check_time_base
+        As in :func:`evaluate_files`.
+
+    Returns
+    -------
+    result : EvaluationResult
+        As :func:`evaluate_files` with ``segments=False``.
+    segment_files : list of SegmentFile or None
+        Each shard with shows, in show order; None when the evaluation was not made in shards read where they
+        were scored (see the module docstring): the result then holds its segments.
+    """
+    return _evaluate_files(
+        files,
+        jobs=jobs,
+        dask=dask,
+        shards=shards,
+        segments=False,
+        spill=os.path.abspath(folder),
+        options=dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base),
+    )
+
+
+def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: str | None, options: dict):
+    """:func:`evaluate_files` (``spill``: :func:`evaluate_files_spilled`'s folder): the result and the
+    shards' files of segments (None when none was written)."""
     _check_count("jobs", jobs)
     _check_count("shards", shards)
-    options = dict(settings=settings, sweep_tolerances=sweep_tolerances, check_time_base=check_time_base)
     uem = files.read_uem()
-    reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=sweep_tolerances, hypotheses={})
+    reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=options["sweep_tolerances"], hypotheses={})
     with engine(jobs, dask) as runner:
         whole: set[str] = set()
         indexed: dict[str, Any] = {}  # role -> its shows' runs of lines (a file not sorted by show)
         n_shards = shards or _shards_for(files, runner.workers)
-        for _ in range(2 * len(files.roles()) + 1):  # indexed, then read whole: two rounds at most each
+        for round_ in range(2 * len(files.roles()) + 1):  # indexed, then read whole: two rounds at most each
             listing: list = []
             plan = _plan(files, n_shards, uem, listing, whole=whole, indexed=indexed)
             if plan is None:
                 break
-            tasks = [_Task(shows, options, uem, files=files, parts=parts, segments=segments) for shows, parts in plan]
+            tasks = [
+                _Task(
+                    shows,
+                    options,
+                    uem,
+                    files=files,
+                    parts=parts,
+                    segments=segments,
+                    spill=None if spill is None else os.path.join(spill, f"{round_}-{k}.pickle"),
+                )
+                for k, (shows, parts) in enumerate(plan)
+            ]
             encoding = _Encoding(runner) if runner.workers > 1 else None
+            spilled: list[SegmentFile] = []
             result = _evaluate_shards(
-                tasks, runner, list(files.hypotheses), listing, kept=lambda names: {}, per_show_made=encoding, **reduce
+                tasks,
+                runner,
+                list(files.hypotheses),
+                listing,
+                kept=lambda names: {},
+                per_show_made=encoding,
+                spilled=spilled,
+                **reduce,
             )
             if isinstance(result, EvaluationResult):
-                return encoding.attach(result) if encoding is not None else result
+                result = encoding.attach(result) if encoding is not None else result
+                return result, (spilled if spill is not None else None)
             if result == _ONE_PROCESS:
-                return evaluate(**_read_here(files, uem), **options)
+                return evaluate(**_read_here(files, uem), **options), None
             for role in result:  # a file not sorted by show: its runs of lines found; then read whole
                 lines = None if role in indexed else _cuttable(files, role, uem)
                 if lines is None:
                     whole.add(role)
                 else:
                     indexed[role] = (show_spans(files.roles()[role], lines), lines)
-        return _sharded(_read_here(files, uem), runner, None, n_shards, options)
+        return _sharded(_read_here(files, uem), runner, None, n_shards, options), None
 
 
 class _Encoding:
@@ -277,6 +367,7 @@ class _Task:
     files: Files | None = None
     parts: Mapping[str, Part | None] = field(default_factory=dict)
     segments: bool = True  # the scores keep their segments (False: SystemShard.lean)
+    spill: str | None = None  # a file where the shard's segments are written, the scores kept lean
     folder: str = field(default_factory=os.getcwd)  # where relative paths are read from (a Dask worker's is its own)
 
 
@@ -393,6 +484,47 @@ class _Done:
     titles: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SegmentFile:
+    """One shard's segments and matching, written by the process that scored it
+    (:func:`evaluate_files_spilled`): its shows are ``shows`` consecutive shows of the result from index
+    ``first``; ``untitled``: the systems whose titles the shard scored and the corpus does not."""
+
+    path: str
+    first: int
+    shows: int
+    untitled: tuple[str, ...] = ()
+
+    def load(self) -> dict[str, tuple[Any, Any]]:
+        """System name -> ``(scores, has_output)``: its :class:`tvseg.retrieval.corpus.ShowScores` on the
+        shard (show indices local; titles dropped as the corpus decided) and its ``has_output`` (None: every
+        show)."""
+        with open(self.path, "rb") as file:
+            shows, systems = pickle.load(file)
+        if len(shows) != self.shows:
+            raise RuntimeError(f"{self.path}: {len(shows)} shows, not the shard's {self.shows}")
+        return {
+            name: (scores.without_titles() if name in self.untitled else scores, has_output)
+            for name, (scores, has_output) in systems.items()
+        }
+
+
+class SegmentsNotWritten(OSError):
+    """A shard's :class:`SegmentFile` could not be written (a full disk): :func:`evaluate_files_spilled`'s
+    caller names what it was writing (``tvseg evaluate``: the report)."""
+
+
+def _write_segments(path: str, shows: list, systems: Mapping[str, Any]) -> None:
+    """Write a shard's systems' scores with their segments, and ``has_output``, to ``path`` (a
+    :class:`SegmentFile`'s)."""
+    data = (list(shows), {name: (shard.scores, shard.has_output) for name, shard in systems.items()})
+    try:
+        with open(path, "wb") as file:
+            pickle.dump(data, file, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError as error:
+        raise SegmentsNotWritten(error.errno, error.strerror or str(error), path) from None
+
+
 def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | None:
     """A shard's two steps where it is sent (None: an error a user can fix, raised again by one
     process). ``titles``: name -> whether titles are scored; by default, when the shard has a title on
@@ -411,7 +543,9 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
     if scored is None:
         return None
     systems, reference, given = scored
-    if not task.segments:
+    if task.spill is not None:
+        _write_segments(task.spill, facts.shows, systems)
+    if not task.segments or task.spill is not None:
         systems = {name: shard.lean() for name, shard in systems.items()}
         del opened, scored
         _give_back_memory()
@@ -537,11 +671,14 @@ _TRIM: Any = None
 _ONE_PROCESS = "one process"  # run the evaluation again in this process (it raises the shard's error)
 
 
-def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading: list, *, kept, metadata, **reduce):
+def _evaluate_shards(
+    tasks: list[_Task], runner, systems: Sequence[str], reading: list, *, kept, metadata, spilled=None, **reduce
+):
     """Open and score every shard, take the corpus's decisions, and reduce the shards: the result, or
     :data:`_ONE_PROCESS`, or the set of inputs whose parts do not fit the cut (then nothing is given).
     ``kept`` (of the shows) and ``metadata`` (of nothing): functions giving what the result keeps;
-    ``reduce``: what :func:`tvseg.evaluation.reduce_shards` is given besides."""
+    ``spilled``: a list to which the :class:`SegmentFile` of each shard with shows is appended, in order
+    (the tasks' ``spill``); ``reduce``: what :func:`tvseg.evaluation.reduce_shards` is given besides."""
     done = runner.map(_process, tasks, stop=lambda d: d is None or bool(d.facts.misfit))
     if None in done:
         return _ONE_PROCESS
@@ -580,6 +717,14 @@ def _evaluate_shards(tasks: list[_Task], runner, systems: Sequence[str], reading
         {n: s.without_titles() if d.titles[n] and not titles[n] else s for n, s in d.systems.items()} for d in opened
     ]
     settings = opened[0].facts.settings
+    if spilled is not None:
+        first = 0
+        for k, d in enumerate(done):
+            spill = tasks[k].spill
+            if d.facts.shows and spill is not None:
+                untitled = tuple(n for n in systems if d.titles[n] and not titles[n])
+                spilled.append(SegmentFile(spill, first, len(d.facts.shows), untitled))
+                first += len(d.facts.shows)
     del done, opened  # reduce_shards takes each system's shards out of ``shards`` as it joins them
     return reduce_shards(shards, settings=settings, reference=reference, metadata=metadata(), **reduce)
 

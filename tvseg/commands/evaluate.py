@@ -18,6 +18,8 @@ import argparse
 import math
 import re
 import sys
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
@@ -406,7 +408,6 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
-    from tvseg.output import new_run_id, with_run_id
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
@@ -420,7 +421,40 @@ def run(args) -> int:
     every_level = _level(args) == "all"
     if every_level and args.html is not None:
         raise UsageError("--level all gives the levels in the summary and the JSON; a report draws one: --level N")
-    result, levels = _every_level(args, settings, files) if every_level else (_score(args, settings, files), {})
+    with _segments_folder(args) as folder:
+        return _run(args, settings, files, every_level, folder)
+
+
+@contextmanager
+def _segments_folder(args):
+    """With ``--html`` (one reference), a temporary folder where the shards' segments are written for the report
+    (:func:`tvseg.scale.evaluate_files_spilled`), beside the report's folder (hidden, removed at the end, and
+    by the next writer of the report if this run is killed); else None."""
+    if args.html is None:
+        yield None
+        return
+    from tvseg.output import remove_path, temporary_path
+
+    target = Path(args.html).absolute()
+    folder = temporary_path(target) if target.parent.is_dir() else Path(tempfile.mkdtemp(prefix="tvseg-segments-"))
+    folder.mkdir(exist_ok=True)
+    try:
+        yield folder
+    finally:
+        remove_path(folder)
+
+
+def _run(args, settings, files, every_level: bool, folder) -> int:
+    from tvseg.output import new_run_id, with_run_id
+
+    jobs = getattr(args, "jobs", None)
+    segment_files = None
+    if every_level:
+        result, levels = _every_level(args, settings, files)
+    elif folder is not None:
+        (result, segment_files), levels = _score_streamed(args, settings, files, folder), {}
+    else:
+        result, levels = _score(args, settings, files), {}
     shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
     print(summary(result), file=shown)
     for level, at in levels.items():
@@ -431,7 +465,7 @@ def run(args) -> int:
         from tvseg.report import write_report
 
         date = _data_date(result.metadata) if args.demo else None
-        index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id)
+        index = write_report(result, args.html, date=date, jobs=jobs, run_id=run_id, segments=segment_files)
         print(f"report: {index}", file=shown)
     if args.json and index is not None and args.json != STDOUT and files.time_origin is None and not levels:
         # the report's data/scores.json is this very text (the result's JSON with this run id): copied
@@ -599,6 +633,31 @@ def _score(args, settings, files):
             _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
         result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
     return _with_origins(result, files)
+
+
+def _score_streamed(args, settings, files, folder):
+    """With ``--html``: the evaluation of the options' files in shards, each shard's segments written to a file
+    of ``folder`` by the process that scored it (:func:`tvseg.scale.evaluate_files_spilled`), and those files
+    (None: the result holds its segments)."""
+    from tvseg.metrics import DISJOINT
+    from tvseg.output import cannot_write
+    from tvseg.scale import SegmentsNotWritten, evaluate_files_spilled
+
+    _refuse_text_report(args)
+    try:
+        result, segment_files = evaluate_files_spilled(
+            files,
+            folder,
+            settings=settings,
+            check_time_base=not args.no_time_base_check,
+            jobs=getattr(args, "jobs", None),
+            dask=getattr(args, "dask", None),
+        )
+    except SegmentsNotWritten as error:  # a full disk: the report cannot be written
+        raise cannot_write(Path(args.html).absolute(), error, "report") from None
+    # the shards read the predictions: the result tells which overlap
+    _refuse_overlaps([name for name, sr in result.systems.items() if DISJOINT not in sr.traits])
+    return _with_origins(result, files), segment_files
 
 
 def _with_origins(result, files):

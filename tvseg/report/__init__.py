@@ -2,7 +2,9 @@
 
 :func:`write_report` is the entry point (``tvseg evaluate --html DIR`` calls it). The pages of an
 evaluation result are written from the result itself, one show at a time
-(:class:`tvseg.report.adapter.ResultPages`), by a pool of processes (:mod:`tvseg.report.workers`);
+(:class:`tvseg.report.adapter.ResultPages`), or from the files of its shards' segments, one shard at a
+time (:class:`tvseg.report.adapter.ShardedPages`: ``tvseg evaluate`` scores in shards and keeps no
+segment), by a pool of processes (:mod:`tvseg.report.workers`);
 a :class:`~tvseg.report.model.Report` built directly (tests, benchmarks) is rendered the same way.
 """
 
@@ -25,6 +27,7 @@ def write_report(
     jobs: int | None = None,
     run_id: str | None = None,
     annotators=None,
+    segments=None,
 ) -> Path:
     """Write the HTML report of ``result`` into ``directory``; return the path of its index.html.
 
@@ -51,6 +54,10 @@ def write_report(
     run_id : str, optional
         The id of the run (:func:`tvseg.output.new_run_id`), shown in the footers and written in
         ``data/scores.json``, as in the run's ``--json`` file; default: none shown.
+    segments : list of tvseg.scale.SegmentFile, optional
+        ``result`` holds no segment (:func:`tvseg.scale.evaluate_files_spilled`): its shards' segments are
+        read from these files, one shard at a time (:class:`tvseg.report.adapter.ShardedPages`); the report
+        is the same, byte for byte.
     annotators : tvseg.annotators.AnnotatorsResult, optional
         A run against several annotators: the corpus page opens with each system against every
         annotator and the human ceiling; ``result`` is then the evaluation against one of them (its
@@ -64,8 +71,8 @@ def write_report(
     from tvseg.report import render
 
     if not isinstance(result, Report):
-        from tvseg.report.adapter import ResultPages
+        from tvseg.report.adapter import ResultPages, ShardedPages
 
-        result = ResultPages(result, date=date)
+        result = ResultPages(result, date=date) if segments is None else ShardedPages(result, segments, date=date)
         result.annotators = annotators
     return render.write(result, directory, progress=progress, jobs=jobs, run_id=run_id)

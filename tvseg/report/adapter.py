@@ -100,6 +100,19 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
     )
 
 
+def _show_metrics(sr, shows: pd.Index) -> tuple:
+    """``(has_output, metric_row, metric_values, defined)`` of a system on ``shows``: whether it had each show,
+    the row of each show in its per-show table (-1: none), each metric's value on each show (None where not
+    available) and the metrics with a value on some show."""
+    n = len(shows)
+    has_output = np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
+    frame = sr.shows
+    metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
+    metric_values = {str(c): _per_show(frame[c].to_numpy(), metric_row) for c in frame.columns}
+    defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
+    return has_output, metric_row, metric_values, defined
+
+
 class _System:
     """One system's arrays, grouped by show once."""
 
@@ -152,11 +165,7 @@ class _System:
         self.pairs_ref = pairs["reference"].to_numpy(dtype=float)[order]
         self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
         self.p_off = _by_show(pair_show[order], n)
-        self.has_output = np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
-        frame = sr.shows
-        self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
-        self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}
-        self.defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
+        self.has_output, self.metric_row, self.metric_values, self.defined = _show_metrics(sr, shows)
 
     def page(self, k: int, a: int, b: int) -> SystemPage:
         ha, hb = self.hyp_off[k], self.hyp_off[k + 1]
@@ -224,51 +233,20 @@ class ResultPages:
     """
 
     def __init__(self, result, *, date: str | None = None):
-        from tvseg import __version__
-
         self.result = result
         self.show_ids = [str(s) for s in result.shows]
-        n = len(self.show_ids)
-        index = pd.Index(list(result.shows))
         names = list(result.systems)
         srs = [result.systems[name] for name in names]
-        self.systems = [_System(name, sr, index) for name, sr in zip(names, srs)]
-        # The reference is the same Segments object for every system; take it from the first.
-        self.reference = srs[0].scores.reference if srs else None
-        self.ref_off = self.reference.offsets() if self.reference is not None else np.zeros(n + 1, dtype=np.int64)
-        start, end = np.full(n, np.inf), np.full(n, -np.inf)
-        for sr in srs:
-            start = np.fmin(start, sr.scores.region_start)
-            end = np.fmax(end, sr.scores.region_end)
-        self.start = np.where(np.isfinite(start), start, 0.0)
-        self.end = np.where(np.isfinite(end), end, self.start)
-        by_show = {}
-        if result.metadata is not None and len(result.metadata):
-            for show, row in result.metadata.to_dict(orient="index").items():
-                by_show[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
-        self.metadata = [
-            air_time(by_show.get(show, {}), float(start), float(end))
-            for show, start, end in zip(self.show_ids, self.start, self.end)
-        ]
-        values = ("p_value", "difference", "p_value_holm")
-        comparisons = tuple(
-            Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), *(_value(c.get(key)) for key in values))
-            for c in result.pairwise
-        )
-        self.header = Report(
-            signature=result.settings.signature(),
-            version=__version__,
-            date=date or _dt.date.today().isoformat(),
-            systems=tuple(_summary(name, sr, result.intervals) for name, sr in zip(names, srs)),
-            shows=(),
-            comparisons=comparisons,
-            settings=dict(result.settings.as_dict()),
-            n_shows=len(result.shows),
-        )
+        arrays = _Arrays(list(zip(names, srs)), pd.Index(list(result.shows)))
+        self.systems, self.reference, self.ref_off = arrays.systems, arrays.reference, arrays.ref_off
+        self.start, self.end = arrays.start, arrays.end
+        self.metadata = _air_times(result, self.show_ids, self.start, self.end)
+        self.header = _header(result, date)
         self.analysis = analyse(result)  # the corpus page's retrieval by duration, position, group
         # per system (in the result's order), a bool array over shows: its input had no output for the show
         self.no_output = [~system.has_output for system in self.systems]
         self.failures = failures(result, self.header)  # the corpus page's "where each system fails"
+        self._arrays = arrays
 
     def __len__(self) -> int:
         return len(self.show_ids)
@@ -294,12 +272,37 @@ class ResultPages:
     def match_systems(self) -> list:
         """Per system, ``(name, show index of each match row, columns)`` for all shows at once
         (:func:`tvseg.report.datafiles.match_lines`)."""
-        n_ref = int(self.ref_off[-1])
-        show_of_row = np.repeat(np.arange(len(self)), np.diff(self.ref_off))
-        return [(s.name, show_of_row, s.match_columns(n_ref)) for s in self.systems]
+        return self._arrays.match_systems()
 
     def page(self, k: int) -> ShowPage:
         """The data of show ``k``'s page, sliced from the result's arrays."""
+        return self._arrays.page(k, self.show_ids[k], self.metadata[k])
+
+
+class _Arrays:
+    """The arrays the pages of consecutive shows are sliced from: each system's (``(name, result)`` pairs,
+    :class:`tvseg.evaluation.SystemResult` or its part on the shows), the reference's, grouped by show, and
+    each show's extent."""
+
+    def __init__(self, named: list, shows: pd.Index):
+        n = len(shows)
+        self.systems = [_System(name, sr, shows) for name, sr in named]
+        # The reference is the same Segments object for every system; take it from the first.
+        self.reference = named[0][1].scores.reference if named else None
+        self.ref_off = self.reference.offsets() if self.reference is not None else np.zeros(n + 1, dtype=np.int64)
+        start, end = np.full(n, np.inf), np.full(n, -np.inf)
+        for _, sr in named:
+            start = np.fmin(start, sr.scores.region_start)
+            end = np.fmax(end, sr.scores.region_end)
+        self.start = np.where(np.isfinite(start), start, 0.0)
+        self.end = np.where(np.isfinite(end), end, self.start)
+
+    def match_systems(self) -> list:
+        n_ref = int(self.ref_off[-1])
+        show_of_row = np.repeat(np.arange(len(self.start)), np.diff(self.ref_off))
+        return [(s.name, show_of_row, s.match_columns(n_ref)) for s in self.systems]
+
+    def page(self, k: int, show_id: str, metadata: dict) -> ShowPage:
         a, b = int(self.ref_off[k]), int(self.ref_off[k + 1])
         ref = self.reference
         if ref is None:
@@ -308,15 +311,50 @@ class ResultPages:
             ref_start, ref_end = ref.start[a:b].tolist(), ref.end[a:b].tolist()
             ref_label = _labels(ref.label[a:b].tolist())
         return ShowPage(
-            show_id=self.show_ids[k],
+            show_id=show_id,
             start=float(self.start[k]),
             end=float(self.end[k]),
-            metadata=self.metadata[k],
+            metadata=metadata,
             ref_start=ref_start,
             ref_end=ref_end,
             ref_label=ref_label,
             systems=[s.page(k, a, b) for s in self.systems],
         )
+
+
+def _metadata_by_show(result) -> dict:
+    by_show = {}
+    if result.metadata is not None and len(result.metadata):
+        for show, row in result.metadata.to_dict(orient="index").items():
+            by_show[str(show)] = {str(k): str(v) for k, v in row.items() if _value(v) is not None}
+    return by_show
+
+
+def _air_times(result, show_ids, start, end, by_show=None) -> list:
+    """Each show's metadata as its page shows it (:func:`tvseg.report.air_time.air_time`)."""
+    by_show = _metadata_by_show(result) if by_show is None else by_show
+    return [air_time(by_show.get(show, {}), float(a), float(b)) for show, a, b in zip(show_ids, start, end)]
+
+
+def _header(result, date: str | None) -> Report:
+    """The report's header (no show): signature, version, date, each system's summary, the comparisons."""
+    from tvseg import __version__
+
+    values = ("p_value", "difference", "p_value_holm")
+    comparisons = tuple(
+        Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), *(_value(c.get(key)) for key in values))
+        for c in result.pairwise
+    )
+    return Report(
+        signature=result.settings.signature(),
+        version=__version__,
+        date=date or _dt.date.today().isoformat(),
+        systems=tuple(_summary(name, sr, result.intervals) for name, sr in result.systems.items()),
+        shows=(),
+        comparisons=comparisons,
+        settings=dict(result.settings.as_dict()),
+        n_shows=len(result.shows),
+    )
 
 
 def from_evaluation(result, *, date: str | None = None) -> Report:
@@ -337,3 +375,157 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     pages = ResultPages(result, date=date)
     shows = tuple(to_show(pages.page(k)) for k in range(len(pages)))
     return replace(pages.header, shows=shows, scores=result.to_json(), n_shows=None)
+
+
+class ShardedPages:
+    """The pages of an evaluation result without segments whose shards' segments were written to files
+    (:func:`tvseg.scale.evaluate_files_spilled`): the corpus's values come from the result, the show pages and
+    the match tables from each shard's file, read one shard at a time (:meth:`shards`).
+
+    What the corpus page draws from every show's segments (the retrieval analysis, the thirds of the shows
+    of the failures, the title scripts) is counted shard by shard as :meth:`shards` reads them, and is there
+    once every shard has been read. The pages and files are those of :class:`ResultPages` on the same
+    evaluation with its segments, byte for byte.
+
+    Parameters
+    ----------
+    result : tvseg.evaluation.EvaluationResult
+    segment_files : list of tvseg.scale.SegmentFile
+        Its shards, in show order.
+    date : str, optional
+        Shown in the footers (default: today, ISO format).
+    """
+
+    def __init__(self, result, segment_files, *, date: str | None = None):
+        self.result = result
+        self.segment_files = list(segment_files)
+        self.show_ids = [str(s) for s in result.shows]
+        shows = pd.Index(list(result.shows))
+        names = list(result.systems)
+        # per system: its per-show table, the row of each show in it; each metric's values listed when asked
+        # (the corpus page's table asks for a few), not every metric's over every show at once
+        self._tables = []
+        for name in names:
+            frame = result.systems[name].shows
+            self._tables.append((frame, frame.index.get_indexer(shows) if len(frame) else np.full(len(shows), -1)))
+        self.header = _header(result, date)
+        self.no_output = []
+        for name in names:
+            has_output = result.systems[name].has_output
+            self.no_output.append(
+                ~(np.ones(len(shows), dtype=bool) if has_output is None else np.asarray(has_output, dtype=bool))
+            )
+        self._by_show = _metadata_by_show(result)
+        n = len(self.show_ids)
+        self.start, self.end = np.zeros(n), np.zeros(n)
+        self.metadata: list = []
+        self.analysis = None
+        self.failures = None
+        self.title_scripts: tuple[int, int, frozenset[str]] = (0, 0, frozenset())
+
+    def __len__(self) -> int:
+        return len(self.show_ids)
+
+    def present(self) -> set:
+        """The metric keys some system has a value for (corpus, macro or any show)."""
+        keys = defined_keys(self.header)
+        for frame, _ in self._tables:
+            if len(frame):
+                keys |= {str(c) for c in frame.columns[frame.notna().any().to_numpy()]}
+        return keys
+
+    def show_metrics(self, keys) -> list:
+        """Per system, one list per key: its value on every show (None where not available)."""
+        missing = [None] * len(self)
+        columns = [{str(c): c for c in frame.columns} for frame, _ in self._tables]
+        return [
+            [_per_show(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
+            for (frame, rows), named in zip(self._tables, columns)
+        ]
+
+    def scores_json(self, run_id: str | None = None):
+        """``data/scores.json`` (as :meth:`ResultPages.scores_json`)."""
+        return scores_chunks(with_run_id(self.result.to_json(stream=True), run_id))
+
+    def shards(self):
+        """Each shard's pages in show order (:class:`ShardPages`), its file read when it comes; when the last
+        has been given, the corpus's ``analysis``, ``failures``, ``metadata`` and ``title_scripts`` are set."""
+        from tvseg.report.analysis import analysis_part, combine, groups
+        from tvseg.report.failures import failures_of_report, thirds
+        from tvseg.report.summary import title_scripts
+
+        result = self.result
+        names = list(result.systems)
+        parts, counts = [], None
+        scripts = [0, 0, set()]
+        for segment_file in self.segment_files:
+            first, n = segment_file.first, segment_file.shows
+            loaded = segment_file.load()
+            shows = pd.Index(list(result.shows[first : first + n]))
+            named = []
+            for name in names:
+                scores, has_output = loaded.pop(name)
+                sr = result.systems[name]
+                named.append((name, _ShardSystem(scores, has_output, sr.shows.iloc[first : first + n], shows, result)))
+            del loaded
+            arrays = _Arrays(named, shows)
+            self.start[first : first + n], self.end[first : first + n] = arrays.start, arrays.end
+            if named:
+                scored = [sr.scores for _, sr in named]
+                flags = np.vstack([s.correct[0] for s in scored])
+                reference = scored[0].reference
+                parts.append(analysis_part(reference, flags, shows))
+                found = thirds(reference.show, reference.start, scored[0].region_start, scored[0].region_end, flags)
+                counts = found if counts is None else _added(counts, found)
+                titled, k, found_scripts = title_scripts(reference.label)
+                scripts[0] += titled
+                scripts[1] += k
+                scripts[2] |= found_scripts
+            ids = self.show_ids[first : first + n]
+            pages = ShardPages(first, ids, arrays, _air_times(result, ids, arrays.start, arrays.end, self._by_show))
+            del named, arrays
+            yield pages
+        self.metadata = _air_times(result, self.show_ids, self.start, self.end, self._by_show)
+        self.analysis = combine(names, parts, groups(result)) if names else analyse(result)
+        self.failures = failures_of_report(self.header, counts or ())
+        self.title_scripts = (scripts[0], scripts[1], frozenset(scripts[2]))
+
+
+def _added(a: tuple, b: tuple) -> tuple:
+    """Two :func:`tvseg.report.failures.thirds` summed."""
+    return tuple(tuple((x[0] + y[0], x[1] + y[1]) for x, y in zip(s, t)) for s, t in zip(a, b))
+
+
+class _ShardSystem:
+    """What :class:`_System` reads of a system, on one shard: its scores with segments, the match table and
+    the matched boundary pairs made from them, and its part of the result's per-show table."""
+
+    def __init__(self, scores, has_output, per_show: pd.DataFrame, shows: pd.Index, result):
+        from tvseg.evaluation import _pairs
+        from tvseg.retrieval.coverage import match_table
+
+        names = list(shows)
+        self.scores = scores
+        self.has_output = has_output
+        self.shows = per_show
+        self.matches = match_table(
+            scores.reference, scores.hypothesis, scores.matching, gamma=result.settings.gamma, show_names=names
+        )
+        self.boundary_pairs = _pairs(scores, names)
+
+
+class ShardPages:
+    """The pages of one shard's shows (:meth:`ShardedPages.shards`): show ``first + k`` of the corpus is
+    ``page(k)``; ``match_systems()`` as :meth:`ResultPages.match_systems` on its shows."""
+
+    def __init__(self, first: int, show_ids: list, arrays: _Arrays, metadata: list):
+        self.first, self.show_ids, self._arrays, self.metadata = first, show_ids, arrays, metadata
+
+    def __len__(self) -> int:
+        return len(self.show_ids)
+
+    def match_systems(self) -> list:
+        return self._arrays.match_systems()
+
+    def page(self, k: int) -> ShowPage:
+        return self._arrays.page(k, self.show_ids[k], self.metadata[k])

@@ -41,6 +41,10 @@ __all__ = [
     "Story",
     "DURATION_BINS",
     "LIST_LIMIT",
+    "AnalysisPart",
+    "analysis_part",
+    "combine",
+    "groups",
 ]
 
 DURATION_BINS = (15.0, 30.0, 60.0, 120.0, 300.0)
@@ -151,9 +155,10 @@ def _positions(reference) -> np.ndarray:
     return out
 
 
-def _stories(reference, show_names, where: np.ndarray, limit: int, *, longest_first: bool = False) -> tuple[Story, ...]:
-    """The reference segments ``where`` (in the reference's order: by show, then time) as :class:`Story`, the
-    first ``limit`` by show id and start, or with ``longest_first`` the ``limit`` longest (ties by show, start)."""
+def _stories(reference, show_names, where: np.ndarray, limit: int, *, longest_first: bool = False) -> list:
+    """The reference segments ``where`` (in the reference's order: by show, then time) as ``(key, Story)``, the
+    first ``limit`` by show id and start, or with ``longest_first`` the ``limit`` longest (ties by show, start);
+    ``key`` orders them so, ties by their place in the reference (:func:`_merged` joins the parts' lists)."""
     if longest_first:
         where = where[np.argsort(-reference.duration_ticks[where], kind="stable")[:limit]]
     names = np.asarray(show_names, dtype=object)[reference.show[where]]
@@ -167,20 +172,93 @@ def _stories(reference, show_names, where: np.ndarray, limit: int, *, longest_fi
     for i in order:
         k = int(where[i])
         label = reference.label[k]
-        out.append(
-            Story(
-                str(names[i]),
-                float(reference.start[k]),
-                float(reference.end[k]),
-                None if label is None or label != label else str(label),
-                float(reference.duration[k]),
-                k - int(first_of_show[reference.show[k]]) + 1,
-            )
+        story = Story(
+            str(names[i]),
+            float(reference.start[k]),
+            float(reference.end[k]),
+            None if label is None or label != label else str(label),
+            float(reference.duration[k]),
+            k - int(first_of_show[reference.show[k]]) + 1,
         )
-    return tuple(out)
+        key = (-int(reference.duration_ticks[k]),) if longest_first else (story.show, story.start)
+        out.append((key, k, story))
+    return out
 
 
-def _groups(result) -> tuple:
+@dataclass(frozen=True)
+class AnalysisPart:
+    """What :func:`analyse` counts on consecutive shows (a shard of the corpus), before :func:`combine`: its rows
+    (every position's, even empty), and its candidates for the two lists as ``(key, index, Story)``."""
+
+    n_reference: int
+    by_duration: tuple[RateRow, ...]
+    by_position: tuple[RateRow, ...]
+    missed: list
+    retrieved: list
+    n_missed: int
+    n_retrieved: int
+
+
+def analysis_part(
+    reference, flags: np.ndarray, show_names, *, edges: Sequence[float] = DURATION_BINS, limit: int = LIST_LIMIT
+) -> AnalysisPart:
+    """:func:`analyse`'s counts on ``reference`` (the reference segments of some consecutive shows, named
+    ``show_names`` in the order of their indices), ``flags`` (systems x segments: each system's verdicts)."""
+    edge_ticks = np.array([tick(e) for e in edges], dtype=np.int64)
+    duration_class = np.searchsorted(edge_ticks, reference.duration_ticks, side="right")
+    missed = np.flatnonzero(~flags.any(axis=0))
+    everyone = np.flatnonzero(flags.all(axis=0))
+    return AnalysisPart(
+        n_reference=len(reference),
+        by_duration=_rows(_bin_labels(edges), duration_class, flags),
+        by_position=_rows([_POSITION_LABELS[p] for p in POSITIONS], _positions(reference), flags),
+        missed=_stories(reference, show_names, missed, limit, longest_first=True),
+        retrieved=_stories(reference, show_names, everyone, limit),
+        n_missed=len(missed),
+        n_retrieved=len(everyone),
+    )
+
+
+def _summed(parts: Sequence[tuple[RateRow, ...]]) -> tuple[RateRow, ...]:
+    first = parts[0]
+    return tuple(
+        RateRow(
+            row.label,
+            sum(p[i].n for p in parts),
+            tuple(sum(p[i].retrieved[s] for p in parts) for s in range(len(row.retrieved))),
+        )
+        for i, row in enumerate(first)
+    )
+
+
+def _merged(lists: Sequence[list], limit: int) -> tuple[Story, ...]:
+    """The first ``limit`` stories of the parts' lists by key, ties by part, then by place in the part."""
+    candidates = [(key, p, k, story) for p, found in enumerate(lists) for key, k, story in found]
+    candidates.sort(key=lambda c: (c[0], c[1], c[2]))
+    return tuple(story for *_, story in candidates[:limit])
+
+
+def combine(systems: Sequence[str], parts: Sequence[AnalysisPart], by_group: tuple, *, limit: int = LIST_LIMIT):
+    """The :class:`Analysis` of a corpus from the :class:`AnalysisPart` of its shards in show order (one part:
+    the corpus) and its ``by_group`` rows."""
+    by_position = tuple(
+        r for r in _summed([p.by_position for p in parts]) if r.n or r.label != _POSITION_LABELS["only"]
+    )
+    return Analysis(
+        systems=tuple(systems),
+        n_reference=sum(p.n_reference for p in parts),
+        by_duration=_summed([p.by_duration for p in parts]),
+        by_position=by_position,
+        by_group=by_group,
+        missed_by_all=_merged([p.missed for p in parts], limit),
+        retrieved_by_all=_merged([p.retrieved for p in parts], limit),
+        n_missed_by_all=sum(p.n_missed for p in parts),
+        n_retrieved_by_all=sum(p.n_retrieved for p in parts),
+    )
+
+
+def groups(result) -> tuple:
+    """The rows of :attr:`Analysis.by_group`, read from the result's ``groups`` (its components)."""
     srs = list(result.systems.values())
     if not srs:
         return ()
@@ -213,26 +291,5 @@ def analyse(result, *, edges: Sequence[float] = DURATION_BINS, limit: int = LIST
     if not names:
         return Analysis((), 0, (), (), (), (), (), 0, 0)
     reference = next(iter(result.systems.values())).scores.reference
-    flags = _retrieved_flags(result)
-    edge_ticks = np.array([tick(e) for e in edges], dtype=np.int64)
-    duration_class = np.searchsorted(edge_ticks, reference.duration_ticks, side="right")
-    by_duration = _rows(_bin_labels(edges), duration_class, flags)
-    by_position = tuple(
-        r
-        for r in _rows([_POSITION_LABELS[p] for p in POSITIONS], _positions(reference), flags)
-        if r.n or r.label != _POSITION_LABELS["only"]
-    )
-    missed = np.flatnonzero(~flags.any(axis=0))
-    everyone = np.flatnonzero(flags.all(axis=0))
-    shows = result.shows
-    return Analysis(
-        systems=names,
-        n_reference=len(reference),
-        by_duration=by_duration,
-        by_position=by_position,
-        by_group=_groups(result),
-        missed_by_all=_stories(reference, shows, missed, limit, longest_first=True),
-        retrieved_by_all=_stories(reference, shows, everyone, limit),
-        n_missed_by_all=len(missed),
-        n_retrieved_by_all=len(everyone),
-    )
+    part = analysis_part(reference, _retrieved_flags(result), result.shows, edges=edges, limit=limit)
+    return combine(names, [part], groups(result), limit=limit)

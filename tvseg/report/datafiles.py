@@ -28,7 +28,15 @@ from tvseg.output import csv_line
 from tvseg.report.model import Report, Show
 from tvseg.report.pages import MATCH_FIELDS, ModelPages, page_of
 
-__all__ = ["scores_json", "matches_csv", "match_lines", "match_csv", "spreadsheet_safe", "MATCH_COLUMNS"]
+__all__ = [
+    "scores_json",
+    "matches_csv",
+    "MATCHES_HEADER",
+    "match_lines",
+    "match_csv",
+    "spreadsheet_safe",
+    "MATCH_COLUMNS",
+]
 
 
 def scores_json(report: Report) -> str:
@@ -40,6 +48,8 @@ def scores_json(report: Report) -> str:
 MATCH_COLUMNS = ("show", "system") + tuple(name for _, name in MATCH_FIELDS)
 """The columns of ``data/matches.csv``."""
 _HEADER = csv_line(MATCH_COLUMNS)
+MATCHES_HEADER = _HEADER
+"""The first line of ``data/matches.csv``."""
 _TEXT = frozenset({"show", "system", "ref_label", "hyp_label", "story"})
 _FLAGS = frozenset({"correct"})
 
@@ -129,8 +139,9 @@ def match_lines(show_ids, systems, *, no_label: str = "<NA>") -> np.ndarray:
     return np.concatenate(blocks)[order]
 
 
-def matches_csv(pages, *, lines_per_piece: int = 50_000):
-    """``data/matches.csv`` of a source of pages (:mod:`tvseg.report.pages`), in pieces of text.
+def matches_csv(pages, *, lines_per_piece: int = 50_000, header: bool = True):
+    """``data/matches.csv`` of a source of pages (:mod:`tvseg.report.pages`), in pieces of text (``header``:
+    its first line too; without, the lines of a shard's pages, :class:`tvseg.report.adapter.ShardPages`).
 
     A source with a ``match_systems()`` method (:class:`tvseg.report.adapter.ResultPages`) gives its
     columns for all shows at once; any other is read page by page.
@@ -142,7 +153,8 @@ def matches_csv(pages, *, lines_per_piece: int = 50_000):
     else:
         systems = _systems_of_pages(pages)
     lines = match_lines(pages.show_ids, systems, no_label=svg.no_label())
-    yield _HEADER
+    if header:
+        yield _HEADER
     for i in range(0, len(lines), lines_per_piece):
         yield "".join(lines[i : i + lines_per_piece].tolist())
 

@@ -38,7 +38,7 @@ a kill at any instant leaves the old complete report or the new complete one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import jinja2
@@ -49,7 +49,7 @@ from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
 from tvseg.report.confidence_charts import confidence_section
-from tvseg.report.datafiles import matches_csv
+from tvseg.report.datafiles import MATCHES_HEADER, matches_csv
 from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage, defined
@@ -57,7 +57,7 @@ from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
-from tvseg.report.summary import report_sentences, significance_notes, title_script_note
+from tvseg.report.summary import report_sentences, script_note, significance_notes, title_script_note
 
 __all__ = [
     "environment",
@@ -222,7 +222,7 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "summary": report_sentences(report, n_shows=len(pages)),
         "analysis": getattr(pages, "analysis", None),
         "failures": _failures(pages),
-        "title_script_note": title_script_note(_reference_titles(pages)) if "title_rougeL_f1" in present else None,
+        "title_script_note": _title_note(pages) if "title_rougeL_f1" in present else None,
         "show_files": names,
         "run_id": run_id,
         "annotators": _annotators(getattr(pages, "annotators", None)),
@@ -295,6 +295,15 @@ def _failures(pages):
         model = getattr(pages, "report", None)
         found = failures_of_report(pages.header, model_thirds(model) if model is not None else ())
     return found
+
+
+def _title_note(pages) -> str | None:
+    """:func:`tvseg.report.summary.title_script_note` of the reference's titles (counted shard by shard by a
+    :class:`tvseg.report.adapter.ShardedPages`)."""
+    counts = getattr(pages, "title_scripts", None)
+    if counts is not None:
+        return script_note(counts)
+    return title_script_note(_reference_titles(pages))
 
 
 def _reference_titles(pages):
@@ -511,6 +520,11 @@ def asset_text(name: str) -> str:
     return loader.get_source(environment(), name)[0]
 
 
+def _extend(text: list, part) -> None:
+    """``text`` extended by the match tables of a shard's pages (:class:`tvseg.report.adapter.ShardPages`)."""
+    text.extend(matches_csv(part, header=False))
+
+
 def _put(path: Path, text) -> None:
     """Write ``text`` (a ``str``, or its pieces) to ``path``; replace_directory flushes the whole folder at once."""
     write_file(path, text, sync=False)
@@ -547,18 +561,38 @@ def write(
         for name in ASSET_FILES:
             _put(assets / name, asset_text(name))
 
-        def write_show(k: int) -> None:
-            page = pages.page(k)
-            name = plain_stem(names[show_ids[k]])
-            _put(shows / f"{name}.html", render_show(pages, k, names, run_id=run_id, _page=page, _columns=columns))
-
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
             _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
 
-        def matches() -> None:  # the longest of the corpus's files: written by the pool, beside the pages
-            _put(data / "matches.csv", matches_csv(pages))
+        def writer(part, first: int = 0):
+            def write_show(k: int) -> None:
+                page = part.page(k)
+                name = plain_stem(names[show_ids[first + k]])
+                html = render_show(pages, first + k, names, run_id=run_id, _page=page, _columns=columns)
+                _put(shows / f"{name}.html", html)
 
-        workers.run(write_show, n, jobs=jobs, meanwhile=corpus, progress=progress, others=(matches,))
+            return write_show
+
+        if not hasattr(pages, "shards"):
+
+            def matches() -> None:  # the longest of the corpus's files: written by the pool, beside the pages
+                _put(data / "matches.csv", matches_csv(pages))
+
+            workers.run(writer(pages), n, jobs=jobs, meanwhile=corpus, progress=progress, others=(matches,))
+            return
+
+        def streamed():
+            """The match tables' text, a shard at a time; each shard's pages written by the pool meanwhile."""
+            yield MATCHES_HEADER
+            with workers.Parts(n, jobs=jobs, progress=progress) as parts:
+                for part in pages.shards():
+                    text: list[str] = []
+                    parts.run(writer(part, part.first), len(part), meanwhile=partial(_extend, text, part))
+                    yield from text
+                    del text, part
+
+        _put(data / "matches.csv", streamed())  # every shard read: the corpus's counts are complete
+        corpus()
 
     return replace_directory(directory, fill) / "index.html"

@@ -22,7 +22,15 @@ from tvseg.report.pages import defined
 from tvseg.retrieval.titles import has_title
 from tvseg.significance import MIN_SHOWS, policy, smallest_p_value, which_test
 
-__all__ = ["summary_sentences", "report_sentences", "sentences", "significance_notes", "title_script_note"]
+__all__ = [
+    "summary_sentences",
+    "report_sentences",
+    "sentences",
+    "significance_notes",
+    "title_script_note",
+    "title_scripts",
+    "script_note",
+]
 
 _NAMES = {"boundary_f1": "boundary F"}  # plain-language names; the registry's label otherwise
 
@@ -320,19 +328,32 @@ def title_script_note(titles: Iterable) -> str | None:
     str or None
         ``"3 of the 10 reference titles are written in Arabic or Han: ..."``.
     """
+    return script_note(title_scripts(titles))
+
+
+def title_scripts(titles: Iterable) -> tuple[int, int, frozenset]:
+    """What :func:`title_script_note` says of ``titles``: ``(titled, n, scripts)``, the number of titles, of
+    those with letters of a non-Latin script, and those scripts (summed over parts of a corpus by
+    :func:`script_note`'s caller)."""
     titled = [str(t) for t in titles if has_title(t)]
     scripts: dict[str, set[str]] = {}
     for title in set(titled):
         found = _scripts(title)
         if found:
             scripts[title] = found
-    if not scripts:
-        return None
     n = sum(1 for t in titled if t in scripts)
-    names = sorted(set().union(*scripts.values()))
+    return len(titled), n, frozenset(set().union(*scripts.values()))
+
+
+def script_note(counts: tuple[int, int, frozenset]) -> str | None:
+    """:func:`title_script_note`'s text from :func:`title_scripts`' counts."""
+    titled, n, found = counts
+    if not found:
+        return None
+    names = sorted(found)
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     return (
-        f"{n} of the {len(titled)} reference titles are written in {listed}: ROUGE-L reads only the letters a\u2013z "
+        f"{n} of the {titled} reference titles are written in {listed}: ROUGE-L reads only the letters a\u2013z "
         f"and the digits 0\u20139 (as rouge-score does) and drops the others, so on these titles it does not "
         f"compare their words (an identical title may score well below 100\u00a0%); title accuracy and title F1 "
         f"keep every letter."

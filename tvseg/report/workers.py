@@ -23,7 +23,16 @@ from tvseg.execution import Local, can_fork, checked_jobs, chunks, default_jobs,
 from tvseg.progress import Bar
 from tvseg.progress import enabled as bars_enabled
 
-__all__ = ["run", "default_jobs", "checked_jobs", "can_fork", "chunks", "PARALLEL_MIN_SHOWS", "PROGRESS_MIN_SHOWS"]
+__all__ = [
+    "run",
+    "Parts",
+    "default_jobs",
+    "checked_jobs",
+    "can_fork",
+    "chunks",
+    "PARALLEL_MIN_SHOWS",
+    "PROGRESS_MIN_SHOWS",
+]
 
 PARALLEL_MIN_SHOWS = 64
 PROGRESS_MIN_SHOWS = 36
@@ -68,6 +77,27 @@ def run(
     jobs = checked_jobs(jobs)
     with Bar(n, desc="writing report", unit="show", minimum=0, enabled_now=progress_enabled(progress, n)) as bar:
         _run(write_show, n, jobs, meanwhile, bar, tuple(others))
+
+
+class Parts:
+    """:func:`run` over the shows of a report given a part at a time (the shards of
+    :class:`tvseg.report.adapter.ShardedPages`): one progress bar over the ``n`` shows; each :meth:`run` writes
+    one part's pages as :func:`run` does (a pool of ``jobs`` processes forked for it, ``meanwhile`` here)."""
+
+    def __init__(self, n: int, *, jobs: int | None = None, progress: bool | None = None):
+        self.jobs = checked_jobs(jobs)
+        self.bar = Bar(n, desc="writing report", unit="show", minimum=0, enabled_now=progress_enabled(progress, n))
+
+    def __enter__(self) -> Parts:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)
+
+    def run(self, write_show, n: int, *, meanwhile=None) -> None:
+        """Call ``write_show(k)`` for ``k`` in ``range(n)`` (the part's shows), and ``meanwhile()`` here."""
+        _run(write_show, n, self.jobs, meanwhile, self.bar)
 
 
 def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar, others: tuple = ()) -> None:
