@@ -6,6 +6,7 @@ the whole run's order (the hardest case for the merge: every show's data must be
 """
 
 import importlib.util
+import itertools
 import json
 import shutil
 import warnings
@@ -300,3 +301,241 @@ def test_compare_of_three_runs_tests_the_last_two(demo_runs, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert f"earlier run 1: system_b ({paths[0]})" in printed
     assert f"({paths[1]}) -> system_b ({paths[2]})" in printed
+
+
+# --- systems of every input kind: overlapping predictions, grounding answers, captioning metrics -------------
+#
+# Hand-written shows of a news programme: (start, end, title) in seconds. ``w1``...``w8`` are ``v1``...``v8``
+# with every time 1.5 times larger, so that the corpus has 16 shows: more than the exact sign-flip test's 12,
+# and the p-values are the paired bootstrap's (drawn with the settings' seed, as the intervals are).
+
+REFERENCE = {
+    "v1": [(0, 40, "opening headlines"), (40, 95, "weather report"), (95, 130, "sports results")],
+    "v2": [(0, 70, "market news"), (70, 100, "closing remarks")],
+    "v3": [(0, 30, "opening headlines"), (30, 80, "local election"), (80, 150, "weather report")],
+    "v4": [(0, 60, "interview with the mayor"), (60, 90, "traffic update"), (90, 120, "sports results")],
+    "v5": [(0, 25, "opening headlines"), (25, 110, "flood warning"), (110, 140, "closing remarks")],
+    "v6": [(0, 50, "market news"), (50, 100, "weather report")],
+    "v7": [(0, 45, "school reopening"), (45, 90, "traffic update"), (90, 160, "sports results")],
+    "v8": [(0, 35, "opening headlines"), (35, 75, "local election"), (75, 115, "closing remarks")],
+}
+# a segmentation (disjoint segments), titled
+SEGMENTATION = {
+    "v1": [(0, 42, "headlines"), (42, 130, "weather and sports")],
+    "v2": [(0, 65, "market news"), (65, 80, "remarks"), (80, 100, "closing remarks")],
+    "v3": [(0, 35, "opening headlines"), (35, 150, "election and weather")],
+    "v4": [(0, 58, "mayor interview"), (58, 120, "traffic and sports")],
+    "v5": [(0, 25, "opening headlines"), (25, 60, "flood"), (60, 112, "flood warning"), (112, 140, "closing")],
+    "v6": [(0, 100, "news")],
+    "v7": [(0, 47, "school reopening"), (47, 88, "traffic update"), (88, 160, "sports results")],
+    "v8": [(0, 30, "headlines"), (30, 115, "election remarks")],
+}
+# dense-captioning predictions: in every show some segments overlap (so that each half has overlaps)
+DENSE = {
+    "v1": [(0, 50, "opening headlines"), (30, 90, "weather"), (95, 130, "sports results")],
+    "v2": [(0, 70, "market news"), (60, 100, "closing remarks")],
+    "v3": [(0, 40, "headlines"), (20, 80, "local election"), (70, 150, "weather report")],
+    "v4": [(0, 65, "mayor"), (50, 120, "sports")],
+    "v5": [(0, 30, "opening headlines"), (10, 110, "flood warning"), (100, 140, "closing remarks"), (105, 140, "end")],
+    "v6": [(0, 50, "market news"), (40, 100, "weather report")],
+    "v7": [(0, 45, "school reopening"), (40, 95, "traffic"), (90, 160, "sports results"), (0, 160, "the whole show")],
+    "v8": [(0, 35, "opening headlines"), (30, 80, "local election"), (70, 115, "closing remarks")],
+}
+# grounding answers: one segment per reference title, with that title; overlapping ones, and disjoint ones
+GROUNDING_ANSWERS = {
+    "v1": [(0, 45, "opening headlines"), (35, 100, "weather report"), (90, 130, "sports results")],
+    "v2": [(0, 72, "market news"), (69, 100, "closing remarks")],
+    "v3": [(0, 31, "opening headlines"), (25, 90, "local election"), (82, 150, "weather report")],
+    "v4": [(2, 60, "interview with the mayor"), (55, 95, "traffic update"), (85, 120, "sports results")],
+    "v5": [(0, 26, "opening headlines"), (20, 112, "flood warning"), (108, 140, "closing remarks")],
+    "v6": [(0, 55, "market news"), (48, 100, "weather report")],
+    "v7": [(0, 44, "school reopening"), (42, 92, "traffic update"), (91, 160, "sports results")],
+    "v8": [(0, 36, "opening headlines"), (33, 77, "local election"), (70, 115, "closing remarks")],
+}
+GROUNDING_SEGMENTATION = {
+    "v1": [(0, 43, "opening headlines"), (43, 93, "weather report"), (93, 130, "sports results")],
+    "v2": [(0, 69, "market news"), (69, 100, "closing remarks")],
+    "v3": [(0, 33, "opening headlines"), (33, 85, "local election"), (85, 150, "weather report")],
+    "v4": [(0, 61, "interview with the mayor"), (61, 87, "traffic update"), (87, 120, "sports results")],
+    "v5": [(0, 29, "opening headlines"), (29, 107, "flood warning"), (107, 140, "closing remarks")],
+    "v6": [(0, 52, "market news"), (52, 100, "weather report")],
+    "v7": [(0, 46, "school reopening"), (46, 96, "traffic update"), (96, 160, "sports results")],
+    "v8": [(0, 38, "opening headlines"), (38, 72, "local election"), (72, 115, "closing remarks")],
+}
+
+
+def _sixteen(shows):
+    """The 8 hand-written shows and their copies ``w*`` 1.5 times longer."""
+    out = dict(shows)
+    for show, segments in shows.items():
+        out["w" + show[1:]] = [(1.5 * s, 1.5 * e, title) for s, e, title in segments]
+    return out
+
+
+def _csv(shows, kept):
+    lines = [f"{show},{s:g},{e:g},{title}\n" for show in kept for s, e, title in shows[show]]
+    return "show,start,end,label\n" + "".join(lines)
+
+
+def _anet(shows, kept):
+    results = {show: [{"timestamp": [s, e], "sentence": title} for s, e, title in shows[show]] for show in kept}
+    return json.dumps({"version": "VERSION 1.0", "results": results, "external_data": {}})
+
+
+def _split_kinds(tmp, systems, *, units=False, options=()):
+    """``{"even", "odd", "all"}``: ``tvseg evaluate --json`` of the systems ``{name: (shows, writer)}`` over
+    the 16 shows of even rank, of odd rank, all of them (CSV reference; ``units``: 10-second units)."""
+    reference = _sixteen(REFERENCE)
+    shows = sorted(reference)
+    runs = {}
+    for part, kept in (("even", shows[0::2]), ("odd", shows[1::2]), ("all", shows)):
+        folder = tmp / part
+        folder.mkdir(parents=True)
+        (folder / "ref.csv").write_text(_csv(reference, kept))
+        argv = ["--reference", str(folder / "ref.csv"), "--bootstrap", "200", "--seed", "5", *options]
+        for name, (segments, writer) in systems.items():
+            path = folder / (name + (".json" if writer is _anet else ".csv"))
+            path.write_text(writer(_sixteen(segments), kept))
+            argv += ["--hypothesis", f"{name}={path}"]
+        if units:
+            ends = {show: int(reference[show][-1][1]) for show in kept}
+            cuts = [(show, t, min(t + 10, end)) for show, end in ends.items() for t in range(0, end, 10)]
+            (folder / "units.csv").write_text("show,start,end\n" + "".join(f"{s},{a},{b}\n" for s, a, b in cuts))
+            argv += ["--units", str(folder / "units.csv")]
+        runs[part] = _evaluate(tmp, part, argv)
+    return runs
+
+
+def _captioning_missing():
+    from tvseg.retrieval.captioning import captioning_missing
+
+    return captioning_missing()
+
+
+KINDS = {
+    # name: (systems, units, options, traits of each system in the whole run)
+    "overlapping alone": ({"dense": (DENSE, _anet)}, False, (), {"dense": {"time", "titles"}}),
+    "overlapping beside segmentations and units": (
+        {"dense": (DENSE, _anet), "seg": (SEGMENTATION, _csv), "ground_seg": (GROUNDING_SEGMENTATION, _csv)},
+        True,
+        (),
+        {
+            "dense": {"time", "titles"},
+            "seg": {"time", "disjoint", "titles", "units"},
+            "ground_seg": {"time", "disjoint", "titles", "units", "grounding"},
+        },
+    ),
+    "grounding answers": (
+        {
+            "answers": (GROUNDING_ANSWERS, _anet),
+            "ground_seg": (GROUNDING_SEGMENTATION, _csv),
+            "seg": (SEGMENTATION, _csv),
+        },
+        False,
+        (),
+        {
+            "answers": {"time", "titles", "grounding"},
+            "ground_seg": {"time", "disjoint", "titles", "grounding"},
+            "seg": {"time", "disjoint", "titles"},
+        },
+    ),
+    "captioning metrics": (
+        {"dense": (DENSE, _anet), "seg": (SEGMENTATION, _csv), "ground_seg": (GROUNDING_SEGMENTATION, _csv)},
+        False,
+        ("--preset", "vidchapters"),
+        {
+            "dense": {"time", "titles", "captioning"},
+            "seg": {"time", "disjoint", "titles", "captioning"},
+            "ground_seg": {"time", "disjoint", "titles", "grounding", "captioning"},
+        },
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def kind_runs(tmp_path_factory, request):
+    systems, units, options, _ = KINDS[request.param]
+    if "--preset" in options and _captioning_missing() is not None:
+        pytest.skip(f"the captioning metrics need {_captioning_missing()}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return request.param, _split_kinds(tmp_path_factory.mktemp("kind"), systems, units=units, options=options)
+
+
+@pytest.mark.parametrize("kind_runs", list(KINDS), indirect=True)
+def test_two_halves_of_every_input_kind_merged_are_the_whole_run(kind_runs, tmp_path):
+    kind, runs = kind_runs
+    out = tmp_path / "merged.json"
+    assert main(["merge", str(runs["odd"]), str(runs["even"]), "--json", str(out)]) == 0
+    whole, merged = json.loads(runs["all"].read_text()), json.loads(out.read_text())
+    # each system has the traits of its input (written out in KINDS), carried in the components
+    traits = {name: set(s["traits"]) for name, s in whole["components"]["systems"].items()}
+    assert traits == KINDS[kind][3]
+    equal, found = _leaves(whole, merged)
+    assert found == []
+    assert equal == _leaves(whole, whole)[0] > 1_000  # every value: metrics, intervals, p-values, components
+    print(f"{kind}: {equal} values equal")
+    for name, system in whole["systems"].items():
+        assert system["bootstrap"], name  # intervals drawn for every system
+        if "disjoint" not in traits[name]:
+            assert "cov_d" not in system["corpus"] and "vc_detection_f1" in system["corpus"]
+    assert merged["pairwise"] == whole["pairwise"]
+    # evaluate compares the systems with disjoint segments (no metric compared holds for overlapping ones)
+    disjoint = [name for name in traits if "disjoint" in traits[name]]
+    assert {(e["a"], e["b"]) for e in whole["pairwise"]} == set(itertools.combinations(disjoint, 2))
+
+
+@pytest.mark.parametrize("kind_runs", [k for k in KINDS if len(KINDS[k][0]) > 1], indirect=True)
+def test_compare_of_two_systems_of_a_merged_run_gives_evaluates_pairwise_p_values(kind_runs, tmp_path):
+    kind, runs = kind_runs
+    merged = tmp_path / "merged.json"
+    assert main(["merge", str(runs["even"]), str(runs["odd"]), "--json", str(merged)]) == 0
+    pairwise = json.loads(runs["all"].read_text())["pairwise"]
+    names = list(KINDS[kind][0])
+    tested = 0
+    for a, b in itertools.combinations(names, 2):
+        out = tmp_path / f"{a}-{b}.json"
+        assert main(["compare", str(merged), str(merged), "--systems", a, b, "--json", str(out)]) == 0
+        comparison = json.loads(out.read_text())
+        expected = {e["metric"]: e["p_value"] for e in pairwise if {e["a"], e["b"]} == {a, b}}
+        got = {m["metric"]: m["p_value_pooled"] for m in comparison["metrics"] if m["p_value_pooled"] is not None}
+        assert got == expected, (a, b)
+        tested += len(expected)
+    # the two segmentations are compared on cov_n, cov_d, boundary_f1 (and pk, windowdiff with units);
+    # the overlapping predictions on none of them (evaluate gives no pairwise entry for them)
+    assert tested >= 3
+    print(f"{kind}: {tested} pooled p-values equal evaluate's")
+
+
+@pytest.mark.parametrize(
+    ("odd_segments", "trait"),
+    [
+        (SEGMENTATION, "disjoint"),  # the odd half's predictions do not overlap: scored as a segmentation
+        (DENSE, "grounding"),  # the odd half's answers are not one per reference title: no grounding
+    ],
+)
+def test_runs_whose_systems_traits_differ_are_refused_naming_system_trait_and_files(
+    odd_segments, trait, tmp_path, capsys
+):
+    whole = GROUNDING_ANSWERS if trait == "grounding" else DENSE
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        even = _split_kinds(tmp_path / "a", {"p": (whole, _anet)})["even"]
+        odd = _split_kinds(tmp_path / "b", {"p": (odd_segments, _anet)})["odd"]
+    traits = [set(json.loads(path.read_text())["components"]["systems"]["p"]["traits"]) for path in (even, odd)]
+    assert traits[0] ^ traits[1] == {trait}
+    capsys.readouterr()
+    assert main(["merge", str(even), str(odd), "--json", str(tmp_path / "o.json")]) == 2
+    message = capsys.readouterr().err
+    assert f"system 'p' has the trait '{trait}'" in message and str(even) in message and str(odd) in message
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_components_with_unknown_traits_are_refused_naming_the_file(demo_runs, tmp_path, capsys):
+    def unknown(document):
+        document["components"]["systems"]["system_a"]["traits"] = ["time", "wobbly"]
+
+    odd = _edited(demo_runs["odd"], tmp_path, "wobbly.json", unknown)
+    assert main(["merge", str(demo_runs["even"]), str(odd), "--json", str(tmp_path / "o.json")]) == 2
+    message = capsys.readouterr().err
+    assert str(odd) in message and "wobbly" in message

@@ -12,7 +12,7 @@ The object (``format`` 1)::
     {"format": 1, "domain": "time", "sweep_tolerances": [0.0, ...], "shows": [...],
      "metadata": null or {column: [value per show, null where none]},
      "systems": {name: {
-        "titles": bool, "titled": [reference has a title, hypothesis has one] or null,
+        "traits": [trait...], "titles": bool, "titled": [reference has a title, hypothesis has one] or null,
         "has_output": [bool per show],
         "columns": {component: {"dtype": "float64", "values": [per show]}},
         "tallies": {"reference_key": {...}, "reference_duration": {...}, "hypothesis_key": {...},
@@ -27,7 +27,10 @@ text that reads back as the same float, the floats JSON has no literal for as ``
 order, each show's ``n_reference`` (``n_hypothesis``) of them; the hypothesis boundaries (``score``,
 ``accepted``) each show's ``boundary_n_hypothesis``; C_seg's probes, whose curve does not depend on their
 order, as their distinct ``(separated, top)`` pairs with how many probes each stands for. The metadata
-holds the text columns (those that make groups) of the shows scored.
+holds the text columns (those that make groups) of the shows scored. ``traits`` are the system's
+(:attr:`tvseg.evaluation.SystemResult.traits`): without ``"disjoint"`` its segments overlap
+(dense-captioning predictions), it has no sweep tally, unit count nor boundary score, and its components
+are those of the metrics that hold for any intervals (with titles, of grounding and captioning too).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError
-from tvseg.metrics import DISJOINT
+from tvseg.metrics import TRAITS
 from tvseg.output import Array
 from tvseg.retrieval.confidence import ShardConfidence
 from tvseg.retrieval.sweeps import SweepTallies
@@ -65,6 +68,7 @@ class CarriedSystem:
     tallies: SweepTallies
     units: UnitPart | None
     confidence: ShardConfidence | None
+    traits: frozenset[str]
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,12 +127,11 @@ def _probe_pairs(probes) -> dict | None:
 
 def carried_json(result: Any, *, stream: bool = False) -> dict | None:
     """The ``"components"`` object of ``result`` (an :class:`tvseg.evaluation.EvaluationResult`); None
-    when a system does not carry its shards, or its segments overlap (its components do not say which
-    metrics it gets: :data:`tvseg.metrics.DISJOINT`)."""
+    when a system does not carry its shards."""
     systems = {}
     for name, sr in result.systems.items():
         shard = sr.carried
-        if shard is None or DISJOINT not in sr.traits:
+        if shard is None:
             return None
         components = shard.scores.components
         units = None
@@ -150,6 +153,7 @@ def carried_json(result: Any, *, stream: bool = False) -> dict | None:
                 "probes": None if pairs is None else {k: _typed(v, stream) for k, v in pairs.items()},
             }
         systems[str(name)] = {
+            "traits": sorted(sr.traits),
             "titles": bool(shard.scores.titles),
             "titled": None if shard.titled is None else [bool(t) for t in shard.titled],
             "has_output": _array(np.asarray(shard.has_output, dtype=bool), stream),
@@ -195,8 +199,8 @@ def read_carried(document: Mapping[str, Any], path: str) -> Carried:
     Raises
     ------
     InputError
-        No ``"components"`` object (a result written before tvseg carried them, or of predictions that
-        overlap), or one that is not as :func:`carried_json` writes it; naming ``path``.
+        No ``"components"`` object (a result written before tvseg carried them), or one that is not as
+        :func:`carried_json` writes it; naming ``path``.
     """
     if not isinstance(document, Mapping) or not isinstance(document.get("systems"), Mapping):
         raise InputError("not a result of tvseg evaluate --json (no 'systems' object)", path=path)
@@ -204,8 +208,7 @@ def read_carried(document: Mapping[str, Any], path: str) -> Carried:
     data = document.get("components")
     if not isinstance(data, Mapping):
         raise InputError(
-            f"carries no components (written by tvseg {version}, or of overlapping predictions): "
-            "run tvseg evaluate --json again with this version",
+            f"carries no components (written by tvseg {version}): run tvseg evaluate --json again with this version",
             path=path,
         )
     if data.get("format") != FORMAT:
@@ -235,6 +238,9 @@ def read_carried(document: Mapping[str, Any], path: str) -> Carried:
             if any(len(v) != len(shows) for v in columns.values()):
                 raise ValueError(f"system {name!r}: a column whose length is not the number of shows")
             titled = s["titled"]
+            traits = s["traits"]
+            if not isinstance(traits, list) or not set(traits) <= set(TRAITS):
+                raise ValueError(f"system {name!r}: traits {traits!r}, not a list of {', '.join(TRAITS)}")
             systems[str(name)] = CarriedSystem(
                 components=pd.DataFrame(columns, index=index),
                 titles=bool(s["titles"]),
@@ -243,6 +249,7 @@ def read_carried(document: Mapping[str, Any], path: str) -> Carried:
                 tallies=SweepTallies(*(_values(s["tallies"][k]) for k in _TALLIES)),
                 units=units,
                 confidence=confidence,
+                traits=frozenset(traits),
             )
         metadata = None
         if data["metadata"] is not None:

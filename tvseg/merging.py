@@ -10,9 +10,12 @@ of the run over the whole corpus.
 
 Runs that cannot be one run are refused (:class:`~tvseg.errors.UsageError`, exit 2), naming the files:
 other settings (the setting and both values), another tvseg version, the same show in two runs, other
-systems, other sweep tolerances or metadata columns, a system whose titles the whole corpus would score
-and a run did not (or the reverse), a system with boundary scores or units in one run only. A result
-without components (written by an older tvseg, or of overlapping predictions) is an
+systems, other sweep tolerances or metadata columns, a system with other traits (:data:`tvseg.metrics.TRAITS`:
+its segments overlapping in one run only, grounding answers or units in one run only; the system and the
+trait named), a system whose titles the whole corpus would score and a run did not (or the reverse), a
+system with boundary scores in one run only. A system whose segments overlap (dense-captioning
+predictions, without :data:`~tvseg.metrics.DISJOINT`) is merged as the others: its components are those of
+the metrics it gets. A result without components (written by an older tvseg) is an
 :class:`~tvseg.errors.InputError` naming its file.
 """
 
@@ -30,6 +33,7 @@ import pandas as pd
 from tvseg.carried import Carried, CarriedSystem, read_carried
 from tvseg.errors import InputError, UsageError
 from tvseg.evaluation import EvaluationResult, ShowComponents, SystemShard, reduce_shards
+from tvseg.metrics import DISJOINT, TITLES
 from tvseg.retrieval.confidence import ShardConfidence
 from tvseg.retrieval.sweeps import SweepTallies
 from tvseg.settings import Settings
@@ -153,6 +157,14 @@ def _check_runs(runs: Sequence[Carried]) -> None:
             raise differ("the metadata's text columns are", columns[0], columns[1])
         for name in first.systems:
             a, b = first.systems[name], run.systems[name]
+            # titles: the check below names the decision the whole corpus would take
+            for trait in sorted((a.traits ^ b.traits) - {TITLES}):
+                has, lacks = (first, run) if trait in a.traits else (run, first)
+                raise UsageError(
+                    f"{first.path} and {run.path} cannot be merged: system {name!r} has the trait {trait!r} in "
+                    f"{has.path} and lacks it in {lacks.path} (one run scores a system with one set of traits"
+                    f"{': its segments overlap in some show of ' + lacks.path if trait == DISJOINT else ''})"
+                )
             for what, x, y in (
                 ("units", a.units is not None, b.units is not None),
                 ("boundary scores", a.confidence is not None, b.confidence is not None),
@@ -211,8 +223,14 @@ def _merged_system(
     concatenated)."""
     index = pd.Index(shows, dtype=object)
     components = pd.concat([s.components for s in systems]).iloc[order].set_axis(index)
-    n_ref = [_counts(r, s, "n_reference", len(s.tallies.reference_key), "segments") for r, s in zip(runs, systems)]
-    n_hyp = [_counts(r, s, "n_hypothesis", len(s.tallies.hypothesis_key), "segments") for r, s in zip(runs, systems)]
+    disjoint = DISJOINT in systems[0].traits
+    if disjoint:
+        n_ref = [_counts(r, s, "n_reference", len(s.tallies.reference_key), "segments") for r, s in zip(runs, systems)]
+        n_hyp = [
+            _counts(r, s, "n_hypothesis", len(s.tallies.hypothesis_key), "segments") for r, s in zip(runs, systems)
+        ]
+    else:  # segments that overlap have no sweep tally (tvseg.evaluation.score_shard)
+        n_ref = n_hyp = [np.zeros(len(r.shows), dtype=np.int64) for r in runs]
     t = [s.tallies for s in systems]
     tallies = SweepTallies(
         _regroup([x.reference_key for x in t], n_ref, order),
@@ -261,4 +279,5 @@ def _merged_system(
         has_output=np.concatenate([s.has_output for s in systems])[order],
         confidence=confidence,
         titled=None if None in titled else (any(x[0] for x in titled), any(x[1] for x in titled)),  # type: ignore[index]
+        disjoint=disjoint,
     )
