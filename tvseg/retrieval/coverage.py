@@ -155,7 +155,7 @@ def _best(
         order = np.lexsort((partner, partner_duration, -overlap, group))
         g = group[order]
         first = np.empty(len(g), dtype=bool)
-        first[:1] = True
+        first[0] = True
         np.not_equal(g[1:], g[:-1], out=first[1:])
         chosen = order[first]
     if len(chosen) == n:  # every segment has a partner (chosen in group order): no scatter
