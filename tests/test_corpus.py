@@ -5,6 +5,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
 from test_coverage_paper import HYPS, REF, annotation
 
@@ -135,3 +137,25 @@ def test_gamma_sweep_and_tolerance_sweep():
     # tolerance 0: only the exact cuts match: 6 shows x the untouched boundaries:
     # Hyp_1..3: 7 each; Hyp_4: 6; Hyp_5: 5 (104 is not exact); Hyp_6: 6 -> 38 of 42
     assert tol.loc[0.0, "boundary_recall"] == pytest.approx(38 / 42)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 10**12), min_size=1, max_size=300),
+    st.sampled_from([1, 10**-2, 10**-6, 7.3]),
+    st.lists(st.booleans(), min_size=300, max_size=300),
+)
+def test_one_show_sums_are_bincounts_bit_for_bit(values, scale, mask):
+    # one show's per-show sums skip bincount; they must be its sums exactly (bincount adds the weights
+    # one by one from 0, so float rounding depends on the order), and of its dtype
+    from tvseg.retrieval.corpus import _sum
+
+    weights = np.array(values) * scale
+    chosen = np.array(mask[: len(values)])
+    show = np.zeros(len(values), dtype=np.int64)
+    for w in (weights, weights * chosen, chosen, np.array(values)):
+        expected = np.bincount(show, weights=w, minlength=1)
+        got = _sum(show, w, 1)
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+    expected = np.bincount(show, minlength=1).astype(float)
+    assert _sum(show, None, 1).tobytes() == expected.tobytes()

@@ -1,6 +1,7 @@
 """CovN/CovD on hand-built timelines (expected numbers worked out in the comments) and their laws."""
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -245,3 +246,76 @@ def test_pairs_and_arrays_are_accepted_as_segmentations():
         tvseg.coverage([(0, 1, 2)], ref)
     with pytest.raises(ValueError, match="overlapping"):
         tvseg.coverage([(0, 10), (5, 20)], ref)
+
+
+@st.composite
+def exact_case(draw):
+    """Two segmentations on a grid of ``unit`` seconds (touching segments, shared boundaries and equal
+    overlaps are frequent on small integers) and a gamma that is often one of their coverages."""
+    unit = draw(st.sampled_from([Fraction(1), Fraction(1, 100), Fraction(7, 10), Fraction(3, 1000)]))
+    ref, hyp = draw(segmentations(max_size=15)), draw(segmentations(max_size=15))
+    ref = [(s * unit, e * unit) for s, e in ref]
+    hyp = [(s * unit, e * unit) for s, e in hyp]
+    hits = [c for c in exact_coverages(ref, hyp) if 0 < c < 1 and _decimal(c)]
+    gamma = draw(st.sampled_from(hits) if hits else st.sampled_from([Fraction(17, 20), Fraction(1, 2)]))
+    return ref, hyp, gamma
+
+
+def _decimal(value):
+    """Whether a fraction is a short decimal (one that a user writes and a float's repr gives back)."""
+    q = value.denominator
+    for p in (2, 5):
+        while q % p == 0:
+            q //= p
+    return q == 1 and len(repr(float(value))) <= 17
+
+
+def exact_best(own, other):
+    """For each segment of ``own``, its best partner in ``other`` by brute force over all pairs, in
+    fractions: largest overlap, then shorter partner, then earlier; and its coverage
+    2 |A n B| / (d(A) + d(B)) (0 without a partner)."""
+    out = []
+    for s, e in own:
+        best = None
+        for k, (a, b) in enumerate(other):
+            o = min(e, b) - max(s, a)
+            if o > 0 and (best is None or (o, -(b - a), -k) > best[0]):
+                best = ((o, -(b - a), -k), k, 2 * o / ((e - s) + (b - a)))
+        out.append((-1, Fraction(0)) if best is None else best[1:])
+    return out
+
+
+def exact_coverages(ref, hyp):
+    return [c for _, c in exact_best(ref, hyp) + exact_best(hyp, ref)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(exact_case())
+def test_kernel_against_all_pairs_in_fractions(case):
+    # every verdict, partner and count against the definition computed in fractions (Bouchekif et
+    # al.'s coverage, strictly above gamma), gamma often exactly one of the coverages
+    ref, hyp, gamma = case
+    fref, fhyp = [(float(s), float(e)) for s, e in ref], [(float(s), float(e)) for s, e in hyp]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TvsegWarning)
+        r = coverage(fref, fhyp, gamma=float(gamma), uem=whole(fref, fhyp))
+    m = r.matches
+    for side, own, other, best in (
+        ("reference", ref, hyp, exact_best(ref, hyp)),
+        ("hypothesis", hyp, ref, exact_best(hyp, ref)),
+    ):
+        rows = m[m.side == side]
+        ok = [c > gamma for _, c in best]
+        assert rows.correct.tolist() == ok
+        assert [k for k, _ in best] == [
+            -1 if np.isnan(p) else [float(a) for a, _ in other].index(p) for p in rows.partner_start
+        ]
+        assert rows.coverage.tolist() == pytest.approx([float(c) for _, c in best], rel=1e-12)
+        n_correct = r.n_correct_reference if side == "reference" else r.n_correct_hypothesis
+        assert n_correct == sum(ok)
+        d_correct = r.duration_correct_reference if side == "reference" else r.duration_correct_hypothesis
+        assert d_correct == pytest.approx(float(sum(e - s for (s, e), o in zip(own, ok) if o)), rel=1e-12)
+    if ref and hyp:
+        recall, precision = Fraction(r.n_correct_reference, len(ref)), Fraction(r.n_correct_hypothesis, len(hyp))
+        assert r.recall_n == pytest.approx(float(recall), rel=1e-12)
+        assert r.precision_n == pytest.approx(float(precision), rel=1e-12)

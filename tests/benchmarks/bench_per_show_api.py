@@ -24,7 +24,7 @@ counts are checked against mir_eval's (with ``trim=True``, whose boundaries are 
 edges left out; and a window of 10 s + 1e-9, so that its float distances decide as tvseg's exact
 ones on two-decimal times).
 
-Measured on 2026-12-06 (issue 40, second piece) on the shared 2-core VM, load averages 3.7 to 5.3,
+Measured on 2026-12-06 (issue 40, third piece) on the shared 2-core VM, load averages 3.4 to 4.0,
 ``--runs 5``: median of the five runs (best in parentheses), ms per call and ratios:
 
 =====================  ========  ================  ==============  ====================  =====================
@@ -32,25 +32,25 @@ shows                  mir_eval  tvseg.boundaries  tvseg.coverage  boundaries; c
                                                                    over mir_eval         tvseg: P+R; purity+
                                                                                          coverage; all four
 =====================  ========  ================  ==============  ====================  =====================
-8-25 segments (300)    0.063     0.063 (0.060)     0.101 (0.096)   1.00 (0.94); 1.59     3.5; 37; 23 (26)
-                                                                   (1.52)
-100 segments (75)      0.171     0.075 (0.072)     0.137 (0.136)   0.44 (0.42); 0.81     27; 136; 95 (95.5)
-                                                                   (0.78)
+8-25 segments (300)    0.063     0.060 (0.059)     0.089 (0.087)   0.97 (0.96); 1.43     3.5; 36; 22 (23)
+                                                                   (1.41)
+100 segments (75)      0.169     0.075 (0.073)     0.126 (0.125)   0.44 (0.43); 0.75     27; 143; 94 (97)
+                                                                   (0.74)
 =====================  ========  ================  ==============  ====================  =====================
 
-From Annotations, news-like shows: pyannote's precision and recall 0.286 ms, purity and coverage 4.28 ms;
-``tvseg.boundaries`` 0.082 ms, ``tvseg.coverage`` 0.117 ms. With ``--gc`` (3 runs, the same load): boundaries
-over mir_eval 0.96 to 0.97, the other figures alike. The same code on the same machine, before this piece
-of issue 40 (its first piece's figures, timed in wall time with the collector on): boundaries 0.189 ms and
-coverage 0.224 ms against mir_eval's 0.101 ms, 12.9x faster than pyannote.metrics' four calls.
+From Annotations, news-like shows: pyannote's precision and recall 0.277 ms, purity and coverage 3.92 ms;
+``tvseg.boundaries`` 0.080 ms, ``tvseg.coverage`` 0.109 ms. The same harness the same day before the third
+piece (the coverage kernel's one-show path): coverage over mir_eval 1.56 (best 1.52) and 0.82 (0.81); before
+the second piece (its first piece's figures, timed in wall time with the collector on): boundaries 0.189 ms
+and coverage 0.224 ms against mir_eval's 0.101 ms, 12.9x faster than pyannote.metrics' four calls.
 
-Where a news-like call goes (CPU time, best of 15 passes, in turns with mir_eval's 60 us): reading and
-checking both sides 18.5 us; the boundary kernel (both sides' boundaries, the window search, the greedy
-scan, the cheapest matching of a show's clusters) 31.5 us; the coverage kernel (overlapping pairs, both
-sides' best partners, the exact verdicts, the per-show sums) 55 us, the registry's formulas 4.4 us.
-So ``tvseg.coverage`` cannot come under mir_eval's time on news-like shows by cutting overhead: its
-reading and its kernel alone take 1.22 times mir_eval's whole call. The per-show functions run the corpus
-kernels on a corpus of one show, so none of them is a second implementation.
+Where a news-like ``tvseg.coverage`` call goes (CPU time, best of 9 passes, against mir_eval's 59 us):
+reading and checking both sides 18 us; the overlapping pairs 11.5 us, both sides' best partners 16 us, the
+exact verdicts 7 us, the per-show sums 8 us (the coverage kernel); the registry's formulas 7 us; the result
+and the call's checks about 8 us. So ``tvseg.coverage`` cannot come under mir_eval's time on news-like shows
+by cutting overhead: its reading and its kernel alone take as long as mir_eval's whole call (61 against
+59 us). The per-show
+functions run the corpus kernels on a corpus of one show, so none of them is a second implementation.
 """
 
 from __future__ import annotations

@@ -76,6 +76,10 @@ __all__ = [
 
 def _sum(show: np.ndarray, weights, n: int) -> np.ndarray:
     """Per show, the sum of ``weights`` (one per segment; None: the number of segments)."""
+    if n == 1 and len(show):  # one show: bincount's sum (it adds the weights one by one from 0), cheaper
+        if weights is None or weights.dtype == bool:
+            return np.array([float(len(show) if weights is None else np.count_nonzero(weights))])
+        return np.add.accumulate(weights, dtype=np.float64)[-1:]
     if weights is None:
         return np.bincount(show, minlength=n).astype(float)
     return np.bincount(show, weights=weights, minlength=n)  # (bincount reads any weights as floats)

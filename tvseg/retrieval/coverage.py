@@ -56,7 +56,7 @@ import pandas as pd
 
 from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
-from tvseg.exact import TICKS_PER_SECOND, above, ratio
+from tvseg.exact import _INT64_SAFE, MAX_SECONDS, TICKS_PER_SECOND, above, ratio
 from tvseg.metrics import compute
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.region import evaluated_pair
@@ -94,9 +94,13 @@ class Partners:
     def correct(self, gamma: float) -> np.ndarray:
         """Which segments are correct at ``gamma`` (coverage strictly above it), decided exactly
         (:func:`tvseg.exact.above`)."""
-        # 0 <= 2 |R n H| <= d(R) + d(H): the spans bound both sides
-        largest = int(np.maximum.reduce(self.span_ticks, initial=0))
-        verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, ratio(gamma), largest=largest)
+        # 0 <= 2 |R n H| <= d(R) + d(H): the spans bound both sides; they are scanned only when
+        # the bound on every span could overflow int64 with this gamma's fraction
+        largest = _LARGEST_SPAN
+        threshold = ratio(gamma)
+        if largest * max(threshold.numerator, threshold.denominator) >= _INT64_SAFE:
+            largest = int(np.maximum.reduce(self.span_ticks, initial=0))
+        verdict: np.ndarray = above(2 * self.overlap_ticks, self.span_ticks, threshold, largest=largest)
         return verdict
 
 
@@ -117,6 +121,9 @@ class Matching:
         return self.hypothesis.partner
 
 
+_LARGEST_SPAN = 4 * int(MAX_SECONDS) * TICKS_PER_SECOND
+"""A bound on the span of two segments in ticks (every time is within ``[-MAX_SECONDS, MAX_SECONDS]``)."""
+
 _SMALL = 256
 """Pairs up to which :func:`_best` sorts them rather than reading them as runs."""
 _INT64_MAX = np.iinfo(np.int64).max
@@ -129,12 +136,8 @@ def _best(
     with the largest overlap (then the shortest partner, then the first); overlaps and durations in
     integer microseconds, so ties are exact."""
     n = len(duration)
-    best_partner = np.empty(n, dtype=np.int64)
-    best_partner.fill(-1)
-    best_overlap = np.zeros(n, dtype=np.int64)
-    span = np.zeros(n, dtype=np.int64)
     if len(group) == 0:
-        return Partners(best_partner, best_overlap, span)
+        return Partners(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
     step = np.diff(group) if len(group) > _SMALL else None
     if step is not None and (step >= 0).all() and (np.diff(partner)[step == 0] > 0).all():
         # groups are contiguous runs, partners increasing within a run (as match() builds them):
@@ -152,10 +155,15 @@ def _best(
         order = np.lexsort((partner, partner_duration, -overlap, group))
         g = group[order]
         first = np.empty(len(g), dtype=bool)
-        first[:1] = True
+        first[0] = True
         np.not_equal(g[1:], g[:-1], out=first[1:])
         chosen = order[first]
+    if len(chosen) == n:  # every segment has a partner (chosen in group order): no scatter
+        return Partners(partner[chosen], overlap[chosen], duration + partner_duration[chosen])
     owner = group[chosen]
+    best_partner = np.full(n, -1, dtype=np.int64)
+    best_overlap = np.zeros(n, dtype=np.int64)
+    span = np.zeros(n, dtype=np.int64)
     best_partner[owner] = partner[chosen]
     best_overlap[owner] = overlap[chosen]
     span[owner] = duration[owner] + partner_duration[chosen]
