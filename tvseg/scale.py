@@ -482,25 +482,21 @@ class _Done:
 class SegmentFile:
     """One shard's segments and matching, written by the process that scored it
     (:func:`evaluate_files_spilled`): its shows are ``shows`` consecutive shows of the result from index
-    ``first``; ``untitled``: the systems whose titles the corpus does not score (the shard scored them)."""
+    ``first``."""
 
     path: str
     first: int
     shows: int
-    untitled: tuple[str, ...] = ()
 
     def load(self) -> dict[str, tuple[Any, Any]]:
         """System name -> ``(scores, has_output)``: its :class:`tvseg.retrieval.corpus.ShowScores` on the
-        shard (show indices local; titles dropped as the corpus decided) and its ``has_output`` (None: every
-        show)."""
+        shard (show indices local; scored with titles, which the reader drops where the corpus scores none:
+        :meth:`~tvseg.retrieval.corpus.ShowScores.without_titles`) and its ``has_output`` (None: every show)."""
         with open(self.path, "rb") as file:
             shows, systems = pickle.load(file)
         if len(shows) != self.shows:
             raise RuntimeError(f"{self.path}: {len(shows)} shows, not the shard's {self.shows}")
-        return {
-            name: (scores.without_titles() if name in self.untitled else scores, has_output)
-            for name, (scores, has_output) in systems.items()
-        }
+        return systems
 
 
 class SegmentsNotWritten(OSError):
@@ -700,7 +696,7 @@ def _evaluate_shards(
         for k, d in enumerate(done):
             spill = tasks[k].spill
             if d.facts.shows and spill is not None:
-                spilled.append(SegmentFile(spill, first, len(d.facts.shows), tuple(untitled)))
+                spilled.append(SegmentFile(spill, first, len(d.facts.shows)))
                 first += len(d.facts.shows)
     del done, opened  # reduce_shards takes each system's shards out of ``shards`` as it joins them
     return reduce_shards(shards, settings=settings, reference=reference, metadata=metadata(), **reduce)
