@@ -10,22 +10,23 @@ where it is worked on (this process, one shard after the other; a local process,
    files (:func:`evaluate_files`: ``tvseg evaluate``) the shard reads its own shows
    (:mod:`tvseg.readers.parts`, no file copied): a folder's files named after them, the bytes of an RTTM or
    CSV file sorted by show that hold them (found by bisection), any other file whole, keeping its shows.
-   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, whether
-   each side has a title, its warnings (of reading, and the notices);
+   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, the
+   systems' shows in common with the reference, its warnings (of reading, and the notices);
 2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
-   its sweep tallies and the warnings of the scoring kernels; without ``segments``, the segments and the
+   titles included, whether each side has a title, its sweep tallies and the warnings of the scoring
+   kernels; without ``segments``, the segments and the
    matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
    inputs at a time per process, and the components of the shows (about 1 KB a show and system); for the
    HTML report (:func:`evaluate_files_spilled`), they are first written to a file (:class:`SegmentFile`),
    which the report reads back one shard at a time.
 
-Here, when every shard is back, the corpus's decisions are taken from the facts: titles are scored when
-some reference segment and some hypothesis segment of the corpus has one (every shard is scored once, with
-titles: those of a system that the corpus scores without are dropped in the reduction, as if never
-scored); each system must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as :func:`tvseg.evaluate`
-reduces its one shard, and the warnings are given once, in one process's order (reading, notices,
-scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit, with its
-warnings (``tests/test_scale.py``).
+Here, when every shard is back, the corpus's decisions are taken: titles are scored when some reference
+segment and some hypothesis segment of the corpus has one (every shard is scored once, with titles: those
+of a system that the corpus scores without are dropped in the reduction, as if never scored); each system
+must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as
+:func:`tvseg.evaluate` reduces its one shard, and the warnings are given once, in one process's order
+(reading, notices, scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit,
+with its warnings (``tests/test_scale.py``).
 
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
