@@ -352,9 +352,9 @@ def test_files_scored_without_keeping_segments(corpus, in_shards, shards):
 @pytest.mark.parametrize("segments", [True, False])
 def test_titles_are_decided_by_the_corpus_not_by_a_shard(corpus, tmp_path, in_shards, segments, monkeypatch):
     # the reference titled in its first 100 shows only, as system a; b never: a shard of the second half
-    # has no title on either side, scored without titles, then again with them (the corpus scores a's
-    # titles); b's shards hold reference titles, scored with titles, then without (the corpus cannot score
-    # b's: b has none)
+    # has no title on either side, and the corpus scores a's titles there too; b's shards hold reference
+    # titles, which the corpus cannot score (b has none). Each shard is scored once, its titles kept or
+    # dropped as the corpus decides
     folder = tmp_path / "titles"
     (folder / "ref").mkdir(parents=True)
     for path in sorted((corpus["folder"] / "ref").iterdir()):
@@ -367,18 +367,18 @@ def test_titles_are_decided_by_the_corpus_not_by_a_shard(corpus, tmp_path, in_sh
     assert one[0].systems["a"].titles and not one[0].systems["b"].titles
     import tvseg.scale
 
-    process, again = tvseg.scale._process, []
+    process, scored = tvseg.scale._process, []
 
-    def counted(task, titles=None):
-        again.append(titles is not None)
-        return process(task, titles)
+    def counted(task):
+        scored.append(task.shows)
+        return process(task)
 
     monkeypatch.setattr(tvseg.scale, "_process", counted)
     many = in_shards(lambda: evaluate_files(files, shards=4, segments=segments, settings=corpus["settings"]))
     same_run(one, many, segments=segments)
-    # 4 shards a round (a.rttm ends with a show that sorts first: a second round reads it whole), then the
-    # two shards of the second half again
-    assert again.count(False) == 8 and again.count(True) == 2
+    # 4 shards a round (a.rttm ends with a show that sorts first: a second round reads it whole), no shard
+    # sent again for its titles
+    assert len(scored) == 8 and len(set(scored)) == 4
 
 
 def test_files_read_by_two_local_processes(corpus, in_shards):
@@ -653,3 +653,49 @@ def test_a_units_table_with_quotes_is_read_whole(corpus, tmp_path, monkeypatch):
     monkeypatch.setattr(tvseg.scale, "_plan", recording)
     same_run(one, recorded(lambda: evaluate_files(files, shards=4, segments=False, settings=settings)), segments=False)
     assert plans[-1] == {"units"}, plans
+
+
+def _untitled_in(folder, path, shows, out):
+    """``path`` (RTTM) with the title of each segment of ``shows`` replaced by <NA>, written to ``out``."""
+    lines = []
+    for line in path.read_text().splitlines(keepends=True):
+        fields = line.split(" ")
+        if fields[1] in shows:
+            fields[7] = "<NA>"
+        lines.append(" ".join(fields))
+    out.write_text("".join(lines))
+    return out
+
+
+@pytest.mark.parametrize("chunk_shows", [1, 10, [25, 15], 40])
+def test_titles_on_one_side_per_shard_are_scored_as_the_whole_corpus(corpus, tmp_path, chunk_shows):
+    # 40 shows: the reference untitled in shows 0-9, system a in shows 10-19 (b everywhere): with
+    # chunk_shows 1 or 10 the first shards hold a title on one side only, yet the corpus scores a's titles
+    # (both sides have some, in shows 20-39 together), not b's. Every value of the shards' run is the whole run's, from
+    # tvseg.evaluate on the same inputs (one shard: chunk_shows=40), the per-show components and the
+    # per-segment title verdicts included
+    shows = sorted(corpus["reference"])[:40]
+    off_ref, off_a = set(shows[:10]), set(shows[10:20])
+    folder = corpus["folder"]
+    text = "".join((folder / "ref" / f"{show}.rttm").read_text() for show in shows)
+    (tmp_path / "ref_all.rttm").write_text(text)
+    reference = tvseg.read_segments(_untitled_in(folder, tmp_path / "ref_all.rttm", off_ref, tmp_path / "ref.rttm"))
+    a = tvseg.read_segments(_untitled_in(folder, folder / "a.rttm", off_a, tmp_path / "a.rttm")).select(shows)
+    hypotheses = {"a": a, "b": corpus["hypotheses"]["b"].select([s for s in shows if s in corpus["hypotheses"]["b"]])}
+    settings = tvseg.Settings(bootstrap=50)
+    one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, settings=settings))
+    many, many_caught = recorded(
+        lambda: evaluate_sharded(reference, hypotheses, settings=settings, chunk_shows=chunk_shows)
+    )
+    assert one.systems["a"].titles and not one.systems["b"].titles
+    assert one.to_json()["systems"]["a"]["corpus"]["title_f1"] > 0
+    assert one.systems["a"].shows["title_f1"].iloc[:20].fillna(0).eq(0).all()
+    assert json.dumps(many.to_json()) == json.dumps(one.to_json())
+    assert many_caught == one_caught
+    for name, sr in one.systems.items():
+        other = many.systems[name]
+        pd.testing.assert_frame_equal(other.scores.components, sr.scores.components, check_exact=True)
+        pd.testing.assert_frame_equal(other.shows, sr.shows, check_exact=True)
+        for verdict in ("reference_title_correct", "hypothesis_title_correct", "reference_title_f1"):
+            got, want = getattr(other.scores, verdict), getattr(sr.scores, verdict)
+            assert (got is None and want is None) or np.array_equal(got, want)

@@ -68,7 +68,6 @@ from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, grou
 from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
-from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings, check_settings
 from tvseg.significance import paired_bootstrap, policy
 from tvseg.terminal import printable
@@ -373,7 +372,8 @@ class SystemShard:
         What the curves need of the shard (None: the hypothesis has no scores).
     titled : (bool, bool) or None
         Whether some segment of the shard's reference, and of the system's hypothesis, has a title: what
-        decides whether a corpus of several runs scores titles (:mod:`tvseg.merging`); None: not known.
+        decides whether a corpus of several shards (:mod:`tvseg.scale`) or runs (:mod:`tvseg.merging`)
+        scores titles; None: not known.
     disjoint : bool, default True
         False: the system's segments overlap (:attr:`tvseg.preparation.Prepared.overlapping`): it lacks the
         trait :data:`tvseg.metrics.DISJOINT`, and was scored without units, sweeps nor boundary scores.
@@ -394,8 +394,8 @@ class SystemShard:
         return replace(self, scores=ShowComponents(list(s.shows), s.components, s.titles))
 
     def without_titles(self) -> SystemShard:
-        """The shard as scored without titles (its title components dropped): a shard scored with
-        titles that the corpus then scores without (:mod:`tvseg.scale`)."""
+        """The shard as scored without titles (its title and captioning components dropped): a shard
+        scored with titles that the corpus then scores without (:mod:`tvseg.scale`)."""
         s = self.scores
         if isinstance(s, ShowScores):
             return replace(self, scores=s.without_titles())
@@ -419,7 +419,9 @@ def score_shard(
         As in :func:`evaluate`.
     titles : dict, optional
         System name -> whether its titles are scored (default: decided on these shows, as
-        :func:`tvseg.retrieval.corpus.score_shows` does); a shard of a corpus gets the corpus's decision.
+        :func:`tvseg.retrieval.corpus.score_shows` does). A shard of a corpus is scored with them
+        (:mod:`tvseg.scale`): the corpus's decision, taken from every shard's :attr:`SystemShard.titled`,
+        keeps them or drops them (:meth:`SystemShard.without_titles`).
 
     Returns
     -------
@@ -436,7 +438,6 @@ def score_shard(
         minimum=1 if bars_enabled(len(shows), SCORING_BAR_SHOWS) else len(p.systems) + 1,
     )
     captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics (Java)
-    ref_titled = any(map(has_title, ref.label))
     for name, hyp in systems:
         disjoint = name not in p.overlapping  # segments that overlap: the kernels that hold for any intervals
         scores = score_shows(
@@ -478,7 +479,7 @@ def score_shard(
             units=units,
             has_output=p.has_output.get(name),
             confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs) if disjoint else None,
-            titled=(ref_titled, any(map(has_title, hyp.label))),
+            titled=(bool(scores.titled[0].any()), bool(scores.titled[1].any())),
             disjoint=disjoint,
         )
     return out

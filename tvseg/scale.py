@@ -10,23 +10,23 @@ where it is worked on (this process, one shard after the other; a local process,
    files (:func:`evaluate_files`: ``tvseg evaluate``) the shard reads its own shows
    (:mod:`tvseg.readers.parts`, no file copied): a folder's files named after them, the bytes of an RTTM or
    CSV file sorted by show that hold them (found by bisection), any other file whole, keeping its shows.
-   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, whether
-   each side has a title, its warnings (of reading, and the notices);
+   From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, the
+   systems' shows in common with the reference, its warnings (of reading, and the notices);
 2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
-   its sweep tallies and the warnings of the scoring kernels; without ``segments``, the segments and the
+   titles included, whether each side has a title, its sweep tallies and the warnings of the scoring
+   kernels; without ``segments``, the segments and the
    matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
    inputs at a time per process, and the components of the shows (about 1 KB a show and system); for the
    HTML report (:func:`evaluate_files_spilled`), they are first written to a file (:class:`SegmentFile`),
    which the report reads back one shard at a time.
 
-Here, when every shard is back, the corpus's decisions are taken from the facts: titles are scored when
-some reference segment and some hypothesis segment of the corpus has one (a shard is first scored with
-titles when it has one on either side: one that the corpus scores without drops its title components, one
-scored without that the corpus scores with is sent again); each system must share a show with the
-reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as :func:`tvseg.evaluate`
-reduces its one shard, and the warnings are given once, in one process's order (reading, notices,
-scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit, with its
-warnings (``tests/test_scale.py``).
+Here, when every shard is back, the corpus's decisions are taken: titles are scored when some reference
+segment and some hypothesis segment of the corpus has one (every shard is scored once, with titles: those
+of a system that the corpus scores without are dropped in the reduction, as if never scored); each system
+must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as
+:func:`tvseg.evaluate` reduces its one shard, and the warnings are given once, in one process's order
+(reading, notices, scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit,
+with its warnings (``tests/test_scale.py``).
 
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
@@ -45,7 +45,6 @@ import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -62,7 +61,6 @@ from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
 from tvseg.retrieval.sweeps import TOLERANCES
-from tvseg.retrieval.titles import has_title
 from tvseg.settings import Settings
 
 __all__ = [
@@ -377,7 +375,6 @@ class _Facts:
 
     shows: list
     settings: Settings | None
-    titled: dict  # system -> (some reference title, some hypothesis title)
     common: dict  # system -> its shows in the shard's range that the reference has
     notices: list  # tvseg.preparation.Notice
     reading: list  # (role index, category, message): the warnings of reading
@@ -400,7 +397,7 @@ def _open(task: _Task) -> _Opened | None:
     try:
         inputs, reading = (task.inputs, []) if task.files is None else _load_files(task)
         if inputs is None:  # reading: the inputs whose parts do not fit the cut
-            return _Opened(_Facts([], None, {}, {}, [], [], misfit=tuple(reading)))
+            return _Opened(_Facts([], None, {}, [], [], misfit=tuple(reading)))
         reference, hypotheses, units = inputs["reference"], inputs["hypotheses"], inputs["units"]
         shows = sorted(reference)
         notices = extra_shows("units", shows, units) if units is not None else []
@@ -408,7 +405,7 @@ def _open(task: _Task) -> _Opened | None:
             notices += extra_shows(name, shows, hypothesis)
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
         if not shows:
-            return _Opened(_Facts([], None, {}, common, notices, reading))
+            return _Opened(_Facts([], None, common, notices, reading))
         p = prepare(
             reference,
             {name: _cut(h, shows) for name, h in hypotheses.items()},
@@ -422,9 +419,7 @@ def _open(task: _Task) -> _Opened | None:
         )
     except (InputError, UsageError):
         return None
-    ref_titled = any(map(has_title, p.reference_segments.label))
-    titled = {name: (ref_titled, any(map(has_title, hyp.label))) for name, hyp in p.systems.items()}
-    facts = _Facts(shows, p.settings, titled, common, notices + p.notices, reading)
+    facts = _Facts(shows, p.settings, common, notices + p.notices, reading)
     keep = task.files is None and task.uem is not None
     return _Opened(facts, p, task.options["sweep_tolerances"], keep_reference=keep)
 
@@ -455,16 +450,17 @@ def _load_files(task: _Task):
     return (None, misfit) if misfit else (files.sides(read), reading)
 
 
-def _score(opened: _Opened, titles: Mapping[str, bool]):
-    """Step 2 of a shard (where it was opened): every system's components, the reference as prepared when
-    the result keeps it (annotations cropped to a UEM), and the warnings of the scoring kernels as
-    ``(category, message)`` (None: an error a user can fix)."""
+def _score(opened: _Opened):
+    """Step 2 of a shard (where it was opened): every system's components, with titles whatever the shard
+    holds (the corpus decides whether they are kept), the reference as prepared when the result keeps it
+    (annotations cropped to a UEM), and the warnings of the scoring kernels as ``(category, message)``
+    (None: an error a user can fix)."""
     p = opened.prepared
     assert p is not None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            systems = score_shard(p, sweep_tolerances=opened.sweep_tolerances, titles=titles)
+            systems = score_shard(p, sweep_tolerances=opened.sweep_tolerances, titles=dict.fromkeys(p.systems, True))
     except (InputError, UsageError):
         return None
     given = [(w.category, str(w.message)) for w in caught]
@@ -474,39 +470,34 @@ def _score(opened: _Opened, titles: Mapping[str, bool]):
 @dataclass(frozen=True, eq=False)
 class _Done:
     """A shard opened and scored where it was sent: what comes back. ``systems``: name ->
-    :class:`~tvseg.evaluation.SystemShard` (None when the shard has no show); ``titles``: name ->
-    whether its titles were scored; ``reference``, ``given``: as :func:`_score` returns them."""
+    :class:`~tvseg.evaluation.SystemShard` (None when the shard has no show); ``reference``, ``given``: as
+    :func:`_score` returns them."""
 
     facts: _Facts
     systems: dict | None = None
     reference: Any = None
     given: list = field(default_factory=list)
-    titles: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SegmentFile:
     """One shard's segments and matching, written by the process that scored it
     (:func:`evaluate_files_spilled`): its shows are ``shows`` consecutive shows of the result from index
-    ``first``; ``untitled``: the systems whose titles the shard scored and the corpus does not."""
+    ``first``."""
 
     path: str
     first: int
     shows: int
-    untitled: tuple[str, ...] = ()
 
     def load(self) -> dict[str, tuple[Any, Any]]:
         """System name -> ``(scores, has_output)``: its :class:`tvseg.retrieval.corpus.ShowScores` on the
-        shard (show indices local; titles dropped as the corpus decided) and its ``has_output`` (None: every
-        show)."""
+        shard (show indices local; scored with titles, which the reader drops where the corpus scores none:
+        :meth:`~tvseg.retrieval.corpus.ShowScores.without_titles`) and its ``has_output`` (None: every show)."""
         with open(self.path, "rb") as file:
             shows, systems = pickle.load(file)
         if len(shows) != self.shows:
             raise RuntimeError(f"{self.path}: {len(shows)} shows, not the shard's {self.shows}")
-        return {
-            name: (scores.without_titles() if name in self.untitled else scores, has_output)
-            for name, (scores, has_output) in systems.items()
-        }
+        return systems
 
 
 class SegmentsNotWritten(OSError):
@@ -525,12 +516,9 @@ def _write_segments(path: str, shows: list, systems: Mapping[str, Any]) -> None:
         raise SegmentsNotWritten(error.errno, error.strerror or str(error), path) from None
 
 
-def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | None:
+def _process(task: _Task) -> _Done | None:
     """A shard's two steps where it is sent (None: an error a user can fix, raised again by one
-    process). ``titles``: name -> whether titles are scored; by default, when the shard has a title on
-    either side (the corpus's decision is taken when every shard is back: a shard scored with titles
-    that the corpus scores without drops them, one scored without that the corpus scores with is
-    scored again)."""
+    process)."""
     with _working_folder(task.folder):
         opened = _open(task)
     if opened is None:
@@ -538,8 +526,7 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
     facts = opened.facts
     if not facts.shows:
         return _Done(facts)
-    asked = dict(titles) if titles is not None else {n: ref or hyp for n, (ref, hyp) in facts.titled.items()}
-    scored = _score(opened, asked)
+    scored = _score(opened)
     if scored is None:
         return None
     systems, reference, given = scored
@@ -549,7 +536,7 @@ def _process(task: _Task, titles: Mapping[str, bool] | None = None) -> _Done | N
         systems = {name: shard.lean() for name, shard in systems.items()}
         del opened, scored
         _give_back_memory()
-    return _Done(facts, systems, reference, given, asked)
+    return _Done(facts, systems, reference, given)
 
 
 @contextmanager
@@ -689,18 +676,8 @@ def _evaluate_shards(
     # no reference show, or a system with no show of the reference
     if not opened or any(not sum(d.facts.common[name] for d in done) for name in systems):
         return _ONE_PROCESS
-    titles = {
-        n: any(d.facts.titled[n][0] for d in opened) and any(d.facts.titled[n][1] for d in opened) for n in systems
-    }
-    again = [k for k, d in enumerate(done) if d.facts.shows and any(titles[n] and not d.titles[n] for n in systems)]
-    if again:  # scored without titles that the corpus scores: scored again with them
-        redone = runner.map(partial(_process, titles=titles), [tasks[k] for k in again])
-        if None in redone:
-            return _ONE_PROCESS
-        for k, d in zip(again, redone):
-            done[k] = d
-        del redone
-        opened = [d for d in done if d.facts.shows]
+    # titles when some reference segment and some hypothesis segment of the corpus has one (SystemShard.titled)
+    untitled = [n for n in systems if not all(any(d.systems[n].titled[k] for d in opened) for k in (0, 1))]
     # a file read whole by every shard warns in each: once here
     for _, category, message in dict.fromkeys(
         sorted(reading + [r for d in done for r in d.facts.reading], key=itemgetter(0))
@@ -713,17 +690,14 @@ def _evaluate_shards(
         reference = {name: a for d in opened for name, a in d.reference.items()}
     else:
         reference = kept([name for d in opened for name in d.facts.shows])
-    shards = [
-        {n: s.without_titles() if d.titles[n] and not titles[n] else s for n, s in d.systems.items()} for d in opened
-    ]
+    shards = [{n: s.without_titles() if n in untitled else s for n, s in d.systems.items()} for d in opened]
     settings = opened[0].facts.settings
     if spilled is not None:
         first = 0
         for k, d in enumerate(done):
             spill = tasks[k].spill
             if d.facts.shows and spill is not None:
-                untitled = tuple(n for n in systems if d.titles[n] and not titles[n])
-                spilled.append(SegmentFile(spill, first, len(d.facts.shows), untitled))
+                spilled.append(SegmentFile(spill, first, len(d.facts.shows)))
                 first += len(d.facts.shows)
     del done, opened  # reduce_shards takes each system's shards out of ``shards`` as it joins them
     return reduce_shards(shards, settings=settings, reference=reference, metadata=metadata(), **reduce)

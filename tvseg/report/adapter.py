@@ -466,6 +466,7 @@ class ShardedPages:
             for name in names:
                 scores, has_output = loaded.pop(name)
                 sr = result.systems[name]
+                scores = scores if sr.titles else scores.without_titles()  # (every shard is scored with titles)
                 named.append((name, _ShardSystem(scores, has_output, sr.shows.iloc[first : first + n], shows, result)))
             del loaded
             arrays = _Arrays(named, shows)

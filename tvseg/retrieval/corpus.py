@@ -52,7 +52,7 @@ import pandas as pd
 from tvseg.columns import Segments
 from tvseg.exact import tick
 from tvseg.retrieval.boundaries import extract, regions
-from tvseg.retrieval.captioning import captioning_kernel
+from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS, captioning_kernel
 from tvseg.retrieval.chapter_llama import chapter_llama_kernel
 from tvseg.retrieval.chapters import chapter_count_kernel, chapter_kernel, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
@@ -203,12 +203,19 @@ class ShowScores:
         return any(map(has_title, self.reference.label)) and any(map(has_title, self.hypothesis.label))
 
     @cached_property
+    def titled(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(reference, hypothesis)``: whether each segment has a title (:func:`has_title`)."""
+        return _titled(self.reference.label), _titled(self.hypothesis.label)
+
+    @cached_property
     def title_verdicts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """Per segment, when titles are scored: the reference's and the hypothesis's title correct, the
         reference's title-word F1 and ROUGE-L F with its partner's title."""
         if not self.titles:
             return None
         m, (ok_r, ok_h) = self.matching, self.correct
+        if not (self.titled[0].any() and self.titled[1].any()):  # every pair has a side without a title
+            return np.zeros(len(ok_r), bool), np.zeros(len(ok_h), bool), np.zeros(len(ok_r)), np.zeros(len(ok_r))
         reference, hypothesis = self.reference, self.hypothesis
         partner_r = np.where(m.reference_partner >= 0, m.reference_partner, 0)
         partner_h = np.where(m.hypothesis_partner >= 0, m.hypothesis_partner, 0)
@@ -246,10 +253,18 @@ class ShowScores:
         return out
 
 
+def _titled(labels) -> np.ndarray:
+    """Whether each label is a title; a side without one (most often a few distinct labels) told at once."""
+    if not any(map(has_title, pd.unique(np.asarray(labels, dtype=object)))):
+        return np.zeros(len(labels), dtype=bool)
+    return np.fromiter(map(has_title, labels), dtype=bool, count=len(labels))
+
+
 def without_title_components(components: pd.DataFrame) -> pd.DataFrame:
-    """A components table without :data:`TITLE_COMPONENTS`, built as :meth:`ShowScores.components` is
-    (from a dict of columns: the same memory layout, so that its sums add in the same order)."""
-    kept = [c for c in components.columns if c not in TITLE_COMPONENTS]
+    """A components table without :data:`TITLE_COMPONENTS` nor the captioning components (made only with
+    titles), built as :meth:`ShowScores.components` is (from a dict of columns: the same memory layout, so
+    that its sums add in the same order)."""
+    kept = [c for c in components.columns if c not in TITLE_COMPONENTS and c not in CAPTIONING_COMPONENTS]
     return pd.DataFrame({c: components[c].to_numpy() for c in kept}, index=components.index)
 
 
@@ -320,7 +335,7 @@ def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
     t_ok_r, t_ok_h, f1_r, rouge_r = verdicts
     reference, hypothesis, n = pair.reference, pair.hypothesis, pair.n
     ok_r, _ = pair.correct
-    titled_r = np.fromiter(map(has_title, reference.label), dtype=bool, count=len(reference))
+    titled_r, titled_h = pair.titled
     comp = {
         "n_untitled_reference": _sum(reference.show, ~titled_r, n),
         "n_correct_titled_reference": _sum(reference.show, ok_r & titled_r, n),
@@ -329,6 +344,11 @@ def title_components(pair: ShowScores) -> dict[str, np.ndarray]:
         "title_correct_hypothesis": _sum(hypothesis.show, t_ok_h, n),
         "title_rougeL_sum": _sum(reference.show, rouge_r, n),
     }
+    if not (titled_r.any() and titled_h.any()):  # a side without a title: no list nor chapter to compare
+        comp["title_list_n_shows"] = (np.bincount(reference.show, weights=titled_r, minlength=n) > 0).astype(float)
+        comp["title_list_rougeL_sum"] = np.zeros(n)
+        comp.update({key: np.zeros(n) for key in TITLE_COMPONENTS[8:]})
+        return comp
     comp["title_list_n_shows"], comp["title_list_rougeL_sum"] = _title_lists(
         reference, hypothesis, n, pair.title_stemmer
     )
