@@ -136,13 +136,17 @@ def sign_flip_p_value(differences: np.ndarray, observed: float) -> float:
     return float(np.sum(np.abs(d) >= abs(observed) - margin) / len(d))
 
 
-def resampled_sums(matrices: list[np.ndarray], *, resamples: int, seed: int, block: int | None = None) -> list:
+def resampled_sums(
+    matrices: list[np.ndarray | pd.DataFrame], *, resamples: int, seed: int, block: int | None = None
+) -> list:
     """Each matrix's column sums over every bootstrap resample of its rows (the shows), the same draws for all.
 
     Parameters
     ----------
-    matrices : list of numpy.ndarray
-        ``(shows, columns)`` arrays, the same shows in the same order.
+    matrices : list of numpy.ndarray or pandas.DataFrame
+        ``(shows, columns)`` tables, the same shows in the same order. One at a time is made a float array
+        and resampled (the draws made again for each, from ``seed``): a corpus's copies of its tables are
+        not held at once.
     resamples, seed : int
         The resamples drawn from ``numpy.random.default_rng(seed)``: each draws as many shows as there are,
         with replacement.
@@ -157,15 +161,23 @@ def resampled_sums(matrices: list[np.ndarray], *, resamples: int, seed: int, blo
         ``(resamples, columns)`` per matrix: :math:`w_b^\\top C`, :math:`w_b` how often each show was drawn.
     """
     n = len(matrices[0])
-    rng = np.random.default_rng(seed)
     block = block or max(1, min(200, BLOCK_DRAWS // max(n, 1)))
-    sums = [np.empty((resamples, m.shape[1])) for m in matrices]
-    for done in range(0, resamples, block):
-        size = min(block, resamples - done)
-        drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-        weights = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(float)
-        for total, matrix in zip(sums, matrices):
+    sums = []
+    for table in matrices:
+        matrix = table.to_numpy(float) if isinstance(table, pd.DataFrame) else np.asarray(table, dtype=float)
+        rng = np.random.default_rng(seed)
+        total = np.empty((resamples, matrix.shape[1]))
+        for done in range(0, resamples, block):
+            size = min(block, resamples - done)
+            drawn = rng.integers(0, n, size=(size, n))
+            drawn += (np.arange(size) * n)[:, None]
+            counts = np.bincount(drawn.ravel(), minlength=size * n)
+            del drawn
+            weights = counts.reshape(size, n).astype(float)
+            del counts
             total[done : done + size] = weights @ matrix
+        sums.append(total)
+        del matrix
     return sums
 
 
@@ -294,9 +306,7 @@ def paired_bootstrap(
     extra = extra or {}
     tables = {name: [components[name]] + ([extra[name][0]] if name in extra else []) for name in names}
     flat = [(name, table) for name in names for table in tables[name]]
-    resampled = resampled_sums(
-        [table.to_numpy(float) for _, table in flat], resamples=resamples, seed=seed, block=block
-    )
+    resampled = resampled_sums([table for _, table in flat], resamples=resamples, seed=seed, block=block)
     drawn = iter(resampled)
     sums = {name: [next(drawn) for _ in tables[name]] for name in names}
     samples = {
