@@ -65,7 +65,7 @@ from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_compon
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.grounding import GROUNDING_COMPONENTS
 from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
-from tvseg.retrieval.shards import join_frames, join_scores
+from tvseg.retrieval.shards import give_back_memory, join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings, check_settings
@@ -524,6 +524,7 @@ def reduce_shards(
     (:func:`tvseg.undefined_values.warn_undefined_values`).
     """
     systems, unit_tables, unit_scored, allowed = {}, {}, {}, {}
+    reference_durations: np.ndarray | None = None
     firsts = np.cumsum([0] + [len(next(iter(shard.values())).scores.shows) for shard in shards[:-1]]).tolist()
     for name in list(shards[0]):
         # the system's shards are taken out of ``shards`` as they are joined: their memory goes with them
@@ -538,6 +539,12 @@ def reduce_shards(
             joined = join_frames([part.components for part in parts])
             scores = ShowComponents([s for part in parts for s in part.shows], joined, titles.pop())
         tallies = join_tallies([system.tallies for system in own])
+        held, joined_durations = reference_durations, tallies.reference_duration
+        if held is not None and held.dtype == joined_durations.dtype and np.array_equal(held, joined_durations):
+            # every system's reference segments are the same: their durations (ticks / 10**6, never NaN nor -0.0)
+            # are held once
+            tallies = tallies._replace(reference_duration=held)
+        reference_durations = tallies.reference_duration
         has_output = np.concatenate(
             [
                 np.ones(len(system.scores.shows), dtype=bool) if system.has_output is None else system.has_output
@@ -611,6 +618,10 @@ def reduce_shards(
         )
         allowed[name] = {m.key for m in eligible(traits)}
         systems[name] = _restricted(systems[name], allowed[name], time=TIME in traits)
+        del scores, per_show, tallies
+        # what joining the system's shards freed, returned before the next system's (and the bootstrap's)
+        # arrays are made: they would not all fit in its holes, and the process would grow
+        give_back_memory()
     intervals, pairwise = paired_bootstrap(
         {n: s.scores.components for n, s in systems.items()},
         resamples=settings.bootstrap,
@@ -620,6 +631,7 @@ def reduce_shards(
         extra=unit_tables,
     )
     intervals = {n: {k: v for k, v in m.items() if k in allowed[n]} for n, m in intervals.items()}
+    give_back_memory()
     pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]

@@ -60,6 +60,7 @@ from tvseg.output import encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
+from tvseg.retrieval.shards import give_back_memory
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.settings import Settings
 
@@ -535,7 +536,7 @@ def _process(task: _Task) -> _Done | None:
     if not task.segments or task.spill is not None:
         systems = {name: shard.lean() for name, shard in systems.items()}
         del opened, scored
-        _give_back_memory()
+        give_back_memory()
     return _Done(facts, systems, reference, given)
 
 
@@ -628,28 +629,6 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
             indexed[role] = (show_spans(path, lines), lines)
             cut[role] = span_pieces(indexed[role][0], lines, edges)
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
-
-
-# ------------------------------------------------------------------------------------- a shard's memory
-
-
-def _give_back_memory() -> None:
-    """Return the memory a shard freed to the system (glibc keeps freed heap memory for reuse; the next
-    shard's arrays then land elsewhere, and a process that streams many shards grows): the resident memory
-    is then what is held, the shards' components."""
-    global _TRIM
-    if _TRIM is None:
-        import ctypes
-        import ctypes.util
-
-        name = ctypes.util.find_library("c") if os.name == "posix" else None
-        library = ctypes.CDLL(name) if name else None
-        _TRIM = getattr(library, "malloc_trim", False) or False
-    if _TRIM:
-        _TRIM(0)
-
-
-_TRIM: Any = None
 
 
 # ----------------------------------------------------------------------------------------- the parent

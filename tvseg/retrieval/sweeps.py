@@ -93,12 +93,15 @@ def join_tallies(parts: Sequence[SweepTallies]) -> SweepTallies:
 
 def _correct_counts(key: np.ndarray, duration: np.ndarray, gammas: list[Fraction], scale: int):
     """Number and summed duration of the segments of one side correct at each gamma, decided exactly."""
+    n = len(key)
     order = np.argsort(key, kind="stable")
-    key, dur = key[order], duration[order]
     # correct at g = numerator / scale exactly when numerator <= key
-    first = np.searchsorted(key, [g.numerator * (scale // g.denominator) for g in gammas], side="left")
-    tail = np.concatenate([np.cumsum(dur[::-1])[::-1], [0.0]])
-    return len(key) - first, tail[first]
+    first = np.searchsorted(key[order], [g.numerator * (scale // g.denominator) for g in gammas], side="left")
+    dur = duration[order]
+    del order  # freed before the sum: fewer arrays of the corpus's segments held at once
+    tail = np.cumsum(dur[::-1])[::-1]  # tail[i]: the durations from i on, summed from the last
+    del dur
+    return n - first, np.append(tail, 0.0)[first]
 
 
 def gamma_sweep(tallies: SweepTallies, gammas=GAMMAS) -> pd.DataFrame:
