@@ -24,7 +24,7 @@ from tvseg.errors import TvsegWarning
 from tvseg.report.adapter import ResultPages
 from tvseg.report.render import render_index
 from tvseg.report.summary import sentences, summary_sentences
-from tvseg.significance import holm, paired_bootstrap
+from tvseg.significance import holm, paired_bootstrap, resampled_sums
 
 # --- helpers ------------------------------------------------------------------------------------
 
@@ -391,3 +391,21 @@ def test_many_shows_use_the_bootstrap_and_say_so():
     assert summary_sentences(result)[-1].startswith("Paired bootstrap over the 15 shows: the difference is significant")
     page = render_index(ResultPages(result, date="2000-01-01"))
     assert "Paired bootstrap over the 15 shows (200 resamples)" in page and "resampling the 15 shows)" in page
+
+
+def test_every_table_is_resampled_with_the_same_draws():
+    # Each table (a DataFrame of integers, an array of floats) is made a float array and resampled on its
+    # own, the draws made again from the seed: every table's resample b sums the rows drawn in row b of
+    # numpy.random.default_rng(7).integers(0, 5, size=(6, 5)) (one block: 6 resamples of 5 shows), summed
+    # here by hand, row by row. The values are small integers and binary fractions: every sum is exact.
+    counts = pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [10, 0, 0, 0, 1]})
+    durations = np.array([[0.5], [0.25], [1.0], [2.0], [0.125]])
+    drawn = np.random.default_rng(7).integers(0, 5, size=(6, 5))
+    expected_counts = [[sum(int(counts[c][i]) for i in row) for c in counts] for row in drawn]
+    expected_durations = [[sum(float(durations[i, 0]) for i in row)] for row in drawn]
+    got_counts, got_durations = resampled_sums([counts, durations], resamples=6, seed=7)
+    assert got_counts.tolist() == expected_counts
+    assert got_durations.tolist() == expected_durations
+    # drawn in blocks of 4 and 2 resamples: the same stream of the generator, the same sums
+    again = resampled_sums([counts, durations], resamples=6, seed=7, block=4)
+    assert again[0].tolist() == expected_counts and again[1].tolist() == expected_durations

@@ -581,6 +581,7 @@ def reduce_shards(
             disjoint=disjoint,
         )
         del unit_parts, shard_parts
+        give_back_memory()  # the shards' parts, joined: freed before the sweeps and tables of the corpus
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
