@@ -558,6 +558,7 @@ def reduce_shards(
         known = [t for t in titled if t is not None]
         disjoint = all(system.disjoint for system in own)
         del own, parts
+        give_back_memory()  # the shards' tables, joined
         shows = scores.shows
         per_show = metric_table(scores.components, titles=scores.titles)
         corpus = corpus_metrics(scores.components, titles=scores.titles)
@@ -581,7 +582,7 @@ def reduce_shards(
             disjoint=disjoint,
         )
         del unit_parts, shard_parts
-        give_back_memory()  # the shards' parts, joined: freed before the sweeps and tables of the corpus
+        give_back_memory()  # the shards' unit and curve parts, joined: freed before the sweeps and tables
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
