@@ -115,8 +115,19 @@ class _Deferred:
             self.value, self.ran = self.function(*self.args), True
         return self.value
 
-    def cancel(self) -> bool:
-        return True
+
+def _in_order(futures: Sequence, stop, each, *, cancel: Callable = lambda rest: None) -> list:
+    """The results of ``futures`` in order, up to the first that ``stop`` holds of (those after it cancelled)."""
+    out: list = []
+    for k, future in enumerate(futures):
+        out.append(future.result())
+        getattr(future, "release", lambda: None)()  # a Dask future: the worker keeps nothing
+        if each is not None:
+            each(out[-1])
+        if stop is not None and stop(out[-1]):
+            cancel(futures[k + 1 :])
+            break
+    return out
 
 
 class Local:
@@ -161,28 +172,19 @@ class Local:
 
     def gather(self, futures: Sequence, *, stop: Callable[[Any], bool] | None = None, each=None) -> list:
         """The results of ``futures`` in order (see the module docstring for ``stop`` and ``each``)."""
-        out: list = []
         if self.pool is None:
-            for future in futures:
-                out.append(future.result())
-                if each is not None:
-                    each(out[-1])
-                if stop is not None and stop(out[-1]):
-                    break
-            return out
+            return _in_order(futures, stop, each)
         pending = set(futures)
-        for k, future in enumerate(futures):
+        for future in futures:
             while future in pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for done in finished if each is not None else ():
                     if not done.cancelled() and done.exception() is None:
                         each(done.result())
-            out.append(future.result())
-            if stop is not None and stop(out[-1]):
-                for rest in futures[k + 1 :]:
-                    rest.cancel()
+            value = future.result()  # (the first error in the tasks' order raised as soon as its task ends)
+            if stop is not None and stop(value):
                 break
-        return out
+        return _in_order(futures, stop, None, cancel=lambda rest: [f.cancel() for f in rest])
 
     def map(self, function: Callable, items: Iterable, *, stop=None, each=None) -> list:
         """``function(item)`` of each item, gathered (:meth:`gather`)."""
@@ -225,16 +227,7 @@ class Dask:
     def gather(self, futures: Sequence, *, stop=None, each=None) -> list:
         """As :meth:`Local.gather`; each future released once back (the workers keep nothing), ``each``
         called in order."""
-        out: list = []
-        for k, future in enumerate(futures):
-            out.append(future.result())
-            future.release()
-            if each is not None:
-                each(out[-1])
-            if stop is not None and stop(out[-1]):
-                self.client.cancel(futures[k + 1 :])
-                break
-        return out
+        return _in_order(futures, stop, each, cancel=self.client.cancel)
 
     def map(self, function: Callable, items: Iterable, *, stop=None, each=None) -> list:
         """As :meth:`Local.map`."""

@@ -46,9 +46,14 @@ def iterate(
     total = len(items) if total is None and hasattr(items, "__len__") else total  # type: ignore[arg-type]
     if total is None or not enabled(total, minimum):
         return items
+    bar: Iterable[_T] = _tqdm(items, total=total, desc=desc, unit=unit)
+    return bar
+
+
+def _tqdm(items: Iterable[Any] | None, *, total: int, desc: str, unit: str) -> Any:
     from tqdm import tqdm
 
-    bar: Iterable[_T] = tqdm(
+    return tqdm(
         items,
         desc=f"tvseg: {printable(desc)}",
         total=total,
@@ -57,7 +62,6 @@ def iterate(
         leave=False,
         dynamic_ncols=True,
     )
-    return bar
 
 
 class Bar:
@@ -69,16 +73,7 @@ class Bar:
         show = enabled(total, minimum) if enabled_now is None else enabled_now
         self._bar: Any = None  # a tqdm bar (tqdm has no type information)
         if show:
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=total,
-                desc=f"tvseg: {printable(desc)}",
-                unit=unit,
-                file=sys.stderr,
-                leave=False,
-                dynamic_ncols=True,
-            )
+            self._bar = _tqdm(None, total=total, desc=desc, unit=unit)
 
     def update(self, n: int = 1) -> None:
         if self._bar is not None:

@@ -43,7 +43,7 @@ import os
 import pickle
 import warnings
 from collections.abc import Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import chdir
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
@@ -520,7 +520,7 @@ def _write_segments(path: str, shows: list, systems: Mapping[str, Any]) -> None:
 def _process(task: _Task) -> _Done | None:
     """A shard's two steps where it is sent (None: an error a user can fix, raised again by one
     process)."""
-    with _working_folder(task.folder):
+    with chdir(task.folder):  # relative paths read from the parent's working folder (a Dask worker's is its own)
         opened = _open(task)
     if opened is None:
         return None
@@ -538,21 +538,6 @@ def _process(task: _Task) -> _Done | None:
         del opened, scored
         give_back_memory()
     return _Done(facts, systems, reference, given)
-
-
-@contextmanager
-def _working_folder(folder: str):
-    """Within the block, relative paths are read from ``folder`` (the parent's working folder: a Dask
-    worker started elsewhere reads the files the command names)."""
-    here = os.getcwd()
-    if here == folder:
-        yield
-        return
-    os.chdir(folder)
-    try:
-        yield
-    finally:
-        os.chdir(here)
 
 
 def _cut(mapping, names):

@@ -97,7 +97,6 @@ __all__ = [
     "soda_matching_score",
     "Scorers",
     "captioning_components",
-    "captioning_kernel",
     "wanted",
 ]
 
@@ -267,14 +266,6 @@ class Scorers:
         gts = {k: [r] for k, r in enumerate(references)}
         res = {k: [h] for k, h in enumerate(hypotheses)}
         return np.asarray(self.meteor.compute_score(gts, res)[1], dtype=float)
-
-
-def captioning_kernel(pair) -> dict:
-    """The captioning components of one system on a corpus, when asked (``pair.captioning``) and titles
-    are scored (:class:`tvseg.retrieval.corpus.ShowScores`)."""
-    if not getattr(pair, "captioning", False) or not pair.titles:
-        return {}
-    return captioning_components(pair.reference, pair.hypothesis, pair.n)
 
 
 def _titles(side: Segments) -> list[str]:

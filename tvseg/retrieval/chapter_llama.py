@@ -238,9 +238,3 @@ def chapter_llama_components(
         "cl_count_equal": (scored & (error == 0)).astype(float),
         "cl_count_over": (scored & (error < 0)).astype(float),
     }
-
-
-def chapter_llama_kernel(pair) -> dict:
-    """Chapter-Llama's components of one system on a corpus (:func:`chapter_llama_components`)."""
-    origin, end = pair.region
-    return chapter_llama_components(pair.reference, pair.hypothesis, pair.n, origin, end)

@@ -244,17 +244,6 @@ def nearest_start_distance(
     return out
 
 
-def chapter_kernel(pair) -> dict:
-    """The chaptering components of one system on a corpus (:func:`chapter_components`)."""
-    return chapter_components(pair.reference, pair.hypothesis, pair.n)
-
-
-def chapter_count_kernel(pair) -> dict:
-    """Per show with a reference segment, how far the number of hypothesis segments is from the
-    reference's (:func:`chapter_counts`)."""
-    return chapter_counts(pair.reference, pair.hypothesis, pair.n)
-
-
 def chapter_counts(reference: Segments, hypothesis: Segments, n_shows: int) -> dict:
     """``chapter_count_error_sum`` per show: :math:`|n_{hyp} - n_{ref}|` (0 for a show without a
     reference segment)."""

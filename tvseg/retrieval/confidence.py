@@ -214,17 +214,8 @@ def start_scores(
 
     ``seg_show, seg_start, seg_score``: the segments as given, sorted by ``(show, start)``, disjoint within
     a show (:func:`boundary_scores`)."""
-    seg_show = np.asarray(seg_show, dtype=np.int64)
-    start_t = ticks(np.asarray(seg_start, dtype=float)).astype(float)
-    score = np.asarray(seg_score, dtype=float)
-    b_show = np.asarray(b_show, dtype=np.int64)
-    b_t = ticks(np.asarray(b_time, dtype=float)).astype(float)
-    if len(b_t) == 0 or len(score) == 0:
-        return np.full(len(b_t), np.inf)
-    last = count_before(seg_show, start_t, b_show, b_t, inclusive=True) - 1
-    safe = np.clip(last, 0, len(score) - 1)
-    out = np.where((last >= 0) & (seg_show[safe] == b_show), score[safe], np.inf)
-    return np.where(np.isnan(out), np.inf, out)
+    # with each segment's own score as its end score, a point after its start takes that score
+    return boundary_scores(seg_show, seg_start, seg_start, seg_score, b_show, b_time, end_score=seg_score)
 
 
 class _Tree:
@@ -573,16 +564,13 @@ def join_shard_confidence(parts: list[ShardConfidence | None]) -> ShardConfidenc
 
 def join_confidence(parts: list[ShardConfidence | None]) -> SystemConfidence | None:
     """A system's curves from its shards' (None: the system has no scores)."""
-    if not parts or any(part is None for part in parts):
+    joined = join_shard_confidence(parts)
+    if joined is None:
         return None
-    shards = [part for part in parts if part is not None]
-    score = np.concatenate([part.score for part in shards])
-    flags = np.concatenate([part.accepted for part in shards])
-    c = curve(score, flags, sum(part.n_reference for part in shards))
-    runs = [part.probes for part in shards if part.probes is not None]
-    if len(runs) < len(shards):
+    c = curve(joined.score, joined.accepted, joined.n_reference)
+    if joined.probes is None:
         return SystemConfidence(c, None, "no DET curve: C_seg's probes need units or frames")
-    separated, top, counts = (np.concatenate([run[k] for run in runs]) for k in range(3))
+    separated, top, counts = joined.probes
     return SystemConfidence(c, det_curve(separated, top, weights=counts, thresholds=c.thresholds))
 
 

@@ -52,11 +52,11 @@ import pandas as pd
 from tvseg.columns import Segments
 from tvseg.exact import tick
 from tvseg.retrieval.boundaries import extract, regions
-from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS, captioning_kernel
-from tvseg.retrieval.chapter_llama import chapter_llama_kernel
-from tvseg.retrieval.chapters import chapter_count_kernel, chapter_kernel, match_in_time, titled_chapters
+from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS, captioning_components
+from tvseg.retrieval.chapter_llama import chapter_llama_components
+from tvseg.retrieval.chapters import chapter_components, chapter_counts, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
-from tvseg.retrieval.grounding import grounding_kernel
+from tvseg.retrieval.grounding import grounding_components
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.stories import classify, story_counts
@@ -361,12 +361,19 @@ def story_components(pair: ShowScores) -> dict[str, np.ndarray]:
     return story_counts(pair.story_classes, pair.reference.show, pair.hypothesis.show, pair.n)
 
 
+def _chapter_llama(pair: ShowScores) -> dict[str, np.ndarray]:
+    return chapter_llama_components(pair.reference, pair.hypothesis, pair.n, *pair.region)
+
+
 KERNELS = (
-    chapter_kernel,
-    chapter_count_kernel,
-    captioning_kernel,
-    chapter_llama_kernel,
-    grounding_kernel,
+    lambda pair: chapter_components(pair.reference, pair.hypothesis, pair.n),
+    lambda pair: chapter_counts(pair.reference, pair.hypothesis, pair.n),
+    # the captioning metrics, when asked and titles are scored
+    lambda pair: (
+        captioning_components(pair.reference, pair.hypothesis, pair.n) if pair.captioning and pair.titles else {}
+    ),
+    _chapter_llama,
+    lambda pair: grounding_components(pair.reference, pair.hypothesis, pair.n),
     coverage_components,
     boundary_components,
     title_components,
@@ -377,7 +384,7 @@ KERNELS = (
 share: the coverage matching, the boundaries, the title verdicts) returning ``{component: per-show array}``,
 without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
 grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
-DISJOINT_KERNELS = frozenset({chapter_llama_kernel, boundary_components, title_components, story_components})
+DISJOINT_KERNELS = frozenset({_chapter_llama, boundary_components, title_components, story_components})
 """The kernels whose components only metrics requiring disjoint segments read (:data:`tvseg.metrics.DISJOINT`):
 not run for a hypothesis whose segments overlap (:attr:`ShowScores.disjoint`), nor is the coverage matching."""
 

@@ -138,8 +138,3 @@ def grounding_components(reference: Segments, hypothesis: Segments, n_shows: int
         hit = has & (np.abs(hs - rs) <= tick(d))  # np.abs(pred_start - gt_start) <= dist
         comp[f"grounding_hits_{d}s"] = np.bincount(show[hit], minlength=n_shows).astype(float)
     return comp
-
-
-def grounding_kernel(pair) -> dict:
-    """The grounding components of one system on a corpus (:func:`grounding_components`)."""
-    return grounding_components(pair.reference, pair.hypothesis, pair.n)
