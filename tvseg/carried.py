@@ -46,6 +46,7 @@ from tvseg.errors import InputError
 from tvseg.metrics import TRAITS
 from tvseg.output import Array
 from tvseg.retrieval.confidence import ShardConfidence
+from tvseg.retrieval.reductions import text_columns
 from tvseg.retrieval.sweeps import SweepTallies
 from tvseg.unit.reduction import UnitPart
 
@@ -84,18 +85,6 @@ class Carried:
     shows: list[str]
     metadata: pd.DataFrame | None
     systems: dict[str, CarriedSystem]
-
-
-def text_columns(metadata: pd.DataFrame | None) -> list:
-    """The columns of ``metadata`` that make groups (text: not numbers, not flags;
-    :func:`tvseg.retrieval.reductions.group_members`)."""
-    if metadata is None:
-        return []
-    return [
-        c
-        for c in metadata.columns
-        if not (pd.api.types.is_numeric_dtype(metadata[c]) or pd.api.types.is_bool_dtype(metadata[c]))
-    ]
 
 
 def _array(values, stream: bool):

@@ -12,7 +12,7 @@ where it is worked on (this process, one shard after the other; a local process,
    CSV file sorted by show that hold them (found by bisection), any other file whole, keeping its shows.
    From mappings in memory (:func:`evaluate_sharded`) it is sent its part. Its facts: its shows, the
    systems' shows in common with the reference, its warnings (of reading, and the notices);
-2. **score** (:func:`_score`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
+2. **score** (in :func:`_process`): :func:`tvseg.evaluation.score_shard`: each system's per-show components,
    titles included, whether each side has a title, its sweep tallies and the warnings of the scoring
    kernels; without ``segments``, the segments and the
    matching are dropped there (:meth:`tvseg.evaluation.SystemShard.lean`), so that memory holds one shard's
@@ -382,23 +382,13 @@ class _Facts:
     misfit: tuple = ()  # the inputs whose parts do not fit the cut (then each shard reads them whole)
 
 
-@dataclass(frozen=True, eq=False)
-class _Opened:
-    """A shard after step 1: its facts, and what step 2 scores."""
-
-    facts: _Facts
-    prepared: Prepared | None = None
-    sweep_tolerances: Any = None
-    keep_reference: bool = False
-
-
-def _open(task: _Task) -> _Opened | None:
-    """Step 1 of a shard (where it is sent): its inputs, cut to its shows, prepared (None: an error a user
-    can fix, raised again by one process)."""
+def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
+    """Step 1 of a shard (where it is sent): its facts, and its inputs cut to its shows and prepared (None
+    without shows; None alone: an error a user can fix, raised again by one process)."""
     try:
         inputs, reading = (task.inputs, []) if task.files is None else _load_files(task)
         if inputs is None:  # reading: the inputs whose parts do not fit the cut
-            return _Opened(_Facts([], None, {}, [], [], misfit=tuple(reading)))
+            return _Facts([], None, {}, [], [], misfit=tuple(reading)), None
         reference, hypotheses, units = inputs["reference"], inputs["hypotheses"], inputs["units"]
         shows = sorted(reference)
         notices = extra_shows("units", shows, units) if units is not None else []
@@ -406,7 +396,7 @@ def _open(task: _Task) -> _Opened | None:
             notices += extra_shows(name, shows, hypothesis)
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
         if not shows:
-            return _Opened(_Facts([], None, common, notices, reading))
+            return _Facts([], None, common, notices, reading), None
         p = prepare(
             reference,
             {name: _cut(h, shows) for name, h in hypotheses.items()},
@@ -420,9 +410,7 @@ def _open(task: _Task) -> _Opened | None:
         )
     except (InputError, UsageError):
         return None
-    facts = _Facts(shows, p.settings, common, notices + p.notices, reading)
-    keep = task.files is None and task.uem is not None
-    return _Opened(facts, p, task.options["sweep_tolerances"], keep_reference=keep)
+    return _Facts(shows, p.settings, common, notices + p.notices, reading), p
 
 
 def _load_files(task: _Task):
@@ -451,33 +439,15 @@ def _load_files(task: _Task):
     return (None, misfit) if misfit else (files.sides(read), reading)
 
 
-def _score(opened: _Opened):
-    """Step 2 of a shard (where it was opened): every system's components, with titles whatever the shard
-    holds (the corpus decides whether they are kept), the reference as prepared when the result keeps it
-    (annotations cropped to a UEM), and the warnings of the scoring kernels as ``(category, message)``
-    (None: an error a user can fix)."""
-    p = opened.prepared
-    assert p is not None
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            systems = score_shard(p, sweep_tolerances=opened.sweep_tolerances, titles=dict.fromkeys(p.systems, True))
-    except (InputError, UsageError):
-        return None
-    given = [(w.category, str(w.message)) for w in caught]
-    return systems, (p.reference if opened.keep_reference else None), given
-
-
 @dataclass(frozen=True, eq=False)
 class _Done:
     """A shard opened and scored where it was sent: what comes back. ``systems``: name ->
-    :class:`~tvseg.evaluation.SystemShard` (None when the shard has no show); ``reference``, ``given``: as
-    :func:`_score` returns them."""
+    :class:`~tvseg.evaluation.SystemShard` (None when the shard has no show)."""
 
     facts: _Facts
     systems: dict | None = None
-    reference: Any = None
-    given: list = field(default_factory=list)
+    reference: Any = None  # as prepared (annotations cropped to a UEM) when the result keeps it
+    given: list = field(default_factory=list)  # the scoring kernels' warnings, (category, message)
 
 
 @dataclass(frozen=True)
@@ -524,18 +494,24 @@ def _process(task: _Task) -> _Done | None:
         opened = _open(task)
     if opened is None:
         return None
-    facts = opened.facts
-    if not facts.shows:
+    facts, p = opened
+    if p is None:
         return _Done(facts)
-    scored = _score(opened)
-    if scored is None:
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            # with titles whatever the shard holds: the corpus decides whether they are kept
+            titles = dict.fromkeys(p.systems, True)
+            systems = score_shard(p, sweep_tolerances=task.options["sweep_tolerances"], titles=titles)
+    except (InputError, UsageError):
         return None
-    systems, reference, given = scored
+    given = [(w.category, str(w.message)) for w in caught]
+    reference = p.reference if task.files is None and task.uem is not None else None
     if task.spill is not None:
         _write_segments(task.spill, facts.shows, systems)
     if not task.segments or task.spill is not None:
         systems = {name: shard.lean() for name, shard in systems.items()}
-        del opened, scored
+        del opened, p
         give_back_memory()
     return _Done(facts, systems, reference, given)
 

@@ -57,6 +57,7 @@ __all__ = [
     "TITLE_METRICS",
     "CHAPTER_METRICS",
     "group_members",
+    "text_columns",
 ]
 
 COUNTS = keys("count")
@@ -69,7 +70,6 @@ CHAPTER_METRICS = keys("chapters")
 STORY_COUNTS = keys("story")
 GROUNDING_METRICS = keys("grounding")
 CAPTIONING_METRICS = keys("captioning")  # only when asked (tvseg.retrieval.captioning)
-GROUNDING_METRICS = keys("grounding")
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
@@ -89,7 +89,6 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
         + ([*STORY_COUNTS] if stories else [])
         + ([*GROUNDING_METRICS] if grounding else [])
         + ([*CAPTIONING_METRICS] if captioning else [])
-        + ([*GROUNDING_METRICS] if grounding else [])
     )
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order if k in out}, index=index)
@@ -127,15 +126,24 @@ def by_length(components: pd.DataFrame) -> dict:
     return out
 
 
+def text_columns(metadata: pd.DataFrame | None) -> list:
+    """The columns of ``metadata`` that make groups (text: not numbers, not flags)."""
+    if metadata is None:
+        return []
+    return [
+        c
+        for c in metadata.columns
+        if not (pd.api.types.is_numeric_dtype(metadata[c]) or pd.api.types.is_bool_dtype(metadata[c]))
+    ]
+
+
 def group_members(index: pd.Index, metadata: pd.DataFrame | None):
     """``(column, value, mask)`` of every group of :func:`by_group`: each text column of ``metadata``
     (indexed by show id), each of its values (``"<NA>"`` for a show it lacks) and which shows of
     ``index`` have it."""
     if metadata is None:
         return
-    for column in metadata.columns:
-        if pd.api.types.is_numeric_dtype(metadata[column]) or pd.api.types.is_bool_dtype(metadata[column]):
-            continue
+    for column in text_columns(metadata):
         values = metadata[column].reindex(index).astype(object)
         values = values.where(values.notna(), "<NA>")
         for value in sorted(values.unique(), key=str):
