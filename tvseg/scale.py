@@ -45,6 +45,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import chdir
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -309,8 +310,7 @@ class _Encoding:
         return replace(result, systems=systems)
 
 
-def _encoded(frame: pd.DataFrame) -> str:
-    return encoded_rows(frame, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS)
+_encoded = partial(encoded_rows, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS)
 
 
 SHARD_BYTES = 32 << 20

@@ -81,6 +81,7 @@ import numpy as np
 from tvseg.columns import Segments
 from tvseg.errors import TvsegWarning, UsageError, user_stacklevel
 from tvseg.metrics import TIOU_THRESHOLDS
+from tvseg.retrieval.chapter_llama import chapter_llama_iou
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.titles import has_title
 
@@ -91,8 +92,6 @@ __all__ = [
     "require_captioning",
     "remove_nonascii",
     "tokenize",
-    "dvc_iou",
-    "soda_iou",
     "caption_pairs",
     "soda_matching_score",
     "Scorers",
@@ -104,7 +103,6 @@ BLEU_KEYS = ("dvc_bleu1", "dvc_bleu2", "dvc_bleu3", "dvc_bleu4")
 CAPTIONING_KEYS = ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL", "soda_c")
 """The registry keys this module's components give (:mod:`tvseg.metrics`, group ``"captioning"``)."""
 CAPTIONING_COMPONENTS = ("dvc_n_shows", *(k + "_sum" for k in CAPTIONING_KEYS))
-_EPS = 1e-8  # dvc_eval's iou: intersection / (union + 1e-8)
 _INSTALL = 'pip install "tvseg[captioning]"'
 
 
@@ -159,20 +157,6 @@ def tokenize(titles: Sequence[str]) -> list[str]:
         raise UsageError(f"the PTB tokenizer (Java) failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
     drop = set(ptbtokenizer.PUNCTUATIONS)
     return [" ".join(w for w in line.rstrip().split(" ") if w not in drop) for line in out[: len(lines)]]
-
-
-def dvc_iou(p_start, p_end, g_start, g_end):
-    """``ANETcaptions.iou(pred, gt)`` of ``eval_dvc.py``, elementwise, in floats as the code computes it."""
-    intersection = np.maximum(0.0, np.minimum(g_end, p_end) - np.maximum(g_start, p_start))
-    union = np.minimum(np.maximum(g_end, p_end) - np.minimum(g_start, p_start), g_end - g_start + p_end - p_start)
-    return intersection / (union + _EPS)
-
-
-def soda_iou(p_start, p_end, g_start, g_end):
-    """``SODA/utils.iou(pred, gold)``, elementwise, in floats as the code computes it."""
-    intersection = np.maximum(0.0, np.minimum(p_end, g_end) - np.maximum(p_start, g_start))
-    union = np.minimum(np.maximum(p_end, g_end) - np.minimum(p_start, g_start), p_end - p_start + g_end - g_start)
-    return intersection / (union + _EPS)
 
 
 def caption_pairs(n_hyp: int, pair_hyp: np.ndarray, pair_ref: np.ndarray, iou: np.ndarray, tiou: float):
@@ -288,8 +272,10 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
 
     pair_ref, pair_hyp, _, _ = overlapping_pairs(reference, hypothesis, union=False)
     rs, re_, hs, he = reference.start, reference.end, hypothesis.start, hypothesis.end
-    iou_dvc = dvc_iou(hs[pair_hyp], he[pair_hyp], rs[pair_ref], re_[pair_ref])
-    iou_soda = soda_iou(hs[pair_hyp], he[pair_hyp], rs[pair_ref], re_[pair_ref])
+    # ANETcaptions.iou(pred, gt) of eval_dvc.py and SODA/utils.iou(pred, gold) are Chapter-Llama's iou in the same
+    # float operations, the reference first for the one, the prediction first for the other
+    iou_dvc = chapter_llama_iou(rs[pair_ref], re_[pair_ref], hs[pair_hyp], he[pair_hyp])
+    iou_soda = chapter_llama_iou(hs[pair_hyp], he[pair_hyp], rs[pair_ref], re_[pair_ref])
     r_first = np.searchsorted(reference.show, np.arange(n_shows + 1))
     h_first = np.searchsorted(hypothesis.show, np.arange(n_shows + 1))
     p_first = np.searchsorted(reference.show[pair_ref], np.arange(n_shows + 1))  # pairs sorted by reference

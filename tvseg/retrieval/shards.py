@@ -46,9 +46,8 @@ def join_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 def join_segments(parts: list[Segments]) -> Segments:
     """The segments of consecutive shards as one :class:`Segments` (show indices moved)."""
-    firsts = np.cumsum([0] + [p.n_shows for p in parts[:-1]])
     return Segments(
-        show=_cat([p.show + f for p, f in zip(parts, firsts)]),
+        show=_cat([p.show + f for p, f in zip(parts, _before([p.n_shows for p in parts]))]),
         start=_cat([p.start for p in parts]),
         end=_cat([p.end for p in parts]),
         label=_cat([p.label for p in parts]),
