@@ -308,22 +308,34 @@ class CoverageResult:
         return match_table(reference, hypothesis, matching, gamma=self.gamma)
 
 
-SMALL_SHOW = 64
-"""Segments per side up to which :func:`coverage` scores a show with :func:`small_components`."""
+SMALL_SHOW = 128
+"""Segments per side up to which :func:`coverage` and :func:`tvseg.boundaries` score a show in Python
+integers (:func:`small_show`): up to about 150, its loops cost less than the corpus kernels' numpy calls."""
 
 
 @dataclass(frozen=True, eq=False)
 class SmallShow:
-    """One show read for :func:`small_components`: each side's ``[start, end]`` in ticks, and what
-    :meth:`segments` needs to build the corpus of one show when the match table is asked for."""
+    """One show read for the per-show functions' Python path (:func:`small_show`).
+
+    Attributes
+    ----------
+    reference, hypothesis : list of [int, int]
+        Each side's ``[start, end]`` in ticks.
+    bounds, in_ticks : ndarray
+        Both sides' ``(start, end)`` rows, the reference's first, in seconds and in ticks.
+    labels : tuple
+        Each side's labels (None for pairs), for :meth:`segments`.
+    """
 
     reference: list[list[int]]
     hypothesis: list[list[int]]
     bounds: np.ndarray
+    in_ticks: np.ndarray
     labels: tuple[Any, Any]
 
     def segments(self) -> tuple[Segments, Segments, Matching]:
-        """Both sides as :class:`~tvseg.columns.Segments` (as the corpus path reads them) and their matching."""
+        """Both sides as :class:`~tvseg.columns.Segments` (as the corpus path reads them) and their
+        matching, for the match table."""
         n = len(self.reference)
         sides = []
         for bounds, labels in ((self.bounds[:n], self.labels[0]), (self.bounds[n:], self.labels[1])):
@@ -336,8 +348,8 @@ class SmallShow:
 
 
 def small_show(reference: Segmentation, hypothesis: Segmentation) -> SmallShow | None:
-    """Both sides of one show in ticks when :func:`small_components` can score them as they are given,
-    else None (the corpus path then reads them: to sort, to crop, or to say what is wrong).
+    """Both sides of one show in ticks when the Python path (:func:`small_components`,
+    :func:`tvseg.retrieval.boundaries.small_pairs`) can score them as they are given, else None (the corpus path then reads them: to sort, to crop, or to say what is wrong).
 
     They can when each side is an ``(n, 2)`` array, a sequence of pairs or an Annotation (one label a
     segment) of 1 to :data:`SMALL_SHOW` segments given in order, disjoint, within
@@ -379,13 +391,14 @@ def small_show(reference: Segmentation, hypothesis: Segmentation) -> SmallShow |
         return None
     if not (-MAX_SECONDS <= times[middle] and times[-1] <= MAX_SECONDS):
         return None
-    pairs = ticks(both).tolist()
+    in_ticks = ticks(both)
+    if np.count_nonzero(in_ticks[:, 1] <= in_ticks[:, 0]):  # shorter than a microsecond
+        return None
+    pairs = in_ticks.tolist()
     ref, hyp = pairs[: middle // 2], pairs[middle // 2 :]
     if hyp[0][0] < ref[0][0] or hyp[-1][1] > ref[-1][1]:  # past the reference's extent: to crop
         return None
-    if any(end <= start for start, end in pairs):  # shorter than a microsecond
-        return None
-    return SmallShow(ref, hyp, both, (labels[0], labels[1]))
+    return SmallShow(ref, hyp, both, in_ticks, (labels[0], labels[1]))
 
 
 def small_components(reference: list[list[int]], hypothesis: list[list[int]], gamma: float) -> dict[str, float]:
@@ -453,7 +466,9 @@ def coverage(
     The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`match`,
     :func:`correct`) on a corpus of one show: on its evaluated region, ``uem`` when given, else the
     reference's extent; the hypothesis is cropped to that region (a hypothesis that runs past the
-    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it).
+    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it). A show of
+    at most :data:`SMALL_SHOW` segments a side given in order, within the reference's extent, is
+    scored by the same rules in Python integers (:func:`small_components`).
 
     Parameters
     ----------

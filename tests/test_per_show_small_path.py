@@ -1,16 +1,19 @@
-"""``tvseg.coverage``'s path for a show of few segments (:func:`tvseg.retrieval.coverage.small_components`,
-Python integers) gives the corpus kernel's components and the whole result of the corpus path.
+"""The per-show functions' path for a show of few segments (Python integers: ``tvseg.coverage``'s
+:func:`tvseg.retrieval.coverage.small_components`, ``tvseg.boundaries``' :func:`tvseg.retrieval.boundaries.small_pairs`)
+gives the corpus kernels' components and pairs, and the whole result of the corpus path.
 
 Random shows on decimal grids whose times come out of float arithmetic (``3 * 0.1`` is
 0.30000000000000004, read as 300,000 microseconds), with gaps on both sides, and gammas that the grid
 hits exactly (a coverage of exactly 0.85 is not correct at 0.85); each scored by the small path and by
 the corpus kernel (:func:`tvseg.retrieval.corpus.coverage_components` on the corpus of one show that
-:func:`tvseg.retrieval.region.evaluated_pair` builds), which must agree to the last bit.
+:func:`tvseg.retrieval.region.evaluated_pair` builds), which must agree to the last bit. Boundaries likewise, at tolerances the grid hits exactly (a distance
+of exactly the tolerance is a match), against :func:`tvseg.retrieval.matching.match_boundaries`.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from unittest import mock
 
 import numpy as np
@@ -21,8 +24,11 @@ from pyannote.core import Annotation, Segment
 
 import tvseg
 import tvseg.retrieval.coverage as coverage_module
+from tvseg.errors import UndefinedValueWarning
+from tvseg.retrieval.boundaries import small_pairs
 from tvseg.retrieval.corpus import ShowScores, coverage_components
 from tvseg.retrieval.coverage import small_components, small_show
+from tvseg.retrieval.matching import match_boundaries
 from tvseg.retrieval.region import evaluated_pair
 
 GAMMAS = (0.0, 0.25, 0.4, 0.45, 0.5, 0.6, 2 / 3, 0.75, 0.8, 0.85, 0.9, 1.0)
@@ -158,3 +164,65 @@ def test_what_the_small_path_leaves_to_the_corpus_path():
     assert small_show(ok, [(0.0, 20.0)] * 1) is not None
     too_many = [(float(k), k + 1.0) for k in range(coverage_module.SMALL_SHOW + 1)]
     assert small_show(too_many, [(0.0, 1.0)]) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 60), max_size=40, unique=True),
+    st.lists(st.integers(0, 60), max_size=40, unique=True),
+    st.sampled_from([0, 1, 2, 3, 5, 8, 100]),
+)
+def test_small_pairs_equal_the_kernels(r, h, tolerance):
+    # boundaries on a grid of 0.1 s (100,000 ticks), many pairs at exactly the tolerance, many ties
+    # in distance and dense clusters (the cheapest-matching dynamic programme)
+    r = [100_000 * k for k in sorted(r)]
+    h = [100_000 * k for k in sorted(h)]
+    tau = 100_000 * tolerance
+    kernel = match_boundaries(
+        np.zeros(len(r), dtype=np.int64),
+        np.array(r, dtype=float) / 1e6,
+        np.zeros(len(h), dtype=np.int64),
+        np.array(h, dtype=float) / 1e6,
+        tolerance=tau / 1e6,
+        n_shows=1,
+        in_ticks=(np.array(r, dtype=np.int64), np.array(h, dtype=np.int64)),
+    )
+    i, j = kernel.pairs
+    assert small_pairs(r, h, tau) == list(zip(i.tolist(), j.tolist()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(shows(), st.sampled_from([0.0, 0.1, 0.3, 0.5, 1.0, 2.0, 10.0]), st.booleans())
+def test_boundaries_equal_the_corpus_path(show, tolerance, annotations):
+    reference, hypothesis = show
+    if annotations:
+        reference, hypothesis = annotation(reference, "R"), annotation(hypothesis, "H")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedValueWarning)  # a reference of one segment: no boundary
+        small = tvseg.boundaries(reference, hypothesis, tolerance=tolerance)
+        with mock.patch.object(coverage_module, "SMALL_SHOW", 0):  # every show through the corpus path
+            corpus = tvseg.boundaries(reference, hypothesis, tolerance=tolerance)
+    for key in (
+        "precision",
+        "recall",
+        "f1",
+        "n_reference",
+        "n_hypothesis",
+        "n_matched",
+        "pairs",
+        "tolerance",
+        "extent",
+    ):
+        assert same(getattr(small, key), getattr(corpus, key)), key
+    for key in ("reference_boundaries", "hypothesis_boundaries"):
+        np.testing.assert_array_equal(getattr(small, key), getattr(corpus, key))
+        assert getattr(small, key).dtype == getattr(corpus, key).dtype
+
+
+def test_boundaries_at_exactly_the_tolerance_by_hand():
+    # reference boundary 0.1 + 0.2 (0.30000000000000004 s, read as 0.3 s), hypothesis 10.3: 10 s apart,
+    # matched at a tolerance of 10 (inclusive), not at 9.999999
+    reference = [(0.0, 0.1 + 0.2), (0.1 + 0.2, 20.0)]
+    hypothesis = [(0.0, 10.3), (10.3, 20.0)]
+    assert tvseg.boundaries(reference, hypothesis, tolerance=10).pairs == [(0.1 + 0.2, 10.3)]
+    assert tvseg.boundaries(reference, hypothesis, tolerance=9.999999).n_matched == 0
