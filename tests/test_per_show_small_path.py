@@ -1,13 +1,15 @@
 """The per-show functions' path for a show of few segments (Python integers: ``tvseg.coverage``'s
-:func:`tvseg.retrieval.coverage.small_components`, ``tvseg.boundaries``' :func:`tvseg.retrieval.boundaries.small_pairs`)
-gives the corpus kernels' components and pairs, and the whole result of the corpus path.
+:func:`tvseg.retrieval.coverage.small_components`, ``tvseg.boundaries``'
+:func:`tvseg.retrieval.boundaries.small_pairs`) gives the corpus kernels' components and pairs, and the
+whole result of the corpus path.
 
 Random shows on decimal grids whose times come out of float arithmetic (``3 * 0.1`` is
 0.30000000000000004, read as 300,000 microseconds), with gaps on both sides, and gammas that the grid
 hits exactly (a coverage of exactly 0.85 is not correct at 0.85); each scored by the small path and by
 the corpus kernel (:func:`tvseg.retrieval.corpus.coverage_components` on the corpus of one show that
-:func:`tvseg.retrieval.region.evaluated_pair` builds), which must agree to the last bit. Boundaries likewise, at tolerances the grid hits exactly (a distance
-of exactly the tolerance is a match), against :func:`tvseg.retrieval.matching.match_boundaries`.
+:func:`tvseg.retrieval.region.evaluated_pair` builds), which must agree to the last bit. Boundaries
+likewise, at tolerances the grid hits exactly (a distance of exactly the tolerance is a match),
+against :func:`tvseg.retrieval.matching.match_boundaries`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
 
 import tvseg
+import tvseg.retrieval.boundaries as boundaries_module
 import tvseg.retrieval.coverage as coverage_module
 from tvseg.errors import UndefinedValueWarning
 from tvseg.retrieval.boundaries import small_pairs
@@ -200,7 +203,7 @@ def test_boundaries_equal_the_corpus_path(show, tolerance, annotations):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedValueWarning)  # a reference of one segment: no boundary
         small = tvseg.boundaries(reference, hypothesis, tolerance=tolerance)
-        with mock.patch.object(coverage_module, "SMALL_SHOW", 0):  # every show through the corpus path
+        with mock.patch.object(boundaries_module, "SMALL_SHOW", 0):  # every show through the corpus path
             corpus = tvseg.boundaries(reference, hypothesis, tolerance=tolerance)
     for key in (
         "precision",

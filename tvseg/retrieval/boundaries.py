@@ -135,6 +135,11 @@ def extract_ticks(
     return show[kept], time[kept], t[kept]
 
 
+SMALL_SHOW = 32
+"""Segments per side up to which :func:`boundaries` scores a show in Python integers (:func:`small_pairs`):
+up to about 40, its loops cost less than the matching kernel's numpy calls."""
+
+
 @dataclass(frozen=True, eq=False)
 class BoundaryResult:
     """Boundary P/R/F of one show.
@@ -188,9 +193,9 @@ def boundaries(
 
     The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`extract`,
     :func:`match_boundaries`) on a corpus of one show: on its evaluated region, ``uem`` when given, else
-    the reference's extent, the hypothesis cropped to it. A show of at most
-    :data:`~tvseg.retrieval.coverage.SMALL_SHOW` segments a side given in order, within the
-    reference's extent, is scored by the same steps in Python integers (:func:`small_pairs`).
+    the reference's extent, the hypothesis cropped to it. A show of at most :data:`SMALL_SHOW` segments
+    a side given in order, within the reference's extent, is scored by the same steps in Python integers
+    (:func:`small_pairs`).
 
     Parameters
     ----------
@@ -233,7 +238,7 @@ def boundaries(
     tolerance = check_tolerance(tolerance)
     if uem is None and extent is not None and not math.isnan(extent.start):
         uem = extent
-    small = small_show(reference, hypothesis) if uem is None else None
+    small = small_show(reference, hypothesis, limit=SMALL_SHOW) if uem is None else None
     if small is not None:
         r_time, h_time, pairs = _small_boundaries(small, tick(tolerance))
         shown_extent = _segment_class()(float(small.bounds[0, 0]), float(small.bounds[len(small.reference) - 1, 1]))
@@ -312,8 +317,7 @@ def small_pairs(r: list[int], h: list[int], tolerance: int) -> list[tuple[int, i
     hypotheses within the tolerance (the tolerance clipped to the times' span, as the kernel clips it),
     the greedy scan, and each cluster (references between restarts of the scan) with more than one
     candidate pair solved by the kernel's :func:`~tvseg.retrieval.matching._match_cluster`. (A show of
-    :data:`~tvseg.retrieval.coverage.SMALL_SHOW` segments a side has bands far below
-    :data:`~tvseg.retrieval.matching.BAND_LIMIT`.)
+    :data:`SMALL_SHOW` segments a side has bands far below :data:`~tvseg.retrieval.matching.BAND_LIMIT`.)
     """
     n, m = len(r), len(h)
     if not n or not m:

@@ -309,8 +309,8 @@ class CoverageResult:
 
 
 SMALL_SHOW = 128
-"""Segments per side up to which :func:`coverage` and :func:`tvseg.boundaries` score a show in Python
-integers (:func:`small_show`): up to about 150, its loops cost less than the corpus kernels' numpy calls."""
+"""Segments per side up to which :func:`coverage` scores a show in Python integers
+(:func:`small_components`): up to about 120, its loops cost less than the corpus kernel's numpy calls."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,16 +347,19 @@ class SmallShow:
         return sides[0], sides[1], match(sides[0], sides[1])
 
 
-def small_show(reference: Segmentation, hypothesis: Segmentation) -> SmallShow | None:
+def small_show(reference: Segmentation, hypothesis: Segmentation, *, limit: int | None = None) -> SmallShow | None:
     """Both sides of one show in ticks when the Python path (:func:`small_components`,
-    :func:`tvseg.retrieval.boundaries.small_pairs`) can score them as they are given, else None (the corpus path then reads them: to sort, to crop, or to say what is wrong).
+    :func:`tvseg.retrieval.boundaries.small_pairs`) can score them as they are given, else None (the
+    corpus path then reads them: to sort, to crop, or to say what is wrong).
 
     They can when each side is an ``(n, 2)`` array, a sequence of pairs or an Annotation (one label a
-    segment) of 1 to :data:`SMALL_SHOW` segments given in order, disjoint, within
+    segment) of 1 to ``limit`` (default :data:`SMALL_SHOW`) segments given in order, disjoint, within
     :data:`~tvseg.exact.MAX_SECONDS`, each at least a microsecond long (the checks of
     :func:`tvseg.columns.check`, which then pass), and the hypothesis lies within the reference's extent
     (the evaluated region, so nothing is cropped).
     """
+    if limit is None:
+        limit = SMALL_SHOW
     arrays = []
     labels = []
     for side in (reference, hypothesis):
@@ -370,11 +373,14 @@ def small_show(reference: Segmentation, hypothesis: Segmentation) -> SmallShow |
             read = _labelled(side, inserted=True)
             if read is None:
                 return None
-            bounds = np.array([[s.start, s.end] for s in read[0]], dtype=float)
-            label = read[1]
+            segments, label = read
+            if not 0 < len(segments) <= limit:
+                return None
+            # (two lists read faster than one of pairs)
+            bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float).T
         else:
             return None
-        if bounds.ndim != 2 or bounds.shape[1] != 2 or not 0 < len(bounds) <= SMALL_SHOW:
+        if bounds.ndim != 2 or bounds.shape[1] != 2 or not 0 < len(bounds) <= limit:
             return None
         arrays.append(bounds)
         labels.append(label)
