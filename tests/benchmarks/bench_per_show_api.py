@@ -24,33 +24,39 @@ counts are checked against mir_eval's (with ``trim=True``, whose boundaries are 
 edges left out; and a window of 10 s + 1e-9, so that its float distances decide as tvseg's exact
 ones on two-decimal times).
 
-Measured on 2026-12-06 (issue 40, third piece) on the shared 2-core VM, load averages 3.4 to 4.0,
-``--runs 5``: median of the five runs (best in parentheses), ms per call and ratios:
+Measured on 2026-12-07 (issue 40, the per-show speed piece) on the shared 2-core VM, load averages 6.8
+before and 5.3 after (``uptime``: 6 helpers at work), ``--runs 5``: median of the five runs (best in
+parentheses), ms per call and ratios:
 
 =====================  ========  ================  ==============  ====================  =====================
 shows                  mir_eval  tvseg.boundaries  tvseg.coverage  boundaries; coverage  pyannote.metrics over
                                                                    over mir_eval         tvseg: P+R; purity+
                                                                                          coverage; all four
 =====================  ========  ================  ==============  ====================  =====================
-8-25 segments (300)    0.063     0.060 (0.059)     0.089 (0.087)   0.97 (0.96); 1.43     3.5; 36; 22 (23)
-                                                                   (1.41)
-100 segments (75)      0.169     0.075 (0.073)     0.126 (0.125)   0.44 (0.43); 0.75     27; 143; 94 (97)
-                                                                   (0.74)
+8-25 segments (300)    0.064     0.043 (0.042)     0.035 (0.034)   0.67 (0.66); 0.55     4.9 (5.6); 88 (91);
+                                                                   (0.53)                42.5 (43.5)
+100 segments (75)      0.182     0.081 (0.079)     0.118 (0.112)   0.45 (0.43); 0.67     22 (26); 164 (174);
+                                                                   (0.61)                97 (101)
 =====================  ========  ================  ==============  ====================  =====================
 
-From Annotations, news-like shows: pyannote's precision and recall 0.277 ms, purity and coverage 3.92 ms;
-``tvseg.boundaries`` 0.080 ms, ``tvseg.coverage`` 0.109 ms. The same harness the same day before the third
-piece (the coverage kernel's one-show path): coverage over mir_eval 1.56 (best 1.52) and 0.82 (0.81); before
-the second piece (its first piece's figures, timed in wall time with the collector on): boundaries 0.189 ms
-and coverage 0.224 ms against mir_eval's 0.101 ms, 12.9x faster than pyannote.metrics' four calls.
+From Annotations, news-like shows: pyannote's precision and recall 0.307 ms, purity and coverage 4.55 ms;
+``tvseg.boundaries`` 0.062 ms, ``tvseg.coverage`` 0.052 ms. So pyannote.metrics' precision and recall
+take 4.9 times ``tvseg.boundaries``' time, short of the issue's 20: that needs about 15 us a call, less
+than reading and checking the two Annotations takes (about 20 us: their segments and labels are Python
+objects), let alone the matching. Before this piece (the third piece's figures, load 3.4 to 4.0):
+boundaries 0.060 ms and coverage 0.089 ms against mir_eval's 0.063 ms (0.97 and 1.43), 0.44 and 0.75 on
+100-segment shows; pyannote.metrics over tvseg 3.5, 36 and 22 times.
 
-Where a news-like ``tvseg.coverage`` call goes (CPU time, best of 9 passes, against mir_eval's 59 us):
-reading and checking both sides 18 us; the overlapping pairs 11.5 us, both sides' best partners 16 us, the
-exact verdicts 7 us, the per-show sums 8 us (the coverage kernel); the registry's formulas 7 us; the result
-and the call's checks about 8 us. So ``tvseg.coverage`` cannot come under mir_eval's time on news-like shows
-by cutting overhead: its reading and its kernel alone take as long as mir_eval's whole call (61 against
-59 us). The per-show
-functions run the corpus kernels on a corpus of one show, so none of them is a second implementation.
+Where a news-like call goes now (CPU time, best of 9 passes, against mir_eval's 64 us): ``tvseg.coverage``
+32 us, of which reading and checking both sides once (``tvseg.retrieval.coverage.small_show``) 10 us, the
+merge of both sides, the exact verdicts and the sums (``small_components``) 16 us, the rates and the
+result 6 us; ``tvseg.boundaries`` 40 us, of which the same reading 10 us, the boundaries and their
+matching (``tvseg.retrieval.boundaries.small_pairs`` 8 us) 22 us. A show of few segments given in
+order (up to 128 segments a side for ``tvseg.coverage``, 32 for ``tvseg.boundaries``, where Python's
+loops cost less than numpy's calls) is scored in Python integers by the corpus kernels' rules (the
+boundary clusters by the matching kernel's own dynamic programme); ``tests/test_per_show_small_path.py``
+checks their components and pairs equal the kernels' on random shows. Any other show, such as the
+100-segment ones of ``tvseg.boundaries``, runs the corpus kernels on a corpus of one show.
 """
 
 from __future__ import annotations

@@ -23,6 +23,11 @@ maximum one-to-one matching, among those one with the smallest total distance. T
     F = \frac{2PR}{P + R}
 
 (0/0 gives NaN, see :mod:`tvseg.rates`).
+
+A show of few segments given in order, as :func:`boundaries` is mostly called, costs more in numpy calls
+than in arithmetic: it is scored in Python integers (:func:`small_pairs`, the kernel's windows, greedy
+scan and clusters, whose cheapest matching is the kernel's own :func:`tvseg.retrieval.matching._match_cluster`;
+the tests check its pairs equal the kernel's).
 """
 
 from __future__ import annotations
@@ -39,8 +44,9 @@ from numpy.typing import ArrayLike, NDArray
 from tvseg.columns import Segmentation, Segments
 from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
 from tvseg.exact import tick, ticks
-from tvseg.metrics import compute
-from tvseg.retrieval.matching import BAND_LIMIT, match_boundaries
+from tvseg.rates import f_measure, rate
+from tvseg.retrieval.coverage import SmallShow, small_show
+from tvseg.retrieval.matching import BAND_LIMIT, _match_cluster, match_boundaries
 from tvseg.retrieval.region import evaluated_pair
 
 if TYPE_CHECKING:
@@ -129,6 +135,11 @@ def extract_ticks(
     return show[kept], time[kept], t[kept]
 
 
+SMALL_SHOW = 32
+"""Segments per side up to which :func:`boundaries` scores a show in Python integers (:func:`small_pairs`):
+up to about 40, its loops cost less than the matching kernel's numpy calls."""
+
+
 @dataclass(frozen=True, eq=False)
 class BoundaryResult:
     """Boundary P/R/F of one show.
@@ -182,7 +193,9 @@ def boundaries(
 
     The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`extract`,
     :func:`match_boundaries`) on a corpus of one show: on its evaluated region, ``uem`` when given, else
-    the reference's extent, the hypothesis cropped to it.
+    the reference's extent, the hypothesis cropped to it. A show of at most :data:`SMALL_SHOW` segments
+    a side given in order, within the reference's extent, is scored by the same steps in Python integers
+    (:func:`small_pairs`).
 
     Parameters
     ----------
@@ -225,19 +238,26 @@ def boundaries(
     tolerance = check_tolerance(tolerance)
     if uem is None and extent is not None and not math.isnan(extent.start):
         uem = extent
-    ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
-    if region is None:
-        start, end = regions(ref)
-        edges = None
+    small = small_show(reference, hypothesis, limit=SMALL_SHOW) if uem is None else None
+    if small is not None:
+        r_time, h_time, pairs = _small_boundaries(small, tick(tolerance))
+        shown_extent = _segment_class()(float(small.bounds[0, 0]), float(small.bounds[len(small.reference) - 1, 1]))
     else:
-        start, end = region.start_seconds[:1], region.end_seconds[-1:]
-        edges = (int(region.start[0]), int(region.end[-1]))
-    r_show, r_time, r_ticks = extract_ticks(ref, start, end, edges=edges)
-    h_show, h_time, h_ticks = extract_ticks(hyp, start, end, edges=edges)
-    i, j = match_boundaries(
-        r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1, in_ticks=(r_ticks, h_ticks)
-    ).pairs
-    n_r, n_h, n_m = len(r_time), len(h_time), len(i)
+        ref, hyp, region = evaluated_pair(reference, hypothesis, uem=uem)
+        if region is None:
+            start, end = regions(ref)
+            edges = None
+        else:
+            start, end = region.start_seconds[:1], region.end_seconds[-1:]
+            edges = (int(region.start[0]), int(region.end[-1]))
+        r_show, r_time, r_ticks = extract_ticks(ref, start, end, edges=edges)
+        h_show, h_time, h_ticks = extract_ticks(hyp, start, end, edges=edges)
+        i, j = match_boundaries(
+            r_show, r_time, h_show, h_time, tolerance=tolerance, n_shows=1, in_ticks=(r_ticks, h_ticks)
+        ).pairs
+        pairs = list(zip(r_time[i].tolist(), h_time[j].tolist()))
+        shown_extent = None if region is None else _segment_class()(float(start[0]), float(end[0]))
+    n_r, n_h, n_m = len(r_time), len(h_time), len(pairs)
     for n, side in ((n_r, "reference"), (n_h, "hypothesis")):
         if n == 0:
             warnings.warn(
@@ -245,20 +265,93 @@ def boundaries(
                 UndefinedValueWarning,
                 stacklevel=user_stacklevel(),
             )
-    values = compute({"boundary_n_matched": n_m, "boundary_n_hypothesis": n_h, "boundary_n_reference": n_r})
-    shown_extent = None
-    if region is not None:
-        shown_extent = _segment_class()(float(start[0]), float(end[0]))
+    # the registry's formulas for these metrics (tvseg.metrics), on one show's counts
+    precision = rate(float(n_m), float(n_h))
+    recall = rate(float(n_m), float(n_r))
     return BoundaryResult(
-        precision=float(values["boundary_precision"]),
-        recall=float(values["boundary_recall"]),
-        f1=float(values["boundary_f1"]),
+        precision=precision,
+        recall=recall,
+        f1=f_measure(precision, recall),
         n_reference=n_r,
         n_hypothesis=n_h,
         n_matched=n_m,
-        pairs=list(zip(r_time[i].tolist(), h_time[j].tolist())),
+        pairs=pairs,
         reference_boundaries=r_time,
         hypothesis_boundaries=h_time,
         tolerance=tolerance,
         extent=shown_extent,
     )
+
+
+def _small_boundaries(small: SmallShow, tolerance: int) -> tuple[Floats, Floats, list[tuple[float, float]]]:
+    """:func:`boundaries`' boundaries of each side (seconds) and matched pairs, for a show read by
+    :func:`~tvseg.retrieval.coverage.small_show` (``tolerance`` in ticks): the boundaries as
+    :func:`extract_ticks` finds them (strictly inside the reference's extent, a start equal to the
+    previous end once), matched by :func:`small_pairs`."""
+    flat = small.in_ticks.ravel().tolist()
+    times = small.bounds.ravel()
+    seconds = times.tolist()
+    middle = 2 * len(small.reference)
+    first, last = flat[0], flat[middle - 1]
+    sides = []
+    for lo, hi in ((0, middle), (middle, len(flat))):
+        kept, in_ticks, in_seconds = [], [], []
+        previous = None
+        for k, t, x in zip(range(lo, hi), flat[lo:hi], seconds[lo:hi]):
+            if first < t < last and t != previous:
+                kept.append(k)
+                in_ticks.append(t)
+                in_seconds.append(x)
+            previous = t
+        sides.append((kept, in_ticks, in_seconds))
+    (r_kept, r_ticks, r_seconds), (h_kept, h_ticks, h_seconds) = sides
+    pairs = [(r_seconds[i], h_seconds[j]) for i, j in small_pairs(r_ticks, h_ticks, tolerance)]
+    return times[r_kept], times[h_kept], pairs
+
+
+def small_pairs(r: list[int], h: list[int], tolerance: int) -> list[tuple[int, int]]:
+    """:func:`match_boundaries`' pairs for one show's boundaries in Python integers: ``r`` and ``h``
+    sorted times in ticks, ``tolerance`` in ticks; ``(i, j)`` index pairs, ``i`` increasing.
+
+    The same steps as the kernel (:mod:`tvseg.retrieval.matching`): each reference's window of
+    hypotheses within the tolerance (the tolerance clipped to the times' span, as the kernel clips it),
+    the greedy scan, and each cluster (references between restarts of the scan) with more than one
+    candidate pair solved by the kernel's :func:`~tvseg.retrieval.matching._match_cluster`. (A show of
+    :data:`SMALL_SHOW` segments a side has bands far below :data:`~tvseg.retrieval.matching.BAND_LIMIT`.)
+    """
+    n, m = len(r), len(h)
+    if not n or not m:
+        return []
+    tolerance = min(tolerance, max(r[-1], h[-1]) - min(r[0], h[0]))
+    lo: list[int] = []
+    hi: list[int] = []
+    partner = [-1] * n
+    clusters = []  # (first, end) of the clusters with more than one candidate pair
+    a = b = pointer = first = band = 0
+    for k, x in enumerate(r):
+        while a < m and h[a] < x - tolerance:
+            a += 1
+        while b < m and h[b] <= x + tolerance:
+            b += 1
+        if k and a >= hi[-1]:  # the scan restarts: a cluster begins
+            if band > 1:
+                clusters.append((first, k))
+            first, band = k, 0
+        band += b - a
+        lo.append(a)
+        hi.append(b)
+        if pointer < a:
+            pointer = a
+        if pointer < b:
+            partner[k] = pointer
+            pointer += 1
+    if band > 1:
+        clusters.append((first, n))
+    for f, e in clusters:
+        g0 = lo[f]
+        partner[f:e] = [-1] * (e - f)
+        row_lo = [x - g0 for x in lo[f:e]]
+        row_hi = [x - g0 for x in hi[f:e]]
+        for i, j in _match_cluster(r[f:e], h[g0 : hi[e - 1]], row_lo, row_hi, tolerance):
+            partner[f + i] = g0 + j
+    return [(k, j) for k, j in enumerate(partner) if j >= 0]

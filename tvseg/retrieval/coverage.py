@@ -34,7 +34,11 @@ best partners, so ``n_correct_reference == n_correct_hypothesis`` (as in the pap
 where 583 correct segments give both :math:`R_N = 583/997` and :math:`P_N = 583/1056`).
 
 Cost: both sides are sorted and disjoint, so the overlapping pairs are found by two lexicographic
-searches and number at most :math:`N_R + N_H - 1`; no all-pairs matrix is built.
+searches and number at most :math:`N_R + N_H - 1`; no all-pairs matrix is built. One show of a few
+segments, as :func:`coverage` scores it, costs more in numpy calls (a microsecond each) than in
+arithmetic: :func:`coverage` scores a show of at most :data:`SMALL_SHOW` segments a side in Python
+integers (:func:`small_components`, the same pairs, tie rule, verdicts and sums; the tests check its
+components equal the corpus kernel's).
 
 References
 ----------
@@ -54,10 +58,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import Segmentation, Segments
+from tvseg.columns import Segmentation, Segments, _labelled
 from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
-from tvseg.exact import _INT64_SAFE, MAX_SECONDS, TICKS_PER_SECOND, above, ratio
-from tvseg.metrics import compute
+from tvseg.exact import _INT64_SAFE, MAX_SECONDS, TICKS_PER_SECOND, above, ratio, ticks
+from tvseg.pyannote_objects import is_annotation
+from tvseg.rates import f_measure, rate
 from tvseg.retrieval.chapters import overlapping_pairs
 from tvseg.retrieval.region import evaluated_pair
 
@@ -294,12 +299,161 @@ class CoverageResult:
     duration_correct_reference: float
     duration_correct_hypothesis: float
     gamma: float
-    _scored: tuple[Segments, Segments, Matching] = field(repr=False)
+    _scored: tuple[Segments, Segments, Matching] | SmallShow = field(repr=False)
 
     @cached_property
     def matches(self) -> pd.DataFrame:
-        reference, hypothesis, matching = self._scored
+        scored = self._scored
+        reference, hypothesis, matching = scored.segments() if isinstance(scored, SmallShow) else scored
         return match_table(reference, hypothesis, matching, gamma=self.gamma)
+
+
+SMALL_SHOW = 128
+"""Segments per side up to which :func:`coverage` scores a show in Python integers
+(:func:`small_components`): up to about 120, its loops cost less than the corpus kernel's numpy calls."""
+
+
+@dataclass(frozen=True, eq=False)
+class SmallShow:
+    """One show read for the per-show functions' Python path (:func:`small_show`).
+
+    Attributes
+    ----------
+    reference, hypothesis : list of [int, int]
+        Each side's ``[start, end]`` in ticks.
+    bounds, in_ticks : ndarray
+        Both sides' ``(start, end)`` rows, the reference's first, in seconds and in ticks.
+    labels : tuple
+        Each side's labels (None for pairs), for :meth:`segments`.
+    """
+
+    reference: list[list[int]]
+    hypothesis: list[list[int]]
+    bounds: np.ndarray
+    in_ticks: np.ndarray
+    labels: tuple[Any, Any]
+
+    def segments(self) -> tuple[Segments, Segments, Matching]:
+        """Both sides as :class:`~tvseg.columns.Segments` (as the corpus path reads them) and their
+        matching, for the match table."""
+        n = len(self.reference)
+        sides = []
+        for bounds, labels in ((self.bounds[:n], self.labels[0]), (self.bounds[n:], self.labels[1])):
+            label = np.empty(len(bounds), dtype=object)
+            if labels is not None:
+                label[:] = labels
+            show = np.zeros(len(bounds), dtype=np.int64)
+            sides.append(Segments(show=show, start=bounds[:, 0], end=bounds[:, 1], label=label, n_shows=1))
+        return sides[0], sides[1], match(sides[0], sides[1])
+
+
+def small_show(reference: Segmentation, hypothesis: Segmentation, *, limit: int | None = None) -> SmallShow | None:
+    """Both sides of one show in ticks when the Python path (:func:`small_components`,
+    :func:`tvseg.retrieval.boundaries.small_pairs`) can score them as they are given, else None (the
+    corpus path then reads them: to sort, to crop, or to say what is wrong).
+
+    They can when each side is an ``(n, 2)`` array, a sequence of pairs or an Annotation (one label a
+    segment) of 1 to ``limit`` (default :data:`SMALL_SHOW`) segments given in order, disjoint, within
+    :data:`~tvseg.exact.MAX_SECONDS`, each at least a microsecond long (the checks of
+    :func:`tvseg.columns.check`, which then pass), and the hypothesis lies within the reference's extent
+    (the evaluated region, so nothing is cropped).
+    """
+    if limit is None:
+        limit = SMALL_SHOW
+    arrays = []
+    labels = []
+    for side in (reference, hypothesis):
+        if isinstance(side, (np.ndarray, list, tuple)):
+            try:
+                bounds = np.array(side, dtype=float)
+            except (TypeError, ValueError):
+                return None
+            label = None
+        elif is_annotation(side):
+            read = _labelled(side, inserted=True)
+            if read is None:
+                return None
+            segments, label = read
+            if not 0 < len(segments) <= limit:
+                return None
+            # (two lists read faster than one of pairs)
+            bounds = np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float).T
+        else:
+            return None
+        if bounds.ndim != 2 or bounds.shape[1] != 2 or not 0 < len(bounds) <= limit:
+            return None
+        arrays.append(bounds)
+        labels.append(label)
+    both = np.concatenate(arrays)
+    times = both.ravel()
+    middle = 2 * len(arrays[0])
+    # each side's starts and ends in one nondecreasing sequence (NaN is in no order): in order and
+    # disjoint, every time between its side's first start and last end
+    ordered = times[1:] >= times[:-1]
+    ordered[middle - 1] = True  # (from the reference's last end to the hypothesis's first start)
+    if np.count_nonzero(ordered) < len(ordered):
+        return None
+    if not (-MAX_SECONDS <= times[0] and times[middle - 1] <= MAX_SECONDS):
+        return None
+    if not (-MAX_SECONDS <= times[middle] and times[-1] <= MAX_SECONDS):
+        return None
+    in_ticks = ticks(both)
+    if np.count_nonzero(in_ticks[:, 1] <= in_ticks[:, 0]):  # shorter than a microsecond
+        return None
+    pairs = in_ticks.tolist()
+    ref, hyp = pairs[: middle // 2], pairs[middle // 2 :]
+    if hyp[0][0] < ref[0][0] or hyp[-1][1] > ref[-1][1]:  # past the reference's extent: to crop
+        return None
+    return SmallShow(ref, hyp, both, in_ticks, (labels[0], labels[1]))
+
+
+def small_components(reference: list[list[int]], hypothesis: list[list[int]], gamma: float) -> dict[str, float]:
+    """:func:`tvseg.retrieval.corpus.coverage_components` of one show (no length class) in Python
+    integers: both sides' ``[start, end]`` in ticks, sorted, disjoint, non-empty, the hypothesis
+    within the reference's extent (:func:`small_show`).
+
+    The overlapping pairs are met in one merge of both sides (the side whose segment ends first moves
+    on), each side's partners in increasing order, so a strictly larger overlap, or an equal one with a
+    strictly shorter partner, replaces the best partner: the tie rule of :func:`match`. The verdicts are
+    :meth:`Partners.correct`'s, ``2 |R n H| q > p (d(R) + d(H))``; the durations are summed one by one
+    from the first, as the corpus kernel sums one show.
+    """
+    n, m = len(reference), len(hypothesis)
+    best_r, partner_r = [0] * n, [0] * n  # overlap with the best partner, the partner's duration
+    best_h, partner_h = [0] * m, [0] * m
+    i = j = 0
+    while i < n and j < m:
+        rs, re_ = reference[i]
+        hs, he = hypothesis[j]
+        overlap = (re_ if re_ < he else he) - (rs if rs > hs else hs)
+        if overlap > 0:
+            d_r, d_h = re_ - rs, he - hs
+            if overlap > best_r[i] or (overlap == best_r[i] and d_h < partner_r[i]):
+                best_r[i], partner_r[i] = overlap, d_h
+            if overlap > best_h[j] or (overlap == best_h[j] and d_r < partner_h[j]):
+                best_h[j], partner_h[j] = overlap, d_r
+        if re_ <= he:
+            i += 1
+        if he <= re_:
+            j += 1
+    threshold = ratio(gamma)
+    p, q = threshold.numerator, threshold.denominator
+    out: dict[str, float] = {"n_reference": float(n), "n_hypothesis": float(m)}
+    sums = []
+    for side, best, partner in ((reference, best_r, partner_r), (hypothesis, best_h, partner_h)):
+        n_correct = 0
+        duration = correct_duration = 0.0
+        for (start, end), overlap, other in zip(side, best, partner):
+            seconds = (end - start) / TICKS_PER_SECOND
+            duration += seconds
+            # a segment without a partner has overlap 0 and is not correct (2 * 0 * q > p * d is false)
+            if 2 * overlap * q > p * (end - start + other):
+                n_correct += 1
+                correct_duration += seconds
+        sums.append((float(n_correct), duration, correct_duration))
+    (out["n_correct_reference"], out["duration_reference"], out["duration_correct_reference"]) = sums[0]
+    (out["n_correct_hypothesis"], out["duration_hypothesis"], out["duration_correct_hypothesis"]) = sums[1]
+    return out
 
 
 @functools.cache
@@ -318,7 +472,9 @@ def coverage(
     The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`match`,
     :func:`correct`) on a corpus of one show: on its evaluated region, ``uem`` when given, else the
     reference's extent; the hypothesis is cropped to that region (a hypothesis that runs past the
-    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it).
+    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it). A show of
+    at most :data:`SMALL_SHOW` segments a side given in order, within the reference's extent, is
+    scored by the same rules in Python integers (:func:`small_components`).
 
     Parameters
     ----------
@@ -364,28 +520,44 @@ def coverage(
     >>> round(result.cov_n, 4), result.n_correct_reference
     (1.0, 2)
     """
-    ShowScores, coverage_components = _corpus_kernel()
     gamma = check_gamma(gamma)
-    ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
-    for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
-        if n == 0:
-            warnings.warn(
-                f"the {side} has no segment: its rates are NaN (0/0)",
-                UndefinedValueWarning,
-                stacklevel=user_stacklevel(),
-            )
-    pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
-    sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
-    totals: dict[str, Any] = {key: int(value) if key.startswith("n_") else value for key, value in sums.items()}
-    values = compute(sums)  # the registry's formulas
+    small = small_show(reference, hypothesis) if uem is None else None
+    if small is not None:
+        sums = small_components(small.reference, small.hypothesis, gamma)
+        scored: tuple[Segments, Segments, Matching] | SmallShow = small
+    else:
+        ShowScores, coverage_components = _corpus_kernel()
+        ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
+        for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
+            if n == 0:
+                warnings.warn(
+                    f"the {side} has no segment: its rates are NaN (0/0)",
+                    UndefinedValueWarning,
+                    stacklevel=user_stacklevel(),
+                )
+        pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
+        sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
+        scored = (ref, hyp, pair.matching)
+    # the registry's formulas for these metrics (tvseg.metrics), on one show's numbers
+    recall_n = rate(sums["n_correct_reference"], sums["n_reference"])
+    precision_n = rate(sums["n_correct_hypothesis"], sums["n_hypothesis"])
+    recall_d = rate(sums["duration_correct_reference"], sums["duration_reference"])
+    precision_d = rate(sums["duration_correct_hypothesis"], sums["duration_hypothesis"])
     return CoverageResult(
-        recall_n=float(values["recall_n"]),
-        precision_n=float(values["precision_n"]),
-        cov_n=float(values["cov_n"]),
-        recall_d=float(values["recall_d"]),
-        precision_d=float(values["precision_d"]),
-        cov_d=float(values["cov_d"]),
-        **totals,
+        recall_n=recall_n,
+        precision_n=precision_n,
+        cov_n=f_measure(precision_n, recall_n),
+        recall_d=recall_d,
+        precision_d=precision_d,
+        cov_d=f_measure(precision_d, recall_d),
+        n_reference=int(sums["n_reference"]),
+        n_hypothesis=int(sums["n_hypothesis"]),
+        n_correct_reference=int(sums["n_correct_reference"]),
+        n_correct_hypothesis=int(sums["n_correct_hypothesis"]),
+        duration_reference=sums["duration_reference"],
+        duration_hypothesis=sums["duration_hypothesis"],
+        duration_correct_reference=sums["duration_correct_reference"],
+        duration_correct_hypothesis=sums["duration_correct_hypothesis"],
         gamma=gamma,
-        _scored=(ref, hyp, pair.matching),
+        _scored=scored,
     )
