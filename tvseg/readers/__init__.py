@@ -624,24 +624,24 @@ def _mapped_kind(file: Path, format: str | None, mapping: ColumnMap | None, *, e
 
 def _segment_rows(file: Path, table: Table, *, in_folder: bool) -> Rows | None:
     """The segments of a CSV file read as a table (``None``: a metadata table in a folder, left out)."""
-    table_type = table_kind(table.columns, path=file)
+    table_type = table_kind(table.names, path=file)
     if table_type != "metadata":
         return table_rows(table, table_type, units=False)
     if in_folder:
         warn(METADATA_BESIDE, path=file)
         return None
-    raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
+    raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.names))
 
 
 def _unit_rows(file: Path, table: Table) -> Rows:
     """The units of a CSV file read as a table."""
-    table_type = table_kind(table.columns, path=file)
+    table_type = table_kind(table.names, path=file)
     if table_type != "units":
         raise InputError(
             f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
             path=file,
             line=1,
-            value=",".join(table.columns),
+            value=",".join(table.names),
         )
     return table_rows(table, table_type, units=True)
 
@@ -686,7 +686,7 @@ def read_table_once(path: PathArg, *, encoding: str | None = None) -> tuple[str,
     check_encoding(encoding)
     file = list_files(path, format="csv")[0]
     table = read_table(file, encoding=encoding)
-    kind = table_kind(table.columns, path=file)
+    kind = table_kind(table.names, path=file)
     if kind == "metadata":
         return kind, None
     if kind == "units":

@@ -36,13 +36,13 @@ from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.json_values import (
-    SURROGATE,
     DuplicateKey,
     Number,
     dumps,
     expect,
     json_time,
     loads,
+    no_surrogate,
     too_deep,
     warn_unread,
 )
@@ -109,10 +109,8 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
             show = f"{stem}-{number}"
         elif not isinstance(show, str) or not show.strip() or isinstance(show, Number):
             raise InputError(f"'{field}' must be a non-empty string", path=path, line=number, value=repr(show))
-        elif SURROGATE.search(show):
-            raise InputError(
-                "'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number, value=repr(show)
-            )
+        else:
+            no_surrogate(show, "'show'", path=path, line=number)
         if show in seen:
             raise InputError(f"show already read from line {seen[show]}", path=path, line=number, value=show)
         seen[show] = number
@@ -181,13 +179,7 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
                 value=dumps(pair, limit=None),
             )
         title, start_value = pair
-        if SURROGATE.search(title):
-            raise InputError(
-                f"a title of '{field}' holds a lone surrogate (a broken \\u escape)",
-                path=path,
-                line=line,
-                value=repr(title),
-            )
+        no_surrogate(title, f"a title of '{field}'", path=path, line=line)
         start = _time(start_value, path=path, line=line, field=f"{field} start")
         if start not in starts:
             raise InputError(

@@ -48,7 +48,6 @@ boundary at its start, :mod:`tvseg.retrieval.confidence`; an empty cell: none)."
 _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
 _TIMES = ("start", "end")
-_NUMBER = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
 _TEXTS = ("text", "speaker", "topic")
 
 
@@ -426,7 +425,7 @@ def scores(table: Table, cells: pd.Series, name: str) -> np.ndarray:
         text = text.str.replace(",", ".", regex=False)
     numbers = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
     empty = (text == "").to_numpy(dtype=bool)
-    bad = ~empty & ~(np.isfinite(numbers) & text.str.fullmatch(_NUMBER).to_numpy(dtype=bool))
+    bad = ~empty & ~(np.isfinite(numbers) & text.str.fullmatch(_DECIMAL).to_numpy(dtype=bool))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(

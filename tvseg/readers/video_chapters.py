@@ -33,7 +33,6 @@ import numpy as np
 from tvseg.errors import InputError
 from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.json_values import (
-    SURROGATE,
     DuplicateKey,
     Number,
     dumps,
@@ -41,6 +40,7 @@ from tvseg.readers.json_values import (
     json_score,
     json_time,
     loads,
+    no_surrogate,
     repeated_key_line,
     too_deep,
     warn_unread,
@@ -49,7 +49,7 @@ from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import NO_LABEL
 
-__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_records", "json_rows"]
+__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_rows"]
 
 JSON_FORMATS = ("vidchapters", "anet", "json")
 """The ``format=`` names of the JSON shapes read here."""
@@ -187,11 +187,7 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
 def _show_id(key: str, *, path, line: int) -> str:
     if not key.strip():
         raise InputError("a show id is empty", path=path, line=line, value=repr(key))
-    if SURROGATE.search(key):
-        raise InputError(
-            "a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key)
-        )
-    return key
+    return no_surrogate(key, "a show id", path=path, line=line)
 
 
 def _label(value, *, path, line: int, field: str) -> str:
@@ -199,11 +195,7 @@ def _label(value, *, path, line: int, field: str) -> str:
         return NO_LABEL
     if not isinstance(value, str) or isinstance(value, Number):
         raise InputError(f"'{field}' must be a string", path=path, line=line, value=dumps(value))
-    if SURROGATE.search(value):
-        raise InputError(
-            f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value)
-        )
-    return value.strip() or NO_LABEL
+    return no_surrogate(value, f"'{field}'", path=path, line=line).strip() or NO_LABEL
 
 
 def _pair(value, *, path, line: int, field: str) -> tuple[float, float]:
@@ -380,17 +372,9 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
 _READERS = {"vidchapters": _vidchapters, "anet": _anet, "json": _plain}
 
 
-def json_records(
-    path, *, format: str | None = None, encoding: str | None = None
-) -> tuple[str, dict[str, list[tuple[float, float, str, int]]]]:
-    """``(format, {show: [(start, end, label, line), ...]})`` of a JSON file of one of :data:`JSON_FORMATS`
-    (``format=None``: recognised by its shape)."""
-    format, shows, _ = _records(path, format=format, encoding=encoding)
-    return format, shows
-
-
 def _records(path, *, format: str | None, encoding: str | None) -> tuple[str, dict, _Reader]:
-    """:func:`json_records`, and the reader that read them (its ``levels``)."""
+    """``(format, {show: [(start, end, label, line), ...]}, the reader)`` of a JSON file of one of
+    :data:`JSON_FORMATS` (``format=None``: recognised by its shape)."""
     data, text = _load(path, encoding=encoding)
     shape = json_shape(data)
     if format is None:
@@ -425,7 +409,7 @@ def _levels(reader: _Reader) -> np.ndarray | None:
 
 
 def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
-    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`json_records`); an ActivityNet
+    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`_records`); an ActivityNet
     prediction file's rows may overlap."""
     kind, shows, reader = _records(path, format=format, encoding=encoding)
     levels = _levels(reader)
