@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from tvseg.errors import InputError
-from tvseg.readers.json_values import MAX_DEPTH, DuplicateKey, too_deep, unique_pairs
+from tvseg.readers.json_values import MAX_DEPTH, DuplicateKey, repeated_key_line, too_deep, unique_pairs
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import MAX_DIGITS
 
@@ -107,7 +107,7 @@ def _parse(text: str, path: Path):
             value=_line(text, error.lineno),
         ) from None
     except DuplicateKey as repeated:
-        line = _scan(text, repeated=True)
+        line = repeated_key_line(text, None)
         raise InputError(
             "a key is repeated in one object (JSON would keep only its last value)",
             path=path,
@@ -130,39 +130,6 @@ def _parse_int(digits: str) -> int:
     if len(digits) > MAX_DIGITS:
         raise _LongInteger(digits)
     return int(digits)
-
-
-# a JSON string (an unterminated one runs to the end, so the scan stays linear), a bracket or a colon
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}:]')
-
-
-def _scan(text: str, *, repeated: bool = False) -> int | None:
-    """Line of the first key repeated in its object.
-
-    A scan of strings and punctuation only; it is run once ``json.loads`` has failed, on text whose
-    syntax is valid up to the fault.
-    """
-    stack: list[set[str] | None] = []  # per open bracket: the keys seen so far in an object, None in an array
-    key = None  # the last string, a key if a colon follows it
-    for token in _TOKEN.finditer(text):
-        t = token.group()
-        if t[0] == '"':
-            key = token
-            continue
-        if t == ":" and repeated and key is not None and stack and stack[-1] is not None:
-            try:
-                name = json.loads(key.group())
-            except ValueError:
-                name = key.group()
-            if name in stack[-1]:
-                return text.count("\n", 0, key.start()) + 1
-            stack[-1].add(name)
-        elif t in "[{":
-            stack.append(set() if t == "{" else None)
-        elif t in "]}" and stack:
-            stack.pop()
-        key = None
-    return None
 
 
 def _check_masses(masses, name: str, *, path, line) -> None:

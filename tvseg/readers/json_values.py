@@ -123,9 +123,9 @@ def too_deep(text: str, *, path, line: int = 1) -> InputError:
 _STRINGS = json.JSONDecoder()  # raw_decode at a quote reads one string: its text and where it ends
 
 
-def repeated_key_line(text: str, key: str) -> int | None:
-    """The line (from 1) where ``key`` is given a second time in one object of the JSON ``text``: the
-    place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
+def repeated_key_line(text: str, key: str | None) -> int | None:
+    """The line (from 1) where ``key`` (None: any key) is first given a second time in one object of the
+    JSON ``text``: the place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
     stack: list = []  # per open container: the keys seen in an object, None for an array
     i, n = 0, len(text)
     try:
@@ -137,7 +137,7 @@ def repeated_key_line(text: str, key: str) -> int | None:
                 while j < n and text[j] in " \t\r\n":
                     j += 1
                 if j < n and text[j] == ":" and stack and stack[-1] is not None:
-                    if value == key and value in stack[-1]:
+                    if (key is None or value == key) and value in stack[-1]:
                         return text.count("\n", 0, i) + 1
                     stack[-1].add(value)
                 i = end

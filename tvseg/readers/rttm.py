@@ -52,6 +52,11 @@ _COMMENT = re.compile(rb"(?m)^;;[^\n]*")
 _POWERS = np.array([10.0**k for k in range(23)])  # exact doubles
 _EXACT = 2.0**53
 _UNKNOWN, _SPAN, _POINT, _INFO = 0, 1, 2, 3  # line types
+_CLASSES = {
+    **dict.fromkeys(SPAN_TYPES, _SPAN),
+    **dict.fromkeys(POINT_TYPES, _POINT),
+    **dict.fromkeys(INFO_TYPES, _INFO),
+}
 _SUSPECT, _NONE, _KEPT = -1, 0, 1  # lines: checked by _line, no segment, a segment to keep
 
 
@@ -249,17 +254,7 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     assert len(frame) == n  # one row per line that is not blank
     reread = lambda k: read({k: str})[k]
     kinds, kind_codes = categories(frame, 0, reread)
-    classes = [
-        _SPAN
-        if k.upper() in SPAN_TYPES
-        else _POINT
-        if k.upper() in POINT_TYPES
-        else _INFO
-        if k.upper() in INFO_TYPES
-        else _UNKNOWN
-        for k in kinds
-    ]
-    kind = np.array(classes + [_UNKNOWN])[kind_codes]
+    kind = np.array([_CLASSES.get(k.upper(), _UNKNOWN) for k in kinds] + [_UNKNOWN])[kind_codes]
     kept = np.array([k.upper() in keep for k in kinds] + [False])[kind_codes]
     start, length = (_floats(frame[k], plain[i * n : (i + 1) * n]) for i, k in enumerate((3, 4)))
     ok = plain[:n] & (start <= MAX_SECONDS)
