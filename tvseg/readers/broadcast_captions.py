@@ -1,16 +1,10 @@
 """Broadcast captions, TTML (IMSC, EBU-TT-D, DFXP), SCC and EBU STL, read through ttconv.
 
-ttconv (the converter behind the W3C IMSC tools) turns each format into its document model; a caption is
-one paragraph of it (TTML ``<p>``, an SCC pop-on/roll-up/paint-on caption, an STL subtitle), timed by the
-library: begin and end on the timeline of the file (SCC timecodes at 29.97 frames per second, drop-frame
-with ``;``, STL at the GSI block's frame rate, times as written: no programme start is taken off). Its
-text is the paragraph's text, whitespace runs made one space; its speaker is the TTML ``ttm:agent`` of
-the paragraph (the agent's ``ttm:name``, else its id).
-
-A paragraph lasts from the earliest begin to the latest end of the text inside it (a paragraph timed on
-its spans lasts as its spans do). ttconv is imported when such a file is read (``pip install
-'tvseg[broadcast]'``); what it logs at WARNING is given as one :class:`~tvseg.errors.TvsegWarning` per
-file, and an error that changes a time (a bad ``begin``, a bad timecode) is refused with the file, the
+ttconv (the converter behind the W3C IMSC tools, ``pip install 'tvseg[broadcast]'``) turns each format into
+its document model; a caption is one paragraph of it, timed by the library on the timeline of the file,
+lasting from the earliest begin to the latest end of the text inside it (``formats/ttml.md``,
+``formats/scc.md``, ``formats/stl.md``). What ttconv logs at WARNING is given as one
+:class:`~tvseg.errors.TvsegWarning` per file; an error that changes a time is refused with the file, the
 line (TTML, SCC) or the TTI block (STL) and the value.
 """
 

@@ -1,23 +1,11 @@
-"""Spreadsheets and JSON records read through a column mapping (``--columns``, ``columns=``;
-``formats/columns.md``).
+"""Spreadsheets and JSON records read through a column mapping (``--columns``, ``columns=``).
 
 ``show=COL,start=COL,end=COL,title=COL`` says which column (a CSV's header name, a JSON record's key) holds
-what. Besides those: ``duration=COL`` (an end is its start plus the duration), ``date=COL`` and
-``date_format=FORMAT`` (a strptime format; default ISO ``%Y-%m-%d``), ``records=KEY`` (the list of stories
-inside each JSON record), ``level=COL`` (a segment's level in a hierarchical reference, a positive integer:
-:mod:`tvseg.readers.levels`), ``score=COL`` (a segment's score, the
-confidence of the boundary at its start: :mod:`tvseg.retrieval.confidence`; an empty cell or ``null``: none)
-and, for units, ``text=``, ``speaker=``, ``topic=``.
-
-- Without ``show=``, the show is the file's stem. Without ``end=`` and ``duration=``, a story ends where the
-  next story of its show starts; the last one of a show has no end and is refused.
-- A time is seconds (``195.24``; ``195,24`` in a ``;`` table or a JSON string) or a clock time
-  ``HH:MM:SS[.fff]`` (``20:03:15``, ``20:03:15,240``). With ``date=``, a time counts from midnight of the
-  show's earliest date (a story the next day is 24 hours later), and an end earlier than its start is on
-  the next day.
-- JSON: a list of records, or one record per file (an object holding the ``records=`` key). With
-  ``records=stories``, each record holds a list of stories and a field is looked up in the story, then in
-  its record (``show=id`` from the record, ``start=start`` from the story).
+what; besides those ``duration=``, ``date=``, ``date_format=``, ``records=``, ``level=``
+(:mod:`tvseg.readers.levels`), ``score=`` (:mod:`tvseg.retrieval.confidence`) and, for units, ``text=``,
+``speaker=``, ``topic=``. The keys, the times (seconds or clock times, from midnight of the show's earliest
+date with ``date=``), the ends (the next story's start without ``end=`` and ``duration=``) and the JSON
+records: ``formats/columns.md``.
 """
 
 from __future__ import annotations

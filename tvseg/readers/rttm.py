@@ -1,15 +1,8 @@
 """NIST RTTM (Rich Transcription Time Marked), as specified in Appendix A of the RT-09 evaluation plan.
 
-One object per line, fields separated by spaces or tabs (and only those: a no-break space or any
-other Unicode space is part of a field)::
-
-    TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]
-
-Nine fields (RTTM v13) or ten (with SLAT). ``;;`` starts a comment line; blank lines are skipped.
-The show id is FILE, the label of a segment is NAME (``<NA>`` is
-:data:`~tvseg.readers.validation.NO_LABEL`), its score CONF (``<NA>``: none; else a finite number: the
-confidence of the boundary at the segment's start, :mod:`tvseg.retrieval.confidence`). The channel
-is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
+One object per line, ``TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]``, fields separated by spaces
+or tabs (and only those); the show id is FILE, the label NAME, the score CONF
+(:mod:`tvseg.retrieval.confidence`). What is accepted and refused: ``formats/rttm.md``.
 
 The files of a folder are read at once: joined into one text, their lines and fields found with numpy
 (:class:`~tvseg.readers.scan.Scan`) and parsed by pandas' C parser. A line is checked there when it is

@@ -1,20 +1,12 @@
 """CSV tables: segments (``show,start,end,label``), breath groups (``show,start,end[,text,speaker,topic]``)
-and show metadata (``show,channel,programme,date``).
+and show metadata (``show,channel,programme,date``), told apart by their header (:func:`table_kind`).
 
-The kind of a table is told by its header (see :func:`table_kind`). Errors name the file's real line:
-the header is line 1 (after any blank lines), and a quoted cell that spans lines is counted as it is
-in the file.
-
-The separator is a comma, or a semicolon when the header line holds ``;`` and no ``,`` (as
-spreadsheets write CSV where the comma is the decimal mark). Time columns hold seconds (``7.22``) or
-clock times ``[H:]MM:SS[.fff]`` (``00:00:07.220``, ``7:05``); in a semicolon file the decimal mark
-may also be a comma (``7,22``, ``00:00:07,220``).
-
-A table is read column-wise by pandas' C parser. Without quotes, its records are its lines, found with
-numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells are all plain decimals are
-parsed as numbers at once. With quotes, Python's ``csv`` module splits the records too, to know the
-line each starts on, and a record the two parsers read differently (a stray quote, say) is refused
-at its line rather than guessed.
+The separator, the times and the lines errors name: ``formats/segments-csv.md``,
+``formats/breath-groups-csv.md``. A table is read column-wise by pandas' C parser. Without quotes, its
+records are its lines, found with numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells
+are all plain decimals are parsed as numbers at once. With quotes, Python's ``csv`` module splits the
+records too, to know the line each starts on, and a record the two parsers read differently (a stray
+quote, say) is refused at its line rather than guessed.
 """
 
 from __future__ import annotations

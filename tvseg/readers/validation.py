@@ -1,17 +1,12 @@
-"""The validation policy shared by every reader (see ``formats/README.md``).
+"""The validation policy shared by every reader (``formats/README.md``).
 
 - Times are decimal numbers of seconds in tvseg's one time range, ``[0, MAX_SECONDS]``
-  (:data:`tvseg.exact.MAX_SECONDS`, 2,000,000,000 s, the same for every format and every command);
-  anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused, and so is an end a
-  reader computes beyond the range (:func:`too_large`). CSV time columns also take clock times
-  ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
-- A whole number written in a file (a clock time's hours, minutes or seconds, a mass) has at most
-  :data:`MAX_DIGITS` digits (:func:`whole_number`): a longer field is refused, naming it, before
-  Python's own limit on converting digits (4,300) turns it into an internal error.
-- A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
-  or an end before the start, is refused; two segments of one show from one file that overlap are
-  refused, naming both lines. Touching segments (one ends where the next starts) and gaps are
-  allowed (:func:`tvseg.readers.corpus.check_spans`).
+  (:data:`tvseg.exact.MAX_SECONDS`); anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is
+  refused, and so is an end a reader computes beyond the range (:func:`too_large`). CSV time columns also
+  take clock times ``[H:]MM:SS[.fff]`` (:func:`clock_seconds`).
+- A whole number written in a file has at most :data:`MAX_DIGITS` digits (:func:`whole_number`).
+- A segment must last longer than pyannote.core's precision (1 µs); two segments of one show from one file
+  that overlap are refused, naming both lines (:func:`tvseg.readers.corpus.check_spans`).
 
 Every refusal is an :class:`~tvseg.errors.InputError` naming the file, the line and the value.
 """

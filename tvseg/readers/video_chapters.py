@@ -1,21 +1,14 @@
 """Video chapters as JSON: VidChapters-7M's annotations, ActivityNet-style predictions, ``{show: [segments]}``.
 
 Three shapes, each a JSON object (``formats/vidchapters.md``, ``formats/anet.md``, ``formats/json.md``):
-
-- ``vidchapters``: VidChapters-7M's annotations ``{video: {"duration": d, "chapters": [{"label": ..., "time":
-  t}, ...]}}`` (chapter k runs from its ``time`` to the next chapter's, the last one to ``duration``), or the
-  processed shape its dense-captioning code reads (``preproc/chapters_to_dvc.py`` writes it, ``dvc_eval``
-  reads it as ground truth): ``{video: {"duration": d, "timestamps": [[s, e], ...], "sentences": [...]}}``;
-- ``anet``: ActivityNet dense-captioning predictions ``{"results": {video: [{"timestamp": [s, e],
-  "sentence": ...}, ...]}}``, with optional top-level ``version`` and ``external_data``. Predictions may
-  overlap (they do in dense captioning): such a file is read with its overlaps (:attr:`Rows.overlaps`);
-- ``json``: ``{show: [{"start": s, "end": e, "title": ...}, ...]}`` (``title`` optional, or ``label``).
-
-A ``.json`` file is recognised by its shape (:func:`json_shape`). Numbers are read from the digits as
-written (as ``float`` of the decimal, as every reader does); strings, booleans, ``NaN`` and ``Infinity`` are
-refused as times. Errors name the JSON line of the value: the line of its key, found by searching the text
-for the keys in document order (a key written with escapes that Python would not write points at the line
-of the enclosing value instead).
+``vidchapters`` (``{video: {"duration": d, "chapters": [{"label", "time"}]}}``, or the processed shape
+``{video: {"duration", "timestamps", "sentences"}}`` its dense-captioning code reads), ``anet``
+(``{"results": {video: [{"timestamp": [s, e], "sentence"}]}}``, predictions that may overlap:
+:attr:`Rows.overlaps`) and ``json`` (``{show: [{"start", "end", "title"}]}``). A ``.json`` file is recognised
+by its shape (:func:`json_shape`). Numbers are read from the digits as written
+(:func:`~tvseg.readers.json_values.json_time`). Errors name the line of the value's key, found by searching
+the text for the keys in document order (a key written with escapes that Python would not write points at
+the line of the enclosing value instead).
 """
 
 from __future__ import annotations
