@@ -129,11 +129,8 @@ class _Stories:
         self.line: list[int] = []
         self.level: list[int] = []
         self.score: list[float] = []
-        self.texts: dict[str, list[str]] = {k: [] for k in self._text_keys()}
-
-    def _text_keys(self) -> tuple[str, ...]:
-        keys = ("text", "speaker", "topic") if self.units else ("title",)
-        return tuple(k for k in keys if self.cmap.get(k) is not None)
+        keys = ("text", "speaker", "topic") if units else ("title",)
+        self.texts: dict[str, list[str]] = {k: [] for k in keys if cmap.get(k) is not None}
 
     def seconds(self, value, *, line: int, key: str, json_number: bool = False) -> float:
         field = f"{key} ({self.cmap.get(key)})"
@@ -244,21 +241,17 @@ class _Stories:
         return end
 
 
-def _check_names(cmap: ColumnMap, names: list[str], *, path, line: int, optional: tuple[str, ...] = ()) -> None:
-    for key, column in cmap.fields:
-        if column not in names and key not in optional:
-            raise InputError(
-                f"no column {column!r} for {key}= (the columns are: {', '.join(names)})",
-                path=path,
-                line=line,
-                value=column,
-            )
-
-
 def table_mapped_rows(table: Table, cmap: ColumnMap, *, units: bool = False) -> Rows:
     """The stories (or units) of a CSV table read through ``cmap``: every cell read as text, a comma as
     the decimal mark in a ``;`` table."""
-    _check_names(cmap, table.names, path=table.path, line=1)
+    for key, column in cmap.fields:
+        if column not in table.names:
+            raise InputError(
+                f"no column {column!r} for {key}= (the columns are: {', '.join(table.names)})",
+                path=table.path,
+                line=1,
+                value=column,
+            )
     frame = table.frame
     stories = _Stories(table.path, cmap, units=units, decimal_comma=table.separator == ";")
     stem = Path(table.path).stem

@@ -383,33 +383,24 @@ def _records(path, *, format: str | None, encoding: str | None) -> tuple[str, di
     return format, _READERS[format](data, reader), reader
 
 
-def _levels(reader: _Reader) -> np.ndarray | None:
-    """The levels of the segments a reader read (None: no segment has one).
+def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
+    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`_records`); an ActivityNet
+    prediction file's rows may overlap.
 
     Raises
     ------
     InputError
-        A segment without a level in a file whose other segments have one.
+        What the shape's reader refuses; a segment without a level in a file whose other segments have one.
     """
-    if all(level is None for level, _ in reader.levels):
-        return None
-    for level, line in reader.levels:
-        if level is None:
-            raise InputError(
-                "a segment has no 'level' (the file's other segments have one)", path=reader.path, line=line
-            )
-    return np.array([level for level, _ in reader.levels], dtype=np.int64)
-
-
-def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
-    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`_records`); an ActivityNet
-    prediction file's rows may overlap."""
     kind, shows, reader = _records(path, format=format, encoding=encoding)
-    levels = _levels(reader)
-    rows = Rows.of_file(Path(path) if not isinstance(path, Path) else path, shows)
+    rows = Rows.of_file(Path(path), shows)
     rows.overlaps = kind == "anet"
     if kind == "json" and not all(math.isnan(score) for score in reader.scores):
         rows.texts[SCORE] = np.array(reader.scores, dtype=np.float64)
-    if levels is not None:
-        rows.texts[LEVEL] = levels
+    if any(level is not None for level, _ in reader.levels):
+        missing = next((line for level, line in reader.levels if level is None), None)
+        if missing is not None:
+            message = "a segment has no 'level' (the file's other segments have one)"
+            raise InputError(message, path=reader.path, line=missing)
+        rows.texts[LEVEL] = np.array([level for level, _ in reader.levels], dtype=np.int64)
     return rows
