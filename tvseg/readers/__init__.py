@@ -321,17 +321,13 @@ def read_segment_levels(
         As :func:`read_segments`, and a file without levels (:func:`segment_levels`).
     """
     options: dict[str, Any] = dict(format=format, show=None, types=None, uem=uem, side=side, which=which, end=end)
+    options.update(encoding=encoding, columns=columns, time_origin=time_origin)
     if format in TEXT_CORPUS_FORMATS:  # their levels are read with the text: a reading per level
-        found: dict[int | None, SegmentColumns] = {
-            None: read_segments(path, encoding=encoding, columns=columns, time_origin=time_origin, **options)
-        }
-        levels = segment_levels(path, format=format, encoding=encoding, columns=columns)
-        for level in levels:
-            found[level] = read_segments(
-                path, encoding=encoding, columns=columns, time_origin=time_origin, level=level, **options
-            )
+        found: dict[int | None, SegmentColumns] = {None: read_segments(path, **options)}
+        for level in segment_levels(path, format=format, encoding=encoding, columns=columns):
+            found[level] = read_segments(path, level=level, **options)
         return found
-    return _read_levels(path, None, encoding=encoding, columns=columns, time_origin=time_origin, **options)
+    return _read_levels(path, None, **options)
 
 
 def _read_levels(
