@@ -330,23 +330,14 @@ def read_segment_levels(
     return _read_levels(path, None, **options)
 
 
-def _read_levels(
-    path: Any,
-    levels: Any,
-    *,
-    format: Any,
-    show: Any,
-    types: Any,
-    uem: Any,
-    side: Any,
-    which: Any,
-    end: Any,
-    encoding: Any,
-    columns: Any,
-    time_origin: Any,
-) -> dict[int | None, SegmentColumns]:
-    """:func:`read_segments` of ``path`` at each of ``levels`` (None: as it is, then every level the files
-    have, :func:`read_segment_levels`), each file read once."""
+_OPTIONS = ("format", "show", "types", "uem", "side", "which", "end", "encoding", "columns", "time_origin")
+"""The options of :func:`read_segments` besides ``level``, all given to :func:`_read_levels`."""
+
+
+def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, SegmentColumns]:
+    """:func:`read_segments` of ``path`` with ``options`` (:data:`_OPTIONS`) at each of ``levels`` (None: as
+    it is, then every level the files have, :func:`read_segment_levels`), each file read once."""
+    format, show, types, uem, side, which, end, encoding, columns, time_origin = (options[k] for k in _OPTIONS)
     check_path("path", path)
     check_uem(uem)
     check_encoding(encoding)

@@ -68,9 +68,7 @@ def level_option(value: Any, *, allow_all: bool = False) -> int | str | None:
         return None
     if allow_all and value == ALL:
         return ALL
-    if isinstance(value, bool):
-        raise UsageError(f"level must be a positive integer{' or all' if allow_all else ''}, got {value!r}")
-    if isinstance(value, (int, np.integer)) and value >= 1:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1:
         return int(value)
     if isinstance(value, str) and _LEVEL.fullmatch(value.strip()):
         return int(value.strip())

@@ -24,7 +24,7 @@ import pandas as pd
 from tvseg.errors import InputError
 from tvseg.progress import iterate
 from tvseg.readers.corpus import SCORE, Rows
-from tvseg.readers.scan import Scan, categories, plain_decimals
+from tvseg.readers.scan import Scan, byte_reader, categories, plain_decimals
 from tvseg.readers.source import lines_of, read_text
 from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
 
@@ -229,7 +229,7 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
 
     def read(columns):
         return pd.read_csv(
-            scan.reader(stop),
+            byte_reader(scan.data, stop),
             sep=" ",
             header=None,
             names=list(range(width)),

@@ -60,11 +60,6 @@ class Scan:
         self.first = np.concatenate(([0], at_end[:-1] + 1))
         self.count = at_end - self.first
 
-    def reader(self, stop: int | None = None) -> _Reader:
-        """A binary file over the text up to ``stop`` (default: all of it, without the padding), for
-        pandas, that copies no more than it reads."""
-        return byte_reader(self.data, self.size if stop is None else stop)
-
     @property
     def blank(self) -> np.ndarray:
         """Whether each line is empty."""

@@ -70,12 +70,8 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
     lines = split_lines(read_text(path, encoding=encoding))
     timings = CueTimings(path, format, lenient=lenient)
     kept: list[tuple[int, str]] | None = [] if lenient else None  # (line, '<...>') kept as written
-    if format == "vtt":
-        blocks = _vtt_cues(lines, path)
-    else:
-        blocks = _srt_cues(lines, path)
     cues = []
-    for timing, first, last in blocks:
+    for timing, first, last in _vtt_cues(lines, path) if format == "vtt" else _srt_cues(lines, path):
         start_ms, end_ms = timings.read(lines[timing], timing + 1)
         if format == "vtt":
             text, voice = _vtt_text(lines[first:last], path=path, line=first + 1, kept=kept)
