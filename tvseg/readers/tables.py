@@ -14,6 +14,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -175,18 +177,7 @@ def _lines_table(path, data: bytes | bytearray, separator: str) -> Table:
     text = lambda i: bytes(scan.buf[int(scan.line_start[i]) : int(scan.line_end[i])]).decode("utf-8")
     header = int(records[0])
     names = _header(text(header).split(separator), path, header + 1, text(header))
-    counts = scan.count[records[1:]] + 1
-    wrong = np.flatnonzero(counts != len(names))
-    if wrong.size:
-        line = int(records[1 + wrong[0]])
-        raise InputError(
-            f"expected {len(names)} fields as in the header, found {counts[wrong[0]]}",
-            path=path,
-            line=line + 1,
-            value=text(line),
-        )
-    if len(records) == 1:
-        raise InputError("no rows after the header", path=path, line=header + 1)
+    _check_fields(path, names, scan.count[records[1:]] + 1, records + 1, lambda line: text(line - 1))
     blank = [int(i) for i in records[1:] if not text(int(i)).strip(" \t")] if len(names) == 1 else []
     if blank:  # pandas skips a line of spaces, which the csv module reads as a record
         message = "CSV parsers disagree on this file's records (check quotes and blank lines)"
@@ -215,6 +206,18 @@ def _regular_table(path, data: bytes | bytearray, separator: str) -> Table | Non
     return Table(path, names, lines, separator=separator, data=data, regular=regular)
 
 
+def _check_fields(path, names: list[str], counts: np.ndarray, lines, raw: Callable[[int], str]) -> None:
+    """Refuse the first record whose number of fields (``counts``) is not the header's, and a table without
+    records (``lines``: the header's line, then each record's; ``raw(line)``: the line as written)."""
+    wrong = np.flatnonzero(counts != len(names))
+    if wrong.size:
+        line = int(lines[1 + wrong[0]])
+        message = f"expected {len(names)} fields as in the header, found {counts[wrong[0]]}"
+        raise InputError(message, path=path, line=line, value=raw(line))
+    if not len(counts):
+        raise InputError("no rows after the header", path=path, line=int(lines[0]))
+
+
 def _header(cells: list[str], path, line: int, raw: str) -> list[str]:
     names = [cell.strip() for cell in cells]
     if any(not name for name in names):
@@ -231,16 +234,7 @@ def _quoted_table(path, text: str, separator: str) -> Table:
     if not rows:
         raise InputError("no CSV header", path=path, line=1)
     names = _header(rows[0], path, starts[0], _line(text, starts[0]))
-    for start, row in zip(starts[1:], rows[1:]):
-        if len(row) != len(names):
-            raise InputError(
-                f"expected {len(names)} fields as in the header, found {len(row)}",
-                path=path,
-                line=start,
-                value=_line(text, start),
-            )
-    if len(rows) == 1:
-        raise InputError("no rows after the header", path=path, line=starts[0])
+    _check_fields(path, names, np.array([len(row) for row in rows[1:]], dtype=np.int64), starts, partial(_line, text))
     try:
         frame = pd.read_csv(
             io.StringIO(text),
