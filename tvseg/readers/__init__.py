@@ -488,13 +488,14 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
         regions = regions_of(uem, show)
         if regions is None:
             warn_not_in_uem(show, path=path, lines=line.tolist(), side=side)
-            kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
-            masks.append(np.ones(len(start), dtype=bool))
-            continue
-        c = crop_show(show, start, end, label.tolist(), regions, path=path, lines=line.tolist(), side=side, counts=crop)
-        k = c.kept
-        kept[show] = list(zip(c.start[k].tolist(), c.end[k].tolist(), label[k].tolist(), line[k].tolist()))
-        masks.append(np.asarray(k, dtype=bool))
+            k = np.ones(len(start), dtype=bool)
+        else:
+            c = crop_show(
+                show, start, end, label.tolist(), regions, path=path, lines=line.tolist(), side=side, counts=crop
+            )
+            start, end, k = c.start, c.end, np.asarray(c.kept, dtype=bool)
+        kept[show] = list(zip(start[k].tolist(), end[k].tolist(), label[k].tolist(), line[k].tolist()))
+        masks.append(k)
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
