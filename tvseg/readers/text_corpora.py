@@ -240,11 +240,11 @@ def _segeval_tsv(file: Path) -> tuple[dict, dict]:
         masses = []
         for cell in row[1:]:
             digits = cell.strip()
-            if not digits.isdecimal():
-                raise InputError(
-                    f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
-                )
-            mass = whole_number(digits, path=file, line=number, field=f"coder {coder!r}: a mass")
+            mass = (
+                whole_number(digits, path=file, line=number, field=f"coder {coder!r}: a mass")
+                if digits.isdecimal()
+                else 0
+            )
             if mass <= 0:
                 raise InputError(
                     f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
