@@ -6,10 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from nltk.metrics.segmentation import ghd as nltk_ghd
-from pyannote.core import Annotation, Segment, Timeline
+from pyannote.core import Segment, Timeline
 
 from tvseg.columns import crop_spans
-from tvseg.readers.uem import crop_to_uem, uem_regions
+from tvseg.readers.uem import crop_show, regions_of, uem_regions
 from tvseg.unit.ghd import ghd_counts
 from tvseg.unit.masses import BoundaryPairs
 
@@ -150,18 +150,15 @@ def test_crop_by_hand():
     assert crop.inside.tolist() == [5_000_000, 20_000_000, 0, 10_000_000, 0, 0, 1_000_000]
 
 
-def test_crop_to_uem_counts_and_keeps_tracks():
-    ann = Annotation(uri="s")
-    ann[Segment(-10, 5), "a"] = "A"
-    ann[Segment(30, 70), "b"] = "B"
-    ann[Segment(45, 55), "c"] = "C"
+def test_crop_show_counts_and_keeps_segments():
+    # the segments -10-5 (A), 30-70 (B) and 45-55 (C) against the regions 0-40 and 60-100: A loses -10-0,
+    # B spans the gap (kept whole), C lies wholly in the gap (left out, with a warning naming it)
     uem = {"s": Timeline([Segment(0, 40), Segment(60, 100)])}
+    start, end, labels = np.array([-10.0, 30.0, 45.0]), np.array([5.0, 70.0, 55.0]), ["A", "B", "C"]
     with pytest.warns(Warning, match="45.000-55.000"):
-        cropped = crop_to_uem(ann, uem)
-    assert [(s.start, s.end, t, lab) for s, t, lab in cropped.itertracks(yield_label=True)] == [
-        (0.0, 5.0, "a", "A"),
-        (30.0, 70.0, "b", "B"),
-    ]
+        crop = crop_show("s", start, end, labels, regions_of(uem, "s"), path="s.rttm", lines=[1, 2, 3])
+    kept = np.flatnonzero(crop.kept).tolist()
+    assert [(crop.start[k], crop.end[k], labels[k]) for k in kept] == [(0.0, 5.0, "A"), (30.0, 70.0, "B")]
 
 
 def test_many_regions_crop_in_one_call():

@@ -321,36 +321,23 @@ def read_segment_levels(
         As :func:`read_segments`, and a file without levels (:func:`segment_levels`).
     """
     options: dict[str, Any] = dict(format=format, show=None, types=None, uem=uem, side=side, which=which, end=end)
+    options.update(encoding=encoding, columns=columns, time_origin=time_origin)
     if format in TEXT_CORPUS_FORMATS:  # their levels are read with the text: a reading per level
-        found: dict[int | None, SegmentColumns] = {
-            None: read_segments(path, encoding=encoding, columns=columns, time_origin=time_origin, **options)
-        }
-        levels = segment_levels(path, format=format, encoding=encoding, columns=columns)
-        for level in levels:
-            found[level] = read_segments(
-                path, encoding=encoding, columns=columns, time_origin=time_origin, level=level, **options
-            )
+        found: dict[int | None, SegmentColumns] = {None: read_segments(path, **options)}
+        for level in segment_levels(path, format=format, encoding=encoding, columns=columns):
+            found[level] = read_segments(path, level=level, **options)
         return found
-    return _read_levels(path, None, encoding=encoding, columns=columns, time_origin=time_origin, **options)
+    return _read_levels(path, None, **options)
 
 
-def _read_levels(
-    path: Any,
-    levels: Any,
-    *,
-    format: Any,
-    show: Any,
-    types: Any,
-    uem: Any,
-    side: Any,
-    which: Any,
-    end: Any,
-    encoding: Any,
-    columns: Any,
-    time_origin: Any,
-) -> dict[int | None, SegmentColumns]:
-    """:func:`read_segments` of ``path`` at each of ``levels`` (None: as it is, then every level the files
-    have, :func:`read_segment_levels`), each file read once."""
+_OPTIONS = ("format", "show", "types", "uem", "side", "which", "end", "encoding", "columns", "time_origin")
+"""The options of :func:`read_segments` besides ``level``, all given to :func:`_read_levels`."""
+
+
+def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, SegmentColumns]:
+    """:func:`read_segments` of ``path`` with ``options`` (:data:`_OPTIONS`) at each of ``levels`` (None: as
+    it is, then every level the files have, :func:`read_segment_levels`), each file read once."""
+    format, show, types, uem, side, which, end, encoding, columns, time_origin = (options[k] for k in _OPTIONS)
     check_path("path", path)
     check_uem(uem)
     check_encoding(encoding)
@@ -501,13 +488,14 @@ def _crop(columns: SegmentColumns, shows: list[str], uem: dict[str, Timeline], *
         regions = regions_of(uem, show)
         if regions is None:
             warn_not_in_uem(show, path=path, lines=line.tolist(), side=side)
-            kept[show] = list(zip(start.tolist(), end.tolist(), label.tolist(), line.tolist()))
-            masks.append(np.ones(len(start), dtype=bool))
-            continue
-        c = crop_show(show, start, end, label.tolist(), regions, path=path, lines=line.tolist(), side=side, counts=crop)
-        k = c.kept
-        kept[show] = list(zip(c.start[k].tolist(), c.end[k].tolist(), label[k].tolist(), line[k].tolist()))
-        masks.append(np.asarray(k, dtype=bool))
+            k = np.ones(len(start), dtype=bool)
+        else:
+            c = crop_show(
+                show, start, end, label.tolist(), regions, path=path, lines=line.tolist(), side=side, counts=crop
+            )
+            start, end, k = c.start, c.end, np.asarray(c.kept, dtype=bool)
+        kept[show] = list(zip(start[k].tolist(), end[k].tolist(), label[k].tolist(), line[k].tolist()))
+        masks.append(k)
     for file, crop in counts.items():
         if crop.changed:
             warn(f"{side + ': ' if side else ''}UEM applied: {crop}", path=file)
@@ -624,24 +612,24 @@ def _mapped_kind(file: Path, format: str | None, mapping: ColumnMap | None, *, e
 
 def _segment_rows(file: Path, table: Table, *, in_folder: bool) -> Rows | None:
     """The segments of a CSV file read as a table (``None``: a metadata table in a folder, left out)."""
-    table_type = table_kind(table.columns, path=file)
+    table_type = table_kind(table.names, path=file)
     if table_type != "metadata":
         return table_rows(table, table_type, units=False)
     if in_folder:
         warn(METADATA_BESIDE, path=file)
         return None
-    raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.columns))
+    raise InputError("a metadata table holds no segments", path=file, line=1, value=",".join(table.names))
 
 
 def _unit_rows(file: Path, table: Table) -> Rows:
     """The units of a CSV file read as a table."""
-    table_type = table_kind(table.columns, path=file)
+    table_type = table_kind(table.names, path=file)
     if table_type != "units":
         raise InputError(
             f"a {table_type} table holds no transcript units (expected show,start,end[,text,speaker,topic])",
             path=file,
             line=1,
-            value=",".join(table.columns),
+            value=",".join(table.names),
         )
     return table_rows(table, table_type, units=True)
 
@@ -686,7 +674,7 @@ def read_table_once(path: PathArg, *, encoding: str | None = None) -> tuple[str,
     check_encoding(encoding)
     file = list_files(path, format="csv")[0]
     table = read_table(file, encoding=encoding)
-    kind = table_kind(table.columns, path=file)
+    kind = table_kind(table.names, path=file)
     if kind == "metadata":
         return kind, None
     if kind == "units":

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from tvseg.errors import InputError
-from tvseg.readers.json_values import MAX_DEPTH, too_deep
+from tvseg.readers.json_values import MAX_DEPTH, DuplicateKey, repeated_key_line, too_deep, unique_pairs
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import MAX_DIGITS
 
@@ -26,33 +26,14 @@ __all__ = ["read_dataset_json", "MAX_UNITS", "MAX_DEPTH"]
 # are 31 years); refused before any work, which also keeps every sum of masses far inside int64.
 MAX_UNITS = 10**9
 _INT64_MAX = 2**63 - 1
-# longest integer literal read: tvseg's bound on every whole number in a file
-_MAX_DIGITS = MAX_DIGITS
-
-
-class _Repeated(Exception):
-    """A JSON object with a key given twice (raised inside :func:`json.loads`)."""
-
-    def __init__(self, key):
-        super().__init__(key)
-        self.key = key
 
 
 class _LongInteger(Exception):
-    """An integer literal of more than ``_MAX_DIGITS`` characters (raised inside :func:`json.loads`)."""
+    """An integer literal of more than ``MAX_DIGITS`` characters (raised inside :func:`json.loads`)."""
 
     def __init__(self, digits: str):
         super().__init__(digits[:20])
         self.digits = digits
-
-
-def _unique_pairs(pairs) -> dict:
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _Repeated(key)
-        seen[key] = value
-    return seen
 
 
 def read_dataset_json(path, check=None) -> dict:
@@ -81,7 +62,7 @@ def read_dataset_json(path, check=None) -> dict:
         :data:`MAX_UNITS` units, or what ``check`` refuses.
     """
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     data = _parse(text, path)
     if isinstance(data, dict) and "items" in data:
         fmt = data.get("segmentation_type", "linear")
@@ -114,16 +95,10 @@ def read_dataset_json(path, check=None) -> dict:
     return data
 
 
-def _read_text(path: Path) -> str:
-    """The file's text, decoded as every reader decodes (:func:`tvseg.readers.source.read_text`: UTF-8,
-    or UTF-16/UTF-32 with a byte order mark)."""
-    return read_text(path)
-
-
 def _parse(text: str, path: Path):
     """``json.loads`` that refuses repeated keys, deep nesting and endless integers with file and line."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_pairs, parse_int=_parse_int)
+        return json.loads(text, object_pairs_hook=unique_pairs, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         raise InputError(
             f"invalid JSON: {error.msg} (column {error.colno})",
@@ -131,13 +106,13 @@ def _parse(text: str, path: Path):
             line=error.lineno,
             value=_line(text, error.lineno),
         ) from None
-    except _Repeated as repeated:
-        line = _scan(text, repeated=True)
+    except DuplicateKey as repeated:
+        line = repeated_key_line(text, None)
         raise InputError(
             "a key is repeated in one object (JSON would keep only its last value)",
             path=path,
             line=line,
-            value=repeated.key,
+            value=str(repeated),
         ) from None
     except RecursionError:  # ``{"items": {item: {coder: [masses]}}}`` needs 4 levels
         raise too_deep(text, path=path) from None
@@ -152,42 +127,9 @@ def _parse(text: str, path: Path):
 
 
 def _parse_int(digits: str) -> int:
-    if len(digits) > _MAX_DIGITS:
+    if len(digits) > MAX_DIGITS:
         raise _LongInteger(digits)
     return int(digits)
-
-
-# a JSON string (an unterminated one runs to the end, so the scan stays linear), a bracket or a colon
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}:]')
-
-
-def _scan(text: str, *, repeated: bool = False) -> int | None:
-    """Line of the first key repeated in its object.
-
-    A scan of strings and punctuation only; it is run once ``json.loads`` has failed, on text whose
-    syntax is valid up to the fault.
-    """
-    stack: list[set[str] | None] = []  # per open bracket: the keys seen so far in an object, None in an array
-    key = None  # the last string, a key if a colon follows it
-    for token in _TOKEN.finditer(text):
-        t = token.group()
-        if t[0] == '"':
-            key = token
-            continue
-        if t == ":" and repeated and key is not None and stack and stack[-1] is not None:
-            try:
-                name = json.loads(key.group())
-            except ValueError:
-                name = key.group()
-            if name in stack[-1]:
-                return text.count("\n", 0, key.start()) + 1
-            stack[-1].add(name)
-        elif t in "[{":
-            stack.append(set() if t == "{" else None)
-        elif t in "]}" and stack:
-            stack.pop()
-        key = None
-    return None
 
 
 def _check_masses(masses, name: str, *, path, line) -> None:

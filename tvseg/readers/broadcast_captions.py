@@ -1,16 +1,10 @@
 """Broadcast captions, TTML (IMSC, EBU-TT-D, DFXP), SCC and EBU STL, read through ttconv.
 
-ttconv (the converter behind the W3C IMSC tools) turns each format into its document model; a caption is
-one paragraph of it (TTML ``<p>``, an SCC pop-on/roll-up/paint-on caption, an STL subtitle), timed by the
-library: begin and end on the timeline of the file (SCC timecodes at 29.97 frames per second, drop-frame
-with ``;``, STL at the GSI block's frame rate, times as written: no programme start is taken off). Its
-text is the paragraph's text, whitespace runs made one space; its speaker is the TTML ``ttm:agent`` of
-the paragraph (the agent's ``ttm:name``, else its id).
-
-A paragraph lasts from the earliest begin to the latest end of the text inside it (a paragraph timed on
-its spans lasts as its spans do). ttconv is imported when such a file is read (``pip install
-'tvseg[broadcast]'``); what it logs at WARNING is given as one :class:`~tvseg.errors.TvsegWarning` per
-file, and an error that changes a time (a bad ``begin``, a bad timecode) is refused with the file, the
+ttconv (the converter behind the W3C IMSC tools, ``pip install 'tvseg[broadcast]'``) turns each format into
+its document model; a caption is one paragraph of it, timed by the library on the timeline of the file,
+lasting from the earliest begin to the latest end of the text inside it (``formats/ttml.md``,
+``formats/scc.md``, ``formats/stl.md``). What ttconv logs at WARNING is given as one
+:class:`~tvseg.errors.TvsegWarning` per file; an error that changes a time is refused with the file, the
 line (TTML, SCC) or the TTI block (STL) and the value.
 """
 
@@ -64,17 +58,6 @@ _NO_END = "1000000h"
 """An end no caption reaches, written on timed containers whose end is implicit (see :func:`_explicit_ends`)."""
 
 
-def _ttconv(what: str) -> Any:
-    """Import ttconv, or say how to install it."""
-    try:
-        import ttconv  # noqa: F401
-    except ImportError:
-        raise MissingExtraError(
-            f"reading {what} captions needs the ttconv library: pip install 'tvseg[broadcast]' (or pip install ttconv)"
-        ) from None
-    return ttconv
-
-
 @contextmanager
 def _library_log(path, where: Callable[[], str]) -> Iterator[list[tuple[int, str, str]]]:
     """Collect what ttconv logs (``(level, message, where())``) instead of printing it, and give its
@@ -122,26 +105,28 @@ def read_captions(path, *, format: str) -> list[Cue]:
         ttconv is not installed.
     """
     cues, instant = _read(path, format=format)
-    _skip_instant(instant, path=path)
+    if instant:  # as cue_units warns of WebVTT cues of no duration
+        warn(
+            f"{len(instant)} zero-duration caption(s) skipped (a unit must last; first here)",
+            path=path,
+            line=instant[0],
+        )
     return cues
 
 
 def _read(path, *, format: str) -> tuple[list[Cue], list[int]]:
     """The captions of a file (:func:`read_captions`), and the lines of the TTML ``<p>`` of no duration,
     which ttconv leaves out of its document."""
-    _ttconv(_NAMES[format])
+    try:
+        import ttconv  # noqa: F401
+    except ImportError:
+        raise MissingExtraError(
+            f"reading {_NAMES[format]} captions needs the ttconv library: pip install 'tvseg[broadcast]' (or pip "
+            "install ttconv)"
+        ) from None
     if format == "ttml":
         return _ttml(path)
-    if format == "scc":
-        return _scc(path), []
-    return _stl(path), []
-
-
-def _skip_instant(lines: list[int], *, path) -> None:
-    """Warn of the captions of no duration left out, as :func:`~tvseg.readers.webvtt.cue_units` warns of
-    WebVTT cues of no duration."""
-    if lines:
-        warn(f"{len(lines)} zero-duration caption(s) skipped (a unit must last; first here)", path=path, line=lines[0])
+    return (_scc(path) if format == "scc" else _stl(path)), []
 
 
 def broadcast_units(path, *, format: str, show: str) -> Rows:
@@ -283,20 +268,14 @@ def _ttml(path) -> tuple[list[Cue], list[int]]:
             raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
     if document is None or document.get_body() is None:
         return [], []
-    cues = []
-    hidden = []
     given: set[str | None] = set()  # the <p> in ttconv's document: it leaves out those of no duration
-    for p, begin, end, shown in _paragraphs(document.get_body(), model):
+
+    def place(p: Any, begin: Fraction) -> tuple[int, str]:
         given.add(p.get_lang())
-        line, speaker = lines_of.get(p.get_lang() or "", (1, ""))
-        if not shown:
-            hidden.append(line)
-            continue
-        if end is None:
-            raise InputError("caption without an end (no end or dur on it or on its containers)", path=path, line=line)
-        _check_order(begin, end, path=path, line=line)
-        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), speaker, line))
-    _left_out(hidden, path=path)
+        return lines_of.get(p.get_lang() or "", (1, ""))
+
+    no_end = "caption without an end (no end or dur on it or on its containers)"
+    cues = _cues(document.get_body(), model, place, path=path, no_end=no_end)
     return cues, sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
 
 
@@ -417,21 +396,32 @@ def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction
     yield from visit(body, Fraction(0), None)
 
 
-def _check_order(begin: Fraction, end: Fraction, *, path, line: int) -> None:
-    """Refuse a caption that ends before it begins, as every reader refuses such a segment."""
-    if end < begin:
-        value = f"{float(begin):g} -> {float(end):g}"
-        raise InputError("caption with end before start", path=path, line=line, value=value)
-
-
-def _left_out(lines: list[int], *, path) -> None:
-    """Warn, once per file, of the captions that their containers' times never show (left out)."""
-    if lines:
+def _cues(body: Any, model: Any, place: Callable | None, *, path, no_end: str) -> list[Cue]:
+    """The captions of a document's paragraphs (:func:`_paragraphs`), ``place(p, begin)`` giving the line
+    and speaker of each (``None``: an STL file, where the k-th subtitle's line is k, an error names the
+    subtitle, and the library orders its times). One warning for the captions never shown (left out); a
+    caption without an end (``no_end``), or ending before it begins, refused."""
+    cues, hidden = [], []
+    for k, (p, begin, end, shown) in enumerate(_paragraphs(body, model), start=1):
+        line, speaker = place(p, begin) if place is not None else (k, "")
+        if not shown:
+            hidden.append(line)
+            continue
+        if end is None:
+            if place is None:
+                raise InputError(no_end, path=path, value=f"subtitle {k}")
+            raise InputError(no_end, path=path, line=line)
+        if place is not None and end < begin:
+            value = f"{float(begin):g} -> {float(end):g}"
+            raise InputError("caption with end before start", path=path, line=line, value=value)
+        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), speaker, line))
+    if hidden:
         warn(
-            f"{len(lines)} caption(s) never shown, beginning after the element that holds them ends: left out",
+            f"{len(hidden)} caption(s) never shown, beginning after the element that holds them ends: left out",
             path=path,
-            line=lines[0],
+            line=hidden[0],
         )
+    return cues
 
 
 def _text(p: Any, model: Any) -> str:
@@ -505,19 +495,11 @@ def _scc(path) -> list[Cue]:
     if errors:
         raise InputError(f"ttconv: {errors[0][1]}", path=path, line=int(errors[0][2].split()[-1]) or None)
     times = [time for time, _ in starts]
-    cues = []
-    hidden = []
-    for p, begin, end, shown in _paragraphs(document.get_body(), model):
-        line = starts[max(bisect_right(times, begin) - 1, 0)][1] if starts else 1
-        if not shown:
-            hidden.append(line)
-            continue
-        if end is None:
-            raise InputError("caption never cleared (no end)", path=path, line=line)
-        _check_order(begin, end, path=path, line=line)
-        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", line))
-    _left_out(hidden, path=path)
-    return cues
+
+    def place(p: Any, begin: Fraction) -> tuple[int, str]:
+        return (starts[max(bisect_right(times, begin) - 1, 0)][1] if starts else 1), ""
+
+    return _cues(document.get_body(), model, place, path=path, no_end="caption never cleared (no end)")
 
 
 def _in_range(hours: int, minutes: int, seconds: int, frames: int, *, fps: int) -> bool:
@@ -578,15 +560,6 @@ def _stl(path) -> list[Cue]:
     errors = [record for record in records if record[0] >= logging.ERROR]
     if errors:
         raise InputError(f"ttconv: {errors[0][1]}", path=path, value=errors[0][2])
-    cues = []
-    hidden = []
-    for k, (p, begin, end, shown) in enumerate(_paragraphs(stl.get_document().get_body(), model), start=1):
-        if not shown:
-            hidden.append(k)
-            continue
-        if end is None:
-            raise InputError("subtitle without an end", path=path, value=f"subtitle {k}")
-        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), "", k))
-    _left_out(hidden, path=path)
+    cues = _cues(stl.get_document().get_body(), model, None, path=path, no_end="subtitle without an end")
     cues.sort(key=lambda cue: (cue.start_ms, cue.line))
     return cues

@@ -1,18 +1,11 @@
 """Chapter lists as people write them in a video description: one ``[H:]MM:SS Title`` per line.
 
-The rules (``formats/chapter-list.md``):
-
-- every line that is not blank is one chapter: an optional bullet (``-``, ``*`` or ``•`` and a space),
-  a time ``M:SS``, ``MM:SS`` (up to 100 digits of minutes) or ``H:MM:SS`` (two-digit minutes), then either
-  nothing, or whitespace, or ``: `` (a colon and whitespace), and the title; after the whitespace
-  an optional separator ``-``, ``–`` or ``—`` followed by whitespace (or ending the line) is not part
-  of the title (``0:00 - Intro`` is ``Intro``); the title is stripped, and an empty title is
-  :data:`~tvseg.readers.validation.NO_LABEL`;
-- times are whole seconds (a fraction is refused), minutes and seconds at most 59 (minutes are not
-  bounded without hours);
-- the first chapter starts at ``0:00`` (YouTube's rule) and the times increase strictly;
-- each chapter ends where the next one starts, and the last one at the show's end, which the file
-  does not hold: it is given by the caller (``end=``, a UEM, the reference's end), else refused.
+Every line that is not blank is one chapter (an optional bullet, a time in whole seconds, a separator, the
+title); the first chapter starts at ``0:00`` (YouTube's rule) and the times increase strictly; each chapter
+ends where the next one starts, and the last one at the show's end, which the file does not hold: it is
+given by the caller (``end=``, a UEM, the reference's end), else refused. The rules:
+``formats/chapter-list.md``. A YouTube description is read as VidChapters-7M reads it
+(:func:`youtube_chapters`).
 """
 
 from __future__ import annotations

@@ -97,17 +97,17 @@ class Rows:
 
     def replaced(self, **arrays: ArrayLike) -> Rows:
         """These rows with some of their arrays (``show``, ``start``, ``end``, ``line``, texts) replaced."""
-        fields = {"show": self.show, "start": self.start, "end": self.end, "line": self.line, **self.texts, **arrays}
+        fields = {**self._arrays(), **arrays}
         rows = Rows(self.names, self.files, fields.pop("show"), **fields)  # type: ignore[arg-type]
         rows.overlaps = self.overlaps
         return rows
 
     def take(self, rows: NDArray[np.intp] | None) -> Rows:
         """These rows (``None``: all) of every show."""
-        if rows is None:
-            return self
-        arrays = {"show": self.show, "start": self.start, "end": self.end, "line": self.line, **self.texts}
-        return self.replaced(**{key: values[rows] for key, values in arrays.items()})
+        return self if rows is None else self.replaced(**{key: v[rows] for key, v in self._arrays().items()})
+
+    def _arrays(self) -> dict[str, Any]:
+        return {"show": self.show, "start": self.start, "end": self.end, "line": self.line, **self.texts}
 
     def first_lines(self) -> NDArray[np.int64]:
         """The line of each show's first row (-1 for a show without rows)."""

@@ -1,22 +1,12 @@
 """The timing lines of WebVTT and SRT cues: ``start --> end``, read to the millisecond.
 
-WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]``, SRT ``HH:MM:SS,mmm --> HH:MM:SS,mmm
-[X1:.. X2:.. Y1:.. Y2:..]`` (a dot is accepted for the comma; the display coordinates are ignored).
-Minutes and seconds are at most 59 and milliseconds have three digits. Fields without their leading
-zeros (``0:0:3.540``, as some meeting tools write) are read, with one
-:class:`~tvseg.errors.TvsegWarning` per file naming the first such line.
-
-Read as units (``lenient=True``, where only the times matter), milliseconds of one or two digits
-are read as a decimal fraction, as pysubs2 reads an SRT's (``pysubs2.time.timestamp_to_ms``) and
-webvtt-py a WebVTT's: ``,46`` is 0.460 s, ``,4`` 0.400 s, ``.0`` 0. One warning per file counts
-them. The other reading takes the digits for milliseconds written without their leading zeros
-(``6.90`` for 6.090 s, as Microsoft Teams writes them), as pysubs2 1.8 reads a WebVTT's ``.46`` and
-webvtt-py 0.6 an SRT's ``,46`` (0.046 s): the libraries disagree. The file tells the two apart
-where it can: a tool that trims a fraction's zeros (``,5`` for ``,500``)
-never writes three digits ending in 0 (``6.500``), and one that writes centiseconds writes no three
-digits at all. So a file holding both such a time and a short fraction that is not zero is refused
-as ambiguous, at the short one's line. Every other malformed time stays refused in units too (four
-digits, minutes over 59, a WebVTT comma).
+WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]``, SRT ``HH:MM:SS,mmm --> HH:MM:SS,mmm [X1:.. X2:..
+Y1:.. Y2:..]``; fields without their leading zeros are read with one warning per file. Read as units
+(``lenient=True``), one or two digits of milliseconds are a decimal fraction, as pysubs2 reads an SRT's and
+webvtt-py a WebVTT's (``,46`` is 0.460 s), with one warning per file; a file that also writes three digits
+ending in 0 (as Microsoft Teams writes milliseconds without their leading zeros, ``6.90`` for 6.090 s) makes
+such a fraction ambiguous, and refused. The table of what is read, warned of and refused:
+``formats/webvtt.md``, ``formats/srt.md``.
 """
 
 from __future__ import annotations

@@ -18,10 +18,12 @@ from tvseg.readers.validation import parse_time
 
 __all__ = [
     "SURROGATE",
+    "no_surrogate",
     "Number",
     "DuplicateKey",
     "MAX_DEPTH",
     "loads",
+    "unique_pairs",
     "too_deep",
     "repeated_key_line",
     "dumps",
@@ -35,6 +37,13 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate: what a broken ``\\u`` escape leaves in a string."""
 
 
+def no_surrogate(text: str, what: str, *, path, line: int) -> str:
+    """``text``, refused when it holds a lone surrogate (``"{what} holds a lone surrogate ..."``)."""
+    if SURROGATE.search(text):
+        raise InputError(f"{what} holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(text))
+    return text
+
+
 class Number(str):
     """A JSON number (or constant) kept as the text written in the file."""
 
@@ -43,25 +52,32 @@ class DuplicateKey(Exception):
     """A key given twice in one JSON object (raised inside :func:`loads`)."""
 
 
+def unique_pairs(pairs: list, *, first_repeated: bool = False) -> dict:
+    """The ``object_pairs_hook`` of :func:`loads`: raises :class:`DuplicateKey` for a key given twice."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        keys = [key for key, _ in pairs]
+        if first_repeated:
+            raise DuplicateKey(next(key for key in result if keys.count(key) > 1))
+        seen: set = set()
+        for key in keys:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
 def loads(text: str, *, first_repeated: bool = False):
     """``json.loads`` keeping numbers as :class:`Number` and raising :class:`DuplicateKey` for a key given
     twice in an object: the key whose second occurrence comes first, or (``first_repeated``) the first
     key in the object that is given again."""
-
-    def unique(pairs: list) -> dict:
-        result = dict(pairs)
-        if len(result) != len(pairs):
-            keys = [key for key, _ in pairs]
-            if first_repeated:
-                raise DuplicateKey(next(key for key in result if keys.count(key) > 1))
-            seen: set = set()
-            for key in keys:
-                if key in seen:
-                    raise DuplicateKey(key)
-                seen.add(key)
-        return result
-
-    return json.loads(text, parse_float=Number, parse_int=Number, parse_constant=Number, object_pairs_hook=unique)
+    return json.loads(
+        text,
+        parse_float=Number,
+        parse_int=Number,
+        parse_constant=Number,
+        object_pairs_hook=lambda pairs: unique_pairs(pairs, first_repeated=first_repeated),
+    )
 
 
 MAX_DEPTH = 64
@@ -107,9 +123,9 @@ def too_deep(text: str, *, path, line: int = 1) -> InputError:
 _STRINGS = json.JSONDecoder()  # raw_decode at a quote reads one string: its text and where it ends
 
 
-def repeated_key_line(text: str, key: str) -> int | None:
-    """The line (from 1) where ``key`` is given a second time in one object of the JSON ``text``: the
-    place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
+def repeated_key_line(text: str, key: str | None) -> int | None:
+    """The line (from 1) where ``key`` (None: any key) is first given a second time in one object of the
+    JSON ``text``: the place :func:`loads` refused (None when it is not found, as in a text that is not JSON)."""
     stack: list = []  # per open container: the keys seen in an object, None for an array
     i, n = 0, len(text)
     try:
@@ -121,7 +137,7 @@ def repeated_key_line(text: str, key: str) -> int | None:
                 while j < n and text[j] in " \t\r\n":
                     j += 1
                 if j < n and text[j] == ":" and stack and stack[-1] is not None:
-                    if value == key and value in stack[-1]:
+                    if (key is None or value == key) and value in stack[-1]:
                         return text.count("\n", 0, i) + 1
                     stack[-1].add(value)
                 i = end

@@ -1,30 +1,10 @@
 """chunkseg's JSONL (chunkseg 0.4.0): one show per line, its reference and a hypothesis.
 
-A line is a JSON object (``formats/jsonl.md``)::
-
-    {"show": "news", "reference": [90, 245], "hypothesis": [88.5], "duration": 900.0,
-     "reference_titles": [["Headlines", 0], ["Storm", 90]], "hyp_titles": [["Storm", 88.5]]}
-
-- ``reference`` and ``hypothesis`` are lists of boundary times in seconds: the segments of a side
-  are ``[0, b1), [b1, b2), ..., [bk, duration)``. A boundary at 0 is the start of the first
-  segment (chunkseg drops it too); the order of the list does not matter; a boundary given twice,
-  or at or after the ``duration``, is refused;
-- ``duration`` (seconds, above 0) ends the last segment of both sides;
-- ``reference_titles`` / ``hyp_titles`` (optional, ``null`` = absent) are ``[title, start]`` pairs;
-  each start must be the start of a segment of its side (0 or one of its boundaries); a segment
-  without a title, or with an empty one, has the label :data:`~tvseg.readers.validation.NO_LABEL`;
-- ``show`` (tvseg's field; chunkseg has no show id and ignores it) is the show id; without it, a
-  ``video_id`` or else an ``id`` field (a string, or an integer read as written) is; without any, the
-  show id is ``<file stem>-<line number>``;
-- chunkseg's other fields (``audio``, ``reference_transcript``, ``format``) do not bear on the
-  segments and are not read; any other field is reported by one warning per file;
-- ``reference`` and ``duration`` are required; ``hypothesis`` may be missing (a line tvseg wrote
-  from one segmentation) or a transcript (chunkseg's transcript mode), and is then an error only
-  when the hypothesis is read.
-
-Both sides of every line are checked whichever side is read. Numbers are read from the digits as
-written (exactly as ``float`` of the decimal); ``NaN``, ``Infinity``, strings and booleans are
-refused as times.
+A line is a JSON object ``{"show": ..., "reference": [boundaries], "hypothesis": [boundaries], "duration":
+d, "reference_titles": [[title, start], ...], "hyp_titles": [...]}``; a side's segments are ``[0, b1), [b1,
+b2), ..., [bk, duration)``. What is read, accepted and refused: ``formats/jsonl.md``. Both sides of every
+line are checked whichever side is read; numbers are read from the digits as written
+(:func:`~tvseg.readers.json_values.json_time`).
 """
 
 from __future__ import annotations
@@ -36,13 +16,13 @@ from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.json_values import (
-    SURROGATE,
     DuplicateKey,
     Number,
     dumps,
     expect,
     json_time,
     loads,
+    no_surrogate,
     too_deep,
     warn_unread,
 )
@@ -109,10 +89,8 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
             show = f"{stem}-{number}"
         elif not isinstance(show, str) or not show.strip() or isinstance(show, Number):
             raise InputError(f"'{field}' must be a non-empty string", path=path, line=number, value=repr(show))
-        elif SURROGATE.search(show):
-            raise InputError(
-                "'show' holds a lone surrogate (a broken \\u escape)", path=path, line=number, value=repr(show)
-            )
+        else:
+            no_surrogate(show, "'show'", path=path, line=number)
         if show in seen:
             raise InputError(f"show already read from line {seen[show]}", path=path, line=number, value=show)
         seen[show] = number
@@ -181,13 +159,7 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
                 value=dumps(pair, limit=None),
             )
         title, start_value = pair
-        if SURROGATE.search(title):
-            raise InputError(
-                f"a title of '{field}' holds a lone surrogate (a broken \\u escape)",
-                path=path,
-                line=line,
-                value=repr(title),
-            )
+        no_surrogate(title, f"a title of '{field}'", path=path, line=line)
         start = _time(start_value, path=path, line=line, field=f"{field} start")
         if start not in starts:
             raise InputError(

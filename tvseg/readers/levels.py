@@ -68,9 +68,7 @@ def level_option(value: Any, *, allow_all: bool = False) -> int | str | None:
         return None
     if allow_all and value == ALL:
         return ALL
-    if isinstance(value, bool):
-        raise UsageError(f"level must be a positive integer{' or all' if allow_all else ''}, got {value!r}")
-    if isinstance(value, (int, np.integer)) and value >= 1:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1:
         return int(value)
     if isinstance(value, str) and _LEVEL.fullmatch(value.strip()):
         return int(value.strip())
@@ -97,20 +95,16 @@ def at_level(rows: Rows, level: int) -> Rows:
         opens[0] = True
         opens[1:] |= show[1:] != show[:-1]  # rows sorted by show: a show's first segment
     first = np.flatnonzero(opens)
-    kept = {key: values[first] for key, values in rows.texts.items() if key != LEVEL}
     end = np.maximum.reduceat(rows.end, first) if len(first) else rows.end[:0]
-    result = Rows(rows.names, rows.files, show[first], start=rows.start[first], end=end, line=rows.line[first], **kept)
-    result.overlaps = rows.overlaps
-    return result
+    return without_levels(rows.take(first).replaced(end=end))
 
 
 def without_levels(rows: Rows) -> Rows:
     """``rows`` without their levels (a reference read as it is)."""
     if LEVEL not in rows.texts:
         return rows
-    kept = {key: values for key, values in rows.texts.items() if key != LEVEL}
-    result = Rows(rows.names, rows.files, rows.show, start=rows.start, end=rows.end, line=rows.line, **kept)
-    result.overlaps = rows.overlaps
+    result = rows.replaced()
+    del result.texts[LEVEL]
     return result
 
 

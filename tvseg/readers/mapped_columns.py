@@ -1,23 +1,11 @@
-"""Spreadsheets and JSON records read through a column mapping (``--columns``, ``columns=``;
-``formats/columns.md``).
+"""Spreadsheets and JSON records read through a column mapping (``--columns``, ``columns=``).
 
 ``show=COL,start=COL,end=COL,title=COL`` says which column (a CSV's header name, a JSON record's key) holds
-what. Besides those: ``duration=COL`` (an end is its start plus the duration), ``date=COL`` and
-``date_format=FORMAT`` (a strptime format; default ISO ``%Y-%m-%d``), ``records=KEY`` (the list of stories
-inside each JSON record), ``level=COL`` (a segment's level in a hierarchical reference, a positive integer:
-:mod:`tvseg.readers.levels`), ``score=COL`` (a segment's score, the
-confidence of the boundary at its start: :mod:`tvseg.retrieval.confidence`; an empty cell or ``null``: none)
-and, for units, ``text=``, ``speaker=``, ``topic=``.
-
-- Without ``show=``, the show is the file's stem. Without ``end=`` and ``duration=``, a story ends where the
-  next story of its show starts; the last one of a show has no end and is refused.
-- A time is seconds (``195.24``; ``195,24`` in a ``;`` table or a JSON string) or a clock time
-  ``HH:MM:SS[.fff]`` (``20:03:15``, ``20:03:15,240``). With ``date=``, a time counts from midnight of the
-  show's earliest date (a story the next day is 24 hours later), and an end earlier than its start is on
-  the next day.
-- JSON: a list of records, or one record per file (an object holding the ``records=`` key). With
-  ``records=stories``, each record holds a list of stories and a field is looked up in the story, then in
-  its record (``show=id`` from the record, ``start=start`` from the story).
+what; besides those ``duration=``, ``date=``, ``date_format=``, ``records=``, ``level=``
+(:mod:`tvseg.readers.levels`), ``score=`` (:mod:`tvseg.retrieval.confidence`) and, for units, ``text=``,
+``speaker=``, ``topic=``. The keys, the times (seconds or clock times, from midnight of the show's earliest
+date with ``date=``), the ends (the next story's start without ``end=`` and ``duration=``) and the JSON
+records: ``formats/columns.md``.
 """
 
 from __future__ import annotations
@@ -141,11 +129,8 @@ class _Stories:
         self.line: list[int] = []
         self.level: list[int] = []
         self.score: list[float] = []
-        self.texts: dict[str, list[str]] = {k: [] for k in self._text_keys()}
-
-    def _text_keys(self) -> tuple[str, ...]:
-        keys = ("text", "speaker", "topic") if self.units else ("title",)
-        return tuple(k for k in keys if self.cmap.get(k) is not None)
+        keys = ("text", "speaker", "topic") if units else ("title",)
+        self.texts: dict[str, list[str]] = {k: [] for k in keys if cmap.get(k) is not None}
 
     def seconds(self, value, *, line: int, key: str, json_number: bool = False) -> float:
         field = f"{key} ({self.cmap.get(key)})"
@@ -256,21 +241,17 @@ class _Stories:
         return end
 
 
-def _check_names(cmap: ColumnMap, names: list[str], *, path, line: int, optional: tuple[str, ...] = ()) -> None:
-    for key, column in cmap.fields:
-        if column not in names and key not in optional:
-            raise InputError(
-                f"no column {column!r} for {key}= (the columns are: {', '.join(names)})",
-                path=path,
-                line=line,
-                value=column,
-            )
-
-
 def table_mapped_rows(table: Table, cmap: ColumnMap, *, units: bool = False) -> Rows:
     """The stories (or units) of a CSV table read through ``cmap``: every cell read as text, a comma as
     the decimal mark in a ``;`` table."""
-    _check_names(cmap, table.names, path=table.path, line=1)
+    for key, column in cmap.fields:
+        if column not in table.names:
+            raise InputError(
+                f"no column {column!r} for {key}= (the columns are: {', '.join(table.names)})",
+                path=table.path,
+                line=1,
+                value=column,
+            )
     frame = table.frame
     stories = _Stories(table.path, cmap, units=units, decimal_comma=table.separator == ";")
     stem = Path(table.path).stem

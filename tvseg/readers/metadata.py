@@ -50,15 +50,15 @@ def read_metadata(path, *, encoding: str | None = None) -> pd.DataFrame:
     """
     check_path("path", path)
     table = read_table(path, encoding=encoding)
-    if table_kind(table.columns, path=path) != "metadata":
+    if table_kind(table.names, path=path) != "metadata":
         raise InputError(
             "not a metadata table (expected the columns show,channel,programme,date)",
             path=path,
             line=1,
-            value=",".join(table.columns),
+            value=",".join(table.names),
         )
     frame = pd.DataFrame(
-        {name: (table.frame[name].str.strip() if name in table.columns else "") for name in METADATA_COLUMNS}
+        {name: (table.frame[name].str.strip() if name in table.names else "") for name in METADATA_COLUMNS}
     )
     for i, (show, date) in enumerate(zip(frame["show"], frame["date"])):
         line = int(table.lines[i])
@@ -66,7 +66,7 @@ def read_metadata(path, *, encoding: str | None = None) -> pd.DataFrame:
             raise InputError("show is missing", path=path, line=line, value=show)
         if date and not _is_iso_date(date):
             raise InputError("date is not YYYY-MM-DD", path=path, line=line, value=date)
-    if "time_origin" in table.columns:
+    if "time_origin" in table.names:
         cells = table.frame["time_origin"].tolist()
         frame["time_origin"] = [
             parse_origin(cell, path=path, line=int(table.lines[i]), what="time_origin")

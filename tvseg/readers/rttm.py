@@ -1,15 +1,8 @@
 """NIST RTTM (Rich Transcription Time Marked), as specified in Appendix A of the RT-09 evaluation plan.
 
-One object per line, fields separated by spaces or tabs (and only those: a no-break space or any
-other Unicode space is part of a field)::
-
-    TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]
-
-Nine fields (RTTM v13) or ten (with SLAT). ``;;`` starts a comment line; blank lines are skipped.
-The show id is FILE, the label of a segment is NAME (``<NA>`` is
-:data:`~tvseg.readers.validation.NO_LABEL`), its score CONF (``<NA>``: none; else a finite number: the
-confidence of the boundary at the segment's start, :mod:`tvseg.retrieval.confidence`). The channel
-is not used. See ``formats/rttm.md`` for what is accepted and what is refused.
+One object per line, ``TYPE FILE CHNL TBEG TDUR ORTHO STYPE NAME CONF [SLAT]``, fields separated by spaces
+or tabs (and only those); the show id is FILE, the label NAME, the score CONF
+(:mod:`tvseg.retrieval.confidence`). What is accepted and refused: ``formats/rttm.md``.
 
 The files of a folder are read at once: joined into one text, their lines and fields found with numpy
 (:class:`~tvseg.readers.scan.Scan`) and parsed by pandas' C parser. A line is checked there when it is
@@ -31,7 +24,7 @@ import pandas as pd
 from tvseg.errors import InputError
 from tvseg.progress import iterate
 from tvseg.readers.corpus import SCORE, Rows
-from tvseg.readers.scan import Scan, categories, plain_decimals
+from tvseg.readers.scan import Scan, byte_reader, categories, plain_decimals
 from tvseg.readers.source import lines_of, read_text
 from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
 
@@ -52,6 +45,11 @@ _COMMENT = re.compile(rb"(?m)^;;[^\n]*")
 _POWERS = np.array([10.0**k for k in range(23)])  # exact doubles
 _EXACT = 2.0**53
 _UNKNOWN, _SPAN, _POINT, _INFO = 0, 1, 2, 3  # line types
+_CLASSES = {
+    **dict.fromkeys(SPAN_TYPES, _SPAN),
+    **dict.fromkeys(POINT_TYPES, _POINT),
+    **dict.fromkeys(INFO_TYPES, _INFO),
+}
 _SUSPECT, _NONE, _KEPT = -1, 0, 1  # lines: checked by _line, no segment, a segment to keep
 
 
@@ -231,7 +229,7 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
 
     def read(columns):
         return pd.read_csv(
-            scan.reader(stop),
+            byte_reader(scan.data, stop),
             sep=" ",
             header=None,
             names=list(range(width)),
@@ -249,17 +247,7 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     assert len(frame) == n  # one row per line that is not blank
     reread = lambda k: read({k: str})[k]
     kinds, kind_codes = categories(frame, 0, reread)
-    classes = [
-        _SPAN
-        if k.upper() in SPAN_TYPES
-        else _POINT
-        if k.upper() in POINT_TYPES
-        else _INFO
-        if k.upper() in INFO_TYPES
-        else _UNKNOWN
-        for k in kinds
-    ]
-    kind = np.array(classes + [_UNKNOWN])[kind_codes]
+    kind = np.array([_CLASSES.get(k.upper(), _UNKNOWN) for k in kinds] + [_UNKNOWN])[kind_codes]
     kept = np.array([k.upper() in keep for k in kinds] + [False])[kind_codes]
     start, length = (_floats(frame[k], plain[i * n : (i + 1) * n]) for i, k in enumerate((3, 4)))
     ok = plain[:n] & (start <= MAX_SECONDS)

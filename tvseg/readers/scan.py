@@ -60,11 +60,6 @@ class Scan:
         self.first = np.concatenate(([0], at_end[:-1] + 1))
         self.count = at_end - self.first
 
-    def reader(self, stop: int | None = None) -> _Reader:
-        """A binary file over the text up to ``stop`` (default: all of it, without the padding), for
-        pandas, that copies no more than it reads."""
-        return byte_reader(self.data, self.size if stop is None else stop)
-
     @property
     def blank(self) -> np.ndarray:
         """Whether each line is empty."""
@@ -174,20 +169,13 @@ def _all_plain(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
     length = end - start
     if not len(length) or length.min() < 1 or length.max() > 8:
         return bool(plain_decimals(buf, start, end)[0].all())
-    words = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
-    word = words[start]
-    mask = _ALL >> ((np.uint64(8) - length.astype(np.uint64)) * np.uint64(8))
-    word &= mask
-    word |= _ZEROS & ~mask  # the bytes after the field read as "0"
-    y = word ^ _POINTS
-    dots = ~(((y & _LOW7) + _LOW7) | y | _LOW7)  # the high bit of each byte that is "."
-    word ^= (dots >> np.uint64(7)) * np.uint64(0x1E)  # "." -> "0"
-    bad = (word & _HIGH) ^ _ZEROS  # a byte that is not a digit
-    bad |= ((word & _LOW) + _SIXES) & _HIGH
-    bad |= dots & (dots - np.uint64(1))  # two points
-    if np.bitwise_or.reduce(bad):
-        return False
-    return not ((length == 1) & (dots != 0)).any()  # a point alone
+    ok, points, _ = _plain_bytes(_words(buf)[start], length.astype(np.uint64))
+    return bool(ok.all() and (points <= 1).all() and (length > points).all())
+
+
+def _words(buf: np.ndarray) -> np.ndarray:
+    """The 8-byte little-endian word at each byte of ``buf`` (padded with zero bytes)."""
+    return np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
 
 
 def plain_decimals(
@@ -212,7 +200,7 @@ def plain_decimals(
     plain = (length >= 1) & (length <= EXACT_DIGITS)
     points = np.zeros(n, dtype=np.int64)
     places = np.zeros(n, dtype=np.int64) if decimals else None
-    words = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    words = _words(buf)
     for half in (0, 1):
         rows = np.arange(n) if half == 0 else np.flatnonzero(plain & (length > 8))
         for a in range(0, len(rows), 1 << 16):  # a chunk at a time, to stay in the cache

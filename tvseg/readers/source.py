@@ -1,23 +1,11 @@
 """Reading a file's text, and the warnings readers give about it.
 
 Every reader starts here, so that encodings, empty files and line ends are handled the same way
-everywhere:
-
-- UTF-8 with or without a byte order mark (BOM); UTF-16 and UTF-32 (either byte order) with a BOM;
-  a second BOM after the first (a file marked twice) is refused at line 1, in every format;
-- another encoding when it is declared (``encoding=``, ``--encoding NAME``: any text codec Python
-  knows, checked by :func:`check_encoding`) for the files that are not UTF-8; a BOM still says the
-  encoding of its file, and a file that decodes as UTF-8 is UTF-8 (see :func:`read_text`);
-- any other bytes are refused at the line of the first byte that does not decode, naming the byte.
-  An undeclared encoding is not guessed (many decode the same bytes: Windows-1252, GB2312 and
-  Cyrillic text are all bytes above 127): the message says how to declare it, or how to convert the
-  file in place with ``iconv`` (keeping its name, which is its show id). Only what is certain is
-  named: bytes that are mostly NULs are UTF-16 without a BOM;
-- text of which a quarter or more is NUL characters is refused (UTF-16 or UTF-32 without a BOM that
-  happens to decode as UTF-8);
-- lines end with LF, CRLF or CR (never with U+0085, U+2028 or U+2029, which stay in the text);
-- a device (``/dev/zero``, a terminal) is refused, and a stream (a named pipe) is read up to
-  :data:`STREAM_LIMIT` bytes, 1 GiB (:func:`read_bytes`).
+everywhere (the policy: ``formats/README.md``): UTF-8 with or without a byte order mark (BOM), UTF-16 and
+UTF-32 with one; another encoding when it is declared (:func:`check_encoding`), a BOM and UTF-8 still
+winning (:func:`read_text`); any other bytes refused at the line of the first byte that does not decode,
+naming the byte and how to declare the encoding or convert the file (an undeclared encoding is never
+guessed); lines ending with LF, CRLF or CR; a device refused, a stream read up to :data:`STREAM_LIMIT` bytes.
 """
 
 from __future__ import annotations

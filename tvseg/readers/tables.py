@@ -1,20 +1,12 @@
 """CSV tables: segments (``show,start,end,label``), breath groups (``show,start,end[,text,speaker,topic]``)
-and show metadata (``show,channel,programme,date``).
+and show metadata (``show,channel,programme,date``), told apart by their header (:func:`table_kind`).
 
-The kind of a table is told by its header (see :func:`table_kind`). Errors name the file's real line:
-the header is line 1 (after any blank lines), and a quoted cell that spans lines is counted as it is
-in the file.
-
-The separator is a comma, or a semicolon when the header line holds ``;`` and no ``,`` (as
-spreadsheets write CSV where the comma is the decimal mark). Time columns hold seconds (``7.22``) or
-clock times ``[H:]MM:SS[.fff]`` (``00:00:07.220``, ``7:05``); in a semicolon file the decimal mark
-may also be a comma (``7,22``, ``00:00:07,220``).
-
-A table is read column-wise by pandas' C parser. Without quotes, its records are its lines, found with
-numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells are all plain decimals are
-parsed as numbers at once. With quotes, Python's ``csv`` module splits the records too, to know the
-line each starts on, and a record the two parsers read differently (a stray quote, say) is refused
-at its line rather than guessed.
+The separator, the times and the lines errors name: ``formats/segments-csv.md``,
+``formats/breath-groups-csv.md``. A table is read column-wise by pandas' C parser. Without quotes, its
+records are its lines, found with numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells
+are all plain decimals are parsed as numbers at once. With quotes, Python's ``csv`` module splits the
+records too, to know the line each starts on, and a record the two parsers read differently (a stray
+quote, say) is refused at its line rather than guessed.
 """
 
 from __future__ import annotations
@@ -22,6 +14,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -48,7 +42,6 @@ boundary at its start, :mod:`tvseg.retrieval.confidence`; an empty cell: none)."
 _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
 _TIMES = ("start", "end")
-_NUMBER = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
 _TEXTS = ("text", "speaker", "topic")
 
 
@@ -184,18 +177,7 @@ def _lines_table(path, data: bytes | bytearray, separator: str) -> Table:
     text = lambda i: bytes(scan.buf[int(scan.line_start[i]) : int(scan.line_end[i])]).decode("utf-8")
     header = int(records[0])
     names = _header(text(header).split(separator), path, header + 1, text(header))
-    counts = scan.count[records[1:]] + 1
-    wrong = np.flatnonzero(counts != len(names))
-    if wrong.size:
-        line = int(records[1 + wrong[0]])
-        raise InputError(
-            f"expected {len(names)} fields as in the header, found {counts[wrong[0]]}",
-            path=path,
-            line=line + 1,
-            value=text(line),
-        )
-    if len(records) == 1:
-        raise InputError("no rows after the header", path=path, line=header + 1)
+    _check_fields(path, names, scan.count[records[1:]] + 1, records + 1, lambda line: text(line - 1))
     blank = [int(i) for i in records[1:] if not text(int(i)).strip(" \t")] if len(names) == 1 else []
     if blank:  # pandas skips a line of spaces, which the csv module reads as a record
         message = "CSV parsers disagree on this file's records (check quotes and blank lines)"
@@ -224,6 +206,18 @@ def _regular_table(path, data: bytes | bytearray, separator: str) -> Table | Non
     return Table(path, names, lines, separator=separator, data=data, regular=regular)
 
 
+def _check_fields(path, names: list[str], counts: np.ndarray, lines, raw: Callable[[int], str]) -> None:
+    """Refuse the first record whose number of fields (``counts``) is not the header's, and a table without
+    records (``lines``: the header's line, then each record's; ``raw(line)``: the line as written)."""
+    wrong = np.flatnonzero(counts != len(names))
+    if wrong.size:
+        line = int(lines[1 + wrong[0]])
+        message = f"expected {len(names)} fields as in the header, found {counts[wrong[0]]}"
+        raise InputError(message, path=path, line=line, value=raw(line))
+    if not len(counts):
+        raise InputError("no rows after the header", path=path, line=int(lines[0]))
+
+
 def _header(cells: list[str], path, line: int, raw: str) -> list[str]:
     names = [cell.strip() for cell in cells]
     if any(not name for name in names):
@@ -240,16 +234,7 @@ def _quoted_table(path, text: str, separator: str) -> Table:
     if not rows:
         raise InputError("no CSV header", path=path, line=1)
     names = _header(rows[0], path, starts[0], _line(text, starts[0]))
-    for start, row in zip(starts[1:], rows[1:]):
-        if len(row) != len(names):
-            raise InputError(
-                f"expected {len(names)} fields as in the header, found {len(row)}",
-                path=path,
-                line=start,
-                value=_line(text, start),
-            )
-    if len(rows) == 1:
-        raise InputError("no rows after the header", path=path, line=starts[0])
+    _check_fields(path, names, np.array([len(row) for row in rows[1:]], dtype=np.int64), starts, partial(_line, text))
     try:
         frame = pd.read_csv(
             io.StringIO(text),
@@ -426,7 +411,7 @@ def scores(table: Table, cells: pd.Series, name: str) -> np.ndarray:
         text = text.str.replace(",", ".", regex=False)
     numbers = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
     empty = (text == "").to_numpy(dtype=bool)
-    bad = ~empty & ~(np.isfinite(numbers) & text.str.fullmatch(_NUMBER).to_numpy(dtype=bool))
+    bad = ~empty & ~(np.isfinite(numbers) & text.str.fullmatch(_DECIMAL).to_numpy(dtype=bool))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(

@@ -1,40 +1,16 @@
 """Text-segmentation corpora: documents of sentences, read as segments in the unit domain.
 
-A text corpus has no times: a document is a sequence of sentences (the units) and a segmentation says
-where the topics change. Each reader here gives the segments of every document as rows whose
-"times" are sentence positions: sentence ``i`` (from 0) spans ``[i, i + 1)``, so a segment of the
-sentences ``a .. b - 1`` spans ``[a, b)``. :func:`tvseg.read_segments` marks the corpus it returns with
+A text corpus has no times: sentence ``i`` (from 0) spans ``[i, i + 1)``, so a segment of the sentences
+``a .. b - 1`` spans ``[a, b)``. :func:`tvseg.read_segments` marks the corpus it returns with
 ``domain == "units"`` (:class:`~tvseg.columns.SegmentColumns`), and :func:`tvseg.evaluate` then scores
-the unit metrics on the sentences (no ``--units``, no frames) and no time-domain metric.
-
-Formats (``formats/choi.md``, ``formats/wiki727k.md``, ``formats/segeval.md``):
-
-``choi``
-    Choi (2000): one sentence a line, segments between lines ``==========``; a file per document, the
-    show id its stem (Choi's files end in ``.ref``; every file of a folder is read). Lines holding only
-    white space are no sentence; a segment without a sentence (two separators in a row, a separator
-    first or last) is no segment.
-``wiki727k``
-    Wiki-727K (Koshorek et al. 2018): headers ``========,LEVEL,TITLE.``, one sentence a line, read as
-    the authors' loader reads a document for its dataset (``wiki_loader.py`` of koomri/text-segmentation,
-    ``read_wiki_file`` with ``WikipediaDataSet``'s options): headers of levels 1 and 2 start segments,
-    deeper ones are removed (their sentences join the enclosing segment); the first section (the
-    preface) is left out. At another level ``N`` (``read_segments(level=N)``), headers of levels 1 to
-    ``N`` start segments, the preface staying the one of levels 1-2 (:mod:`tvseg.readers.levels`);
-    ``***LIST***.`` lines and lines without a word are no sentence. A header is
-    matched as the loader's pattern ``========,\\d,.*?\\.`` matches it: text after the first period of a
-    title stays on its line as a sentence. The segment's label is its header's title.
-``segeval``
-    segeval's JSON dataset (``{"items": {item: {coder: masses}}}`` or bare ``{item: {coder: masses}}``,
-    read by :func:`tvseg.readers.agreement.read_dataset_json`) or its mass TSV (one item per file, the
-    item the file's stem; a header line, then ``CODER<TAB>MASS<TAB>MASS...``: segeval 2.0.11's
-    ``input_linear_mass_tsv``). One coder is read: ``PATH#CODER`` (:func:`split_coder`); without
-    ``#CODER`` the dataset must have one coder.
-``nltk``
-    nltk's boundary strings, one document a line: ``DOC_ID BITS`` (white space between), ``BITS`` a
-    string of ``0`` and ``1`` with one character per gap between two sentences (``N - 1`` characters for
-    ``N`` sentences; ``1`` a boundary, as ``nltk.metrics.segmentation`` takes them with
-    ``boundary="1"``). Blank lines and lines starting with ``#`` are skipped.
+the unit metrics on the sentences and no time-domain metric. The formats, each read only when named:
+``choi`` (Choi 2000, ``formats/choi.md``), ``wiki727k`` (Koshorek et al. 2018, read as ``read_wiki_file``
+of koomri/text-segmentation's ``wiki_loader.py`` reads a document, ``formats/wiki727k.md``; other levels:
+:mod:`tvseg.readers.levels`), ``segeval`` (segeval's JSON dataset, read by
+:func:`tvseg.readers.agreement.read_dataset_json`, or its mass TSV, segeval 2.0.11's
+``input_linear_mass_tsv``; one coder, ``PATH#CODER``: :func:`split_coder`) and ``nltk`` (nltk's boundary
+strings ``DOC_ID BITS``, ``1`` a boundary as ``nltk.metrics.segmentation`` takes them with
+``boundary="1"``): ``formats/segeval.md``.
 """
 
 from __future__ import annotations
@@ -264,11 +240,11 @@ def _segeval_tsv(file: Path) -> tuple[dict, dict]:
         masses = []
         for cell in row[1:]:
             digits = cell.strip()
-            if not digits.isdecimal():
-                raise InputError(
-                    f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell
-                )
-            mass = whole_number(digits, path=file, line=number, field=f"coder {coder!r}: a mass")
+            mass = (
+                whole_number(digits, path=file, line=number, field=f"coder {coder!r}: a mass")
+                if digits.isdecimal()
+                else 0
+            )
             if mass <= 0:
                 raise InputError(
                     f"coder {coder!r}: masses must be positive integers", path=file, line=number, value=cell

@@ -1,17 +1,11 @@
-"""Time origins: a show's place on the clock, subtracted from the times read for it (``formats/columns.md``).
+"""Time origins: a show's place on the clock, subtracted from the times read for it.
 
-A reference written in times of day (``20:03:15``) and captions on a broadcast timecode (``10:00:03``) line
-up with a segmenter's relative seconds once each side's origin is subtracted: ``20:00:00`` from the
-reference, ``10:00:00`` from the captions, nothing from the segmenter. An origin is given
-
-- for every side: ``--time-origin 20:00:00`` (``time_origin=72000.0`` in Python);
-- for one side: ``--time-origin units=10:00:00`` (a side is ``reference``, ``units``, ``uem`` or a system's
-  name), which wins over every other origin of that side (``--time-origin mine=0``: a side in relative seconds);
-- per show: a ``time_origin`` column in ``--metadata`` (``{show: seconds}`` in Python), which wins over the
-  origin for every side.
-
-A time less its origin is rounded to the nanosecond, so that ``20:03:15.240`` less ``20:00:00`` is ``195.24``
-as if written so. A time before its origin is an error naming the file and the line.
+An origin is given for every side (``--time-origin 20:00:00``, ``time_origin=72000.0``), for one side
+(``--time-origin units=10:00:00``: ``reference``, ``units``, ``uem`` or a system's name, winning over every
+other origin of that side) or per show (a ``time_origin`` column in ``--metadata``, ``{show: seconds}``,
+winning over the origin for every side): ``formats/columns.md``. A time less its origin is rounded to the
+nanosecond, so that ``20:03:15.240`` less ``20:00:00`` is ``195.24`` as if written so; a time before its
+origin is an error naming the file and the line.
 """
 
 from __future__ import annotations

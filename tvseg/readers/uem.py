@@ -4,21 +4,17 @@ One region per line, fields separated by spaces or tabs: ``SHOW CHANNEL START EN
 ``;;`` starts a comment line; blank lines are skipped. A show may have several regions; they
 must not overlap (touching is fine). See ``formats/uem.md``. :func:`crop_spans` crops segments to a
 show's regions on arrays, the one cropping to a UEM that reading and :func:`tvseg.evaluate` use
-(:func:`crop_to_uem` on an Annotation, :func:`crop_show` on a show's columns, counting what it changed
-in :class:`UemCrop`); a segment that spans a gap between two regions stays one segment
-(:mod:`tvseg.retrieval.region` says how it is scored).
+(:func:`crop_show` on a show's columns, counting what it changed in :class:`UemCrop`); a segment that
+spans a gap between two regions stays one segment (:mod:`tvseg.retrieval.region` says how it is scored).
 """
 
 from __future__ import annotations
-
-import warnings
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tvseg.arguments import check_path
 from tvseg.columns import RegionColumns, SpanCrop, crop_spans, merge_regions
-from tvseg.errors import InputError, LenientInputWarning, user_stacklevel
+from tvseg.errors import InputError
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.corpus import Rows, check_spans
@@ -26,15 +22,9 @@ from tvseg.readers.rttm import split_fields
 from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import parse_time
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from pyannote.core import Annotation, Timeline
-
 __all__ = [
     "read_uem",
     "uem_rows",
-    "crop_to_uem",
     "crop_show",
     "warn_not_in_uem",
     "crop_spans",
@@ -149,50 +139,14 @@ def regions_of(uem, show: str) -> tuple[np.ndarray, np.ndarray] | None:
     return (start, end) if len(start) else None
 
 
-def crop_to_uem(
-    annotation: Annotation,
-    uem: Mapping[str, Timeline],
-    *,
-    path=None,
-    lines: list[int] | None = None,
-    side: str | None = None,
-    counts: UemCrop | None = None,
-) -> Annotation:
-    """Crop a show's segments to its UEM regions (see :func:`read_segments` and :func:`crop_spans`).
-
-    ``path`` is the file the segments were read from and ``lines[track]`` the line of each track,
-    named by the warnings (with ``side``); ``counts`` accumulates what the cropping did.
-    """
-    from pyannote.core import Annotation, Segment
-
-    show = annotation.uri
-    regions = regions_of(uem, show)
-    if regions is None:
-        warn_not_in_uem(show, path=path, lines=lines, side=side)
-        return annotation
-    tracks = list(annotation.itertracks(yield_label=True))
-    start = np.array([segment.start for segment, _, _ in tracks], dtype=float)
-    end = np.array([segment.end for segment, _, _ in tracks], dtype=float)
-    labels = [label for _, _, label in tracks]
-    lines_of = [lines[track] for _, track, _ in tracks] if lines else None
-    crop = crop_show(show, start, end, labels, regions, path=path, lines=lines_of, side=side, counts=counts)
-    cropped = Annotation(uri=show)
-    for k in np.flatnonzero(crop.kept).tolist():
-        segment, track, label = tracks[k]
-        if crop.start[k] != segment.start or crop.end[k] != segment.end:
-            segment = Segment(float(crop.start[k]), float(crop.end[k]))
-        cropped[segment, track] = label
-    return cropped
-
-
-def warn_not_in_uem(show: str, *, path=None, lines: list[int] | None = None, side: str | None = None) -> None:
+def warn_not_in_uem(show: str, *, path, lines: list[int] | None = None, side: str | None = None) -> None:
     """Warn that the segments of ``show``, which the UEM lacks, are kept uncropped (naming the first of
     the ``lines`` of ``path`` they were read from, and ``side``)."""
     who = f"{side}: " if side else ""
-    _warn_show(
+    warn(
         f"{who}show {show!r} is not in the UEM: its segments are kept uncropped",
-        path,
-        None if not lines else min(lines),
+        path=path,
+        line=min(lines) if lines else None,
     )
 
 
@@ -203,7 +157,7 @@ def crop_show(
     labels,
     regions,
     *,
-    path=None,
+    path,
     lines=None,
     side: str | None = None,
     counts: UemCrop | None = None,
@@ -216,10 +170,10 @@ def crop_show(
     crop = crop_spans(start, end, region_start, region_end)
     who = f"{side}: " if side else ""
     for k in np.flatnonzero(~crop.kept).tolist():
-        _warn_show(
+        warn(
             f"{who}show {show!r}: segment {start[k]:.3f}-{end[k]:.3f} ({labels[k]}) is outside the UEM and is left out",
-            path,
-            lines[k] if lines else None,
+            path=path,
+            line=lines[k] if lines else None,
         )
     dropped = int(np.count_nonzero(~crop.kept))
     spanning = int(np.count_nonzero(crop.parts > 1))
@@ -232,10 +186,3 @@ def crop_show(
     if dropped or spanning or shortened:
         counts.shows += 1
     return crop
-
-
-def _warn_show(message: str, path, line: int | None) -> None:
-    if path is None:
-        warnings.warn(message, LenientInputWarning, stacklevel=user_stacklevel())
-    else:
-        warn(message, path=path, line=line)

@@ -1,17 +1,12 @@
-"""The validation policy shared by every reader (see ``formats/README.md``).
+"""The validation policy shared by every reader (``formats/README.md``).
 
 - Times are decimal numbers of seconds in tvseg's one time range, ``[0, MAX_SECONDS]``
-  (:data:`tvseg.exact.MAX_SECONDS`, 2,000,000,000 s, the same for every format and every command);
-  anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is refused, and so is an end a
-  reader computes beyond the range (:func:`too_large`). CSV time columns also take clock times
-  ``[H:]MM:SS[.fff]`` (see :func:`clock_seconds`).
-- A whole number written in a file (a clock time's hours, minutes or seconds, a mass) has at most
-  :data:`MAX_DIGITS` digits (:func:`whole_number`): a longer field is refused, naming it, before
-  Python's own limit on converting digits (4,300) turns it into an internal error.
-- A segment must last longer than pyannote.core's precision (1 µs): a zero or negative duration,
-  or an end before the start, is refused; two segments of one show from one file that overlap are
-  refused, naming both lines. Touching segments (one ends where the next starts) and gaps are
-  allowed (:func:`tvseg.readers.corpus.check_spans`).
+  (:data:`tvseg.exact.MAX_SECONDS`); anything else (``nan``, ``inf``, ``1e999``, ``1_0``, an empty field) is
+  refused, and so is an end a reader computes beyond the range (:func:`too_large`). CSV time columns also
+  take clock times ``[H:]MM:SS[.fff]`` (:func:`clock_seconds`).
+- A whole number written in a file has at most :data:`MAX_DIGITS` digits (:func:`whole_number`).
+- A segment must last longer than pyannote.core's precision (1 µs); two segments of one show from one file
+  that overlap are refused, naming both lines (:func:`tvseg.readers.corpus.check_spans`).
 
 Every refusal is an :class:`~tvseg.errors.InputError` naming the file, the line and the value.
 """
@@ -37,7 +32,6 @@ __all__ = [
     "clock_seconds",
     "too_large",
     "whole_number",
-    "check_digits",
 ]
 
 MAX_DIGITS = 100
@@ -83,7 +77,7 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
     elif clock and (parts := re.fullmatch(CLOCK, stripped)):
         for name, digits in zip(("hours", "minutes", "seconds"), parts.groups()):
             if digits is not None:
-                check_digits(digits, path=path, line=line, field=f"{field}'s {name}", value=text)
+                _check_digits(digits, path=path, line=line, field=f"{field}'s {name}", value=text)
         value = float(clock_seconds(pd.Series([stripped]))[0])
         if math.isnan(value):
             raise InputError(
@@ -106,26 +100,9 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
     return value
 
 
-def check_digits(digits: str, *, path, line: int | None, field: str, value: str | None = None) -> None:
-    """Refuse a field of more than :data:`MAX_DIGITS` characters.
-
-    Parameters
-    ----------
-    digits : str
-        The field as written (its digits).
-    path, line
-        Where it comes from, for the error message.
-    field : str
-        The field's name (``hours``, ``mass``...), for the error message.
-    value : str, optional
-        What the message shows (the whole time, the line); ``digits`` by default. Long values are
-        abbreviated by :class:`~tvseg.errors.InputError`.
-
-    Raises
-    ------
-    InputError
-        ``PATH:LINE: {field} has N digits (at most MAX_DIGITS): 'value'``.
-    """
+def _check_digits(digits: str, *, path, line: int | None, field: str, value: str | None = None) -> None:
+    """Refuse a field of more than :data:`MAX_DIGITS` characters: ``PATH:LINE: {field} has N digits (at most
+    MAX_DIGITS): 'value'`` (``value``: what the message shows, ``digits`` by default)."""
     if len(digits) > MAX_DIGITS:
         raise InputError(
             f"{field} has {len(digits):,} digits (at most {MAX_DIGITS})",
@@ -137,7 +114,7 @@ def check_digits(digits: str, *, path, line: int | None, field: str, value: str 
 
 def whole_number(digits: str, *, path, line: int | None, field: str, value: str | None = None) -> int:
     """The whole number written as ``digits`` (decimal digits, as ``\\d`` matches them), refusing more
-    than :data:`MAX_DIGITS` of them (:func:`check_digits`, same parameters) instead of Python's
+    than :data:`MAX_DIGITS` of them (:func:`_check_digits`, same parameters) instead of Python's
     ``ValueError``.
 
     Raises
@@ -146,7 +123,7 @@ def whole_number(digits: str, *, path, line: int | None, field: str, value: str 
         More than :data:`MAX_DIGITS` digits, or anything but decimal digits, naming the file, the line
         and ``value``.
     """
-    check_digits(digits, path=path, line=line, field=field, value=value)
+    _check_digits(digits, path=path, line=line, field=field, value=value)
     if not digits.isdecimal():
         raise InputError(
             f"{field} is not a whole number", path=path, line=line, value=digits if value is None else value

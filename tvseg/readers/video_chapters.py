@@ -1,21 +1,14 @@
 """Video chapters as JSON: VidChapters-7M's annotations, ActivityNet-style predictions, ``{show: [segments]}``.
 
 Three shapes, each a JSON object (``formats/vidchapters.md``, ``formats/anet.md``, ``formats/json.md``):
-
-- ``vidchapters``: VidChapters-7M's annotations ``{video: {"duration": d, "chapters": [{"label": ..., "time":
-  t}, ...]}}`` (chapter k runs from its ``time`` to the next chapter's, the last one to ``duration``), or the
-  processed shape its dense-captioning code reads (``preproc/chapters_to_dvc.py`` writes it, ``dvc_eval``
-  reads it as ground truth): ``{video: {"duration": d, "timestamps": [[s, e], ...], "sentences": [...]}}``;
-- ``anet``: ActivityNet dense-captioning predictions ``{"results": {video: [{"timestamp": [s, e],
-  "sentence": ...}, ...]}}``, with optional top-level ``version`` and ``external_data``. Predictions may
-  overlap (they do in dense captioning): such a file is read with its overlaps (:attr:`Rows.overlaps`);
-- ``json``: ``{show: [{"start": s, "end": e, "title": ...}, ...]}`` (``title`` optional, or ``label``).
-
-A ``.json`` file is recognised by its shape (:func:`json_shape`). Numbers are read from the digits as
-written (as ``float`` of the decimal, as every reader does); strings, booleans, ``NaN`` and ``Infinity`` are
-refused as times. Errors name the JSON line of the value: the line of its key, found by searching the text
-for the keys in document order (a key written with escapes that Python would not write points at the line
-of the enclosing value instead).
+``vidchapters`` (``{video: {"duration": d, "chapters": [{"label", "time"}]}}``, or the processed shape
+``{video: {"duration", "timestamps", "sentences"}}`` its dense-captioning code reads), ``anet``
+(``{"results": {video: [{"timestamp": [s, e], "sentence"}]}}``, predictions that may overlap:
+:attr:`Rows.overlaps`) and ``json`` (``{show: [{"start", "end", "title"}]}``). A ``.json`` file is recognised
+by its shape (:func:`json_shape`). Numbers are read from the digits as written
+(:func:`~tvseg.readers.json_values.json_time`). Errors name the line of the value's key, found by searching
+the text for the keys in document order (a key written with escapes that Python would not write points at
+the line of the enclosing value instead).
 """
 
 from __future__ import annotations
@@ -33,7 +26,6 @@ import numpy as np
 from tvseg.errors import InputError
 from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.json_values import (
-    SURROGATE,
     DuplicateKey,
     Number,
     dumps,
@@ -41,6 +33,7 @@ from tvseg.readers.json_values import (
     json_score,
     json_time,
     loads,
+    no_surrogate,
     repeated_key_line,
     too_deep,
     warn_unread,
@@ -49,7 +42,7 @@ from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
 from tvseg.readers.validation import NO_LABEL
 
-__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_records", "json_rows"]
+__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_rows"]
 
 JSON_FORMATS = ("vidchapters", "anet", "json")
 """The ``format=`` names of the JSON shapes read here."""
@@ -187,11 +180,7 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
 def _show_id(key: str, *, path, line: int) -> str:
     if not key.strip():
         raise InputError("a show id is empty", path=path, line=line, value=repr(key))
-    if SURROGATE.search(key):
-        raise InputError(
-            "a show id holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(key)
-        )
-    return key
+    return no_surrogate(key, "a show id", path=path, line=line)
 
 
 def _label(value, *, path, line: int, field: str) -> str:
@@ -199,11 +188,7 @@ def _label(value, *, path, line: int, field: str) -> str:
         return NO_LABEL
     if not isinstance(value, str) or isinstance(value, Number):
         raise InputError(f"'{field}' must be a string", path=path, line=line, value=dumps(value))
-    if SURROGATE.search(value):
-        raise InputError(
-            f"'{field}' holds a lone surrogate (a broken \\u escape)", path=path, line=line, value=repr(value)
-        )
-    return value.strip() or NO_LABEL
+    return no_surrogate(value, f"'{field}'", path=path, line=line).strip() or NO_LABEL
 
 
 def _pair(value, *, path, line: int, field: str) -> tuple[float, float]:
@@ -380,17 +365,9 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
 _READERS = {"vidchapters": _vidchapters, "anet": _anet, "json": _plain}
 
 
-def json_records(
-    path, *, format: str | None = None, encoding: str | None = None
-) -> tuple[str, dict[str, list[tuple[float, float, str, int]]]]:
-    """``(format, {show: [(start, end, label, line), ...]})`` of a JSON file of one of :data:`JSON_FORMATS`
-    (``format=None``: recognised by its shape)."""
-    format, shows, _ = _records(path, format=format, encoding=encoding)
-    return format, shows
-
-
 def _records(path, *, format: str | None, encoding: str | None) -> tuple[str, dict, _Reader]:
-    """:func:`json_records`, and the reader that read them (its ``levels``)."""
+    """``(format, {show: [(start, end, label, line), ...]}, the reader)`` of a JSON file of one of
+    :data:`JSON_FORMATS` (``format=None``: recognised by its shape)."""
     data, text = _load(path, encoding=encoding)
     shape = json_shape(data)
     if format is None:
@@ -406,33 +383,24 @@ def _records(path, *, format: str | None, encoding: str | None) -> tuple[str, di
     return format, _READERS[format](data, reader), reader
 
 
-def _levels(reader: _Reader) -> np.ndarray | None:
-    """The levels of the segments a reader read (None: no segment has one).
+def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
+    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`_records`); an ActivityNet
+    prediction file's rows may overlap.
 
     Raises
     ------
     InputError
-        A segment without a level in a file whose other segments have one.
+        What the shape's reader refuses; a segment without a level in a file whose other segments have one.
     """
-    if all(level is None for level, _ in reader.levels):
-        return None
-    for level, line in reader.levels:
-        if level is None:
-            raise InputError(
-                "a segment has no 'level' (the file's other segments have one)", path=reader.path, line=line
-            )
-    return np.array([level for level, _ in reader.levels], dtype=np.int64)
-
-
-def json_rows(path, *, format: str | None = None, encoding: str | None = None) -> Rows:
-    """The :class:`~tvseg.readers.corpus.Rows` of a JSON file (:func:`json_records`); an ActivityNet
-    prediction file's rows may overlap."""
     kind, shows, reader = _records(path, format=format, encoding=encoding)
-    levels = _levels(reader)
-    rows = Rows.of_file(Path(path) if not isinstance(path, Path) else path, shows)
+    rows = Rows.of_file(Path(path), shows)
     rows.overlaps = kind == "anet"
     if kind == "json" and not all(math.isnan(score) for score in reader.scores):
         rows.texts[SCORE] = np.array(reader.scores, dtype=np.float64)
-    if levels is not None:
-        rows.texts[LEVEL] = levels
+    if any(level is not None for level, _ in reader.levels):
+        missing = next((line for level, line in reader.levels if level is None), None)
+        if missing is not None:
+            message = "a segment has no 'level' (the file's other segments have one)"
+            raise InputError(message, path=reader.path, line=missing)
+        rows.texts[LEVEL] = np.array([level for level, _ in reader.levels], dtype=np.int64)
     return rows

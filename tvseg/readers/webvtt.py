@@ -1,27 +1,12 @@
 """WebVTT and SRT cues, read block by block so that no cue is lost, folded or changed silently.
 
-Every line that holds ``-->`` is a cue timing line (in both formats cue text may not hold ``-->``),
-and every timing line is either read as one cue or refused: the number of cues read is the number
-of ``-->`` lines in the file.
-
-Timing lines are read by :class:`~tvseg.readers.cue_timings.CueTimings` (its module says what is
-accepted, what is read with a warning and what is refused).
-
-Cue text keeps what its author wrote, less the markup its format defines:
-
-- WebVTT: the tags ``c i b u ruby rt v lang`` (with classes, ``<c.yellow>``, and annotations,
-  ``<v Anne Martin>``) and timestamp tags (``<00:00:01.500>``) are removed, character references
-  decoded (``&amp;`` -> ``&``). Any other ``<`` would hide the text up to the next ``>`` in a
-  WebVTT player, so it is refused, with the escape to write instead (``&lt;``).
-- SRT: the tags ``<i> <b> <u> <s> <font ...> <v ...>`` (and their end tags, any case) and
-  ``{\\anN}`` position codes are removed; everything else is kept as written, including a ``<``
-  that opens no such tag and ``&amp;`` (SRT defines no character references).
-
-Lines of a cue's text are stripped and joined by one space.
-
-Read as units (``lenient=True``: only the times matter), a WebVTT ``<...>`` that opens no tag is kept
-as written, with one :class:`~tvseg.errors.TvsegWarning` per file counting them at the first one's
-line, and milliseconds of one or two digits are read as in :mod:`tvseg.readers.cue_timings`.
+Every line that holds ``-->`` is a cue timing line, either read as one cue or refused: the number of cues
+read is the number of ``-->`` lines in the file. Timing lines are read by
+:class:`~tvseg.readers.cue_timings.CueTimings`. Cue text keeps what its author wrote, less the markup its
+format defines, its lines stripped and joined by one space (``formats/webvtt.md``, ``formats/srt.md``):
+a WebVTT ``<`` that opens no tag would hide text in a player and is refused, except when read as units
+(``lenient=True``, where only the times matter): it is then kept as written, with one
+:class:`~tvseg.errors.TvsegWarning` per file.
 """
 
 from __future__ import annotations
@@ -85,12 +70,8 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
     lines = split_lines(read_text(path, encoding=encoding))
     timings = CueTimings(path, format, lenient=lenient)
     kept: list[tuple[int, str]] | None = [] if lenient else None  # (line, '<...>') kept as written
-    if format == "vtt":
-        blocks = _vtt_cues(lines, path)
-    else:
-        blocks = _srt_cues(lines, path)
     cues = []
-    for timing, first, last in blocks:
+    for timing, first, last in _vtt_cues(lines, path) if format == "vtt" else _srt_cues(lines, path):
         start_ms, end_ms = timings.read(lines[timing], timing + 1)
         if format == "vtt":
             text, voice = _vtt_text(lines[first:last], path=path, line=first + 1, kept=kept)
