@@ -7,8 +7,7 @@ after unit ``g + 1``, counting units from 1).
 
 Inputs are checked here, once, with numpy; the metrics trust what these functions return. The one
 check is :func:`as_masses` (:func:`as_pair` for two segmentations of the same text,
-:func:`check_pair` for a pair as the kernels take it): a fast path for what callers pass most often (a
-list, tuple or integer array of positive integers) and a careful path that names what is wrong.
+:func:`check_pair` for a pair as the kernels take it), which names what is wrong.
 
 :class:`BoundaryPairs` is what every unit-domain kernel takes: many pairs (reference, hypothesis), a
 corpus of shows, a simulation's hypotheses against their reference, or the one pair of a per-pair
@@ -19,7 +18,6 @@ distance (:mod:`tvseg.unit.edits`).
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import cached_property
@@ -64,9 +62,6 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
         Not 1-D, empty, a non-integer, a zero or negative mass, a mass or a total beyond int64 (it would
         wrap around silently); the message names the position and value.
     """
-    fast = _fast_masses(masses)
-    if fast is not None:
-        return fast
     if isinstance(masses, (str, bytes)) or masses is None:
         raise InputError(f"{name} must be a sequence of positive integers", value=masses)
     if isinstance(masses, (list, tuple)) and any(type(v) is bool for v in masses):
@@ -107,66 +102,12 @@ def _first(bad: Any, values: np.ndarray, name: str, what: str) -> None:
 def _to_int(v, name, i) -> int:
     if isinstance(v, bool):
         raise InputError(f"{name}[{i}] must be an integer, not a boolean", value=v)
-    if isinstance(v, (int, np.integer)):
-        return _in_int64(int(v), name, i)
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
-        return _in_int64(int(v), name, i)
-    if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value():
-        return _in_int64(int(v), name, i)
-    raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
-
-
-def _in_int64(v: int, name, i) -> int:
-    if not -_INT64_MAX - 1 <= v <= _INT64_MAX:
-        raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=v)
-    return v
-
-
-def _fast_masses(masses):
-    """``masses`` as int64 when it plainly is a valid segmentation, else None (the careful path decides).
-
-    Plain means: a 1-D integer array, or a list or tuple of ints, all positive, with a total that
-    cannot wrap int64. ``struct`` packs the Python ints of a list straight into a numpy buffer and
-    refuses anything that is not an integer (a float, a string, an int beyond int64); a boolean packs
-    as 0 or 1, so a 0 sends the input to the careful path, and so does a 1 that is a boolean.
-    """
-    kind = type(masses)
-    if kind is np.ndarray:
-        if masses.ndim != 1 or masses.size == 0 or masses.dtype.kind not in "iu" or masses.min() < 1:
-            return None
-        if masses.dtype.kind == "u" and masses.dtype.itemsize == 8 and masses.max() > _INT64_MAX:
-            return None
-        out = masses.astype(np.int64, copy=False)
-    elif kind is list or kind is tuple:
-        out = _packed(masses)
-        if out is None:
-            return None
-    else:
-        return None
-    if int(out.max()) > _INT64_MAX // out.size:  # the sum might wrap: the careful path adds exactly
-        return None
-    return out
-
-
-def _packed(first, second=()):
-    """One or two lists (or tuples) of ints packed into one int64 buffer, or None unless ``first`` is
-    not empty and every value is a positive int (not a boolean)."""
-    na, nb = len(first), len(second)
-    if not na:
-        return None
-    buf = np.empty(na + nb, np.int64)
-    try:
-        struct.pack_into(f"={na + nb}q", buf, 0, *first, *second)
-    except (struct.error, TypeError, ValueError, OverflowError):
-        return None
-    least = buf.min()
-    if least < 1:
-        return None
-    if least == 1:  # a 1 may be True: look at the type of each value packed as 1
-        for i in (buf == 1).nonzero()[0].tolist():
-            if type(first[i] if i < na else second[i - na]) is bool:
-                return None
-    return buf
+    whole = isinstance(v, (int, np.integer)) or isinstance(v, (float, np.floating)) and float(v).is_integer()
+    if not (whole or isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value()):
+        raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
+    if not -_INT64_MAX - 1 <= int(v) <= _INT64_MAX:
+        raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=int(v))
+    return int(v)
 
 
 def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypothesis")):
@@ -178,14 +119,10 @@ def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypo
     """
     a = as_masses(reference, name=names[0])
     b = as_masses(hypothesis, name=names[1])
-    check_same_total(int(a.sum()), int(b.sum()), names)
-    return a, b
-
-
-def check_same_total(ta: int, tb: int, names: Sequence[str] = ("reference", "hypothesis")) -> None:
-    """An :class:`~tvseg.errors.InputError` unless the two segmentations cover as many units."""
+    ta, tb = int(a.sum()), int(b.sum())
     if ta != tb:
         raise InputError(f"{names[0]} and {names[1]} cover different numbers of units ({ta} and {tb})")
+    return a, b
 
 
 Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
@@ -193,21 +130,7 @@ Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
 
 
 def check_pair(reference: Masses, hypothesis: Masses) -> BoundaryPairs:
-    """A checked pair (:func:`as_pair`) as the kernels take it: a :class:`BoundaryPairs` of one pair.
-
-    Two lists (or tuples) of ints are packed into one buffer and summed by one cumulative sum.
-    """
-    if type(reference) in (list, tuple) and type(hypothesis) in (list, tuple) and hypothesis:
-        buf = _packed(reference, hypothesis)
-        if buf is not None and int(buf.max()) <= _INT64_MAX // buf.size:
-            na = len(reference)
-            ends = np.cumsum(buf)
-            ta = int(ends[na - 1])
-            tb = int(ends[-1]) - ta
-            check_same_total(ta, tb)
-            return BoundaryPairs(
-                ta, ends[: na - 1], np.array([0, na - 1]), ends[na:-1] - ta, np.array([0, len(hypothesis) - 1])
-            )
+    """A checked pair (:func:`as_pair`) as the kernels take it: a :class:`BoundaryPairs` of one pair."""
     a, b = as_pair(reference, hypothesis)
     return BoundaryPairs.one(int(a.sum()), boundary_positions(a), boundary_positions(b))
 
