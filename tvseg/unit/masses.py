@@ -7,7 +7,8 @@ after unit ``g + 1``, counting units from 1).
 
 Inputs are checked here, once, with numpy; the metrics trust what these functions return. The one
 check is :func:`as_masses` (:func:`as_pair` for two segmentations of the same text,
-:func:`check_pair` for a pair as the kernels take it), which names what is wrong.
+:func:`check_pair` for a pair as the kernels take it): a fast path for what callers pass most often (a
+list, tuple or integer array of positive integers) and a careful path that names what is wrong.
 
 :class:`BoundaryPairs` is what every unit-domain kernel takes: many pairs (reference, hypothesis), a
 corpus of shows, a simulation's hypotheses against their reference, or the one pair of a per-pair
@@ -18,6 +19,7 @@ distance (:mod:`tvseg.unit.edits`).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import cached_property
@@ -62,6 +64,9 @@ def as_masses(masses, *, name: str = "masses") -> np.ndarray:
         Not 1-D, empty, a non-integer, a zero or negative mass, a mass or a total beyond int64 (it would
         wrap around silently); the message names the position and value.
     """
+    fast = _fast_masses(masses)
+    if fast is not None:
+        return fast
     if isinstance(masses, (str, bytes)) or masses is None:
         raise InputError(f"{name} must be a sequence of positive integers", value=masses)
     if isinstance(masses, (list, tuple)) and any(type(v) is bool for v in masses):
@@ -110,6 +115,53 @@ def _to_int(v, name, i) -> int:
     return int(v)
 
 
+def _fast_masses(masses):
+    """``masses`` as int64 when it plainly is a valid segmentation, else None (the careful path decides).
+
+    Plain means: a 1-D integer array, or a list or tuple of ints, all positive, with a total that
+    cannot wrap int64. ``struct`` packs the Python ints of a list straight into a numpy buffer and
+    refuses anything that is not an integer (a float, a string, an int beyond int64); a boolean packs
+    as 0 or 1, so a 0 sends the input to the careful path, and so does a 1 that is a boolean.
+    """
+    kind = type(masses)
+    if kind is np.ndarray:
+        if masses.ndim != 1 or masses.size == 0 or masses.dtype.kind not in "iu" or masses.min() < 1:
+            return None
+        if masses.dtype.kind == "u" and masses.dtype.itemsize == 8 and masses.max() > _INT64_MAX:
+            return None
+        out = masses.astype(np.int64, copy=False)
+    elif kind is list or kind is tuple:
+        out = _packed(masses)
+        if out is None:
+            return None
+    else:
+        return None
+    if int(out.max()) > _INT64_MAX // out.size:  # the sum might wrap: the careful path adds exactly
+        return None
+    return out
+
+
+def _packed(first, second=()):
+    """One or two lists (or tuples) of ints packed into one int64 buffer, or None unless ``first`` is
+    not empty and every value is a positive int (not a boolean)."""
+    na, nb = len(first), len(second)
+    if not na:
+        return None
+    buf = np.empty(na + nb, np.int64)
+    try:
+        struct.pack_into(f"={na + nb}q", buf, 0, *first, *second)
+    except (struct.error, TypeError, ValueError, OverflowError):
+        return None
+    least = buf.min()
+    if least < 1:
+        return None
+    if least == 1:  # a 1 may be True: look at the type of each value packed as 1
+        for i in (buf == 1).nonzero()[0].tolist():
+            if type(first[i] if i < na else second[i - na]) is bool:
+                return None
+    return buf
+
+
 def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypothesis")):
     """Check two segmentations of the same text: both valid masses with the same total.
 
@@ -119,10 +171,14 @@ def as_pair(reference, hypothesis, *, names: Sequence[str] = ("reference", "hypo
     """
     a = as_masses(reference, name=names[0])
     b = as_masses(hypothesis, name=names[1])
-    ta, tb = int(a.sum()), int(b.sum())
+    check_same_total(int(a.sum()), int(b.sum()), names)
+    return a, b
+
+
+def check_same_total(ta: int, tb: int, names: Sequence[str] = ("reference", "hypothesis")) -> None:
+    """An :class:`~tvseg.errors.InputError` unless the two segmentations cover as many units."""
     if ta != tb:
         raise InputError(f"{names[0]} and {names[1]} cover different numbers of units ({ta} and {tb})")
-    return a, b
 
 
 Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
@@ -130,7 +186,21 @@ Masses: TypeAlias = "Sequence[int] | NDArray[np.integer[Any]]"
 
 
 def check_pair(reference: Masses, hypothesis: Masses) -> BoundaryPairs:
-    """A checked pair (:func:`as_pair`) as the kernels take it: a :class:`BoundaryPairs` of one pair."""
+    """A checked pair (:func:`as_pair`) as the kernels take it: a :class:`BoundaryPairs` of one pair.
+
+    Two lists (or tuples) of ints are packed into one buffer and summed by one cumulative sum.
+    """
+    if type(reference) in (list, tuple) and type(hypothesis) in (list, tuple) and hypothesis:
+        buf = _packed(reference, hypothesis)
+        if buf is not None and int(buf.max()) <= _INT64_MAX // buf.size:
+            na = len(reference)
+            ends = np.cumsum(buf)
+            ta = int(ends[na - 1])
+            tb = int(ends[-1]) - ta
+            check_same_total(ta, tb)
+            return BoundaryPairs(
+                ta, ends[: na - 1], np.array([0, na - 1]), ends[na:-1] - ta, np.array([0, len(hypothesis) - 1])
+            )
     a, b = as_pair(reference, hypothesis)
     return BoundaryPairs.one(int(a.sum()), boundary_positions(a), boundary_positions(b))
 
@@ -250,10 +320,9 @@ class BoundaryPairs:
         """Both sides' boundaries of every pair, merged: sorted keys (class docstring)."""
         nr = self.reference.size
         keys = np.concatenate((self.reference, self.hypothesis))
-        if self.size > 1:  # each position's pair in the high bits
-            pairs = np.arange(self.size, dtype=np.int64) << self.bits
-            keys[:nr] |= np.repeat(pairs, np.diff(self.reference_offsets))
-            keys[nr:] |= np.repeat(pairs, np.diff(self.hypothesis_offsets))
+        pairs = np.arange(self.size, dtype=np.int64) << self.bits  # each position's pair in the high bits
+        keys[:nr] |= np.repeat(pairs, np.diff(self.reference_offsets))
+        keys[nr:] |= np.repeat(pairs, np.diff(self.hypothesis_offsets))
         keys <<= 1
         keys[nr:] |= 1
         keys.sort(kind="stable")  # two sorted runs: merged
@@ -281,15 +350,9 @@ class BoundaryPairs:
     @cached_property
     def difference_offsets(self) -> NDArray[np.int64]:
         """Where each pair's keys start in :attr:`differences`."""
-        if self.size == 1:
-            return np.array([0, self.differences.size])
         kept = np.zeros(self.merged.size + 1, np.int64)
         np.cumsum(self._difference_mask, out=kept[1:])
         return kept[self.merged_offsets]
-
-    def position(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The boundary positions of merged keys."""
-        return (keys >> 1) & ((1 << self.bits) - 1)
 
     def pair(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
         """The pair of each merged key."""
