@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from tvseg.unit.masses import BoundaryPairs
-from tvseg.unit.projection import frames_in, unit_keys, unit_positions
+from tvseg.unit.projection import frames_in, segment_units, unit_keys, unit_positions
 from tvseg.unit.windows import cseg_geometry
 
 __all__ = ["probe_counts", "cseg_probe_runs"]
@@ -101,15 +101,7 @@ def cseg_probe_runs(p: Any, hyp: Any, segment_score: NDArray[np.float64]) -> tup
     ph, h_off = unit_positions(hyp, key, first, scored, count)
     g = cseg_geometry(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings.k)
     # each hypothesis segment's position, and the highest score of the later segments at each position
-    show = np.asarray(hyp.show, dtype=np.int64)
-    keep = np.flatnonzero(count[show] > 0)
-    s_show = show[keep]
-    query = np.empty(len(keep), np.complex128)
-    query.real = s_show
-    query.imag = np.asarray(hyp.start, dtype=float)[keep]
-    c = np.searchsorted(key, query, side="left") - first[s_show]
-    later = np.zeros(len(keep), dtype=bool)
-    later[1:] = s_show[1:] == s_show[:-1]
+    keep, s_show, c, later = segment_units(hyp, key, first, count)
     inside = later & (c >= 1) & (c < count[s_show])
     b_show, b_pos, b_score = s_show[inside], c[inside], segment_score[keep][inside]
     order = np.lexsort((-b_score, b_pos, b_show))

@@ -272,20 +272,27 @@ def unit_positions(side, key, first, scored, count):
     than the show's first has :math:`c_j = u` (units before the first segment join it), so the
     positions are the distinct :math:`c_j` of the later segments in ``1 .. N - 1``.
     """
-    seg_show = np.asarray(side.show, np.int64)
-    keep = count[seg_show] > 0
-    show = seg_show[keep]
-    query = np.empty(show.size, np.complex128)
-    query.real = show
-    query.imag = np.asarray(side.start, float)[keep]
-    c = np.searchsorted(key, query, side="left") - first[show]
-    later = np.zeros(c.size, bool)
-    later[1:] = show[1:] == show[:-1]
+    _, show, c, later = segment_units(side, key, first, count)
     again = np.zeros(c.size, bool)
     again[1:] = later[1:] & later[:-1] & (c[1:] == c[:-1])
     boundary = later & ~again & (c >= 1) & (c < count[show])
     owner = np.searchsorted(scored, show[boundary])
     return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
+
+
+def segment_units(side, key, first, count):
+    """``(kept, show, c, later)`` of the segments of ``side`` in a show with units (``kept``: their
+    indices): the show, :math:`c_j` (:func:`unit_positions`), and whether the segment follows another
+    of its show."""
+    seg_show = np.asarray(side.show, np.int64)
+    kept = np.flatnonzero(count[seg_show] > 0)
+    show = seg_show[kept]
+    query = np.empty(show.size, np.complex128)
+    query.real = show
+    query.imag = np.asarray(side.start, float)[kept]
+    later = np.zeros(show.size, bool)
+    later[1:] = show[1:] == show[:-1]
+    return kept, show, np.searchsorted(key, query, side="left") - first[show], later
 
 
 def chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
