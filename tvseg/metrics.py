@@ -242,71 +242,35 @@ def _count(key: str) -> dict[str, Any]:
     return {"components": (key,), "formula": lambda c, m: _array(c[key])}
 
 
-def _unit_rate(numerator: str, denominator: str, warning: str, reason: str) -> dict[str, Any]:
-    """A unit-domain rate of two components, undefined where the denominator is 0."""
-    return {
-        "components": (numerator, denominator),
-        "formula": lambda c, m: rate(c[numerator], c[denominator]),
-        "undefined": (Undefined((denominator,), reason, warning=warning),),
-    }
-
-
-def _pk(false_alarm_weight: int, warning: str) -> dict[str, Any]:
-    r""":math:`P_k = (\text{miss} + \text{fa}) / \text{windows}`, or :math:`P'_k` with the false alarms
-    counted twice (Pevzner & Hearst's section 4)."""
+def _unit(
+    numerator: dict[str, int], denominator: dict[str, int], reason: str, *, complement: bool = False
+) -> dict[str, Any]:
+    """A unit-domain ratio of two weighted sums of components (``{component: weight}``), undefined where the
+    denominator is 0; ``complement``: one minus it (S and B). Its warning is named by its key (:func:`_completed`)."""
 
     def formula(c: Components, m: dict[str, Any]) -> Any:
-        misses = c["pk_miss"] + false_alarm_weight * c["pk_false_alarm"]
-        return rate(misses, c["pk_windows"])
+        value = rate(_weighted(c, numerator), _weighted(c, denominator))
+        return 1 - value if complement else value
 
+    weights = tuple(denominator.values())
+    undefined = Undefined(tuple(denominator), reason, weights=None if set(weights) == {1} else weights)
     return {
-        "components": ("pk_miss", "pk_false_alarm", "pk_windows"),
+        "components": tuple(dict.fromkeys((*numerator, *denominator))),
         "formula": formula,
-        "undefined": (Undefined(("pk_windows",), "no Pk window fits in the units", warning=warning),),
+        "undefined": (undefined,),
     }
 
 
-def _winpr(side: str, warning: str, reason: str) -> dict[str, Any]:
-    """WinPR's ``side``: :math:`P = TP/(TP+FP)`, :math:`R = TP/(TP+FN)`, :math:`F_1 = 2TP/(2TP+FP+FN)`."""
-    formulas = {
-        "precision": lambda c, m: rate(c["winpr_tp"], c["winpr_tp"] + c["winpr_fp"]),
-        "recall": lambda c, m: rate(c["winpr_tp"], c["winpr_tp"] + c["winpr_fn"]),
-        "f1": lambda c, m: rate(2 * c["winpr_tp"], 2 * c["winpr_tp"] + c["winpr_fp"] + c["winpr_fn"]),
-    }
-    denominator: tuple[str, ...] = {"precision": ("winpr_tp", "winpr_fp"), "recall": ("winpr_tp", "winpr_fn")}.get(
-        side, ("winpr_tp", "winpr_fp", "winpr_fn")
-    )
-    weights = (2, 1, 1) if side == "f1" else None
-    return {
-        "components": denominator,
-        "formula": formulas[side],
-        "undefined": (Undefined(denominator, reason, weights=weights, warning=warning),),
-    }
-
-
-def _similarity(penalty: str, denominator: str, warning: str, reason: str) -> dict[str, Any]:
-    """S or B: ``1 - penalty / denominator``."""
-    return {
-        "components": (penalty, denominator),
-        "formula": lambda c, m: 1 - rate(c[penalty], c[denominator]),
-        "undefined": (Undefined((denominator,), reason, warning=warning),),
-    }
+def _weighted(c: Components, terms: dict[str, int]) -> Any:
+    first, *rest = terms.items()
+    total = c[first[0]] if first[1] == 1 else first[1] * c[first[0]]
+    for key, weight in rest:
+        total = total + (c[key] if weight == 1 else weight * c[key])
+    return total
 
 
 TDT_COSTS = {"c_miss": 1.0, "c_fa": 0.3, "p_seg": 0.3}
 """NIST TDT's costs of C_seg (``TDT3seg.pl``)."""
-_CSEG_UNDEFINED = (
-    Undefined(
-        ("cseg_ref_probes",),
-        "no probe pair that the reference separates (C_seg's P_miss is 0/0)",
-        warning="cseg P_miss",
-    ),
-    Undefined(
-        ("cseg_nonref_probes",),
-        "no probe pair that the reference leaves together (C_seg's P_fa is 0/0)",
-        warning="cseg P_fa",
-    ),
-)
 
 
 def _cseg(*, normalized: bool) -> dict[str, Any]:
@@ -321,7 +285,17 @@ def _cseg(*, normalized: bool) -> dict[str, Any]:
     return {
         "components": ("cseg_miss", "cseg_ref_probes", "cseg_fa", "cseg_nonref_probes"),
         "formula": formula,
-        "undefined": _CSEG_UNDEFINED,
+        "undefined": tuple(
+            Undefined(
+                (f"cseg_{probes}",),
+                f"no probe pair that the reference {what} (C_seg's {rate_} is 0/0)",
+                warning=f"cseg {rate_}",
+            )
+            for probes, what, rate_ in (
+                ("ref_probes", "separates", "P_miss"),
+                ("nonref_probes", "leaves together", "P_fa"),
+            )
+        ),
     }
 
 
@@ -370,113 +344,48 @@ _STORIES = "tvseg: story classes from Bouchekif et al.'s coverage matching (tvse
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 _CHAPTER_LLAMA = "Ventura et al. 2025 (Chapter-Llama), tools/results/metrics_overlap.py "
 _VIDCHAPTERS_GROUNDING = "Yang et al. 2023 (VidChapters-7M), moment_detr/standalone_eval/eval.py "
+_COUNTS = ("n_correct_hypothesis", "n_hypothesis", "n_correct_reference", "n_reference")
+_MATCHED = "boundary_n_matched"
+_BOUNDARIES = (_MATCHED, "boundary_n_hypothesis", "boundary_n_reference")
+_TITLED = "n_correct_titled_reference"
+_PH = "Pevzner & Hearst 2002"
+_SCAIANO = "Scaiano & Inkpen 2012"
+_TDT = "NIST TDT"
+_PK_WINDOWS = {"pk_windows": 1}
+_NO_PK_WINDOW = "no Pk window fits in the units"
+_TP = {"winpr_tp": 1}
+_ONE_UNIT = "one unit only, so no potential boundary"
 _ENTRIES: tuple[Metric, ...] = (
-    Metric(
-        "recall_n",
-        "R_N",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 2",
-        True,
-        summary="R_N",
-        html="R<sub>N</sub>",
-        **_rate("n_correct_reference", "n_reference"),
+    # Bouchekif et al.'s coverage and boundary metrics (tvseg.retrieval.coverage, tvseg.retrieval.boundaries)
+    *(
+        Metric(key, label, group, "rate", _BOUCHEKIF + source, True, **parts)
+        for key, label, group, source, parts in (
+            ("recall_n", "R_N", "coverage", " eq. 2", _rate("n_correct_reference", "n_reference")),
+            ("precision_n", "P_N", "coverage", " eq. 3", _rate("n_correct_hypothesis", "n_hypothesis")),
+            ("cov_n", "CovN", "coverage", " eq. 4", _f("precision_n", "recall_n", *_COUNTS)),
+            ("recall_d", "R_D", "coverage", " eq. 5", _rate("duration_correct_reference", "duration_reference")),
+            ("precision_d", "P_D", "coverage", " eq. 5", _rate("duration_correct_hypothesis", "duration_hypothesis")),
+            ("cov_d", "CovD", "coverage", " eq. 6", _f("precision_d", "recall_d", *_DURATIONS)),
+            ("boundary_precision", "bound. P", "boundary", " section 2", _rate(_MATCHED, "boundary_n_hypothesis")),
+            ("boundary_recall", "bound. R", "boundary", " section 2", _rate(_MATCHED, "boundary_n_reference")),
+            (
+                "boundary_f1",
+                "bound. F",
+                "boundary",
+                " section 2",
+                _f("boundary_precision", "boundary_recall", *_BOUNDARIES),
+            ),
+        )
     ),
-    Metric(
-        "precision_n",
-        "P_N",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 3",
-        True,
-        summary="P_N",
-        html="P<sub>N</sub>",
-        **_rate("n_correct_hypothesis", "n_hypothesis"),
+    *(
+        Metric(key, label, "count", "count", _BOUCHEKIF, **_count(key))
+        for key, label in (
+            ("n_reference", "ref. segs"),
+            ("n_hypothesis", "hyp. segs"),
+            ("n_correct_reference", "correct ref."),
+            ("n_correct_hypothesis", "correct hyp."),
+        )
     ),
-    Metric(
-        "cov_n",
-        "CovN",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 4",
-        True,
-        True,
-        summary="CovN",
-        **_f("precision_n", "recall_n", "n_correct_hypothesis", "n_hypothesis", "n_correct_reference", "n_reference"),
-    ),
-    Metric(
-        "recall_d",
-        "R_D",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 5",
-        True,
-        html="R<sub>D</sub>",
-        **_rate("duration_correct_reference", "duration_reference"),
-    ),
-    Metric(
-        "precision_d",
-        "P_D",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 5",
-        True,
-        html="P<sub>D</sub>",
-        **_rate("duration_correct_hypothesis", "duration_hypothesis"),
-    ),
-    Metric(
-        "cov_d",
-        "CovD",
-        "coverage",
-        "rate",
-        _BOUCHEKIF + " eq. 6",
-        True,
-        True,
-        summary="CovD",
-        **_f("precision_d", "recall_d", *_DURATIONS),
-    ),
-    Metric(
-        "boundary_precision",
-        "bound. P",
-        "boundary",
-        "rate",
-        _BOUCHEKIF + " section 2",
-        True,
-        html="Bound. P",
-        **_rate("boundary_n_matched", "boundary_n_hypothesis"),
-    ),
-    Metric(
-        "boundary_recall",
-        "bound. R",
-        "boundary",
-        "rate",
-        _BOUCHEKIF + " section 2",
-        True,
-        html="Bound. R",
-        **_rate("boundary_n_matched", "boundary_n_reference"),
-    ),
-    Metric(
-        "boundary_f1",
-        "bound. F",
-        "boundary",
-        "rate",
-        _BOUCHEKIF + " section 2",
-        True,
-        True,
-        summary="bound. F",
-        html="Bound. F",
-        **_f(
-            "boundary_precision",
-            "boundary_recall",
-            "boundary_n_matched",
-            "boundary_n_hypothesis",
-            "boundary_n_reference",
-        ),
-    ),
-    Metric("n_reference", "ref. segs", "count", "count", _BOUCHEKIF, **_count("n_reference")),
-    Metric("n_hypothesis", "hyp. segs", "count", "count", _BOUCHEKIF, **_count("n_hypothesis")),
-    Metric("n_correct_reference", "correct ref.", "count", "count", _BOUCHEKIF, **_count("n_correct_reference")),
-    Metric("n_correct_hypothesis", "correct hyp.", "count", "count", _BOUCHEKIF, **_count("n_correct_hypothesis")),
     # story classes (issue 26): tvseg.retrieval.stories, from the coverage matching; with the correct
     # segments they add up to n_reference and to n_hypothesis
     *(
@@ -492,42 +401,14 @@ _ENTRIES: tuple[Metric, ...] = (
             ("n_false_alarm", "false alarms"),
         )
     ),
-    Metric(
-        "title_accuracy",
-        "title acc.",
-        "title",
-        "rate",
-        _BOUCHEKIF + " section 4",
-        True,
-        summary="title",
-        **_rate("title_correct_reference", "n_correct_titled_reference"),
-    ),
-    Metric(
-        "title_f1",
-        "title F1",
-        "title",
-        "rate",
-        "Jin & Hauptmann 2001",
-        True,
-        **_rate("title_f1_sum", "n_correct_titled_reference"),
-    ),
-    Metric(
-        "titled_recall",
-        "titled R",
-        "title",
-        "rate",
-        _BOUCHEKIF + " section 4",
-        True,
-        **_rate("title_correct_reference", "n_reference"),
-    ),
-    Metric(
-        "titled_precision",
-        "titled P",
-        "title",
-        "rate",
-        _BOUCHEKIF + " section 4",
-        True,
-        **_rate("title_correct_hypothesis", "n_hypothesis"),
+    *(
+        Metric(key, label, "title", "rate", source, True, **_rate(numerator, denominator))
+        for key, label, source, numerator, denominator in (
+            ("title_accuracy", "title acc.", _BOUCHEKIF + " section 4", "title_correct_reference", _TITLED),
+            ("title_f1", "title F1", "Jin & Hauptmann 2001", "title_f1_sum", _TITLED),
+            ("titled_recall", "titled R", _BOUCHEKIF + " section 4", "title_correct_reference", "n_reference"),
+            ("titled_precision", "titled P", _BOUCHEKIF + " section 4", "title_correct_hypothesis", "n_hypothesis"),
+        )
     ),
     Metric(
         "n_untitled_reference",
@@ -538,64 +419,57 @@ _ENTRIES: tuple[Metric, ...] = (
         **_count("n_untitled_reference"),
     ),
     # the unit domain (tvseg.unit): formulas of the additive counts of tvseg.unit.reduction's table
-    Metric("pk", "Pk", "unit", "error", "Pevzner & Hearst 2002", True, True, summary="Pk", **_pk(1, "pk")),
-    Metric(
-        "pk_prime",
-        "P'k",
-        "unit",
-        "error",
-        "Pevzner & Hearst 2002 section 4",
-        True,
-        html="P\u2032k",
-        **_pk(2, "pk_prime"),
-    ),
-    Metric(
-        "windowdiff",
-        "WindowDiff",
-        "unit",
-        "error",
-        "Pevzner & Hearst 2002 section 3",
-        True,
-        True,
-        summary="WD",
-        **_unit_rate("wd_errors", "wd_windows", "windowdiff", "no WindowDiff window fits in the units"),
-    ),
-    Metric(
-        "winpr_precision",
-        "WinP",
-        "unit",
-        "rate",
-        "Scaiano & Inkpen 2012",
-        True,
-        **_winpr("precision", "winpr_precision", "no window where the hypothesis has a boundary (WinPR)"),
-    ),
-    Metric(
-        "winpr_recall",
-        "WinR",
-        "unit",
-        "rate",
-        "Scaiano & Inkpen 2012",
-        True,
-        **_winpr("recall", "winpr_recall", "no window where the reference has a boundary (WinPR)"),
-    ),
-    Metric(
-        "winpr_f1",
-        "WinF",
-        "unit",
-        "rate",
-        "Scaiano & Inkpen 2012",
-        True,
-        **_winpr("f1", "winpr_f1", "no window with a boundary on either side (WinPR)"),
-    ),
-    Metric(
-        "s",
-        "S",
-        "unit",
-        "rate",
-        "Fournier & Inkpen 2012",
-        True,
-        summary="S",
-        **_similarity("s_penalty", "s_potential", "s", "one unit only, so no potential boundary (S)"),
+    *(
+        Metric(key, label, "unit", kind, source, True, **parts)
+        for key, label, kind, source, parts in (
+            ("pk", "Pk", "error", _PH, _unit({"pk_miss": 1, "pk_false_alarm": 1}, _PK_WINDOWS, _NO_PK_WINDOW)),
+            (
+                "pk_prime",
+                "P'k",
+                "error",
+                _PH + " section 4",
+                _unit({"pk_miss": 1, "pk_false_alarm": 2}, _PK_WINDOWS, _NO_PK_WINDOW),
+            ),
+            (
+                "windowdiff",
+                "WindowDiff",
+                "error",
+                _PH + " section 3",
+                _unit({"wd_errors": 1}, {"wd_windows": 1}, "no WindowDiff window fits in the units"),
+            ),
+            (
+                "winpr_precision",
+                "WinP",
+                "rate",
+                _SCAIANO,
+                _unit(_TP, {**_TP, "winpr_fp": 1}, "no window where the hypothesis has a boundary (WinPR)"),
+            ),
+            (
+                "winpr_recall",
+                "WinR",
+                "rate",
+                _SCAIANO,
+                _unit(_TP, {**_TP, "winpr_fn": 1}, "no window where the reference has a boundary (WinPR)"),
+            ),
+            (
+                "winpr_f1",
+                "WinF",
+                "rate",
+                _SCAIANO,
+                _unit(
+                    {"winpr_tp": 2},
+                    {"winpr_tp": 2, "winpr_fp": 1, "winpr_fn": 1},
+                    "no window with a boundary on either side (WinPR)",
+                ),
+            ),
+            (
+                "s",
+                "S",
+                "rate",
+                "Fournier & Inkpen 2012",
+                _unit({"s_penalty": 1}, {"s_potential": 1}, _ONE_UNIT + " (S)", complement=True),
+            ),
+        )
     ),
     # video chaptering (issue 14): tvseg.retrieval.chapters. Corpus value = mean over shows, as
     # VidChapters averages over videos (not pooled like the metrics above).
@@ -728,45 +602,40 @@ _ENTRIES: tuple[Metric, ...] = (
         for d in (1, 3, 5, 10)
     ),
     # NIST TDT's segmentation cost, the generalized Hamming distance, boundary similarity (issue 14)
-    Metric(
-        "cseg",
-        "C_seg",
-        "unit",
-        "error",
-        "NIST TDT (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)",
-        True,
-        html="C<sub>seg</sub>",
-        **_cseg(normalized=False),
-    ),
-    Metric(
-        "cseg_norm",
-        "C_seg norm.",
-        "unit",
-        "error",
-        "NIST TDT (normalised by the better trivial segmentation)",
-        True,
-        html="C<sub>seg</sub> norm.",
-        **_cseg(normalized=True),
-    ),
-    Metric(
-        "ghd",
-        "GHD/(N-1)",
-        "unit",
-        "error",
-        "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary (raw, "
-        "and the corpus value a mean over shows, under conventions 'nltk' and 'chunkseg', as nltk's ghd and "
-        "chunkseg report it)",
-        True,
-        **_unit_rate("ghd_sum", "ghd_positions", "ghd", "one unit only, so no potential boundary (GHD)"),
-    ),
-    Metric(
-        "b",
-        "B",
-        "unit",
-        "rate",
-        "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)",
-        True,
-        **_similarity("b_penalty", "b_denominator", "b", "no boundary on either side (B)"),
+    *(
+        Metric(key, label, "unit", kind, source, True, **parts)
+        for key, label, kind, source, parts in (
+            (
+                "cseg",
+                "C_seg",
+                "error",
+                _TDT + " (Doddington 1998; TDT3seg.pl C_miss 1, C_fa 0.3; P_seg 0.3)",
+                _cseg(normalized=False),
+            ),
+            (
+                "cseg_norm",
+                "C_seg norm.",
+                "error",
+                _TDT + " (normalised by the better trivial segmentation)",
+                _cseg(normalized=True),
+            ),
+            (
+                "ghd",
+                "GHD/(N-1)",
+                "error",
+                "Bookstein, Kulyukin & Raita 2002, as nltk's ghd (costs 2, 2, 1), per potential boundary (raw, "
+                "and the corpus value a mean over shows, under conventions 'nltk' and 'chunkseg', as nltk's ghd and "
+                "chunkseg report it)",
+                _unit({"ghd_sum": 1}, {"ghd_positions": 1}, _ONE_UNIT + " (GHD)"),
+            ),
+            (
+                "b",
+                "B",
+                "rate",
+                "Fournier 2013, as segeval 2.0.11 (pooled as its actual_agreement_linear)",
+                _unit({"b_penalty": 1}, {"b_denominator": 1}, "no boundary on either side (B)", complement=True),
+            ),
+        )
     ),
     # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
     Metric(
@@ -887,13 +756,50 @@ predictions): VidChapters' ``dvc_eval`` scores overlapping predictions with them
 (:data:`DISJOINT`)."""
 
 
+_SUMMARY = {
+    "cov_n": "CovN",
+    "cov_d": "CovD",
+    "recall_n": "R_N",
+    "precision_n": "P_N",
+    "boundary_f1": "bound. F",
+    "pk": "Pk",
+    "windowdiff": "WD",
+    "s": "S",
+    "title_accuracy": "title",
+}
+"""The summary table of ``tvseg evaluate``: its columns' keys and labels (:attr:`Metric.summary`), in its order."""
+_HTML = {
+    "recall_n": "R<sub>N</sub>",
+    "precision_n": "P<sub>N</sub>",
+    "recall_d": "R<sub>D</sub>",
+    "precision_d": "P<sub>D</sub>",
+    "boundary_precision": "Bound. P",
+    "boundary_recall": "Bound. R",
+    "boundary_f1": "Bound. F",
+    "pk_prime": "P\u2032k",
+    "cseg": "C<sub>seg</sub>",
+    "cseg_norm": "C<sub>seg</sub> norm.",
+}
+"""The HTML report's labels that differ from the plain ones (:attr:`Metric.html`)."""
+_COMPARED = ("cov_n", "cov_d", "boundary_f1", "pk", "windowdiff")
+"""The entries pairs of systems get a p-value on (:attr:`Metric.compared`)."""
+
+
 def _completed(metric: Metric) -> Metric:
-    """An entry with its requirements, and (time domain) when it is undefined, from the tables above."""
+    """An entry with what the tables above say of it: its requirements, labels, whether it is compared, and
+    when it is undefined (time domain: its denominators; unit domain: the warning named by its key)."""
     requires = _GROUP_REQUIRES[metric.group] - ({DISJOINT} if metric.key in _ANY_SEGMENTS else set())
-    undefined = metric.undefined or tuple(
+    undefined = tuple(replace(u, warning=u.warning or metric.key) for u in metric.undefined) or tuple(
         Undefined((key,), DENOMINATOR_REASONS[key]) for key in metric.components if key in DENOMINATOR_REASONS
     )
-    return replace(metric, requires=requires, undefined=undefined)
+    return replace(
+        metric,
+        requires=requires,
+        undefined=undefined,
+        summary=_SUMMARY.get(metric.key),
+        html=_HTML.get(metric.key),
+        compared=metric.key in _COMPARED,
+    )
 
 
 REGISTRY: tuple[Metric, ...] = tuple(_completed(metric) for metric in _ENTRIES)
@@ -956,8 +862,7 @@ NUMBER_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count" or not m.fr
 """Keys shown as numbers, not percentages: counts, and means of counts."""
 BOOTSTRAPPED = tuple(m.key for m in REGISTRY if m.bootstrap)
 COMPARED = tuple(m.key for m in REGISTRY if m.compared)
-_SUMMARY_ORDER = ("cov_n", "cov_d", "recall_n", "precision_n", "boundary_f1", "pk", "windowdiff", "s", "title_accuracy")
-SUMMARY = tuple((key, METRICS[key].summary) for key in _SUMMARY_ORDER)
+SUMMARY = tuple(_SUMMARY.items())
 """``(key, label)`` of the summary table's columns, in its order."""
 SHOW_FLAGS = ("has_output",)
 """Fields of a per-show row that are not metrics: ``has_output`` (False: the system's input had no

@@ -75,7 +75,7 @@ def detection_cost(p_miss: Any, p_fa: Any, *, c_miss: float, c_fa: float, p_seg:
     r"""NIST TDT's detection cost of a miss rate and a false-alarm rate (element-wise; NaN in, NaN out):
     :math:`C = C_{miss} P_{miss} P_{seg} + C_{FA} P_{FA} (1 - P_{seg})`, divided by
     :math:`\min(C_{miss} P_{seg}, C_{FA} (1 - P_{seg}))` when ``normalized`` (the costs are checked by the
-    caller, :func:`tvseg.unit.windows.segmentation_cost`)."""
+    caller, :func:`tvseg.unit.windows.cseg`)."""
     cost = c_miss * p_miss * p_seg + c_fa * p_fa * (1 - p_seg)
     if normalized:
         cost /= min(c_miss * p_seg, c_fa * (1 - p_seg))

@@ -27,40 +27,14 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import UndefinedValueWarning, user_stacklevel
-from tvseg.metrics import DENOMINATOR_REASONS, METRICS, REGISTRY
+from tvseg.metrics import METRICS
 
-__all__ = ["warn_undefined_values", "TIME_REASONS", "UNIT_REASONS", "UNSCORED_UNITS", "UNKNOWN"]
-
-TIME_REASONS: dict[str, str] = DENOMINATOR_REASONS
-"""The denominators of the time-domain metrics (components of :mod:`tvseg.metrics`) and what their
-being 0 means (``{cls}``: ``"short "`` or ``"long "`` for ``by_length``, else empty): each entry's
-:attr:`~tvseg.metrics.Metric.undefined` is made of these."""
-UNIT_REASONS: dict[str, tuple[tuple[Callable[[Mapping[str, Any]], Any], str], ...]] = {
-    m.key: tuple((u.total, u.reason) for u in m.undefined) for m in REGISTRY if m.group == "unit"
-}
-"""For each unit-domain metric: its denominators, as functions of the unit components, and what their
-being 0 means (its registry entry's :attr:`~tvseg.metrics.Metric.undefined`)."""
+__all__ = ["warn_undefined_values", "UNSCORED_UNITS", "UNKNOWN"]
 
 UNSCORED_UNITS = "the show is not scored by the unit metrics (no units for it, or shorter than one chunk)"
 UNKNOWN = "undefined for a cause tvseg does not identify"
 _HEAD = "{system}: {reason}, so each value named here is NaN (0/0) (null in the JSON): "
 _LISTED = 5
-
-
-class _Rows(Mapping):
-    """Some rows of a table of components (``{name: array}``), taken only of the columns read."""
-
-    def __init__(self, columns: Mapping[str, np.ndarray], rows: np.ndarray):
-        self._columns, self._rows = columns, rows
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        return self._columns[key][self._rows]
-
-    def __iter__(self):
-        return iter(self._columns)
-
-    def __len__(self) -> int:
-        return len(self._columns)
 
 
 def _reasons(metric: str, comps: Mapping[str, Any], n: int, cls: str = "") -> np.ndarray:
@@ -100,10 +74,8 @@ class _Found:
     def add_rows(self, reasons: np.ndarray, scope: str, metric: str, rows: Sequence[str]) -> None:
         """Rows where ``metric`` is undefined, each with its reason."""
         for reason in dict.fromkeys(reasons.tolist()):
-            chosen = np.flatnonzero(reasons == reason).tolist() if len(set(reasons.tolist())) > 1 else range(len(rows))
-            self.by_reason.setdefault(reason, {}).setdefault(scope, {}).setdefault(metric, []).extend(
-                [rows[k] for k in chosen]
-            )
+            for k in np.flatnonzero(reasons == reason).tolist():
+                self.add(reason, scope, metric, rows[k])
 
     def add_values(self, scope: str, values: Mapping[str, Any], comps: Mapping[str, Any], cls: str = "") -> None:
         """A dict of pooled values (corpus, a length class, a group) and the components they come from."""
@@ -192,8 +164,8 @@ def warn_undefined_values(
         bad = np.flatnonzero(np.isnan(per_show[metric].to_numpy(float)))
         if not bad.size:
             continue
-        is_unit = metric in UNIT_REASONS
-        reasons = _reasons(metric, _Rows(units if is_unit else comps, bad), len(bad))
+        is_unit = metric in METRICS and METRICS[metric].group == "unit"
+        reasons = _reasons(metric, {k: v[bad] for k, v in (units if is_unit else comps).items()}, len(bad))
         if is_unit and unit_scored is not None:
             reasons[~unit_scored[bad]] = UNSCORED_UNITS
         per_show_reasons[metric] = reasons

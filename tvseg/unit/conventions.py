@@ -87,9 +87,7 @@ def check_convention(convention: object) -> None:
 
 def check_k(k: object, least: int) -> None:
     """A :class:`~tvseg.errors.UsageError` unless ``k`` is None or an integer (not a bool) ``>= least``."""
-    if k is None or type(k) is int and k >= least:
-        return
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < least:
+    if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < least):
         raise UsageError(f"k must be an integer >= {least}, got {k!r}")
 
 

@@ -29,12 +29,11 @@ from __future__ import annotations
 import numpy as np
 
 from tvseg.errors import InputError, UsageError
-from tvseg.exact import ticks
 from tvseg.unit.conventions import geometry, no_window_value, winpr_geometry, winpr_k
 from tvseg.unit.edits import edit_counts, transpositions
 from tvseg.unit.ghd import ghd_counts
 from tvseg.unit.masses import BoundaryPairs
-from tvseg.unit.projection import check_projection, chunk_positions, frame_units, unit_positions
+from tvseg.unit.projection import check_projection, chunk_positions, frames_in, unit_keys, unit_positions
 from tvseg.unit.reduction import UnitPart, assemble, reduce_unit_parts
 from tvseg.unit.similarity import pair_counts
 from tvseg.unit.windows import cseg_geometry, window_counts, winpr_counts
@@ -116,30 +115,22 @@ def corpus_unit_scores(
         return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part)
     events = []
     if frames_mode:
-        scored = np.flatnonzero(~np.isnan(region_start))
-        u_show, u_start, u_end = frame_units(region_start[scored], region_end[scored], settings.frame, scored)
-        if regions is not None:
-            covered = regions.covers(u_show, ticks((u_start + u_end) / 2))
-            u_show, u_start, u_end = u_show[covered], u_start[covered], u_end[covered]
+        scored, u_show, u_start, u_end = frames_in(region_start, region_end, settings.frame, regions)
     else:
         u_show = np.asarray(unit_show, dtype=np.int64)
         u_start = np.asarray(unit_start, dtype=float)
         u_end = np.asarray(unit_end, dtype=float)
         if u_show.size and (u_show[0] < 0 or u_show[-1] >= n_shows or (np.diff(u_show) < 0).any()):
             raise InputError(f"unit_show must be show indices in 0 .. {n_shows - 1}, sorted")
-    count = np.bincount(u_show, minlength=n_shows)
+    mid = (u_start + u_end) / 2
+    count, first, key = unit_keys(u_show, mid, n_shows)
     if not frames_mode:
         scored = np.flatnonzero(count)
         events = [
             (int(k), -1, f"{name}: no units for show {shows[k]}: its unit metrics are left out")
             for k in np.flatnonzero(count == 0).tolist()
         ]
-    first = np.concatenate(([0], np.cumsum(count)))  # show k's units: first[k] .. first[k + 1]
-    mid = (u_start + u_end) / 2
     check_projection((ref, hyp), u_start, u_end, mid, u_show, first, scored, n_shows)
-    key = np.empty(mid.size, np.complex128)  # (show, midpoint), sorted
-    key.real = u_show
-    key.imag = mid
     pr, r_off = unit_positions(ref, key, first, scored, count)
     ph, h_off = unit_positions(hyp, key, first, scored, count)
     comps = _components(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings)

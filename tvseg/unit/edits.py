@@ -302,15 +302,13 @@ def _alternate(linked: np.ndarray) -> np.ndarray:
     return taken
 
 
-def _adjacent(place: Keys, side: Keys, pair: Keys | None, n: int) -> Keys:
+def _adjacent(place: Keys, side: Keys, pair: Keys, n: int) -> Keys:
     """Transpositions between consecutive differences, greedy from the left (a maximum set on each
     chain). Candidate ``k`` joins difference ``k`` and ``k + 1`` (opposite sides, one pair, span < n
     PBs). Returns the indices ``k`` taken."""
     if place.size < 2:
         return np.zeros(0, dtype=np.int64)
-    valid = (side[1:] != side[:-1]) & ((place[1:] - place[:-1]) < n)
-    if pair is not None:
-        valid &= pair[1:] == pair[:-1]
+    valid = (side[1:] != side[:-1]) & ((place[1:] - place[:-1]) < n) & (pair[1:] == pair[:-1])
     cand: Keys = np.flatnonzero(valid)
     if cand.size == 0:
         return cand
@@ -320,16 +318,14 @@ def _adjacent(place: Keys, side: Keys, pair: Keys | None, n: int) -> Keys:
     return taken
 
 
-def _optimal(place: Keys, side: Keys, pair: Keys | None, n: int, w_sub: float, w_trp: float, scale: bool) -> Keys:
+def _optimal(place: Keys, side: Keys, pair: Keys, n: int, w_sub: float, w_trp: float, scale: bool) -> Keys:
     """Minimum weighted edit distance over transpositions of consecutive differences (dynamic programme
     along the differences; a transposition never joins two pairs, so every pair's part is its own
     minimum). Ties go to the solution with more transpositions, then to the one found first from the left.
     """
     e = place.size
     spans = (place[1:] - place[:-1]) + 1
-    valid = (side[1:] != side[:-1]) & (spans <= n)
-    if pair is not None:
-        valid &= pair[1:] == pair[:-1]
+    valid = (side[1:] != side[:-1]) & (spans <= n) & (pair[1:] == pair[:-1])
     cost_t = w_trp * (transposition_error(spans) if scale else np.ones(spans.size))
     best = [(0.0, 0)] * (e + 1)  # (cost, -transpositions)
     took = [False] * (e + 1)
@@ -354,7 +350,7 @@ def _optimal(place: Keys, side: Keys, pair: Keys | None, n: int, w_sub: float, w
     return np.array(chosen[::-1], dtype=np.int64)
 
 
-def _segeval(place: Keys, side: Keys, pair: Keys | None, n: int) -> tuple[Keys, Keys]:
+def _segeval(place: Keys, side: Keys, pair: Keys, n: int) -> tuple[Keys, Keys]:
     """segeval 2.0.11's choice: spans of 2, then 3, ... n PBs; at each span, left to right, a pair is
     taken when neither of its positions is already in a transposition. Returns (first, second) indices."""
     free = np.ones(place.size, dtype=bool)
@@ -367,9 +363,7 @@ def _segeval(place: Keys, side: Keys, pair: Keys | None, n: int) -> tuple[Keys, 
         j = np.searchsorted(p, p + d)
         j_ok = j < p.size
         jc = np.where(j_ok, j, 0)
-        valid = j_ok & (p[jc] == p + d) & (s[jc] != s)
-        if pair is not None:
-            valid &= pair[idx][jc] == pair[idx]
+        valid = j_ok & (p[jc] == p + d) & (s[jc] != s) & (pair[idx][jc] == pair[idx])
         cand = np.flatnonzero(valid)
         if cand.size == 0:
             continue
@@ -378,9 +372,7 @@ def _segeval(place: Keys, side: Keys, pair: Keys | None, n: int) -> tuple[Keys, 
         order = np.lexsort((cp, cp % d))
         cand, cp = cand[order], cp[order]
         linked = np.zeros(cand.size, dtype=bool)
-        linked[1:] = cp[1:] == cp[:-1] + d
-        if pair is not None:
-            linked[1:] &= pair[idx[cand[1:]]] == pair[idx[cand[:-1]]]
+        linked[1:] = (cp[1:] == cp[:-1] + d) & (pair[idx[cand[1:]]] == pair[idx[cand[:-1]]])
         take = _alternate(linked)
         first, second = idx[cand[take]], idx[jc[cand[take]]]
         free[first] = False
@@ -418,7 +410,7 @@ def transpositions(
         z = np.zeros(0, dtype=np.int64)
         return z, z
     place, side = keys >> 1, keys & 1  # the pairs' place: pair bits and position
-    pair = pairs.pair(keys) if pairs.size > 1 else None
+    pair = pairs.pair(keys)
     if selection == "segeval":
         return _segeval(place, side, pair, n)
     if (n == 2 or not scale) and w_trp <= 2.0 * w_sub:
@@ -441,7 +433,7 @@ def edit_counts(pairs: BoundaryPairs, chosen: tuple[np.ndarray, np.ndarray]) -> 
     te_sum: NDArray[Any] = np.zeros(size)
     if first.size:
         spans = np.abs((keys[second] >> 1) - (keys[first] >> 1)) + 1
-        owner = pairs.pair(keys[first]) if size > 1 else np.zeros(first.size, np.int64)
+        owner = pairs.pair(keys[first])
         moved = np.bincount(owner, minlength=size)
         span_sum = np.bincount(owner, weights=spans - 1, minlength=size).astype(np.int64)
         te_sum = np.bincount(owner, weights=transposition_error(spans), minlength=size)

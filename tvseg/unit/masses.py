@@ -107,19 +107,12 @@ def _first(bad: Any, values: np.ndarray, name: str, what: str) -> None:
 def _to_int(v, name, i) -> int:
     if isinstance(v, bool):
         raise InputError(f"{name}[{i}] must be an integer, not a boolean", value=v)
-    if isinstance(v, (int, np.integer)):
-        return _in_int64(int(v), name, i)
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
-        return _in_int64(int(v), name, i)
-    if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value():
-        return _in_int64(int(v), name, i)
-    raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
-
-
-def _in_int64(v: int, name, i) -> int:
-    if not -_INT64_MAX - 1 <= v <= _INT64_MAX:
-        raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=v)
-    return v
+    whole = isinstance(v, (int, np.integer)) or isinstance(v, (float, np.floating)) and float(v).is_integer()
+    if not (whole or isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value()):
+        raise InputError(f"{name}[{i}] is not a whole number of units", value=v)
+    if not -_INT64_MAX - 1 <= int(v) <= _INT64_MAX:
+        raise InputError(f"{name}[{i}] is beyond a 64-bit integer", value=int(v))
+    return int(v)
 
 
 def _fast_masses(masses):
@@ -327,10 +320,9 @@ class BoundaryPairs:
         """Both sides' boundaries of every pair, merged: sorted keys (class docstring)."""
         nr = self.reference.size
         keys = np.concatenate((self.reference, self.hypothesis))
-        if self.size > 1:  # each position's pair in the high bits
-            pairs = np.arange(self.size, dtype=np.int64) << self.bits
-            keys[:nr] |= np.repeat(pairs, np.diff(self.reference_offsets))
-            keys[nr:] |= np.repeat(pairs, np.diff(self.hypothesis_offsets))
+        pairs = np.arange(self.size, dtype=np.int64) << self.bits  # each position's pair in the high bits
+        keys[:nr] |= np.repeat(pairs, np.diff(self.reference_offsets))
+        keys[nr:] |= np.repeat(pairs, np.diff(self.hypothesis_offsets))
         keys <<= 1
         keys[nr:] |= 1
         keys.sort(kind="stable")  # two sorted runs: merged
@@ -358,15 +350,9 @@ class BoundaryPairs:
     @cached_property
     def difference_offsets(self) -> NDArray[np.int64]:
         """Where each pair's keys start in :attr:`differences`."""
-        if self.size == 1:
-            return np.array([0, self.differences.size])
         kept = np.zeros(self.merged.size + 1, np.int64)
         np.cumsum(self._difference_mask, out=kept[1:])
         return kept[self.merged_offsets]
-
-    def position(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The boundary positions of merged keys."""
-        return (keys >> 1) & ((1 << self.bits) - 1)
 
     def pair(self, keys: NDArray[np.int64]) -> NDArray[np.int64]:
         """The pair of each merged key."""

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from tvseg.exact import ticks
 from tvseg.unit.masses import BoundaryPairs
-from tvseg.unit.projection import frame_units, unit_positions
+from tvseg.unit.projection import frames_in, segment_units, unit_keys, unit_positions
 from tvseg.unit.windows import cseg_geometry
 
 __all__ = ["probe_counts", "cseg_probe_runs"]
@@ -92,32 +91,17 @@ def cseg_probe_runs(p: Any, hyp: Any, segment_score: NDArray[np.float64]) -> tup
     belong to the segments before), a boundary where a later segment has :math:`1 \\le c_j < N`."""
     settings, ref, n_shows = p.settings, p.reference_segments, len(p.shows)
     if p.units is None:
-        scored = np.flatnonzero(~np.isnan(p.region_start))
-        u_show, u_start, u_end = frame_units(p.region_start[scored], p.region_end[scored], settings.frame, scored)
-        if ref.region is not None:
-            covered = ref.region.covers(u_show, ticks((u_start + u_end) / 2))
-            u_show, u_start, u_end = u_show[covered], u_start[covered], u_end[covered]
+        _, u_show, u_start, u_end = frames_in(p.region_start, p.region_end, settings.frame, ref.region)
     else:
         u_show, u_start, u_end = (np.asarray(x) for x in p.units)
-    count = np.bincount(np.asarray(u_show, dtype=np.int64), minlength=n_shows)
+    mid = (np.asarray(u_start, dtype=float) + np.asarray(u_end, dtype=float)) / 2
+    count, first, key = unit_keys(np.asarray(u_show, dtype=np.int64), mid, n_shows)
     scored = np.flatnonzero(count)
-    first = np.concatenate(([0], np.cumsum(count)))
-    key = np.empty(len(u_start), np.complex128)
-    key.real = u_show
-    key.imag = (np.asarray(u_start, dtype=float) + np.asarray(u_end, dtype=float)) / 2
     pr, r_off = unit_positions(ref, key, first, scored, count)
     ph, h_off = unit_positions(hyp, key, first, scored, count)
     g = cseg_geometry(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings.k)
     # each hypothesis segment's position, and the highest score of the later segments at each position
-    show = np.asarray(hyp.show, dtype=np.int64)
-    keep = np.flatnonzero(count[show] > 0)
-    s_show = show[keep]
-    query = np.empty(len(keep), np.complex128)
-    query.real = s_show
-    query.imag = np.asarray(hyp.start, dtype=float)[keep]
-    c = np.searchsorted(key, query, side="left") - first[s_show]
-    later = np.zeros(len(keep), dtype=bool)
-    later[1:] = s_show[1:] == s_show[:-1]
+    keep, s_show, c, later = segment_units(hyp, key, first, count)
     inside = later & (c >= 1) & (c < count[s_show])
     b_show, b_pos, b_score = s_show[inside], c[inside], segment_score[keep][inside]
     order = np.lexsort((-b_score, b_pos, b_show))

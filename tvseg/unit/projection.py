@@ -93,10 +93,9 @@ def to_masses(annotation, units: pd.DataFrame) -> np.ndarray:
     start = units["start"].to_numpy(dtype=float)
     end = units["end"].to_numpy(dtype=float)
     mid = (start + end) / 2
-    show, first, count = np.zeros(mid.size, np.int64), np.array([0, mid.size]), np.array([mid.size])
+    show = np.zeros(mid.size, np.int64)
+    count, first, key = unit_keys(show, mid, 1)
     check_projection((side,), start, end, mid, show, first, np.array([0]), 1)
-    key = np.zeros(mid.size, np.complex128)  # (show, midpoint), as unit_positions sorts them
-    key.imag = mid
     positions, _ = unit_positions(side, key, first, np.array([0]), count)
     return from_positions(positions, mid.size)
 
@@ -196,6 +195,28 @@ def frame_units(start, end, frame, scored):
     return scored[which], f_start, f_end
 
 
+def frames_in(region_start, region_end, frame, regions):
+    """``(scored, show, start, end)``: the shows with a region and :func:`frame_units` of them, less the
+    frames whose midpoint lies in a gap of ``regions`` (a UEM with gaps, read by duck typing:
+    ``covers(show, ticks)``; None when it has none)."""
+    scored = np.flatnonzero(~np.isnan(region_start))
+    u_show, u_start, u_end = frame_units(region_start[scored], region_end[scored], frame, scored)
+    if regions is not None:
+        covered = regions.covers(u_show, ticks((u_start + u_end) / 2))
+        u_show, u_start, u_end = u_show[covered], u_start[covered], u_end[covered]
+    return scored, u_show, u_start, u_end
+
+
+def unit_keys(u_show, mid, n_shows):
+    """``(count, first, key)``: each show's number of units, where its units start, and every unit's
+    ``(show, midpoint)`` as one sortable complex key (what :func:`unit_positions` searches)."""
+    count = np.bincount(u_show, minlength=n_shows)
+    key = np.empty(mid.size, np.complex128)
+    key.real = u_show
+    key.imag = mid
+    return count, np.concatenate(([0], np.cumsum(count))), key
+
+
 def _first_overlap(side, scored_mask):
     """``(show, i)`` of the first overlap (in microseconds) among the scored shows, or None."""
     show = np.asarray(side.show, np.int64)
@@ -251,20 +272,27 @@ def unit_positions(side, key, first, scored, count):
     than the show's first has :math:`c_j = u` (units before the first segment join it), so the
     positions are the distinct :math:`c_j` of the later segments in ``1 .. N - 1``.
     """
-    seg_show = np.asarray(side.show, np.int64)
-    keep = count[seg_show] > 0
-    show = seg_show[keep]
-    query = np.empty(show.size, np.complex128)
-    query.real = show
-    query.imag = np.asarray(side.start, float)[keep]
-    c = np.searchsorted(key, query, side="left") - first[show]
-    later = np.zeros(c.size, bool)
-    later[1:] = show[1:] == show[:-1]
+    _, show, c, later = segment_units(side, key, first, count)
     again = np.zeros(c.size, bool)
     again[1:] = later[1:] & later[:-1] & (c[1:] == c[:-1])
     boundary = later & ~again & (c >= 1) & (c < count[show])
     owner = np.searchsorted(scored, show[boundary])
     return c[boundary], np.searchsorted(owner, np.arange(scored.size + 1))
+
+
+def segment_units(side, key, first, count):
+    """``(kept, show, c, later)`` of the segments of ``side`` in a show with units (``kept``: their
+    indices): the show, :math:`c_j` (:func:`unit_positions`), and whether the segment follows another
+    of its show."""
+    seg_show = np.asarray(side.show, np.int64)
+    kept = np.flatnonzero(count[seg_show] > 0)
+    show = seg_show[kept]
+    query = np.empty(show.size, np.complex128)
+    query.real = show
+    query.imag = np.asarray(side.start, float)[kept]
+    later = np.zeros(show.size, bool)
+    later[1:] = show[1:] == show[:-1]
+    return kept, show, np.searchsorted(key, query, side="left") - first[show], later
 
 
 def chunk_positions(side, region_start, region_end, cut, count, scored, chunk):

@@ -55,25 +55,14 @@ __all__ = [
     "assemble",
 ]
 
-_INT_KEYS = (
-    "pk_miss",
-    "pk_false_alarm",
-    "pk_windows",
-    "wd_errors",
-    "wd_windows",
-    "winpr_tp",
-    "winpr_tn",
-    "winpr_fp",
-    "winpr_fn",
-    "cseg_miss",
-    "cseg_ref_probes",
-    "cseg_fa",
-    "cseg_nonref_probes",
-    "ghd_positions",
-)
-_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
 UNIT_METRICS = tuple(m for m in REGISTRY if m.group == "unit")
 """The unit domain's registry entries: their components, formulas and 0/0 rules (:mod:`tvseg.metrics`)."""
+_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
+_INT_KEYS = (
+    *(key for key in dict.fromkeys(c for m in UNIT_METRICS for c in m.components) if key not in _FLOAT_KEYS),
+    "winpr_tn",
+)
+"""The components that are counts (summed as integers), the others sums of halves (summed in show order)."""
 _NAN_WARNINGS = unit_warnings()
 _UNDEFINED = {u.warning: u for m in UNIT_METRICS for u in m.undefined}
 

@@ -65,13 +65,6 @@ __all__ = [
 S_CONVENTIONS = ("paper", "segeval1", "segeval")
 
 
-def check_s_convention(convention: str) -> str:
-    """``convention`` if S has it (:data:`S_CONVENTIONS`), else an InputError."""
-    if convention not in S_CONVENTIONS:
-        raise InputError(f"S has no convention {convention!r}; use one of {', '.join(S_CONVENTIONS)}", value=convention)
-    return convention
-
-
 def pair_counts(
     pairs: BoundaryPairs,
     *,
@@ -197,7 +190,8 @@ def segmentation_similarity(
     Fournier, C. and Inkpen, D. (2012). Segmentation Similarity and Agreement. NAACL-HLT, 152-161.
     """
     n, w_sub, w_trp = check_edit_options(n, weights)
-    check_s_convention(convention)
+    if convention not in S_CONVENTIONS:
+        raise InputError(f"S has no convention {convention!r}; use one of {', '.join(S_CONVENTIONS)}", value=convention)
     a, b = reference, hypothesis
     types, pos_a, pos_b, pbs = as_boundary_string_pair(a, b, boundary_types)
     if types == (SINGLE_TYPE,) and boundary_types is None:

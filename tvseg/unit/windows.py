@@ -83,7 +83,6 @@ __all__ = [
     "winpr",
     "WinPR",
     "cseg",
-    "segmentation_cost",
     "default_k",
 ]
 
@@ -116,22 +115,6 @@ def window_counts(
     over every pair (module docstring): ``probes`` the Pk and C_seg counts, ``sweep`` WindowDiff's
     errors and, with ``summed``, :math:`\\sum |r_s - h_s|`."""
     g = _per_pair(g, pairs.size)
-    if pairs.size == 1:  # one pair: ints, then one array, a column per count
-        fits = max(g.hi - g.lo + 1, 0)
-        r = h = either = wrong = apart = 0
-        if probes:
-            r, h, either = _covered(pairs, g, fits > 0)
-        if sweep:
-            wrong, apart = _sweep(pairs, g, fits > 0, summed)
-        row = np.array([[fits, either - h, either - r, r, wrong, apart or 0]])
-        return WindowCounts(
-            row[:, 0],
-            row[:, 1] if probes else None,
-            row[:, 2] if probes else None,
-            row[:, 3] if probes else None,
-            row[:, 4] if sweep else None,
-            row[:, 5] if sweep and summed else None,
-        )
     windows = np.zeros(pairs.size, np.int64) + g.windows
     live = windows > 0
     miss = false_alarm = in_r = errors = differences = None
@@ -156,69 +139,45 @@ def _per_pair(g: Geometry, size: int) -> Geometry:
     return Geometry(*fields)
 
 
-def _of_each(value: Any, pair: NDArray[np.int64] | None) -> Any:
-    """A per-pair field for each element (``pair``: the pair of each element), or the int as it is."""
-    return value if pair is None or not isinstance(value, np.ndarray) else value[pair]
-
-
 def _uniform(g: Geometry) -> bool:
     """Whether every pair has the same windows (the fields are ints, :func:`_per_pair`)."""
     return not (isinstance(g.width, np.ndarray) or isinstance(g.lo, np.ndarray) or isinstance(g.hi, np.ndarray))
 
 
 def _covered(pairs: BoundaryPairs, g: Geometry, live: Any) -> tuple[Any, ...]:
-    r"""Windows holding a boundary of the reference, of the hypothesis, and of either, per pair (ints
-    for one pair, whose ``live`` is a bool).
+    r"""Windows holding a boundary of the reference, of the hypothesis, and of either, per pair.
 
-        One pass over three runs of positions per pair, the reference's, the hypothesis's and both merged:
-        for sorted positions the windows holding :math:`p_i` are :math:`[\max(p_i - w + 1, lo), \min(p_i, hi)]`,
-        both ends non-decreasing in ``i``, so :math:`p_i` adds
-        :math:`\min(p_i, hi) - \max(p_i - w, e_{i-1})` windows to the union, :math:`e_{i-1}` the end of the
-        previous one (``lo - 1`` for the first of a run): never negative, as :math:`p_i \le N - 1 \le hi + w - 1`
-        wherever a window fits.
+    One pass over three runs of positions per pair, the reference's, the hypothesis's and both merged:
+    for sorted positions the windows holding :math:`p_i` are :math:`[\max(p_i - w + 1, lo), \min(p_i, hi)]`,
+    both ends non-decreasing in ``i``, so :math:`p_i` adds
+    :math:`\min(p_i, hi) - \max(p_i - w, e_{i-1})` windows to the union, :math:`e_{i-1}` the end of the
+    previous one (``lo - 1`` for the first of a run): never negative, as :math:`p_i \le N - 1 \le hi + w - 1`
+    wherever a window fits.
     """
     size = pairs.size
     nr, nh = pairs.reference.size, pairs.hypothesis.size
-    if size == 1:  # both sides merged in place: a stable sort of their two sorted runs
-        p = np.concatenate((pairs.reference, pairs.hypothesis, pairs.reference, pairs.hypothesis))
-        p[nr + nh :].sort(kind="stable")
-        runs = ((0, nr), (nr, nr + nh), (nr + nh, p.size))
-        starts: Any = [a for a, b in runs if a < b]
-        width, hi, lo = g.width, g.hi, g.lo
-    else:  # the pairs' merge (BoundaryPairs.merged), its positions
-        reference_offsets = pairs.reference_offsets
-        shared = pairs.shared_reference and _uniform(g)
-        if shared:  # one reference for every pair, the same windows: its run once
-            reference_offsets = np.minimum(reference_offsets, reference_offsets[1])
-            nr = int(reference_offsets[1])
-        p = np.concatenate((pairs.reference[:nr], pairs.hypothesis, pairs.merged))
-        p[nr + nh :] >>= 1
-        p[nr + nh :] &= (1 << pairs.bits) - 1
-        offsets = np.concatenate(
-            (reference_offsets, nr + pairs.hypothesis_offsets[1:], nr + nh + pairs.merged_offsets[1:])
-        )
-        counts = np.diff(offsets)
-        full = counts > 0
-        starts = offsets[:-1][full]
-        width, hi, lo = g.width, g.hi, g.lo
-        if not _uniform(g):  # each element's pair's fields; the first of each run's
-            width, hi = (np.repeat(np.tile(np.broadcast_to(v, (size,)), 3), counts) for v in (g.width, g.hi))
-            lo = np.broadcast_to(g.lo, (size,))[np.flatnonzero(full) % size]
+    reference_offsets = pairs.reference_offsets
+    shared = pairs.shared_reference and _uniform(g)
+    if shared:  # one reference for every pair, the same windows: its run once
+        reference_offsets = np.minimum(reference_offsets, reference_offsets[1])
+        nr = int(reference_offsets[1])
+    p = np.concatenate((pairs.reference[:nr], pairs.hypothesis, pairs.merged))  # the merge's positions last
+    p[nr + nh :] >>= 1
+    p[nr + nh :] &= (1 << pairs.bits) - 1
+    offsets = np.concatenate((reference_offsets, nr + pairs.hypothesis_offsets[1:], nr + nh + pairs.merged_offsets[1:]))
+    counts = np.diff(offsets)
+    full = counts > 0
+    starts = offsets[:-1][full]
+    width, hi, lo = g.width, g.hi, g.lo
+    if not _uniform(g):  # each element's pair's fields; the first of each run's
+        width, hi = (np.repeat(np.tile(np.broadcast_to(v, (size,)), 3), counts) for v in (g.width, g.hi))
+        lo = np.broadcast_to(g.lo, (size,))[np.flatnonzero(full) % size]
     added = p - width  # the window before the first holding p
-    if size == 1:  # a run's first: nothing before it but lo - 1
-        first: Any = [max(int(added[a]), lo - 1) for a in starts]
-    else:
-        first = np.maximum(added[starts], lo - 1)
+    first = np.maximum(added[starts], lo - 1)  # a run's first: nothing before it but lo - 1
     np.minimum(p, hi, out=p)  # the last window holding p
     np.maximum(added[1:], p[:-1], out=added[1:])
-    if size == 1:
-        for a, value in zip(starts, first):
-            added[a] = value
-    else:
-        added[starts] = first
+    added[starts] = first
     np.subtract(p, added, out=added)  # the windows p adds to the union of its run
-    if size == 1:
-        return tuple(int(added[a:b].sum()) if live else 0 for a, b in runs)
     total = np.zeros(3 * size, np.int64)
     if added.size:
         total[full] = np.add.reduceat(added, starts)
@@ -233,94 +192,51 @@ def _sweep(pairs: BoundaryPairs, g: Geometry, live: Any, summed: bool) -> tuple[
 
     A reference boundary at gap ``p`` adds 1 to :math:`d_s` from ``s = p - w + 1`` and takes it back
     from ``s = p + 1`` (both clipped to ``lo .. hi + 1``); a hypothesis boundary the opposite, so a
-    position both sides have changes nothing: when the pairs' merge is at hand (:attr:`BoundaryPairs.merged`),
-    only the positions where they differ are swept, else every boundary. Each event is one key
-    ``(pair << bits) + start - lo``, shifted left by 2 with the value 2 for -1; the events entering
-    are sorted by side, and so are those leaving, so a stable sort merges them, and a cumulative sum
-    of the signs gives :math:`d_s` on the run up to the next key. The order of equal keys does not
-    matter (the run between them is empty), and a pair's events sum to 0, so the run between two
-    pairs counts nothing.
+    position both sides have changes nothing: only the positions where they differ are swept
+    (:attr:`BoundaryPairs.differences`). Each event is one key ``(pair << bits) + start - lo``, shifted
+    left by 2 with the value 2 for -1; the events entering are sorted by side, and so are those leaving,
+    so a stable sort merges them, and a cumulative sum of the signs gives :math:`d_s` on the run up to
+    the next key. The order of equal keys does not matter (the run between them is empty), and a pair's
+    events sum to 0, so the run between two pairs counts nothing.
     """
     size = pairs.size
-    nr = pairs.reference.size
-    side: Any = None
-    pair: Any = None
-    if "merged" in vars(pairs):  # the differences: a boundary both sides place changes nothing
-        keys = pairs.differences
-        count = keys.size
-        events = np.empty(2 * count, np.int64)
-        np.right_shift(keys, 1, out=events[:count])
-        if size > 1:
-            events[:count] &= (1 << pairs.bits) - 1
-            pair = pairs.pair(keys)
-        events[count:] = events[:count]
-        side = keys & 1
-        side <<= 1  # 2 for the hypothesis: it enters with -1
-    else:  # every boundary
-        count = nr + pairs.hypothesis.size
-        events = np.concatenate((pairs.reference, pairs.hypothesis, pairs.reference, pairs.hypothesis))
-        if size > 1:
-            pair = np.concatenate(
-                (
-                    np.repeat(np.arange(size), np.diff(pairs.reference_offsets)),
-                    np.repeat(np.arange(size), np.diff(pairs.hypothesis_offsets)),
-                )
-            )
+    keys = pairs.differences
+    count = keys.size
     if count == 0:
-        if size == 1:
-            return 0, 0 if summed else None
         zero = np.zeros(size, np.int64)
         return zero, zero.copy()
+    events = np.empty(2 * count, np.int64)
+    np.right_shift(keys, 1, out=events[:count])
+    events[:count] &= (1 << pairs.bits) - 1
+    pair = pairs.pair(keys)
+    events[count:] = events[:count]
+    side = keys & 1
+    side <<= 1  # 2 for the hypothesis: it enters with -1
     if _uniform(g):
         lo, width, top = g.lo, g.width, max(g.hi + 1, g.lo) - g.lo
         bits = (top + 1).bit_length()
     else:
-        lo, width, top = (_of_each(v, pair) for v in (g.lo, g.width, np.maximum(g.hi + 1, g.lo) - g.lo))
+        lo, width, top = (np.broadcast_to(v, (size,))[pair] for v in (g.lo, g.width, np.maximum(g.hi + 1, g.lo) - g.lo))
         bits = (int(np.max(top)) + 1).bit_length()
-    enter, leave = 1 - width - lo, 1 - lo  # every start counted from the pair's lo
-    if size > 1:  # each pair's starts clipped to 0 .. top, then the pair in the high bits
-        events[:count] += enter
-        events[count:] += leave
-        np.maximum(events, 0, out=events)
-        np.minimum(events[:count], top, out=events[:count])
-        np.minimum(events[count:], top, out=events[count:])
-        pair <<= bits
-        events[:count] += pair
-        events[count:] += pair
-        events <<= 2
-        if side is None:  # the hypothesis enters, the reference leaves with -1
-            events[nr:count] |= 2
-            events[count : count + nr] |= 2
-        else:
-            events[:count] |= side
-            np.subtract(2, side, out=side)
-            events[count:] |= side
-        events.sort(kind="stable")
-        at = events >> 2
-    else:  # one pair: its starts with their signs, sorted, then clipped (in order)
-        events <<= 2
-        if side is None:  # the hypothesis enters, the reference leaves with -1 (2)
-            events[:nr] += 4 * enter
-            events[nr:count] += 4 * enter + 2
-            events[count : count + nr] += 4 * leave + 2
-            events[count + nr :] += 4 * leave
-        else:
-            events[:count] += side
-            events[:count] += 4 * enter
-            np.subtract(2, side, out=side)
-            events[count:] += side
-            events[count:] += 4 * leave
-        events.sort(kind="stable")
-        at = events >> 2
-        np.maximum(at, 0, out=at)
-        np.minimum(at, top, out=at)
+    # each pair's starts counted from its lo, clipped to 0 .. top, then the pair in the high bits
+    events[:count] += 1 - width - lo
+    events[count:] += 1 - lo
+    np.maximum(events, 0, out=events)
+    np.minimum(events[:count], top, out=events[:count])
+    np.minimum(events[count:], top, out=events[count:])
+    pair <<= bits
+    events[:count] += pair
+    events[count:] += pair
+    events <<= 2
+    events[:count] |= side
+    np.subtract(2, side, out=side)
+    events[count:] |= side
+    events.sort(kind="stable")
+    at = events >> 2
     events &= 2
     np.subtract(1, events, out=events)
-    d = np.cumsum(events, out=events if size > 1 else None)[:-1]  # in place where it is large
+    d = np.cumsum(events, out=events)[:-1]
     run = np.diff(at)
-    if size == 1:
-        errors = int(np.dot(run, d != 0)) if live else 0
-        return errors, (int(np.dot(run, np.abs(d))) if live else 0) if summed else None
     cut = np.searchsorted(at[:-1], np.arange(size + 1, dtype=np.int64) << bits)
     total = _run_sums(run * np.abs(d), cut) * live if summed else None
     run[d == 0] = 0
@@ -443,9 +359,9 @@ def pk(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, metric="pk")
     if g.divisor <= 0:
         return _no_window(g, convention, "pk")
-    g = _per_pair(g, 1)
-    in_r, in_h, either = _covered(pairs, g, g.hi >= g.lo)  # the kernel of window_counts, on one pair
-    return float(either - in_h + false_alarm_weight * (either - in_r)) / int(g.divisor)
+    c = window_counts(pairs, g, sweep=False)
+    assert c.miss is not None and c.false_alarm is not None  # probes counted
+    return float(c.miss[0] + false_alarm_weight * c.false_alarm[0]) / int(g.divisor)
 
 
 def windowdiff(
@@ -495,9 +411,10 @@ def windowdiff(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, lamprier=lamprier, weighted=weighted)
     if g.divisor <= 0:
         return _no_window(g, convention, "windowdiff", bool(pairs.differences.size == 0))
-    g = _per_pair(g, 1)
-    errors, apart = _sweep(pairs, g, g.hi >= g.lo, weighted)  # the kernel of window_counts, on one pair
-    return float(apart if weighted else errors) / int(g.divisor)
+    c = window_counts(pairs, g, probes=False, summed=weighted)
+    counted = c.differences if weighted else c.errors
+    assert counted is not None  # swept
+    return float(counted[0]) / int(g.divisor)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -606,28 +523,6 @@ def winpr(reference: Masses, hypothesis: Masses, *, k: int | None = None) -> Win
     return WinPR(tp=tp, tn=tn, fp=fp, fn=fn, k=k, n=n, masses=masses)
 
 
-def _check_costs(c_miss: object, c_fa: object, p_seg: object, normalized: object) -> tuple[float, float, float]:
-    c_miss, c_fa, p_seg = (check_cost(v, name) for v, name in ((c_miss, "c_miss"), (c_fa, "c_fa"), (p_seg, "p_seg")))
-    if p_seg > 1:
-        raise InputError("p_seg must be a probability in [0, 1]", value=p_seg)
-    if normalized and min(c_miss * p_seg, c_fa * (1 - p_seg)) <= 0:
-        raise InputError(
-            "the normalised C_seg divides by min(c_miss * p_seg, c_fa * (1 - p_seg)), which is 0 "
-            "here: use normalized=False"
-        )
-    return c_miss, c_fa, p_seg
-
-
-def segmentation_cost(
-    p_miss: float, p_fa: float, *, c_miss: float = 1.0, c_fa: float = 0.3, p_seg: float = 0.3, normalized: bool = True
-) -> float:
-    r""":math:`C_{seg}` (or :math:`(C_{seg})_{norm}`) from the two rates (:func:`cseg`); NaN in, NaN out;
-    element-wise on arrays."""
-    c_miss, c_fa, p_seg = _check_costs(c_miss, c_fa, p_seg, normalized)
-    cost: float = detection_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
-    return cost
-
-
 def cseg(
     reference: Masses,
     hypothesis: Masses,
@@ -727,7 +622,14 @@ def cseg(
     >>> cseg((5, 5), (1,) * 10)                 # a boundary at every gap: the better trivial one
     1.0
     """
-    c_miss, c_fa, p_seg = _check_costs(c_miss, c_fa, p_seg, normalized)
+    c_miss, c_fa, p_seg = (check_cost(v, name) for v, name in ((c_miss, "c_miss"), (c_fa, "c_fa"), (p_seg, "p_seg")))
+    if p_seg > 1:
+        raise InputError("p_seg must be a probability in [0, 1]", value=p_seg)
+    if normalized and min(c_miss * p_seg, c_fa * (1 - p_seg)) <= 0:
+        raise InputError(
+            "the normalised C_seg divides by min(c_miss * p_seg, c_fa * (1 - p_seg)), which is 0 "
+            "here: use normalized=False"
+        )
     check_k(k, 1)
     pairs = check_pair(reference, hypothesis)
     g = cseg_geometry(pairs, k)
@@ -743,4 +645,5 @@ def cseg(
             stacklevel=user_stacklevel(),
         )
         return math.nan
-    return segmentation_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
+    cost: float = detection_cost(p_miss, p_fa, c_miss=c_miss, c_fa=c_fa, p_seg=p_seg, normalized=normalized)
+    return cost
