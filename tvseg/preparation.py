@@ -26,6 +26,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -211,45 +212,36 @@ def prepare(
         its segments overlap.
     """
     notices: list[Notice] = []
+    settings = settings or Settings()
     if domain == "units":
-        settings = settings or Settings()
-        units = sentence_units(reference, hypotheses, settings=settings, uem=uem, units=units)
+        if uem is not None or units is not None or settings.units == "frames":
+            raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
+        if settings.convention == "chunkseg":
+            raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
+        units = sentence_units(reference, hypotheses)
         overlapping = ()
+    captions = domain != "units"  # sentences are no captions
+    overlapping = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
     try:
-        captions = domain != "units"  # sentences are no captions
-        dense = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
         return _prepare(
-            reference,
-            hypotheses,
-            settings,
-            uem,
-            units,
-            check_time_base,
-            check_systems,
-            notices,
-            captions=captions,
-            overlapping=dense,
+            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, captions, overlapping
         )
     finally:
         if warn:
             give_notices(notices)
 
 
-def sentence_units(reference, hypotheses, *, settings: Settings, uem, units):
+def sentence_units(reference: Any, hypotheses: Mapping[str, Any]) -> UnitColumns:
     """The units of a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
     :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``).
 
     Raises
     ------
     UsageError
-        A UEM, units or frames given; convention ``"chunkseg"``; a system not read from a text format.
+        A system not read from a text format.
     InputError
         A system's document with another number of sentences than the reference's, naming its file.
     """
-    if uem is not None or units is not None or settings.units == "frames":
-        raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
-    if settings.convention == "chunkseg":
-        raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
     sentences = reference.ends()
     for name, hypothesis in hypotheses.items():
         if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
@@ -275,12 +267,10 @@ def _prepare(
     check_time_base,
     check_systems,
     notices: list[Notice],
-    *,
-    captions: bool = True,
-    overlapping: tuple = (),
+    captions,
+    overlapping,
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
-    settings = settings or Settings()
     changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
         changes["uem"] = uem is not None
@@ -293,17 +283,22 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    merged = {show: r for show in shows if (r := regions_of(uem, show)) is not None} if uem is not None else {}
-    gapped = [show for show in shows if show in merged and len(merged[show][0]) > 1]
+    # each show's UEM regions, merged ((start, end) arrays; None: no UEM for the show)
+    merged = [regions_of(uem, show) for show in shows] if uem is not None else [None] * len(shows)
+    gapped = [show for show, r in zip(shows, merged) if r is not None and len(r[0]) > 1]
     if gapped and overlapping:
         raise UsageError(
             f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "
             f"predictions ({', '.join(overlapping)}): give one region per show"
         )
-    uem_start, uem_end = _uem_edges(merged, shows) if uem is not None else (None, None)
-    to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
+    uem_start = uem_end = to_uem = None
+    if uem is not None:
+        uem_start = np.array([np.nan if r is None else r[0][0] for r in merged])
+        uem_end = np.array([np.nan if r is None else r[1][-1] for r in merged])
+    if any(r is not None for r in merged):
+        to_uem = build_region([[] if r is None else np.column_stack(r) for r in merged])
+    # the reference made arrays once, cropped to its UEM: every step after this one reads them
     ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
-    kept = reference if to_uem is None else _as_columns(ref, shows)
     region_start, region_end = regions(ref, uem_start, uem_end)
     if captions:
         notices += _captions("reference", shows, ref)
@@ -341,8 +336,10 @@ def _prepare(
             notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
-    region = _gapped_region(merged, shows, region_start, region_end)
-    if region is not None:
+    if gapped:
+        # the evaluated regions of every show: its UEM's, else its region (none without one)
+        whole = [[] if np.isnan(a) else [(a, b)] for a, b in zip(region_start, region_end)]
+        region = build_region([whole[k] if r is None else np.column_stack(r) for k, r in enumerate(merged)])
         ref = replace(ref, region=region)
         systems = {name: replace(hyp, region=region) for name, hyp in systems.items()}
         if unit_data is not None:
@@ -350,7 +347,7 @@ def _prepare(
     return Prepared(
         settings=settings,
         shows=shows,
-        reference=kept,
+        reference=reference if to_uem is None else _as_columns(ref, shows),
         reference_segments=ref,
         uem_start=uem_start,
         uem_end=uem_end,
@@ -365,12 +362,6 @@ def _prepare(
     )
 
 
-def _uem_edges(merged, shows) -> tuple[np.ndarray, np.ndarray]:
-    """Each show's UEM extent (NaN without a UEM), from its merged regions."""
-    edges = np.array([(merged[s][0][0], merged[s][1][-1]) if s in merged else (np.nan, np.nan) for s in shows])
-    return edges[:, 0].copy(), edges[:, 1].copy()
-
-
 def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> list[Notice]:
     """A notice per show of ``mapping`` (a system's hypotheses, the units) that the reference lacks,
     in show order: they are left out (the warning names the file each was read from, when known)."""
@@ -380,16 +371,6 @@ def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> 
         Notice("extra", side, show, value=path_of(show) if callable(path_of) else None)
         for show in sorted(set(mapping) - known)
     ]
-
-
-class _Paths:
-    """The file of each show, as :func:`tvseg.time_base.shows_and_files` reads it."""
-
-    def __init__(self, notices):
-        self._paths = {n.show: n.value for n in notices}
-
-    def path(self, show):
-        return self._paths[show]
 
 
 def give_notices(notices: Iterable[Notice]) -> None:
@@ -415,7 +396,7 @@ def give_notices(notices: Iterable[Notice]) -> None:
             )
         else:
             names = [n.show for n in group]
-            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
+            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(SimpleNamespace(path={n.show: n.value for n in group}.get), names)}"
         category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
         warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
@@ -464,20 +445,6 @@ def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list
 def _as_columns(segments: Segments, shows) -> SegmentColumns:
     """The mapping of show id to Annotation that the result keeps of ``segments``."""
     return SegmentColumns(shows, segments.offsets(), start=segments.start, end=segments.end, label=segments.label)
-
-
-def _gapped_region(merged, shows, region_start, region_end) -> Region | None:
-    """The evaluated regions of every show when a show's UEM has several (else None): its UEM's
-    regions (``merged``), else its region ``[region_start, region_end]`` (none without one)."""
-    if all(len(start) < 2 for start, _ in merged.values()):
-        return None
-    pieces: list[Any] = []
-    for k, name in enumerate(shows):
-        if name in merged:
-            pieces.append(np.column_stack(merged[name]))
-        else:
-            pieces.append([] if np.isnan(region_start[k]) else [(region_start[k], region_end[k])])
-    return build_region(pieces)
 
 
 def _units_outside_gaps(unit_data, region: Region):
