@@ -588,6 +588,8 @@ def reduce_shards(
         if per_show_made is not None and domain == "time":
             per_show_made(name, per_show)
         traits = system_traits(scores, domain=domain, units=name in unit_tables, disjoint=disjoint)
+        if not disjoint and domain == "time":
+            _warn_left_out(name, traits, units=settings.units != "none")
         if isinstance(scores, ShowScores) and disjoint:
             matches = match_table(
                 scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
@@ -637,8 +639,6 @@ def reduce_shards(
     pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
-        if DISJOINT not in sr.traits and domain == "time":
-            _warn_left_out(name, sr.traits, units=settings.units != "none")
         warn_undefined_values(
             name,
             per_show=sr.shows,

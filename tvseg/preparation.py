@@ -35,7 +35,6 @@ import pandas as pd
 from tvseg.columns import (
     SegmentColumns,
     Segments,
-    UnitColumns,
     from_segmentations,
     segment_arrays,
     stack,
@@ -218,22 +217,21 @@ def prepare(
             raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
         if settings.convention == "chunkseg":
             raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
-        units = sentence_units(reference, hypotheses)
         overlapping = ()
-    captions = domain != "units"  # sentences are no captions
     overlapping = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
     try:
         return _prepare(
-            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, captions, overlapping
+            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, domain, overlapping
         )
     finally:
         if warn:
             give_notices(notices)
 
 
-def sentence_units(reference: Any, hypotheses: Mapping[str, Any]) -> UnitColumns:
+def sentence_units(reference: Any, hypotheses: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The units of a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
-    :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``).
+    :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``), as
+    ``(show index, start, end)`` over the reference's shows (:attr:`Prepared.units`).
 
     Raises
     ------
@@ -255,7 +253,7 @@ def sentence_units(reference: Any, hypotheses: Mapping[str, Any]) -> UnitColumns
     counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(counts)))
     start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
-    return UnitColumns(reference.names, offsets, start=start, end=start + 1)
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts), start, start + 1
 
 
 def _prepare(
@@ -267,14 +265,15 @@ def _prepare(
     check_time_base,
     check_systems,
     notices: list[Notice],
-    captions,
+    domain,
     overlapping,
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
+    captions = domain != "units"  # sentences are no captions, and they are the units
     changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
         changes["uem"] = uem is not None
-    if units is not None and settings.units != "file":
+    if (units is not None or not captions) and settings.units != "file":
         changes["units"] = "file"
     if changes:
         settings = settings.replace(**changes)
@@ -283,6 +282,7 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
+    unit_data = None if captions else sentence_units(reference, hypotheses)  # a text corpus: its sentences
     # each show's UEM regions, merged ((start, end) arrays; None: no UEM for the show)
     merged = [regions_of(uem, show) for show in shows] if uem is not None else [None] * len(shows)
     gapped = [show for show, r in zip(shows, merged) if r is not None and len(r[0]) > 1]
@@ -303,13 +303,20 @@ def _prepare(
     if captions:
         notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
-    unit_data = None
+    gaps = None
+    if gapped:
+        # the evaluated regions of every show: its UEM's, else its region (none without one)
+        whole = [[] if np.isnan(a) else [(a, b)] for a, b in zip(region_start, region_end)]
+        gaps = build_region([whole[k] if r is None else np.column_stack(r) for k, r in enumerate(merged)])
     if units is not None:
-        unit_data = unit_arrays(units, shows)
         notices += extra_shows("units", shows, units)
+        unit_data = unit_arrays(units, shows)
+    if unit_data is not None:
+        evaluated = unit_data if gaps is None else _units_outside_gaps(unit_data, gaps)
         found: list[str] = []
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
+        unit_data = evaluated
     for name, hypothesis in hypotheses.items() if check_systems else ():
         check_shows_in_common(name, shows, list(hypothesis))
     systems, has_output, scores = {}, {}, {}
@@ -336,14 +343,9 @@ def _prepare(
             notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
-    if gapped:
-        # the evaluated regions of every show: its UEM's, else its region (none without one)
-        whole = [[] if np.isnan(a) else [(a, b)] for a, b in zip(region_start, region_end)]
-        region = build_region([whole[k] if r is None else np.column_stack(r) for k, r in enumerate(merged)])
-        ref = replace(ref, region=region)
-        systems = {name: replace(hyp, region=region) for name, hyp in systems.items()}
-        if unit_data is not None:
-            unit_data = _units_outside_gaps(unit_data, region)
+    if gaps is not None:
+        ref = replace(ref, region=gaps)
+        systems = {name: replace(hyp, region=gaps) for name, hyp in systems.items()}
     return Prepared(
         settings=settings,
         shows=shows,
