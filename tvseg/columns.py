@@ -51,6 +51,7 @@ __all__ = [
     "segment_arrays",
     "from_segmentation",
     "from_segmentations",
+    "corpus_segments",
     "stack",
     "check",
     "unit_arrays",
@@ -340,6 +341,36 @@ def from_segmentations(
     return segments
 
 
+def corpus_segments(
+    mapping: Mapping[str, Any],
+    shows: Sequence[str],
+    *,
+    side: str = "segmentation",
+    overlaps: bool = False,
+    checked: bool = True,
+) -> Segments:
+    """The :class:`Segments` of ``shows`` in ``mapping``, in that order (a show it lacks has none): what
+    :func:`tvseg.evaluate` scores.
+
+    ``mapping`` maps show ids to segmentations (:data:`Segmentation`), or is a :class:`SegmentColumns`, whose
+    arrays are gathered without building an Annotation. The segments are checked as :func:`from_segmentations`
+    checks them (``side`` names them in the messages; with ``overlaps``, segments that overlap pass), unless
+    not ``checked``.
+    """
+    if isinstance(mapping, SegmentColumns):
+        segments = mapping.segments_of(shows)
+    else:
+        segments = stack(
+            [
+                segment_arrays(mapping[s] if s in mapping else None, what=f"{side} of show {s!r}", overlaps=overlaps)
+                for s in shows
+            ]
+        )
+    if checked:
+        check(segments.start, segments.end, what=side, show=segments.show, names=shows, overlaps=overlaps)
+    return segments
+
+
 class Columns(Mapping[str, _V], Generic[_V]):
     """What both kinds of columns share: the shows, their rows, the files they were read from.
 
@@ -541,21 +572,17 @@ class SegmentColumns(Columns["Annotation"]):
         following[self.offsets[1:][counts > 0] - 1] = np.nan
         return following
 
-    def segments_of(self, shows: Sequence[str], *, side: str, overlaps: bool = False) -> Segments:
-        """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked
-        as :func:`from_segmentations` checks them (``side`` names them in the messages; with ``overlaps``,
-        segments that overlap pass): what :func:`tvseg.evaluate` scores, gathered from the arrays without
-        building an Annotation."""
+    def segments_of(self, shows: Sequence[str]) -> Segments:
+        """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), unchecked
+        (:func:`corpus_segments`)."""
         rows, counts = self.rows_of(shows)
-        segments = Segments(
+        return Segments(
             show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
             start=self.start[rows],
             end=self.end[rows],
             label=self.label[rows],
             n_shows=len(shows),
         )
-        check(segments.start, segments.end, what=side, show=segments.show, names=list(shows), overlaps=overlaps)
-        return segments
 
     def _build(self, k: int) -> Annotation:
         from pyannote.core import Annotation, Segment

@@ -1,10 +1,10 @@
 """Every check :func:`tvseg.evaluate` makes before scoring, and the arrays it scores (:func:`prepare`).
 
 ``tvseg validate`` with roles runs :func:`prepare` and nothing else, so that it gives the verdict
-``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass: gathered
-from :class:`tvseg.columns.SegmentColumns` (what :func:`tvseg.read_segments` returns:
-:meth:`~tvseg.columns.SegmentColumns.segments_of`), or read from any other mapping of show id to
-Annotation/Timeline (:func:`tvseg.columns.from_segmentations`). From there everything runs
+``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass
+(:func:`tvseg.columns.corpus_segments`): gathered from :class:`tvseg.columns.SegmentColumns` (what
+:func:`tvseg.read_segments` returns), or read from any other mapping of show id to Annotation/Timeline;
+the reference once, at the start, and every later step reads its arrays. From there everything runs
 on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns.crop_spans`), the
 checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
 region.
@@ -32,14 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import (
-    SegmentColumns,
-    Segments,
-    from_segmentations,
-    segment_arrays,
-    stack,
-    unit_arrays,
-)
+from tvseg.columns import SegmentColumns, Segments, corpus_segments, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import regions_of
@@ -157,18 +150,11 @@ class Prepared:
 def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The systems some of whose shows (any show of theirs) hold segments that overlap: what decides
     that a system lacks the trait :data:`tvseg.metrics.DISJOINT`."""
-    return [name for name, hypothesis in hypotheses.items() if _overlaps(_unchecked(hypothesis, list(hypothesis)))]
-
-
-def _unchecked(hypothesis: Mapping[str, Any], shows: list[str]) -> Segments:
-    """The segments of ``shows`` (sorted within each show), overlaps kept, unchecked (:func:`prepare` checks
-    them)."""
-    if isinstance(hypothesis, SegmentColumns):
-        rows, counts = hypothesis.rows_of(shows)
-        show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
-        start, end, label = hypothesis.start[rows], hypothesis.end[rows], hypothesis.label[rows]
-        return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
-    return stack([segment_arrays(hypothesis[show], overlaps=True) for show in shows])
+    return [
+        name
+        for name, hypothesis in hypotheses.items()
+        if _overlaps(corpus_segments(hypothesis, list(hypothesis), overlaps=True, checked=False))
+    ]
 
 
 def _overlaps(segments: Segments) -> bool:
@@ -298,7 +284,7 @@ def _prepare(
     if any(r is not None for r in merged):
         to_uem = build_region([[] if r is None else np.column_stack(r) for r in merged])
     # the reference made arrays once, cropped to its UEM: every step after this one reads them
-    ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
+    ref = _crop_to_uem(corpus_segments(reference, shows, side="reference"), to_uem, shows, notices)
     region_start, region_end = regions(ref, uem_start, uem_end)
     if captions:
         notices += _captions("reference", shows, ref)
@@ -331,7 +317,7 @@ def _prepare(
             if show in missing
         ]
         dense = name in overlapping
-        segments = _segments(hypothesis, shows, side=side, overlaps=dense)
+        segments = corpus_segments(hypothesis, shows, side=side, overlaps=dense)
         scored = _scores(hypothesis, shows, segments)
         if scored is not None:
             scores[name] = scored
@@ -403,18 +389,9 @@ def give_notices(notices: Iterable[Notice]) -> None:
         warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
-def _segments(mapping, shows, *, side: str, overlaps: bool = False) -> Segments:
-    """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none; with
-    ``overlaps``, segments that overlap pass)."""
-    if isinstance(mapping, SegmentColumns):
-        return mapping.segments_of(shows, side=side, overlaps=overlaps)
-    segmentations = [mapping[s] if s in mapping else None for s in shows]
-    return from_segmentations(segmentations, names=shows, side=side, overlaps=overlaps)
-
-
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
-    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments`
-    gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
+    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as
+    :func:`tvseg.columns.corpus_segments` gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
     own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
     if own is None:
         return None
