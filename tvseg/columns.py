@@ -594,6 +594,14 @@ class SegmentColumns(Columns["Annotation"]):
             annotation[Segment(start, end), track] = label
         return annotation
 
+    def sentence_units(self) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+        """The units of a text corpus (``domain == "units"``: :mod:`tvseg.readers.text_corpora`): each show's
+        sentences, sentence ``i`` spanning ``[i, i + 1)``, as ``(show index, start, end)``."""
+        counts = np.asarray(list(self.ends().values()), dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts)))
+        start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
+        return np.repeat(np.arange(len(counts), dtype=np.int64), counts), start, start + 1
+
     def ends(self) -> dict[str, float]:
         """``{show: end of its last segment}`` (0.0 for a show without segments), in show order."""
         counts = np.diff(self.offsets)
@@ -622,16 +630,10 @@ class RegionColumns(Columns["Timeline"]):
     def from_timelines(cls, timelines: Mapping[str, Any]) -> RegionColumns:
         """Columns holding the regions of ``{show: Timeline or (start, end) pairs}`` (a show of no
         region is left out, as an empty Timeline is no region)."""
-        pairs = {show: [(float(s[0]), float(s[1])) for s in _region_pairs(value)] for show, value in timelines.items()}
-        names = sorted(show for show, rows in pairs.items() if rows)
-        rows = [sorted(pairs[name]) for name in names]
-        counts = [len(r) for r in rows]
-        return cls(
-            names,
-            np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
-            start=[a for r in rows for a, _ in r],
-            end=[b for r in rows for _, b in r],
-        )
+        parts = {show: segment_arrays(value, what=f"uem of show {show!r}") for show, value in timelines.items()}
+        names = sorted(show for show, part in parts.items() if len(part[0]))
+        regions = stack([parts[name] for name in names])
+        return cls(names, regions.offsets(), start=regions.start, end=regions.end)
 
     def select(self, shows: Iterable[str]) -> RegionColumns:
         """The regions of the ``shows`` they hold (others are ignored)."""
@@ -650,14 +652,6 @@ class RegionColumns(Columns["Timeline"]):
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])
         segments = [Segment(s, e) for s, e in zip(self.start[a:b].tolist(), self.end[a:b].tolist())]
         return Timeline(segments, uri=self.names[k])
-
-
-def _region_pairs(value: Any) -> Iterable[Any]:
-    """A Timeline's segments as ``(start, end)``, or the pairs given."""
-    if is_timeline(value):
-        return ((segment.start, segment.end) for segment in value)
-    pairs: Iterable[Any] = value
-    return pairs
 
 
 def merge_regions(start: ArrayLike, end: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

@@ -27,8 +27,6 @@ from tvseg import __version__
 from tvseg.arguments import (
     check_flag,
     check_metadata,
-    check_segmentations,
-    check_systems,
     check_tolerances,
     check_uem,
     check_units,
@@ -313,8 +311,6 @@ def evaluate(
     -------
     EvaluationResult
     """
-    check_segmentations("reference", reference)
-    check_systems("hypotheses", hypotheses)
     check_settings(settings)
     check_uem(uem)
     check_units(units)

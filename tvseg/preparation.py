@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from tvseg import arguments
 from tvseg.columns import SegmentColumns, Segments, corpus_segments, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Prepared",
     "prepare",
-    "sentence_units",
     "MAX_FRAMES_PER_SHOW",
     "Notice",
     "give_notices",
@@ -181,7 +181,8 @@ def prepare(
 ) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
-    Parameters and errors as in :func:`tvseg.evaluate`, and:
+    Parameters and errors as in :func:`tvseg.evaluate` (``reference`` and ``hypotheses`` are checked here:
+    :func:`tvseg.arguments.check_segmentations`, :func:`tvseg.arguments.check_systems`), and:
 
     check_systems : bool, default True
         Refuse a system that has no show, or none of the reference's (False: the caller checks it).
@@ -190,56 +191,29 @@ def prepare(
         them in :attr:`Prepared.notices`, for the caller to give.
     domain : {"time", "units"}, default "time"
         ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`):
-        its sentences are its units (:func:`sentence_units`), and no show is looked at as captions.
+        its sentences are its units (:meth:`tvseg.columns.SegmentColumns.sentence_units`), and no show is looked at as captions.
     overlapping : iterable of str, optional
         The systems whose segments may overlap (default: those whose segments overlap in some show,
         :func:`overlapping_systems`; none in the unit domain). A system not among them is refused when
         its segments overlap.
     """
     notices: list[Notice] = []
-    settings = settings or Settings()
-    if domain == "units":
-        if uem is not None or units is not None or settings.units == "frames":
-            raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
-        if settings.convention == "chunkseg":
-            raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
-        overlapping = ()
-    overlapping = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
     try:
         return _prepare(
-            reference, hypotheses, settings, uem, units, check_time_base, check_systems, notices, domain, overlapping
+            reference,
+            hypotheses,
+            settings or Settings(),
+            uem,
+            units,
+            check_time_base,
+            check_systems,
+            notices,
+            domain,
+            overlapping,
         )
     finally:
         if warn:
             give_notices(notices)
-
-
-def sentence_units(reference: Any, hypotheses: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The units of a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
-    :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``), as
-    ``(show index, start, end)`` over the reference's shows (:attr:`Prepared.units`).
-
-    Raises
-    ------
-    UsageError
-        A system not read from a text format.
-    InputError
-        A system's document with another number of sentences than the reference's, naming its file.
-    """
-    sentences = reference.ends()
-    for name, hypothesis in hypotheses.items():
-        if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
-            raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
-        for show, count in hypothesis.ends().items():
-            if show in sentences and count != sentences[show]:
-                raise InputError(
-                    f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
-                    path=hypothesis.path(show),
-                )
-    counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
-    return np.repeat(np.arange(len(counts), dtype=np.int64), counts), start, start + 1
 
 
 def _prepare(
@@ -255,7 +229,26 @@ def _prepare(
     overlapping,
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
+    arguments.check_segmentations("reference", reference)
+    arguments.check_systems("hypotheses", hypotheses)
     captions = domain != "units"  # sentences are no captions, and they are the units
+    if not captions:
+        if uem is not None or units is not None or settings.units == "frames":
+            raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
+        if settings.convention == "chunkseg":
+            raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
+        sentences = reference.ends()
+        for name, hypothesis in hypotheses.items():
+            if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
+                raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
+            for show, count in hypothesis.ends().items():
+                if show in sentences and count != sentences[show]:
+                    raise InputError(
+                        f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
+                        path=hypothesis.path(show),
+                    )
+        overlapping = ()
+    overlapping = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
     changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
         changes["uem"] = uem is not None
@@ -268,7 +261,7 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    unit_data = None if captions else sentence_units(reference, hypotheses)  # a text corpus: its sentences
+    unit_data: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None if captions else reference.sentence_units()
     # each show's UEM regions, merged ((start, end) arrays; None: no UEM for the show)
     merged = [regions_of(uem, show) for show in shows] if uem is not None else [None] * len(shows)
     gapped = [show for show, r in zip(shows, merged) if r is not None and len(r[0]) > 1]
@@ -284,7 +277,8 @@ def _prepare(
     if any(r is not None for r in merged):
         to_uem = build_region([[] if r is None else np.column_stack(r) for r in merged])
     # the reference made arrays once, cropped to its UEM: every step after this one reads them
-    ref = _crop_to_uem(corpus_segments(reference, shows, side="reference"), to_uem, shows, notices)
+    ref = corpus_segments(reference, shows, side="reference")
+    ref = _crop_to_uem(ref, to_uem, shows, notices)
     region_start, region_end = regions(ref, uem_start, uem_end)
     if captions:
         notices += _captions("reference", shows, ref)
