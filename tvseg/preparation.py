@@ -191,7 +191,8 @@ def prepare(
         them in :attr:`Prepared.notices`, for the caller to give.
     domain : {"time", "units"}, default "time"
         ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`):
-        its sentences are its units (:meth:`tvseg.columns.SegmentColumns.sentence_units`), and no show is looked at as captions.
+        its sentences are its units (:meth:`tvseg.columns.SegmentColumns.sentence_units`), and no show is
+        looked at as captions.
     overlapping : iterable of str, optional
         The systems whose segments may overlap (default: those whose segments overlap in some show,
         :func:`overlapping_systems`; none in the unit domain). A system not among them is refused when
@@ -292,6 +293,7 @@ def _prepare(
         notices += extra_shows("units", shows, units)
         unit_data = unit_arrays(units, shows)
     if unit_data is not None:
+        # checked whole against the evaluated region; scored without those in a gap of the UEM
         evaluated = unit_data if gaps is None else _units_outside_gaps(unit_data, gaps)
         found: list[str] = []
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
@@ -378,14 +380,16 @@ def give_notices(notices: Iterable[Notice]) -> None:
             )
         else:
             names = [n.show for n in group]
-            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(SimpleNamespace(path={n.show: n.value for n in group}.get), names)}"
+            files = SimpleNamespace(path={n.show: n.value for n in group}.get)  # as shows_and_files reads them
+            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(files, names)}"
         category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
         warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
     """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as
-    :func:`tvseg.columns.corpus_segments` gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
+    :func:`tvseg.columns.corpus_segments` gathers them) when some has a score, else None
+    (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
     own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
     if own is None:
         return None
