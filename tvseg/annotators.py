@@ -154,22 +154,19 @@ def _stats(values: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _summed(tables: list[pd.DataFrame | None]) -> pd.DataFrame | None:
-    """The element-wise sum of per-show tables (same shows, in order; the columns all of them have);
-    None when one of them is None (no units)."""
-    given = [t for t in tables if t is not None]
-    if not given or len(given) < len(tables):
-        return None
-    columns = [c for c in given[0].columns if all(c in t.columns for t in given)]
-    total = np.sum([t[columns].to_numpy(float) for t in given], axis=0)
-    return pd.DataFrame(total, index=given[0].index, columns=columns)
+def _summed(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """The element-wise sum of per-show tables (same shows, in order; the columns all of them have)."""
+    columns = [c for c in tables[0].columns if all(c in t.columns for t in tables)]
+    total = np.sum([t[columns].to_numpy(float) for t in tables], axis=0)
+    return pd.DataFrame(total, index=tables[0].index, columns=columns)
 
 
-def _components(tables: list[pd.DataFrame]) -> pd.DataFrame:
-    """:func:`_summed` of tables that are all given (the time-domain components)."""
-    total = _summed(list(tables))
-    assert total is not None
-    return total
+def _pool(parts: list[Any]) -> tuple[pd.DataFrame, pd.DataFrame | None, bool]:
+    """The components of system results ``parts`` summed show by show, their unit components (None when
+    one has none) and whether all of them score titles."""
+    units = [p.unit_components for p in parts]
+    summed_units = None if any(u is None for u in units) else _summed(units)
+    return _summed([p.scores.components for p in parts]), summed_units, all(p.titles for p in parts)
 
 
 def _pooled(components: pd.DataFrame, units: pd.DataFrame | None, titles: bool) -> dict[str, Any]:
@@ -201,27 +198,13 @@ def combine(results: Mapping[str, Any], *, systems, annotators) -> AnnotatorsRes
     annotators = tuple(sorted(annotators))
     systems = tuple(systems)
     per_annotator = {s: {a: dict(results[a].systems[s].corpus) for a in annotators} for s in systems}
-    over: dict[str, dict[str, dict[str, Any]]] = {}
-    pooled_tables: dict[str, tuple[pd.DataFrame, pd.DataFrame | None, bool]] = {}
-    for s in systems:
-        parts = [results[a].systems[s] for a in annotators]
-        components = _components([p.scores.components for p in parts])
-        units = _summed([p.unit_components for p in parts])
-        titles = all(p.titles for p in parts)
-        over[s] = {**_stats(list(per_annotator[s].values())), "pooled": _pooled(components, units, titles)}
-        pooled_tables[s] = (components, units, titles)
     pairs = [(b, a) for a in annotators for b in annotators if b != a]  # b scored against the reference a
     pair_values = {_pair(b, a): dict(results[a].systems[b].corpus) for b, a in pairs}
-    parts = [results[a].systems[b] for b, a in pairs]
-    components = _components([p.scores.components for p in parts])
-    units = _summed([p.unit_components for p in parts])
-    titles = all(p.titles for p in parts)
-    ceiling = {
-        "pooled": _pooled(components, units, titles),
-        **_stats(list(pair_values.values())),
-        "pairs": pair_values,
-    }
-    pooled_tables[CEILING] = (components, units, titles)
+    pooled_tables = {s: _pool([results[a].systems[s] for a in annotators]) for s in systems}
+    pooled_tables[CEILING] = _pool([results[a].systems[b] for b, a in pairs])
+    pooled = {name: _pooled(*tables) for name, tables in pooled_tables.items()}
+    over = {s: {**_stats(list(per_annotator[s].values())), "pooled": pooled[s]} for s in systems}
+    ceiling = {"pooled": pooled[CEILING], **_stats(list(pair_values.values())), "pairs": pair_values}
     settings = results[annotators[0]].settings
     intervals, _ = paired_bootstrap(
         {name: table[0] for name, table in pooled_tables.items()},

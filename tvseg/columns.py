@@ -51,6 +51,7 @@ __all__ = [
     "segment_arrays",
     "from_segmentation",
     "from_segmentations",
+    "corpus_segments",
     "stack",
     "check",
     "unit_arrays",
@@ -136,11 +137,7 @@ class Segments:
         return seconds
 
     def times(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every start and end in seconds and in ticks, ``start_0, end_0, start_1, end_1, ...``; read
-        only (one show read by the per-show functions keeps them: its columns are views of them)."""
-        kept: tuple[np.ndarray, np.ndarray] | None = vars(self).get("_times")
-        if kept is not None:
-            return kept
+        """Every start and end in seconds and in ticks, ``start_0, end_0, start_1, end_1, ...``."""
         n = len(self.start)
         seconds, t = np.empty(2 * n), np.empty(2 * n, dtype=np.int64)
         seconds[0::2], seconds[1::2] = self.start, self.end
@@ -152,34 +149,19 @@ class Segments:
         return np.searchsorted(self.show, np.arange(self.n_shows + 1), side="left")
 
 
-def _labelled(annotation: Any, *, inserted: bool = False) -> tuple[list[Any], list[Any]] | None:
-    """An Annotation's segments and the one label of each, read from pyannote.core's ``_tracks``.
-
-    pyannote.core keeps ``{segment: {track: label}}`` sorted by segment; reading it directly is several
-    times faster than ``itertracks()``, which sorts every segment's tracks.
-
-    Parameters
-    ----------
-    annotation : pyannote.core.Annotation
-    inserted : bool
-        Read the segments in the order they were inserted (``dict`` order: no hashing of segments)
-        rather than in pyannote.core's sorted (start, end) order.
-
-    Returns
-    -------
-    (segments, labels) or None
-        None when a segment carries several tracks (or none), or when ``_tracks`` is not a ``dict``
-        (another version of pyannote.core).
-    """
+def _labelled(annotation: Any) -> tuple[list[Any], list[Any]] | None:
+    """An Annotation's segments, sorted, and the one label of each, read from pyannote.core's ``_tracks``
+    (``{segment: {track: label}}`` sorted by segment: several times faster than ``itertracks()``, which
+    sorts every segment's tracks); None when a segment carries several tracks (or none), or when
+    ``_tracks`` is not a ``dict`` (another version of pyannote.core)."""
     tracks = getattr(annotation, "_tracks", None)
     if not isinstance(tracks, dict):
         return None
-    segments, values = (list(dict.keys(tracks)), dict.values(tracks)) if inserted else (list(tracks), tracks.values())
     try:  # unpacking one label per segment fails on a segment with several tracks (or none)
-        labels = [lab for (lab,) in map(dict.values, values)]
+        labels = [lab for (lab,) in map(dict.values, tracks.values())]
     except (TypeError, ValueError):
         return None
-    return segments, labels
+    return list(tracks), labels
 
 
 def segment_arrays(
@@ -332,103 +314,6 @@ def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segment
     return Segments(show=show, start=start, end=end, label=label, n_shows=len(parts))
 
 
-def _flat(segmentations: list[Any]) -> Segments | None:
-    """Unchecked corpus arrays ``(show, start, end, label)`` read in one pass, or None.
-
-    Reads each Annotation's segments and tracks in insertion order (:func:`_labelled`). None when any
-    show would need the careful per-show path of :func:`segment_arrays`: a type other than
-    Annotation/Timeline/None, a segment with several tracks, or segments not inserted in sorted order.
-    """
-    keys: list[Any] = []
-    labels: list[Any] = []
-    counts: list[int] = []
-    for seg in segmentations:
-        if seg is None:
-            counts.append(0)
-            continue
-        if is_annotation(seg):
-            read = _labelled(seg, inserted=True)
-            if read is None:
-                return None
-            segs, segs_labels = read
-        elif is_timeline(seg):
-            segs = list(seg)
-            segs_labels = [None] * len(segs)
-        else:
-            return None
-        keys.extend(segs)
-        labels.extend(segs_labels)
-        counts.append(len(segs))
-    n = len(keys)
-    start = np.fromiter((s.start for s in keys), dtype=float, count=n)
-    end = np.fromiter((s.end for s in keys), dtype=float, count=n)
-    show = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    if n > 1:
-        same = show[1:] == show[:-1]
-        # pyannote.core sorts segments by (start, end); insertion order must already be that order
-        ahead = (start[1:] > start[:-1]) | ((start[1:] == start[:-1]) & (end[1:] > end[:-1]))
-        if not (ahead | ~same).all():
-            return None
-    label = np.empty(n, dtype=object)
-    label[:] = labels
-    return Segments(show=show, start=start, end=end, label=label, n_shows=len(counts))
-
-
-_NO_LABELS = _frozen(np.empty(4096, dtype=object), object)
-_FIRST_SHOW = _frozen(np.zeros(4096, dtype=np.int64), np.int64)
-"""Read-only labels (None) and show indices (0) of up to 4,096 segments of one show, which
-:func:`_one_show` slices rather than allocates (its other arrays are read-only too in a corpus)."""
-
-
-def _one_show(segmentation: Any) -> Segments | None:
-    """One show's segments read and checked in a few array operations (the per-show functions' call),
-    or None when the careful path of :func:`from_segmentations` must read them: to sort them, or to say
-    what is wrong with them.
-
-    Segments given in a sorted and disjoint order pass the checks of :func:`check` here already: each
-    end after its start and each start at or after the previous end (so that order is the sorted one,
-    and every time lies between the first start and the last end), those two within
-    :data:`~tvseg.exact.MAX_SECONDS` (so every time is finite and in range), and each end at least a
-    microsecond after its start.
-    """
-    if isinstance(segmentation, (np.ndarray, list, tuple)):
-        try:
-            bounds = np.array(segmentation, dtype=float, order="C")  # a copy: the caller's array is not kept
-        except (TypeError, ValueError):
-            return None
-        if bounds.ndim != 2 or bounds.shape[1] != 2 or not len(bounds):
-            return None
-        label = _NO_LABELS[: len(bounds)] if len(bounds) <= len(_NO_LABELS) else np.empty(len(bounds), dtype=object)
-    elif is_annotation(segmentation):
-        read = _labelled(segmentation, inserted=True)
-        if read is None or not read[0]:
-            return None
-        segments, labels = read
-        # (two lists read faster than one of pairs; the pairs' rows wanted in memory order)
-        bounds = np.ascontiguousarray(np.array([[s.start for s in segments], [s.end for s in segments]], dtype=float).T)
-        label = np.empty(len(segments), dtype=object)
-        label[:] = labels
-    else:
-        return None
-    # every start and end in one nondecreasing sequence (NaN is in no order): ordered and disjoint, and
-    # all times lie between the first start and the last end
-    times = bounds.ravel()
-    if np.count_nonzero(times[1:] >= times[:-1]) != len(times) - 1:
-        return None
-    if not (-MAX_SECONDS <= times[0] and times[-1] <= MAX_SECONDS):
-        return None
-    bound_ticks = ticks(bounds)
-    start_ticks, end_ticks = bound_ticks[:, 0], bound_ticks[:, 1]
-    if np.count_nonzero(end_ticks <= start_ticks):  # (so each end is also after its start in seconds)
-        return None
-    n = len(bounds)
-    show = _FIRST_SHOW[:n] if n <= len(_FIRST_SHOW) else np.zeros(n, dtype=np.int64)
-    segments_ = Segments(show=show, start=bounds[:, 0], end=bounds[:, 1], label=label, n_shows=1)
-    # its cached properties, and its times() (the caller's array was copied: nothing else holds them)
-    vars(segments_).update(start_ticks=start_ticks, end_ticks=end_ticks, _times=(times, bound_ticks.ravel()))
-    return segments_
-
-
 def from_segmentations(
     segmentations: Iterable[Annotation | Timeline | None],
     *,
@@ -438,18 +323,12 @@ def from_segmentations(
 ) -> Segments:
     """Stack the segmentations of many shows, checked in one vectorised pass (see :func:`check`; with
     ``overlaps``, segments that overlap pass)."""
-    segmentations = list(segmentations)
-    if len(segmentations) == 1 and not overlaps:
-        one = _one_show(segmentations[0])
-        if one is not None:
-            return one
-    segments = _flat(segmentations)
-    if segments is None:
-        parts = [
+    segments = stack(
+        [
             segment_arrays(seg, what=side if names is None else f"{side} of show {names[i]!r}", overlaps=overlaps)
             for i, seg in enumerate(segmentations)
         ]
-        segments = stack(parts)
+    )
     n_shows = segments.n_shows
     check(
         segments.start,
@@ -459,6 +338,36 @@ def from_segmentations(
         names=names if names is not None or n_shows == 1 else list(range(n_shows)),  # one show: named by its side
         overlaps=overlaps,
     )
+    return segments
+
+
+def corpus_segments(
+    mapping: Mapping[str, Any],
+    shows: Sequence[str],
+    *,
+    side: str = "segmentation",
+    overlaps: bool = False,
+    checked: bool = True,
+) -> Segments:
+    """The :class:`Segments` of ``shows`` in ``mapping``, in that order (a show it lacks has none): what
+    :func:`tvseg.evaluate` scores.
+
+    ``mapping`` maps show ids to segmentations (:data:`Segmentation`), or is a :class:`SegmentColumns`, whose
+    arrays are gathered without building an Annotation. The segments are checked as :func:`from_segmentations`
+    checks them (``side`` names them in the messages; with ``overlaps``, segments that overlap pass), unless
+    not ``checked``.
+    """
+    if isinstance(mapping, SegmentColumns):
+        segments = mapping.segments_of(shows)
+    else:
+        segments = stack(
+            [
+                segment_arrays(mapping[s] if s in mapping else None, what=f"{side} of show {s!r}", overlaps=overlaps)
+                for s in shows
+            ]
+        )
+    if checked:
+        check(segments.start, segments.end, what=side, show=segments.show, names=shows, overlaps=overlaps)
     return segments
 
 
@@ -633,15 +542,13 @@ class SegmentColumns(Columns["Annotation"]):
         """
         paths = paths or {}
         names = sorted(annotations)
-        rows = [(name, list(annotations[name].itertracks(yield_label=True))) for name in names]
-        label = np.empty(sum(len(tracks) for _, tracks in rows), dtype=object)
-        label[:] = [label for _, tracks in rows for _, _, label in tracks]
+        segments = stack([segment_arrays(annotations[name], overlaps=True) for name in names])
         return cls(
             names,
-            np.concatenate(([0], np.cumsum([len(tracks) for _, tracks in rows], dtype=np.int64))),
-            start=[segment.start for _, tracks in rows for segment, _, _ in tracks],
-            end=[segment.end for _, tracks in rows for segment, _, _ in tracks],
-            label=label,
+            segments.offsets(),
+            start=segments.start,
+            end=segments.end,
+            label=segments.label,
             paths=[paths.get(name) for name in names],
         )
 
@@ -665,21 +572,17 @@ class SegmentColumns(Columns["Annotation"]):
         following[self.offsets[1:][counts > 0] - 1] = np.nan
         return following
 
-    def segments_of(self, shows: Sequence[str], *, side: str, overlaps: bool = False) -> Segments:
-        """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), checked
-        as :func:`from_segmentations` checks them (``side`` names them in the messages; with ``overlaps``,
-        segments that overlap pass): what :func:`tvseg.evaluate` scores, gathered from the arrays without
-        building an Annotation."""
+    def segments_of(self, shows: Sequence[str]) -> Segments:
+        """The :class:`Segments` of ``shows``, in that order (a show the columns lack has none), unchecked
+        (:func:`corpus_segments`)."""
         rows, counts = self.rows_of(shows)
-        segments = Segments(
+        return Segments(
             show=np.repeat(np.arange(len(shows), dtype=np.int64), counts),
             start=self.start[rows],
             end=self.end[rows],
             label=self.label[rows],
             n_shows=len(shows),
         )
-        check(segments.start, segments.end, what=side, show=segments.show, names=list(shows), overlaps=overlaps)
-        return segments
 
     def _build(self, k: int) -> Annotation:
         from pyannote.core import Annotation, Segment
@@ -690,6 +593,14 @@ class SegmentColumns(Columns["Annotation"]):
         for track, (start, end, label) in enumerate(rows):
             annotation[Segment(start, end), track] = label
         return annotation
+
+    def sentence_units(self) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+        """The units of a text corpus (``domain == "units"``: :mod:`tvseg.readers.text_corpora`): each show's
+        sentences, sentence ``i`` spanning ``[i, i + 1)``, as ``(show index, start, end)``."""
+        counts = np.asarray(list(self.ends().values()), dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts)))
+        start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
+        return np.repeat(np.arange(len(counts), dtype=np.int64), counts), start, start + 1
 
     def ends(self) -> dict[str, float]:
         """``{show: end of its last segment}`` (0.0 for a show without segments), in show order."""
@@ -719,16 +630,10 @@ class RegionColumns(Columns["Timeline"]):
     def from_timelines(cls, timelines: Mapping[str, Any]) -> RegionColumns:
         """Columns holding the regions of ``{show: Timeline or (start, end) pairs}`` (a show of no
         region is left out, as an empty Timeline is no region)."""
-        pairs = {show: [(float(s[0]), float(s[1])) for s in _region_pairs(value)] for show, value in timelines.items()}
-        names = sorted(show for show, rows in pairs.items() if rows)
-        rows = [sorted(pairs[name]) for name in names]
-        counts = [len(r) for r in rows]
-        return cls(
-            names,
-            np.concatenate(([0], np.cumsum(counts, dtype=np.int64))),
-            start=[a for r in rows for a, _ in r],
-            end=[b for r in rows for _, b in r],
-        )
+        parts = {show: segment_arrays(value, what=f"uem of show {show!r}") for show, value in timelines.items()}
+        names = sorted(show for show, part in parts.items() if len(part[0]))
+        regions = stack([parts[name] for name in names])
+        return cls(names, regions.offsets(), start=regions.start, end=regions.end)
 
     def select(self, shows: Iterable[str]) -> RegionColumns:
         """The regions of the ``shows`` they hold (others are ignored)."""
@@ -747,14 +652,6 @@ class RegionColumns(Columns["Timeline"]):
         a, b = int(self.offsets[k]), int(self.offsets[k + 1])
         segments = [Segment(s, e) for s, e in zip(self.start[a:b].tolist(), self.end[a:b].tolist())]
         return Timeline(segments, uri=self.names[k])
-
-
-def _region_pairs(value: Any) -> Iterable[Any]:
-    """A Timeline's segments as ``(start, end)``, or the pairs given."""
-    if is_timeline(value):
-        return ((segment.start, segment.end) for segment in value)
-    pairs: Iterable[Any] = value
-    return pairs
 
 
 def merge_regions(start: ArrayLike, end: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

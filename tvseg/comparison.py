@@ -204,12 +204,10 @@ def compare_results(
     pooled = None
     if "components" in old and "components" in new:
         pooled = pooled_tests(old, new, old_system=old_system, new_system=new_system, paths=(old_path, new_path))
-    tested_pooled = [e for e in entries if pooled is not None and e["metric"] in pooled["p_values"]]
-    for entry in entries:
-        entry["p_value_pooled"] = pooled["p_values"].get(entry["metric"], math.nan) if pooled else math.nan
-        entry["p_value_pooled_holm"] = math.nan
-    for entry, adjusted in zip(tested_pooled, holm([e["p_value_pooled"] for e in tested_pooled])):
-        entry["p_value_pooled_holm"] = float(adjusted)
+    # a metric without a pooled p-value is NaN, which Holm's correction leaves out of the family
+    pooled_p = [(pooled["p_values"] if pooled else {}).get(entry["metric"], math.nan) for entry in entries]
+    for entry, p, adjusted in zip(entries, pooled_p, holm(pooled_p)):
+        entry.update(p_value_pooled=p, p_value_pooled_holm=float(adjusted))
     moved = []
     if ranked_by is not None:
         j = keys.index(ranked_by)

@@ -27,8 +27,6 @@ from tvseg import __version__
 from tvseg.arguments import (
     check_flag,
     check_metadata,
-    check_segmentations,
-    check_systems,
     check_tolerances,
     check_uem,
     check_units,
@@ -313,8 +311,6 @@ def evaluate(
     -------
     EvaluationResult
     """
-    check_segmentations("reference", reference)
-    check_systems("hypotheses", hypotheses)
     check_settings(settings)
     check_uem(uem)
     check_units(units)
@@ -588,6 +584,8 @@ def reduce_shards(
         if per_show_made is not None and domain == "time":
             per_show_made(name, per_show)
         traits = system_traits(scores, domain=domain, units=name in unit_tables, disjoint=disjoint)
+        if not disjoint and domain == "time":
+            _warn_left_out(name, traits, units=settings.units != "none")
         if isinstance(scores, ShowScores) and disjoint:
             matches = match_table(
                 scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
@@ -637,8 +635,6 @@ def reduce_shards(
     pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
-        if DISJOINT not in sr.traits and domain == "time":
-            _warn_left_out(name, sr.traits, units=settings.units != "none")
         warn_undefined_values(
             name,
             per_show=sr.shows,

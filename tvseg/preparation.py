@@ -1,10 +1,10 @@
 """Every check :func:`tvseg.evaluate` makes before scoring, and the arrays it scores (:func:`prepare`).
 
 ``tvseg validate`` with roles runs :func:`prepare` and nothing else, so that it gives the verdict
-``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass: gathered
-from :class:`tvseg.columns.SegmentColumns` (what :func:`tvseg.read_segments` returns:
-:meth:`~tvseg.columns.SegmentColumns.segments_of`), or read from any other mapping of show id to
-Annotation/Timeline (:func:`tvseg.columns.from_segmentations`). From there everything runs
+``tvseg evaluate`` would give. Each side becomes the flat arrays of its shows in one pass
+(:func:`tvseg.columns.corpus_segments`): gathered from :class:`tvseg.columns.SegmentColumns` (what
+:func:`tvseg.read_segments` returns), or read from any other mapping of show id to Annotation/Timeline;
+the reference once, at the start, and every later step reads its arrays. From there everything runs
 on the arrays, the same code for both: the crop to the UEM (:func:`tvseg.columns.crop_spans`), the
 checks (time base, caption-likeness, frames) and the crop of hypotheses to their show's evaluated
 region.
@@ -26,20 +26,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from tvseg.columns import (
-    SegmentColumns,
-    Segments,
-    UnitColumns,
-    from_segmentations,
-    segment_arrays,
-    stack,
-    unit_arrays,
-)
+from tvseg import arguments
+from tvseg.columns import SegmentColumns, Segments, corpus_segments, unit_arrays
 from tvseg.errors import InputError, LenientInputWarning, SuspiciousInputWarning, UsageError, user_stacklevel
 from tvseg.exact import TICKS_PER_SECOND, ticks
 from tvseg.readers.uem import regions_of
@@ -61,7 +55,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Prepared",
     "prepare",
-    "sentence_units",
     "MAX_FRAMES_PER_SHOW",
     "Notice",
     "give_notices",
@@ -157,18 +150,11 @@ class Prepared:
 def overlapping_systems(hypotheses: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The systems some of whose shows (any show of theirs) hold segments that overlap: what decides
     that a system lacks the trait :data:`tvseg.metrics.DISJOINT`."""
-    return [name for name, hypothesis in hypotheses.items() if _overlaps(_unchecked(hypothesis, list(hypothesis)))]
-
-
-def _unchecked(hypothesis: Mapping[str, Any], shows: list[str]) -> Segments:
-    """The segments of ``shows`` (sorted within each show), overlaps kept, unchecked (:func:`prepare` checks
-    them)."""
-    if isinstance(hypothesis, SegmentColumns):
-        rows, counts = hypothesis.rows_of(shows)
-        show = np.repeat(np.arange(len(shows), dtype=np.int64), counts)
-        start, end, label = hypothesis.start[rows], hypothesis.end[rows], hypothesis.label[rows]
-        return Segments(show=show, start=start, end=end, label=label, n_shows=len(shows))
-    return stack([segment_arrays(hypothesis[show], overlaps=True) for show in shows])
+    return [
+        name
+        for name, hypothesis in hypotheses.items()
+        if _overlaps(corpus_segments(hypothesis, list(hypothesis), overlaps=True, checked=False))
+    ]
 
 
 def _overlaps(segments: Segments) -> bool:
@@ -195,7 +181,8 @@ def prepare(
 ) -> Prepared:
     """Every check :func:`tvseg.evaluate` makes before scoring, and the inputs it scores.
 
-    Parameters and errors as in :func:`tvseg.evaluate`, and:
+    Parameters and errors as in :func:`tvseg.evaluate` (``reference`` and ``hypotheses`` are checked here:
+    :func:`tvseg.arguments.check_segmentations`, :func:`tvseg.arguments.check_systems`), and:
 
     check_systems : bool, default True
         Refuse a system that has no show, or none of the reference's (False: the caller checks it).
@@ -204,66 +191,30 @@ def prepare(
         them in :attr:`Prepared.notices`, for the caller to give.
     domain : {"time", "units"}, default "time"
         ``"units"``: the segments are in unit positions (a text corpus: :mod:`tvseg.readers.text_corpora`):
-        its sentences are its units (:func:`sentence_units`), and no show is looked at as captions.
+        its sentences are its units (:meth:`tvseg.columns.SegmentColumns.sentence_units`), and no show is
+        looked at as captions.
     overlapping : iterable of str, optional
         The systems whose segments may overlap (default: those whose segments overlap in some show,
         :func:`overlapping_systems`; none in the unit domain). A system not among them is refused when
         its segments overlap.
     """
     notices: list[Notice] = []
-    if domain == "units":
-        settings = settings or Settings()
-        units = sentence_units(reference, hypotheses, settings=settings, uem=uem, units=units)
-        overlapping = ()
     try:
-        captions = domain != "units"  # sentences are no captions
-        dense = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
         return _prepare(
             reference,
             hypotheses,
-            settings,
+            settings or Settings(),
             uem,
             units,
             check_time_base,
             check_systems,
             notices,
-            captions=captions,
-            overlapping=dense,
+            domain,
+            overlapping,
         )
     finally:
         if warn:
             give_notices(notices)
-
-
-def sentence_units(reference, hypotheses, *, settings: Settings, uem, units):
-    """The units of a corpus in the unit domain (``reference.domain == "units"``, a text corpus:
-    :mod:`tvseg.readers.text_corpora`): each document's sentences (sentence ``i`` spans ``[i, i + 1)``).
-
-    Raises
-    ------
-    UsageError
-        A UEM, units or frames given; convention ``"chunkseg"``; a system not read from a text format.
-    InputError
-        A system's document with another number of sentences than the reference's, naming its file.
-    """
-    if uem is not None or units is not None or settings.units == "frames":
-        raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
-    if settings.convention == "chunkseg":
-        raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
-    sentences = reference.ends()
-    for name, hypothesis in hypotheses.items():
-        if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
-            raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
-        for show, count in hypothesis.ends().items():
-            if show in sentences and count != sentences[show]:
-                raise InputError(
-                    f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
-                    path=hypothesis.path(show),
-                )
-    counts = np.asarray([sentences[show] for show in reference.names], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    start = (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)).astype(float)
-    return UnitColumns(reference.names, offsets, start=start, end=start + 1)
 
 
 def _prepare(
@@ -275,16 +226,34 @@ def _prepare(
     check_time_base,
     check_systems,
     notices: list[Notice],
-    *,
-    captions: bool = True,
-    overlapping: tuple = (),
+    domain,
+    overlapping,
 ) -> Prepared:
     """:func:`prepare`, its notices appended to ``notices`` as they are found."""
-    settings = settings or Settings()
+    arguments.check_segmentations("reference", reference)
+    arguments.check_systems("hypotheses", hypotheses)
+    captions = domain != "units"  # sentences are no captions, and they are the units
+    if not captions:
+        if uem is not None or units is not None or settings.units == "frames":
+            raise UsageError("a text corpus is scored on its sentences: no UEM, no units, no frames")
+        if settings.convention == "chunkseg":
+            raise UsageError("convention 'chunkseg' counts on chunks of seconds, not on the sentences of a text corpus")
+        sentences = reference.ends()
+        for name, hypothesis in hypotheses.items():
+            if not isinstance(hypothesis, SegmentColumns) or hypothesis.domain != "units":
+                raise UsageError(f"{name}: a text corpus is scored against segmentations read from a text format")
+            for show, count in hypothesis.ends().items():
+                if show in sentences and count != sentences[show]:
+                    raise InputError(
+                        f"{name}: document {show} has {count:g} sentences, the reference {sentences[show]:g}",
+                        path=hypothesis.path(show),
+                    )
+        overlapping = ()
+    overlapping = tuple(overlapping_systems(hypotheses) if overlapping is None else overlapping)
     changes: dict[str, Any] = {}
     if (uem is not None) != settings.uem:
         changes["uem"] = uem is not None
-    if units is not None and settings.units != "file":
+    if (units is not None or not captions) and settings.units != "file":
         changes["units"] = "file"
     if changes:
         settings = settings.replace(**changes)
@@ -293,28 +262,43 @@ def _prepare(
     if not hypotheses:
         raise UsageError("no hypothesis to score")
     shows = sorted(reference)
-    merged = {show: r for show in shows if (r := regions_of(uem, show)) is not None} if uem is not None else {}
-    gapped = [show for show in shows if show in merged and len(merged[show][0]) > 1]
+    unit_data: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None if captions else reference.sentence_units()
+    # each show's UEM regions, merged ((start, end) arrays; None: no UEM for the show)
+    merged = [regions_of(uem, show) for show in shows] if uem is not None else [None] * len(shows)
+    gapped = [show for show, r in zip(shows, merged) if r is not None and len(r[0]) > 1]
     if gapped and overlapping:
         raise UsageError(
             f"a UEM with several regions in a show ({gapped[0]!r}) is not supported for overlapping "
             f"predictions ({', '.join(overlapping)}): give one region per show"
         )
-    uem_start, uem_end = _uem_edges(merged, shows) if uem is not None else (None, None)
-    to_uem = build_region([np.column_stack(merged[s]) if s in merged else [] for s in shows]) if merged else None
-    ref = _crop_to_uem(_segments(reference, shows, side="reference"), to_uem, shows, notices)
-    kept = reference if to_uem is None else _as_columns(ref, shows)
+    uem_start = uem_end = to_uem = None
+    if uem is not None:
+        uem_start = np.array([np.nan if r is None else r[0][0] for r in merged])
+        uem_end = np.array([np.nan if r is None else r[1][-1] for r in merged])
+    if any(r is not None for r in merged):
+        to_uem = build_region([[] if r is None else np.column_stack(r) for r in merged])
+    # the reference made arrays once, cropped to its UEM: every step after this one reads them
+    ref = corpus_segments(reference, shows, side="reference")
+    ref = _crop_to_uem(ref, to_uem, shows, notices)
     region_start, region_end = regions(ref, uem_start, uem_end)
     if captions:
         notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
-    unit_data = None
+    gaps = None
+    if gapped:
+        # the evaluated regions of every show: its UEM's, else its region (none without one)
+        whole = [[] if np.isnan(a) else [(a, b)] for a, b in zip(region_start, region_end)]
+        gaps = build_region([whole[k] if r is None else np.column_stack(r) for k, r in enumerate(merged)])
     if units is not None:
-        unit_data = unit_arrays(units, shows)
         notices += extra_shows("units", shows, units)
+        unit_data = unit_arrays(units, shows)
+    if unit_data is not None:
+        # checked whole against the evaluated region; scored without those in a gap of the UEM
+        evaluated = unit_data if gaps is None else _units_outside_gaps(unit_data, gaps)
         found: list[str] = []
         check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
+        unit_data = evaluated
     for name, hypothesis in hypotheses.items() if check_systems else ():
         check_shows_in_common(name, shows, list(hypothesis))
     systems, has_output, scores = {}, {}, {}
@@ -329,7 +313,7 @@ def _prepare(
             if show in missing
         ]
         dense = name in overlapping
-        segments = _segments(hypothesis, shows, side=side, overlaps=dense)
+        segments = corpus_segments(hypothesis, shows, side=side, overlaps=dense)
         scored = _scores(hypothesis, shows, segments)
         if scored is not None:
             scores[name] = scored
@@ -341,16 +325,13 @@ def _prepare(
             notices += _captions(name, shows, hyp)
         systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
         notices += cropped
-    region = _gapped_region(merged, shows, region_start, region_end)
-    if region is not None:
-        ref = replace(ref, region=region)
-        systems = {name: replace(hyp, region=region) for name, hyp in systems.items()}
-        if unit_data is not None:
-            unit_data = _units_outside_gaps(unit_data, region)
+    if gaps is not None:
+        ref = replace(ref, region=gaps)
+        systems = {name: replace(hyp, region=gaps) for name, hyp in systems.items()}
     return Prepared(
         settings=settings,
         shows=shows,
-        reference=kept,
+        reference=reference if to_uem is None else _as_columns(ref, shows),
         reference_segments=ref,
         uem_start=uem_start,
         uem_end=uem_end,
@@ -365,12 +346,6 @@ def _prepare(
     )
 
 
-def _uem_edges(merged, shows) -> tuple[np.ndarray, np.ndarray]:
-    """Each show's UEM extent (NaN without a UEM), from its merged regions."""
-    edges = np.array([(merged[s][0][0], merged[s][1][-1]) if s in merged else (np.nan, np.nan) for s in shows])
-    return edges[:, 0].copy(), edges[:, 1].copy()
-
-
 def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> list[Notice]:
     """A notice per show of ``mapping`` (a system's hypotheses, the units) that the reference lacks,
     in show order: they are left out (the warning names the file each was read from, when known)."""
@@ -380,16 +355,6 @@ def extra_shows(side: str, reference_shows: Iterable[str], mapping: Mapping) -> 
         Notice("extra", side, show, value=path_of(show) if callable(path_of) else None)
         for show in sorted(set(mapping) - known)
     ]
-
-
-class _Paths:
-    """The file of each show, as :func:`tvseg.time_base.shows_and_files` reads it."""
-
-    def __init__(self, notices):
-        self._paths = {n.show: n.value for n in notices}
-
-    def path(self, show):
-        return self._paths[show]
 
 
 def give_notices(notices: Iterable[Notice]) -> None:
@@ -415,23 +380,16 @@ def give_notices(notices: Iterable[Notice]) -> None:
             )
         else:
             names = [n.show for n in group]
-            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(_Paths(group), names)}"
+            files = SimpleNamespace(path={n.show: n.value for n in group}.get)  # as shows_and_files reads them
+            message = f"{side}: show(s) not in the reference, left out: {shows_and_files(files, names)}"
         category = SuspiciousInputWarning if kind == "captions" else group[0].value if kind == "text" else None
         warnings.warn(message, category or LenientInputWarning, stacklevel=user_stacklevel())
 
 
-def _segments(mapping, shows, *, side: str, overlaps: bool = False) -> Segments:
-    """The checked arrays of ``shows``' segmentations in ``mapping`` (a show it lacks has none; with
-    ``overlaps``, segments that overlap pass)."""
-    if isinstance(mapping, SegmentColumns):
-        return mapping.segments_of(shows, side=side, overlaps=overlaps)
-    segmentations = [mapping[s] if s in mapping else None for s in shows]
-    return from_segmentations(segmentations, names=shows, side=side, overlaps=overlaps)
-
-
 def _scores(mapping, shows, segments: Segments) -> tuple | None:
-    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as :func:`_segments`
-    gathers them) when some has a score, else None (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
+    """``(show, start, end, score, end_score)`` of a hypothesis's segments of ``shows`` (as
+    :func:`tvseg.columns.corpus_segments` gathers them) when some has a score, else None
+    (:meth:`tvseg.columns.SegmentColumns.end_scores`)."""
     own = getattr(mapping, "score", None) if isinstance(mapping, SegmentColumns) else None
     if own is None:
         return None
@@ -464,20 +422,6 @@ def _crop_to_uem(segments: Segments, region: Region | None, shows, notices: list
 def _as_columns(segments: Segments, shows) -> SegmentColumns:
     """The mapping of show id to Annotation that the result keeps of ``segments``."""
     return SegmentColumns(shows, segments.offsets(), start=segments.start, end=segments.end, label=segments.label)
-
-
-def _gapped_region(merged, shows, region_start, region_end) -> Region | None:
-    """The evaluated regions of every show when a show's UEM has several (else None): its UEM's
-    regions (``merged``), else its region ``[region_start, region_end]`` (none without one)."""
-    if all(len(start) < 2 for start, _ in merged.values()):
-        return None
-    pieces: list[Any] = []
-    for k, name in enumerate(shows):
-        if name in merged:
-            pieces.append(np.column_stack(merged[name]))
-        else:
-            pieces.append([] if np.isnan(region_start[k]) else [(region_start[k], region_end[k])])
-    return build_region(pieces)
 
 
 def _units_outside_gaps(unit_data, region: Region):
