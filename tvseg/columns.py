@@ -149,19 +149,21 @@ class Segments:
         return np.searchsorted(self.show, np.arange(self.n_shows + 1), side="left")
 
 
-def _labelled(annotation: Any) -> tuple[list[Any], list[Any]] | None:
-    """An Annotation's segments, sorted, and the one label of each, read from pyannote.core's ``_tracks``
-    (``{segment: {track: label}}`` sorted by segment: several times faster than ``itertracks()``, which
-    sorts every segment's tracks); None when a segment carries several tracks (or none), or when
-    ``_tracks`` is not a ``dict`` (another version of pyannote.core)."""
+def _labelled(annotation: Any, *, inserted: bool = False) -> tuple[list[Any], list[Any]] | None:
+    """An Annotation's segments, sorted (or in the order they were inserted, ``dict`` order: no hashing of
+    segments), and the one label of each, read from pyannote.core's ``_tracks`` (``{segment: {track:
+    label}}`` sorted by segment: several times faster than ``itertracks()``, which sorts every segment's
+    tracks); None when a segment carries several tracks (or none), or when ``_tracks`` is not a ``dict``
+    (another version of pyannote.core)."""
     tracks = getattr(annotation, "_tracks", None)
     if not isinstance(tracks, dict):
         return None
+    segments, values = (list(dict.keys(tracks)), dict.values(tracks)) if inserted else (list(tracks), tracks.values())
     try:  # unpacking one label per segment fails on a segment with several tracks (or none)
-        labels = [lab for (lab,) in map(dict.values, tracks.values())]
+        labels = [lab for (lab,) in map(dict.values, values)]
     except (TypeError, ValueError):
         return None
-    return list(tracks), labels
+    return segments, labels
 
 
 def segment_arrays(
