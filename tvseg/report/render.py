@@ -50,14 +50,13 @@ from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
 from tvseg.report.confidence_charts import confidence_section
 from tvseg.report.datafiles import MATCHES_HEADER, matches_csv
-from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage, defined
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
-from tvseg.report.summary import report_sentences, script_note, significance_notes, title_script_note
+from tvseg.report.summary import report_sentences, script_note, significance_notes
 
 __all__ = [
     "environment",
@@ -214,18 +213,18 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         # one table per metadata column: the share of stories retrieved (R_N) beside the scores
         "group_columns": _labels(metrics.columns(keys_=("recall_n",))) + show_columns[:3],
         "charts": charts,
-        "confidence": confidence_section(getattr(pages, "result", None)),  # scored boundaries
+        "confidence": confidence_section(pages.result),  # scored boundaries
         "metadata_keys": metadata_keys,
         "show_columns": show_columns,
         "show_data": Markup(show_data),  # JSON made safe in a script element by show_table_json
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
         "summary": report_sentences(report, n_shows=len(pages)),
-        "analysis": getattr(pages, "analysis", None),
-        "failures": _failures(pages),
-        "title_script_note": _title_note(pages) if "title_rougeL_f1" in present else None,
+        "analysis": pages.analysis,
+        "failures": pages.failures,
+        "title_script_note": script_note(pages.title_scripts) if "title_rougeL_f1" in present else None,
         "show_files": names,
         "run_id": run_id,
-        "annotators": _annotators(getattr(pages, "annotators", None)),
+        "annotators": _annotators(pages.annotators),
     }
 
 
@@ -285,33 +284,6 @@ def _annotators(combined) -> dict | None:
         "reference": combined.annotators[0],
         "agreement": combined.agreement,
     }
-
-
-def _failures(pages):
-    """Where each system fails (:mod:`tvseg.report.failures`): the source's own, else read from its header
-    (and from a report model's match tables, for the thirds of the shows)."""
-    found = getattr(pages, "failures", None)
-    if found is None:
-        model = getattr(pages, "report", None)
-        found = failures_of_report(pages.header, model_thirds(model) if model is not None else ())
-    return found
-
-
-def _title_note(pages) -> str | None:
-    """:func:`tvseg.report.summary.title_script_note` of the reference's titles (counted shard by shard by a
-    :class:`tvseg.report.adapter.ShardedPages`)."""
-    counts = getattr(pages, "title_scripts", None)
-    if counts is not None:
-        return script_note(counts)
-    return title_script_note(_reference_titles(pages))
-
-
-def _reference_titles(pages):
-    """The reference segments' labels of a source of pages (an evaluation's arrays, or a report model's shows)."""
-    reference = getattr(pages, "reference", None)
-    if reference is not None:
-        return reference.label
-    return [seg.label for show in getattr(getattr(pages, "report", None), "shows", ()) for seg in show.reference]
 
 
 def render_index(
