@@ -397,13 +397,6 @@ def _preset_help(preset) -> str:
     return f"{preset.tool}" + (f" ({' '.join(parts)})" if parts else ", no option: its metrics are always computed")
 
 
-def show_ends(reference, uem) -> dict:
-    """:func:`tvseg.scale.show_ends`: where each reference show ends, for chapter lists."""
-    from tvseg.scale import show_ends as ends
-
-    return ends(reference, uem)
-
-
 def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
@@ -483,7 +476,7 @@ def _run(args, settings, files, every_level: bool, folder) -> int:
             )
         if levels:
             data["levels"] = levels_json(levels)
-        _write_json(args, data)
+        write_json(args.json, data)
     return 0
 
 
@@ -585,15 +578,6 @@ def levels_json(levels: dict) -> dict:
             },
         }
     return out
-
-
-def _write_json(args, data) -> None:
-    if args.json == STDOUT:
-        write_json_stdout(data)
-    else:
-        from tvseg.output import write_json_atomic
-
-        write_json_atomic(args.json, data, safe=True)  # a temporary file in the same folder, then a rename
 
 
 def _score(args, settings, files):
@@ -749,7 +733,7 @@ def _run_annotators(args, runs) -> int:
             },
             run_id,
         )
-        _write_json(args, data)
+        write_json(args.json, data)
     return 0
 
 
@@ -911,10 +895,14 @@ def summary(result) -> str:
     return "\n".join(lines)
 
 
-def write_json_stdout(data: dict) -> None:
-    """Write ``data`` (JSON-safe) to standard output; an :class:`InputError` when its reader left before the end."""
-    from tvseg.output import json_pieces
+def write_json(target: str, data: dict) -> None:
+    """Write ``data`` (JSON-safe) to the file ``target`` (a temporary file in the same folder, then a rename), or
+    to standard output for ``-``: an :class:`InputError` when its reader left before the end."""
+    from tvseg.output import json_pieces, write_json_atomic
 
+    if target != STDOUT:
+        write_json_atomic(target, data, safe=True)
+        return
     out = sys.stdout
     for piece in json_pieces(data):
         out.write(piece)
