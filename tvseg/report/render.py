@@ -286,15 +286,12 @@ def _annotators(combined) -> dict | None:
     }
 
 
-def render_index(
-    report, names: Mapping[str, str] | None = None, *, run_id: str | None = None, _present: set | None = None
-) -> str:
+def render_index(report, names: Mapping[str, str] | None = None, *, run_id: str | None = None) -> str:
     """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`);
-    ``run_id``: the run id its footer shows (none by default). :func:`write` passes the keys present."""
+    ``run_id``: the run id its footer shows (none by default)."""
     pages = _pages(report)
     names = names if names is not None else safe_names(pages.show_ids)
-    present = _present if _present is not None else pages.present()
-    return environment().get_template("index.html").render(_index_context(pages, names, present, run_id))
+    return environment().get_template("index.html").render(_index_context(pages, names, pages.present(), run_id))
 
 
 def _show_columns(present: set) -> list:
@@ -535,7 +532,8 @@ def write(
 
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
-            _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
+            context = _index_context(pages, names, present, run_id)
+            _put(inside(root, "index.html"), environment().get_template("index.html").render(context))
 
         def writer(part, first: int = 0):
             def write_show(k: int) -> None:

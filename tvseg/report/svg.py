@@ -16,7 +16,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 __all__ = [
     "clock",
@@ -63,18 +63,8 @@ def clock(seconds: float | None) -> str:
 
 
 def escape_text(text: str) -> str:
-    """``text`` escaped for HTML and SVG exactly as :func:`markupsafe.escape` does, as a plain ``str``."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if "'" in text:
-        text = text.replace("'", "&#39;")
-    if '"' in text:
-        text = text.replace('"', "&#34;")
-    return text
+    """``text`` escaped for HTML and SVG by :func:`markupsafe.escape`, as a plain ``str``."""
+    return str(escape(text))
 
 
 def visible_text(value) -> str:
@@ -122,7 +112,6 @@ LANE = 36
 GAP = 16
 AXIS = 34
 OVERVIEW = 14  # height of the overview lane
-CHAR = 6.6  # approximate width of a character of the 12px label font
 
 
 @lru_cache(maxsize=1)
