@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError, UsageError
-from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
+from tvseg.filesystem import flush_tree, fsync_folder
 
 __all__ = [
     "write_text_atomic",
@@ -58,9 +58,6 @@ __all__ = [
     "leftovers",
     "remove_leftovers",
     "remove_path",
-    "fsync_folder",
-    "exchange",
-    "locked",
     "cannot_write",
     "undone_on_failure",
     "written_in_place",

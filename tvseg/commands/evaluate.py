@@ -79,7 +79,6 @@ def add_parser(subparsers) -> None:
         "--jobs",
         metavar="N",
         type=int,
-        default=None,
         help="processes writing the report's show pages (default: the machine's cores; 1: no "
         "extra process); given explicitly (N > 1), the shows are also read and scored in N processes, "
         "each reading its own shows from the files; the results are the same whatever N",
@@ -87,7 +86,6 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--dask",
         metavar="SCHEDULER",
-        default=None,
         help="read and score the shows in Dask tasks, each reading its own shows from the files (the "
         "workers must see them): a scheduler address (tcp://host:8786) or 'local' (a local cluster of "
         "--jobs processes); needs pip install 'tvseg[dask]'; the same results",
@@ -98,7 +96,6 @@ def add_parser(subparsers) -> None:
         dest="progress",
         action="store_const",
         const=True,
-        default=None,
         help="draw progress bars on stderr (reading, writing the report) even when it is not "
         "a terminal (default: only on a terminal)",
     )

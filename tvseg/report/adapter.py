@@ -106,6 +106,21 @@ def _has_output(sr, n: int) -> np.ndarray:
     return np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
 
 
+_MATCH_COLUMNS = {
+    "ref_start": "start",
+    "ref_end": "end",
+    "ref_label": "label",
+    "hyp_start": "partner_start",
+    "hyp_end": "partner_end",
+    "hyp_label": "partner_label",
+    "cov_to": "cov_to",
+    "cov_from": "cov_from",
+    "coverage": "coverage",
+    "story": "story",
+}
+"""The match table's column (:func:`tvseg.retrieval.coverage.match_table`) of each column of a page's table."""
+
+
 class _System:
     """One system's arrays, grouped by show once."""
 
@@ -127,29 +142,14 @@ class _System:
         # reference's order, so a page takes rows a:b of the show's reference segments
         m = sr.matches
         self.ref_correct, self.hyp_correct = scores.correct
-        self.rows = {
-            c: _column(m[c])
-            for c in (
-                "start",
-                "end",
-                "label",
-                "partner_start",
-                "partner_end",
-                "partner_label",
-                "cov_to",
-                "cov_from",
-                "coverage",
-                "story",
-            )
-            if c in m
-        }
+        self.rows = {column: _column(m[name]) for column, name in _MATCH_COLUMNS.items() if name in m}
         # titles are judged on correctly retrieved, titled reference segments only: NaN elsewhere
         f1 = scores.reference_title_f1
         if f1 is None:
             self.title_f1 = None
         else:
             n_ref = len(self.ref_correct)
-            codes, uniques = pd.factorize(pd.Series(self.rows["label"][:n_ref], dtype=object))
+            codes, uniques = pd.factorize(pd.Series(self.rows["ref_label"][:n_ref], dtype=object))
             titled = np.array([has_title(u) for u in uniques] + [False], dtype=bool)[codes]
             self.title_f1 = np.where(self.ref_correct & titled, np.asarray(f1, dtype=float)[:n_ref], np.nan)
         pairs = sr.boundary_pairs
@@ -169,7 +169,8 @@ class _System:
         ra, rb = self.r_off[k], self.r_off[k + 1]
         xa, xb = self.h_off[k], self.h_off[k + 1]
         rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
-        rows["correct"] = self.ref_correct[a:b].tolist()
+        for c in ("hyp_start", "hyp_end"):  # NaN where no hypothesis segment overlaps: None on the page
+            rows[c] = [None if v != v else v for v in rows[c]]
         title_f1 = [None] * (b - a) if self.title_f1 is None else _numbers(self.title_f1[a:b])
         return SystemPage(
             name=self.name,
@@ -182,39 +183,17 @@ class _System:
             matched_hyp=self.pairs_hyp[pa:pb].tolist(),
             missed=self.r_time[ra:rb][self.r_missed[ra:rb]].tolist(),
             false_alarms=self.h_time[xa:xb][self.h_false[xa:xb]].tolist(),
-            ref_start=rows["start"],
-            ref_end=rows["end"],
-            ref_label=rows["label"],
-            hyp_start=[None if v != v else v for v in rows["partner_start"]],
-            hyp_end=[None if v != v else v for v in rows["partner_end"]],
-            hyp_label=rows["partner_label"],
-            cov_to=rows["cov_to"],
-            cov_from=rows["cov_from"],
-            coverage=rows["coverage"],
-            correct=rows["correct"],
+            correct=self.ref_correct[a:b].tolist(),
             title_f1=title_f1,
             has_output=bool(self.has_output[k]),
-            story=rows.get("story", []),
+            **rows,
         )
 
     def match_columns(self, n_ref: int) -> dict:
         """The match table's columns for the reference rows of every show (:func:`tvseg.report.datafiles.match_lines`)."""
-        rows = self.rows
-        columns = {
-            "ref_start": rows["start"][:n_ref],
-            "ref_end": rows["end"][:n_ref],
-            "ref_label": rows["label"][:n_ref],
-            "hyp_start": rows["partner_start"][:n_ref],
-            "hyp_end": rows["partner_end"][:n_ref],
-            "hyp_label": rows["partner_label"][:n_ref],
-            "cov_to": rows["cov_to"][:n_ref],
-            "cov_from": rows["cov_from"][:n_ref],
-            "coverage": rows["coverage"][:n_ref],
-            "correct": np.asarray(self.ref_correct[:n_ref], dtype=bool),
-            "title_f1": self.title_f1,
-        }
-        if "story" in rows:
-            columns["story"] = rows["story"][:n_ref]
+        columns: dict = {c: values[:n_ref] for c, values in self.rows.items()}
+        columns["correct"] = np.asarray(self.ref_correct[:n_ref], dtype=bool)
+        columns["title_f1"] = self.title_f1
         return columns
 
 

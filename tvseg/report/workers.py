@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tvseg.execution import Local, can_fork, checked_jobs, chunks, default_jobs, exit_if_orphaned, inheriting
+from tvseg.execution import Local, can_fork, checked_jobs, chunks, exit_if_orphaned, inheriting
 from tvseg.progress import Bar
 from tvseg.progress import enabled as bars_enabled
 
 __all__ = [
     "run",
     "Parts",
-    "default_jobs",
     "checked_jobs",
     "can_fork",
     "chunks",
@@ -65,7 +64,7 @@ def run(
     n : int
         The number of shows.
     jobs : int, optional
-        The number of processes (default: :func:`default_jobs`); 1 writes every page here.
+        The number of processes (default: :func:`tvseg.execution.default_jobs`); 1 writes every page here.
     meanwhile : callable, optional
         Called once in this process while the pool works (before the pages without a pool).
     others : sequence of callables
