@@ -118,18 +118,18 @@ def write_file(path, text: str | Iterable[str], *, sync: bool = True, exclusive:
     flags |= os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) if exclusive else os.O_TRUNC
     fd = os.open(path, flags, 0o666)
     try:
-        for piece in (text,) if isinstance(text, str) else text:
-            _write_all(fd, piece.encode("utf-8"))
+        _write_text(fd, text)
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+def _write_text(fd: int, text: str | Iterable[str]) -> None:
+    for piece in (text,) if isinstance(text, str) else text:
+        view = memoryview(piece.encode("utf-8"))
+        while view:
+            view = view[os.write(fd, view) :]
 
 
 def written_in_place(path) -> bool:
@@ -329,8 +329,7 @@ def write_text_atomic(path, text: str | Iterable[str], *, create_folder: bool = 
             # O_APPEND: a regular file behind /dev/stdout gets the text after what was printed to it
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             try:
-                for piece in (text,) if isinstance(text, str) else text:
-                    _write_all(fd, piece.encode("utf-8"))
+                _write_text(fd, text)
             finally:
                 os.close(fd)
         return path
