@@ -248,16 +248,6 @@ def parse_hypothesis(text: str, *, option: str = "--hypothesis must be") -> tupl
     return name, path
 
 
-def load(args):
-    """Read what the options name and check the options: ``(settings, inputs)`` with ``inputs`` the
-    keyword arguments of :func:`tvseg.evaluation.evaluate` (reference, hypotheses, uem, units,
-    metadata)."""
-    from tvseg.scale import read_files
-
-    settings, files = files_of(args)
-    return settings, read_files(files)
-
-
 def files_of(args):
     """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
     (nothing read yet)."""
@@ -484,22 +474,16 @@ def _refuse_overwriting_inputs(args) -> None:
     references = args.reference if isinstance(args.reference, list) else [args.reference]
     read: list[tuple[str, str | None]]
     if len(references) > 1:
-        read = [(f"--reference {name}", path) for name, path in map(_name_and_path, references)]
+        read = [(f"--reference {name}", path) for name, _, path in (r.partition("=") for r in references)]
     else:
         read = [("--reference", path) for path in references]
-    read += [(f"--hypothesis {name}", path) for name, path in map(_name_and_path, args.hypothesis or [])]
+    read += [(f"--hypothesis {name}", path) for name, _, path in (h.partition("=") for h in args.hypothesis or [])]
     read += [(option, getattr(args, option[2:], None)) for option in ("--chunkseg", "--units", "--uem", "--metadata")]
     refuse_overwriting_inputs(
         read,
         files=[("--json", None if args.json == STDOUT else args.json)],
         folders=[("--html", args.html)],
     )
-
-
-def _name_and_path(option: str) -> tuple[str, str]:
-    """``(NAME, PATH)`` of a ``NAME=PATH`` option as given (its checks come later)."""
-    name, _, path = option.partition("=")
-    return name, path
 
 
 def _levels(args, settings, files) -> dict:
