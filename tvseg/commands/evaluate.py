@@ -788,15 +788,11 @@ def annotators_summary(combined) -> str:
         " " * (width + 14) + "".join(f"{label:>11}" for label in labels),
     ]
     for s in combined.systems:
-        over = combined.over[s]
-        for row, values in (
-            ("pooled", over["pooled"]),
-            ("mean", over["mean"]),
-            ("min", over["min"]),
-            ("max", over["max"]),
-        ):
+        for row in ("pooled", "mean", "min", "max"):
             name = printable(s) if row == "pooled" else ""
-            lines.append(f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(values.get(k)):>11}" for k in keys))
+            lines.append(
+                f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(combined.over[s][row].get(k)):>11}" for k in keys)
+            )
         lines.append(
             f"{'':<{width}}{'% of ceiling':<14}" + "".join(f"{_fmt(combined.share[s].get(k)):>11}" for k in keys)
         )

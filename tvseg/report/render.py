@@ -239,16 +239,17 @@ def _annotators(combined) -> dict | None:
 
     keys = [k for k in CEILING_METRICS if defined(combined.ceiling["pooled"].get(k))]
 
-    def cells(pooled, mean, low, high, interval, share):
+    def cells(values, interval, share):
+        """Each key's cells of ``values`` (``pooled``, ``mean``, ``min`` and ``max`` over the annotators)."""
         out = []
         for k in keys:
             ci = interval.get(k) or {}
             out.append(
                 {
-                    "pooled": rows.pct(pooled.get(k)),
+                    "pooled": rows.pct(values["pooled"].get(k)),
                     "ci": f"[{rows.pct(ci.get('low'))}\u2013{rows.pct(ci.get('high'))}]" if ci else "",
-                    "mean": rows.pct(mean.get(k)),
-                    "range": f"{rows.pct(low.get(k))}\u2013{rows.pct(high.get(k))}",
+                    "mean": rows.pct(values["mean"].get(k)),
+                    "range": f"{rows.pct(values['min'].get(k))}\u2013{rows.pct(values['max'].get(k))}",
                     "share": rows.pct(share.get(k)) if share is not None else "100.0",
                 }
             )
@@ -256,18 +257,10 @@ def _annotators(combined) -> dict | None:
 
     systems = []
     for name in combined.systems:
-        over = combined.over[name]
         systems.append(
             {
                 "name": name,
-                "cells": cells(
-                    over["pooled"],
-                    over["mean"],
-                    over["min"],
-                    over["max"],
-                    combined.intervals.get(name, {}),
-                    combined.share.get(name, {}),
-                ),
+                "cells": cells(combined.over[name], combined.intervals.get(name, {}), combined.share.get(name, {})),
                 "annotators": [
                     (a, [rows.pct(combined.per_annotator[name][a].get(k)) for k in keys]) for a in combined.annotators
                 ],
@@ -278,7 +271,7 @@ def _annotators(combined) -> dict | None:
         "names": list(combined.annotators),
         "labels": _labels(metrics.columns(keys_=tuple(keys))),
         "systems": systems,
-        "ceiling": cells(c["pooled"], c["mean"], c["min"], c["max"], combined.intervals.get(CEILING, {}), None),
+        "ceiling": cells(c, combined.intervals.get(CEILING, {}), None),
         "pairs": [(pair, [rows.pct(values.get(k)) for k in keys]) for pair, values in c["pairs"].items()],
         "sentences": combined.sentences(),
         "reference": combined.annotators[0],
