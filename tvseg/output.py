@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.errors import InputError, UsageError
-from tvseg.filesystem import exchange, flush_tree, fsync_folder, locked
+from tvseg.filesystem import flush_tree, fsync_folder
 
 __all__ = [
     "write_text_atomic",
@@ -58,9 +58,6 @@ __all__ = [
     "leftovers",
     "remove_leftovers",
     "remove_path",
-    "fsync_folder",
-    "exchange",
-    "locked",
     "cannot_write",
     "undone_on_failure",
     "written_in_place",
@@ -121,18 +118,18 @@ def write_file(path, text: str | Iterable[str], *, sync: bool = True, exclusive:
     flags |= os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) if exclusive else os.O_TRUNC
     fd = os.open(path, flags, 0o666)
     try:
-        for piece in (text,) if isinstance(text, str) else text:
-            _write_all(fd, piece.encode("utf-8"))
+        _write_text(fd, text)
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+def _write_text(fd: int, text: str | Iterable[str]) -> None:
+    for piece in (text,) if isinstance(text, str) else text:
+        view = memoryview(piece.encode("utf-8"))
+        while view:
+            view = view[os.write(fd, view) :]
 
 
 def written_in_place(path) -> bool:
@@ -332,8 +329,7 @@ def write_text_atomic(path, text: str | Iterable[str], *, create_folder: bool = 
             # O_APPEND: a regular file behind /dev/stdout gets the text after what was printed to it
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             try:
-                for piece in (text,) if isinstance(text, str) else text:
-                    _write_all(fd, piece.encode("utf-8"))
+                _write_text(fd, text)
             finally:
                 os.close(fd)
         return path

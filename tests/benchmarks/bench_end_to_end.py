@@ -279,9 +279,9 @@ def tvseg_phases(folder: Path, out: str, html: bool, bootstrap: int) -> None:
     tvseg, evaluate, Settings, read_segments, read_units = phases.run("import", imports)
 
     def read_systems():
-        # as the command reads them (tvseg.commands.evaluate.load)
+        # as the command reads them (tvseg.scale.read_files)
         reference = read_segments(folder / "ref", side="reference", which="reference")
-        from tvseg.commands.evaluate import show_ends
+        from tvseg.scale import show_ends
 
         ends = show_ends(reference, None)
         hypotheses = {
@@ -555,8 +555,8 @@ def report_phase(folder: Path, out: str, bootstrap: int) -> None:
 
     warnings.simplefilter("ignore")
     import tvseg
-    from tvseg.commands.evaluate import show_ends
     from tvseg.report import write_report
+    from tvseg.scale import show_ends
 
     reference = tvseg.read_segments(folder / "ref", side="reference", which="reference")
     ends = show_ends(reference, None)

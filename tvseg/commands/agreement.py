@@ -69,7 +69,6 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--chance-count",
         choices=("segments", "boundaries"),
-        default=None,
         help="what the chance agreement counts per coder, with --convention paper: "
         "segments (default; the paper's Table 2) or internal boundaries; the other "
         "conventions count as their code does (segeval1 segments, segeval boundaries)",

@@ -12,12 +12,11 @@ their components (``tvseg evaluate``'s pairwise test), and the shows whose value
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
 
-from tvseg.errors import InputError, UsageError
+from tvseg.errors import UsageError
 
 __all__ = ["add_parser", "run"]
 
@@ -51,26 +50,6 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON")
     parser.add_argument("--html", metavar="DIR", help="also write the comparison as one page, DIR/index.html")
     parser.set_defaults(run=run)
-
-
-def _read(path: str) -> dict:
-    from tvseg.readers.json_values import too_deep
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-        document = json.loads(text)
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the file ({error})", path=path) from None
-    except json.JSONDecodeError as error:
-        raise InputError(f"not JSON: {error.msg}", path=path, line=error.lineno) from None
-    except RecursionError:
-        raise too_deep(text, path=path) from None
-    if not isinstance(document, dict):
-        raise InputError("not a result of tvseg evaluate --json (not an object)", path=path)
-    return document
 
 
 def _shown(entry: dict, value: float) -> str:
@@ -233,6 +212,7 @@ def page(comparison: dict) -> str:
 
 def run(args) -> int:
     from tvseg.comparison import compare_results, system_of
+    from tvseg.merging import read_result
     from tvseg.output import json_safe, refuse_overwriting_inputs, write_folder_atomic, write_json_atomic
 
     if args.top < 0:
@@ -253,13 +233,13 @@ def run(args) -> int:
             raise UsageError("give two results or more (the last two are tested), or one result with --systems A B")
         old_path, new_path = args.paths[-2:]
         old_system = new_system = args.system
-    old = _read(old_path)
-    new = old if new_path == old_path else _read(new_path)
+    old = read_result(old_path)
+    new = old if new_path == old_path else read_result(new_path)
     old_system = system_of(old, old_system, path=old_path)[0]
     new_system = system_of(new, new_system, path=new_path)[0]
     earlier = []
     for path in args.paths[:-2]:
-        name, system = system_of(_read(path), old_system, path=path)
+        name, system = system_of(read_result(path), old_system, path=path)
         corpus = system.get("corpus") or {}
         earlier.append({"file": path, "system": name, "corpus": {k: _number(v) for k, v in corpus.items()}})
     comparison = compare_results(

@@ -58,45 +58,38 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--which",
         choices=("reference", "hypothesis"),
-        default=None,
         help="the side of a chunkseg JSONL input to read (default: reference)",
     )
     parser.add_argument(
         "--end",
         type=float,
-        default=None,
         metavar="SECONDS",
         help="the show's end, where the last chapter of a chapter list (--from txt) ends",
     )
     parser.add_argument(
         "--uem",
-        default=None,
         metavar="FILE",
         help="UEM file: the shows' ends for chapter lists; every segmentation read is cropped to it",
     )
     parser.add_argument(
         "--encoding",
         metavar="NAME",
-        default=None,
         help="the encoding of the files read (default: UTF-8, or a file's byte order mark): cp1252, "
         "latin-1, gb2312, cp1251, utf-16-le, ...; the files written are UTF-8",
     )
     parser.add_argument(
         "--columns",
         metavar="MAP",
-        default=None,
         help="read CSV files and .json lists of records through this column mapping, as evaluate's --columns "
         "(show=COL,start=COL,end=COL,title=COL; formats/columns.md)",
     )
     parser.add_argument(
         "--time-origin",
         metavar="CLOCK",
-        default=None,
         help="the origin on the clock (HH:MM:SS[.fff] or seconds) subtracted from every time read, as evaluate's",
     )
     parser.add_argument(
         "--hypothesis",
-        default=None,
         metavar="PATH",
         help="with JSONL output: the hypothesis of the same shows, written on the reference's "
         "lines (read as IN is: the same --from; a chapter list ends where the "

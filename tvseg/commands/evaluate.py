@@ -79,7 +79,6 @@ def add_parser(subparsers) -> None:
         "--jobs",
         metavar="N",
         type=int,
-        default=None,
         help="processes writing the report's show pages (default: the machine's cores; 1: no "
         "extra process); given explicitly (N > 1), the shows are also read and scored in N processes, "
         "each reading its own shows from the files; the results are the same whatever N",
@@ -87,7 +86,6 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--dask",
         metavar="SCHEDULER",
-        default=None,
         help="read and score the shows in Dask tasks, each reading its own shows from the files (the "
         "workers must see them): a scheduler address (tcp://host:8786) or 'local' (a local cluster of "
         "--jobs processes); needs pip install 'tvseg[dask]'; the same results",
@@ -98,7 +96,6 @@ def add_parser(subparsers) -> None:
         dest="progress",
         action="store_const",
         const=True,
-        default=None,
         help="draw progress bars on stderr (reading, writing the report) even when it is not "
         "a terminal (default: only on a terminal)",
     )
@@ -251,16 +248,6 @@ def parse_hypothesis(text: str, *, option: str = "--hypothesis must be") -> tupl
     return name, path
 
 
-def load(args):
-    """Read what the options name and check the options: ``(settings, inputs)`` with ``inputs`` the
-    keyword arguments of :func:`tvseg.evaluation.evaluate` (reference, hypotheses, uem, units,
-    metadata)."""
-    from tvseg.scale import read_files
-
-    settings, files = files_of(args)
-    return settings, read_files(files)
-
-
 def files_of(args):
     """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
     (nothing read yet)."""
@@ -397,13 +384,6 @@ def _preset_help(preset) -> str:
     return f"{preset.tool}" + (f" ({' '.join(parts)})" if parts else ", no option: its metrics are always computed")
 
 
-def show_ends(reference, uem) -> dict:
-    """:func:`tvseg.scale.show_ends`: where each reference show ends, for chapter lists."""
-    from tvseg.scale import show_ends as ends
-
-    return ends(reference, uem)
-
-
 def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
@@ -483,7 +463,7 @@ def _run(args, settings, files, every_level: bool, folder) -> int:
             )
         if levels:
             data["levels"] = levels_json(levels)
-        _write_json(args, data)
+        write_json(args.json, data)
     return 0
 
 
@@ -494,22 +474,16 @@ def _refuse_overwriting_inputs(args) -> None:
     references = args.reference if isinstance(args.reference, list) else [args.reference]
     read: list[tuple[str, str | None]]
     if len(references) > 1:
-        read = [(f"--reference {name}", path) for name, path in map(_name_and_path, references)]
+        read = [(f"--reference {name}", path) for name, _, path in (r.partition("=") for r in references)]
     else:
         read = [("--reference", path) for path in references]
-    read += [(f"--hypothesis {name}", path) for name, path in map(_name_and_path, args.hypothesis or [])]
+    read += [(f"--hypothesis {name}", path) for name, _, path in (h.partition("=") for h in args.hypothesis or [])]
     read += [(option, getattr(args, option[2:], None)) for option in ("--chunkseg", "--units", "--uem", "--metadata")]
     refuse_overwriting_inputs(
         read,
         files=[("--json", None if args.json == STDOUT else args.json)],
         folders=[("--html", args.html)],
     )
-
-
-def _name_and_path(option: str) -> tuple[str, str]:
-    """``(NAME, PATH)`` of a ``NAME=PATH`` option as given (its checks come later)."""
-    name, _, path = option.partition("=")
-    return name, path
 
 
 def _levels(args, settings, files) -> dict:
@@ -585,15 +559,6 @@ def levels_json(levels: dict) -> dict:
             },
         }
     return out
-
-
-def _write_json(args, data) -> None:
-    if args.json == STDOUT:
-        write_json_stdout(data)
-    else:
-        from tvseg.output import write_json_atomic
-
-        write_json_atomic(args.json, data, safe=True)  # a temporary file in the same folder, then a rename
 
 
 def _score(args, settings, files):
@@ -749,7 +714,7 @@ def _run_annotators(args, runs) -> int:
             },
             run_id,
         )
-        _write_json(args, data)
+        write_json(args.json, data)
     return 0
 
 
@@ -823,15 +788,11 @@ def annotators_summary(combined) -> str:
         " " * (width + 14) + "".join(f"{label:>11}" for label in labels),
     ]
     for s in combined.systems:
-        over = combined.over[s]
-        for row, values in (
-            ("pooled", over["pooled"]),
-            ("mean", over["mean"]),
-            ("min", over["min"]),
-            ("max", over["max"]),
-        ):
+        for row in ("pooled", "mean", "min", "max"):
             name = printable(s) if row == "pooled" else ""
-            lines.append(f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(values.get(k)):>11}" for k in keys))
+            lines.append(
+                f"{name:<{width}}{row:<14}" + "".join(f"{_fmt(combined.over[s][row].get(k)):>11}" for k in keys)
+            )
         lines.append(
             f"{'':<{width}}{'% of ceiling':<14}" + "".join(f"{_fmt(combined.share[s].get(k)):>11}" for k in keys)
         )
@@ -911,10 +872,14 @@ def summary(result) -> str:
     return "\n".join(lines)
 
 
-def write_json_stdout(data: dict) -> None:
-    """Write ``data`` (JSON-safe) to standard output; an :class:`InputError` when its reader left before the end."""
-    from tvseg.output import json_pieces
+def write_json(target: str, data: dict) -> None:
+    """Write ``data`` (JSON-safe) to the file ``target`` (a temporary file in the same folder, then a rename), or
+    to standard output for ``-``: an :class:`InputError` when its reader left before the end."""
+    from tvseg.output import json_pieces, write_json_atomic
 
+    if target != STDOUT:
+        write_json_atomic(target, data, safe=True)
+        return
     out = sys.stdout
     for piece in json_pieces(data):
         out.write(piece)

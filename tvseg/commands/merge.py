@@ -51,19 +51,11 @@ def run(args) -> int:
     refuse_overwriting_inputs(
         [("RUN.json", path) for path in args.paths], files=[("--json", None if args.json == STDOUT else args.json)]
     )
-    from tvseg.commands.evaluate import summary
+    from tvseg.commands.evaluate import summary, write_json
     from tvseg.merging import merge
 
     result = merge(*args.paths)
     shown = sys.stderr if args.json == STDOUT else sys.stdout
     print(summary(result), file=shown)
-    data = with_run_id(result.to_json(stream=True), new_run_id())
-    if args.json == STDOUT:
-        from tvseg.commands.evaluate import write_json_stdout
-
-        write_json_stdout(data)
-    else:
-        from tvseg.output import write_json_atomic
-
-        write_json_atomic(args.json, data, safe=True)
+    write_json(args.json, with_run_id(result.to_json(stream=True), new_run_id()))
     return 0

@@ -148,7 +148,6 @@ def _common_options(parser, *, as_published: bool = False) -> None:
     parser.add_argument(
         "--references",
         choices=("stratified", "iid"),
-        default=None,
         help="reference sizes: every size equally often (stratified, the default) or drawn "
         "independently (iid, as the papers describe" + ("; the default with --as-published)" if as_published else ")"),
     )

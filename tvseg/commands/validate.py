@@ -109,11 +109,13 @@ def _validate_run(args) -> int:
 
 
 def _validate_one(args) -> int:
-    from tvseg.commands.evaluate import load
+    from tvseg.commands.evaluate import files_of
     from tvseg.preparation import prepare
+    from tvseg.scale import read_files
 
     try:
-        settings, inputs = load(args)
+        settings, files = files_of(args)
+        inputs = read_files(files)
         prepared = prepare(
             inputs["reference"],
             inputs["hypotheses"],

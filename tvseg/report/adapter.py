@@ -26,6 +26,7 @@ from tvseg.report.analysis import analyse
 from tvseg.report.failures import failures
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
+from tvseg.report.summary import title_scripts
 from tvseg.retrieval.titles import has_title
 
 __all__ = ["ResultPages", "from_evaluation"]
@@ -100,17 +101,24 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
     )
 
 
-def _show_metrics(sr, shows: pd.Index) -> tuple:
-    """``(has_output, metric_row, metric_values, defined)`` of a system on ``shows``: whether it had each show,
-    the row of each show in its per-show table (-1: none), each metric's value on each show (None where not
-    available) and the metrics with a value on some show."""
-    n = len(shows)
-    has_output = np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
-    frame = sr.shows
-    metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
-    metric_values = {str(c): _per_show(frame[c].to_numpy(), metric_row) for c in frame.columns}
-    defined = {str(c) for c in frame.columns[frame.notna().any().to_numpy()]} if len(frame) else set()
-    return has_output, metric_row, metric_values, defined
+def _has_output(sr, n: int) -> np.ndarray:
+    """Whether the system's input had each of the ``n`` shows (all of them when not said)."""
+    return np.ones(n, dtype=bool) if sr.has_output is None else np.asarray(sr.has_output, dtype=bool)
+
+
+_MATCH_COLUMNS = {
+    "ref_start": "start",
+    "ref_end": "end",
+    "ref_label": "label",
+    "hyp_start": "partner_start",
+    "hyp_end": "partner_end",
+    "hyp_label": "partner_label",
+    "cov_to": "cov_to",
+    "cov_from": "cov_from",
+    "coverage": "coverage",
+    "story": "story",
+}
+"""The match table's column (:func:`tvseg.retrieval.coverage.match_table`) of each column of a page's table."""
 
 
 class _System:
@@ -134,29 +142,14 @@ class _System:
         # reference's order, so a page takes rows a:b of the show's reference segments
         m = sr.matches
         self.ref_correct, self.hyp_correct = scores.correct
-        self.rows = {
-            c: _column(m[c])
-            for c in (
-                "start",
-                "end",
-                "label",
-                "partner_start",
-                "partner_end",
-                "partner_label",
-                "cov_to",
-                "cov_from",
-                "coverage",
-                "story",
-            )
-            if c in m
-        }
+        self.rows = {column: _column(m[name]) for column, name in _MATCH_COLUMNS.items() if name in m}
         # titles are judged on correctly retrieved, titled reference segments only: NaN elsewhere
         f1 = scores.reference_title_f1
         if f1 is None:
             self.title_f1 = None
         else:
             n_ref = len(self.ref_correct)
-            codes, uniques = pd.factorize(pd.Series(self.rows["label"][:n_ref], dtype=object))
+            codes, uniques = pd.factorize(pd.Series(self.rows["ref_label"][:n_ref], dtype=object))
             titled = np.array([has_title(u) for u in uniques] + [False], dtype=bool)[codes]
             self.title_f1 = np.where(self.ref_correct & titled, np.asarray(f1, dtype=float)[:n_ref], np.nan)
         pairs = sr.boundary_pairs
@@ -165,7 +158,10 @@ class _System:
         self.pairs_ref = pairs["reference"].to_numpy(dtype=float)[order]
         self.pairs_hyp = pairs["hypothesis"].to_numpy(dtype=float)[order]
         self.p_off = _by_show(pair_show[order], n)
-        self.has_output, self.metric_row, self.metric_values, self.defined = _show_metrics(sr, shows)
+        self.has_output = _has_output(sr, n)
+        frame = sr.shows
+        self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
+        self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}
 
     def page(self, k: int, a: int, b: int) -> SystemPage:
         ha, hb = self.hyp_off[k], self.hyp_off[k + 1]
@@ -173,7 +169,8 @@ class _System:
         ra, rb = self.r_off[k], self.r_off[k + 1]
         xa, xb = self.h_off[k], self.h_off[k + 1]
         rows = {c: values[a:b].tolist() for c, values in self.rows.items()}
-        rows["correct"] = self.ref_correct[a:b].tolist()
+        for c in ("hyp_start", "hyp_end"):  # NaN where no hypothesis segment overlaps: None on the page
+            rows[c] = [None if v != v else v for v in rows[c]]
         title_f1 = [None] * (b - a) if self.title_f1 is None else _numbers(self.title_f1[a:b])
         return SystemPage(
             name=self.name,
@@ -186,44 +183,71 @@ class _System:
             matched_hyp=self.pairs_hyp[pa:pb].tolist(),
             missed=self.r_time[ra:rb][self.r_missed[ra:rb]].tolist(),
             false_alarms=self.h_time[xa:xb][self.h_false[xa:xb]].tolist(),
-            ref_start=rows["start"],
-            ref_end=rows["end"],
-            ref_label=rows["label"],
-            hyp_start=[None if v != v else v for v in rows["partner_start"]],
-            hyp_end=[None if v != v else v for v in rows["partner_end"]],
-            hyp_label=rows["partner_label"],
-            cov_to=rows["cov_to"],
-            cov_from=rows["cov_from"],
-            coverage=rows["coverage"],
-            correct=rows["correct"],
+            correct=self.ref_correct[a:b].tolist(),
             title_f1=title_f1,
             has_output=bool(self.has_output[k]),
-            story=rows.get("story", []),
+            **rows,
         )
 
     def match_columns(self, n_ref: int) -> dict:
         """The match table's columns for the reference rows of every show (:func:`tvseg.report.datafiles.match_lines`)."""
-        rows = self.rows
-        columns = {
-            "ref_start": rows["start"][:n_ref],
-            "ref_end": rows["end"][:n_ref],
-            "ref_label": rows["label"][:n_ref],
-            "hyp_start": rows["partner_start"][:n_ref],
-            "hyp_end": rows["partner_end"][:n_ref],
-            "hyp_label": rows["partner_label"][:n_ref],
-            "cov_to": rows["cov_to"][:n_ref],
-            "cov_from": rows["cov_from"][:n_ref],
-            "coverage": rows["coverage"][:n_ref],
-            "correct": np.asarray(self.ref_correct[:n_ref], dtype=bool),
-            "title_f1": self.title_f1,
-        }
-        if "story" in rows:
-            columns["story"] = rows["story"][:n_ref]
+        columns: dict = {c: values[:n_ref] for c, values in self.rows.items()}
+        columns["correct"] = np.asarray(self.ref_correct[:n_ref], dtype=bool)
+        columns["title_f1"] = self.title_f1
         return columns
 
 
-class ResultPages:
-    """The pages of an evaluation result (see :mod:`tvseg.report.pages` for what a source of pages offers).
+class _Source:
+    """What the pages of an evaluation result share (see :mod:`tvseg.report.pages` for what a source of pages
+    offers): its header, each system's per-show table and the shows it had no output for."""
+
+    annotators = None
+
+    def __init__(self, result, date: str | None):
+        self.result = result
+        self.show_ids = [str(s) for s in result.shows]
+        shows = pd.Index(list(result.shows))
+        self.header = _header(result, date)
+        # per system: its per-show table, the row of each show in it; each metric's values listed when asked
+        # (the corpus page's table asks for a few), not every metric's over every show at once
+        self._tables = []
+        # per system (in the result's order), a bool array over shows: its input had no output for the show
+        self.no_output = []
+        for sr in result.systems.values():
+            frame = sr.shows
+            self._tables.append((frame, frame.index.get_indexer(shows) if len(frame) else np.full(len(shows), -1)))
+            self.no_output.append(~_has_output(sr, len(shows)))
+        self._by_show = _metadata_by_show(result)
+
+    def __len__(self) -> int:
+        return len(self.show_ids)
+
+    def present(self) -> set:
+        """The metric keys some system has a value for (corpus, macro or any show)."""
+        keys = defined_keys(self.header)
+        for frame, _ in self._tables:
+            if len(frame):
+                keys |= {str(c) for c in frame.columns[frame.notna().any().to_numpy()]}
+        return keys
+
+    def show_metrics(self, keys) -> list:
+        """Per system, one list per key: its value on every show (None where not available)."""
+        missing = [None] * len(self)
+        columns = [{str(c): c for c in frame.columns} for frame, _ in self._tables]
+        return [
+            [_per_show(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
+            for (frame, rows), named in zip(self._tables, columns)
+        ]
+
+    def scores_json(self, run_id: str | None = None):
+        """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
+        pieces (the per-show tables a block of rows at a time, each row on one line, as ``--json``
+        streams them: the text of a large corpus is never held whole)."""
+        return scores_chunks(with_run_id(self.result.to_json(stream=True), run_id))
+
+
+class ResultPages(_Source):
+    """The pages of an evaluation result, sliced from its arrays.
 
     Parameters
     ----------
@@ -233,59 +257,30 @@ class ResultPages:
     """
 
     def __init__(self, result, *, date: str | None = None):
-        self.result = result
-        self.show_ids = [str(s) for s in result.shows]
-        names = list(result.systems)
-        srs = [result.systems[name] for name in names]
-        arrays = _Arrays(list(zip(names, srs)), pd.Index(list(result.shows)))
-        self.systems, self.reference, self.ref_off = arrays.systems, arrays.reference, arrays.ref_off
-        self.start, self.end = arrays.start, arrays.end
-        self.metadata = _air_times(result, self.show_ids, self.start, self.end)
-        self.header = _header(result, date)
+        super().__init__(result, date)
+        part = ShardPages(list(result.systems.items()), pd.Index(list(result.shows)), self.show_ids, self._by_show)
+        self.systems, self.reference, self.ref_off = part.systems, part.reference, part.ref_off
+        self.start, self.end, self.metadata = part.start, part.end, part.metadata
         self.analysis = analyse(result)  # the corpus page's retrieval by duration, position, group
-        # per system (in the result's order), a bool array over shows: its input had no output for the show
-        self.no_output = [~system.has_output for system in self.systems]
         self.failures = failures(result, self.header)  # the corpus page's "where each system fails"
-        self._arrays = arrays
+        self.page, self.match_systems = part.page, part.match_systems
 
-    def __len__(self) -> int:
-        return len(self.show_ids)
-
-    def present(self) -> set:
-        """The metric keys some system has a value for (corpus, macro or any show)."""
-        keys = defined_keys(self.header)
-        for system in self.systems:
-            keys |= system.defined
-        return keys
-
-    def show_metrics(self, keys) -> list:
-        """Per system, one list per key: its value on every show (None where not available)."""
-        missing = [None] * len(self)
-        return [[system.metric_values.get(key, missing) for key in keys] for system in self.systems]
-
-    def scores_json(self, run_id: str | None = None):
-        """``data/scores.json``: ``result.to_json()`` as ``--json`` writes it (with ``run_id``), in
-        pieces (the per-show tables a block of rows at a time, each row on one line, as ``--json``
-        streams them: the text of a large corpus is never held whole)."""
-        return scores_chunks(with_run_id(self.result.to_json(stream=True), run_id))
-
-    def match_systems(self) -> list:
-        """Per system, ``(name, show index of each match row, columns)`` for all shows at once
-        (:func:`tvseg.report.datafiles.match_lines`)."""
-        return self._arrays.match_systems()
-
-    def page(self, k: int) -> ShowPage:
-        """The data of show ``k``'s page, sliced from the result's arrays."""
-        return self._arrays.page(k, self.show_ids[k], self.metadata[k])
+    @property
+    def title_scripts(self) -> tuple[int, int, frozenset[str]]:
+        """:func:`tvseg.report.summary.title_scripts` of the reference's titles."""
+        return title_scripts(() if self.reference is None else self.reference.label)
 
 
-class _Arrays:
-    """The arrays the pages of consecutive shows are sliced from: each system's (``(name, result)`` pairs,
-    :class:`tvseg.evaluation.SystemResult` or its part on the shows), the reference's, grouped by show, and
-    each show's extent."""
+class ShardPages:
+    """The pages of consecutive shows (all of a result's, or one shard's of :meth:`ShardedPages.shards`), sliced
+    from the arrays of each system (``(name, result)`` pairs, :class:`tvseg.evaluation.SystemResult` or its part
+    on the shows) and of the reference, grouped by show: show ``first + k`` of the corpus is ``page(k)``;
+    ``match_systems()`` gives, per system, ``(name, show index of each match row, columns)`` for all its shows
+    at once (:func:`tvseg.report.datafiles.match_lines`)."""
 
-    def __init__(self, named: list, shows: pd.Index):
+    def __init__(self, named: list, shows: pd.Index, show_ids: list, by_show: dict, first: int = 0):
         n = len(shows)
+        self.first, self.show_ids = first, show_ids
         self.systems = [_System(name, sr, shows) for name, sr in named]
         # The reference is the same Segments object for every system; take it from the first.
         self.reference = named[0][1].scores.reference if named else None
@@ -296,13 +291,18 @@ class _Arrays:
             end = np.fmax(end, sr.scores.region_end)
         self.start = np.where(np.isfinite(start), start, 0.0)
         self.end = np.where(np.isfinite(end), end, self.start)
+        self.metadata = _air_times(by_show, show_ids, self.start, self.end)
+
+    def __len__(self) -> int:
+        return len(self.show_ids)
 
     def match_systems(self) -> list:
         n_ref = int(self.ref_off[-1])
         show_of_row = np.repeat(np.arange(len(self.start)), np.diff(self.ref_off))
         return [(s.name, show_of_row, s.match_columns(n_ref)) for s in self.systems]
 
-    def page(self, k: int, show_id: str, metadata: dict) -> ShowPage:
+    def page(self, k: int) -> ShowPage:
+        """The data of show ``k``'s page."""
         a, b = int(self.ref_off[k]), int(self.ref_off[k + 1])
         ref = self.reference
         if ref is None:
@@ -311,10 +311,10 @@ class _Arrays:
             ref_start, ref_end = ref.start[a:b].tolist(), ref.end[a:b].tolist()
             ref_label = _labels(ref.label[a:b].tolist())
         return ShowPage(
-            show_id=show_id,
+            show_id=self.show_ids[k],
             start=float(self.start[k]),
             end=float(self.end[k]),
-            metadata=metadata,
+            metadata=self.metadata[k],
             ref_start=ref_start,
             ref_end=ref_end,
             ref_label=ref_label,
@@ -330,9 +330,8 @@ def _metadata_by_show(result) -> dict:
     return by_show
 
 
-def _air_times(result, show_ids, start, end, by_show=None) -> list:
+def _air_times(by_show: dict, show_ids, start, end) -> list:
     """Each show's metadata as its page shows it (:func:`tvseg.report.air_time.air_time`)."""
-    by_show = _metadata_by_show(result) if by_show is None else by_show
     return [air_time(by_show.get(show, {}), float(a), float(b)) for show, a, b in zip(show_ids, start, end)]
 
 
@@ -377,7 +376,7 @@ def from_evaluation(result, *, date: str | None = None) -> Report:
     return replace(pages.header, shows=shows, scores=result.to_json(), n_shows=None)
 
 
-class ShardedPages:
+class ShardedPages(_Source):
     """The pages of an evaluation result without segments whose shards' segments were written to files
     (:func:`tvseg.scale.evaluate_files_spilled`): the corpus's values come from the result, the show pages and
     the match tables from each shard's file, read one shard at a time (:meth:`shards`).
@@ -397,25 +396,8 @@ class ShardedPages:
     """
 
     def __init__(self, result, segment_files, *, date: str | None = None):
-        self.result = result
+        super().__init__(result, date)
         self.segment_files = list(segment_files)
-        self.show_ids = [str(s) for s in result.shows]
-        shows = pd.Index(list(result.shows))
-        names = list(result.systems)
-        # per system: its per-show table, the row of each show in it; each metric's values listed when asked
-        # (the corpus page's table asks for a few), not every metric's over every show at once
-        self._tables = []
-        for name in names:
-            frame = result.systems[name].shows
-            self._tables.append((frame, frame.index.get_indexer(shows) if len(frame) else np.full(len(shows), -1)))
-        self.header = _header(result, date)
-        self.no_output = []
-        for name in names:
-            has_output = result.systems[name].has_output
-            self.no_output.append(
-                ~(np.ones(len(shows), dtype=bool) if has_output is None else np.asarray(has_output, dtype=bool))
-            )
-        self._by_show = _metadata_by_show(result)
         n = len(self.show_ids)
         self.start, self.end = np.zeros(n), np.zeros(n)
         self.metadata: list = []
@@ -423,36 +405,11 @@ class ShardedPages:
         self.failures = None
         self.title_scripts: tuple[int, int, frozenset[str]] = (0, 0, frozenset())
 
-    def __len__(self) -> int:
-        return len(self.show_ids)
-
-    def present(self) -> set:
-        """The metric keys some system has a value for (corpus, macro or any show)."""
-        keys = defined_keys(self.header)
-        for frame, _ in self._tables:
-            if len(frame):
-                keys |= {str(c) for c in frame.columns[frame.notna().any().to_numpy()]}
-        return keys
-
-    def show_metrics(self, keys) -> list:
-        """Per system, one list per key: its value on every show (None where not available)."""
-        missing = [None] * len(self)
-        columns = [{str(c): c for c in frame.columns} for frame, _ in self._tables]
-        return [
-            [_per_show(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
-            for (frame, rows), named in zip(self._tables, columns)
-        ]
-
-    def scores_json(self, run_id: str | None = None):
-        """``data/scores.json`` (as :meth:`ResultPages.scores_json`)."""
-        return scores_chunks(with_run_id(self.result.to_json(stream=True), run_id))
-
     def shards(self):
         """Each shard's pages in show order (:class:`ShardPages`), its file read when it comes; when the last
         has been given, the corpus's ``analysis``, ``failures``, ``metadata`` and ``title_scripts`` are set."""
         from tvseg.report.analysis import analysis_part, combine, groups
         from tvseg.report.failures import failures_of_report, thirds
-        from tvseg.report.summary import title_scripts
 
         result = self.result
         names = list(result.systems)
@@ -469,8 +426,9 @@ class ShardedPages:
                 scores = scores if sr.titles else scores.without_titles()  # (every shard is scored with titles)
                 named.append((name, _ShardSystem(scores, has_output, sr.shows.iloc[first : first + n], shows, result)))
             del loaded
-            arrays = _Arrays(named, shows)
-            self.start[first : first + n], self.end[first : first + n] = arrays.start, arrays.end
+            ids = self.show_ids[first : first + n]
+            pages = ShardPages(named, shows, ids, self._by_show, first)
+            self.start[first : first + n], self.end[first : first + n] = pages.start, pages.end
             if named:
                 scored = [sr.scores for _, sr in named]
                 flags = np.vstack([s.correct[0] for s in scored])
@@ -482,11 +440,9 @@ class ShardedPages:
                 scripts[0] += titled
                 scripts[1] += k
                 scripts[2] |= found_scripts
-            ids = self.show_ids[first : first + n]
-            pages = ShardPages(first, ids, arrays, _air_times(result, ids, arrays.start, arrays.end, self._by_show))
-            del named, arrays
+            del named
             yield pages
-        self.metadata = _air_times(result, self.show_ids, self.start, self.end, self._by_show)
+        self.metadata = _air_times(self._by_show, self.show_ids, self.start, self.end)
         self.analysis = combine(names, parts, groups(result)) if names else analyse(result)
         self.failures = failures_of_report(self.header, counts or ())
         self.title_scripts = (scripts[0], scripts[1], frozenset(scripts[2]))
@@ -513,20 +469,3 @@ class _ShardSystem:
             scores.reference, scores.hypothesis, scores.matching, gamma=result.settings.gamma, show_names=names
         )
         self.boundary_pairs = _pairs(scores, names)
-
-
-class ShardPages:
-    """The pages of one shard's shows (:meth:`ShardedPages.shards`): show ``first + k`` of the corpus is
-    ``page(k)``; ``match_systems()`` as :meth:`ResultPages.match_systems` on its shows."""
-
-    def __init__(self, first: int, show_ids: list, arrays: _Arrays, metadata: list):
-        self.first, self.show_ids, self._arrays, self.metadata = first, show_ids, arrays, metadata
-
-    def __len__(self) -> int:
-        return len(self.show_ids)
-
-    def match_systems(self) -> list:
-        return self._arrays.match_systems()
-
-    def page(self, k: int) -> ShowPage:
-        return self._arrays.page(k, self.show_ids[k], self.metadata[k])

@@ -47,15 +47,12 @@ def line_chart(
     x_range: tuple[float, float],
     x_ticks: Sequence[float],
     x_format: str = "{:g}",
-    y_range: tuple[float, float] = (0.0, 1.0),
-    y_percent: bool = True,
     setting: tuple[float, str] | None = None,
     bands: Sequence[tuple] = (),
 ) -> dict:
     """Layout of a line chart with axes, ticks, a legend, and one line per ``(name, points)`` series.
 
-    ``points`` are ``(x, y)`` pairs; y values are fractions, labelled as percentages when
-    ``y_percent``. Series keep the colour, marker and dash of their index in :data:`SERIES_STYLES`.
+    ``points`` are ``(x, y)`` pairs; y values are fractions in [0, 1], labelled as percentages. Series keep the colour, marker and dash of their index in :data:`SERIES_STYLES`.
     ``setting`` is ``(x, label)``: the value the run used, marked by a vertical line and its label;
     ``bands`` are ``(series index, value, low, high)``: a series' value at the setting with its
     bootstrap interval, drawn as a bar at the setting's x (side by side when there are several).
@@ -63,7 +60,7 @@ def line_chart(
     width, height = 460, 300
     left, right, top, bottom = 56, 16, 28, 48
     plot_w, plot_h = width - left - right, height - top - bottom
-    (x0, x1), (y0, y1) = x_range, y_range
+    (x0, x1), (y0, y1) = x_range, (0.0, 1.0)
 
     def fx(v):
         return left + (v - x0) / ((x1 - x0) or 1) * plot_w
@@ -72,7 +69,7 @@ def line_chart(
         return top + plot_h - (min(max(v, y0), y1) - y0) / ((y1 - y0) or 1) * plot_h
 
     def shown(v):
-        return f"{100 * v:.1f}%" if y_percent else f"{v:.3f}"
+        return f"{100 * v:.1f}%"
 
     y_ticks = [y0 + i * (y1 - y0) / 5 for i in range(6)]
     lines = []
@@ -131,7 +128,7 @@ def line_chart(
         "plot_h": plot_h,
         "bottom": top + plot_h,
         "x_ticks": [{"x": round(fx(v), 2), "text": x_format.format(v)} for v in x_ticks],
-        "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.0f}%" if y_percent else f"{v:g}"} for v in y_ticks],
+        "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.0f}%"} for v in y_ticks],
         "lines": lines,
         "legend": legend_rows,
         "setting": mark,

@@ -2,7 +2,7 @@
 
 Layout, in the report's folder (written by :func:`tvseg.report.render.write`)::
 
-    data/scores.json        the contract's ``--json`` schema (:func:`scores_json`)
+    data/scores.json        the contract's ``--json`` schema (``scores_json()`` of a source of pages)
     data/matches.csv        the match tables of every show, one row per (show, system, reference
                             segment), shows in the corpus order, then systems, then reference
                             segments (:func:`matches_csv`; columns :data:`MATCH_COLUMNS`)
@@ -25,11 +25,10 @@ import numpy as np
 import pandas as pd
 
 from tvseg.output import csv_line
-from tvseg.report.model import Report, Show
-from tvseg.report.pages import MATCH_FIELDS, ModelPages, page_of
+from tvseg.report.model import Show
+from tvseg.report.pages import MATCH_FIELDS, page_of
 
 __all__ = [
-    "scores_json",
     "matches_csv",
     "MATCHES_HEADER",
     "match_lines",
@@ -39,16 +38,9 @@ __all__ = [
 ]
 
 
-def scores_json(report: Report) -> str:
-    """``data/scores.json``: the result's ``--json`` object (``report.scores``), as written by ``--json``."""
-    pages = ModelPages(report) if isinstance(report, Report) else report
-    return "".join(pages.scores_json())
-
-
 MATCH_COLUMNS = ("show", "system") + tuple(name for _, name in MATCH_FIELDS)
 """The columns of ``data/matches.csv``."""
-_HEADER = csv_line(MATCH_COLUMNS)
-MATCHES_HEADER = _HEADER
+MATCHES_HEADER = csv_line(MATCH_COLUMNS)
 """The first line of ``data/matches.csv``."""
 _TEXT = frozenset({"show", "system", "ref_label", "hyp_label", "story"})
 _FLAGS = frozenset({"correct"})
@@ -154,7 +146,7 @@ def matches_csv(pages, *, lines_per_piece: int = 50_000, header: bool = True):
         systems = _systems_of_pages(pages)
     lines = match_lines(pages.show_ids, systems, no_label=svg.no_label())
     if header:
-        yield _HEADER
+        yield MATCHES_HEADER
     for i in range(0, len(lines), lines_per_piece):
         yield "".join(lines[i : i + lines_per_piece].tolist())
 
@@ -189,4 +181,4 @@ def match_csv(show) -> str:
         (s.name, np.zeros(len(s.ref_start), dtype=np.int64), {c: getattr(s, c) for c, _ in MATCH_FIELDS})
         for s in show.systems
     ]
-    return _HEADER + "".join(match_lines([show.show_id], systems, no_label=svg.no_label()).tolist())
+    return MATCHES_HEADER + "".join(match_lines([show.show_id], systems, no_label=svg.no_label()).tolist())

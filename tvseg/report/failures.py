@@ -34,6 +34,7 @@ from markupsafe import Markup
 from tvseg.exact import ticks
 from tvseg.metrics import METRICS
 from tvseg.report.pages import defined
+from tvseg.report.summary import joined, metric_name, percent
 
 __all__ = [
     "failures",
@@ -172,25 +173,13 @@ def sentence_html(pieces: Sequence[str]) -> Markup:
     return Markup("").join(Markup("<bdi>%s</bdi>") % visible(p) if isinstance(p, Name) else visible(p) for p in pieces)
 
 
-def _label(metric: str) -> str:
-    return {"boundary_f1": "boundary F"}.get(metric, METRICS[metric].label if metric in METRICS else metric)
-
-
-def _pct(v: float) -> str:
-    return f"{100 * v:.1f}\u00a0%"
-
-
-def _join(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _range(lo: float, hi: float) -> str:
-    return _pct(lo) if f"{100 * lo:.1f}" == f"{100 * hi:.1f}" else f"{100 * lo:.1f}\u2013{_pct(hi)}"
+    return percent(lo) if f"{100 * lo:.1f}" == f"{100 * hi:.1f}" else f"{100 * lo:.1f}\u2013{percent(hi)}"
 
 
 def _with_interval(v: float, lo: float | None, hi: float | None) -> str:
     """``55.0 % [52.0–58.0 %]``: a value and its bootstrap interval, when there is one."""
-    return _pct(v) + (f" [{_range(lo, hi)}]" if lo is not None and hi is not None else "")
+    return percent(v) + (f" [{_range(lo, hi)}]" if lo is not None and hi is not None else "")
 
 
 def _whole(gap: Gap) -> str:
@@ -241,7 +230,7 @@ def _group_gaps(summary) -> list[Gap]:
         if best is not None:
             stories = f", {best.n:,} stories" if best.n is not None else ""
             whole = _whole(best)
-            figure = f"{_pct(best.value)} {_label(best.metric)}"
+            figure = f"{percent(best.value)} {metric_name(best.metric)}"
             name, group, value = Name(summary.name), Name(column), Name(best.where)
             # "falls to" only below the corpus interval; otherwise the group is merely the lowest
             said: tuple[str, ...] = (
@@ -287,8 +276,8 @@ def _length_gap(summary, long_threshold) -> Gap | None:
     return _said(
         best,
         Name(summary.name),
-        f" has {_label(best.metric)} {_pct(best.value)} on {what} against "
-        f"{_pct(best.elsewhere[0])} on {other} ones{' (' + whole + ')' if whole else ''}.",
+        f" has {metric_name(best.metric)} {percent(best.value)} on {what} against "
+        f"{percent(best.elsewhere[0])} on {other} ones{' (' + whole + ')' if whole else ''}.",
     )
 
 
@@ -307,7 +296,7 @@ def _position_gap(summary, counts: Sequence[tuple[int, int]]) -> Gap | None:
     return _said(
         gap,
         Name(summary.name),
-        f" retrieves {_pct(value)} ({got:,} of {n:,}) of the stories that start in the {where} "
+        f" retrieves {percent(value)} ({got:,} of {n:,}) of the stories that start in the {where} "
         f"of their show ({_range(min(others), max(others))} in the other thirds{'; ' + whole if whole else ''}).",
     )
 
@@ -331,9 +320,9 @@ def _flips(systems) -> list[Flip]:
                 continue
 
             def said(items, mine: bool) -> str:
-                return _join(
+                return joined(
                     [
-                        f"{_label(m)} ({_with_interval(*(x if mine else y))} against {_with_interval(*(y if mine else x))})"
+                        f"{metric_name(m)} ({_with_interval(*(x if mine else y))} against {_with_interval(*(y if mine else x))})"
                         for m, x, y in items
                     ]
                 )

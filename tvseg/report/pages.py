@@ -172,6 +172,10 @@ def defined_keys(header: Report) -> set:
 class ModelPages:
     """The pages of a :class:`~tvseg.report.model.Report` (tests and benchmarks build one directly)."""
 
+    result = None  # no evaluation result: no scored boundaries, no retrieval analysis
+    analysis = None
+    annotators = None
+
     def __init__(self, report: Report):
         self.report = report
         self.header = replace(report, shows=(), scores=None, n_shows=len(report.shows))
@@ -185,6 +189,21 @@ class ModelPages:
 
     def __len__(self) -> int:
         return len(self.report.shows)
+
+    @property
+    def failures(self):
+        """:func:`tvseg.report.failures.failures_of_report` of the header, with the thirds of the shows
+        read from the model's match tables."""
+        from tvseg.report.failures import failures_of_report, model_thirds
+
+        return failures_of_report(self.header, model_thirds(self.report))
+
+    @property
+    def title_scripts(self) -> tuple:
+        """:func:`tvseg.report.summary.title_scripts` of the reference segments' labels."""
+        from tvseg.report.summary import title_scripts
+
+        return title_scripts([seg.label for show in self.report.shows for seg in show.reference])
 
     def present(self) -> set:
         """The metric keys some system has a value for (corpus, macro or any show)."""

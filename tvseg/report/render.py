@@ -50,14 +50,13 @@ from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
 from tvseg.report.confidence_charts import confidence_section
 from tvseg.report.datafiles import MATCHES_HEADER, matches_csv
-from tvseg.report.failures import failures_of_report, model_thirds
 from tvseg.report.model import Estimate, Report
 from tvseg.report.pages import ModelPages, ShowPage, defined
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
-from tvseg.report.summary import report_sentences, script_note, significance_notes, title_script_note
+from tvseg.report.summary import report_sentences, script_note, significance_notes
 
 __all__ = [
     "environment",
@@ -214,18 +213,18 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         # one table per metadata column: the share of stories retrieved (R_N) beside the scores
         "group_columns": _labels(metrics.columns(keys_=("recall_n",))) + show_columns[:3],
         "charts": charts,
-        "confidence": confidence_section(getattr(pages, "result", None)),  # scored boundaries
+        "confidence": confidence_section(pages.result),  # scored boundaries
         "metadata_keys": metadata_keys,
         "show_columns": show_columns,
         "show_data": Markup(show_data),  # JSON made safe in a script element by show_table_json
         # the summary in words, and the retrieval analysis when the source has one (an evaluation result's)
         "summary": report_sentences(report, n_shows=len(pages)),
-        "analysis": getattr(pages, "analysis", None),
-        "failures": _failures(pages),
-        "title_script_note": _title_note(pages) if "title_rougeL_f1" in present else None,
+        "analysis": pages.analysis,
+        "failures": pages.failures,
+        "title_script_note": script_note(pages.title_scripts) if "title_rougeL_f1" in present else None,
         "show_files": names,
         "run_id": run_id,
-        "annotators": _annotators(getattr(pages, "annotators", None)),
+        "annotators": _annotators(pages.annotators),
     }
 
 
@@ -240,16 +239,17 @@ def _annotators(combined) -> dict | None:
 
     keys = [k for k in CEILING_METRICS if defined(combined.ceiling["pooled"].get(k))]
 
-    def cells(pooled, mean, low, high, interval, share):
+    def cells(values, interval, share):
+        """Each key's cells of ``values`` (``pooled``, ``mean``, ``min`` and ``max`` over the annotators)."""
         out = []
         for k in keys:
             ci = interval.get(k) or {}
             out.append(
                 {
-                    "pooled": rows.pct(pooled.get(k)),
+                    "pooled": rows.pct(values["pooled"].get(k)),
                     "ci": f"[{rows.pct(ci.get('low'))}\u2013{rows.pct(ci.get('high'))}]" if ci else "",
-                    "mean": rows.pct(mean.get(k)),
-                    "range": f"{rows.pct(low.get(k))}\u2013{rows.pct(high.get(k))}",
+                    "mean": rows.pct(values["mean"].get(k)),
+                    "range": f"{rows.pct(values['min'].get(k))}\u2013{rows.pct(values['max'].get(k))}",
                     "share": rows.pct(share.get(k)) if share is not None else "100.0",
                 }
             )
@@ -257,18 +257,10 @@ def _annotators(combined) -> dict | None:
 
     systems = []
     for name in combined.systems:
-        over = combined.over[name]
         systems.append(
             {
                 "name": name,
-                "cells": cells(
-                    over["pooled"],
-                    over["mean"],
-                    over["min"],
-                    over["max"],
-                    combined.intervals.get(name, {}),
-                    combined.share.get(name, {}),
-                ),
+                "cells": cells(combined.over[name], combined.intervals.get(name, {}), combined.share.get(name, {})),
                 "annotators": [
                     (a, [rows.pct(combined.per_annotator[name][a].get(k)) for k in keys]) for a in combined.annotators
                 ],
@@ -279,7 +271,7 @@ def _annotators(combined) -> dict | None:
         "names": list(combined.annotators),
         "labels": _labels(metrics.columns(keys_=tuple(keys))),
         "systems": systems,
-        "ceiling": cells(c["pooled"], c["mean"], c["min"], c["max"], combined.intervals.get(CEILING, {}), None),
+        "ceiling": cells(c, combined.intervals.get(CEILING, {}), None),
         "pairs": [(pair, [rows.pct(values.get(k)) for k in keys]) for pair, values in c["pairs"].items()],
         "sentences": combined.sentences(),
         "reference": combined.annotators[0],
@@ -287,42 +279,12 @@ def _annotators(combined) -> dict | None:
     }
 
 
-def _failures(pages):
-    """Where each system fails (:mod:`tvseg.report.failures`): the source's own, else read from its header
-    (and from a report model's match tables, for the thirds of the shows)."""
-    found = getattr(pages, "failures", None)
-    if found is None:
-        model = getattr(pages, "report", None)
-        found = failures_of_report(pages.header, model_thirds(model) if model is not None else ())
-    return found
-
-
-def _title_note(pages) -> str | None:
-    """:func:`tvseg.report.summary.title_script_note` of the reference's titles (counted shard by shard by a
-    :class:`tvseg.report.adapter.ShardedPages`)."""
-    counts = getattr(pages, "title_scripts", None)
-    if counts is not None:
-        return script_note(counts)
-    return title_script_note(_reference_titles(pages))
-
-
-def _reference_titles(pages):
-    """The reference segments' labels of a source of pages (an evaluation's arrays, or a report model's shows)."""
-    reference = getattr(pages, "reference", None)
-    if reference is not None:
-        return reference.label
-    return [seg.label for show in getattr(getattr(pages, "report", None), "shows", ()) for seg in show.reference]
-
-
-def render_index(
-    report, names: Mapping[str, str] | None = None, *, run_id: str | None = None, _present: set | None = None
-) -> str:
+def render_index(report, names: Mapping[str, str] | None = None, *, run_id: str | None = None) -> str:
     """The corpus page (``index.html``) of a :class:`Report` or a source of pages (:mod:`tvseg.report.pages`);
-    ``run_id``: the run id its footer shows (none by default). :func:`write` passes the keys present."""
+    ``run_id``: the run id its footer shows (none by default)."""
     pages = _pages(report)
     names = names if names is not None else safe_names(pages.show_ids)
-    present = _present if _present is not None else pages.present()
-    return environment().get_template("index.html").render(_index_context(pages, names, present, run_id))
+    return environment().get_template("index.html").render(_index_context(pages, names, pages.present(), run_id))
 
 
 def _show_columns(present: set) -> list:
@@ -563,7 +525,8 @@ def write(
 
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
-            _put(inside(root, "index.html"), render_index(pages, names, run_id=run_id, _present=present))
+            context = _index_context(pages, names, present, run_id)
+            _put(inside(root, "index.html"), environment().get_template("index.html").render(context))
 
         def writer(part, first: int = 0):
             def write_show(k: int) -> None:

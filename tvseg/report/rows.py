@@ -26,7 +26,6 @@ __all__ = [
     "sortvalue",
     "duration",
     "setting",
-    "cell",
     "score_rows",
     "SILENT",
 ]
@@ -112,11 +111,6 @@ def _percent(v) -> str:
     if v is None:
         return NOT_AVAILABLE
     return f"{100 * v:.1f}" if v == v else "\u2013"
-
-
-def cell(v, key: str) -> str:
-    """One score cell: ``<td data-v="...">`` with a count or a percentage (the ``cell`` of the tables)."""
-    return f'<td data-v="{sortvalue(v)}">{count(v) if key in NUMBER_KEYS else _percent(v)}</td>'
 
 
 def _cells(metrics, keys) -> str:

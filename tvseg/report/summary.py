@@ -35,11 +35,11 @@ __all__ = [
 _NAMES = {"boundary_f1": "boundary F"}  # plain-language names; the registry's label otherwise
 
 
-def _name(metric: str) -> str:
+def metric_name(metric: str) -> str:
     return _NAMES.get(metric, METRICS[metric].label if metric in METRICS else metric)
 
 
-def _pct(v: float) -> str:
+def percent(v: float) -> str:
     return f"{100 * v:.1f}\u00a0%"
 
 
@@ -47,7 +47,7 @@ def _p(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def _join(items: Sequence[str]) -> str:
+def joined(items: Sequence[str]) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -61,19 +61,19 @@ def _retrieval(names, corpus) -> str | None:
 
     def share(n):
         got = corpus[n].get("n_correct_reference")
-        return _pct(corpus[n]["recall_n"]) + (f" ({got:.0f})" if defined(got) else "")
+        return percent(corpus[n]["recall_n"]) + (f" ({got:.0f})" if defined(got) else "")
 
     total = corpus[ranked[0]].get("n_reference")
     stories = f"the {total:.0f} reference stories" if defined(total) else "the reference stories"
     rest = [f"{share(n)} for {n}" for n in ranked[1:]]
-    return f"{ranked[0]} retrieves {share(ranked[0])} of {stories}" + (" against " + _join(rest) if rest else "") + "."
+    return f"{ranked[0]} retrieves {share(ranked[0])} of {stories}" + (" against " + joined(rest) if rest else "") + "."
 
 
 def _one_system(name: str, values: Mapping) -> list[str]:
     out = [s for s in (_retrieval([name], {name: values}),) if s]
-    figures = [f"{_name(k)} {_pct(values[k])}" for k in COMPARED if defined(values.get(k))]
+    figures = [f"{metric_name(k)} {percent(values[k])}" for k in COMPARED if defined(values.get(k))]
     if figures:
-        out.append(f"{name} has {_join(figures)}; with one system, there is nothing to compare.")
+        out.append(f"{name} has {joined(figures)}; with one system, there is nothing to compare.")
     return out
 
 
@@ -132,13 +132,13 @@ def sentences(
         if corpus[best][k] == corpus[second][k]:
             ties.setdefault((best, second), []).append(k)
         else:
-            leaders.setdefault(best, []).append(_name(k))
+            leaders.setdefault(best, []).append(metric_name(k))
     if len(leaders) == 1 and not ties:
         ((leader, on),) = leaders.items()
         said = (
-            f"{leader} does better than {[n for n in names if n != leader][0]} on {_join(on)}"
+            f"{leader} does better than {[n for n in names if n != leader][0]} on {joined(on)}"
             if len(names) == 2
-            else f"{leader} does best on {_join(on)}"
+            else f"{leader} does best on {joined(on)}"
         )
     else:
         said = _mixed(leaders, ties, len(names))
@@ -153,14 +153,14 @@ def _mixed(leaders: Mapping[str, list], ties: Mapping[tuple, list], n_systems: i
     """``a is ahead on CovN and CovD, b on boundary F`` (then the metrics where the first two are equal)."""
     lead = "ahead" if n_systems == 2 else "first"
     parts = [
-        f"{leader} is {lead} on {_join(on)}" if i == 0 else f"{leader} on {_join(on)}"
+        f"{leader} is {lead} on {joined(on)}" if i == 0 else f"{leader} on {joined(on)}"
         for i, (leader, on) in enumerate(leaders.items())
     ]
     said = ", ".join(parts)
     if len(leaders) > 1:
         said = "The systems rank differently on different metrics: " + said
     for (a, b), on in ties.items():
-        tie = f"{a} and {b} are equal on {_join([_name(k) for k in on])}"
+        tie = f"{a} and {b} are equal on {joined([metric_name(k) for k in on])}"
         said = f"{said}; {tie}" if said else tie
     return said
 
@@ -190,17 +190,17 @@ def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) ->
             continue
         p = _p_value(pairwise, ranked[k][0], ranked[k][1], k, key)
         if not defined(p):
-            unknown.append(_name(k))
+            unknown.append(metric_name(k))
             continue
-        given.append((_name(k), p))
-        (significant if p < 0.05 else not_significant).append((_name(k), p))
+        given.append((metric_name(k), p))
+        (significant if p < 0.05 else not_significant).append((metric_name(k), p))
     parts = []
 
     def listed(items):
         ps = {_p(p) for _, p in items}
         if len(ps) == 1:
-            return f"{_join([m for m, _ in items])} ({ps.pop()}{' on each' if len(items) > 1 else ''})"
-        return _join([f"{m} ({_p(p)})" for m, p in items])
+            return f"{joined([m for m, _ in items])} ({ps.pop()}{' on each' if len(items) > 1 else ''})"
+        return joined([f"{m} ({_p(p)})" for m, p in items])
 
     if n_shows is not None and n_shows < MIN_SHOWS:
         # too few shows to call a difference anything: the p-values are given, without a verdict
@@ -210,13 +210,13 @@ def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) ->
                 f". {_test(n_shows, len(names))}: {listed(given)}; with {n_shows} shows, no p-value can be "
                 f"below {smallest_p_value(n_shows):.3g}"
             )
-        return said + (f"; no p-value on {_join(unknown)}" if unknown else "") + "."
+        return said + (f"; no p-value on {joined(unknown)}" if unknown else "") + "."
     if significant:
         parts.append(f"is significant on {listed(significant)}")
     if not_significant:
         parts.append(f"is not significant at 0.05 on {listed(not_significant)}")
     if unknown:
-        parts.append(f"has no p-value on {_join(unknown)}")
+        parts.append(f"has no p-value on {joined(unknown)}")
     return f"{_test(n_shows, len(names))}: {against} " + "; it ".join(parts) + "."
 
 

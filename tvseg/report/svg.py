@@ -16,7 +16,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 __all__ = [
     "clock",
@@ -63,18 +63,8 @@ def clock(seconds: float | None) -> str:
 
 
 def escape_text(text: str) -> str:
-    """``text`` escaped for HTML and SVG exactly as :func:`markupsafe.escape` does, as a plain ``str``."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if "'" in text:
-        text = text.replace("'", "&#39;")
-    if '"' in text:
-        text = text.replace('"', "&#34;")
-    return text
+    """``text`` escaped for HTML and SVG by :func:`markupsafe.escape`, as a plain ``str``."""
+    return str(escape(text))
 
 
 def visible_text(value) -> str:
@@ -122,7 +112,6 @@ LANE = 36
 GAP = 16
 AXIS = 34
 OVERVIEW = 14  # height of the overview lane
-CHAR = 6.6  # approximate width of a character of the 12px label font
 
 
 @lru_cache(maxsize=1)
@@ -133,18 +122,14 @@ def no_label() -> str:
     return NO_LABEL
 
 
-def _mark(cls: str, x, y) -> str:
-    if cls == "matched":
-        return f'<path class="mark-matched" d="M{x - 6},{y} L{x + 6},{y} L{x},{y + 9} Z"/>'
-    if cls == "false":
-        return f'<path class="mark-false" d="M{x - 5},{y} L{x + 5},{y + 10} M{x + 5},{y} L{x - 5},{y + 10}"/>'
-    return f'<circle class="mark-missed" cx="{x}" cy="{y + 5}" r="5"/>'
-
-
 def mark_shape(cls: str, x, y) -> Markup:
     """The SVG shape of a boundary mark at ``(x, y)``: a filled triangle (``matched``), a cross
     (``false``) or a hollow circle (``missed``)."""
-    return Markup(_mark(cls, x, y))
+    if cls == "matched":
+        return Markup(f'<path class="mark-matched" d="M{x - 6},{y} L{x + 6},{y} L{x},{y + 9} Z"/>')
+    if cls == "false":
+        return Markup(f'<path class="mark-false" d="M{x - 5},{y} L{x + 5},{y + 10} M{x + 5},{y} L{x - 5},{y + 10}"/>')
+    return Markup(f'<circle class="mark-missed" cx="{x}" cy="{y + 5}" r="5"/>')
 
 
 # characters of a lane's name shown beside it (~140 px in the 13 px bold font; the full name in its tooltip)
@@ -198,7 +183,7 @@ def _lane_frame(j: int, name: str, kind: str) -> str:
         rtl += f' textLength="{LEFT - 16}" lengthAdjust="spacingAndGlyphs"'
     shapes = "".join(
         f'<g data-shape="{cls}"><line class="mark-line-{cls}" x1="0" x2="0" y1="{y}" y2="{y + LANE}"/>'
-        f"{_mark(cls, 0, y - 5)}</g>"
+        f"{mark_shape(cls, 0, y - 5)}</g>"
         for cls in ("matched", "false", "missed")
     )
     return (

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tvseg.execution import Local, can_fork, checked_jobs, chunks, default_jobs, exit_if_orphaned, inheriting
+from tvseg.execution import Local, can_fork, checked_jobs, chunks, exit_if_orphaned, inheriting
 from tvseg.progress import Bar
 from tvseg.progress import enabled as bars_enabled
 
 __all__ = [
     "run",
     "Parts",
-    "default_jobs",
     "checked_jobs",
     "can_fork",
     "chunks",
@@ -65,7 +64,7 @@ def run(
     n : int
         The number of shows.
     jobs : int, optional
-        The number of processes (default: :func:`default_jobs`); 1 writes every page here.
+        The number of processes (default: :func:`tvseg.execution.default_jobs`); 1 writes every page here.
     meanwhile : callable, optional
         Called once in this process while the pool works (before the pages without a pool).
     others : sequence of callables
@@ -74,9 +73,8 @@ def run(
     progress : bool, optional
         The progress bar (see :func:`progress_enabled`).
     """
-    jobs = checked_jobs(jobs)
-    with Bar(n, desc="writing report", unit="show", minimum=0, enabled_now=progress_enabled(progress, n)) as bar:
-        _run(write_show, n, jobs, meanwhile, bar, tuple(others))
+    with Parts(n, jobs=jobs, progress=progress) as parts:
+        parts.run(write_show, n, meanwhile=meanwhile, others=others)
 
 
 class Parts:
@@ -95,31 +93,30 @@ class Parts:
     def __exit__(self, *exc) -> None:
         self.bar.__exit__(*exc)
 
-    def run(self, write_show, n: int, *, meanwhile=None) -> None:
-        """Call ``write_show(k)`` for ``k`` in ``range(n)`` (the part's shows), and ``meanwhile()`` here."""
-        _run(write_show, n, self.jobs, meanwhile, self.bar)
+    def run(self, write_show, n: int, *, meanwhile=None, others: Sequence[Callable[[], object]] = ()) -> None:
+        """Call ``write_show(k)`` for ``k`` in ``range(n)`` (the part's shows), ``meanwhile()`` here and each of
+        ``others`` (see :func:`run`)."""
+        jobs, bar = self.jobs, self.bar
 
+        def write(start: int, stop: int) -> int:
+            for k in range(start, stop):
+                exit_if_orphaned()  # the writer was killed: write nothing more
+                write_show(k)
+            return stop - start
 
-def _run(write_show, n: int, jobs: int, meanwhile, bar: Bar, others: tuple = ()) -> None:
-    def write(start: int, stop: int) -> int:
-        for k in range(start, stop):
-            exit_if_orphaned()  # the writer was killed: write nothing more
-            write_show(k)
-        return stop - start
+        def other(i: int) -> int:
+            others[i]()
+            return 0
 
-    def other(i: int) -> int:
-        others[i]()
-        return 0
+        def written(shows: int) -> None:
+            if shows:
+                bar.update(shows)
 
-    def written(shows: int) -> None:
-        if shows:
-            bar.update(shows)
-
-    pooled = jobs > 1 and n >= PARALLEL_MIN_SHOWS and can_fork() and not inheriting()
-    parts = chunks(n, jobs) if pooled else [(k, k + 1) for k in range(n)]
-    with Local(min(jobs, len(parts)) if pooled else 1, inherit=(write, other)) as engine:
-        futures = [engine.submit(other, i) for i in range(len(others))]
-        futures += [engine.submit(write, a, b) for a, b in parts]
-        if meanwhile is not None:
-            meanwhile()
-        engine.gather(futures, each=written)
+        pooled = jobs > 1 and n >= PARALLEL_MIN_SHOWS and can_fork() and not inheriting()
+        parts = chunks(n, jobs) if pooled else [(k, k + 1) for k in range(n)]
+        with Local(min(jobs, len(parts)) if pooled else 1, inherit=(write, other)) as engine:
+            futures = [engine.submit(other, i) for i in range(len(others))]
+            futures += [engine.submit(write, a, b) for a, b in parts]
+            if meanwhile is not None:
+                meanwhile()
+            engine.gather(futures, each=written)
