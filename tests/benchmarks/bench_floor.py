@@ -1,6 +1,7 @@
 """Benchmark: the whole ``tvseg evaluate`` command against the plain numpy script, process CPU (issue 41).
 
     python tests/benchmarks/bench_floor.py [--shows 2000] [--seed 13] [--repeat 5] [--keep DIR] [--limit 1.3]
+        [--baseline REV]
 
 The corpus is :mod:`bench_end_to_end`'s (its generator, the same ``--shows`` and ``--seed``; ``--keep DIR``
 reuses one kept by either script). Two processes are timed, in turns (a busy moment slows both):
@@ -18,7 +19,9 @@ and start-up included), its memory the child's peak resident set (``ru_maxrss``)
 CPU time is what is compared, its median over the ``--repeat`` turns; the ratio is the command's median over
 the floor's, with the range of the per-turn ratios. ``tvseg/`` and this folder are compiled to bytecode first
 (an installed package is; ``PYTHONDONTWRITEBYTECODE`` would have each run compile tvseg's sources again).
-With ``--limit X``, the exit status is 1 when the ratio is above ``X``.
+With ``--limit X``, the exit status is 1 when the ratio is above ``X``. With ``--baseline REV``, the command
+is also run with the ``tvseg/`` of git revision ``REV`` (``git archive``, compiled; ``PYTHONPATH`` set to it) in
+each turn, just before the current code: the before and after of a change measured in one run.
 
 The command does more than the floor (every metric of the registry, the by-length and sweep tables, the
 per-show rows and components in its JSON, the checks of its inputs): issue 41 asks that all of it stays
@@ -65,11 +68,11 @@ COMMAND = [
 ]
 
 
-def timed(argv: list[str], folder: Path) -> dict:
+def timed(argv: list[str], folder: Path, env: dict | None = None) -> dict:
     """Run ``python ARGV`` in ``folder``; its CPU seconds (user, system), peak RSS (MB) and wall seconds."""
     with open(folder / "floor.stdout", "w") as stdout, open(folder / "floor.stderr", "w") as stderr:
         t0 = time.perf_counter()
-        child = subprocess.Popen([sys.executable, *argv], cwd=folder, stdout=stdout, stderr=stderr)
+        child = subprocess.Popen([sys.executable, *argv], cwd=folder, stdout=stdout, stderr=stderr, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status):
@@ -96,16 +99,23 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="turns of each process (the median is taken)")
     parser.add_argument("--keep", metavar="DIR", help="write the corpus to DIR and keep it (reused when it matches)")
     parser.add_argument("--limit", type=float, help="exit 1 when the CPU ratio command / floor is above this")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also time the command with the tvseg/ of git revision REV, in the same turns"
+    )
     args = parser.parse_args(argv)
     folder, counts, generated, tmp = e2e.corpus(args.keep, args.shows, args.seed)
     try:
-        return run(args, folder, counts)
+        if args.baseline is None:
+            return run(args, folder, counts, None)
+        with tempfile.TemporaryDirectory(prefix="tvseg-floor-baseline-") as code:
+            e2e._extract(args.baseline, Path(code))  # git archive REV tvseg, compiled
+            return run(args, folder, counts, {**os.environ, "PYTHONPATH": code})
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def run(args, folder: Path, counts: dict) -> int:
+def run(args, folder: Path, counts: dict, baseline_env: dict | None) -> int:
     _compile()
     print(
         f"corpus: {args.shows} shows (seed {args.seed}), {counts['reference']} reference segments, system a: "
@@ -116,9 +126,12 @@ def run(args, folder: Path, counts: dict) -> int:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         floor_json = f.name
     floor_argv = [str(HERE.parent / "bench_end_to_end.py"), "--_child", "numpy", str(folder), floor_json]
-    commands, floors = [], []
+    commands, floors, baselines = [], [], []
     try:
         for turn in range(max(1, args.repeat)):
+            if baseline_env is not None:
+                baselines.append(timed(COMMAND, folder, baseline_env))
+                print(f"turn {turn + 1}: baseline {baselines[-1]['cpu']:.3f} s CPU", flush=True)
             commands.append(timed(COMMAND, folder))
             floors.append(timed(floor_argv, folder))
             c, p = commands[-1], floors[-1]
@@ -142,7 +155,8 @@ def run(args, folder: Path, counts: dict) -> int:
         f"machine: {os.cpu_count()} cores, load average {start_load[0]:.2f} at the start, {end_load[0]:.2f} at the end"
     )
     print(f"command: python {' '.join(COMMAND)}")
-    for name, runs in (("command", commands), ("floor", floors)):
+    timed_runs = [("command", commands), ("floor", floors)] + ([("baseline", baselines)] if baselines else [])
+    for name, runs in timed_runs:
         print(
             f"{name:>8}: CPU median {statistics.median(r['cpu'] for r in runs):.3f} s "
             f"(user {statistics.median(r['user'] for r in runs):.3f}, system "
@@ -155,6 +169,13 @@ def run(args, folder: Path, counts: dict) -> int:
         f"command / floor, CPU: {ratio:.2f} (medians; per turn {min(per_turn):.2f}-{max(per_turn):.2f})"
         + (f"; limit {args.limit}: {'met' if ratio <= args.limit else 'NOT met'}" if args.limit else "")
     )
+    if baselines:
+        median_b = statistics.median(r["cpu"] for r in baselines)
+        per_turn_b = [b["cpu"] / p["cpu"] for b, p in zip(baselines, floors)]
+        print(
+            f"baseline {args.baseline} / floor, CPU: {median_b / median['f']:.2f} (medians; per turn "
+            f"{min(per_turn_b):.2f}-{max(per_turn_b):.2f}); baseline / command: {median_b / median['c']:.2f}"
+        )
     if args.keep:
         print(f"corpus kept in {folder}")
     return 1 if args.limit is not None and ratio > args.limit else 0
