@@ -465,6 +465,11 @@ class Columns(Mapping[str, _V], Generic[_V]):
         rows = np.repeat(first, counts) + (np.arange(int(counts.sum()), dtype=np.int64) - block_start)
         return rows, counts
 
+    def _selects_all(self, shows: Iterable[str]) -> bool:
+        """Whether ``shows`` names every show the columns hold: :meth:`select` then gives them as they are
+        (no copy of the arrays)."""
+        return len({name for name in shows if name in self._index}) == len(self._index)
+
     def _selected(self, shows: Iterable[str]) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], dict[str, Any]]:
         """The names among ``shows`` that the arrays hold (in their order), their offsets, the rows they
         take and the common keyword arguments of the constructor (for :meth:`select`)."""
@@ -557,6 +562,9 @@ class SegmentColumns(Columns["Annotation"]):
     def select(self, shows: Iterable[str]) -> SegmentColumns:
         """The columns of the ``shows`` they hold (others are ignored): a shard of the corpus, read from
         the arrays without building an Annotation (:mod:`tvseg.scale`)."""
+        shows = list(shows)
+        if self._selects_all(shows):
+            return self
         names, offsets, rows, common = self._selected(shows)
         score = None if self.score is None else self.score[rows]
         end_score = None if self.end_score is None else self.end_score[rows]
@@ -639,6 +647,9 @@ class RegionColumns(Columns["Timeline"]):
 
     def select(self, shows: Iterable[str]) -> RegionColumns:
         """The regions of the ``shows`` they hold (others are ignored)."""
+        shows = list(shows)
+        if self._selects_all(shows):
+            return self
         names, offsets, _, common = self._selected(shows)
         return RegionColumns(names, offsets, **common)
 
@@ -753,6 +764,9 @@ class UnitColumns(Columns[pd.DataFrame]):
 
     def select(self, shows: Iterable[str]) -> UnitColumns:
         """The columns of the ``shows`` they hold (others are ignored), as :meth:`SegmentColumns.select`."""
+        shows = list(shows)
+        if self._selects_all(shows):
+            return self
         names, offsets, rows, common = self._selected(shows)
         texts = {c: getattr(self, c)[rows] for c in UNIT_TEXT_COLUMNS if getattr(self, c) is not None}
         layout = [self.layout[self._index[name]] for name in names]

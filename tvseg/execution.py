@@ -24,16 +24,17 @@ progress bar).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import UsageError
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["Local", "Dask", "engine", "default_jobs", "checked_jobs", "can_fork", "chunks", "exit_if_orphaned"]
 __all__ += ["inheriting", "CHUNK_MAX"]
@@ -63,6 +64,8 @@ def checked_jobs(jobs: int | None) -> int:
 
 def can_fork() -> bool:
     """True where processes can be started by ``fork`` (Linux, macOS; not Windows)."""
+    import multiprocessing  # here: one process needs neither it nor a pool
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -150,6 +153,9 @@ class Local:
         self.inherit = tuple(inherit)
         if jobs == 1:
             return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         context = None
         if self.inherit:
             if inheriting() or not can_fork():
@@ -174,6 +180,8 @@ class Local:
         """The results of ``futures`` in order (see the module docstring for ``stop`` and ``each``)."""
         if self.pool is None:
             return _in_order(futures, stop, each)
+        from concurrent.futures import FIRST_COMPLETED, wait
+
         pending = set(futures)
         for future in futures:
             while future in pending:

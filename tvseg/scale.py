@@ -552,6 +552,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     from tvseg.readers import list_files
 
     roles = files.roles()
+    if n_shards == 1:  # one shard reads every file whole: no listing, no cut, no second pass for quotes
+        return [(_Range(None, None), dict.fromkeys(roles))]
     listed: dict[str, list[Path]] = {}
     for index, (role, path) in enumerate(roles.items()):
         if Path(path).is_dir():

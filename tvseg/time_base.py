@@ -121,9 +121,13 @@ def _warn(problem: str, found: list[str] | None) -> None:
         found.append(problem)
 
 
-def _in_region(show, start, end, region_start, region_end, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per show (``n`` shows), the time of its intervals inside its region (NaN: none) and their whole time."""
-    r0, r1 = region_start[show], region_end[show]
+def _in_region(
+    show, start, end, region_start, region_end, n: int, *, r0=None, r1=None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per show (``n`` shows), the time of its intervals inside its region (NaN: none) and their whole time
+    (``r0``, ``r1``: each interval's region, when taken already)."""
+    if r0 is None or r1 is None:
+        r0, r1 = region_start[show], region_end[show]
     inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
     return np.bincount(show, weights=inside, minlength=n), np.bincount(show, weights=end - start, minlength=n)
 
@@ -225,7 +229,7 @@ def check_unit_extents(
         sh, start, end = sh[order], start[order], end[order]
     bounds = np.searchsorted(sh, np.arange(n + 1))
     r0, r1 = region_start[sh], region_end[sh]
-    inside, total = _in_region(sh, start, end, region_start, region_end, n)
+    inside, total = _in_region(sh, start, end, region_start, region_end, n, r0=r0, r1=r1)
     # the region's share covered by units (units may overlap as roll-up captions do: a union): the
     # running maximum of the clipped ends within each show, from the ends' ranks in (show, end) order
     # (every rank of a show exceeds every rank of the shows before it)

@@ -254,10 +254,9 @@ class ShowScores:
 
 
 def _titled(labels) -> np.ndarray:
-    """Whether each label is a title; a side without one (most often a few distinct labels) told at once."""
-    if not any(map(has_title, pd.unique(np.asarray(labels, dtype=object)))):
-        return np.zeros(len(labels), dtype=bool)
-    return np.fromiter(map(has_title, labels), dtype=bool, count=len(labels))
+    """Whether each label is a title, told once for each distinct label (a side has few)."""
+    codes, distinct = pd.factorize(np.asarray(labels, dtype=object), use_na_sentinel=False)
+    return np.fromiter(map(has_title, distinct), dtype=bool, count=len(distinct))[codes]
 
 
 def without_title_components(components: pd.DataFrame) -> pd.DataFrame:

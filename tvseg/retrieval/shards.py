@@ -156,10 +156,10 @@ def give_back_memory() -> None:
     global _TRIM
     if _TRIM is None:
         import ctypes
-        import ctypes.util
 
-        name = ctypes.util.find_library("c") if os.name == "posix" else None
-        library = ctypes.CDLL(name) if name else None
+        # the symbols the process has loaded, the C library's among them (ctypes.util.find_library would
+        # start ldconfig: a fork of this process)
+        library = ctypes.CDLL(None) if os.name == "posix" else None
         _TRIM = getattr(library, "malloc_trim", False) or False
     if _TRIM:
         _TRIM(0)
