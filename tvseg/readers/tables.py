@@ -16,10 +16,9 @@ import io
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import SCORE, Rows, check_spans
@@ -27,6 +26,9 @@ from tvseg.readers.scan import Scan, byte_reader, categories, needs_strip, plain
 from tvseg.readers.source import PADDING, lines_of, read_plain_ascii, read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, clock_seconds, parse_time
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Table", "read_table", "table_kind", "table_rows", "SEGMENT_COLUMNS", "UNIT_COLUMNS", "METADATA_COLUMNS"]
 
@@ -92,6 +94,8 @@ class Table:
         wanted = {column[name]: dtype for name, dtype in dtypes.items()}
         for name in times:
             wanted[column[name]] = np.float64 if self._plain(name) else str
+        import pandas as pd
+
         frame = pd.read_csv(
             cast(Any, byte_reader(self._data)),  # a binary file to pandas
             sep=self.separator,
@@ -235,6 +239,8 @@ def _quoted_table(path, text: str, separator: str) -> Table:
         raise InputError("no CSV header", path=path, line=1)
     names = _header(rows[0], path, starts[0], _line(text, starts[0]))
     _check_fields(path, names, np.array([len(row) for row in rows[1:]], dtype=np.int64), starts, partial(_line, text))
+    import pandas as pd
+
     try:
         frame = pd.read_csv(
             io.StringIO(text),
@@ -406,6 +412,8 @@ def scores(table: Table, cells: pd.Series, name: str) -> np.ndarray:
     InputError
         A cell that is neither empty nor a finite number, naming its line.
     """
+    import pandas as pd
+
     text = cells.fillna("").astype(str).str.strip()
     if table.separator == ";":
         text = text.str.replace(",", ".", regex=False)
@@ -432,6 +440,8 @@ def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:
         numbers = frame[name].to_numpy(dtype=np.float64)
         good = numbers <= MAX_SECONDS
     else:
+        import pandas as pd
+
         cells = frame[name].str.strip()
         if table.separator == ";":
             cells = cells.str.replace(",", ".", regex=False)
@@ -452,6 +462,8 @@ def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:
 
 def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> tuple[list[str], np.ndarray]:
     """The distinct stripped values of a column (``empty`` for an empty one), and each row's index among them."""
+    import pandas as pd
+
     if isinstance(frame[name].dtype, pd.CategoricalDtype):
         values, codes = categories(frame, name, lambda k: table.read({k: str})[k])
     else:
@@ -466,6 +478,8 @@ def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> 
 
 def _in_order_of_appearance(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The names that ``codes`` use, in the order they first appear, and the codes renumbered so."""
+    import pandas as pd
+
     runs = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))  # a table is mostly sorted by show
     order = pd.unique(codes[runs])
     if np.array_equal(order, np.arange(len(names))):
