@@ -133,3 +133,20 @@ def test_validate_of_a_bad_uem_reports_it_without_pyannote(tmp_path):
     assert (code, out) == (2, "")
     assert err == "overlap.uem:2: UEM regions overlap (lines 1 and 2): '0-50 and 40-100'\n"
     assert _heavy(packages, _VALIDATE) == []
+
+
+def test_chunkseg_stemmed_titles_import_no_nltk(tmp_path):
+    # --preset chunkseg stems the titles for ROUGE-L: with tvseg's Porter stemmer, not nltk's, whose
+    # import pulls in all of nltk (and scipy.stats, scikit-learn)
+    row = (
+        '{"show": "news", "reference": [11.0, 23.0], "hypothesis": [24.2], "duration": 50.0, '
+        '"reference_titles": [["Opening", 0], ["Wrapping texts", 11.0], ["Backgrounds", 23.0]], '
+        '"hyp_titles": [["Openings", 0], ["Clipped backgrounds", 24.2]]}\n'
+    )
+    (tmp_path / "chunks.jsonl").write_text(row, encoding="utf-8")
+    code, out, err, packages = _run(
+        tmp_path, "evaluate", "--chunkseg", "chunks.jsonl", "--preset", "chunkseg", "--no-html"
+    )
+    assert code == 0, err
+    assert "stem:yes" in out  # the settings signature: titles stemmed
+    assert "nltk" not in packages
