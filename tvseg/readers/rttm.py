@@ -190,10 +190,10 @@ def read_rttm(
         g = int(parsed[i] if i >= 0 else lines[wrong[0]])
         f = int(np.searchsorted(file_start[1:], g, side="right"))
         number = g - int(file_start[f]) + 1
+        if f not in checked:
+            checked[f] = texts[f].split("\n")
         try:
-            span = _line(
-                checked.setdefault(f, texts[f].split("\n"))[number - 1], path=files[f], number=number, keep=keep
-            )
+            span = _line(checked[f][number - 1], path=files[f], number=number, keep=keep)
         except InputError as error:
             failed, failed_at = (files[f], error), f
             break
