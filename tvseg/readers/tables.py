@@ -6,7 +6,8 @@ The separator, the times and the lines errors name: ``formats/segments-csv.md``,
 records are its lines, found with numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells
 are all plain decimals are parsed as numbers at once. With quotes, Python's ``csv`` module splits the
 records too, to know the line each starts on, and a record the two parsers read differently (a stray
-quote, say) is refused at its line rather than guessed.
+quote, say) is refused at its line rather than guessed. A small table without quotes, whose times are
+plain decimals, is read without pandas (:data:`SMALL`).
 """
 
 from __future__ import annotations
