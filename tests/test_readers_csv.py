@@ -3,12 +3,22 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from reader_helpers import segments, write
 
 from tvseg import read_metadata, read_segments, read_units
 from tvseg.cli import main
 from tvseg.errors import InputError
-from tvseg.readers import NO_LABEL
+from tvseg.readers import NO_LABEL, tables
+
+
+@pytest.fixture(autouse=True, params=["without pandas", "pandas"])
+def reading(request, monkeypatch):
+    """Read every table of the test as a small one is read, without pandas (when it can be), or with pandas."""
+    if request.param == "pandas":
+        monkeypatch.setattr(tables, "SMALL", 0)
+    return request.param
 
 
 def test_segments_csv(tmp_path):
@@ -183,3 +193,47 @@ def test_bad_metadata(tmp_path, row, message):
 def test_metadata_reader_refuses_a_segments_table(tmp_path):
     with pytest.raises(InputError, match="not a metadata table"):
         read_metadata(write(tmp_path, "s.csv", "show,start,end,label\na,0,1,x\n"))
+
+
+# Random small tables, every line a record, read both ways (Table.columns_of): show names pandas could
+# read as numbers, cells with spaces to strip, empty cells; times that follow one another (plain decimals
+# written several ways), now and then one that is not plain or not a time.
+_TIMES = ["0", ".5", "1.5", "2.25", "3", "4.125", "7.", "10", "10.5", "12", "13.75"]
+_CELLS = {
+    "show": st.sampled_from(["a", "b", "001", "1", " a", "NaN", "é"] * 3 + [""]),
+    "bad time": st.sampled_from(["1e1", "-1", "00:05", "x", "", " 2"]),
+    "text": st.sampled_from(["", "one", " two ", "Météo", "1", "null", "\tx"]),
+}
+
+
+@st.composite
+def _table(draw):
+    header = draw(st.sampled_from(["show,start,end,label", "show,start,end,text,speaker,topic", "show,start,end"]))
+    rows = []
+    for k in range(draw(st.integers(1, 10))):
+        times = [draw(_CELLS["bad time"]) if draw(st.integers(0, 19)) == 0 else t for t in _TIMES[k : k + 2]]
+        cells = [draw(_CELLS["show"]), *times] + [draw(_CELLS["text"]) for _ in header.split(",")[3:]]
+        rows.append(",".join(cells))
+    return header + "\n" + "\n".join(rows) + "\n"
+
+
+def _outcome(read, path):
+    try:
+        result = read(path)
+    except InputError as error:
+        return str(error)
+    return {
+        show: result[show].to_dict(orient="list") if hasattr(result[show], "to_dict") else segments(result[show])
+        for show in result
+    }
+
+
+@pytest.mark.parametrize("reading", ["both"])
+@given(text=_table())
+def test_small_tables_read_without_pandas_as_with_it(tmp_path_factory, text):
+    path = write(tmp_path_factory.mktemp("csv"), "random.csv", text)
+    for read in (read_segments, read_units):
+        small = _outcome(read, path)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(tables, "SMALL", 0)
+            assert _outcome(read, path) == small

@@ -8,6 +8,16 @@ import pytest
 import tvseg.readers.scan as scan
 from tvseg import read_units
 from tvseg.errors import InputError
+from tvseg.readers import tables
+
+
+@pytest.fixture(autouse=True, params=["without pandas", "pandas"])
+def reading(request, monkeypatch):
+    """Read every table of the test as a small one is read, without pandas (when it can be), or with pandas."""
+    if request.param == "pandas":
+        monkeypatch.setattr(tables, "SMALL", 0)
+    return request.param
+
 
 ROWS = ["b,0.5,1.25, two ", "a,0,2,one", "b,1.25,3,three", "a,2,2.5,\tfour"]
 

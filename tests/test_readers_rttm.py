@@ -1,6 +1,12 @@
-"""RTTM reader: hand-written files with the expected segments written out, and pyannote.database's loader."""
+"""RTTM reader: hand-written files with the expected segments written out, and pyannote.database's loader.
+
+Every test runs on both ways of reading (:data:`tvseg.readers.rttm.SMALL`): line by line, as a small
+file is read, and with pandas' C parser, as a large one is; the last test reads random files both ways.
+"""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pyannote.core import Segment, Timeline
 from pyannote.database.util import load_rttm
 from reader_helpers import segments, write
@@ -8,6 +14,16 @@ from reader_helpers import segments, write
 from tvseg import read_segments, read_units
 from tvseg.errors import InputError, TvsegWarning
 from tvseg.readers import NO_LABEL
+from tvseg.readers import rttm as rttm_reader
+
+
+@pytest.fixture(autouse=True, params=["line by line", "pandas"])
+def reading(request, monkeypatch):
+    """Read every file of the test line by line (the default for small files), or with pandas."""
+    if request.param == "pandas":
+        monkeypatch.setattr(rttm_reader, "SMALL", 0)
+    return request.param
+
 
 # Two shows, unsorted lines, a comment, a blank line, <NA> name, 9- and 10-field lines,
 # SPKR-INFO (times <NA>) and an IP (an instant) that are not segments.
@@ -246,3 +262,54 @@ def test_same_as_pyannote_database_load_rttm(tmp_path, keep):
             [t for a, b, _ in expected for t in (a, b)], abs=1e-9
         )
         assert ours[show].uri == theirs[show].uri
+
+
+# Lines built from fields that are regular or not for the pandas path: several types, times that are
+# plain decimals (most), <NA>, negative, exponents, underscores, too large; 8 to 10 fields; doubled spaces
+# and tabs; comments and blank lines; show names and labels that pandas could read as numbers or missing.
+_FIELDS = {
+    "type": st.sampled_from(["SEGMENT", "SPEAKER", "segment"] * 4 + ["IP", "SPKR-INFO", "NOISE"]),
+    "show": st.sampled_from(["a", "b", "001", "1", "news", "NaN", '"q"', "é", "1e3", "#"]),
+    "time": st.sampled_from(
+        ["0", "1.5", "0.029", "0.001", "12", "40.125", "7"] * 5 + ["<NA>", "-1", "1e3", "1_0", "3.", "9" * 17, "x"]
+    ),
+    "name": st.sampled_from(["<NA>", "Intro", "1", "01", "Sport", "null", "'s'", "Météo"]),
+    "conf": st.sampled_from(["<NA>", "0.5", "1"] * 3 + ["nan", "x"]),
+}
+
+
+@st.composite
+def _rttm_text(draw):
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        if draw(st.integers(0, 9)) == 0:
+            lines.append(draw(st.sampled_from([";; a comment", "", "  "])))
+            continue
+        fields = [draw(_FIELDS["type"]), draw(_FIELDS["show"]), "1", draw(_FIELDS["time"]), draw(_FIELDS["time"])]
+        fields += ["<NA>", "<NA>", draw(_FIELDS["name"]), draw(_FIELDS["conf"])]
+        fields += [[], ["<NA>"], ["<NA>", "<NA>"]][draw(st.sampled_from([0] * 4 + [1] * 5 + [2]))]
+        if draw(st.integers(0, 19)) == 0:
+            fields = fields[:8]
+        lines.append(draw(st.sampled_from([" "] * 4 + ["  ", "\t"])).join(fields))
+    return "\n".join(lines) + "\n"
+
+
+def _read(path, keep):
+    """What ``read_segments`` gives (shows, segments and labels), or its error message."""
+    try:
+        result = read_segments(path, types=keep)
+    except InputError as error:
+        return str(error)
+    return {show: segments(result[show]) for show in result}
+
+
+@pytest.mark.parametrize("reading", ["both"], indirect=False)
+@given(text=_rttm_text(), keep=st.sampled_from([None, {"SPEAKER"}]))
+def test_line_by_line_reads_as_pandas_does(tmp_path_factory, text, keep):
+    # the two ways of reading a file, one against the other on the same random text
+    path = write(tmp_path_factory.mktemp("rttm"), "random.rttm", text)
+    small = _read(path, keep)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rttm_reader, "SMALL", 0)
+        large = _read(path, keep)
+    assert small == large

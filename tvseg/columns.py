@@ -28,7 +28,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from tvseg.errors import InputError
@@ -36,6 +35,7 @@ from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION, is_annotation, is_timeline
 
 if TYPE_CHECKING:
+    import pandas as pd
     from pyannote.core import Annotation, Timeline
 
 __all__ = [
@@ -682,7 +682,7 @@ def merge_regions(start: ArrayLike, end: ArrayLike) -> tuple[NDArray[np.float64]
     return start[first], reach[last]
 
 
-class UnitColumns(Columns[pd.DataFrame]):
+class UnitColumns(Columns["pd.DataFrame"]):
     """Transcript units (breath groups, caption cues) of many shows: a mapping of show id to
     ``pandas.DataFrame``.
 
@@ -777,6 +777,8 @@ class UnitColumns(Columns[pd.DataFrame]):
         data: dict[str, NDArray[Any]] = {"start": self.start[a:b].copy(), "end": self.end[a:b].copy()}
         for name in self.layout[k]:
             data[name] = getattr(self, name)[a:b].copy()
+        import pandas as pd
+
         return pd.DataFrame(data)
 
 
@@ -784,6 +786,8 @@ def unit_arrays(units: Mapping[str, Any], shows: Sequence[str]) -> tuple[NDArray
     """``(show index, start, end)`` of the units of ``shows`` (float seconds, in each show's row order),
     from :class:`UnitColumns` or any mapping of show id to a ``start, end`` table."""
     if not isinstance(units, Columns):
+        import pandas as pd
+
         frames = {show: units[show] for show in shows if units.get(show) is not None}
         for show, table in frames.items():
             if not isinstance(table, pd.DataFrame) or not {"start", "end"} <= set(table.columns):

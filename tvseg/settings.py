@@ -51,7 +51,7 @@ class Settings:
         None: a title is correct on a normalised exact match; a number: on title-word F1 >= it.
     title_stemming : bool
         Title ROUGE-L with the Porter stemmer, as rouge-score's ``use_stemmer=True`` and chunkseg
-        (needs nltk, which is not a dependency of tvseg).
+        (nltk's stems, without nltk: :mod:`tvseg.retrieval.porter`).
     uem : bool
         Whether a UEM cropped the shows (and its edges are the shows' edges).
     units : str
@@ -83,7 +83,7 @@ class Settings:
     tolerance: float = _key(10.0, "tol", "boundary tolerance (s)")
     long_threshold: float = _key(30.0, "long", "short/long split (s)")
     title_f1_threshold: float | None = _key(None, "title", "title match rule")
-    title_stemming: bool = _key(False, "stem", "Porter stemming in title ROUGE-L (needs nltk)")
+    title_stemming: bool = _key(False, "stem", "Porter stemming in title ROUGE-L")
     uem: bool = _key(False, "uem", "UEM applied")
     units: str = _key("none", "units", "unit source")
     frame: float | None = _key(None, "frame", "frame length (s)")

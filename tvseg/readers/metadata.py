@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import datetime
 import re
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from tvseg.arguments import check_path
 from tvseg.errors import InputError
 from tvseg.readers.tables import METADATA_COLUMNS, read_table, table_kind
 from tvseg.readers.time_origin import parse_origin
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["read_metadata", "metadata_origins"]
 
@@ -57,6 +59,8 @@ def read_metadata(path, *, encoding: str | None = None) -> pd.DataFrame:
             line=1,
             value=",".join(table.names),
         )
+    import pandas as pd
+
     frame = pd.DataFrame(
         {name: (table.frame[name].str.strip() if name in table.names else "") for name in METADATA_COLUMNS}
     )

@@ -8,7 +8,8 @@ The files of a folder are read at once: joined into one text, their lines and fi
 (:class:`~tvseg.readers.scan.Scan`) and parsed by pandas' C parser. A line is checked there when it is
 regular (a known type, TBEG and TDUR plain decimals, or ``<NA>`` where the format allows it); any other
 line is checked by :func:`_line`, which names the first error of the first file that holds one. The
-end of a segment is TBEG + TDUR summed exactly as the decimals written.
+end of a segment is TBEG + TDUR summed exactly as the decimals written. Up to :data:`SMALL` lines are
+all checked by :func:`_line`, without pandas, whose import takes longer than reading them.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import csv
 import re
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.progress import iterate
@@ -27,6 +28,9 @@ from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.scan import Scan, byte_reader, categories, plain_decimals
 from tvseg.readers.source import lines_of, read_text
 from tvseg.readers.validation import MAX_SECONDS, parse_time, too_large
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["SPAN_TYPES", "POINT_TYPES", "INFO_TYPES", "ALL_TYPES", "read_rttm", "check_types", "split_fields"]
 
@@ -51,6 +55,8 @@ _CLASSES = {
     **dict.fromkeys(INFO_TYPES, _INFO),
 }
 _SUSPECT, _NONE, _KEPT = -1, 0, 1  # lines: checked by _line, no segment, a segment to keep
+SMALL = 1000
+"""Files of at most this many lines in all are read line by line (:func:`_line`), without pandas."""
 
 
 def split_fields(line: str) -> list[str]:
@@ -184,10 +190,10 @@ def read_rttm(
         g = int(parsed[i] if i >= 0 else lines[wrong[0]])
         f = int(np.searchsorted(file_start[1:], g, side="right"))
         number = g - int(file_start[f]) + 1
+        if f not in checked:
+            checked[f] = texts[f].split("\n")
         try:
-            span = _line(
-                checked.setdefault(f, texts[f].split("\n"))[number - 1], path=files[f], number=number, keep=keep
-            )
+            span = _line(checked[f][number - 1], path=files[f], number=number, keep=keep)
         except InputError as error:
             failed, failed_at = (files[f], error), f
             break
@@ -218,6 +224,9 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     n = len(parsed)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), None, np.zeros(0)
+    if n <= SMALL:
+        names = (_distinct(scan, parsed, 1), _distinct(scan, parsed, 7))
+        return np.full(n, _SUSPECT), np.full(n, np.nan), np.full(n, np.nan), names, np.full(n, np.nan)
     onset, duration = scan.field(parsed, 3), scan.field(parsed, 4)
     starts, ends = np.concatenate((onset[0], duration[0])), np.concatenate((onset[1], duration[1]))
     plain, decimals = plain_decimals(scan, starts, ends, decimals=True)
@@ -226,6 +235,8 @@ def _regular(scan: Scan, parsed: np.ndarray, keep: frozenset[str]):
     as_float = bool((plain | na).all())
     width = int(scan.count[parsed].max()) + 1
     stop = int(scan.line_end[parsed[-1]]) + 1
+
+    import pandas as pd
 
     def read(columns):
         return pd.read_csv(
@@ -288,7 +299,7 @@ def _rows(files, file_of, line, names, valid, *, kept, start, end, conf) -> Rows
         return Rows([], [], [], start=[], end=[], line=[], label=np.zeros(0, dtype=object))
     (names, show), (labels, label_codes) = names
     kept = kept & valid
-    pair, pairs = pd.factorize(file_of[valid] * len(names) + show[valid])  # in order of appearance
+    pair, pairs = _factorize(file_of[valid] * len(names) + show[valid])  # in order of appearance
     labels = np.asarray(labels + [None], dtype=object)[:-1]
     kept_valid = kept[valid]
     scores = conf[kept]
@@ -303,6 +314,30 @@ def _rows(files, file_of, line, names, valid, *, kept, start, end, conf) -> Rows
         label=labels[label_codes[kept]],
         **extra,
     )
+
+
+def _distinct(scan: Scan, lines: np.ndarray, k: int) -> tuple[list[str], np.ndarray]:
+    """The distinct texts of field ``k`` of the ``lines``, in order of appearance, and each line's index
+    among them (as :func:`~tvseg.readers.scan.categories` of the fields read by pandas)."""
+    start, end = scan.field(lines, k)
+    index: dict[str, int] = {}
+    data = scan.data
+    codes = [
+        index.setdefault(bytes(data[a:b]).decode("utf-8"), len(index)) for a, b in zip(start.tolist(), end.tolist())
+    ]
+    return list(index), np.array(codes, dtype=np.int64)
+
+
+def _factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pandas.factorize(keys)``: each key's index among the distinct keys, these in order of appearance
+    (by a dict up to :data:`SMALL` keys, not to import pandas)."""
+    if len(keys) > SMALL:
+        import pandas as pd
+
+        return pd.factorize(keys)
+    index: dict[int, int] = {}
+    codes = [index.setdefault(key, len(index)) for key in keys.tolist()]
+    return np.array(codes, dtype=np.intp), np.array(list(index), dtype=keys.dtype)
 
 
 def _floats(column: pd.Series, plain: np.ndarray) -> np.ndarray:

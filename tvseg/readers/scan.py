@@ -8,8 +8,12 @@ readers check the other fields one by one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "Scan",
@@ -237,6 +241,8 @@ def categories(frame: pd.DataFrame, column, reread) -> tuple[list[str], np.ndarr
     pandas makes the categories numbers when they all look like numbers (``001`` and ``1`` then
     become one category): the column is then read again as text (``reread(column)``) and factorised.
     """
+    import pandas as pd
+
     series = frame[column]
     names = series.cat.categories
     codes = series.cat.codes.to_numpy().astype(np.int64)

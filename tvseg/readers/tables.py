@@ -6,7 +6,8 @@ The separator, the times and the lines errors name: ``formats/segments-csv.md``,
 records are its lines, found with numpy (:class:`~tvseg.readers.scan.Scan`), and time columns whose cells
 are all plain decimals are parsed as numbers at once. With quotes, Python's ``csv`` module splits the
 records too, to know the line each starts on, and a record the two parsers read differently (a stray
-quote, say) is refused at its line rather than guessed.
+quote, say) is refused at its line rather than guessed. A small table without quotes, whose times are
+plain decimals, is read without pandas (:data:`SMALL`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import io
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import SCORE, Rows, check_spans
@@ -27,6 +27,9 @@ from tvseg.readers.scan import Scan, byte_reader, categories, needs_strip, plain
 from tvseg.readers.source import PADDING, lines_of, read_plain_ascii, read_text, split_lines
 from tvseg.readers.validation import DECIMAL as _DECIMAL
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, clock_seconds, parse_time
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Table", "read_table", "table_kind", "table_rows", "SEGMENT_COLUMNS", "UNIT_COLUMNS", "METADATA_COLUMNS"]
 
@@ -43,6 +46,9 @@ _FIRST_LINE = re.compile(r"\s*([^\r\n]*)")
 _FIRST_ASCII_LINE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*([^\r\n]*)")  # \s of str, in ASCII
 _TIMES = ("start", "end")
 _TEXTS = ("text", "speaker", "topic")
+SMALL = 5000
+"""A table of at most this many records, each on its line, whose time columns hold only plain decimals,
+is read without pandas (:meth:`Table.columns_of`), whose import takes longer than reading it."""
 
 
 class Table:
@@ -92,6 +98,8 @@ class Table:
         wanted = {column[name]: dtype for name, dtype in dtypes.items()}
         for name in times:
             wanted[column[name]] = np.float64 if self._plain(name) else str
+        import pandas as pd
+
         frame = pd.read_csv(
             cast(Any, byte_reader(self._data)),  # a binary file to pandas
             sep=self.separator,
@@ -107,6 +115,23 @@ class Table:
         )
         assert len(frame) == len(self.lines)  # whitespace-only lines, which pandas skips, are refused
         return frame.rename(columns={k: name for name, k in column.items()})
+
+    def columns_of(self, dtypes: dict, *, times: tuple[str, ...]) -> Any:
+        """The columns of :meth:`read`; for a small table (:data:`SMALL`), read without pandas, each as
+        a numpy array: a time column's cells as floats (plain decimals, which pandas reads as ``float``
+        does), the others' as text."""
+        if self._regular is None or len(self.lines) > SMALL or not all(self._plain(name) for name in times):
+            return self.read(dtypes, times=times)
+        lines = bytes(self._data).decode("utf-8").split("\n")[1 : len(self.lines) + 1]
+        rows = [line.split(self.separator) for line in lines]
+        column = {name: k for k, name in enumerate(self.names)}
+        cells: dict[str, np.ndarray] = {}
+        for name in dtypes:
+            cells[name] = np.empty(len(rows), dtype=object)
+            cells[name][:] = [row[column[name]] for row in rows]
+        for name in times:
+            cells[name] = np.array([float(row[column[name]]) for row in rows], dtype=np.float64)
+        return cells
 
     def _plain(self, name: str) -> bool:
         k = self.names.index(name)
@@ -129,7 +154,7 @@ class Table:
         """The cells of a text column, stripped (only those that may change, when read by pandas alone)."""
         if self._data is None:
             return frame[name].str.strip().to_numpy(dtype=object)
-        values = frame[name].to_numpy(dtype=object, copy=True)
+        values = np.array(frame[name], dtype=object)
         k = self.names.index(name)
         if self._regular is not None and k in self._regular.strip:
             rows = self._regular.strip[k]
@@ -235,6 +260,8 @@ def _quoted_table(path, text: str, separator: str) -> Table:
         raise InputError("no CSV header", path=path, line=1)
     names = _header(rows[0], path, starts[0], _line(text, starts[0]))
     _check_fields(path, names, np.array([len(row) for row in rows[1:]], dtype=np.int64), starts, partial(_line, text))
+    import pandas as pd
+
     try:
         frame = pd.read_csv(
             io.StringIO(text),
@@ -347,7 +374,9 @@ def table_rows(table: Table, kind: str, *, units: bool) -> Rows:
     """
     texts = [name for name in ("label", "text", "speaker", "topic") if name in table.names]
     categorical = {"show", "label"} | (set() if units else {"topic"})
-    frame = table.read({name: "category" if name in categorical else str for name in ("show", *texts)}, times=_TIMES)
+    frame = table.columns_of(
+        {name: "category" if name in categorical else str for name in ("show", *texts)}, times=_TIMES
+    )
     start, end = (_times(table, frame, name) for name in _TIMES)
     names, show = _codes(table, frame, "show")
     if "" in names:
@@ -406,6 +435,8 @@ def scores(table: Table, cells: pd.Series, name: str) -> np.ndarray:
     InputError
         A cell that is neither empty nor a finite number, naming its line.
     """
+    import pandas as pd
+
     text = cells.fillna("").astype(str).str.strip()
     if table.separator == ";":
         text = text.str.replace(",", ".", regex=False)
@@ -429,9 +460,11 @@ def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:
     Seconds are read in one pass; only cells that are not decimal numbers are tried as clock times.
     """
     if frame[name].dtype == np.float64:  # plain decimals
-        numbers = frame[name].to_numpy(dtype=np.float64)
+        numbers = np.asarray(frame[name], dtype=np.float64)
         good = numbers <= MAX_SECONDS
     else:
+        import pandas as pd
+
         cells = frame[name].str.strip()
         if table.separator == ";":
             cells = cells.str.replace(",", ".", regex=False)
@@ -452,9 +485,14 @@ def _times(table: Table, frame: pd.DataFrame, name: str) -> np.ndarray:
 
 def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> tuple[list[str], np.ndarray]:
     """The distinct stripped values of a column (``empty`` for an empty one), and each row's index among them."""
-    if isinstance(frame[name].dtype, pd.CategoricalDtype):
+    column = frame[name]
+    if isinstance(column, np.ndarray):  # read without pandas (Table.columns_of)
+        codes, values = _first_seen(column)
+    elif frame[name].dtype.name == "category":
         values, codes = categories(frame, name, lambda k: table.read({k: str})[k])
     else:
+        import pandas as pd
+
         codes, found = pd.factorize(frame[name].to_numpy(dtype=object))
         values = list(found)
     stripped = np.asarray([value.strip() or empty for value in values], dtype=object)
@@ -467,9 +505,22 @@ def _codes(table: Table, frame: pd.DataFrame, name: str, *, empty: str = "") -> 
 def _in_order_of_appearance(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The names that ``codes`` use, in the order they first appear, and the codes renumbered so."""
     runs = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))  # a table is mostly sorted by show
-    order = pd.unique(codes[runs])
+    order = np.asarray(_first_seen(codes[runs])[1], dtype=np.int64)
     if np.array_equal(order, np.arange(len(names))):
         return names, codes
     renumber = np.empty(len(names), dtype=np.int64)
     renumber[order] = np.arange(len(order))
     return [names[k] for k in order.tolist()], renumber[codes]
+
+
+def _first_seen(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """``pandas.factorize(values)``: each value's index among the distinct values, these in order of
+    appearance (by a dict up to :data:`SMALL` values, not to import pandas)."""
+    if len(values) > SMALL:
+        import pandas as pd
+
+        codes, distinct = pd.factorize(values)
+        return codes.astype(np.int64), list(distinct)
+    index: dict[Any, int] = {}
+    found = [index.setdefault(value, len(index)) for value in values.tolist()]
+    return np.array(found, dtype=np.int64), list(index)

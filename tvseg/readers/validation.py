@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from tvseg.errors import InputError
 from tvseg.exact import MAX_SECONDS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "NO_LABEL",
@@ -78,6 +81,8 @@ def parse_time(text: str, *, path, line: int, field: str, clock: bool = False, d
         for name, digits in zip(("hours", "minutes", "seconds"), parts.groups()):
             if digits is not None:
                 _check_digits(digits, path=path, line=line, field=f"{field}'s {name}", value=text)
+        import pandas as pd
+
         value = float(clock_seconds(pd.Series([stripped]))[0])
         if math.isnan(value):
             raise InputError(
@@ -143,6 +148,8 @@ def clock_seconds(cells: pd.Series) -> np.ndarray:
     4530 s). The value is exact as if the seconds had been written as a decimal number: the
     whole seconds are summed as integers, then read with the fraction as one decimal.
     """
+    import pandas as pd
+
     parts = cells.str.extract(f"^{CLOCK}$")
     long = np.zeros(len(parts), dtype=bool)
     for k in (0, 1):  # more digits than Python converts: no time here (parse_time names the field)

@@ -423,7 +423,7 @@ def score_shows(
     titles : bool, optional
         Score titles; default: when some reference and some hypothesis segment carry a title.
     title_stemmer : bool
-        Title ROUGE-L with Porter stemming (needs nltk; :mod:`tvseg.retrieval.rouge`).
+        Title ROUGE-L with Porter stemming (:mod:`tvseg.retrieval.rouge`).
     title_match_tolerance : float
         Seconds within which the starts and the ends of temporally matched chapters must both lie
         (chunkseg's ``tolerance``, 5 s by default).

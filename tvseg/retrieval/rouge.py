@@ -27,10 +27,9 @@ computed in that order, in floating point, as rouge-score does (so the values ar
 when :math:`\ell = 0`. The LCS length is computed bit-parallel (Allison & Dix 1986; Crochemore et
 al. 2001) on Python integers: one word-wide operation per hypothesis token.
 
-**Stemming** (``use_stemmer=True``) uses nltk's ``PorterStemmer()`` (its default ``NLTK_EXTENSIONS``
-mode), as rouge-score does. nltk is not a dependency of tvseg: stemming is offered only when nltk is
-importable, and asking for it without nltk raises :class:`tvseg.errors.UsageError`. The Porter
-stemmer is for English; on French titles it strips English suffixes (``"nations"`` → ``"nation"``,
+**Stemming** (``use_stemmer=True``) gives the stems of nltk's ``PorterStemmer()`` (its default
+``NLTK_EXTENSIONS`` mode), as rouge-score does, from :func:`tvseg.retrieval.porter.porter_stem` (nltk is
+not a dependency of tvseg, and importing its stemmer takes seconds). The Porter stemmer is for English; on French titles it strips English suffixes (``"nations"`` → ``"nation"``,
 but also ``"reformes"`` → ``"reform"``) and is best left off, which is the default.
 
 Hand-computed example: reference ``"Le tour de France 2015"`` gives ``le tour de france 2015`` (5
@@ -50,7 +49,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from tvseg.errors import UsageError
+from tvseg.retrieval.porter import porter_stem
 
 __all__ = ["RougeScore", "rouge_tokens", "lcs_length", "rouge_l", "rouge_l_list"]
 
@@ -66,21 +65,9 @@ class RougeScore(NamedTuple):
     fmeasure: float
 
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    try:
-        from nltk.stem.porter import PorterStemmer
-    except ImportError:  # pragma: no cover - nltk is present in the test environment
-        raise UsageError(
-            "ROUGE-L with stemming needs nltk (pip install nltk); it is not a dependency "
-            "of tvseg: use ROUGE-L without stemming, or install nltk"
-        ) from None
-    return PorterStemmer()
-
-
 @lru_cache(maxsize=65536)
 def _stem(token: str) -> str:
-    return _stemmer().stem(token)
+    return porter_stem(token)
 
 
 @lru_cache(maxsize=65536)
@@ -92,7 +79,6 @@ def rouge_tokens(text: str, use_stemmer: bool = False) -> tuple[str, ...]:
     """
     tokens = _SEPARATORS.sub(" ", text.lower()).split()
     if use_stemmer:
-        _stemmer()  # the UsageError without nltk, even for a title without a long token
         tokens = [_stem(t) if len(t) > 3 else t for t in tokens]
         tokens = [t for t in tokens if _TOKEN.fullmatch(t)]
     return tuple(tokens)
