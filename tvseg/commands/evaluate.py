@@ -183,7 +183,7 @@ def add_input_arguments(p) -> None:
         "--title-stemming",
         action=argparse.BooleanOptionalAction,
         help="title ROUGE-L with the Porter stemmer, as "
-        "rouge-score's use_stemmer=True and chunkseg (needs nltk installed; default: no stemming)",
+        "rouge-score's use_stemmer=True and chunkseg (default: no stemming)",
     )
     p.add_argument(
         "--k",
