@@ -35,10 +35,15 @@ from pathlib import Path
 import numpy as np
 
 UNTITLED = False  # --untitled: every label <NA>, no title metric
+DISTINCT = False  # --titles distinct: segment i titled S(i + 0..2), a title used at most 3 times a side
 
 
 def write_segments(path: Path, start: np.ndarray, end: np.ndarray, rng) -> None:
-    labels = ["<NA>" if UNTITLED else f"T{k}" for k in rng.integers(0, 50, start.size).tolist()]
+    if DISTINCT:
+        codes = (np.arange(start.size) + rng.integers(0, 3, start.size)).tolist()
+        labels = [f"S{k}" for k in codes]
+    else:
+        labels = ["<NA>" if UNTITLED else f"T{k}" for k in rng.integers(0, 50, start.size).tolist()]
     lines = [f"SPEAKER show 1 {a:.3f} {b - a:.3f} <NA> <NA> {k} <NA> <NA>\n" for a, b, k in zip(start, end, labels)]
     path.write_text("".join(lines))
 
@@ -74,8 +79,9 @@ def uem_inputs(folder: Path, n: int, seed: int) -> list[str]:
     return ["--reference", paths[0], "--hypothesis", f"a={paths[1]}", "--uem", str(uem)]
 
 
-def run(arguments: list[str], folder: Path) -> tuple[float, float]:
-    """Wall time (s) and peak memory (MB) of one ``python -m tvseg evaluate`` process."""
+def run(arguments: list[str], folder: Path) -> tuple[float, float, float]:
+    """Wall time (s), peak memory (MB) and CPU time (s, user + system) of one ``python -m tvseg evaluate``
+    process."""
     command = [sys.executable, "-m", "tvseg", "evaluate", *arguments, "--no-html", "--json", str(folder / "out.json")]
     with open(folder / "stderr.txt", "w+b") as stderr:
         begin = time.perf_counter()
@@ -85,22 +91,29 @@ def run(arguments: list[str], folder: Path) -> tuple[float, float]:
         if status != 0:
             stderr.seek(0)
             raise SystemExit(f"tvseg evaluate failed ({status}):\n{stderr.read().decode()[-2000:]}")
-    return elapsed, usage.ru_maxrss / 1024
+    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def series(name: str, sizes: list[int], make, folder: Path, repeat: int) -> None:
     print(f"\n{name}")
-    print(f"{'size':>10}  {'time (s)':>9}  {'ratio':>6}  {'peak (MB)':>9}  {'ratio':>6}", flush=True)
+    header = (
+        f"{'size':>10}  {'time (s)':>9}  {'ratio':>6}  {'CPU (s)':>8}  {'ratio':>6}  {'peak (MB)':>9}  {'ratio':>6}"
+    )
+    print(header, flush=True)
     before = None
     for n in sizes:
         arguments = make(folder, n, seed=n)
         runs = [run(arguments, folder) for _ in range(repeat)]
-        best = min(runs)
+        best = min(r[0] for r in runs)
+        cpu = min(r[2] for r in runs)
         peak = max(r[1] for r in runs)
-        ratio_t = f"{best[0] / before[0]:.2f}x" if before else "-"
-        ratio_m = f"{peak / before[1]:.2f}x" if before else "-"
-        print(f"{n:>10,}  {best[0]:>9.2f}  {ratio_t:>6}  {peak:>9.0f}  {ratio_m:>6}", flush=True)
-        before = (best[0], peak)
+        ratio_t = f"{best / before[0]:.2f}x" if before else "-"
+        ratio_c = f"{cpu / before[1]:.2f}x" if before else "-"
+        ratio_m = f"{peak / before[2]:.2f}x" if before else "-"
+        print(
+            f"{n:>10,}  {best:>9.2f}  {ratio_t:>6}  {cpu:>8.2f}  {ratio_c:>6}  {peak:>9.0f}  {ratio_m:>6}", flush=True
+        )
+        before = (best, cpu, peak)
 
 
 def main() -> None:
@@ -110,9 +123,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--keep", metavar="DIR", help="write the inputs there (default: a temporary folder)")
     parser.add_argument("--untitled", action="store_true", help="segments without titles (no title metric)")
+    parser.add_argument(
+        "--titles",
+        choices=["few", "distinct"],
+        default="few",
+        help="few: 50 titles drawn at random (default); distinct: segment i titled S(i + 0..2)",
+    )
     args = parser.parse_args()
-    global UNTITLED
+    global UNTITLED, DISTINCT
     UNTITLED = args.untitled
+    DISTINCT = args.titles == "distinct"
     sizes = [int(x) for x in args.segments.split(",") if x]
     regions = [int(x) for x in args.regions.split(",") if x]
     with tempfile.TemporaryDirectory() as tmp:
