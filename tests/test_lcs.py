@@ -1,6 +1,7 @@
 """The LCS length of title ROUGE-L (issue 41): each route (bit-parallel, Hunt-Szymanski, the trimming
 and filtering of long sequences) equals a plain O(nm) dynamic programme written here, on random
-sequences over small alphabets (many repeats, many matching pairs) and mostly distinct tokens (few)."""
+sequences over small alphabets (many repeats, many matching pairs) and mostly distinct tokens (few);
+the bit-parallel table in blocks (many distinct tokens and many pairs) equal to it too."""
 
 import random
 from unittest import mock
@@ -43,6 +44,15 @@ def test_every_route_equals_the_table(a, b):
     for pair_cost in (0, 10**9):  # 0: Hunt-Szymanski always; 10**9: bit-parallel always
         with mock.patch.object(rouge, "_LONG", 0), mock.patch.object(rouge, "_PAIR_COST", pair_cost):
             assert lcs_length(a, b) == expected
+    # the bit-parallel table in blocks of 1, 3 and 7 positions of a (carries from block to block); in
+    # one block as long as a when the rows fit (the default)
+    for block in (1, 3, 7):
+        with mock.patch.object(rouge, "_ROW_BITS", 0), mock.patch.object(rouge, "_BLOCK", block):
+            if a and b:
+                assert rouge._lcs_blocks(a, b) == expected
+                assert rouge._lcs_blocks(b, a) == expected
+    if a and b:
+        assert rouge._lcs_blocks(a, b) == expected
 
 
 @settings(max_examples=200, deadline=None)

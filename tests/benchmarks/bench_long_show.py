@@ -116,6 +116,31 @@ def series(name: str, sizes: list[int], make, folder: Path, repeat: int) -> None
         before = (best, cpu, peak)
 
 
+def title_list_rouge(sizes: list[int], folder: Path, repeat: int) -> None:
+    """CPU time of the whole-list title ROUGE-L alone (``rouge_l_list``), in this process, on the titles
+    of series 1's inputs."""
+    from tvseg.retrieval.rouge import rouge_l_list
+
+    print("\none show: the whole-list title ROUGE-L alone")
+    print(f"{'size':>10}  {'CPU (s)':>8}  {'ratio':>6}  {'F':>8}", flush=True)
+    before = None
+    for n in sizes:
+        arguments = frame_inputs(folder, n, seed=n)
+        reference, hypothesis = (
+            [line.split()[7] for line in Path(path.removeprefix("a=")).read_text().splitlines()]
+            for path in (arguments[1], arguments[3])
+        )
+        times = []
+        for _ in range(repeat):
+            begin = time.process_time()
+            score = rouge_l_list(reference, hypothesis)
+            times.append(time.process_time() - begin)
+        cpu = min(times)
+        ratio = f"{cpu / before:.2f}x" if before else "-"
+        print(f"{n:>10,}  {cpu:>8.2f}  {ratio:>6}  {score.fmeasure:>8.5f}", flush=True)
+        before = cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--segments", default="100000,200000,400000,800000")
@@ -123,6 +148,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--keep", metavar="DIR", help="write the inputs there (default: a temporary folder)")
     parser.add_argument("--untitled", action="store_true", help="segments without titles (no title metric)")
+    parser.add_argument(
+        "--rouge-only", action="store_true", help="time only the whole-list title ROUGE-L of series 1's titles"
+    )
     parser.add_argument(
         "--titles",
         choices=["few", "distinct"],
@@ -138,6 +166,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        if args.rouge_only:
+            title_list_rouge(sizes, folder, args.repeat)
+            return
         if sizes:
             series("one show, --frame 1: reference segments", sizes, frame_inputs, folder, args.repeat)
         if regions:

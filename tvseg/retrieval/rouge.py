@@ -30,7 +30,9 @@ al. 2001) on Python integers: a few operations on a :math:`|ref|`-bit integer pe
 one side absent from the other are dropped first, and when the matching pairs (positions :math:`i, j`
 with :math:`ref_i = hyp_j`) are few, as when most titles are distinct, the LCS is the longest strictly
 increasing subsequence of their reference positions (Hunt & Szymanski 1977): :math:`O(r \log \ell)`
-for :math:`r` pairs. Both give the exact length; the second is chosen only where it costs less.
+for :math:`r` pairs. Both give the exact length; the second is chosen only where it costs less. The
+bit-parallel table goes in blocks of 65,536 reference positions when the match rows of many distinct
+tokens would take more than 256 MB.
 
 **Stemming** (``use_stemmer=True``) uses nltk's ``PorterStemmer()`` (its default ``NLTK_EXTENSIONS``
 mode), as rouge-score does. nltk is not a dependency of tvseg: stemming is offered only when nltk is
@@ -66,6 +68,8 @@ _SEPARATORS = re.compile(r"[^a-z0-9]+")  # after str.lower(): everything else se
 _TOKEN = re.compile(r"[a-z0-9]+")
 _LONG = 1 << 20  # |a| * |b| from which the matching pairs are counted (a show's titles, not one title)
 _PAIR_COST = 2500  # a matching pair in Hunt-Szymanski costs about as much as 1,300-3,700 bit-parallel cells
+_ROW_BITS = 1 << 31  # the tokens' match rows above this many bits in all (256 MB): the table goes by blocks
+_BLOCK = 1 << 16  # positions of the long side a block covers then
 
 
 class RougeScore(NamedTuple):
@@ -111,7 +115,8 @@ def rouge_tokens(text: str, use_stemmer: bool = False) -> tuple[str, ...]:
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     r"""Length of a longest common subsequence of two token sequences.
 
-    Short sequences, and long ones with many matching pairs, go bit-parallel (:func:`_lcs_bits`); long
+    Short sequences go bit-parallel (:func:`_lcs_bits`), and so do long ones with many matching pairs
+    (:func:`_lcs_blocks`, in blocks of rows when one integer a token would take too much memory); long
     ones with few matching pairs (:math:`2500 r < |a| \cdot |b|`, most tokens distinct) through
     the increasing subsequence of the matches (:func:`_lcs_sparse`). A common first or last token is in
     some longest common subsequence, and a token absent from the other side in none: both are taken out
@@ -138,7 +143,7 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     pairs = sum(n * count_b[t] for t, n in count_a.items())
     if pairs * _PAIR_COST < len(a) * len(b):
         return head + tail + _lcs_sparse(a, b)
-    return head + tail + _lcs_bits(a, b)
+    return head + tail + _lcs_blocks(a, b)
 
 
 def _lcs_bits(a: Sequence[str], b: Sequence[str]) -> int:
@@ -154,6 +159,44 @@ def _lcs_bits(a: Sequence[str], b: Sequence[str]) -> int:
         u = v & positions.get(token, 0)
         v = ((v + u) | (v ^ u)) & full
     return len(a) - v.bit_count()
+
+
+def _lcs_blocks(a: Sequence[str], b: Sequence[str]) -> int:
+    """:func:`_lcs_bits` on long sequences. A token's match row is as wide as its last position in ``a``,
+    so with many distinct tokens the rows would take :math:`O(|a|^2)` bits: above ``_ROW_BITS`` the
+    positions of ``a`` go in blocks of ``_BLOCK``, each block through all of ``b``, the carry out of a
+    block's addition at each token of ``b`` added into the next block's at that token."""
+    last = {token: i for i, token in enumerate(a)}
+    height = len(a) if sum(last.values()) + len(last) <= _ROW_BITS else _BLOCK
+    carries = bytearray(len(b))
+    common = 0
+    for low in range(0, len(a), height):
+        block = a[low : low + height]
+        positions = _match_rows(block)
+        full = (1 << len(block)) - 1
+        v = full
+        for j, token in enumerate(b):
+            u = v & positions.get(token, 0)
+            total = v + u + 1 if carries[j] else v + u
+            carries[j] = total >> len(block)
+            v = (total | (v ^ u)) & full
+        common += len(block) - v.bit_count()
+    return common
+
+
+def _match_rows(a: Sequence[str]) -> dict[str, int]:
+    """Each token's positions in ``a`` as the bits of an integer, written as bytes (OR-ing ``1 << i``
+    token by token would copy a growing integer at each occurrence)."""
+    where: dict[str, list[int]] = {}
+    for i, token in enumerate(a):
+        where.setdefault(token, []).append(i)
+    rows = {}
+    for token, positions in where.items():
+        row = bytearray(positions[-1] // 8 + 1)
+        for i in positions:
+            row[i >> 3] |= 1 << (i & 7)
+        rows[token] = int.from_bytes(row, "little")
+    return rows
 
 
 def _lcs_sparse(a: Sequence[str], b: Sequence[str]) -> int:
