@@ -33,7 +33,8 @@ the same number.
 
 Two boundaries more than :math:`T` apart are never matched, so where consecutive boundaries (both
 sides merged) are more than :math:`T` apart the alignment falls into independent pieces: each piece
-is a pair of its own, and all the pieces of all the pairs run together, one row at a time.
+is a pair of its own, and all the pieces of all the pairs run together, one row at a time (a piece of
+many rows alone, in Python floats: numpy's call overhead would dominate its narrow rows).
 
 The values are sums of the costs; the caller uses this kernel only when every such sum is exact in
 float64 (:func:`tvseg.unit.ghd._exact`), so that the order of the additions, and the band, change no
@@ -55,6 +56,7 @@ Ints: TypeAlias = NDArray[np.int64]
 __all__ = ["Costs", "alignment_costs", "blocks", "runs"]
 
 _CELLS = 1 << 20  # most values of one row of a block of pieces
+_LONG = 256  # a piece of this many rows or more runs alone
 
 
 class Costs(NamedTuple):
@@ -150,8 +152,17 @@ def _pieces(h_pos: Ints, h_count: Ints, r_pos: Ints, r_count: Ints, band: int, c
     width = hi - lo + 1
     widest = np.maximum.reduceat(width, row_first)
     out = np.empty(n)
-    # blocks of pieces of similar width, most rows first within a block
-    by_width = np.argsort(widest, kind="stable")
+    # a long piece row by row in Python (numpy's call overhead would dominate its narrow rows), the
+    # others in blocks of pieces of similar width, most rows first within a block
+    long = np.flatnonzero(h_count >= _LONG)
+    for k in long.tolist():
+        rows_k = slice(row_first[k], row_first[k] + h_count[k] + 1)
+        h = h_pos[h_first[k] : h_first[k] + h_count[k]].tolist()
+        r = r_pos[r_first[k] : r_first[k] + r_count[k]].tolist()
+        out[k] = _one(h, r, lo[rows_k].tolist(), width[rows_k].tolist(), costs)
+    short = np.ones(n, dtype=bool)
+    short[long] = False
+    by_width = np.flatnonzero(short)[np.argsort(widest[short], kind="stable")]
     for lo_block, hi_block in blocks(widest[by_width]):
         members = by_width[lo_block:hi_block]
         members = members[np.argsort(-h_count[members], kind="stable")]
@@ -159,6 +170,32 @@ def _pieces(h_pos: Ints, h_count: Ints, r_pos: Ints, r_count: Ints, band: int, c
             members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, costs
         )
     return out
+
+
+def _one(h: list, r: list, lo: list, width: list, costs: Costs) -> float:
+    """The programme on the band for one piece, in Python floats (the same exact sums)."""
+    ins, dele, shift = costs
+    inf = float("inf")
+    prev = [ins * j for j in range(width[0])]  # row 0 starts at column 0
+    prev_lo = 0
+    for i in range(1, len(h) + 1):
+        first, hv = lo[i], h[i - 1]
+        current = [inf] * width[i]
+        left = inf
+        size = len(prev)
+        for c in range(width[i]):
+            j = first + c
+            k = j - prev_lo  # column j in the previous row
+            best = prev[k] + dele if k < size else inf
+            if j >= 1 and 0 < k <= size:
+                diagonal = prev[k - 1] + shift * abs(hv - r[j - 1])
+                if diagonal < best:
+                    best = diagonal
+            if left + ins < best:
+                best = left + ins
+            current[c] = left = best
+        prev, prev_lo = current, first
+    return float(prev[len(r) - prev_lo])
 
 
 def _block(members, widest, h_pos, h_first, h_count, r_pos, r_first, r_count, row_first, lo, width, costs):

@@ -21,19 +21,26 @@ over the reference boundaries :math:`r_1 < \dots < r_R`, :math:`M_{0,j} = c_{ins
 and GHD is :math:`M_{H,R}`.
 
 :func:`ghd_counts` is the one kernel: it runs the programme for many pairs at once
-(:class:`~tvseg.unit.masses.BoundaryPairs`: a corpus of shows, or the one pair of :func:`ghd`). When every
-sum of the programme is exact in float64 (each cost is a binary fraction :math:`p / 2^s`, as every float
-is, and every value, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` plus :math:`c_{ins} R`,
-stays below :math:`2^{52 - s}`: true of the defaults 2, 2, 1, whose GHDs are integers), the order of the
-additions changes no bit, and the cheapest alignment on a band gives the same number in linear time
-(:mod:`tvseg.unit.alignment`, where :meth:`~tvseg.unit.alignment.Costs.aligns`). Otherwise it runs
-nltk's order exactly, one anti-diagonal :math:`i + j = d` at a time for all pairs (each cell needs the
-cells above, left and above-left, so the cells of one anti-diagonal depend only on the two before it;
-each cell's operations are nltk's, so the floats are the same), on arrays padded to the largest
-boundary count (a pair with far more boundaries than the others gets a block of its own,
-:func:`tvseg.unit.alignment.blocks`, so that no array holds more than about a million values):
-:math:`O(H + R)` memory per pair and :math:`O(HR)` arithmetic (nltk stores the whole matrix and
-refuses strings longer than 10,000 characters; tvseg has no such limit).
+(:class:`~tvseg.unit.masses.BoundaryPairs`: a corpus of shows, or the one pair of :func:`ghd`), one
+row ``i`` for all pairs at a time, on arrays padded to the largest boundary count (pairs sorted by
+``H``, so row ``i`` only touches the pairs with :math:`H \ge i`; a pair with far more boundaries than
+the others gets a block of its own, :func:`tvseg.unit.alignment.blocks`, so that no array holds more
+than about a million values). Within a
+row, the columns with :math:`r_j \le h_i` read the row above only; those with :math:`r_j > h_i` form a
+suffix :math:`j \ge j_0` where :math:`M_{i,j} = \min(a_j, c_{ins} + M_{i,j-1})`,
+:math:`a_j = c_{shift}|h_i - r_j| + M_{i-1,j-1}`, whose solution is a running minimum:
+
+.. math:: M_{i,j} = c_{ins}\,j + \min_{j_0 - 1 \le l \le j} (a_l - c_{ins}\,l), \qquad a_{j_0 - 1} = M_{i,j_0-1}.
+
+That rewriting adds the same numbers in another order, so it is used only when every sum is exact
+in float64: each cost is a binary fraction :math:`p / 2^s` (every float is) and every value of the
+programme, at most :math:`(H + R + 1) \max(c_{ins}, c_{del}, c_{shift} N)` (plus :math:`c_{ins} R`
+for the running minimum's terms), stays below :math:`2^{52 - s}` (true of the defaults 2, 2, 1,
+whose GHDs are integers). Otherwise it runs nltk's order exactly, one anti-diagonal
+:math:`i + j = d` at a time for all pairs (each cell needs the cells above, left and above-left, so the
+cells of one anti-diagonal depend only on the two before it; each cell's operations are nltk's, so the
+floats are the same). Either way :math:`O(H + R)` memory per pair and :math:`O(HR)` arithmetic (nltk
+stores the whole matrix and refuses strings longer than 10,000 characters; tvseg has no such limit).
 
 Normalised GHD: GHD divided by the number of positions where a boundary may be, the ``N - 1`` gaps
 of a text of ``N`` units (the length of nltk's string), so that texts of different lengths compare:
@@ -130,7 +137,8 @@ def ghd_counts(pairs: BoundaryPairs, ins: float = 2.0, dele: float = 2.0, shift:
         h_sorted, r_sorted = hc[order], rc[order]
         hpad = _padded(hp, hc, h_starts, order, int(h_sorted[0]))
         rpad = _padded(rp, rc, r_starts, order, int(r_sorted.max()))
-        distance[order] = _ghd_diagonals(hpad, rpad, h_sorted, r_sorted, costs)
+        exact = _exact(costs, hpad.shape[1], rpad.shape[1], int(n_units[order].max()))
+        distance[order] = (_ghd_rows if exact else _ghd_diagonals)(hpad, rpad, h_sorted, r_sorted, costs)
     return distance
 
 
@@ -149,6 +157,42 @@ def _exact(costs: Costs, h_max: int, r_max: int, n_max: int) -> bool:
     s = max(int(c.as_integer_ratio()[1]).bit_length() - 1 for c in costs)
     bound = (h_max + r_max + 1) * max(ins, dele, shift * n_max) + r_max * ins
     return bound * 2.0**s < 2.0**52
+
+
+def _ghd_rows(hpad: Ints, rpad: Ints, h: Ints, r: Ints, costs: Costs) -> NDArray[np.float64]:
+    """The programme row by row for all shows (sorted by decreasing ``h``), the suffix of each row
+    as a running minimum; exact only under :func:`_exact`."""
+    ins, dele, shift = costs
+    k_all, r_max = rpad.shape
+    out = np.empty(k_all)
+    cols = np.arange(r_max + 1)
+    ins_cols = ins * cols
+    prev = np.broadcast_to(ins_cols, (k_all, r_max + 1))  # M[0, j] = ins * j
+    done = h == 0
+    out[done] = prev[done, r[done]]
+    active = np.searchsorted(-h, -np.arange(h[0] + 1), side="right")  # shows with h >= i
+    widest = np.maximum.accumulate(r)
+    for i in range(1, int(h[0]) + 1):
+        m = int(active[i])
+        w = int(widest[m - 1])
+        hv = hpad[:m, i - 1, None]
+        d = rpad[:m, :w] - hv  # r_j - h_i, columns 1 .. w
+        diag = prev[:m, :w]  # M[i-1, j-1]
+        a = shift * np.abs(d) + diag
+        c = np.minimum(np.where(d < 0, dele + prev[:m, 1 : w + 1], diag), a)
+        after = d > 0  # r_j > h_i: reads M[i, j-1] (a suffix)
+        row = np.empty((m, w + 1))
+        row[:, 0] = dele * i
+        row[:, 1:] = np.where(after, a, c)
+        lt = np.zeros((m, w + 2), dtype=bool)
+        lt[:, 1 : w + 1] = after
+        keys = np.where(lt[:, :-1] | lt[:, 1:], row - ins_cols[: w + 1], np.inf)
+        scan = np.minimum.accumulate(keys, axis=1) + ins_cols[: w + 1]
+        row = np.where(lt[:, :-1], scan, row)
+        ends = np.flatnonzero(h[:m] == i)
+        out[ends] = row[ends, r[ends]]
+        prev = row
+    return out
 
 
 def _ghd_diagonals(hpad: Ints, rpad: Ints, h: Ints, r: Ints, costs: Costs) -> NDArray[np.float64]:
