@@ -588,21 +588,29 @@ def test_a_file_in_numeric_order_of_shows_is_read_in_runs(tmp_path, monkeypatch)
     assert all(len(r) == 1 for r in runs.values())  # each show's lines are together: one run each
 
 
+@pytest.mark.parametrize("names", [("s2", "s10"), ("programme-2024-0002", "programme-2024-0010")])
 @pytest.mark.parametrize("block", [5, 64, 1 << 20])
-def test_the_runs_of_each_show_in_a_file(tmp_path, block):
+def test_the_runs_of_each_show_in_a_file(tmp_path, block, names):
     # show_spans against a plain reading, line by line: a line names the show of its field (RTTM: the second
     # word; CSV: the show column), and one that names none (blank, a ";;" comment, too few fields) rides
-    # with the run before it (the first run when it comes first); blocks as small as 5 bytes cut lines
+    # with the run before it (the first run when it comes first); blocks as small as 5 bytes cut lines.
+    # The long names are of equal length and differ in their 17th byte only (show names are compared 8
+    # bytes at a time).
     from tvseg.readers.parts import lines_of, show_spans
+
+    def named(text):
+        return text.replace("s10", names[1]).replace("s2", names[0])
 
     rttm = tmp_path / "x.rttm"
     rttm.write_text(
-        ";; first\n\nSEGMENT s2 1 0 1 <NA> <NA> a <NA> <NA>\nSEGMENT  s2\t1 1 1 <NA> <NA> b <NA> <NA>\n"
-        ";; in between\nSEGMENT s10 1 0 1 <NA> <NA> c <NA> <NA>\n   \nSEGMENT s2 1 5 1 <NA> <NA> d <NA> <NA>\n"
-        "SEGMENT s10 1 2 1 <NA> <NA> e <NA> <NA>"  # no line end at the end
+        named(
+            ";; first\n\nSEGMENT s2 1 0 1 <NA> <NA> a <NA> <NA>\nSEGMENT  s2\t1 1 1 <NA> <NA> b <NA> <NA>\n"
+            ";; in between\nSEGMENT s10 1 0 1 <NA> <NA> c <NA> <NA>\n   \nSEGMENT s2 1 5 1 <NA> <NA> d <NA> <NA>\n"
+            "SEGMENT s10 1 2 1 <NA> <NA> e <NA> <NA>"  # no line end at the end
+        )
     )
     csv = tmp_path / "u.csv"
-    csv.write_text("start,show,end\n0,s2,1\n1,s2,2\n\n0,s10,1\n5,s2 ,6\n7\n1,s10,2\n")
+    csv.write_text(named("start,show,end\n0,s2,1\n1,s2,2\n\n0,s10,1\n5,s2 ,6\n7\n1,s10,2\n"))
     for path in (rttm, csv):
         lines = lines_of(str(path), units=path.suffix == ".csv")
         data = path.read_bytes()

@@ -409,3 +409,22 @@ def test_every_table_is_resampled_with_the_same_draws():
     # drawn in blocks of 4 and 2 resamples: the same stream of the generator, the same sums
     again = resampled_sums([counts, durations], resamples=6, seed=7, block=4)
     assert again[0].tolist() == expected_counts and again[1].tolist() == expected_durations
+
+
+@pytest.mark.parametrize("block", [None, 3, 7])
+def test_the_draws_shared_by_every_table_give_each_resample_its_own_sums(block):
+    # The resampled sums of three tables (widths 1, 2 and 3) against a plain computation written here: resample
+    # b draws the row b of numpy.random.default_rng(11)'s stream, n shows at a time, in the function's blocks of
+    # resamples (block 3 and 7: a last block that is not full), and each table's sums are the sums of the rows
+    # drawn, one by one. Integer values and binary fractions: every sum is exact, in any order.
+    n, resamples = 9, 17
+    values = np.random.default_rng(5).integers(-20, 21, size=(n, 6)) / 4
+    tables = [values[:, :1], pd.DataFrame(values[:, 1:3], columns=["x", "y"]), values[:, 3:]]
+    rng = np.random.default_rng(11)
+    step = block or resamples  # the default block is 200 for 9 shows: one block
+    drawn = np.vstack([rng.integers(0, n, size=(min(step, resamples - d), n)) for d in range(0, resamples, step)])
+    got = resampled_sums(tables, resamples=resamples, seed=11, block=block)
+    for table, sums in zip(tables, got):
+        rows = np.asarray(table, dtype=float)
+        expected = [[sum(float(rows[i, c]) for i in drawn[b]) for c in range(rows.shape[1])] for b in range(resamples)]
+        assert sums.tolist() == expected

@@ -144,40 +144,43 @@ def resampled_sums(
     Parameters
     ----------
     matrices : list of numpy.ndarray or pandas.DataFrame
-        ``(shows, columns)`` tables, the same shows in the same order. One at a time is made a float array
-        and resampled (the draws made again for each, from ``seed``): a corpus's copies of its tables are
-        not held at once.
+        ``(shows, columns)`` tables, the same shows in the same order, each made a float array (a view of a
+        DataFrame of one float block: no copy).
     resamples, seed : int
         The resamples drawn from ``numpy.random.default_rng(seed)``: each draws as many shows as there are,
         with replacement.
     block : int, optional
         Resamples drawn at a time (default: 200, fewer from 20,000 shows on, so that a block's draws take about
-        :data:`BLOCK_DRAWS` numbers: 32 MB a table, whatever the corpus). The draws are the same numbers
-        whatever the block (one stream of the generator).
+        :data:`BLOCK_DRAWS` numbers, 32 MB, whatever the corpus).
 
     Returns
     -------
     list of numpy.ndarray
         ``(resamples, columns)`` per matrix: :math:`w_b^\\top C`, :math:`w_b` how often each show was drawn.
+
+    Notes
+    -----
+    A block's draws are made once for every table: each resample's counts (one ``bincount`` of its row of
+    draws) are written to the block's weights, and each table's sums of the block are one matrix product
+    with them. The draws, the weights and each product are those of drawing again for each table.
     """
     n = len(matrices[0])
     block = block or max(1, min(200, BLOCK_DRAWS // max(n, 1)))
-    sums = []
-    for table in matrices:
-        matrix = table.to_numpy(float) if isinstance(table, pd.DataFrame) else np.asarray(table, dtype=float)
-        rng = np.random.default_rng(seed)
-        total = np.empty((resamples, matrix.shape[1]))
-        for done in range(0, resamples, block):
-            size = min(block, resamples - done)
-            drawn = rng.integers(0, n, size=(size, n))
-            drawn += (np.arange(size) * n)[:, None]
-            counts = np.bincount(drawn.ravel(), minlength=size * n)
-            del drawn
-            weights = counts.reshape(size, n).astype(float)
-            del counts
-            total[done : done + size] = weights @ matrix
-        sums.append(total)
-        del matrix
+    arrays = [
+        table.to_numpy(float) if isinstance(table, pd.DataFrame) else np.asarray(table, dtype=float)
+        for table in matrices
+    ]
+    sums = [np.empty((resamples, matrix.shape[1])) for matrix in arrays]
+    rng = np.random.default_rng(seed)
+    weights = np.empty((min(block, resamples), n))
+    for done in range(0, resamples, block):
+        size = min(block, resamples - done)
+        drawn = rng.integers(0, n, size=(size, n))
+        for row, shows in zip(weights, drawn):
+            row[:] = np.bincount(shows, minlength=n)
+        del drawn
+        for matrix, total in zip(arrays, sums):
+            total[done : done + size] = weights[:size] @ matrix
     return sums
 
 

@@ -25,8 +25,11 @@ the child from the ``struct rusage`` that ``os.wait4`` returns for it (``ru_maxr
 on macOS; with ``--jobs`` the largest of the command's process and the workers it waited for, not their
 sum). The command's stderr goes to a file, so it draws no progress bar whether or not
 ``TVSEG_NO_PROGRESS`` is read. The table gives, per size: the best run's seconds (and the range over
-runs), milliseconds per show, the largest peak over runs in MB, KB per show, and the ratio of ms per
-show to that of the 20,000-show row (when it is measured): 1.0 all down the column is linear time.
+runs), milliseconds per show, the largest peak over runs in MB, KB per show, the ratio of ms per
+show to that of the 20,000-show row (when it is measured): 1.0 all down the column is linear time; then
+the CPU time of the best run by CPU (user and system time of the child and of the processes it waited
+for, from the same ``struct rusage``) per show, and its ratio to the 20,000-show row's, which a busy
+machine disturbs less than the wall time.
 ``--out FILE`` writes the figures (every run) as JSON.
 
 Measured on 2026-11-27, 2 CPUs (load 1.0-1.1 during the runs), one process, bootstrap 1000, after issue 25's
@@ -132,7 +135,7 @@ def run_once(folder: Path, *, bootstrap: int, jobs: int | None, extra: list[str]
         if not out.is_file() or out.stat().st_size == 0:
             raise SystemExit(f"{shlex.join(argv[1:])} (in {folder}): wrote no JSON")
     peak_kb = usage.ru_maxrss / 1024 if sys.platform == "darwin" else usage.ru_maxrss
-    return {"seconds": seconds, "peak_kb": peak_kb}
+    return {"seconds": seconds, "peak_kb": peak_kb, "cpu_seconds": usage.ru_utime + usage.ru_stime}
 
 
 def _folder_for(shows: int, args) -> Path | None:
@@ -153,14 +156,25 @@ def _row(shows: int, counts: dict, runs: list[dict]) -> dict:
         "seconds": best,
         "seconds_max": max(r["seconds"] for r in runs),
         "ms_per_show": best * 1000 / shows,
+        "cpu_ms_per_show": min(r["cpu_seconds"] for r in runs) * 1000 / shows,
         "peak_mb": peak_kb / 1024,
         "kb_per_show": peak_kb / shows,
     }
 
 
 def _print_table(rows: list[dict]) -> None:
-    base = next((r["ms_per_show"] for r in rows if r["shows"] == BASE_SHOWS), None)
-    header = ["shows", "seconds, best (range)", "ms / show", "peak MB", "KB / show", f"ms/show / {BASE_SHOWS // 1000}k"]
+    base = next((r for r in rows if r["shows"] == BASE_SHOWS), None)
+    k = f"{BASE_SHOWS // 1000}k"
+    header = [
+        "shows",
+        "seconds, best (range)",
+        "ms / show",
+        "peak MB",
+        "KB / show",
+        f"ms/show / {k}",
+        "CPU ms / show",
+        f"CPU / {k}",
+    ]
     lines = []
     for r in rows:
         spread = f" ({r['seconds']:.2f}-{r['seconds_max']:.2f})" if len(r["runs"]) > 1 else " (1 run)"
@@ -171,7 +185,9 @@ def _print_table(rows: list[dict]) -> None:
                 f"{r['ms_per_show']:.3f}",
                 f"{r['peak_mb']:.0f}",
                 f"{r['kb_per_show']:.1f}",
-                f"{r['ms_per_show'] / base:.2f}" if base else "-",
+                f"{r['ms_per_show'] / base['ms_per_show']:.2f}" if base else "-",
+                f"{r['cpu_ms_per_show']:.3f}",
+                f"{r['cpu_ms_per_show'] / base['cpu_ms_per_show']:.2f}" if base else "-",
             ]
         )
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
@@ -233,7 +249,11 @@ def main(argv=None) -> int:
         try:
             for _ in range(repeat):
                 runs.append(run_once(folder, bootstrap=args.bootstrap, jobs=args.jobs, extra=extra, env=env))
-                print(f"    {runs[-1]['seconds']:.2f} s, peak {runs[-1]['peak_kb'] / 1024:.0f} MB", flush=True)
+                run = runs[-1]
+                print(
+                    f"    {run['seconds']:.2f} s, CPU {run['cpu_seconds']:.2f} s, peak {run['peak_kb'] / 1024:.0f} MB",
+                    flush=True,
+                )
         finally:
             if tmp is not None:
                 tmp.cleanup()
