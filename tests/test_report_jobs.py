@@ -4,6 +4,7 @@ the writer is killed."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import errno
 import multiprocessing
 import os
@@ -16,7 +17,6 @@ from pathlib import Path
 import pytest
 from report_fixture import synthetic_report
 
-from tvseg import execution
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.report import render, workers, write_report
 
@@ -34,13 +34,14 @@ def pools(monkeypatch):
     """Every report, however small, goes to a pool; returns the pools started (in this process)."""
     started = []
 
-    class Counted(execution.ProcessPoolExecutor):
+    class Counted(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             started.append(kwargs.get("max_workers"))
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(workers, "PARALLEL_MIN_SHOWS", 2)
-    monkeypatch.setattr(execution, "ProcessPoolExecutor", Counted)
+    # the pool is imported where it is opened (tvseg.execution.Local): patched at its source
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     return started
 
 
