@@ -544,6 +544,20 @@ def _cuttable(files: Files, role: str, uem, *, quotes: bool = True):
     return lines_of(path, format=files.format, encoding=files.encoding, units=role == "units", quotes=quotes)
 
 
+def _cuttable_kind(files: Files) -> bool:
+    """Whether the reference is a folder or an RTTM or CSV file: the shards can read it (any other
+    reference, such as a JSON dataset of segmentations, is read whole in this process)."""
+    from tvseg.errors import InputError, UsageError
+    from tvseg.readers import detect_format
+
+    if Path(files.reference).is_dir():
+        return True
+    try:
+        return detect_format(files.reference, files.format) in ("rttm", "csv")
+    except (InputError, UsageError):
+        return False
+
+
 def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), indexed=None) -> list | None:
     """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
     the runs of its shows for those of ``indexed``, role -> ``(show_spans, Lines)``), or None when the
@@ -552,7 +566,8 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     from tvseg.readers import list_files
 
     roles = files.roles()
-    if n_shards == 1:  # one shard reads every file whole: no listing, no cut, no second pass for quotes
+    if n_shards == 1 and _cuttable_kind(files):
+        # one shard reads every file whole: no listing, no cut, no second pass for quotes
         return [(_Range(None, None), dict.fromkeys(roles))]
     listed: dict[str, list[Path]] = {}
     for index, (role, path) in enumerate(roles.items()):
