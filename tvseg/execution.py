@@ -229,8 +229,9 @@ class Dask:
         self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
 
     def submit(self, function: Callable, *args):
-        """As :meth:`Local.submit`: the arguments scattered first (sent as data, not in the task graph)."""
-        return self.client.submit(function, *(self.client.scatter(a) for a in args), pure=False)
+        """As :meth:`Local.submit`: the arguments scattered first (sent as data, not in the task graph), each
+        under a key of its own (equal data under one key would be released with the first task done)."""
+        return self.client.submit(function, *(self.client.scatter(a, hash=False) for a in args), pure=False)
 
     def gather(self, futures: Sequence, *, stop=None, each=None) -> list:
         """As :meth:`Local.gather`; each future released once back (the workers keep nothing), ``each``
@@ -239,7 +240,7 @@ class Dask:
 
     def map(self, function: Callable, items: Iterable, *, stop=None, each=None) -> list:
         """As :meth:`Local.map`."""
-        futures = self.client.map(function, self.client.scatter(list(items)), pure=False)
+        futures = self.client.map(function, self.client.scatter(list(items), hash=False), pure=False)
         return self.gather(futures, stop=stop, each=each)
 
 
