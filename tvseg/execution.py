@@ -277,6 +277,8 @@ def engine(jobs: int | None = None, dask=None):
                 # Dask starts its workers with MALLOC_TRIM_THRESHOLD_ set, which also fixes glibc's mmap
                 # threshold: every large array is then mapped and unmapped, and scoring takes three times as long
                 stack.enter_context(config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}))
+                # no dashboard shows it: a worker's profiler samples its stack every 10 ms
+                stack.enter_context(config.set({"distributed.worker.profile.enabled": False}))
                 if sys.platform.startswith("linux"):
                     # forked, the workers hold tvseg, numpy, pandas and dask imported: a spawned worker
                     # imports them again, about 1.3 s of CPU each, a fifth of a 20,000-show evaluation
