@@ -114,42 +114,66 @@ def _probe_pairs(probes) -> dict | None:
     }
 
 
+def shard_json(shard: Any, *, stream: bool = False) -> dict:
+    """The arrays of a system's object in ``"components"`` (those of its joined shard, a
+    :class:`tvseg.evaluation.SystemShard`): ``has_output``, ``columns``, ``tallies``, ``units`` and
+    ``confidence``."""
+    components = shard.scores.components
+    units = None
+    if shard.units is not None:
+        part = shard.units
+        units = {
+            "scored": _array(np.asarray(part.scored, dtype=np.int64), stream),
+            "columns": {str(k): _typed(v, stream) for k, v in part.components.items()},
+            "left_out": [[int(show), str(message)] for show, order, message in part.events if order == _LEFT_OUT],
+        }
+    confidence = None
+    if shard.confidence is not None:
+        c = shard.confidence
+        pairs = _probe_pairs(c.probes)
+        confidence = {
+            "score": _typed(c.score, stream),
+            "accepted": _typed(c.accepted, stream),
+            "n_reference": int(c.n_reference),
+            "probes": None if pairs is None else {k: _typed(v, stream) for k, v in pairs.items()},
+        }
+    return {
+        "has_output": _array(np.asarray(shard.has_output, dtype=bool), stream),
+        "columns": {str(c): _typed(components[c].to_numpy(), stream) for c in components.columns},
+        "tallies": {k: _typed(getattr(shard.tallies, k), stream) for k in _TALLIES},
+        "units": units,
+        "confidence": confidence,
+    }
+
+
+def arrays_of(data) -> list[Array]:
+    """The :class:`~tvseg.output.Array` objects in ``data`` (nested dicts, as :func:`shard_json` makes
+    them with ``stream``), in order."""
+    if isinstance(data, Array):
+        return [data]
+    if isinstance(data, dict):
+        return [array for value in data.values() for array in arrays_of(value)]
+    return []
+
+
 def carried_json(result: Any, *, stream: bool = False) -> dict | None:
     """The ``"components"`` object of ``result`` (an :class:`tvseg.evaluation.EvaluationResult`); None
-    when a system does not carry its shards."""
+    when a system does not carry its shards. Streamed, a system's arrays take the text its
+    ``carried_text`` holds when given (encoded elsewhere, :func:`tvseg.output.encoded_blocks`)."""
     systems = {}
     for name, sr in result.systems.items():
         shard = sr.carried
         if shard is None:
             return None
-        components = shard.scores.components
-        units = None
-        if shard.units is not None:
-            part = shard.units
-            units = {
-                "scored": _array(np.asarray(part.scored, dtype=np.int64), stream),
-                "columns": {str(k): _typed(v, stream) for k, v in part.components.items()},
-                "left_out": [[int(show), str(message)] for show, order, message in part.events if order == _LEFT_OUT],
-            }
-        confidence = None
-        if shard.confidence is not None:
-            c = shard.confidence
-            pairs = _probe_pairs(c.probes)
-            confidence = {
-                "score": _typed(c.score, stream),
-                "accepted": _typed(c.accepted, stream),
-                "n_reference": int(c.n_reference),
-                "probes": None if pairs is None else {k: _typed(v, stream) for k, v in pairs.items()},
-            }
+        arrays = shard_json(shard, stream=stream)
+        if stream and sr.carried_text is not None:
+            for array, text in zip(arrays_of(arrays), sr.carried_text, strict=True):
+                array.encoded = text
         systems[str(name)] = {
             "traits": sorted(sr.traits),
             "titles": bool(shard.scores.titles),
             "titled": None if shard.titled is None else [bool(t) for t in shard.titled],
-            "has_output": _array(np.asarray(shard.has_output, dtype=bool), stream),
-            "columns": {str(c): _typed(components[c].to_numpy(), stream) for c in components.columns},
-            "tallies": {k: _typed(getattr(shard.tallies, k), stream) for k in _TALLIES},
-            "units": units,
-            "confidence": confidence,
+            **arrays,
         }
     metadata = None
     if result.metadata is not None:

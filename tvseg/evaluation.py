@@ -137,6 +137,10 @@ class SystemResult:
         The system's shards joined, without segments (:meth:`SystemShard.lean`): what
         :func:`reduce_shards` makes this result of, which the JSON carries (:mod:`tvseg.carried`) for
         ``tvseg merge`` and ``tvseg compare``.
+    carried_text : tuple of tuple of str, optional
+        The JSON text of ``carried``'s arrays, in the order of :func:`tvseg.carried.shard_json`, when the
+        processes that scored the shards encoded them (:func:`tvseg.scale.evaluate_files`); None: encoded
+        when written.
     traits : frozenset of str
         The system's traits (:func:`system_traits`), which decided its metrics: without
         :data:`~tvseg.metrics.DISJOINT`, its segments overlap (dense-captioning predictions).
@@ -159,6 +163,7 @@ class SystemResult:
     unit_components: pd.DataFrame | None = None
     confidence: SystemConfidence | None = None
     carried: SystemShard | None = None
+    carried_text: tuple[tuple[str, ...], ...] | None = None
     traits: frozenset[str] = frozenset()
 
 
@@ -491,7 +496,7 @@ def reduce_shards(
     uem: Mapping[str, Timeline] | None = None,
     sweep_tolerances: Sequence[float] | np.ndarray = TOLERANCES,
     domain: str = "time",
-    per_show_made: Callable[[str, pd.DataFrame], None] | None = None,
+    per_show_made: Callable[[str, pd.DataFrame, SystemShard], None] | None = None,
 ) -> EvaluationResult:
     """The result of :func:`evaluate` from its systems scored on consecutive shards of the shows.
 
@@ -511,8 +516,8 @@ def reduce_shards(
         ``"units"``: a text corpus, without segments in time. Each system's results hold the registry
         entries its traits meet (:func:`system_traits`, :func:`tvseg.metrics.eligible`), whatever the input.
     per_show_made : callable, optional
-        Given each system's name and per-show table as soon as it is made, before the bootstrap (what
-        :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
+        Given each system's name, per-show table and joined shard (its ``carried``) as soon as they are
+        made, before the bootstrap (what :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once:
@@ -582,7 +587,7 @@ def reduce_shards(
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
-            per_show_made(name, per_show)
+            per_show_made(name, per_show, carried)
         traits = system_traits(scores, domain=domain, units=name in unit_tables, disjoint=disjoint)
         if not disjoint and domain == "time":
             _warn_left_out(name, traits, units=settings.units != "none")

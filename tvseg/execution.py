@@ -229,8 +229,9 @@ class Dask:
         self.workers = jobs or max(1, len(client.scheduler_info().get("workers", {})))
 
     def submit(self, function: Callable, *args):
-        """As :meth:`Local.submit`: the arguments scattered first (sent as data, not in the task graph)."""
-        return self.client.submit(function, *(self.client.scatter(a) for a in args), pure=False)
+        """As :meth:`Local.submit`: the arguments scattered first (sent as data, not in the task graph), each
+        under a key of its own (equal data under one key would be released with the first task done)."""
+        return self.client.submit(function, *(self.client.scatter(a, hash=False) for a in args), pure=False)
 
     def gather(self, futures: Sequence, *, stop=None, each=None) -> list:
         """As :meth:`Local.gather`; each future released once back (the workers keep nothing), ``each``
@@ -239,7 +240,7 @@ class Dask:
 
     def map(self, function: Callable, items: Iterable, *, stop=None, each=None) -> list:
         """As :meth:`Local.map`."""
-        futures = self.client.map(function, self.client.scatter(list(items)), pure=False)
+        futures = self.client.map(function, self.client.scatter(list(items), hash=False), pure=False)
         return self.gather(futures, stop=stop, each=each)
 
 
@@ -276,6 +277,12 @@ def engine(jobs: int | None = None, dask=None):
                 # Dask starts its workers with MALLOC_TRIM_THRESHOLD_ set, which also fixes glibc's mmap
                 # threshold: every large array is then mapped and unmapped, and scoring takes three times as long
                 stack.enter_context(config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}))
+                # no dashboard shows it: a worker's profiler samples its stack every 10 ms
+                stack.enter_context(config.set({"distributed.worker.profile.enabled": False}))
+                if sys.platform.startswith("linux"):
+                    # forked, the workers hold tvseg, numpy, pandas and dask imported: a spawned worker
+                    # imports them again, about 1.3 s of CPU each, a fifth of a 20,000-show evaluation
+                    stack.enter_context(config.set({"distributed.worker.multiprocessing-method": "fork"}))
                 n_workers = jobs or os.cpu_count() or 1
                 local = distributed.LocalCluster(
                     n_workers=n_workers, processes=True, threads_per_worker=1, dashboard_address=None

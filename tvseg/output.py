@@ -512,12 +512,14 @@ class Array:
     they are, each float as the shortest text that reads back as the same float (``repr``), and the
     floats JSON has no literal for as the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``
     (``float()`` reads them back). :func:`json_pieces` writes it a block of values at a time;
-    :meth:`values` gives the list (what ``to_json()`` holds when not streamed)."""
+    :meth:`values` gives the list (what ``to_json()`` holds when not streamed); ``encoded``: the text of
+    :meth:`blocks` made elsewhere (:func:`encoded_blocks` of the same values)."""
 
     BLOCK = 65536
 
-    def __init__(self, array):
+    def __init__(self, array, *, encoded: Sequence[str] | None = None):
         self.array = np.asarray(array)
+        self.encoded = encoded
 
     def __len__(self) -> int:
         return len(self.array)
@@ -534,11 +536,19 @@ class Array:
 
     def blocks(self):
         """The text of consecutive blocks of values, without the brackets."""
+        if self.encoded is not None:
+            yield from self.encoded
+            return
         for start in range(0, len(self.array), self.BLOCK):
             yield _FLAT.encode(self.values(start, start + self.BLOCK))[1:-1]
 
 
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def encoded_blocks(arrays: Sequence) -> list[tuple[str, ...]]:
+    """:meth:`Array.blocks` of each of ``arrays``: their JSON text, made where they are sent."""
+    return [tuple(Array(array).blocks()) for array in arrays]
 
 
 def encoded_rows(

@@ -52,12 +52,13 @@ from typing import Any
 
 import pandas as pd
 
+from tvseg.carried import arrays_of, shard_json
 from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError, user_stacklevel
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.execution import engine
 from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
-from tvseg.output import encoded_rows
+from tvseg.output import encoded_blocks, encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
@@ -290,23 +291,36 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
 
 
 class _Encoding:
-    """Each system's per-show rows of the JSON encoded by the runner's workers, a block of shows each, sent
-    as soon as :func:`tvseg.evaluation.reduce_shards` makes the table (``per_show_made``), so that they are
-    encoded while the bootstrap runs here; :meth:`attach` gives them to the result
-    (:attr:`tvseg.evaluation.SystemResult.shows_json`)."""
+    """What the JSON writes of each system's per-show rows and of its components' arrays, encoded by the
+    runner's workers, a block of shows or a group of arrays each, sent as soon as
+    :func:`tvseg.evaluation.reduce_shards` makes them (``per_show_made``), so that they are encoded while
+    the bootstrap runs here; :meth:`attach` gives them to the result
+    (:attr:`tvseg.evaluation.SystemResult.shows_json` and ``carried_text``)."""
 
     def __init__(self, runner):
-        self.runner, self.pending = runner, {}
+        self.runner, self.pending, self.arrays = runner, {}, {}
 
-    def __call__(self, name: str, frame: pd.DataFrame) -> None:
+    def __call__(self, name: str, frame: pd.DataFrame, carried) -> None:
         step = max(1, -(-len(frame) // (2 * self.runner.workers)))
         self.pending[name] = [
             self.runner.submit(_encoded, frame.iloc[a : a + step]) for a in range(0, len(frame), step)
         ]
+        arrays = [array.array for array in arrays_of(shard_json(carried, stream=True))]
+        groups: list[list] = [[] for _ in range(2 * self.runner.workers)]
+        sizes = [0] * len(groups)
+        for array in arrays:  # consecutive arrays in groups of about equal numbers of values
+            k = min(len(groups) - 1, sum(sizes) * len(groups) // max(1, sum(len(a) for a in arrays)))
+            groups[k].append(array)
+            sizes[k] += len(array)
+        self.arrays[name] = [self.runner.submit(encoded_blocks, group) for group in groups if group]
 
     def attach(self, result: EvaluationResult) -> EvaluationResult:
         texts = {name: tuple(self.runner.gather(futures)) for name, futures in self.pending.items()}
-        systems = {name: replace(sr, shows_json=texts.get(name)) for name, sr in result.systems.items()}
+        arrays = {name: tuple(t for part in self.runner.gather(f) for t in part) for name, f in self.arrays.items()}
+        systems = {
+            name: replace(sr, shows_json=texts.get(name), carried_text=arrays.get(name))
+            for name, sr in result.systems.items()
+        }
         return replace(result, systems=systems)
 
 

@@ -41,6 +41,22 @@ command --dask local --jobs 2               7.42 s   1.26x
 command --dask ADDRESS (running cluster)    6.15 s   1.52x
 ==========================================  =======  =========
 
+Issue 41, 2026-12-07, the command alone (``python -m tvseg evaluate --reference ref --hypothesis a=a.rttm
+--hypothesis b=b.rttm --units units.csv --bootstrap 1000 --json OUT --quiet`` in the 20,000-show corpus of
+``bench_scaling.py --generate-only --keep-root DIR``), CPU as user + system of ``/usr/bin/time`` (the
+process and the children it waited for, Dask's workers included), 3 turns. At 7499f41, load 1.6-1.9: one
+process 10.9-12.4 s CPU, 10.5-12.0 s wall; ``--jobs 2`` 12.0-12.5 s CPU (-4 % to +14 % of the same turn's
+one process), 7.4-7.7 s wall (1.36-1.62x); ``--dask local --jobs 2`` 15.4-16.7 s CPU (+34 % to +41 %),
+9.5-10.4 s wall (1.11-1.17x). With its workers forked and the JSON's component arrays encoded by the workers
+(70aae8a), load 2.5-3.5 (the machine shared: wall times not comparable): one process 10.8-11.4 s CPU;
+``--jobs 2`` 11.4-11.9 s (+3 % to +8 %; 7499f41 in the same turns 11.2-12.1 s), its parent 2.1 s of it
+(7499f41: 3.4 s); ``--dask local --jobs 2`` 13.7-14.3 s (+24 % to +30 %; 7499f41 in the same turns
+15.3-15.6 s). At 02f6809 (the workers' profiler off too), 5 turns, load 2.3-2.7 in turns 2-5 (the runs'
+own included), 4.1 in turn 1: one process 10.6-11.4 s CPU, 10.3-10.9 s wall; ``--jobs 2`` 11.5-11.9 s CPU
+(+1 % to +10 %, median +6 %), 6.4-6.6 s wall (1.55-1.70x in turns 2-5; 0.96x in turn 1, the machine busy);
+``--dask local --jobs 2`` 12.5-13.6 s CPU (+10 % to +27 %, median +17 %), 7.3-7.9 s wall (1.30-1.50x).
+The JSON of each is the one process's, apart from the run id.
+
 Session 8 (before issue 25): command, one process 8.95 s, ``--jobs 2`` 7.14 s (1.25x), ``--dask local``
 8.81 s (1.02x). On 2 shared cores the runs vary by 30 % and more: the ranges are printed.
 """
