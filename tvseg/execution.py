@@ -279,9 +279,10 @@ def engine(jobs: int | None = None, dask=None):
                 stack.enter_context(config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}))
                 # no dashboard shows it: a worker's profiler samples its stack every 10 ms
                 stack.enter_context(config.set({"distributed.worker.profile.enabled": False}))
-                if sys.platform.startswith("linux"):
+                if sys.platform.startswith("linux") and sys.version_info < (3, 12):
                     # forked, the workers hold tvseg, numpy, pandas and dask imported: a spawned worker
                     # imports them again, about 1.3 s of CPU each, a fifth of a 20,000-show evaluation
+                    # (Python 3.12 warns when a process running threads forks: spawned there)
                     stack.enter_context(config.set({"distributed.worker.multiprocessing-method": "fork"}))
                 n_workers = jobs or os.cpu_count() or 1
                 local = distributed.LocalCluster(
