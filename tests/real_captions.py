@@ -197,13 +197,16 @@ def as_units(cues: list[Cue]) -> list[Cue]:
 class Outcome:
     """How one file was read: ``verdict`` is ``identical`` (the owner's cues, as they are), ``rules`` (the
     owner's cues after the overlap rules), ``mismatch``, ``refused`` (an InputError), ``traceback`` (any other
-    exception from tvseg) or ``owner`` (the owner reads no cue from it: not counted)."""
+    exception from tvseg) or ``owner`` (the owner reads no cue from it: not counted in the rates); ``tvseg`` is
+    what tvseg did with the file whoever reads it: ``read``, ``refused`` or ``traceback``, ``message`` its error."""
 
     path: Path
     format: str
     owner: str
     verdict: str
     why: str = ""
+    tvseg: str = "read"
+    message: str = ""
 
 
 def _close(a: Fraction | float, b: Fraction | None) -> bool:
@@ -224,23 +227,28 @@ def read(path: Path, *, owner: str | None = None) -> Outcome:
     """The outcome of reading ``path`` with its owner (by default that of its folder) and with tvseg."""
     owner = owner or OWNERS[path.parent.name]
     kind = FORMATS[path.suffix.lower()]
+    ours: list[tuple[float, float]] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            frame = read_units(path)[path.stem]
+        ours = list(zip(frame["start"].tolist(), frame["end"].tolist()))
+        tvseg, message = "read", ""
+    except InputError as error:
+        tvseg, message = "refused", str(error).splitlines()[0]
+    except Exception:
+        tvseg, message = "traceback", traceback.format_exc(limit=-3)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # BeautifulSoup's notes under pycaption
             theirs = READERS[owner](path)
     except Exception as error:  # the owner refuses the file: not counted
-        return Outcome(path, kind, owner, "owner", f"{owner}: {type(error).__name__}: {str(error)[:80]}")
+        why = f"{owner}: {type(error).__name__}: {str(error)[:80]}"
+        return Outcome(path, kind, owner, "owner", why, tvseg, message)
     if not theirs:
-        return Outcome(path, kind, owner, "owner", f"{owner} reads no cue")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            frame = read_units(path)[path.stem]
-    except InputError as error:
-        return Outcome(path, kind, owner, "refused", str(error).splitlines()[0][:200])
-    except Exception:
-        return Outcome(path, kind, owner, "traceback", traceback.format_exc(limit=-3))
-    ours = list(zip(frame["start"].tolist(), frame["end"].tolist()))
+        return Outcome(path, kind, owner, "owner", f"{owner} reads no cue", tvseg, message)
+    if tvseg != "read":
+        return Outcome(path, kind, owner, tvseg, message[:200], tvseg, message)
     if not _why_not(sorted(theirs, key=lambda cue: cue[0]), ours) and all(e is not None for _, e in theirs):
         return Outcome(path, kind, owner, "identical")
     why = _why_not(as_units(theirs), ours)
