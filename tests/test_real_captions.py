@@ -173,3 +173,12 @@ def test_srt_cue_number_without_its_timing_line_is_text_as_units(tmp_path):
         assert read_units(path)["missing"]["text"].tolist() == ["One 2 Two", "Three"]
     with pytest.raises(InputError, match=":5: a cue number without its timing line"):
         read_segments(path)
+
+
+def test_a_skipped_webvtt_cue_counts_in_no_other_warning(tmp_path):
+    # its start '00:00:01.5' was read before its end failed: it is no short fraction of the file (one warning only)
+    text = "WEBVTT\n\n00:00:01.5 --> 00:00:02.0009\nA\n\n00:00:03.000 --> 00:00:04.000\nB\n"
+    path = write(tmp_path, "skip.vtt", text)
+    times, messages = units(path)
+    assert times == [(3.0, 4.0)]
+    assert len(messages) == 1 and messages[0].startswith(f"{path}:3: 1 block(s) skipped")

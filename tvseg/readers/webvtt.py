@@ -75,11 +75,13 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
     blocks = _vtt_cues(lines, path, dropped=dropped) if format == "vtt" else _srt_cues(lines, path, folded=folded)
     cues = []
     for timing, first, last in blocks:
+        counted = None if dropped is None else dict(vars(timings))
         try:
             start_ms, end_ms = timings.read(lines[timing], timing + 1)
         except InputError:
-            if dropped is None:
+            if counted is None or dropped is None:
                 raise
+            vars(timings).update(counted)  # a skipped cue's start counts in no warning
             dropped.append((timing + 1, lines[timing]))
             continue
         if format == "vtt":
