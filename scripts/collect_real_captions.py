@@ -129,7 +129,9 @@ def readme(project: str, repository: str, commit: str, licence: str, rows: list[
         f"# Caption files of {repository}{copied}\n\n"
         f"Copied unchanged from https://github.com/{'sandflow/ttconv' if project == 'wpt' else repository} "
         f"at commit `{commit}` by `scripts/collect_real_captions.py`, under that project's licence "
-        f"(`{Path(licence).name}`, here). They are tvseg's test data only (not in the package).\n\n"
+        f"(`{Path(licence).name}`, here). They are tvseg's test data only (not in the package). A source written "
+        "`module.py::name` is a string of that test module, written as it stands: the string that function "
+        "returns (pycaption's fixtures), or the SCC document written in that test (ttconv).\n\n"
         "| file here | source in that repository |\n|---|---|\n" + "\n".join(sorted(rows)) + "\n"
     )
 
