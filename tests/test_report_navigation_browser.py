@@ -205,6 +205,12 @@ window.addEventListener("load", function () {
   out.sticky = { scrolled: box.scrollTop, box: box.getBoundingClientRect().top, head: th.getBoundingClientRect().top };
   var under = document.elementFromPoint(th.getBoundingClientRect().left + 3, th.getBoundingClientRect().top + 3);
   out.sticky.on_top = under !== null && under.closest("thead") !== null;
+  // and a match table, in its own box
+  var matches = document.querySelector("table.matches"), mbox = matches.parentElement;
+  mbox.scrollIntoView();
+  mbox.scrollTop = 3000;
+  out.match_sticky = { scrolled: mbox.scrollTop, box: mbox.getBoundingClientRect().top,
+                       head: matches.tHead.rows[0].cells[0].getBoundingClientRect().top };
   // the search over titles
   var search = document.getElementById("title-search");
   out.search_shown = !search.closest(".title-search").hidden;
@@ -254,6 +260,8 @@ def test_a_three_hour_show_names_each_story_one_way(tmp_path):
     # the box of segment tables keeps its header in view when scrolled
     sticky = found["sticky"]
     assert sticky["scrolled"] > 1000 and abs(sticky["head"] - sticky["box"]) <= 2 and sticky["on_top"], sticky
+    sticky = found["match_sticky"]  # and so does each match table in its own box
+    assert sticky["scrolled"] > 1000 and abs(sticky["head"] - sticky["box"]) <= 2, sticky
     # the search: "story 12" (any case, spaces around it dropped) is in the titles "Story 12 of the evening" and
     # "Story 120" to "Story 129": 11 stories; Enter selects the first
     titles = [f"Story {i + 1} of the evening" for i in range(n)]
