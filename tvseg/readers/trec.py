@@ -72,7 +72,15 @@ def _lines(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
     return [(k, fields) for k, line in enumerate(text.splitlines(), 1) if (fields := line.split())]
 
 
-def _time(text: str, times: str, path, line: int, what: str) -> int:
+def _time(text: str, times: str, path, line: int, what: str, known: dict[str, int]) -> int:
+    """``text`` in ticks; ``known`` holds the texts read before (a file repeats its times)."""
+    ticks = known.get(text)
+    if ticks is None:
+        ticks = known[text] = _parse_time(text, times, path, line, what)
+    return ticks
+
+
+def _parse_time(text: str, times: str, path, line: int, what: str) -> int:
     if times == "minutes":
         match = _MINUTES.fullmatch(text)
         if match is None or int(match[2]) > 60:
@@ -106,6 +114,7 @@ def read_qrels(path: str | os.PathLike, *, times: str = "minutes") -> dict[str, 
     """
     _check_times(times)
     out: dict[str, list[Judgement]] = {}
+    known: dict[str, int] = {}
     for line, fields in _lines(path):
         if len(fields) != 6:
             raise InputError(
@@ -118,8 +127,8 @@ def read_qrels(path: str | os.PathLike, *, times: str = "minutes") -> dict[str, 
             relevance = int(fields[5])
         except ValueError:
             raise InputError("relevance is not an integer", path=path, line=line, value=fields[5]) from None
-        start = _time(fields[3], times, path, line, "start")
-        end = _time(fields[4], times, path, line, "end")
+        start = _time(fields[3], times, path, line, "start", known)
+        end = _time(fields[4], times, path, line, "end", known)
         out.setdefault(fields[0], []).append(Judgement(fields[2], start, end, relevance, line))
     if not out:
         raise InputError("no judgement (the file is empty)", path=path)
@@ -144,6 +153,7 @@ def read_run(path: str | os.PathLike, *, times: str = "minutes", kind: str = "li
         raise UsageError(f"kind must be 'linking' or 'search', got {kind!r}")
     rank_at = 5 if kind == "linking" else 6
     out: dict[str, list[Returned]] = {}
+    known: dict[str, int] = {}
     for line, fields in _lines(path):
         if len(fields) not in (rank_at + 2, rank_at + 3):
             layout = "QUERY Q0 VIDEO START END " + ("" if kind == "linking" else "JUMP_IN ") + "RANK SCORE [RUN]"
@@ -162,10 +172,10 @@ def read_run(path: str | os.PathLike, *, times: str = "minutes", kind: str = "li
             score = float(fields[rank_at + 1])
         except ValueError:
             raise InputError("score is not a number", path=path, line=line, value=fields[rank_at + 1]) from None
-        start = _time(fields[3], times, path, line, "start")
-        end = _time(fields[4], times, path, line, "end")
+        start = _time(fields[3], times, path, line, "start", known)
+        end = _time(fields[4], times, path, line, "end", known)
         if kind == "search":
-            _time(fields[5], times, path, line, "jump-in point")
+            _time(fields[5], times, path, line, "jump-in point", known)
         out.setdefault(fields[0], []).append(Returned(fields[2], start, end, rank, score, line))
     if not out:
         raise InputError("no returned segment (the file is empty)", path=path)
