@@ -129,6 +129,8 @@ def test_the_command_names_the_shows_that_moved_most(tmp_path, capsys):
     assert "shows whose cov_d moved most:" in printed.out
     assert printed.out.index("s4: 40.0 -> 70.0 (+30.0)") < printed.out.index("s1: 50.0 -> 70.0 (+20.0)")
     assert "s2:" not in printed.out.split("moved most:")[1]
+    # CovD per show: s1 +, s2 -, s3 +, s4 + (the first test's)
+    assert "shows whose cov_d changed: 1 worse, 3 better, 0 unchanged" in printed.out
     assert "tvseg: warning: 1 show(s) only in the old result" in printed.err
     # a count as an integer: 10 -> 12 (+2), no per-show values: no mean change, no p-value
     assert any(

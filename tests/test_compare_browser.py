@@ -53,6 +53,21 @@ window.addEventListener("load", function () {
     }
   });
   out.worst = worst;
+  // axe-core's rules we can check by hand: a box that scrolls can be reached with the keyboard; every table
+  // cell has its headers; everything but the skip link is inside a landmark
+  out.unreachable = Array.prototype.filter.call(document.querySelectorAll("body *"), function (e) {
+    var s = getComputedStyle(e);
+    var scrolls = (/auto|scroll/.test(s.overflowX) && e.scrollWidth > e.clientWidth) ||
+                  (/auto|scroll/.test(s.overflowY) && e.scrollHeight > e.clientHeight);
+    return scrolls && e.getAttribute("tabindex") !== "0";
+  }).map(function (e) { return e.tagName + "." + e.className; });
+  out.headerless = Array.prototype.filter.call(document.querySelectorAll("table"), function (t) {
+    return t.querySelectorAll("thead th[scope=col]").length !== t.rows[0].cells.length ||
+      Array.prototype.some.call(t.tBodies[0].rows, function (r) { return r.cells[0].getAttribute("scope") !== "row"; });
+  }).length;
+  out.outside = Array.prototype.filter.call(document.body.children, function (e) {
+    return !/^(HEADER|MAIN|FOOTER|SCRIPT)$/.test(e.tagName) && !e.classList.contains("skip");
+  }).map(function (e) { return e.tagName; });
   parent.postMessage(JSON.stringify(out), "*");
 });
 </script>
@@ -152,5 +167,6 @@ def test_the_page_fits_390_px_and_has_its_landmarks(compared):
     assert probe["inner"] == 390 and probe["scroll"] == probe["client"] <= 390, probe["worst"]
     assert probe["worst"] is None
     assert probe["mains"] == 1 and probe["skip"] == "#worse"
+    assert probe["unreachable"] == [] and probe["headerless"] == 0 and probe["outside"] == []
     # one h1, then h2s (no level skipped)
     assert probe["headings"][0] == "H1" and set(probe["headings"][1:]) == {"H2"}

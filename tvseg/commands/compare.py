@@ -50,7 +50,14 @@ def add_parser(subparsers) -> None:
         help="two systems: A (old) and B (new) of one result, or of the last two results",
     )
     parser.add_argument("--metric", metavar="KEY", help="rank the shows by this metric's change (default: cov_d)")
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many shows to name (default 10)")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="how many of the shows that moved most to print (default 10; --json and --html list every show "
+        "that got worse or better)",
+    )
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON")
     parser.add_argument(
         "--html",
@@ -141,6 +148,13 @@ def text(comparison: dict) -> str:
                 f"  {printable(m['show'])}: {_shown(ranked, m['old'])} -> {_shown(ranked, m['new'])} "
                 f"({_change(ranked, m['difference'])})"
             )
+    changes = comparison.get("show_changes")
+    if changes:
+        sides = ("worse", "better") if changes["direction"] else ("down", "up")
+        counts = ", ".join(f"{len(changes[side])} {side}" for side in sides)
+        lines.append(
+            f"shows whose {key} changed: {counts}, {changes['unchanged']} unchanged (each in --json and --html)"
+        )
     tests = sorted({m["test"] for m in metrics if m["test"]}) or ["none: fewer than two shows"]
     lines.append(f"({NOTE.format(tests=', '.join(tests))})")
     return "\n".join(lines)
