@@ -291,20 +291,25 @@ def test_five_runs_draw_the_headline_metrics_and_test_the_last_pair(tmp_path):
     html = (page / "index.html").read_text()
     section = html[html.index('id="across"') :]
     assert section.count('<th scope="col">run ') == 5
-    svg = section[section.index("<svg") : section.index("</svg>")]
-    # one line per headline metric, each through five points whose titles give the run and its value
-    assert svg.count("<polyline") == 5
-    for key, label in (
+    svgs = re.findall(r"<svg.*?</svg>", section, flags=re.S)
+    labels = (
         ("cov_n", "CovN"),
         ("cov_d", "CovD"),
-        ("boundary_f1", "bound. F"),
+        ("boundary_f1", "Bound. F"),
         ("pk", "Pk"),
         ("windowdiff", "WindowDiff"),
-    ):
+    )
+    # one chart per headline metric, its line through five points whose titles give the run and its value
+    assert len(svgs) == 5
+    for svg, (key, label) in zip(svgs, labels):
+        assert f"<title>{label} across the runs</title>" in svg
+        points = re.findall(r'<polyline points="([^"]*)"', svg)
+        assert len(points) == 1 and len(points[0].split()) == 5
         for k in range(5):
-            assert f"{label}: run {k + 1} \u2192 corpus value {100 * (base[key] + k / 100):.1f}%" in svg
-        points = re.findall(r'points="([^"]*)"', svg)
-    assert all(len(p.split()) == 5 for p in points)
+            assert f"{label}: run {k + 1} \u2192 {label} {100 * (base[key] + k / 100):.1f}%" in svg
+        # the values rise by a point a run: each point drawn higher (a smaller y) than the one before
+        ys = [float(p.split(",")[1]) for p in points[0].split()]
+        assert ys == sorted(ys, reverse=True) and len(set(ys)) == 5
 
 
 def test_a_report_option_that_names_no_run_is_refused(tmp_path, capsys):

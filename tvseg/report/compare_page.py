@@ -209,28 +209,37 @@ def _show_rows(
 
 
 def _across(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The headline metrics of every run: a table and a line chart (run number against the value)."""
+    """The headline metrics of every run: a table, and a line chart of each (run number against the value, the
+    y axis spanning its values)."""
     keys = [k for k in HEADLINE if all(k in run["corpus"] for run in runs)]
+    drawn = [k for k in keys if METRICS[k].fraction]  # the chart's axis is a percentage
     if len(runs) < 3 or not keys:
         return None
     entries: list[dict[str, Any]] = [
         {"metric": k, "fraction": METRICS[k].fraction, "kind": METRICS[k].kind} for k in keys
     ]
     values = [[_value(run["corpus"][k]) for run in runs] for k in keys]
-    n = len(runs)
-    chart = line_chart(
-        title="Headline metrics across the runs",
-        x_label="run",
-        y_label="corpus value",
-        series=[
-            (METRICS[k].label, [(i + 1, None if math.isnan(v) else v) for i, v in enumerate(row)])
-            for k, row in zip(keys, values)
-        ],
-        x_range=(1.0, float(n)),
-        x_ticks=list(range(1, n + 1)),
-    )
+    charts = []
+    for k, row in zip(keys, values):
+        html = METRICS[k].html
+        name = html if html and "<" not in html else METRICS[k].label  # as the report's tables write it, in SVG text
+        shown = [v for v in row if not math.isnan(v)]
+        if k not in drawn or not shown:
+            continue
+        pad = max((max(shown) - min(shown)) * 0.15, 0.005)
+        charts.append(
+            line_chart(
+                title=f"{name} across the runs",
+                x_label="run",
+                y_label=name,
+                series=[(name, [(i + 1, None if math.isnan(v) else v) for i, v in enumerate(row)])],
+                x_range=(1.0, float(len(runs))),
+                x_ticks=list(range(1, len(runs) + 1)),
+                y_range=(max(0.0, min(shown) - pad), min(1.0, max(shown) + pad)),
+            )
+        )
     rows = [{"label": _label(e["metric"]), "cells": [_shown(e, v) for v in row]} for e, row in zip(entries, values)]
-    return {"rows": rows, "chart": chart}
+    return {"rows": rows, "charts": charts}
 
 
 def page(
