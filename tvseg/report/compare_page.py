@@ -193,6 +193,14 @@ def _metric_rows(metrics: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _links(hrefs: Sequence[str | None]) -> list[tuple[str, str]]:
+    """``(href, which report)`` of a show's pages in the old and the new run's reports; one when both runs are
+    of one report (two systems of one run)."""
+    if len(hrefs) == 2 and hrefs[0] is not None and hrefs[0] == hrefs[1]:
+        return [(hrefs[0], "page")]
+    return [(href, which) for href, which in zip(hrefs, ("old", "new")) if href is not None]
+
+
 def _show_rows(
     rows: Sequence[Mapping[str, Any]], entry: Mapping[str, Any], links: Sequence[Mapping[str, str]]
 ) -> list[dict[str, Any]]:
@@ -202,7 +210,7 @@ def _show_rows(
             "old": _shown(entry, row["old"]),
             "new": _shown(entry, row["new"]),
             "change": _change_cell(entry, row["difference"]),
-            "links": [link.get(row["show"]) for link in links],
+            "links": _links([link.get(row["show"]) for link in links]),
         }
         for row in rows
     ]
