@@ -319,3 +319,29 @@ def test_a_report_option_that_names_no_run_is_refused(tmp_path, capsys):
     for option in ("3=x", "nothing", f"1={tmp_path}"):
         assert main(["compare", str(a), str(b), "--report", option]) == 2
         assert "--report" in capsys.readouterr().err
+
+
+def test_the_show_pages_are_linked_where_the_reports_hold_them(tmp_path):
+    # two report folders laid out as tvseg evaluate --html writes them (index.html, shows/NAME.html); the old one
+    # named with a space and a '#', which a link must encode; the new one without a page for s3
+    old_report, new_report = tmp_path / "old report#1", tmp_path / "new"
+    for report, shows in ((old_report, ("s1", "s2", "s3", "s4")), (new_report, ("s1", "s2", "s4"))):
+        (report / "shows").mkdir(parents=True)
+        (report / "index.html").write_text("report")
+        for show in shows:
+            (report / "shows" / f"{show}.html").write_text(show)
+    a, b, page = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "cmp"
+    a.write_text(json.dumps(OLD))
+    b.write_text(json.dumps(NEW))
+    reports = ["--report", f"{a}={old_report}", "--report", f"2={new_report}"]
+    assert main(["compare", str(a), str(b), *reports, "--html", str(page)]) == 0
+    html = (page / "index.html").read_text()
+    assert '<a href="../old%20report%231/index.html">Old report</a>' in html
+    assert '<a href="../new/index.html">New report</a>' in html
+    # s2 got worse (CovD 0.60 -> 0.50): both pages; s3 got better: the old report's page only
+    row = html[html.index('<th scope="row">s2</th>') :]
+    row = row[: row.index("</tr>")]
+    assert 'href="../old%20report%231/shows/s2.html"' in row and 'href="../new/shows/s2.html"' in row
+    row = html[html.index('<th scope="row">s3</th>') :]
+    row = row[: row.index("</tr>")]
+    assert 'href="../old%20report%231/shows/s3.html"' in row and "../new/shows/s3.html" not in row

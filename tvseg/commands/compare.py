@@ -246,15 +246,10 @@ def run(args) -> int:
 
 def _page(comparison: dict, args, old: dict, new: dict, reports: list, earlier: list) -> str:
     """The page of ``--html``: the runs with links to their reports, the show pages of the last two linked."""
-    from tvseg.report.compare_page import page, show_links
+    from tvseg.report.compare_page import href, page, show_links
 
     def shows(document: dict) -> list:
         return list(dict.fromkeys(show for system in document["systems"].values() for show in system["shows"]))
-
-    def link(report: str | None) -> str | None:
-        if report is None:
-            return None
-        return os.path.relpath(Path(report, "index.html").absolute(), Path(args.html).absolute()).replace(os.sep, "/")
 
     last = [
         {"file": comparison[side]["file"], "system": comparison[side]["system"], "corpus": corpus}
@@ -263,7 +258,10 @@ def _page(comparison: dict, args, old: dict, new: dict, reports: list, earlier: 
             ("new", (new["systems"][comparison["new"]["system"]].get("corpus") or {})),
         )
     ]
-    runs = [{**run, "report": link(report)} for run, report in zip([*earlier, *last], reports)]
+    runs = [
+        {**run, "report": None if report is None else href(Path(report, "index.html"), page_folder=args.html)}
+        for run, report in zip([*earlier, *last], reports)
+    ]
     links = [
         show_links(report, shows(document), page_folder=args.html) for report, document in zip(reports[-2:], (old, new))
     ]

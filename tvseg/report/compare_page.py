@@ -28,7 +28,7 @@ from tvseg.report.charts import line_chart
 from tvseg.report.paths import looks_like_report
 from tvseg.report.svg import visible_text
 
-__all__ = ["HEADLINE", "ALPHA", "SAME_NUMBER", "show_changes", "report_of", "show_links", "page"]
+__all__ = ["HEADLINE", "ALPHA", "SAME_NUMBER", "show_changes", "report_of", "show_links", "href", "page"]
 
 HEADLINE = COMPARED
 """The metrics drawn across the runs: those ``tvseg evaluate`` tests between systems."""
@@ -96,13 +96,17 @@ def show_links(report: str | None, shows: Sequence[str], *, page_folder: str) ->
     if report is None:
         return {}
     names = safe_names(shows)
-    base = os.path.relpath(Path(report).absolute(), Path(page_folder).absolute())
-    out = {}
-    for show in shows:
-        name = names[show] + ".html"
-        if (Path(report) / "shows" / name).is_file():
-            out[show] = "/".join(quote(part) for part in Path(base, "shows", name).as_posix().split("/"))
-    return out
+    return {
+        show: href(Path(report, "shows", names[show] + ".html"), page_folder=page_folder)
+        for show in shows
+        if Path(report, "shows", names[show] + ".html").is_file()
+    }
+
+
+def href(target: str | Path, *, page_folder: str) -> str:
+    """The relative URL of the file ``target`` from a page in ``page_folder`` (each part percent-encoded)."""
+    relative = os.path.relpath(Path(target).absolute(), Path(page_folder).absolute())
+    return "/".join(quote(part) for part in Path(relative).as_posix().split("/"))
 
 
 # --- what the page writes --------------------------------------------------------------------------------
@@ -276,7 +280,9 @@ def page(
     key = changes["metric"]
     entry = next((m for m in comparison["metrics"] if m["metric"] == key), {"metric": key})
     entry = {"fraction": False, "kind": "unknown", **entry}
-    if changes["direction"] is None:
+    if key is None:
+        lists = []
+    elif changes["direction"] is None:
         lists = [("down", "went down", changes["down"]), ("up", "went up", changes["up"])]
     else:
         lists = [("worse", "got worse", changes["worse"]), ("better", "got better", changes["better"])]
