@@ -65,27 +65,33 @@ DISTANCE_COMPONENTS = (
 """The components :func:`distance_components` gives."""
 
 
-def nearest(show: np.ndarray, time: np.ndarray, other_show: np.ndarray, other_time: np.ndarray) -> np.ndarray:
-    """For each boundary ``(show, time)``, the distance in seconds to the nearest boundary of the other side
-    in the same show (NaN where that show has none). Both sides sorted by ``(show, time)``."""
+def nearest(
+    show: np.ndarray, time: np.ndarray, other_show: np.ndarray, other_time: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each boundary of each side, the distance in seconds to the nearest boundary of the other side in the
+    same show (NaN where that show has none): ``(first side's, other side's)``. Both sides sorted by
+    ``(show, time)``."""
     n, m = len(time), len(other_time)
-    out = np.full(n, np.nan)
     if not n or not m:
-        return out
-    shows = np.concatenate([show, other_show])
-    times = np.concatenate([time, other_time])
-    is_other = np.concatenate([np.zeros(n, bool), np.ones(m, bool)])
-    order = np.lexsort((is_other, times, shows))
-    position = np.empty(n + m, dtype=np.intp)
-    position[order] = np.arange(n + m)
-    index = np.where(is_other[order], order - n, -1)  # in merged order: the other side's index, else -1
-    before = np.maximum.accumulate(index)[position[:n]]
-    index[index < 0] = m
-    after = np.minimum.accumulate(index[::-1])[::-1][position[:n]]
+        return np.full(n, np.nan), np.full(m, np.nan)
+    # one integer key in (show, time) order: the show, then the time's rank among both sides' times
+    times, rank = np.unique(np.concatenate([time, other_time]), return_inverse=True)
+    keys = np.concatenate([show, other_show]).astype(np.int64) * (len(times) + 1) + rank
+    return (
+        _to_nearest(keys[:n], show, time, keys[n:], other_show, other_time),
+        _to_nearest(keys[n:], other_show, other_time, keys[:n], show, time),
+    )
+
+
+def _to_nearest(key, show, time, other_key, other_show, other_time) -> np.ndarray:
+    m = len(other_key)
+    before = np.searchsorted(other_key, key, side="right") - 1  # the last at or before, then the first at or after
+    after = np.searchsorted(other_key, key, side="left")
     has_before = (before >= 0) & (other_show[np.maximum(before, 0)] == show)
     has_after = (after < m) & (other_show[np.minimum(after, m - 1)] == show)
     left = np.where(has_before, time - other_time[np.maximum(before, 0)], np.inf)
     right = np.where(has_after, other_time[np.minimum(after, m - 1)] - time, np.inf)
+    out = np.full(len(key), np.nan)
     found = has_before | has_after
     out[found] = np.minimum(left, right)[found]
     return out
@@ -127,8 +133,7 @@ def distance_components(pair: ShowScores) -> dict[str, np.ndarray]:
     windows = list(HIT_WINDOWS.values())
     matched = match_boundaries(r_show, r_time, h_show, h_time, tolerance=windows[0], sweep=windows[1:], n_shows=n)
     comp = {f"hit_n_matched_{tag}": matched.matched[t].astype(float) for tag, t in HIT_WINDOWS.items()}
-    r2h = nearest(r_show, r_time, h_show, h_time)
-    h2r = nearest(h_show, h_time, r_show, r_time)
+    r2h, h2r = nearest(r_show, r_time, h_show, h_time)
     n_r = np.bincount(r_show, minlength=n)
     n_h = np.bincount(h_show, minlength=n)
     both = (n_r > 0) & (n_h > 0)
