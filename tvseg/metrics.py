@@ -844,6 +844,8 @@ _HTML = {
     "pk_prime": "P\u2032k",
     "cseg": "C<sub>seg</sub>",
     "cseg_norm": "C<sub>seg</sub> norm.",
+    "median_deviation_r2h": "med. dev. ref&rarr;hyp",
+    "median_deviation_h2r": "med. dev. hyp&rarr;ref",
 }
 """The HTML report's labels that differ from the plain ones (:attr:`Metric.html`)."""
 _COMPARED = ("cov_n", "cov_d", "boundary_f1", "pk", "windowdiff")
