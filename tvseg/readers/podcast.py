@@ -219,20 +219,19 @@ def _escapes_line_end(text: str) -> bool:
 
 def _tag(text: str, *, path, line: int) -> tuple[str, str]:
     """``key=value`` with FFmpeg's escapes (a backslash takes the next character as it is)."""
-    parts, current, key = [], [], None
+    current: list[str] = []
+    key = None
     chars = iter(text)
     for c in chars:
         if c == "\\":
             current.append(next(chars, ""))
         elif c == "=" and key is None:
-            key = "".join(current)
-            current = []
+            key, current = "".join(current), []
         else:
             current.append(c)
-    parts.append("".join(current))
     if key is None:
         raise InputError("not a 'key=value' line of an FFmpeg metadata file", path=path, line=line, value=text)
-    return key, parts[0]
+    return key, "".join(current)
 
 
 def _ffmetadata_chapter(tags: list[tuple[str, str, int, str]], *, path, line: int) -> Chapter:
