@@ -171,3 +171,17 @@ def test_overlapping_predictions_get_no_distance():
             settings=tvseg.Settings(bootstrap=0),
         ).systems["sys"]
     assert not set(result.corpus) & {*DISTANCES, "hit_f1_500ms"}
+
+
+def test_a_hypothesis_starting_late_keeps_its_start_as_a_boundary():
+    # reference 0-10-20; hypothesis 2-10-20. tvseg's region is the reference's extent, 0-20: the hypothesis's start,
+    # 2, is strictly inside it, so a boundary (hypothesis boundaries 2 and 10; reference 10). mir_eval's trim=True
+    # drops each side's own first and last edge (the hypothesis's 2 and 20): it sees 10 against 10.
+    reference, hypothesis = {"s": [(0.0, 10.0), (10.0, 20.0)]}, {"s": [(2.0, 10.0), (10.0, 20.0)]}
+    result = _evaluate(reference, hypothesis)
+    # hypothesis to reference: 2 is 8 from 10, 10 is 0: median 4; Hausdorff 8; hit precision at 3 s 1/2
+    assert result.corpus["median_deviation_h2r"] == 4.0 and result.corpus["hausdorff"] == 8.0
+    assert result.corpus["hit_precision_3s"] == 0.5
+    ref, hyp = np.array(reference["s"]), np.array(hypothesis["s"])
+    assert mir_eval.segment.deviation(ref, hyp, trim=True) == (0.0, 0.0)
+    assert mir_eval.segment.detection(ref, hyp, window=3, trim=True)[0] == 1.0
