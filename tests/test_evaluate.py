@@ -27,6 +27,12 @@ METRICS = [
 ]
 UNIT_METRICS = ["pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s"]
 TITLE_METRICS = ["title_accuracy", "title_f1", "titled_recall", "titled_precision"]
+DISTANCE_METRICS = [  # issue 44: README's "boundary distances, hit rates" row
+    *(f"hit_{side}_{window}" for window in ("500ms", "3s") for side in ("precision", "recall", "f1")),
+    "median_deviation_r2h",
+    "median_deviation_h2r",
+    "hausdorff",
+]
 needs_samples = pytest.mark.skipif(
     not (ROOT / "tvseg" / "data_samples" / "reference").is_dir(), reason="no data_samples/"
 )
@@ -46,7 +52,7 @@ def test_demo_json_has_every_key_of_the_contract(demo):
     assert set(data["systems"]) == {"system_a", "system_b"}
     for name, system in data["systems"].items():
         for part in ("corpus", "macro"):
-            missing = set(METRICS + UNIT_METRICS + TITLE_METRICS) - set(system[part])
+            missing = set(METRICS + UNIT_METRICS + TITLE_METRICS + DISTANCE_METRICS) - set(system[part])
             assert not missing, (name, part, missing)
         assert set(system["by_length"]) == {"short", "long"}
         for cls in ("short", "long"):
@@ -55,7 +61,7 @@ def test_demo_json_has_every_key_of_the_contract(demo):
             )
         assert len(system["shows"]) == 7
         for show, values in system["shows"].items():
-            assert set(METRICS) <= set(values), show
+            assert set(METRICS + DISTANCE_METRICS) <= set(values), show
         # rates are fractions
         for key in ("cov_n", "cov_d", "boundary_f1", "pk"):
             assert 0.0 <= system["corpus"][key] <= 1.0

@@ -73,6 +73,7 @@ def test_the_views_take_their_columns_from_the_registry():
     assert {k for k, _ in SUMMARY + OPTIONAL} == {k for k, _ in metrics.SUMMARY}
     for columns in (
         render.RETRIEVAL,
+        render.DISTANCES,
         render.COUNTS,
         render.UNIT,
         render.TITLING,

@@ -215,7 +215,7 @@ def test_every_format_read_by_extension_is_a_from_choice_named_in_help(capsys):
     from tvseg.readers import FORMATS
 
     text = _help(capsys)
-    choices = re.search(r"--from \{([a-z,]+)\}", text)
+    choices = re.search(r"--from \{([a-z0-9,]+)\}", text)  # mp3, mp4
     assert choices is not None
     by_extension = set(FORMATS.values())  # the readers' extension map: rttm, vtt, srt, csv, jsonl, json, ttml, scc, stl
     assert {"ttml", "scc", "stl"} <= by_extension

@@ -36,6 +36,11 @@ from tvseg.metrics import (
 # The README's keys, row by row of "What the numbers mean" (and the story classes under it).
 COVERAGE = {"recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d"}
 BOUNDARY = {"boundary_precision", "boundary_recall", "boundary_f1"}
+DISTANCES = {f"hit_{side}_{w}" for side in ("precision", "recall", "f1") for w in ("500ms", "3s")} | {
+    "median_deviation_r2h",
+    "median_deviation_h2r",
+    "hausdorff",
+}
 SEGMENT_COUNTS = {"n_reference", "n_hypothesis"}
 CORRECT_COUNTS = {"n_correct_reference", "n_correct_hypothesis"}
 STORIES = {
@@ -102,7 +107,7 @@ CAPTIONING_KEYS = {
 # overlapping predictions keep the metrics that hold for any set of intervals (the README's video chaptering
 # row: "left out for predictions that overlap"; tvseg.metrics.DISJOINT's list)
 ANY_INTERVALS = SEGMENT_COUNTS | VIDCHAPTERS | CHAPTER_COUNT
-SEGMENTATION = ANY_INTERVALS | COVERAGE | BOUNDARY | CORRECT_COUNTS | STORIES | ONE_TO_ONE | CHAPTER_LLAMA
+SEGMENTATION = ANY_INTERVALS | COVERAGE | BOUNDARY | DISTANCES | CORRECT_COUNTS | STORIES | ONE_TO_ONE | CHAPTER_LLAMA
 
 REFERENCE = {"s1": [(0.0, 40.0), (40.0, 95.0), (95.0, 130.0)], "s2": [(0.0, 70.0), (70.0, 100.0)]}
 DISJOINT_HYPOTHESIS = {"s1": [(0.0, 42.0), (42.0, 130.0)], "s2": [(0.0, 65.0), (65.0, 80.0), (80.0, 100.0)]}

@@ -167,7 +167,7 @@ class Metric:
         A short column label (plain text).
     group : str
         ``"coverage"``, ``"boundary"``, ``"count"``, ``"story"`` (the story classes' counts),
-        ``"title"``, ``"chapters"``, ``"captioning"`` or ``"unit"``: the computation that makes it (and the report table
+        ``"distance"`` (boundary distances and hit rates), ``"title"``, ``"chapters"``, ``"captioning"`` or ``"unit"``: the computation that makes it (and the report table
         that shows it).
     kind : str
         ``"rate"`` (a fraction, higher is better), ``"error"`` (a fraction or more, lower is better) or
@@ -353,6 +353,8 @@ _STORIES = "tvseg: story classes from Bouchekif et al.'s coverage matching (tvse
 _MEAN_OVER_SHOWS = "; corpus value: the mean over shows, as VidChapters averages over videos (not pooled)"
 _CHAPTER_LLAMA = "Ventura et al. 2025 (Chapter-Llama), tools/results/metrics_overlap.py "
 _VIDCHAPTERS_GROUNDING = "Yang et al. 2023 (VidChapters-7M), moment_detr/standalone_eval/eval.py "
+_MIR_EVAL = "mir_eval.segment."
+_MEAN_OF_DEFINED = "; corpus value: the mean over the shows where it is defined (not pooled: a median is not additive)"
 _COUNTS = ("n_correct_hypothesis", "n_hypothesis", "n_correct_reference", "n_reference")
 _MATCHED = "boundary_n_matched"
 _BOUNDARIES = (_MATCHED, "boundary_n_hypothesis", "boundary_n_reference")
@@ -383,6 +385,65 @@ _ENTRIES: tuple[Metric, ...] = (
                 "boundary",
                 " section 2",
                 _f("boundary_precision", "boundary_recall", *_BOUNDARIES),
+            ),
+        )
+    ),
+    # boundary distances and hit rates (issue 44): tvseg.retrieval.distances. The hit rates pooled as the
+    # boundary P/R/F; the deviations and the Hausdorff distance (seconds) the mean over shows where defined
+    *(
+        Metric(
+            f"hit_{side}_{tag}",
+            f"hit {short}@{label}",
+            "distance",
+            "rate",
+            _MIR_EVAL + f"detection(window={window:g}): boundary {side} of a maximum one-to-one matching within "
+            f"{window:g} s (tvseg's boundary {side} at that tolerance; pooled over shows)",
+            True,
+            **parts,
+        )
+        for tag, label, window in (("500ms", "0.5s", 0.5), ("3s", "3s", 3.0))
+        for side, short, parts in (
+            ("precision", "P", _rate(f"hit_n_matched_{tag}", "boundary_n_hypothesis")),
+            ("recall", "R", _rate(f"hit_n_matched_{tag}", "boundary_n_reference")),
+            (
+                "f1",
+                "F",
+                _f(
+                    f"hit_precision_{tag}",
+                    f"hit_recall_{tag}",
+                    f"hit_n_matched_{tag}",
+                    "boundary_n_hypothesis",
+                    "boundary_n_reference",
+                ),
+            ),
+        )
+    ),
+    *(
+        Metric(key, label, "distance", "error", source + _MEAN_OF_DEFINED, True, fraction=False, **_rate(total, n))
+        for key, label, source, total, n in (
+            (
+                "median_deviation_r2h",
+                "med. dev. ref->hyp",
+                _MIR_EVAL + "deviation (Turnbull et al. 2007): median over the reference boundaries of the "
+                "distance (s) to the nearest hypothesis boundary",
+                "deviation_r2h_sum",
+                "deviation_n_shows",
+            ),
+            (
+                "median_deviation_h2r",
+                "med. dev. hyp->ref",
+                _MIR_EVAL + "deviation (Turnbull et al. 2007): median over the hypothesis boundaries of the "
+                "distance (s) to the nearest reference boundary",
+                "deviation_h2r_sum",
+                "deviation_n_shows",
+            ),
+            (
+                "hausdorff",
+                "Hausdorff",
+                "ruptures and skchange's hausdorff: the largest distance (s) from a boundary of one side to the "
+                "nearest boundary of the other (0 when neither side has one)",
+                "hausdorff_sum",
+                "hausdorff_n_shows",
             ),
         )
     ),
@@ -736,6 +797,9 @@ DENOMINATOR_REASONS: dict[str, str] = {
     "chapter_n_shows": "no show with a reference segment",
     "title_list_n_shows": "no reference segment with a title",
     "title_matched_n_shows": "no pair of chapters matched in time (start and end within 5 s)",
+    "deviation_n_shows": "no boundary on one side or both (no median to take: mir_eval's deviation is NaN there)",
+    "hausdorff_n_shows": "boundaries on one side only (the Hausdorff distance is infinite there, as skchange "
+    "gives it: the show is left out of the mean over shows)",
 }
 """The denominators among the time-domain components and what their being 0 means: a time-domain entry is
 undefined where one of the components it reads that is here is 0 (tested in the order it reads them)."""
@@ -743,6 +807,7 @@ undefined where one of the components it reads that is here is 0 (tested in the 
 _GROUP_REQUIRES: dict[str, frozenset[str]] = {
     "coverage": frozenset({TIME, DISJOINT}),
     "boundary": frozenset({TIME, DISJOINT}),
+    "distance": frozenset({TIME, DISJOINT}),
     "count": frozenset({TIME, DISJOINT}),
     "story": frozenset({TIME, DISJOINT}),
     "title": frozenset({TIME, DISJOINT, TITLES}),
@@ -788,6 +853,8 @@ _HTML = {
     "pk_prime": "P\u2032k",
     "cseg": "C<sub>seg</sub>",
     "cseg_norm": "C<sub>seg</sub> norm.",
+    "median_deviation_r2h": "med. dev. ref&rarr;hyp",
+    "median_deviation_h2r": "med. dev. hyp&rarr;ref",
 }
 """The HTML report's labels that differ from the plain ones (:attr:`Metric.html`)."""
 _BETTER = {

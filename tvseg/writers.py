@@ -36,6 +36,14 @@ Labels and the formats' limits (see ``formats/``):
   ``{"version": "VERSION 1.0", "results": {show: [{"timestamp": [start, end], "sentence": label}]},
   "external_data": {}}``, segments in time order, times in seconds to the millisecond; segments may
   overlap; :data:`NO_LABEL` is an empty sentence.
+- Podcast 2.0 JSON chapters (``podcast``, one show per ``.json`` file, never guessed from ``.json``):
+  ``{"version": "1.2.0", "chapters": [{"startTime", "endTime", "title"}]}``, times in seconds to the millisecond,
+  each chapter with its ``endTime`` (so a gap and the show's end are kept); :data:`NO_LABEL` is a chapter
+  without a title; overlapping segments are refused.
+- FFMETADATA (``ffmetadata``, one show per ``.ffmetadata`` file): ``;FFMETADATA1`` then one ``[CHAPTER]`` per
+  segment, ``TIMEBASE=1/1000``, ``START``, ``END`` in milliseconds and ``title`` (``=``, ``;``, ``#``, ``\\``
+  and a line break escaped with a backslash); :data:`NO_LABEL` is a chapter without a title; overlapping
+  segments are refused.
 - No format can hold a NUL character (readers refuse it) or a lone surrogate: such a label or show
   id is refused.
 """
@@ -64,9 +72,26 @@ if TYPE_CHECKING:
 
 __all__ = ["write_segments", "segment_files", "segments_text", "write_segment_files", "WRITE_FORMATS"]
 
-WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "anet")
-_EXTENSIONS = {".rttm": "rttm", ".vtt": "vtt", ".srt": "srt", ".csv": "csv", ".txt": "txt", ".jsonl": "jsonl"}
-_PER_SHOW = {"vtt": "WebVTT", "srt": "SRT", "txt": "chapter list"}
+WRITE_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "anet", "podcast", "ffmetadata")
+_EXTENSIONS = {
+    ".rttm": "rttm",
+    ".vtt": "vtt",
+    ".srt": "srt",
+    ".csv": "csv",
+    ".txt": "txt",
+    ".jsonl": "jsonl",
+    ".ffmetadata": "ffmetadata",
+    ".ffmeta": "ffmetadata",
+}
+_PER_SHOW = {
+    "vtt": "WebVTT",
+    "srt": "SRT",
+    "txt": "chapter list",
+    "podcast": "Podcast 2.0 chapters",
+    "ffmetadata": "FFMETADATA",
+}
+_SUFFIX = {"podcast": "json"}
+"""A one-show format's file extension where it is not the format's name."""
 _WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<.*?>|\{\\an[1-9]\}", re.IGNORECASE)  # what SRT readers remove as markup
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
@@ -154,7 +179,8 @@ def segment_files(
     format = _output_format(path, format)
     if hypothesis is not None and format != "jsonl":
         raise UsageError("hypothesis= only applies to JSONL (the reference and the hypothesis on one line)")
-    if format not in _PER_SHOW or (path.suffix.lower() == f".{format}" and not path.is_dir()):
+    suffix = _SUFFIX.get(format, format)
+    if format not in _PER_SHOW or (path.suffix.lower() == f".{suffix}" and not path.is_dir()):
         return {path: segments_text(segmentations, format=format, hypothesis=hypothesis, where=path)}
     rows = _rows(segmentations)
     stems = safe_names(rows, keep_unicode=True)
@@ -163,7 +189,7 @@ def segment_files(
         "{n} show id(s) cannot be file names as they are (e.g. {old!r} -> '{new}'): "
         "read back, their show id is the file name",
     )
-    return {path / f"{stems[show]}.{format}": _show_text(show, rows[show], format=format) for show in rows}
+    return {path / f"{stems[show]}.{suffix}": _show_text(show, rows[show], format=format) for show in rows}
 
 
 def segments_text(
@@ -221,6 +247,8 @@ def _warn_changed(changed: list[tuple[str, str]], message: str) -> None:
 
 
 def _show_text(show: str, rows: list[tuple[int, int, str]], *, format: str) -> str:
+    if format in ("podcast", "ffmetadata"):
+        return (_podcast_text if format == "podcast" else _ffmetadata_text)(show, rows)
     return _chapter_list_text(show, rows) if format == "txt" else _cues_text(show, rows, format=format)
 
 
@@ -235,8 +263,8 @@ def _output_format(path: Path, format: str | None) -> str:
     if found is None:
         raise UsageError(
             f"cannot tell the output format from {path.name!r} "
-            "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl or a folder, or give the format: anet for "
-            "ActivityNet-style predictions in .json)"
+            "(use .rttm, .csv, .vtt, .srt, .txt, .jsonl, .ffmetadata or a folder, or give the format: anet for "
+            "ActivityNet-style predictions in .json, podcast for Podcast 2.0 chapters)"
         )
     return found
 
@@ -434,3 +462,43 @@ def _text(label: str, *, one_line: bool = False) -> str:
     if label == NO_LABEL:
         return ""
     return " ".join(label.split()) if one_line else label
+
+
+def _no_overlap(show: str, rows: list[tuple[int, int, str]], what: str) -> None:
+    if not rows:
+        raise InputError(f"show {show!r}: a show without segments cannot be written as {what}", value=show)
+    for (_, end_ms, _), (start_ms, _, _) in zip(rows, rows[1:]):
+        if start_ms < end_ms:
+            raise InputError(
+                f"show {show!r}: {what} cannot hold overlapping segments",
+                value=f"{_seconds(end_ms)} -> {_seconds(start_ms)}",
+            )
+
+
+def _json_seconds(milliseconds: int) -> str:
+    """Seconds as a JSON number, to the millisecond, without trailing zeros."""
+    return str(milliseconds // 1000) if milliseconds % 1000 == 0 else _seconds(milliseconds).rstrip("0")
+
+
+def _podcast_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    """One show as Podcast 2.0 JSON chapters, one chapter per line."""
+    _no_overlap(show, rows, "Podcast 2.0 chapters")
+    chapters = []
+    for start_ms, end_ms, label in rows:
+        title = "" if label == NO_LABEL else f', "title": {json.dumps(label, ensure_ascii=False)}'
+        chapters.append(f'    {{"startTime": {_json_seconds(start_ms)}, "endTime": {_json_seconds(end_ms)}{title}}}')
+    return '{\n  "version": "1.2.0",\n  "chapters": [\n' + ",\n".join(chapters) + "\n  ]\n}\n"
+
+
+_FFMETADATA_SPECIAL = re.compile(r"([=;#\\\n])")
+
+
+def _ffmetadata_text(show: str, rows: list[tuple[int, int, str]]) -> str:
+    """One show as an FFmpeg metadata file: a ``[CHAPTER]`` per segment, in milliseconds."""
+    _no_overlap(show, rows, "FFMETADATA")
+    parts = [";FFMETADATA1\n"]
+    for start_ms, end_ms, label in rows:
+        parts.append(f"\n[CHAPTER]\nTIMEBASE=1/1000\nSTART={start_ms}\nEND={end_ms}\n")
+        if label != NO_LABEL:
+            parts.append("title=" + _FFMETADATA_SPECIAL.sub(r"\\\1", label) + "\n")
+    return "".join(parts)

@@ -3,7 +3,8 @@ lists and chunkseg's JSONL.
 
 IN may be a file or a folder; OUT is a ``.rttm``, ``.csv`` or ``.jsonl`` file, a ``.vtt``, ``.srt`` or
 ``.txt`` file (one show), or a folder (WebVTT chapters, or SRT or chapter lists with ``--to srt`` /
-``--to txt``: one file per show). Times are kept to the millisecond (whole seconds in chapter lists).
+``--to txt``: one file per show; Podcast 2.0 JSON chapters with ``--to podcast``, FFMETADATA files with ``--to
+ffmetadata``). Times are kept to the millisecond (whole seconds in chapter lists).
 
 A ``.txt`` input is never guessed (``--from txt``); a chapter list's last chapter ends at ``--end``
 or at the show's end in ``--uem``. A JSONL input gives its reference side unless ``--which
@@ -18,8 +19,8 @@ from typing import Any
 
 __all__ = ["add_parser", "run"]
 
-_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
-_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl")
+_FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "podcast", "ffmetadata")
+_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "mp3", "mp4")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -29,8 +30,8 @@ def add_parser(subparsers) -> None:
         "convert",
         help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
-        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; a folder for WebVTT chapters; .txt "
-        "chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
+        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; .ffmetadata, .ffmeta FFmpeg metadata; .mp3, "
+        ".m4a, .m4b chapters of audio files; a folder for WebVTT chapters; .txt chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
         "to standard output.",
     )
     parser.add_argument("input", metavar="IN", help="file or folder to read")
@@ -46,14 +47,16 @@ def add_parser(subparsers) -> None:
         choices=(*_FORMATS, *_READ_ONLY),
         help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
         "a YouTube description as VidChapters reads it: never guessed; ttml, scc, stl = broadcast captions, "
-        "one segment per caption: needs pip install 'tvseg[broadcast]')",
+        "one segment per caption: needs pip install 'tvseg[broadcast]'; podcast = Podcast 2.0 JSON chapters, ffmetadata = "
+        "FFmpeg's metadata file, mp3, mp4 = the chapters of audio files: need pip install 'tvseg[podcast]')",
     )
     parser.add_argument(
         "--to",
         dest="to_format",
         choices=(*_FORMATS, "anet"),
         help="output format (default: from the extension; a folder means vtt; anet = ActivityNet-style "
-        "predictions, as VidChapters' dvc_eval reads them: never guessed)",
+        "predictions, as VidChapters' dvc_eval reads them: never guessed; podcast = Podcast 2.0 JSON chapters, one "
+        ".json file per show; ffmetadata = FFmpeg's metadata file, one .ffmetadata file per show)",
     )
     parser.add_argument(
         "--which",

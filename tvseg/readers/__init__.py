@@ -31,6 +31,7 @@ from tvseg.readers.levels import LEVEL, NO_LEVEL, at_level, level_option, levels
 from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
+from tvseg.readers.podcast import AUDIO_FORMATS, PODCAST_FORMATS, is_ffmetadata, podcast_rows
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
@@ -75,6 +76,9 @@ FORMATS = {
     ".jsonl": "jsonl",
     ".json": "json",
     **BROADCAST_FORMATS,
+    ".ffmetadata": "ffmetadata",
+    ".ffmeta": "ffmetadata",
+    **AUDIO_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
 file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
@@ -98,6 +102,7 @@ READ_FORMATS = (
     "stl",
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
+    *PODCAST_FORMATS,
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
 read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
@@ -113,6 +118,7 @@ _SEGMENTS_ONLY = {
     "txt": "a chapter list",
     "youtube": "a chapter list",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
+    **dict.fromkeys(PODCAST_FORMATS, "a file of podcast chapters"),
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
 
@@ -129,8 +135,12 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
     found = FORMATS.get(Path(path).suffix.lower())
     if found == "json":
         return sniff_json(path, encoding=encoding)
+    if found is None and Path(path).suffix.lower() == ".txt" and is_ffmetadata(Path(path)):
+        return "ffmetadata"  # an FFmpeg metadata file: its header says so
     if found is None:
         hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
+        if Path(path).suffix.lower() == ".mp4":
+            hint = " (the chapters of an MP4 file: format 'mp4')"
         raise InputError(
             "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .json, .ttml, .dfxp, .xml, "
             ".scc or .stl, or give "
@@ -158,8 +168,12 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format if is_corpus_file(file, format) else None
     if format in _TEXT_FORMATS:
         return format if suffix == ".txt" else None
-    if format in JSON_FORMATS:
+    if format in JSON_FORMATS or format == "podcast":
         return format if suffix == ".json" else None
+    if format == "ffmetadata" and suffix == ".txt":
+        return format
+    if format == "mp4" and suffix == ".mp4":
+        return format
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
 
@@ -232,9 +246,12 @@ def read_segments(
         ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: one segment per caption, through ttconv, ``pip
         install 'tvseg[broadcast]'``) or chapter list (``format="txt"``) file, or a folder of such files
         (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
-        format named.
+        format named; podcast chapters (:mod:`tvseg.readers.podcast`): Podcast 2.0 JSON chapters (a ``.json``
+        file of that shape), FFmpeg's FFMETADATA (``.ffmetadata``, ``.ffmeta``, or a ``.txt`` file with its
+        header), the ID3 chapters of an ``.mp3`` file and the chapter list of an ``.m4a``, ``.m4b`` (or, with
+        ``format="mp4"``, ``.mp4``) file (through mutagen: ``pip install 'tvseg[podcast]'``).
     format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
-"anet", "json", "choi", "wiki727k", "segeval", "nltk"}, optional
+"anet", "json", "choi", "wiki727k", "segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
@@ -242,12 +259,14 @@ def read_segments(
         ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
         read only when named.
     show : str, optional
-        The show id of a single VTT, SRT, TTML, SCC, STL or chapter list file (default: the file's stem).
+        The show id of a single VTT, SRT, TTML, SCC, STL, chapter list or podcast chapters file (default: the
+        file's stem).
     which : {"reference", "hypothesis"}, optional
         The side of a chunkseg JSONL file to read (ignored for the other formats). Default: the
         reference, unless ``side`` names a system: ``which`` must then be given (formats/jsonl.md).
     end : float or dict of str to float, optional
-        Where the last chapter of a chapter list ends (ignored for the other formats): one number for
+        Where the last chapter of a chapter list (or of Podcast 2.0 chapters whose last has no ``endTime``)
+        ends (ignored for the other formats): one number for
         a single file, or ``{show: end}``; else the show's end in ``uem``; else an error.
     types : set of str, optional
         RTTM line types to keep (e.g. ``{"SEGMENT"}``). By default every type that carries a time
@@ -359,7 +378,16 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
     ends = check_ends(end, folder=in_folder)
     mapping = parse_columns(columns) if columns is not None else None
     kinds = {file: _mapped_kind(file, format, mapping, encoding=encoding) for file in files}
-    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "youtube", "ttml", "scc", "stl"):
+    if show is not None and kinds[files[0]] not in (
+        "vtt",
+        "srt",
+        "txt",
+        "youtube",
+        "ttml",
+        "scc",
+        "stl",
+        *PODCAST_FORMATS,
+    ):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
@@ -393,6 +421,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         if kind in JSON_FORMATS:
             return json_rows(file, format=kind, encoding=encoding)
         name = show or file.stem
+        if kind in PODCAST_FORMATS:
+            return podcast_rows(file, format=kind, show=name, end=ends, uem=uem, encoding=encoding)
         if kind in _TEXT_FORMATS:
             records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
             return Rows.of_file(file, {name: records})

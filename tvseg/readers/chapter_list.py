@@ -26,6 +26,7 @@ __all__ = [
     "chapter_records",
     "check_end",
     "check_ends",
+    "show_end",
     "clock_text",
 ]
 
@@ -197,6 +198,18 @@ def chapter_records(
     """
     chapters = youtube_chapters(path, encoding=encoding) if youtube else read_chapters(path, encoding=encoding)
     last = chapters[-1]
+    end = show_end(path, show=show, end=end, uem=uem, last=last.start, line=last.line, value=clock_text(last.start))
+    ends = [chapter.start for chapter in chapters[1:]] + [end]
+    return [(float(chapter.start), float(stop), chapter.title, chapter.line) for chapter, stop in zip(chapters, ends)]
+
+
+def show_end(
+    path, *, show: str, end, uem, last: float, line: int | None, value: str, holds: str = "a chapter list"
+) -> float:
+    """Where the last chapter of a file that does not hold the show's end ends: ``end`` (seconds, from
+    :func:`check_ends`: one number, or ``{show: seconds}``), else the end of the show's last region in ``uem``;
+    without either, or when it is not after ``last`` (the last chapter's start), an :class:`InputError` at
+    ``line`` naming ``value`` (``holds``: what the file is, for the message)."""
     end_source, ends_given = "end=", isinstance(end, Mapping)
     if ends_given:
         end = end.get(show)
@@ -212,22 +225,21 @@ def chapter_records(
         if uem is not None:
             missing.append(f"the UEM has no show {show!r}")
         raise InputError(
-            "the end of the last chapter is unknown (a chapter list does not hold the show's "
+            f"the end of the last chapter is unknown ({holds} does not hold the show's "
             f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, "
             "or the show's end (end= in Python, --end in tvseg convert)",
             path=path,
-            line=last.line,
-            value=clock_text(last.start),
+            line=line,
+            value=value,
         )
-    if not last.start < end:
+    if not last < end:
         raise InputError(
             f"the show's end ({end:g} s, from {end_source}) is not after the last chapter's start",
             path=path,
-            line=last.line,
-            value=clock_text(last.start),
+            line=line,
+            value=value,
         )
-    ends = [chapter.start for chapter in chapters[1:]] + [end]
-    return [(float(chapter.start), float(stop), chapter.title, chapter.line) for chapter, stop in zip(chapters, ends)]
+    return float(end)
 
 
 def check_ends(end, *, folder: bool):

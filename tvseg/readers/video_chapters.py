@@ -135,7 +135,8 @@ def _excerpt(error: json.JSONDecodeError) -> str:
 
 def json_shape(data) -> str | None:
     """The format whose shape ``data`` (parsed JSON) has: ``"anet"``, ``"vidchapters"``, ``"json"``,
-    ``"segeval"`` (segeval's dataset: an object with an ``items`` object), or None.
+    ``"segeval"`` (segeval's dataset: an object with an ``items`` object), ``"podcast"`` (Podcast 2.0 chapters: an
+    object with a ``chapters`` list of objects with ``startTime``), or None.
 
     ``anet``: an object with a ``results`` object (and possibly ``version``, ``external_data``);
     ``vidchapters``: an object whose values are objects with ``chapters`` or ``timestamps``; ``json``: an
@@ -148,6 +149,11 @@ def json_shape(data) -> str | None:
         return "anet"
     if isinstance(data.get("items"), dict) and set(data) <= _SEGEVAL_TOP:
         return "segeval"
+    chapters = data.get("chapters")
+    if isinstance(chapters, list) and (
+        isinstance(chapters[0], dict) and "startTime" in chapters[0] if chapters else "version" in data
+    ):
+        return "podcast"  # Podcast 2.0 chapters (tvseg.readers.podcast)
     values = list(data.values())
     first = values[0]
     if isinstance(first, dict) and ("chapters" in first or "timestamps" in first):
@@ -170,7 +176,8 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
             "a .json file of no known shape: VidChapters' annotations {video: {duration, chapters: [{label, time}]}}"
             ' (format vidchapters), ActivityNet predictions {"results": {video: [{timestamp, sentence}]}} (format '
             'anet), {show: [{start, end, title}]} (format json) or segeval\'s dataset {"items": {document: {coder: '
-            "masses}}} (format segeval)",
+            'masses}}} (format segeval) or Podcast 2.0 chapters {"version", "chapters": [{startTime, title}]} '
+            "(format podcast)",
             path=path,
             line=1,
         )

@@ -65,6 +65,7 @@ __all__ = [
     "write",
     "visible",
     "RETRIEVAL",
+    "DISTANCES",
     "COUNTS",
     "UNIT",
     "TITLING",
@@ -73,6 +74,7 @@ __all__ = [
 
 # Column labels come from the metric registry (tvseg.metrics), one per key.
 RETRIEVAL = metrics.columns("coverage", "boundary")
+DISTANCES = metrics.columns("distance")
 COUNTS = metrics.columns(keys_=("n_reference", "n_hypothesis", "n_correct_reference", "n_correct_hypothesis"))
 UNIT = metrics.columns("unit")
 TITLING = metrics.columns("title")
@@ -216,6 +218,7 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "tests": tests,
         "retrieval_columns": _labels(RETRIEVAL),
         "count_columns": _labels(COUNTS),
+        "distance_columns": _present(present, DISTANCES),
         "unit_columns": unit,
         "title_columns": titling,
         # detection and navigation in two tables, so that each fits a 1,280 px screen
@@ -312,6 +315,7 @@ def _show_columns(present: set) -> list:
     groups = [
         ("Segment retrieval", _labels(RETRIEVAL[:6] + COUNTS[:2])),
         ("Boundaries", _labels(RETRIEVAL[6:])),
+        ("Boundary distances", _present(present, DISTANCES)),
         ("Unit domain", _present(present, UNIT)),
         ("Titling", _present(present, TITLING)),
         ("Story errors", _present(present, STORIES)),

@@ -16,6 +16,9 @@ Components per show (columns of :attr:`ShowScores.components`):
   classed by its own duration (recall side), a hypothesis segment by its own duration (precision
   side); *long* means ``duration >= long_threshold``;
 - ``boundary_n_reference, boundary_n_hypothesis, boundary_n_matched`` at the settings' tolerance;
+- the boundary distances of :mod:`tvseg.retrieval.distances`: ``hit_n_matched_500ms, hit_n_matched_3s``
+  (boundaries matched at 0.5 s and 3 s), ``deviation_r2h_sum, deviation_h2r_sum, deviation_n_shows`` (the
+  show's median deviations, and 1 where they are defined) and ``hausdorff_sum, hausdorff_n_shows``;
 - the chaptering components of :func:`tvseg.retrieval.chapters.chapter_components`:
   ``chapter_n_shows`` (1 for a show with a reference segment) and the show's own VidChapters rates
   (detection per tIoU threshold, its one-to-one variant, navigation per distance), so that a sum
@@ -56,6 +59,7 @@ from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS, captioning_compone
 from tvseg.retrieval.chapter_llama import chapter_llama_components
 from tvseg.retrieval.chapters import chapter_components, chapter_counts, match_in_time, titled_chapters
 from tvseg.retrieval.coverage import Matching, correct, match
+from tvseg.retrieval.distances import distance_components
 from tvseg.retrieval.grounding import grounding_components
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
@@ -377,13 +381,16 @@ KERNELS = (
     boundary_components,
     title_components,
     story_components,
+    distance_components,  # last: the columns before it keep their places
 )
 """The component kernels :func:`score_shows` runs, once each, in this order (the columns of
 :attr:`ShowScores.components`): each a function of a :class:`ShowScores` (both sides and what the kernels
 share: the coverage matching, the boundaries, the title verdicts) returning ``{component: per-show array}``,
 without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
 grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
-DISJOINT_KERNELS = frozenset({_chapter_llama, boundary_components, title_components, story_components})
+DISJOINT_KERNELS = frozenset(
+    {_chapter_llama, boundary_components, distance_components, title_components, story_components}
+)
 """The kernels whose components only metrics requiring disjoint segments read (:data:`tvseg.metrics.DISJOINT`):
 not run for a hypothesis whose segments overlap (:attr:`ShowScores.disjoint`), nor is the coverage matching."""
 

@@ -67,6 +67,7 @@ __all__ = [
 COUNTS = keys("count")
 COVERAGE_METRICS = keys("coverage")
 BOUNDARY_METRICS = keys("boundary")
+DISTANCE_METRICS = keys("distance")  # boundary distances and hit rates (tvseg.retrieval.distances)
 COUNT_METRICS = COUNTS
 TITLE_METRICS = tuple(k for k in keys("title") if METRICS[k].kind != "count")
 TITLE_COUNTS = tuple(k for k in keys("title") if METRICS[k].kind == "count")
@@ -86,8 +87,9 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     stories = STORY_COUNTS[0] in out
     grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
     captioning = CAPTIONING_METRICS[0] in out
+    distances = DISTANCE_METRICS[0] in out  # absent for predictions that overlap and hand-built tables
     order = (
-        [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
+        [*COVERAGE_METRICS, *BOUNDARY_METRICS, *(DISTANCE_METRICS if distances else ()), *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
         + ([*CHAPTER_METRICS] if chapters else [])
         + ([*STORY_COUNTS] if stories else [])
