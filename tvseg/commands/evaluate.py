@@ -146,7 +146,7 @@ def add_input_arguments(p) -> None:
         action="append",
         default=[],
         help="read CSV files and .json lists of records through this column mapping: "
-        "show=COL,start=COL,end=COL,title=COL (also duration=, date=, date_format=, records=; formats/columns.md), "
+        "show=COL,start=COL,end=COL,title=COL (also duration=, date=, date_format=, fps=, records=, show=COL+COL; formats/columns.md), "
         "for every side or for one (SIDE: reference, units or a system's name); repeatable",
     )
     p.add_argument(

@@ -57,6 +57,7 @@ def run(args) -> int:
     from tvseg.readers.source import check_encoding
 
     encoding = check_encoding(args.encoding)
+    options = {"columns": _columns(args.columns)} if args.paths and args.columns else {}
     failures = 0
     if args.reference or args.hypothesis or args.demo or args.chunkseg:
         failures += _validate_run(args)
@@ -66,7 +67,7 @@ def run(args) -> int:
         for folder in _inputs(Path(path)):
             for item, check in _checks(folder):
                 try:
-                    summary = check(item, format=args.format, encoding=encoding)
+                    summary = check(item, format=args.format, encoding=encoding, **options)
                 except TvsegError as error:
                     failures += 1
                     print(printable(error if getattr(error, "path", None) else f"{item}: {error}"), file=sys.stderr)
@@ -75,9 +76,20 @@ def run(args) -> int:
     return 2 if failures else 0
 
 
-def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+def _columns(values: list[str]):
+    """The one ``--columns MAP`` of ``tvseg validate PATH...`` (no side: the files are read as any side)."""
+    from tvseg.readers.mapped_columns import parse_columns
+
+    if len(values) > 1 or any(":" in value.partition("=")[0] for value in values):
+        raise UsageError("tvseg validate PATH... takes one --columns MAP, without a side")
+    return parse_columns(values[0])
+
+
+def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None, columns=None) -> str:
     """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis`` (its files in
-    ``encoding``, default UTF-8)."""
+    ``encoding``, default UTF-8; CSV and ``.json`` files through ``columns``, a column mapping)."""
+    if columns is not None:
+        return f"folder, {_mapped(folder, format=format, encoding=encoding, columns=columns)}"
     segments, units, error = _segments_or_captions(folder, format=format, encoding=encoding)
     if units is not None:
         return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
@@ -165,14 +177,27 @@ def _checks(path: Path) -> list[tuple[Path, Callable[..., str]]]:
     return checks
 
 
-def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+def _mapped(path: Path, *, format: str | None, encoding: str | None, columns) -> str:
+    """What ``path`` holds read through a column mapping, as ``evaluate --columns`` reads it: units when the
+    mapping names ``text=``, ``speaker=`` or ``topic=``, else segments."""
+    from tvseg.readers import read_segments, read_units
+
+    if any(columns.get(key) is not None for key in ("text", "speaker", "topic")):
+        units = read_units(path, format=format, encoding=encoding, columns=columns)
+        return f"through --columns, {len(units)} show(s), {_rows(units)} unit(s) (as --units)"
+    segments = read_segments(path, format=format, encoding=encoding, columns=columns)
+    return f"through --columns, {len(segments)} show(s), {_rows(segments)} segment(s)"
+
+
+def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None, columns=None) -> str:
     """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
     summary or raise TvsegError.
 
     Each reader is the one ``evaluate`` reads the file with (a units table: the reader of ``--units``,
     :func:`tvseg.read_units`, the table read once), so the verdict and the error are ``evaluate``'s; the
     summary is counted on what was read (a units table's topic segments on its units' topics, as
-    :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
+    :func:`tvseg.read_segments` makes them: :func:`topic_runs`). With ``columns`` (``--columns MAP``), a CSV
+    or ``.json`` file is read through that mapping (:func:`_mapped`).
     """
     from tvseg.columns import UnitColumns
     from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_units
@@ -183,6 +208,10 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     if file.suffix.lower() == ".uem":
         regions = uem_rows(file, encoding=encoding)  # counted on the rows: no pyannote Timeline built
         return f"UEM, {len(regions.names)} show(s), {len(regions.start)} region(s)"
+    if columns is not None and (
+        format in ("csv", "json") or (format is None and file.suffix.lower() in (".csv", ".json"))
+    ):
+        return f"{file.suffix.lstrip('.').upper()} {_mapped(file, format=format, encoding=encoding, columns=columns)}"
     kind = detect_format(file, format, encoding=encoding)
     if kind in ("txt", "youtube"):  # a chapter list: everything but the last chapter's end (evaluate: the UEM's)
         from tvseg.readers.chapter_list import read_chapters, youtube_chapters
