@@ -90,10 +90,34 @@ def validate_folder(folder: Path, *, format: str | None = None, encoding: str | 
     ``encoding``, default UTF-8; CSV and ``.json`` files through ``columns``, a column mapping)."""
     if columns is not None:
         return f"folder, {_mapped(folder, format=format, encoding=encoding, columns=columns)}"
+    chapters = _chapter_lists(folder, format=format, encoding=encoding)
+    if chapters is not None:
+        return f"folder of chapter lists, {chapters[0]} show(s), {chapters[1]} chapter(s) (each ends at its show's end)"
     segments, units, error = _segments_or_captions(folder, format=format, encoding=encoding)
     if units is not None:
         return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
     return f"folder of segmentations, {len(segments)} show(s), {_rows(segments)} segment(s) (as evaluate reads it)"
+
+
+def _chapter_lists(folder: Path, *, format: str | None, encoding: str | None) -> tuple[int, int] | None:
+    """``(shows, chapters)`` of a folder of chapter lists (Chapter-Llama's output; ``.txt`` files with
+    ``format="txt"``), whose last chapters end where evaluate's reference or UEM says; None for other files."""
+    from tvseg.readers import CHAPTER_FORMATS, detect_format, list_files
+
+    files = list_files(folder, format=format)
+    kinds = [detect_format(file, format, encoding=encoding) for file in files]
+    if not files or any(kind not in CHAPTER_FORMATS for kind in kinds):
+        return None
+    return len(files), sum(_chapters(file, kind, encoding=encoding) for file, kind in zip(files, kinds))
+
+
+def _chapters(file: Path, kind: str, *, encoding: str | None) -> int:
+    """The chapters of a chapter list (``txt``, ``youtube``, ``chapter-llama``), checked but for the last end."""
+    from tvseg.readers.chapter_list import read_chapters, youtube_chapters
+    from tvseg.readers.video_chapters import chapter_llama_chapters
+
+    read = {"youtube": youtube_chapters, "chapter-llama": chapter_llama_chapters}.get(kind, read_chapters)
+    return len(read(file, encoding=encoding))
 
 
 def _segments_or_captions(path: Path, *, format: str | None, encoding: str | None):
@@ -213,11 +237,8 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     ):
         return f"{file.suffix.lstrip('.').upper()} {_mapped(file, format=format, encoding=encoding, columns=columns)}"
     kind = detect_format(file, format, encoding=encoding)
-    if kind in ("txt", "youtube"):  # a chapter list: everything but the last chapter's end (evaluate: the UEM's)
-        from tvseg.readers.chapter_list import read_chapters, youtube_chapters
-
-        chapters = (youtube_chapters if kind == "youtube" else read_chapters)(file, encoding=encoding)
-        return f"chapter list, {len(chapters)} chapter(s) (the last ends at the show's end)"
+    if kind in ("txt", "youtube", "chapter-llama"):  # everything but the last chapter's end (evaluate: the UEM's)
+        return f"chapter list, {_chapters(file, kind, encoding=encoding)} chapter(s) (the last ends at the show's end)"
     if kind == "csv":
         table_type, corpus = read_table_once(file, encoding=encoding)
         if corpus is None:
@@ -228,7 +249,7 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
                 return summary
             return summary + f", {topic_runs(corpus)} topic segment(s)"
         return f"CSV, {len(corpus)} show(s), {_rows(corpus)} segment(s)"
-    if kind in ("vtt", "srt"):
+    if kind in ("vtt", "srt", "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami"):
         # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
         # here without the warnings of the lenient units reader, which reads it only with --units
         segments, units, error = _segments_or_captions(file, format=kind, encoding=encoding)

@@ -33,6 +33,7 @@ from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
+from tvseg.readers.subtitles import SUBTITLE_FORMATS, SUBTITLE_KINDS, read_subtitles, subtitle_hint
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
 from tvseg.readers.text_corpora import (
     TEXT_CORPUS_FORMATS,
@@ -45,8 +46,8 @@ from tvseg.readers.text_corpora import (
 from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
-from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
-from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
+from tvseg.readers.video_chapters import CHAPTER_LLAMA, JSON_FORMATS, chapter_llama_chapters, json_rows, sniff_json
+from tvseg.readers.webvtt import caption_units, cue_segments, cue_units, read_cues
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -75,6 +76,7 @@ FORMATS = {
     ".jsonl": "jsonl",
     ".json": "json",
     **BROADCAST_FORMATS,
+    **SUBTITLE_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
 file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
@@ -96,15 +98,18 @@ READ_FORMATS = (
     "ttml",
     "scc",
     "stl",
+    CHAPTER_LLAMA,
+    *SUBTITLE_KINDS,
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
-read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
+read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``,
+``chapter-llama`` (Chapter-Llama's output, a file per video; its folder of folders is read as one);
 the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
 
 _TEXT_FORMATS = ("txt", "youtube")
-CHAPTER_FORMATS = _TEXT_FORMATS
+CHAPTER_FORMATS = (*_TEXT_FORMATS, CHAPTER_LLAMA)
 """The formats of chapter lists (read only when named): a chapter list's last chapter ends where it is told."""
 
 _SEGMENTS_ONLY = {
@@ -112,6 +117,7 @@ _SEGMENTS_ONLY = {
     "jsonl": "a chunkseg JSONL file",
     "txt": "a chapter list",
     "youtube": "a chapter list",
+    CHAPTER_LLAMA: "Chapter-Llama's output",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
@@ -130,10 +136,12 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
     if found == "json":
         return sniff_json(path, encoding=encoding)
     if found is None:
-        hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
+        hint = subtitle_hint(path) or (
+            " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
+        )
         raise InputError(
             "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .json, .ttml, .dfxp, .xml, "
-            ".scc or .stl, or give "
+            ".scc, .stl, .sbv, .ass, .ssa, .sub, .smi or .sami, or give "
             f"the format: format= in Python, --format on the command line, --from for convert){hint}",
             path=path,
         )
@@ -158,10 +166,23 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format if is_corpus_file(file, format) else None
     if format in _TEXT_FORMATS:
         return format if suffix == ".txt" else None
-    if format in JSON_FORMATS:
+    if format in JSON_FORMATS or format == CHAPTER_LLAMA:
         return format if suffix == ".json" else None
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
+
+
+def _chapter_llama_folder(folder: Path, *, named: bool) -> list[Path]:
+    """The ``<video_id>.json`` files of Chapter-Llama's output folder (``<exp>/<video_id[:2]>/<video_id>.json``,
+    as its ``tools/results/metrics.py`` globs ``*/*.json``), sorted by name; none when the first is not of
+    that shape (``named``: the format was given, so every ``.json`` file is read as it)."""
+    nested = sorted(folder.glob("*/*.json"), key=lambda p: (p.name, str(p)))
+    if not nested or named:
+        return nested
+    try:
+        return nested if sniff_json(nested[0]) == CHAPTER_LLAMA else []
+    except InputError:
+        return []
 
 
 def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
@@ -190,6 +211,10 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
                 unread.append(entry.name + ("/" if entry.is_dir() else ""))
     files.sort(key=lambda p: p.name)  # one folder: as sorting the paths, without comparing their parts
     unread.sort()
+    if not files and format in (None, CHAPTER_LLAMA):
+        nested = _chapter_llama_folder(folder, named=format == CHAPTER_LLAMA)
+        if nested:
+            return nested
     if not files:
         raise InputError(
             f"no file to read in this folder ({_EXTENSIONS}; .txt chapter lists with format 'txt')",
@@ -359,7 +384,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
     ends = check_ends(end, folder=in_folder)
     mapping = parse_columns(columns) if columns is not None else None
     kinds = {file: _mapped_kind(file, format, mapping, encoding=encoding) for file in files}
-    if show is not None and kinds[files[0]] not in ("vtt", "srt", "txt", "youtube", "ttml", "scc", "stl"):
+    captions = ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS)
+    if show is not None and kinds[files[0]] not in (*captions, "txt", "youtube", CHAPTER_LLAMA):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
@@ -393,13 +419,18 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         if kind in JSON_FORMATS:
             return json_rows(file, format=kind, encoding=encoding)
         name = show or file.stem
-        if kind in _TEXT_FORMATS:
-            records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
+        if kind in CHAPTER_FORMATS:
+            chapters = chapter_llama_chapters(file, encoding=encoding) if kind == CHAPTER_LLAMA else None
+            records = chapter_records(
+                file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube", chapters=chapters
+            )
             return Rows.of_file(file, {name: records})
         if kind in ("vtt", "srt"):
             return cue_segments(read_cues(file, format=kind, encoding=encoding), path=file, show=name)
         if kind in ("ttml", "scc", "stl"):
             return broadcast_segments(file, format=kind, show=name)
+        if kind in SUBTITLE_KINDS:
+            return cue_segments(read_subtitles(file, format=kind, encoding=encoding), path=file, show=name)
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     def corpus_at(level: int | None) -> SegmentColumns:
@@ -579,10 +610,12 @@ def read_units(
             return _mapped_rows(file, format, mapping, encoding=encoding, units=True)
         if kind in _SEGMENTS_ONLY:
             raise InputError(f"{_SEGMENTS_ONLY[kind]} holds segments, not transcript units", path=file)
-        if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl"):
+        if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
         if kind in ("ttml", "scc", "stl"):
             return broadcast_units(file, format=kind, show=show or file.stem)
+        if kind in SUBTITLE_KINDS:
+            return cue_units(read_subtitles(file, format=kind, encoding=encoding), path=file, show=show or file.stem)
         if kind != "csv":
             return caption_units(file, format=kind, show=show or file.stem, encoding=encoding)
         return _unit_rows(file, read_table(file, encoding=encoding))
