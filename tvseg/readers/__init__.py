@@ -255,11 +255,14 @@ def read_segments(
         groups with a ``topic`` column), chunkseg JSONL, JSON (VidChapters' annotations,
         ActivityNet-style predictions, ``{show: [{start, end, title}]}``), broadcast captions (TTML,
         ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: one segment per caption, through ttconv, ``pip
-        install 'tvseg[broadcast]'``) or chapter list (``format="txt"``) file, or a folder of such files
-        (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
-        format named.
-    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
-"anet", "json", "choi", "wiki727k", "segeval", "nltk"}, optional
+        install 'tvseg[broadcast]'``), subtitles (SBV, SubStation Alpha, MicroDVD, SAMI, MPL2, TMP: one segment
+        per cue, all but SBV through pysubs2, ``pip install 'tvseg[subtitles]'``) or chapter list
+        (``format="txt"``; Chapter-Llama's output, ``format="chapter-llama"`` or by its shape) file, or a folder
+        of such files (not searched recursively but for Chapter-Llama's folder of folders; ``.txt`` files only
+        with ``format="txt"``); a text corpus with its format named.
+    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "chapter-llama", \
+"sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "vidchapters", "anet", "json", "choi", "wiki727k", \
+"segeval", "nltk"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
@@ -561,9 +564,11 @@ def read_units(
     path : str or os.PathLike
         A breath-group CSV (``show,start,end[,text,speaker,topic]``), a captions WebVTT or SRT
         file, broadcast captions (TTML, ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: through ttconv,
-        ``pip install 'tvseg[broadcast]'``), a ``.json`` list of records read through ``columns``, or a
-        folder of them.
-    format : {"vtt", "srt", "csv", "ttml", "scc", "stl", "json"}, optional
+        ``pip install 'tvseg[broadcast]'``), subtitles (SBV, SubStation Alpha, MicroDVD, SAMI, MPL2, TMP; all
+        but SBV through pysubs2, ``pip install 'tvseg[subtitles]'``), a ``.json`` list of records read through
+        ``columns``, or a folder of them.
+    format : {"vtt", "srt", "csv", "ttml", "scc", "stl", "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", \
+"sami", "json"}, optional
         Read every file as this format instead of guessing it from the extension (``"json"``: with
         ``columns``).
     show : str, optional
