@@ -161,6 +161,8 @@ def test_hints_for_txt_subtitles_lead_somewhere(tmp_path, capsys):
         ("tmp.txt", TMP, "tmp"),
         ("sbv.txt", SBV, "sbv"),
         ("microdvd.txt", MICRODVD, "microdvd"),
+        ("script.cap", ASS, "ass"),  # an extension that names no format
+        ("captions.cap", SAMI, "sami"),
     ):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")

@@ -45,6 +45,8 @@ _EVENT_LINES = {
 _SBV_TIME = r"(\d+):([0-5]\d):([0-5]\d)\.(\d{3})"
 _SBV_TIMING = re.compile(rf"\s*{_SBV_TIME},{_SBV_TIME}\s*")
 _HINTS = (
+    ("ass", re.compile(r"\s*\[Script Info\]\s*", re.IGNORECASE)),
+    ("sami", re.compile(r"\s*<SAMI\b.*", re.IGNORECASE)),
     ("sbv", re.compile(rf"\s*{_SBV_TIME},{_SBV_TIME}\s*")),
     ("microdvd", re.compile(r"\s*\{\d+\}\s*\{\d*\}.*")),
     ("mpl2", re.compile(r"\s*\[\d+\]\s*\[\d*\].*")),
@@ -139,11 +141,12 @@ def read_sbv(path, *, encoding: str | None = None) -> list[Cue]:
 
 
 def subtitle_hint(path) -> str | None:
-    """`` (SBV captions: format 'sbv')`` and the like for a file whose first line that is not blank looks like
-    a subtitle format read here (a ``.txt`` MPL2, TMP, SBV or MicroDVD file), else None."""
+    """`` (SBV subtitles: format 'sbv')`` and the like for a file whose first line that is not blank looks like
+    a subtitle format read here (a ``.txt`` MPL2, TMP, SBV or MicroDVD file; SubStation Alpha or SAMI under
+    another extension), else None."""
     try:
         with open(path, "rb") as file:
-            head = file.read(4096).decode("utf-8", errors="replace")
+            head = file.read(4096).decode("utf-8", errors="replace").lstrip("\ufeff")
     except OSError:
         return None
     first = next((line for line in head.splitlines() if line.strip()), "")
