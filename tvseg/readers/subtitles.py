@@ -7,8 +7,10 @@ refused, naming the file, the line and the value (``formats/subtitles.md``).
 
 **The others** are read by pysubs2 (a maintained library, MIT, pure Python, imported only when such a file is
 read), and each of its events is a cue with pysubs2's times (integer milliseconds: a MicroDVD frame count
-over its frame rate, TMP's and SAMI's ends as pysubs2 makes them) and its plain text; comment events
-(SubStation ``Comment:`` lines) and SAMI's blank ``&nbsp;`` syncs, which clear the screen, are not cues. A
+over its frame rate; TMP's ends, which the format does not hold, as pysubs2 estimates them) and its plain
+text; comment events (SubStation ``Comment:`` lines) are not cues. SAMI is timed as the format means it (and
+pycaption reads it): a ``<SYNC>`` shows until the next one, where pysubs2 estimates an end from the text's
+length; its blank ``&nbsp;`` syncs clear the screen and are no cues; the last sync ends at pysubs2's estimate. A
 cue's line is the line of its event when the file's event lines and pysubs2's events are as many (the
 k-th ``Dialogue:`` line, the k-th ``{start}{end}`` line...), else the first line. MicroDVD counts frames: a file
 whose first line does not declare its frame rate (``{1}{1}25``) is refused. MPL2 and TMP files are ``.txt``
@@ -86,9 +88,13 @@ def read_subtitles(path, *, format: str, encoding: str | None = None) -> list[Cu
         ) from None
     except Exception as error:  # pysubs2 raises ValueError, its own errors, and others on malformed files
         raise InputError(f"not a {_NAMES[format]} file as pysubs2 reads it ({error})", path=path) from None
+    ends = [float(event.end) for event in events]
+    if format == "sami":  # a sync shows until the next one, a blank one included
+        ends[:-1] = [float(event.start) for event in events[1:]]
+    kept = [k for k, event in enumerate(events) if not event.is_comment]
     if format == "sami":
-        events = [event for event in events if event.plaintext.strip()]
-    events = [event for event in events if not event.is_comment]
+        kept = [k for k in kept if events[k].plaintext.strip()]
+    events, ends = [events[k] for k in kept], [ends[k] for k in kept]
     if not events:
         raise InputError(f"no subtitle in this {_NAMES[format]} file", path=path)
     starts = [k + 1 for k, line in enumerate(lines) if _EVENT_LINES[format].match(line)]
@@ -97,8 +103,8 @@ def read_subtitles(path, *, format: str, encoding: str | None = None) -> list[Cu
     if len(starts) != len(events):
         starts = [1] * len(events)
     return [
-        Cue(float(event.start), float(event.end), " ".join(event.plaintext.split()), "", line)
-        for event, line in zip(events, starts)
+        Cue(float(event.start), end, " ".join(event.plaintext.split()), "", line)
+        for event, end, line in zip(events, ends, starts)
     ]
 
 
