@@ -800,9 +800,11 @@ def _with_agreement(combined, runs, args):
     from tvseg.readers.source import check_encoding
 
     encoding = check_encoding(getattr(args, "encoding", None))
-    references = {
-        name: read_segments(options.reference, format=args.format, encoding=encoding) for name, options in runs
-    }
+    given = [
+        value.partition(":")[2] for value in getattr(args, "side_formats", None) or [] if value.startswith("reference:")
+    ]
+    format = given[0] if given else args.format  # --format reference:FORMAT wins, as in each run
+    references = {name: read_segments(options.reference, format=format, encoding=encoding) for name, options in runs}
     units = read_units(args.units, encoding=encoding)
     return replace(combined, agreement=annotator_agreement(references, units))
 
