@@ -120,6 +120,28 @@ def _chapters(file: Path, kind: str, *, encoding: str | None) -> int:
     return len(read(file, encoding=encoding))
 
 
+def _subtitles(file: Path, kind: str, *, encoding: str | None) -> str:
+    """A subtitle file (:mod:`tvseg.readers.subtitles`) read as ``--units`` reads it, its cues counted as the file
+    holds them, and whether it also reads as a segmentation (without the warnings of that second reading)."""
+    import warnings
+
+    from tvseg.readers import read_segments, read_units
+    from tvseg.readers.subtitles import read_subtitles
+
+    units = read_units(file, format=kind, encoding=encoding)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cues = len(read_subtitles(file, format=kind, encoding=encoding))
+        try:
+            as_segments = f"as segments: {_rows(read_segments(file, format=kind, encoding=encoding))} segment(s)"
+        except InputError as error:
+            as_segments = f"not as segments ({error})"
+    return (
+        f"{kind.upper()} subtitles, {len(units)} show(s), {cues} cue(s) read as {_rows(units)} unit(s) (as --units "
+        f"reads them); {as_segments}"
+    )
+
+
 def _segments_or_captions(path: Path, *, format: str | None, encoding: str | None):
     """``(segments, None, None)`` as evaluate reads ``path``; for roll-up captions, whose cues overlap (valid
     units, not a segmentation), ``(None, units, the segments' error)``."""
@@ -220,8 +242,7 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     Each reader is the one ``evaluate`` reads the file with (a units table: the reader of ``--units``,
     :func:`tvseg.read_units`, the table read once), so the verdict and the error are ``evaluate``'s; the
     summary is counted on what was read (a units table's topic segments on its units' topics, as
-    :func:`tvseg.read_segments` makes them: :func:`topic_runs`). With ``columns`` (``--columns MAP``), a CSV
-    or ``.json`` file is read through that mapping (:func:`_mapped`).
+    :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
     """
     from tvseg.columns import UnitColumns
     from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_units
@@ -239,6 +260,8 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     kind = detect_format(file, format, encoding=encoding)
     if kind in ("txt", "youtube", "chapter-llama"):  # everything but the last chapter's end (evaluate: the UEM's)
         return f"chapter list, {_chapters(file, kind, encoding=encoding)} chapter(s) (the last ends at the show's end)"
+    if kind in ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami"):
+        return _subtitles(file, kind, encoding=encoding)
     if kind == "csv":
         table_type, corpus = read_table_once(file, encoding=encoding)
         if corpus is None:
@@ -249,7 +272,7 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
                 return summary
             return summary + f", {topic_runs(corpus)} topic segment(s)"
         return f"CSV, {len(corpus)} show(s), {_rows(corpus)} segment(s)"
-    if kind in ("vtt", "srt", "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami"):
+    if kind in ("vtt", "srt"):
         # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
         # here without the warnings of the lenient units reader, which reads it only with --units
         segments, units, error = _segments_or_captions(file, format=kind, encoding=encoding)
