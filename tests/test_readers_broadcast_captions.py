@@ -218,7 +218,7 @@ def test_unknown_extension_names_what_the_file_looks_like(tmp_path):
         ("c.cap", stl_file([((0, 0, 1, 0), (0, 0, 2, 0), b"x")]), "EBU STL captions: give --format stl"),
         ("d.cap", "WEBVTT\n\n00:01.000 --> 00:02.000\nx\n", "WebVTT: give --format vtt"),
         ("e.cap", "1\n00:00:01,000 --> 00:00:02,000\nx\n", "SRT: give --format srt"),
-        ("f.ass", "[Script Info]\nTitle: x\n", "convert them to SRT"),
+        ("f.cap", "[Script Info]\nTitle: x\n", "SubStation Alpha subtitles: format 'ass'"),  # .ass is read (issue 43)
     ]:
         with pytest.raises(InputError, match=advice):
             read_units(write(tmp_path, name, content))

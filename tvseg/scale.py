@@ -555,7 +555,7 @@ def _cuttable(files: Files, role: str, uem, *, quotes: bool = True):
     path = files.roles()[role]
     if Path(path).is_dir() or (uem and role != "units"):
         return None
-    return lines_of(path, format=files.format, encoding=files.encoding, units=role == "units", quotes=quotes)
+    return lines_of(path, format=files.format_of(role), encoding=files.encoding, units=role == "units", quotes=quotes)
 
 
 def _cuttable_kind(files: Files) -> bool:
@@ -567,7 +567,7 @@ def _cuttable_kind(files: Files) -> bool:
     if Path(files.reference).is_dir():
         return True
     try:
-        return detect_format(files.reference, files.format) in ("rttm", "csv")
+        return detect_format(files.reference, files.format_of("reference")) in ("rttm", "csv")
     except (InputError, UsageError):
         return False
 
@@ -587,9 +587,9 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     for index, (role, path) in enumerate(roles.items()):
         if Path(path).is_dir():
             with recorded(record, index):
-                listed[role] = list_files(path, format=None if role == "units" else files.format)
+                listed[role] = list_files(path, format=None if role == "units" else files.format_of(role))
     # (the quotes of a CSV file are searched by the shards, in their parts)
-    how: dict[str, Any] = dict(format=files.format, encoding=files.encoding, quotes=False)
+    how: dict[str, Any] = dict(format=files.format_of("reference"), encoding=files.encoding, quotes=False)
     reference = None if "reference" in listed else lines_of(files.reference, **how)
     if "reference" in listed:
         stems = sorted(file.stem for file in listed["reference"])

@@ -20,7 +20,8 @@ from typing import Any
 __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "podcast", "ffmetadata")
-_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "mp3", "mp4")
+_READ_ONLY: tuple[str, ...] = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "chapter-llama")
+_READ_ONLY += ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "mp3", "mp4")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -30,8 +31,9 @@ def add_parser(subparsers) -> None:
         "convert",
         help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
-        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; .ffmetadata, .ffmeta FFmpeg metadata; .mp3, "
-        ".m4a, .m4b chapters of audio files; a folder for WebVTT chapters; .txt chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
+        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; .sbv, .ass, .ssa, .sub (MicroDVD), .smi, "
+        ".sami subtitles; .ffmetadata, .ffmeta FFmpeg metadata; .mp3, .m4a, .m4b chapters of audio files; a folder "
+        "for WebVTT chapters; .txt chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
         "to standard output.",
     )
     parser.add_argument("input", metavar="IN", help="file or folder to read")
@@ -47,8 +49,10 @@ def add_parser(subparsers) -> None:
         choices=(*_FORMATS, *_READ_ONLY),
         help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
         "a YouTube description as VidChapters reads it: never guessed; ttml, scc, stl = broadcast captions, "
-        "one segment per caption: needs pip install 'tvseg[broadcast]'; podcast = Podcast 2.0 JSON chapters, ffmetadata = "
-        "FFmpeg's metadata file, mp3, mp4 = the chapters of audio files: need pip install 'tvseg[podcast]')",
+        "one segment per caption: needs pip install 'tvseg[broadcast]'; ass, ssa, microdvd, mpl2, tmp, sami "
+        "subtitles: pip install 'tvseg[subtitles]'; chapter-llama = Chapter-Llama's output; podcast = Podcast 2.0 JSON "
+        "chapters, ffmetadata = FFmpeg's metadata file, mp3, mp4 = the chapters of audio files: need pip install "
+        "'tvseg[podcast]')",
     )
     parser.add_argument(
         "--to",

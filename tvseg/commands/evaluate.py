@@ -103,6 +103,16 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
+class _SideFormat(argparse.Action):
+    """``--format [SIDE:]FORMAT``, repeatable: ``format`` holds the format of every side (what the commands
+    that read one format take), ``side_formats`` each value given (:func:`files_of` reads the sides)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        namespace.side_formats = [*(getattr(namespace, "side_formats", None) or []), values]
+        if ":" not in str(values):
+            namespace.format = values
+
+
 def add_input_arguments(p) -> None:
     """The options that say what is read and how it is scored: shared by ``evaluate`` and
     ``validate``, so that ``validate`` runs exactly the reading and the checks of ``evaluate``."""
@@ -130,9 +140,18 @@ def add_input_arguments(p) -> None:
     )
     p.add_argument(
         "--format",
-        metavar="FORMAT",
+        metavar="[SIDE:]FORMAT",
+        action=_SideFormat,
         help="read the reference and hypothesis files as FORMAT (rttm, "
-        "vtt, srt, csv, ...) whatever their extension (default: from each file's extension)",
+        "vtt, srt, csv, youtube, chapter-llama, ...) whatever their extension (default: from each file's extension), "
+        "for every side or for one (SIDE: reference or a system's name, e.g. reference:youtube); repeatable",
+    )
+    p.add_argument(
+        "--durations",
+        metavar="FILE",
+        help="each show's duration, where the last chapter of a chapter list (a YouTube description, "
+        "Chapter-Llama's output) ends: a CSV table show,duration or a JSON object {show: seconds} "
+        "(VidChapters' annotations too)",
     )
     p.add_argument(
         "--encoding",
@@ -146,7 +165,7 @@ def add_input_arguments(p) -> None:
         action="append",
         default=[],
         help="read CSV files and .json lists of records through this column mapping: "
-        "show=COL,start=COL,end=COL,title=COL (also duration=, date=, date_format=, records=; formats/columns.md), "
+        "show=COL,start=COL,end=COL,title=COL (also duration=, date=, date_format=, fps=, records=, show=COL+COL; formats/columns.md), "
         "for every side or for one (SIDE: reference, units or a system's name); repeatable",
     )
     p.add_argument(
@@ -251,10 +270,12 @@ def parse_hypothesis(text: str, *, option: str = "--hypothesis must be") -> tupl
 def files_of(args):
     """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
     (nothing read yet)."""
+    from tvseg.readers import detect_format
+    from tvseg.readers.durations import read_durations
     from tvseg.readers.mapped_columns import SideColumns
     from tvseg.readers.metadata import metadata_origins
     from tvseg.readers.source import check_encoding
-    from tvseg.readers.time_origin import TimeOrigins
+    from tvseg.readers.time_origin import TimeOrigins, per_side
     from tvseg.scale import Files
 
     encoding = check_encoding(getattr(args, "encoding", None))
@@ -308,6 +329,16 @@ def files_of(args):
         if not folder.is_dir():
             raise UsageError(f"--json: no such folder {str(folder)!r}")
     settings = settings_of(args)
+    every_format, formats = per_side(
+        getattr(args, "side_formats", None) or [],
+        option="--format",
+        known=("reference", *systems),
+        separator=":",
+        parse=lambda text, side: detect_format(".", text),
+    )
+    if every_format is not None:
+        args.format = every_format
+    durations = getattr(args, "durations", None)
     columns = SideColumns.from_options(getattr(args, "columns", None) or [], systems=list(systems))
     metadata = getattr(args, "metadata", None)  # its time_origin column gives an origin per show
     per_show = metadata_origins(metadata, encoding=getattr(args, "encoding", None)) if metadata else {}
@@ -324,6 +355,8 @@ def files_of(args):
         format=args.format,
         encoding=encoding,
         level=settings.level,
+        formats=tuple(formats.items()),
+        durations=read_durations(durations, encoding=encoding) if durations else None,
     )
     return settings, files
 
@@ -494,7 +527,9 @@ def _levels(args, settings, files) -> dict:
     from tvseg.readers import segment_levels
 
     columns = files.columns.of("reference") if files.columns else None
-    found = segment_levels(files.reference, format=files.format, encoding=files.encoding, columns=columns)
+    found = segment_levels(
+        files.reference, format=files.format_of("reference"), encoding=files.encoding, columns=columns
+    )
     return {level: _score(args, settings.replace(level=level), replace(files, level=level)) for level in found}
 
 
@@ -765,9 +800,11 @@ def _with_agreement(combined, runs, args):
     from tvseg.readers.source import check_encoding
 
     encoding = check_encoding(getattr(args, "encoding", None))
-    references = {
-        name: read_segments(options.reference, format=args.format, encoding=encoding) for name, options in runs
-    }
+    given = [
+        value.partition(":")[2] for value in getattr(args, "side_formats", None) or [] if value.startswith("reference:")
+    ]
+    format = given[0] if given else args.format  # --format reference:FORMAT wins, as in each run
+    references = {name: read_segments(options.reference, format=format, encoding=encoding) for name, options in runs}
     units = read_units(args.units, encoding=encoding)
     return replace(combined, agreement=annotator_agreement(references, units))
 

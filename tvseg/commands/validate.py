@@ -57,6 +57,7 @@ def run(args) -> int:
     from tvseg.readers.source import check_encoding
 
     encoding = check_encoding(args.encoding)
+    options = {"columns": _columns(args.columns)} if args.paths and args.columns else {}
     failures = 0
     if args.reference or args.hypothesis or args.demo or args.chunkseg:
         failures += _validate_run(args)
@@ -66,7 +67,7 @@ def run(args) -> int:
         for folder in _inputs(Path(path)):
             for item, check in _checks(folder):
                 try:
-                    summary = check(item, format=args.format, encoding=encoding)
+                    summary = check(item, format=args.format, encoding=encoding, **options)
                 except TvsegError as error:
                     failures += 1
                     print(printable(error if getattr(error, "path", None) else f"{item}: {error}"), file=sys.stderr)
@@ -75,13 +76,70 @@ def run(args) -> int:
     return 2 if failures else 0
 
 
-def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+def _columns(values: list[str]):
+    """The one ``--columns MAP`` of ``tvseg validate PATH...`` (no side: the files are read as any side)."""
+    from tvseg.readers.mapped_columns import parse_columns
+
+    if len(values) > 1 or any(":" in value.partition("=")[0] for value in values):
+        raise UsageError("tvseg validate PATH... takes one --columns MAP, without a side")
+    return parse_columns(values[0])
+
+
+def validate_folder(folder: Path, *, format: str | None = None, encoding: str | None = None, columns=None) -> str:
     """Read a folder as ``evaluate`` reads one given as ``--reference`` or ``--hypothesis`` (its files in
-    ``encoding``, default UTF-8)."""
+    ``encoding``, default UTF-8; CSV and ``.json`` files through ``columns``, a column mapping)."""
+    if columns is not None:
+        return f"folder, {_mapped(folder, format=format, encoding=encoding, columns=columns)}"
+    chapters = _chapter_lists(folder, format=format, encoding=encoding)
+    if chapters is not None:
+        return f"folder of chapter lists, {chapters[0]} show(s), {chapters[1]} chapter(s) (each ends at its show's end)"
     segments, units, error = _segments_or_captions(folder, format=format, encoding=encoding)
     if units is not None:
         return f"folder of captions, {len(units)} show(s), {_rows(units)} unit(s), as --units only ({error})"
     return f"folder of segmentations, {len(segments)} show(s), {_rows(segments)} segment(s) (as evaluate reads it)"
+
+
+def _chapter_lists(folder: Path, *, format: str | None, encoding: str | None) -> tuple[int, int] | None:
+    """``(shows, chapters)`` of a folder of chapter lists (Chapter-Llama's output; ``.txt`` files with
+    ``format="txt"``), whose last chapters end where evaluate's reference or UEM says; None for other files."""
+    from tvseg.readers import CHAPTER_FORMATS, detect_format, list_files
+
+    files = list_files(folder, format=format)
+    kinds = [detect_format(file, format, encoding=encoding) for file in files]
+    if not files or any(kind not in CHAPTER_FORMATS for kind in kinds):
+        return None
+    return len(files), sum(_chapters(file, kind, encoding=encoding) for file, kind in zip(files, kinds))
+
+
+def _chapters(file: Path, kind: str, *, encoding: str | None) -> int:
+    """The chapters of a chapter list (``txt``, ``youtube``, ``chapter-llama``), checked but for the last end."""
+    from tvseg.readers.chapter_list import read_chapters, youtube_chapters
+    from tvseg.readers.video_chapters import chapter_llama_chapters
+
+    read = {"youtube": youtube_chapters, "chapter-llama": chapter_llama_chapters}.get(kind, read_chapters)
+    return len(read(file, encoding=encoding))
+
+
+def _subtitles(file: Path, kind: str, *, encoding: str | None) -> str:
+    """A subtitle file (:mod:`tvseg.readers.subtitles`) read as ``--units`` reads it, its cues counted as the file
+    holds them, and whether it also reads as a segmentation (without the warnings of that second reading)."""
+    import warnings
+
+    from tvseg.readers import read_segments, read_units
+    from tvseg.readers.subtitles import read_subtitles
+
+    units = read_units(file, format=kind, encoding=encoding)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cues = len(read_subtitles(file, format=kind, encoding=encoding))
+        try:
+            as_segments = f"as segments: {_rows(read_segments(file, format=kind, encoding=encoding))} segment(s)"
+        except InputError as error:
+            as_segments = f"not as segments ({error})"
+    return (
+        f"{kind.upper()} subtitles, {len(units)} show(s), {cues} cue(s) read as {_rows(units)} unit(s) (as --units "
+        f"reads them); {as_segments}"
+    )
 
 
 def _segments_or_captions(path: Path, *, format: str | None, encoding: str | None):
@@ -165,7 +223,19 @@ def _checks(path: Path) -> list[tuple[Path, Callable[..., str]]]:
     return checks
 
 
-def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None) -> str:
+def _mapped(path: Path, *, format: str | None, encoding: str | None, columns) -> str:
+    """What ``path`` holds read through a column mapping, as ``evaluate --columns`` reads it: units when the
+    mapping names ``text=``, ``speaker=`` or ``topic=``, else segments."""
+    from tvseg.readers import read_segments, read_units
+
+    if any(columns.get(key) is not None for key in ("text", "speaker", "topic")):
+        units = read_units(path, format=format, encoding=encoding, columns=columns)
+        return f"through --columns, {len(units)} show(s), {_rows(units)} unit(s) (as --units)"
+    segments = read_segments(path, format=format, encoding=encoding, columns=columns)
+    return f"through --columns, {len(segments)} show(s), {_rows(segments)} segment(s)"
+
+
+def validate_file(file: Path, *, format: str | None = None, encoding: str | None = None, columns=None) -> str:
     """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
     summary or raise TvsegError.
 
@@ -183,12 +253,15 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     if file.suffix.lower() == ".uem":
         regions = uem_rows(file, encoding=encoding)  # counted on the rows: no pyannote Timeline built
         return f"UEM, {len(regions.names)} show(s), {len(regions.start)} region(s)"
+    if columns is not None and (
+        format in ("csv", "json") or (format is None and file.suffix.lower() in (".csv", ".json"))
+    ):
+        return f"{file.suffix.lstrip('.').upper()} {_mapped(file, format=format, encoding=encoding, columns=columns)}"
     kind = detect_format(file, format, encoding=encoding)
-    if kind in ("txt", "youtube"):  # a chapter list: everything but the last chapter's end (evaluate: the UEM's)
-        from tvseg.readers.chapter_list import read_chapters, youtube_chapters
-
-        chapters = (youtube_chapters if kind == "youtube" else read_chapters)(file, encoding=encoding)
-        return f"chapter list, {len(chapters)} chapter(s) (the last ends at the show's end)"
+    if kind in ("txt", "youtube", "chapter-llama"):  # everything but the last chapter's end (evaluate: the UEM's)
+        return f"chapter list, {_chapters(file, kind, encoding=encoding)} chapter(s) (the last ends at the show's end)"
+    if kind in ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami"):
+        return _subtitles(file, kind, encoding=encoding)
     if kind == "csv":
         table_type, corpus = read_table_once(file, encoding=encoding)
         if corpus is None:

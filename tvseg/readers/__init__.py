@@ -34,6 +34,7 @@ from tvseg.readers.parts import part_of
 from tvseg.readers.podcast import AUDIO_FORMATS, PODCAST_FORMATS, is_ffmetadata, podcast_rows
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
+from tvseg.readers.subtitles import SUBTITLE_FORMATS, SUBTITLE_KINDS, read_subtitles, subtitle_hint
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
 from tvseg.readers.text_corpora import (
     TEXT_CORPUS_FORMATS,
@@ -46,8 +47,8 @@ from tvseg.readers.text_corpora import (
 from tvseg.readers.time_origin import shift_rows
 from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
-from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
-from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
+from tvseg.readers.video_chapters import CHAPTER_LLAMA, JSON_FORMATS, chapter_llama_chapters, json_rows, sniff_json
+from tvseg.readers.webvtt import caption_units, cue_segments, cue_units, read_cues
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -79,6 +80,7 @@ FORMATS = {
     ".ffmetadata": "ffmetadata",
     ".ffmeta": "ffmetadata",
     **AUDIO_FORMATS,
+    **SUBTITLE_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
 file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
@@ -100,16 +102,19 @@ READ_FORMATS = (
     "ttml",
     "scc",
     "stl",
+    CHAPTER_LLAMA,
+    *SUBTITLE_KINDS,
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
     *PODCAST_FORMATS,
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
-read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
+read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``,
+``chapter-llama`` (Chapter-Llama's output, a file per video; its folder of folders is read as one);
 the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
 
 _TEXT_FORMATS = ("txt", "youtube")
-CHAPTER_FORMATS = _TEXT_FORMATS
+CHAPTER_FORMATS = (*_TEXT_FORMATS, CHAPTER_LLAMA)
 """The formats of chapter lists (read only when named): a chapter list's last chapter ends where it is told."""
 
 _SEGMENTS_ONLY = {
@@ -117,6 +122,7 @@ _SEGMENTS_ONLY = {
     "jsonl": "a chunkseg JSONL file",
     "txt": "a chapter list",
     "youtube": "a chapter list",
+    CHAPTER_LLAMA: "Chapter-Llama's output",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
     **dict.fromkeys(PODCAST_FORMATS, "a file of podcast chapters"),
 }
@@ -138,12 +144,14 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
     if found is None and Path(path).suffix.lower() == ".txt" and is_ffmetadata(Path(path)):
         return "ffmetadata"  # an FFmpeg metadata file: its header says so
     if found is None:
-        hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
+        hint = subtitle_hint(path) or (
+            " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
+        )
         if Path(path).suffix.lower() == ".mp4":
             hint = " (the chapters of an MP4 file: format 'mp4')"
         raise InputError(
             "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .json, .ttml, .dfxp, .xml, "
-            ".scc or .stl, or give "
+            ".scc, .stl, .sbv, .ass, .ssa, .sub, .smi or .sami, or give "
             f"the format: format= in Python, --format on the command line, --from for convert){hint}",
             path=path,
         )
@@ -168,7 +176,7 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format if is_corpus_file(file, format) else None
     if format in _TEXT_FORMATS:
         return format if suffix == ".txt" else None
-    if format in JSON_FORMATS or format == "podcast":
+    if format in JSON_FORMATS or format in ("podcast", CHAPTER_LLAMA):
         return format if suffix == ".json" else None
     if format == "ffmetadata" and suffix == ".txt":
         return format
@@ -176,6 +184,19 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
+
+
+def _chapter_llama_folder(folder: Path, *, named: bool) -> list[Path]:
+    """The ``<video_id>.json`` files of Chapter-Llama's output folder (``<exp>/<video_id[:2]>/<video_id>.json``,
+    as its ``tools/results/metrics.py`` globs ``*/*.json``), sorted by name; none when the first is not of
+    that shape (``named``: the format was given, so every ``.json`` file is read as it)."""
+    nested = sorted(folder.glob("*/*.json"), key=lambda p: (p.name, str(p)))
+    if not nested or named:
+        return nested
+    try:
+        return nested if sniff_json(nested[0]) == CHAPTER_LLAMA else []
+    except InputError:
+        return []
 
 
 def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
@@ -204,6 +225,10 @@ def list_files(path: PathArg, *, format: str | None = None) -> list[Path]:
                 unread.append(entry.name + ("/" if entry.is_dir() else ""))
     files.sort(key=lambda p: p.name)  # one folder: as sorting the paths, without comparing their parts
     unread.sort()
+    if not files and format in (None, CHAPTER_LLAMA):
+        nested = _chapter_llama_folder(folder, named=format == CHAPTER_LLAMA)
+        if nested:
+            return nested
     if not files:
         raise InputError(
             f"no file to read in this folder ({_EXTENSIONS}; .txt chapter lists with format 'txt')",
@@ -244,14 +269,18 @@ def read_segments(
         groups with a ``topic`` column), chunkseg JSONL, JSON (VidChapters' annotations,
         ActivityNet-style predictions, ``{show: [{start, end, title}]}``), broadcast captions (TTML,
         ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: one segment per caption, through ttconv, ``pip
-        install 'tvseg[broadcast]'``) or chapter list (``format="txt"``) file, or a folder of such files
-        (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
-        format named; podcast chapters (:mod:`tvseg.readers.podcast`): Podcast 2.0 JSON chapters (a ``.json``
-        file of that shape), FFmpeg's FFMETADATA (``.ffmetadata``, ``.ffmeta``, or a ``.txt`` file with its
-        header), the ID3 chapters of an ``.mp3`` file and the chapter list of an ``.m4a``, ``.m4b`` (or, with
-        ``format="mp4"``, ``.mp4``) file (through mutagen: ``pip install 'tvseg[podcast]'``).
-    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
-"anet", "json", "choi", "wiki727k", "segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4"}, optional
+        install 'tvseg[broadcast]'``), subtitles (SBV, SubStation Alpha, MicroDVD, SAMI, MPL2, TMP: one segment
+        per cue, all but SBV through pysubs2, ``pip install 'tvseg[subtitles]'``) or chapter list
+        (``format="txt"``; Chapter-Llama's output, ``format="chapter-llama"`` or by its shape) file, or a folder
+        of such files (not searched recursively but for Chapter-Llama's folder of folders; ``.txt`` files only
+        with ``format="txt"``); a text corpus with its format named; podcast chapters
+        (:mod:`tvseg.readers.podcast`): Podcast 2.0 JSON chapters (a ``.json`` file of that shape), FFmpeg's
+        FFMETADATA (``.ffmetadata``, ``.ffmeta``, or a ``.txt`` file with its header), the ID3 chapters of an
+        ``.mp3`` file and the chapter list of an ``.m4a``, ``.m4b`` (or, with ``format="mp4"``, ``.mp4``) file
+        (through mutagen: ``pip install 'tvseg[podcast]'``).
+    format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "chapter-llama", \
+"sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "vidchapters", "anet", "json", "choi", "wiki727k", \
+"segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
@@ -378,16 +407,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
     ends = check_ends(end, folder=in_folder)
     mapping = parse_columns(columns) if columns is not None else None
     kinds = {file: _mapped_kind(file, format, mapping, encoding=encoding) for file in files}
-    if show is not None and kinds[files[0]] not in (
-        "vtt",
-        "srt",
-        "txt",
-        "youtube",
-        "ttml",
-        "scc",
-        "stl",
-        *PODCAST_FORMATS,
-    ):
+    captions = ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS)
+    if show is not None and kinds[files[0]] not in (*captions, "txt", "youtube", CHAPTER_LLAMA, *PODCAST_FORMATS):
         raise UsageError(f"show= only applies to VTT, SRT and chapter list files, not to {kinds[files[0]].upper()}")
     rttm = [file for file in files if kinds[file] == "rttm"]
 
@@ -423,13 +444,18 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         name = show or file.stem
         if kind in PODCAST_FORMATS:
             return podcast_rows(file, format=kind, show=name, end=ends, uem=uem, encoding=encoding)
-        if kind in _TEXT_FORMATS:
-            records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
+        if kind in CHAPTER_FORMATS:
+            chapters = chapter_llama_chapters(file, encoding=encoding) if kind == CHAPTER_LLAMA else None
+            records = chapter_records(
+                file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube", chapters=chapters
+            )
             return Rows.of_file(file, {name: records})
         if kind in ("vtt", "srt"):
             return cue_segments(read_cues(file, format=kind, encoding=encoding), path=file, show=name)
         if kind in ("ttml", "scc", "stl"):
             return broadcast_segments(file, format=kind, show=name)
+        if kind in SUBTITLE_KINDS:
+            return cue_segments(read_subtitles(file, format=kind, encoding=encoding), path=file, show=name)
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     def corpus_at(level: int | None) -> SegmentColumns:
@@ -560,9 +586,11 @@ def read_units(
     path : str or os.PathLike
         A breath-group CSV (``show,start,end[,text,speaker,topic]``), a captions WebVTT or SRT
         file, broadcast captions (TTML, ``.ttml``, ``.dfxp``, ``.xml``; SCC; EBU STL: through ttconv,
-        ``pip install 'tvseg[broadcast]'``), a ``.json`` list of records read through ``columns``, or a
-        folder of them.
-    format : {"vtt", "srt", "csv", "ttml", "scc", "stl", "json"}, optional
+        ``pip install 'tvseg[broadcast]'``), subtitles (SBV, SubStation Alpha, MicroDVD, SAMI, MPL2, TMP; all
+        but SBV through pysubs2, ``pip install 'tvseg[subtitles]'``), a ``.json`` list of records read through
+        ``columns``, or a folder of them.
+    format : {"vtt", "srt", "csv", "ttml", "scc", "stl", "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", \
+"sami", "json"}, optional
         Read every file as this format instead of guessing it from the extension (``"json"``: with
         ``columns``).
     show : str, optional
@@ -609,10 +637,12 @@ def read_units(
             return _mapped_rows(file, format, mapping, encoding=encoding, units=True)
         if kind in _SEGMENTS_ONLY:
             raise InputError(f"{_SEGMENTS_ONLY[kind]} holds segments, not transcript units", path=file)
-        if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl"):
+        if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
         if kind in ("ttml", "scc", "stl"):
             return broadcast_units(file, format=kind, show=show or file.stem)
+        if kind in SUBTITLE_KINDS:
+            return cue_units(read_subtitles(file, format=kind, encoding=encoding), path=file, show=show or file.stem)
         if kind != "csv":
             return caption_units(file, format=kind, show=show or file.stem, encoding=encoding)
         return _unit_rows(file, read_table(file, encoding=encoding))

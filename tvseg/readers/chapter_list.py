@@ -36,9 +36,9 @@ _SEPARATOR = re.compile(r"(?::\s+|\s+(?:[-\u2013\u2014](?:\s+|$))?)")
 
 @dataclass(frozen=True)
 class Chapter:
-    """One line of a chapter list: its start in whole seconds, its title, its line number."""
+    """One line of a chapter list: its start in seconds (whole in a chapter list), its title, its line number."""
 
-    start: int
+    start: float
     title: str
     line: int
 
@@ -187,16 +187,25 @@ def _seconds(text: str, *, path, line: int) -> int:
 
 
 def chapter_records(
-    path, *, show: str, end=None, uem=None, encoding: str | None = None, youtube: bool = False
+    path,
+    *,
+    show: str,
+    end=None,
+    uem=None,
+    encoding: str | None = None,
+    youtube: bool = False,
+    chapters: list[Chapter] | None = None,
 ) -> list[tuple[float, float, str, int]]:
     """The segments ``(start, end, title, line)`` of a chapter list: each chapter ends at the next start, the
     last at the show's end.
 
     The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
     else the end of the show's last region in ``uem``; without either, an error at the last line.
-    ``youtube=True`` reads a YouTube description leniently, as VidChapters does (:func:`youtube_chapters`).
+    ``youtube=True`` reads a YouTube description leniently, as VidChapters does (:func:`youtube_chapters`);
+    ``chapters``: the chapters read from ``path`` by another reader (Chapter-Llama's output).
     """
-    chapters = youtube_chapters(path, encoding=encoding) if youtube else read_chapters(path, encoding=encoding)
+    if chapters is None:
+        chapters = youtube_chapters(path, encoding=encoding) if youtube else read_chapters(path, encoding=encoding)
     last = chapters[-1]
     end = show_end(path, show=show, end=end, uem=uem, last=last.start, line=last.line, value=clock_text(last.start))
     ends = [chapter.start for chapter in chapters[1:]] + [end]
@@ -226,7 +235,7 @@ def show_end(
             missing.append(f"the UEM has no show {show!r}")
         raise InputError(
             f"the end of the last chapter is unknown ({holds} does not hold the show's "
-            f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, "
+            f"end{': ' + ' and '.join(missing) if missing else ''}): give --uem with this show, --durations FILE, "
             "or the show's end (end= in Python, --end in tvseg convert)",
             path=path,
             line=line,
@@ -266,7 +275,7 @@ def check_end(value, *, what: str = "end") -> float:
     return seconds
 
 
-def clock_text(seconds: int, *, hours: bool = False) -> str:
+def clock_text(seconds: float, *, hours: bool = False) -> str:
     """``M:SS`` (``H:MM:SS`` from one hour on, or always with ``hours``) of whole seconds."""
     minutes, secs = divmod(int(seconds), 60)
     if hours or minutes >= 60:

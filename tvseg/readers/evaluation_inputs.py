@@ -30,6 +30,11 @@ class Files:
     units, uem, metadata : str, optional
     format, encoding : str, optional
         As :func:`tvseg.read_segments` takes them (``format`` for the segmentations only).
+    formats : tuple of (side, format)
+        A side's own format (``--format reference:youtube``), winning over ``format`` (:meth:`format_of`).
+    durations : dict, optional
+        Show -> its duration in seconds (``--durations FILE``): where the last chapter of a chapter list
+        ends, on every side (before the reference's ends, for a hypothesis).
     level : int, optional
         The level the reference is read at (a hierarchical reference: :mod:`tvseg.readers.levels`; the
         settings' ``level``); the hypotheses are read as they are.
@@ -45,6 +50,12 @@ class Files:
     columns: Any = None  # a tvseg.readers.mapped_columns.SideColumns
     time_origin: Any = None  # a tvseg.readers.time_origin.TimeOrigins
     level: int | None = None
+    formats: tuple[tuple[str, str], ...] = ()
+    durations: Mapping[str, float] | None = None
+
+    def format_of(self, side: str) -> str | None:
+        """The format of a side's files (``reference``, ``units`` or a system's name; ``hypothesis NAME`` too)."""
+        return dict(self.formats).get(side.partition(" ")[2] or side, self.format)
 
     def roles(self) -> dict[str, str]:
         """Each input but the UEM and the metadata (``reference``, ``hypothesis NAME``, ``units``) -> its
@@ -114,7 +125,9 @@ class Files:
                 columns=self.columns.of(side) if self.columns else None,
                 time_origin=self.time_origin.of(side) if self.time_origin else None,
             )
-            key = (*_cache_key(role, side, path, self.format, ends), self.level if role == "reference" else None)
+            format = self.format_of(side)
+            durations = dict(self.durations or {})
+            key = (*_cache_key(role, side, path, format, ends), self.level if role == "reference" else None)
             if cache is not None and not every_level and key in cache:
                 read[role] = cache[key]
                 if role == "reference":
@@ -127,19 +140,32 @@ class Files:
                     read[role] = read_units(path, **options)
                 elif role == "reference" and every_level:
                     read[role] = read_segment_levels(
-                        path, format=self.format, uem=uem, side=side, which=side, **options
+                        path, format=format, uem=uem, side=side, which=side, end=durations or None, **options
                     )
                     ends = show_ends(read[role][None], uem)
                 elif role == "reference":
                     read[role] = read_segments(
-                        path, format=self.format, uem=uem, side=side, which=side, level=self.level, **options
+                        path,
+                        format=format,
+                        uem=uem,
+                        side=side,
+                        which=side,
+                        level=self.level,
+                        end=durations or None,
+                        **options,
                     )
                     ends = show_ends(read[role], uem)
                 else:
                     # which= picks the side of a chunkseg JSONL file (ignored by the other formats); a chapter
                     # list as a hypothesis ends where the reference's show ends (where the UEM does not say it)
                     read[role] = read_segments(
-                        path, format=self.format, uem=uem, side=side, which="hypothesis", end=ends, **options
+                        path,
+                        format=format,
+                        uem=uem,
+                        side=side,
+                        which="hypothesis",
+                        end={**ends, **durations},
+                        **options,
                     )
             if cache is not None and not every_level and path is not None:
                 cache[key] = read[role]

@@ -1,10 +1,11 @@
 """Spreadsheets and JSON records read through a column mapping (``--columns``, ``columns=``).
 
 ``show=COL,start=COL,end=COL,title=COL`` says which column (a CSV's header name, a JSON record's key) holds
-what; besides those ``duration=``, ``date=``, ``date_format=``, ``records=``, ``level=``
+what; besides those ``duration=``, ``date=``, ``date_format=``, ``fps=``, ``records=``, ``level=``
 (:mod:`tvseg.readers.levels`), ``score=`` (:mod:`tvseg.retrieval.confidence`) and, for units, ``text=``,
-``speaker=``, ``topic=``. The keys, the times (seconds or clock times, from midnight of the show's earliest
-date with ``date=``), the ends (the next story's start without ``end=`` and ``duration=``) and the JSON
+``speaker=``, ``topic=``. The keys, the times (seconds, clock times or SMPTE timecodes at ``fps=``, from
+midnight of the show's earliest date with ``date=``), a show id of several columns (``show=Programme+Date``),
+the ends (the next story's start without ``end=`` and ``duration=``) and the JSON
 records: ``formats/columns.md``.
 """
 
@@ -24,6 +25,7 @@ from tvseg.readers.json_values import Number, dumps, expect
 from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.tables import Table
 from tvseg.readers.time_origin import per_side
+from tvseg.readers.timecodes import TIMECODE, frame_rate, timecode_seconds
 from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["ColumnMap", "SideColumns", "parse_columns", "table_mapped_rows", "json_mapped_rows"]
@@ -31,7 +33,9 @@ __all__ = ["ColumnMap", "SideColumns", "parse_columns", "table_mapped_rows", "js
 FIELDS = ("show", "start", "end", "duration", "title", "text", "speaker", "topic", "date", "level", "score")
 """The keys of ``--columns`` that name a column."""
 
-_OPTIONS = ("date_format", "records")
+_OPTIONS = ("date_format", "records", "fps")
+SHOW_JOIN = " "
+"""What joins the cells of a show id made of several columns (``show=Programme+Date``)."""
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _DAY = 86400.0
 
@@ -43,6 +47,7 @@ class ColumnMap:
     fields: tuple[tuple[str, str], ...]
     date_format: str | None = None
     records: str | None = None
+    fps: str | None = None
 
     def get(self, key: str) -> str | None:
         return dict(self.fields).get(key)
@@ -91,6 +96,8 @@ def parse_columns(spec: str | ColumnMap | dict) -> ColumnMap:
         raise UsageError("--columns: give end= or duration=, not both")
     if "date_format" in options and "date" not in seen:
         raise UsageError("--columns: date_format= needs date=COLUMN")
+    if "fps" in options:
+        frame_rate(options["fps"])
     return ColumnMap(tuple(fields), **options)
 
 
@@ -122,6 +129,7 @@ class _Stories:
 
     def __init__(self, path, cmap: ColumnMap, *, units: bool, decimal_comma: bool) -> None:
         self.path, self.cmap, self.units, self.decimal_comma = path, cmap, units, decimal_comma
+        self.rate = frame_rate(cmap.fps) if cmap.fps is not None else None
         self.show: list[str] = []
         self.start: list[float] = []
         self.end: list[float | None] = []
@@ -136,6 +144,17 @@ class _Stories:
         field = f"{key} ({self.cmap.get(key)})"
         if value is None or (not isinstance(value, str)):
             raise InputError(f"{field} is not a time", path=self.path, line=line, value=repr(value))
+        if not json_number and TIMECODE.fullmatch(value.strip()):
+            if self.rate is None:
+                raise InputError(
+                    f"{field} is a SMPTE timecode (HH:MM:SS:FF): give its frame rate in --columns (fps=25, fps=29.97)",
+                    path=self.path,
+                    line=line,
+                    value=value,
+                )
+            seconds = timecode_seconds(value, self.rate, path=self.path, line=line, field=field)
+            assert seconds is not None  # a timecode
+            return seconds
         return parse_time(
             value, path=self.path, line=line, field=field, clock=not json_number, decimal_comma=self.decimal_comma
         )
@@ -244,23 +263,36 @@ class _Stories:
 def table_mapped_rows(table: Table, cmap: ColumnMap, *, units: bool = False) -> Rows:
     """The stories (or units) of a CSV table read through ``cmap``: every cell read as text, a comma as
     the decimal mark in a ``;`` table."""
-    for key, column in cmap.fields:
-        if column not in table.names:
+    parts = {key: _parts(key, column, table.names) for key, column in cmap.fields}
+    for key, names in parts.items():
+        missing = [name for name in names if name not in table.names]
+        if missing:
             raise InputError(
-                f"no column {column!r} for {key}= (the columns are: {', '.join(table.names)})",
+                f"no column {missing[0]!r} for {key}= (the columns are: {', '.join(table.names)})",
                 path=table.path,
                 line=1,
-                value=column,
+                value=missing[0],
             )
     frame = table.frame
     stories = _Stories(table.path, cmap, units=units, decimal_comma=table.separator == ";")
     stem = Path(table.path).stem
-    columns = {key: frame[column].tolist() for key, column in cmap.fields}
+    columns = {key: frame[names[0]].tolist() for key, names in parts.items()}
+    if len(parts.get("show", ())) > 1:
+        rows = zip(*(frame[name].tolist() for name in parts["show"]))
+        columns["show"] = [SHOW_JOIN.join(cell.strip() for cell in row) for row in rows]
     shows = columns.pop("show", None)
     for i, line in enumerate(table.lines.tolist()):
         cells = {key: values[i] for key, values in columns.items()}
         stories.add(stem if shows is None else shows[i], cells, line=line)
     return stories.rows()
+
+
+def _parts(key: str, column: str, names) -> list[str]:
+    """The columns of ``key``: one, or for ``show=`` the columns joined by ``+`` (``show=Programme+Date``)
+    when no column has that name."""
+    if key == "show" and column not in names and "+" in column:
+        return [name.strip() for name in column.split("+")]
+    return [column]
 
 
 def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, units: bool = False) -> Rows:
@@ -301,6 +333,15 @@ def json_mapped_rows(path, cmap: ColumnMap, *, encoding: str | None = None, unit
             cells, numbers = {}, set()
             for key, column in cmap.fields:
                 where = story if column in story else record
+                joined = _parts(key, column, where)
+                if len(joined) > 1:
+                    found = [story.get(name, record.get(name)) for name in joined]
+                    bad = [name for name, value in zip(joined, found) if not isinstance(value, (str, Number))]
+                    if not bad:
+                        cells[key] = SHOW_JOIN.join(str(value).strip() for value in found)
+                        continue
+                    column = bad[0]  # refused below, as a single column would be
+                    where = story if column in story else record
                 if column not in where:
                     if key in ("title", "text", "speaker", "topic", "score"):
                         continue

@@ -40,13 +40,18 @@ from tvseg.readers.json_values import (
 )
 from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
-from tvseg.readers.validation import NO_LABEL
+from tvseg.readers.validation import NO_LABEL, parse_time
 
-__all__ = ["JSON_FORMATS", "json_shape", "sniff_json", "json_rows"]
+__all__ = ["JSON_FORMATS", "CHAPTER_LLAMA", "json_shape", "sniff_json", "json_rows", "chapter_llama_chapters"]
 
 JSON_FORMATS = ("vidchapters", "anet", "json")
 """The ``format=`` names of the JSON shapes read here."""
 
+CHAPTER_LLAMA = "chapter-llama"
+"""The ``format=`` of Chapter-Llama's output: one ``<video_id>.json`` per video, ``{"chapters": {"HH:MM:SS":
+title}, "output": text}``, in a folder of folders (``<exp>/<video_id[:2]>/<video_id>.json``)."""
+_CHAPTER_LLAMA_TOP = {"chapters", "output"}
+_HMS = re.compile(r"(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)")
 _ANET_TOP = {"results", "version", "external_data"}
 _SEGEVAL_TOP = {"items", "segmentation_type", "id"}
 
@@ -145,6 +150,13 @@ def json_shape(data) -> str | None:
     """
     if not isinstance(data, dict) or not data:
         return None
+    chapters = data.get("chapters")
+    if (
+        isinstance(chapters, dict)
+        and set(data) <= _CHAPTER_LLAMA_TOP
+        and all(isinstance(v, str) for v in chapters.values())
+    ):
+        return CHAPTER_LLAMA
     if isinstance(data.get("results"), dict) and set(data) <= _ANET_TOP:
         return "anet"
     if isinstance(data.get("items"), dict) and set(data) <= _SEGEVAL_TOP:
@@ -182,6 +194,51 @@ def sniff_json(path, *, encoding: str | None = None) -> str:
             line=1,
         )
     return shape
+
+
+def chapter_llama_chapters(path, *, encoding: str | None = None) -> list:
+    """The chapters of one video in Chapter-Llama's output (:data:`CHAPTER_LLAMA`), in the file's order, as
+    its ``hms_to_sec`` reads their times (``HH:MM:SS``, ``MM:SS`` or seconds; a fraction of a second kept)
+    and its ``get_pred_segments`` orders them; their ends are the next starts, the last the video's end
+    (:func:`~tvseg.readers.chapter_list.chapter_records`).
+
+    Raises
+    ------
+    InputError
+        Not that shape, no chapter, a time that is not ``[[H:]MM:]SS`` with minutes and seconds under 60
+        (``hms_to_sec`` returns False for it), times that do not increase.
+    """
+    from tvseg.readers.chapter_list import Chapter, clock_text
+
+    data, text = _load(path, encoding=encoding)
+    reader = _Reader(path, text)
+    if json_shape(data) != CHAPTER_LLAMA:
+        raise InputError(
+            'not Chapter-Llama\'s output {"chapters": {"HH:MM:SS": title}, "output": text}', path=path, line=1
+        )
+    chapters: list[Chapter] = []
+    for key, title in data["chapters"].items():
+        line = reader.line(key, 1)
+        match = _HMS.fullmatch(key)
+        if match is None or any(part is not None and float(part) >= 60 for part in match.groups()[1:]):
+            raise InputError(
+                "a chapter time is not HH:MM:SS (minutes and seconds under 60)", path=path, line=line, value=key
+            )
+        hours, minutes, seconds = match.groups()
+        whole = int(hours or 0) * 3600 + int(minutes or 0) * 60  # as hms_to_sec adds them
+        start = whole + parse_time(seconds, path=path, line=line, field="chapter time")
+        if chapters and not chapters[-1].start < start:
+            raise InputError(
+                f"the chapter times do not increase (after {clock_text(int(chapters[-1].start))})",
+                path=path,
+                line=line,
+                value=key,
+            )
+        label = _label(title, path=path, line=line, field=key)
+        chapters.append(Chapter(start, label, line))
+    if not chapters:
+        raise InputError("no chapter in this Chapter-Llama output", path=path, line=1)
+    return chapters
 
 
 def _show_id(key: str, *, path, line: int) -> str:
