@@ -227,3 +227,33 @@ def test_holm_of_bounds():
     # from the exact term and the bound's equal term: exact
     assert holm_bounds([0.01, 0.015], [True, False])[1].tolist() == [True, True]
     assert holm_bounds([0.01, 0.02], [False, True])[1].tolist() == [False, False]
+
+
+def test_the_terminal_summary_labels_its_settings_and_says_each_warning_once(capsys):
+    from tvseg.samples import demo_folder
+
+    samples = demo_folder()
+    main(
+        [
+            "evaluate",
+            "--reference",
+            f"A={samples / 'reference' / 'reference.rttm'}",
+            "--reference",
+            f"B={samples / 'annotators' / 'annotator_b.rttm'}",
+            "--hypothesis",
+            f"system_a={samples / 'hypotheses' / 'system_a.rttm'}",
+            "--bootstrap",
+            "100",
+        ]
+    )
+    printed = capsys.readouterr()
+    # two annotators' evaluations (and the pooled one) each warn of the 7 shows: said once, after the table
+    assert printed.err.count("the bootstrap intervals rest on 7 shows") == 1
+    assert "settings: gamma:" in printed.out.splitlines()[0]
+
+
+def test_one_show_is_one_show(tmp_path, capsys):
+    (tmp_path / "ref.rttm").write_text("SEGMENT s 1 0.000 10.000 <NA> <NA> a <NA> <NA>\n")
+    (tmp_path / "hyp.rttm").write_text("SEGMENT s 1 0.000 10.000 <NA> <NA> <NA> <NA> <NA>\n")
+    main(["evaluate", "--reference", str(tmp_path / "ref.rttm"), "--hypothesis", f"x={tmp_path / 'hyp.rttm'}"])
+    assert capsys.readouterr().out.startswith("1 show; settings: gamma:")
