@@ -93,7 +93,7 @@ def test_preset_chunkseg_puts_its_settings_in_the_signature_and_the_json(tmp_pat
     assert data["settings"]["preset"] == "chunkseg"
     assert Settings(**data["settings"]).signature() == data["signature"]  # the JSON settings read back
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("3 shows; preset chunkseg (chunkseg 0.4.0); gamma:0.85|tol:3|")
+    assert out[0].startswith("3 shows; preset chunkseg (chunkseg 0.4.0); settings: gamma:0.85|tol:3|")
     # chunkseg reports means over shows: the macro row comes first, with the system's name
     assert out[2].split()[:2] == ["hypothesis", "macro"] and out[3].split()[0] == "corpus"
     assert "macro first: chunkseg 0.4.0 reports means over shows" in out[-1]

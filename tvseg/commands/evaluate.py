@@ -887,11 +887,11 @@ def summary(result) -> str:
         notes.append("Pk and WD are error rates: lower is better")
     if any(k == "title_accuracy" for k, _ in columns):
         notes.append("title: title accuracy on the correctly retrieved segments")
-    lines.append("(" + "; ".join(notes) + ")")
     lines.append(
         "(corpus: each metric of the counts and durations summed over the shows, as Bouchekif et al. pool them; "
         "macro: the mean of its per-show values)"
     )
+    lines.append("(" + "; ".join(notes) + ")")
     lines += [sr.confidence.line(names[name]) for name, sr in result.systems.items() if sr.confidence is not None]
     return "\n".join(lines)
 
