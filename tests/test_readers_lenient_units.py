@@ -197,9 +197,7 @@ def test_the_warnings_come_through_the_command_line(tmp_path, capsys):
             6,
             "ambiguous cue time '00:00:07,9'",
         ),
-        ("a.vtt", "WEBVTT\n\n00:00:01.0009 --> 00:00:02.000\nHi\n", 3, "three digits of milliseconds"),
-        ("a.vtt", "WEBVTT\n\n00:00:01,5 --> 00:00:02.000\nHi\n", 3, "malformed cue timing line"),
-        ("a.vtt", "WEBVTT\n\n00:00:01 --> 00:00:02.000\nHi\n", 3, "malformed cue timing line"),
+        ("a.srt", "1\n00:00:01,0009 --> 00:00:02,000\nHi\n", 2, "three digits of milliseconds"),
         ("a.srt", "1\n00:61:01,50 --> 00:62:00,00\nHi\n", 2, "minutes or seconds over 59"),
         ("a.srt", "1\n00:00:05,5 --> 00:00:04,5\nHi\n", 2, "end before start"),
         ("a.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nI <3 you\n", 4, "'<' that opens no WebVTT tag"),
@@ -209,6 +207,23 @@ def test_the_warnings_come_through_the_command_line(tmp_path, capsys):
 def test_ambiguous_or_malformed_stays_refused_as_units(tmp_path, name, text, line, message):
     path = write(tmp_path, name, text)
     refused(path, line=line, message=message, reader=read_units)
+
+
+@pytest.mark.parametrize(
+    "timing", ["00:00:01.0009 --> 00:00:02.000", "00:00:01,5 --> 00:00:02.000", "00:00:01 --> 00:00:02.000"]
+)
+def test_webvtt_cue_a_player_cannot_time_is_skipped_as_units(tmp_path, timing):
+    # the W3C parsing algorithm drops a cue whose timings it cannot parse: as units, so does tvseg, with a warning;
+    # as segments the line is refused
+    text = f"WEBVTT\n\n{timing}\nHi\n\n00:00:03.000 --> 00:00:04.000\nThere\n"
+    path = write(tmp_path, "a.vtt", text)
+    frame, messages = units_and_warnings(path)
+    assert list(zip(frame["start"], frame["end"], frame["text"])) == [(3.0, 4.0, "There")]
+    assert messages == [
+        f"{path}:3: 1 block(s) skipped as a WebVTT player skips them (a timing line it cannot read, "
+        f"or a block that is no cue, NOTE, STYLE or REGION) (first: {timing!r})"
+    ]
+    refused(path, line=3, message="cue timing line" if "0009" not in timing else "three digits")
 
 
 def test_webvtt_py_reads_teams_milliseconds_backwards(tmp_path):

@@ -276,7 +276,7 @@ def test_corpus_page_shows_the_summary_and_the_analysis(result):
     assert 'title="the shows of this channel">X</a></td><td data-v="5">5</td><td data-v="1">100.0</td>' in page
     assert '>Y</a></td><td data-v="3">3</td><td data-v="0.333333333">33.3</td>' in page
     assert page.count("<h3>By channel</h3>") == 1
-    assert "Missed by every system: 2 reference segments" in page
+    assert "Retrieved by no system: 2 reference segments" in page
     assert "Retrieved by every system: 3 reference segments" in page
     # the missed stories link to their rows: G is s2's 3rd reference segment, F its 2nd; G (longer) first
     assert page.index('<a href="shows/s2.html#r-3">s2</a>') < page.index('<a href="shows/s2.html#r-2">s2</a>')

@@ -309,11 +309,13 @@ def test_the_script_draws_each_segment_and_mark_from_the_pages_data(tmp_path):
     ref, sys_lane = found["lanes"]
     assert [ref["source"], sys_lane["source"]] == ["reference", "sys"]
     # each tooltip written out by hand: 12.25 s is 00:12.2 and 40.75 s 00:40.8 (half to even, as the tables),
-    # a duration of 59.25 s is 59.2 s, a coverage of 0.8125 is 81.2 %; NaN coverage and no partner say so
+    # a duration of 59.25 s is 59.2 s, a coverage of 0.8125 is 81.2 %; NaN coverage and no partner say so;
+    # each story named by its class in the match table (shifted, missed, merged), not "missed" for every one
+    # the system did not retrieve
     assert [s["title"] for s in ref["segs"]] == [
-        f"#1 reference: {hebrew}\n00:00.0\u201300:12.2, 12.2 s\nsys: missed (best 00:00.0\u201300:13.0, R\u2194H 81.2%)",
+        f"#1 reference: {hebrew}\n00:00.0\u201300:12.2, 12.2 s\nsys: shifted (best 00:00.0\u201300:13.0, R\u2194H 81.2%)",
         "#2 reference\n00:12.2\u201300:40.8, 28.5 s\nsys: missed (no overlapping segment)",
-        "#3 reference: Sport news\n00:40.8\u201301:40.0, 59.2 s\nsys: missed (best 00:13.0\u201301:40.0, R\u2194H 81.0%)",
+        "#3 reference: Sport news\n00:40.8\u201301:40.0, 59.2 s\nsys: merged (best 00:13.0\u201301:40.0, R\u2194H 81.0%)",
     ]
     assert [(s["key"], s["a"], s["b"], s["cls"]) for s in ref["segs"]] == [
         ("r-1", 0, 12.25, "seg ref"),

@@ -26,7 +26,7 @@ from tvseg import __version__
 from tvseg.errors import TvsegError, UsageError
 from tvseg.terminal import printable
 
-COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate", "compare", "merge")
+COMMANDS = ("evaluate", "validate", "convert", "agreement", "simulate", "compare", "merge", "search")
 BUG_REPORT = "https://github.com/tvseg/tvseg/issues"
 
 

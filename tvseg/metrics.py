@@ -187,6 +187,10 @@ class Metric:
         Its label in the HTML report where it differs from ``label`` (markup allowed).
     fraction : bool
         Whether its value is a fraction (shown as a percentage); a count, or a mean count, is not.
+    better : str or None
+        ``"higher"`` or ``"lower"``: which way a change is an improvement, where ``kind`` does not say it (a
+        count of errors, a share of shows with too few chapters); None: from ``kind`` (see
+        :attr:`higher_is_better`).
     components : tuple of str
         The additive per-show components its formula reads (empty for the unit-domain metrics).
     formula : callable or None
@@ -210,6 +214,7 @@ class Metric:
     summary: str | None = None
     html: str | None = None
     fraction: bool = True
+    better: str | None = None
     components: tuple[str, ...] = ()
     formula: Formula | None = field(default=None, compare=False, repr=False)
     requires: frozenset[str] = frozenset()
@@ -217,6 +222,10 @@ class Metric:
 
     @property
     def higher_is_better(self) -> bool | None:
+        """True for a rate or ``better="higher"``, False for an error or ``better="lower"``, None: no direction (a
+        count of segments)."""
+        if self.better is not None:
+            return self.better == "higher"
         return {"rate": True, "error": False}.get(self.kind)
 
 
@@ -784,6 +793,16 @@ _HTML = {
     "cseg_norm": "C<sub>seg</sub> norm.",
 }
 """The HTML report's labels that differ from the plain ones (:attr:`Metric.html`)."""
+_BETTER = {
+    "n_correct_reference": "higher",
+    "n_correct_hypothesis": "higher",
+    **dict.fromkeys((m.key for m in _ENTRIES if m.group == "story"), "lower"),
+    "chapter_count_under": "lower",
+    "chapter_count_over": "lower",
+}
+"""Which way a change is better for the entries whose ``kind`` does not say it (:attr:`Metric.better`): the
+correct segments (more), the story errors and the shares of shows with too few or too many chapters (fewer).
+The other counts (``ref. segs``, ``hyp. segs``, ``untitled ref.``) have no direction."""
 _COMPARED = ("cov_n", "cov_d", "boundary_f1", "pk", "windowdiff")
 """The entries pairs of systems get a p-value on (:attr:`Metric.compared`)."""
 
@@ -801,6 +820,7 @@ def _completed(metric: Metric) -> Metric:
         undefined=undefined,
         summary=_SUMMARY.get(metric.key),
         html=_HTML.get(metric.key),
+        better=_BETTER.get(metric.key, metric.better),
         compared=metric.key in _COMPARED,
     )
 

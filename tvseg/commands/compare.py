@@ -7,7 +7,10 @@ difference, the mean change per show with the p-value of a paired test on the pe
 sign-flip up to 12 shows, paired bootstrap beyond), the p-value of the pooled values when both results carry
 their components (``tvseg evaluate``'s pairwise test), and the shows whose value moved most
 (:mod:`tvseg.comparison`).
-``--json OUT`` writes the same as JSON, ``--html DIR`` as one self-contained page, ``DIR/index.html``.
+``--json OUT`` writes the same as JSON (with every show whose ranked metric got worse or better,
+``show_changes``), ``--html DIR`` as one self-contained page, ``DIR/index.html``
+(:mod:`tvseg.report.compare_page`): those shows linked to their pages in both runs' reports, found where a result
+is a report's ``data/scores.json`` or named by ``--report RUN=DIR``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from pathlib import Path
 
 from tvseg.errors import UsageError
 
@@ -46,9 +50,30 @@ def add_parser(subparsers) -> None:
         help="two systems: A (old) and B (new) of one result, or of the last two results",
     )
     parser.add_argument("--metric", metavar="KEY", help="rank the shows by this metric's change (default: cov_d)")
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many shows to name (default 10)")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="how many of the shows that moved most to print (default 10; --json and --html list every show "
+        "that got worse or better)",
+    )
     parser.add_argument("--json", metavar="OUT", help="also write the comparison as JSON")
-    parser.add_argument("--html", metavar="DIR", help="also write the comparison as one page, DIR/index.html")
+    parser.add_argument(
+        "--html",
+        metavar="DIR",
+        help="also write the comparison as one page, DIR/index.html: the shows that got worse and better, each "
+        "linked to its page in both runs' reports; with 3 runs or more, the headline metrics across the runs",
+    )
+    parser.add_argument(
+        "--report",
+        action="append",
+        default=[],
+        metavar="RUN=DIR",
+        help="the report tvseg evaluate --html DIR wrote for a run (RUN: its number, 1 for the first file, or "
+        "its file as given), for --html's links; found without it when a result is DIR/data/scores.json; "
+        "repeat for each run",
+    )
     parser.set_defaults(run=run)
 
 
@@ -138,97 +163,46 @@ def text(comparison: dict) -> str:
                 f"  {printable(m['show'])}: {_shown(ranked, m['old'])} -> {_shown(ranked, m['new'])} "
                 f"({_change(ranked, m['difference'])})"
             )
+    changes = comparison.get("show_changes")
+    if changes:
+        sides = ("worse", "better") if changes["direction"] else ("down", "up")
+        counts = ", ".join(f"{len(changes[side])} {side}" for side in sides)
+        lines.append(
+            f"shows whose {key} changed: {counts}, {changes['unchanged']} unchanged (each in --json and --html)"
+        )
     tests = sorted({m["test"] for m in metrics if m["test"]}) or ["none: fewer than two shows"]
     lines.append(f"({_note(comparison, tests)})")
     return "\n".join(lines)
 
 
-_STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #1a1a1a; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ccc; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-.better { color: #00603c; } .worse { color: #a0301a; }
-.warning { background: #fff4d6; padding: 0.4em 0.8em; }
-"""
+def _reports(given: list[str], paths: list[str]) -> list[str | None]:
+    """Each run's report folder: ``--report RUN=DIR`` (RUN its number or its file as given), else the report
+    the result file is part of (:func:`tvseg.report.compare_page.report_of`), else None."""
+    from tvseg.report.compare_page import report_of
 
-
-def page(comparison: dict) -> str:
-    """The comparison as one self-contained HTML page (every text escaped)."""
-    from html import escape
-
-    old, new = comparison["old"], comparison["new"]
-
-    def cell(text: str, cls: str = "") -> str:
-        return f'<td class="{cls}">{escape(text)}</td>' if cls else f"<td>{escape(text)}</td>"
-
-    def sign(value: float, kind: str) -> str:
-        """``better``/``worse`` for a change of a rate (higher is better) or an error (lower is better)."""
-        if math.isnan(value) or value == 0 or kind not in ("rate", "error"):
-            return ""
-        return "better" if (value > 0) == (kind == "rate") else "worse"
-
-    title = f"{old['system']} ({old['file']}) against {new['system']} ({new['file']})"
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>tvseg compare: {escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>tvseg compare</h1><p>Old: {escape(old['system'])} ({escape(old['file'])}). "
-        f"New: {escape(new['system'])} ({escape(new['file'])}). "
-        f"{comparison['shows']['common']} show(s) in common.</p>",
-    ]
-    out += [f'<p class="warning">Warning: {escape(w)}</p>' for w in comparison["warnings"]]
-
-    def table(heading: str, columns: list[str], rows: list[list[tuple[str, str]]]) -> str:
-        """A titled table, each row's cells ``(text, class)``."""
-        head = "".join(f"<th>{escape(c)}</th>" for c in columns)
-        body = "".join("<tr>" + "".join(cell(text, cls) for text, cls in row) + "</tr>" for row in rows)
-        return f"<h2>{escape(heading)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-    columns = ["metric", "old", "new", "change", "shows", "mean change per show", "p-value", "Holm", "test"]
-    columns += ["pooled p-value", "pooled Holm"]
-    rows = [
-        [
-            (m["label"], ""),
-            (_shown(m, m["old"]), ""),
-            (_shown(m, m["new"]), ""),
-            (_change(m, m["difference"]), sign(m["difference"], m["kind"])),
-            (str(m["shows"]), ""),
-            (_change(m, m["mean_difference"]), sign(m["mean_difference"], m["kind"])),
-            (_p(m, "p_value"), ""),
-            (_p(m, "p_value_holm"), ""),
-            (m["test"] or "none", ""),
-            (_p(m, "p_value_pooled"), ""),
-            (_p(m, "p_value_pooled_holm"), ""),
-        ]
-        for m in comparison["metrics"]
-    ]
-    out.append(table("Metrics", columns, rows))
-    ranked = _ranked(comparison)
-    if comparison["moved"]:
-        rows = [
-            [
-                (m["show"], ""),
-                (_shown(ranked, m["old"]), ""),
-                (_shown(ranked, m["new"]), ""),
-                (_change(ranked, m["difference"]), sign(m["difference"], ranked["kind"])),
-            ]
-            for m in comparison["moved"]
-        ]
-        out.append(table(f"Shows whose {comparison['ranked_by']} moved most", ["show", "old", "new", "change"], rows))
-    tests = sorted({m["test"] for m in comparison["metrics"] if m["test"]}) or ["none"]
-    out.append(
-        f"<p>{escape(_note(comparison, tests)).capitalize()}. Green: better (a rate up, an error down); "
-        "red: worse.</p></body></html>"
-    )
-    return "\n".join(out) + "\n"
+    reports = [report_of(path) for path in paths]
+    for option in given:
+        run = next((k for k, path in enumerate(paths) if option.startswith(path + "=")), None)
+        number, sep, folder = option.partition("=")
+        if run is not None:
+            folder = option[len(paths[run]) + 1 :]
+        elif sep and number.isdigit() and 1 <= int(number) <= len(paths):
+            run = int(number) - 1
+        else:
+            raise UsageError(
+                f"--report {option}: give RUN=DIR, RUN a run's number (1 to {len(paths)}) or its file as given"
+            )
+        if not (Path(folder) / "index.html").is_file():
+            raise UsageError(f"--report {option}: {folder!r} holds no report (no index.html)")
+        reports[run] = folder
+    return reports
 
 
 def run(args) -> int:
     from tvseg.comparison import compare_results, system_of
     from tvseg.merging import read_result
     from tvseg.output import json_safe, refuse_overwriting_inputs, write_folder_atomic, write_json_atomic
+    from tvseg.report.compare_page import show_changes
 
     if args.top < 0:
         raise UsageError(f"--top must be at least 0, not {args.top}")
@@ -248,6 +222,9 @@ def run(args) -> int:
             raise UsageError("give two results or more (the last two are tested), or one result with --systems A B")
         old_path, new_path = args.paths[-2:]
         old_system = new_system = args.system
+    reports = _reports(args.report, args.paths)
+    if args.systems and len(args.paths) == 1:
+        reports *= 2
     old = read_result(old_path)
     new = old if new_path == old_path else read_result(new_path)
     old_system = system_of(old, old_system, path=old_path)[0]
@@ -269,11 +246,46 @@ def run(args) -> int:
     )
     if earlier:
         comparison = {**comparison, "earlier": earlier}
+    if comparison["ranked_by"] is not None:
+        shows_old, shows_new = old["systems"][old_system]["shows"], new["systems"][new_system]["shows"]
+        comparison["show_changes"] = show_changes(shows_old, shows_new, comparison["ranked_by"])
     for sentence in comparison["warnings"]:
         print(f"tvseg: warning: {sentence}", file=sys.stderr)
     print(text(comparison))
     if args.json:
         write_json_atomic(args.json, json_safe(comparison), safe=True)
     if args.html:
-        write_folder_atomic(args.html, {"index.html": page(comparison)})
+        write_folder_atomic(args.html, {"index.html": _page(comparison, args, old, new, reports, earlier)})
     return 0
+
+
+def _page(comparison: dict, args, old: dict, new: dict, reports: list, earlier: list) -> str:
+    """The page of ``--html``: the runs with links to their reports, the show pages of the last two linked."""
+    from tvseg.report.compare_page import href, page, show_links
+
+    def shows(document: dict) -> list:
+        return list(dict.fromkeys(show for system in document["systems"].values() for show in system["shows"]))
+
+    last = [
+        {"file": comparison[side]["file"], "system": comparison[side]["system"], "corpus": corpus}
+        for side, corpus in (
+            ("old", (old["systems"][comparison["old"]["system"]].get("corpus") or {})),
+            ("new", (new["systems"][comparison["new"]["system"]].get("corpus") or {})),
+        )
+    ]
+    runs = [
+        {**run, "report": None if report is None else href(Path(report, "index.html"), page_folder=args.html)}
+        for run, report in zip([*earlier, *last], reports)
+    ]
+    links = [
+        show_links(report, shows(document), page_folder=args.html) for report, document in zip(reports[-2:], (old, new))
+    ]
+    changes = comparison.get("show_changes") or {
+        "metric": None,
+        "direction": None,
+        "down": [],
+        "up": [],
+        "unchanged": 0,
+        "undefined": 0,
+    }
+    return page(comparison, runs=runs, changes=changes, links=links)

@@ -2,7 +2,8 @@
 
 WebVTT ``[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [settings]``, SRT ``HH:MM:SS,mmm --> HH:MM:SS,mmm [X1:.. X2:..
 Y1:.. Y2:..]``; fields without their leading zeros are read with one warning per file. Read as units
-(``lenient=True``), one or two digits of milliseconds are a decimal fraction, as pysubs2 reads an SRT's and
+(``lenient=True``), an SRT time without milliseconds is whole seconds (as pycaption and pysubs2 read it), and
+one or two digits of milliseconds are a decimal fraction, as pysubs2 reads an SRT's and
 webvtt-py a WebVTT's (``,46`` is 0.460 s), with one warning per file; a file that also writes three digits
 ending in 0 (as Microsoft Teams writes milliseconds without their leading zeros, ``6.90`` for 6.090 s) makes
 such a fraction ambiguous, and refused. The table of what is read, warned of and refused:
@@ -19,8 +20,9 @@ from tvseg.readers.validation import MAX_SECONDS, too_large, whole_number
 
 __all__ = ["CueTimings"]
 
-_TIME = r"(?:(\d+):)?(\d+):(\d+)([.,])(\d+)"
-_TIMING = re.compile(rf"[ \t]*{_TIME}[ \t]*-->[ \t]*{_TIME}(.*)")
+_TIME = r"(?:(\d+):)?(\d+):(\d+)(?:([.,])(\d+))?"
+_TIMING = re.compile(rf"[ \t\f]*{_TIME}[ \t\f]*-->[ \t\f]*{_TIME}(.*)")
+"""A timing line; the WebVTT specification's whitespace around the times includes the form feed."""
 _SRT_COORDINATES = re.compile(r"(?:[ \t]+[XY][12]:-?\d+){4}[ \t]*", re.IGNORECASE)
 _EXAMPLE = {"vtt": "00:01:02.500 --> 00:01:04.000", "srt": "00:01:02,500 --> 00:01:04,000"}
 
@@ -54,8 +56,8 @@ class CueTimings:
         match = _TIMING.fullmatch(raw)
         rest = match.group(11) if match else ""
         well_formed = match is not None and (
-            (self.format == "vtt" and (not rest or rest[0] in " \t") and match.group(4) == "." == match.group(9))
-            or (self.format == "srt" and (not rest.strip(" \t") or _SRT_COORDINATES.fullmatch(rest)))
+            (self.format == "vtt" and (not rest or rest[0] in " \t\f") and match.group(4) == "." == match.group(9))
+            or (self.format == "srt" and (not rest.strip(" \t\f") or _SRT_COORDINATES.fullmatch(rest)))
         )
         if not well_formed:
             raise self._malformed(raw, line)
@@ -72,6 +74,7 @@ class CueTimings:
 
     def _milliseconds(self, groups, *, raw: str, line: int) -> int:
         hours_text, minutes_text, seconds_text, mark, millis_text = groups
+        mark, millis_text = mark or "", millis_text or ""  # an SRT time without milliseconds (lenient: whole seconds)
         if len(millis_text) != 3 and not (self.lenient and len(millis_text) < 3):
             raise InputError(
                 "cue time without exactly three digits of milliseconds", path=self.path, line=line, value=raw

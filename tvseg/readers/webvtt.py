@@ -70,15 +70,41 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
     lines = split_lines(read_text(path, encoding=encoding))
     timings = CueTimings(path, format, lenient=lenient)
     kept: list[tuple[int, str]] | None = [] if lenient else None  # (line, '<...>') kept as written
+    dropped: list[tuple[int, str]] | None = [] if lenient and format == "vtt" else None  # as a player drops them
+    folded: list[tuple[int, str]] | None = [] if lenient and format == "srt" else None  # numbers read as text
+    blocks = _vtt_cues(lines, path, dropped=dropped) if format == "vtt" else _srt_cues(lines, path, folded=folded)
     cues = []
-    for timing, first, last in _vtt_cues(lines, path) if format == "vtt" else _srt_cues(lines, path):
-        start_ms, end_ms = timings.read(lines[timing], timing + 1)
+    for timing, first, last in blocks:
+        counted = None if dropped is None else dict(vars(timings))
+        try:
+            start_ms, end_ms = timings.read(lines[timing], timing + 1)
+        except InputError:
+            if counted is None or dropped is None:
+                raise
+            vars(timings).update(counted)  # a skipped cue's start counts in no warning
+            dropped.append((timing + 1, lines[timing]))
+            continue
         if format == "vtt":
             text, voice = _vtt_text(lines[first:last], path=path, line=first + 1, kept=kept)
         else:
             text, voice = _srt_text(lines[first:last])
         cues.append(Cue(start_ms, end_ms, text, voice, timing + 1))
     timings.report()
+    if folded:
+        warn(
+            f"{len(folded)} cue number(s) without their timing line: read as text of the cue before, as "
+            f"webvtt-py reads them (first: {folded[0][1]!r})",
+            path=path,
+            line=folded[0][0],
+        )
+    if dropped:
+        dropped.sort()
+        warn(
+            f"{len(dropped)} block(s) skipped as a WebVTT player skips them (a timing line it cannot read, or "
+            f"a block that is no cue, NOTE, STYLE or REGION) (first: {dropped[0][1]!r})",
+            path=path,
+            line=dropped[0][0],
+        )
     if kept:
         warn(
             f"{len(kept)} '<...>' in cue text open(s) no WebVTT tag: kept as written (a player would hide "
@@ -89,12 +115,15 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
     return cues
 
 
-def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
+def _vtt_cues(lines: list[str], path, *, dropped: list[tuple[int, str]] | None = None) -> list[tuple[int, int, int]]:
     """``(timing line, first text line, end of text)`` indexes of each cue of a WebVTT file.
 
     After the header (line 1 ``WEBVTT``, then lines up to the first blank one), every block is a
     cue (an optional identifier line, then the timing line), a ``NOTE``, ``STYLE`` or ``REGION``
     block, and nothing else. A cue's text ends at a blank line or at the next line holding ``-->``.
+    When ``dropped`` is a list, the other blocks are skipped, noted there as ``(line, first line)``,
+    and a ``NOTE``/``STYLE``/``REGION`` block ends at a line holding ``-->``, which starts the next
+    block: the WebVTT specification's parsing algorithm, as a player reads the file.
     """
     header = lines[0] if lines else ""
     if not (header == "WEBVTT" or header.startswith(("WEBVTT ", "WEBVTT\t"))):
@@ -125,6 +154,8 @@ def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
         elif raw.startswith(("NOTE", "STYLE", "REGION")) and raw.split(None, 1)[0] in ("NOTE", "STYLE", "REGION"):
             i += 1
             while i < count and lines[i].strip():
+                if "-->" in lines[i] and dropped is not None:
+                    break
                 if "-->" in lines[i]:
                     raise InputError(
                         f"{raw.split(None, 1)[0]} block holding '-->' (a cue needs a blank line before it)",
@@ -132,6 +163,11 @@ def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
                         line=i + 1,
                         value=lines[i],
                     )
+                i += 1
+            continue
+        elif dropped is not None:
+            dropped.append((i + 1, raw))
+            while i < count and lines[i].strip() and "-->" not in lines[i]:
                 i += 1
             continue
         else:
@@ -145,7 +181,7 @@ def _vtt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
     return cues
 
 
-def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
+def _srt_cues(lines: list[str], path, *, folded: list[tuple[int, str]] | None = None) -> list[tuple[int, int, int]]:
     """``(timing line, first text line, end of text)`` indexes of each cue of an SRT file.
 
     A cue is an optional number line, a timing line, then text up to the next cue. Text may run
@@ -153,7 +189,8 @@ def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
     ``-->``, or a number line right before one. A number line that is neither a cue's first
     text line nor followed by a timing line is refused when it follows a blank line or ends the
     file: it is a cue whose timing line is missing, or the start of a truncated cue, and reading
-    it as text would fold it into the previous cue.
+    it as text would fold it into the previous cue. When ``folded`` is a list (units, where only the times
+    matter), such a number line inside the file is read as text, noted there as ``(line, number)``.
     """
     count = len(lines)
     last = count - 1
@@ -176,7 +213,9 @@ def _srt_cues(lines: list[str], path) -> list[tuple[int, int, int]]:
                 continue
             if i + 1 < count and SRT_LIKE_TIME.match(lines[i + 1]):
                 raise InputError("broken cue timing line (no '-->')", path=path, line=i + 2, value=lines[i + 1])
-            if (after_blank or i == last) and not (cues and cues[-1][0] == i - 1):
+            if folded is not None and cues and after_blank and i != last and cues[-1][0] != i - 1:
+                folded.append((i + 1, raw))
+            elif (after_blank or i == last) and not (cues and cues[-1][0] == i - 1):
                 what = (
                     "a cue number at the end of the file (a truncated cue?)"
                     if i == last

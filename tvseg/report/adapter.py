@@ -27,6 +27,7 @@ from tvseg.report.failures import failures
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
 from tvseg.report.summary import title_scripts
+from tvseg.retrieval.reductions import by_show_duration
 from tvseg.retrieval.titles import has_title
 
 __all__ = ["ResultPages", "from_evaluation"]
@@ -96,6 +97,9 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
         macro=_metrics(sr.macro),
         by_length={str(part): _metrics(values) for part, values in sr.by_length.items()},
         groups={str(kind): {str(v): _metrics(m) for v, m in values.items()} for kind, values in sr.groups.items()},
+        by_show_duration={
+            label: _metrics(m) for label, m in by_show_duration(sr.scores.components, titles=sr.titles).items()
+        },
         gamma_sweep=gamma,
         tolerance_sweep=tolerance,
     )

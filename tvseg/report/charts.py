@@ -49,6 +49,7 @@ def line_chart(
     x_format: str = "{:g}",
     setting: tuple[float, str] | None = None,
     bands: Sequence[tuple] = (),
+    y_range: tuple[float, float] = (0.0, 1.0),
 ) -> dict:
     """Layout of a line chart with axes, ticks, a legend, and one line per ``(name, points)`` series.
 
@@ -56,11 +57,12 @@ def line_chart(
     ``setting`` is ``(x, label)``: the value the run used, marked by a vertical line and its label;
     ``bands`` are ``(series index, value, low, high)``: a series' value at the setting with its
     bootstrap interval, drawn as a bar at the setting's x (side by side when there are several).
+    ``y_range``: the fractions the y axis spans (all of them by default).
     """
     width, height = 460, 300
     left, right, top, bottom = 56, 16, 28, 48
     plot_w, plot_h = width - left - right, height - top - bottom
-    (x0, x1), (y0, y1) = x_range, (0.0, 1.0)
+    (x0, x1), (y0, y1) = x_range, y_range
 
     def fx(v):
         return left + (v - x0) / ((x1 - x0) or 1) * plot_w
@@ -72,6 +74,7 @@ def line_chart(
         return f"{100 * v:.1f}%"
 
     y_ticks = [y0 + i * (y1 - y0) / 5 for i in range(6)]
+    decimals = 0 if (y1 - y0) / 5 >= 0.01 else 1  # ticks a point apart or more: whole percentages
     lines = []
     for i, (name, points) in enumerate(series):
         name = visible_text(name)
@@ -128,7 +131,7 @@ def line_chart(
         "plot_h": plot_h,
         "bottom": top + plot_h,
         "x_ticks": [{"x": round(fx(v), 2), "text": x_format.format(v)} for v in x_ticks],
-        "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.0f}%"} for v in y_ticks],
+        "y_ticks": [{"y": round(fy(v), 2), "text": f"{100 * v:.{decimals}f}%"} for v in y_ticks],
         "lines": lines,
         "legend": legend_rows,
         "setting": mark,

@@ -124,8 +124,10 @@ class SystemSummary:
     ``corpus`` pools counts and durations over the shows (with bootstrap intervals when present);
     ``macro`` is the mean of the per-show values; ``by_length`` maps ``"short"`` and ``"long"`` to
     scores (as Bouchekif et al.'s Table 2); ``groups`` maps a metadata field (``"channel"``) to its
-    values, each to scores; ``gamma_sweep`` holds ``(gamma, cov_n, cov_d)`` and ``tolerance_sweep``
-    ``(tolerance, boundary_f1)`` points, in increasing order of the first item.
+    values, each to scores; ``by_show_duration`` maps a bucket of show durations (``"10–20 min"``,
+    :func:`tvseg.retrieval.reductions.by_show_duration`) to its ``n_shows`` and pooled scores;
+    ``gamma_sweep`` holds ``(gamma, cov_n, cov_d)`` and ``tolerance_sweep`` ``(tolerance, boundary_f1)``
+    points, in increasing order of the first item.
     """
 
     name: str
@@ -133,6 +135,7 @@ class SystemSummary:
     macro: Mapping[str, float | None] = field(default_factory=dict)
     by_length: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
     groups: Mapping[str, Mapping[str, Mapping[str, float | None]]] = field(default_factory=dict)
+    by_show_duration: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
     gamma_sweep: tuple[tuple[float, float | None, float | None], ...] = ()
     tolerance_sweep: tuple[tuple[float, float | None], ...] = ()
 

@@ -83,6 +83,9 @@ LENGTH = metrics.columns(keys_=("n_reference", "n_hypothesis", "recall_n", "prec
 STORIES = metrics.columns(
     keys_=("n_reference_split", "n_reference_merged", "n_reference_shifted", "n_reference_missed", "n_false_alarm")
 )
+FOLD_ROWS = 20
+"""A breakdown of more rows than this is folded on the corpus page (its links and sortable headers out of the
+way of the keyboard until it is opened)."""
 NUMBER_KEYS = metrics.NUMBER_KEYS  # shown as numbers, not percentages
 _MISSING = Estimate(None)
 
@@ -171,6 +174,19 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
             group_rows.append({"value": v, "n": n, "systems": scores})
         groups.append({"kind": kind, "rows": group_rows})
 
+    durations = list(dict.fromkeys(label for s in report.systems for label in s.by_show_duration))
+    show_durations = []
+    for label in durations:
+        scores = [s.by_show_duration.get(label, {}) for s in report.systems]
+        show_durations.append(
+            {
+                "label": label,
+                "n_shows": next((m["n_shows"] for m in scores if m.get("n_shows") is not None), None),
+                "n": next((m["n_reference"] for m in scores if m.get("n_reference") is not None), None),
+                "systems": scores,
+            }
+        )
+
     charts = sweep_charts(report)
 
     metadata_keys = sorted({k for meta in pages.metadata for k in meta})
@@ -211,6 +227,10 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "length_columns": _labels(LENGTH),
         "long_threshold": f"{long_threshold:g} s" if isinstance(long_threshold, (int, float)) else "the threshold",
         "groups": groups,
+        "fold_rows": FOLD_ROWS,
+        "show_durations": show_durations,
+        # the shows table's error rates, whose "behind best" reads the other way
+        "lower_better": [label for key, label in show_columns if key in ("pk", "windowdiff")],
         # one table per metadata column: the share of stories retrieved (R_N) beside the scores
         "group_columns": _labels(metrics.columns(keys_=("recall_n",))) + show_columns[:3],
         "charts": charts,

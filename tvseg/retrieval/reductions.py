@@ -43,6 +43,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from tvseg.exact import tick, ticks
 from tvseg.metrics import METRICS, compute, keys
 
 __all__ = [
@@ -51,6 +52,9 @@ __all__ = [
     "macro_metrics",
     "by_length",
     "by_group",
+    "by_show_duration",
+    "SHOW_DURATION_BINS",
+    "show_duration_labels",
     "COVERAGE_METRICS",
     "BOUNDARY_METRICS",
     "COUNT_METRICS",
@@ -159,4 +163,53 @@ def by_group(components: pd.DataFrame, metadata: pd.DataFrame | None, *, titles:
     out: dict = {}
     for column, value, mask in group_members(components.index, metadata):
         out.setdefault(column, {})[value] = corpus_metrics(components[mask], titles=titles)
+    return out
+
+
+SHOW_DURATION_BINS = (600.0, 1200.0, 1800.0, 3600.0)
+"""Edges (seconds) of :func:`by_show_duration`'s buckets: under 10 minutes, 10-20, 20-30, 30-60, 60 and over
+(the buckets of the YTSeg leaderboard's F1 by video duration); a show on an edge is in the bucket above it."""
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:g}"
+
+
+def show_duration_labels(edges=SHOW_DURATION_BINS) -> list:
+    """The names of the buckets of ``edges`` (seconds): ``< 10 min``, ``10\u201320 min``, ..., ``\u2265 60 min``."""
+    low = [_minutes(e) for e in edges]
+    return [f"< {low[0]} min", *(f"{a}\u2013{b} min" for a, b in zip(low, low[1:])), f"\u2265 {low[-1]} min"]
+
+
+def by_show_duration(components: pd.DataFrame, *, edges=SHOW_DURATION_BINS, titles: bool = False) -> dict:
+    """Pooled metrics of the shows of each duration bucket (as :func:`by_group` pools a metadata value's).
+
+    A show's duration is its reference stories' evaluated duration (its ``duration_reference`` component,
+    decided on integer microseconds, :mod:`tvseg.exact`); a bucket includes its lower edge. Each bucket holds
+    ``n_shows`` and the metrics of its shows' components summed (not a mean of the shows' values); a bucket
+    without a show is left out, and so is every bucket of a table without the durations (a text corpus).
+
+    Parameters
+    ----------
+    components : pandas.DataFrame
+        A system's components, a row per show.
+    edges : sequence of float
+        Increasing bucket edges in seconds (default :data:`SHOW_DURATION_BINS`).
+    titles : bool
+        Whether the title metrics are computed too.
+
+    Returns
+    -------
+    dict
+        ``{bucket label: {"n_shows": int, metric: value, ...}}`` in increasing order of duration.
+    """
+    if "duration_reference" not in components.columns:
+        return {}
+    edge_ticks = np.array([tick(e) for e in edges], dtype=np.int64)
+    bucket = np.searchsorted(edge_ticks, ticks(components["duration_reference"].to_numpy(float)), side="right")
+    out = {}
+    for k, label in enumerate(show_duration_labels(edges)):
+        mask = bucket == k
+        if mask.any():
+            out[label] = {"n_shows": int(mask.sum()), **corpus_metrics(components[mask], titles=titles)}
     return out

@@ -5,7 +5,8 @@
 // clicking a segment selects its row). The visible window, in seconds, is written back to the box's
 // data-view-start and data-view-end. The segments, the marks and the tables are drawn first, from the
 // page's JSON block (tvseg/report/show_data.py); without JavaScript the page shows its scores alone.
-// Printed, the page unfolds its folded segment tables.
+// Printed, the page unfolds its folded segment tables. A search box keeps the rows of the segment tables
+// whose title holds the words typed.
 // Keyboard: the timeline takes the focus (Tab, or a click): Left/Right scroll, + (or =) and - zoom,
 // Home or 0 show the whole show, [ and ] select the previous/next segment of the lane, Up/Down the
 // segment at the same time in the lane above/below, Enter goes to the selected segment's row,
@@ -31,6 +32,7 @@
   if (!box) { return; }
   var svg = box.querySelector("svg.timeline");
   var NS = "http://www.w3.org/2000/svg";
+  var VERDICT_WORDS = { "true": "correct", "false": "wrong", "null": "not known" };
   var HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
   var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&#34;", "'": "&#39;" };
   var block = document.getElementById("show-page-data"), data = block ? JSON.parse(block.textContent) : null;
@@ -138,12 +140,14 @@
       title.textContent = text;
       g.appendChild(title);
     }
+    // what each system made of a reference story, in the words of its match table: the story's class
+    // (correct, split, merged, shifted, missed) when known, else its verdict (correct, wrong)
     var notes = data.ref.a.map(function () { return ""; });
     data.systems.forEach(function (s, k) {
       var name = laneEls[k + 1].getAttribute("data-source");
       s.rc.forEach(function (ok, i) {
-        var cov = s.cov[i];
-        notes[i] += "\n" + name + ": " + (ok ? "retrieved" : "missed") + " (" +
+        var cov = s.cov[i], story = s.story[i];
+        notes[i] += "\n" + name + ": " + (story === null ? VERDICT_WORDS[ok] : story) + " (" +
           (s.hs[i] === null ? "no overlapping segment" : "best " + clock(s.hs[i]) + "\u2013" + clock(s.he[i])) +
           (notNumber(cov) ? "" : ", R\u2194H " + fixed1(100 * cov) + "%") + ")";
       });
@@ -431,6 +435,38 @@
     });
   });
   Object.keys(rows).forEach(function (key) { rows[key].tabIndex = 0; });
+
+  // the search over titles: the segment tables keep the rows whose title holds the words typed (any case);
+  // Enter selects the first reference story found
+  var search = document.getElementById("title-search"), found = document.querySelector(".title-count");
+  function searched() {
+    var words = search.value.trim().toLowerCase(), total = 0, kept = 0, first = null;
+    each.call(document.querySelectorAll("table.segments"), function (table) {
+      var reference = table.getAttribute("data-key") === "r";
+      each.call(table.tBodies[0].rows, function (row) {
+        var cell = row.querySelector("td.title"), text = cell ? cell.textContent.toLowerCase() : "";
+        var keep = !words || (cell !== null && cell.querySelector("span[title='no title']") === null &&
+          text.indexOf(words) >= 0);
+        row.hidden = !keep;
+        if (reference) {
+          total++;
+          if (keep) { kept++; if (!first) { first = row; } }
+        }
+      });
+    });
+    found.textContent = words ? kept + " of " + total + " reference stories" : "";
+    return first;
+  }
+  if (search) {
+    search.addEventListener("input", searched);
+    search.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") { return; }
+      event.preventDefault();
+      var first = searched();
+      if (first) { select(first.getAttribute("data-seg"), "key"); }
+    });
+    search.closest(".title-search").hidden = false;
+  }
 
   // the keyboard, while the timeline has the focus
   function step(by) {

@@ -1,0 +1,206 @@
+"""``tvseg search``: segment search scored as MediaEval's ``sh_eval`` scores it (issue 45).
+
+The outputs in ``tests/data/sh_eval/`` were printed by sh_eval itself on generated judgements and runs (its
+README says how); the small cases are sh_eval's own worked examples (the ``__main__`` tests of its
+``toleranceToIrrelevance.py`` and ``binnedRelevance.py``) and hand computations written out below.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tvseg.cli import main
+from tvseg.readers.trec import Judgement, Returned, read_qrels, read_run
+from tvseg.search import score_query, score_run
+
+DATA = Path(__file__).parent / "data" / "sh_eval"
+RUNS = {"a": "linking", "b": "linking", "c": "search"}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_every_line_equals_sh_evals_output(tmp_path, name):
+    run = tmp_path / f"run_{name}.txt"
+    shutil.copy(DATA / f"run_{name}.txt", run)
+    code = main(
+        ["search", "--kind", RUNS[name], "--qrels", str(DATA / "qrels.txt"), "--run", f"run_{name}.txt={run}"]
+        + ["--trec", str(tmp_path / "out")]
+    )
+    assert code == 0
+    ours = (tmp_path / "out" / f"run_{name}.txt.txt").read_text()
+    theirs = (DATA / f"sh_eval_{name}.out").read_text()
+    assert ours == theirs
+
+
+def test_json_holds_the_values_sh_eval_prints(tmp_path):
+    out = tmp_path / "out.json"
+    runs = [f"{n}={DATA / f'run_{n}.txt'}" for n in ("a", "b")]
+    assert (
+        main(["search", "--qrels", str(DATA / "qrels.txt"), "--run", runs[0], "--run", runs[1], "--json", str(out)])
+        == 0
+    )
+    data = json.loads(out.read_text())
+    printed = {}
+    for line in (DATA / "sh_eval_a.out").read_text().splitlines():
+        measure, query, value = (cell.strip() for cell in line.split("\t"))
+        printed[(measure, query)] = value
+    a = data["runs"]["a"]
+    for (measure, query), value in printed.items():
+        if measure in {"runid", "size_bin", "tol_len"} or measure.startswith("mark_"):
+            continue
+        key = measure.lower()  # the JSON's keys: sh_eval's names in lower case
+        ours = a["all"][key] if query == "all" else a["queries"][query][key]
+        if isinstance(ours, str):
+            assert ours == value
+        elif "." in value:
+            assert f"{ours:.4f}" == value, (measure, query)
+        else:
+            assert int(ours) == int(value), (measure, query)
+    # the judged query no run answers (query_40) and the query no judge saw (query_99) are not scored
+    assert "query_40" not in a["queries"] and "query_99" not in a["queries"]
+    assert a["all"]["num_q"] == 39
+    pair = data["pairwise"]["b - a"]
+    maps = [(a["queries"][q]["map"], data["runs"]["b"]["queries"][q]["map"]) for q in a["queries"]]
+    assert pair["map"]["queries"] == 39
+    assert pair["map"]["mean_change"] == pytest.approx(sum(y - x for x, y in maps) / len(maps), abs=1e-12)
+    assert 0 < pair["map"]["p_value"] <= 1
+
+
+def _marks(values: dict, suffix: str) -> list[str]:
+    text, count = values["relstring" + suffix].rsplit(" ", 1)
+    assert len(text) == int(count)
+    return list(text)
+
+
+def _judged(spans, relevance):
+    return [Judgement(v, s, e, relevance, 0) for v, s, e in spans]
+
+
+def _ranking(spans):
+    return [Returned(v, s, e, k + 1, 0.0, 0) for k, (v, s, e) in enumerate(spans)]
+
+
+@pytest.mark.parametrize(
+    "ranking, expected",
+    [
+        # toleranceToIrrelevance.py's first two cases (tolerance 10; relevant 15-25 and 30-35, judged not
+        # relevant 0-10). Its file expects [0, 1, s, s, 1] and [1, s, s, s, 1], written when its interval
+        # search took the end second too (its comment: "was for j in xrange(begin, end+1)"); its code at
+        # 5f7b065 gives what follows, and so does tvseg (the code is what scored the runs).
+        # 0-5 watches [0, 10): no relevant second; its [0, 5) meets 0-10: 0. 5-10 watches [5, 15): 15 is
+        # not in it: 0. 10-15 watches [10, 20), meets 15-25, nothing seen: 1 (seen 10-25). 23-23 watches
+        # [23, 33), meets both; its own [23, 23) is empty, so nothing of it was seen: 1 (seen 23-35). 27-27
+        # watches [27, 37), meets 30-35: 1.
+        ([(1, 0, 5), (1, 5, 10), (1, 10, 15), (1, 23, 23), (1, 27, 27)], list("00111")),
+        # 8-5 watches [8, 18), meets 15-25, its [8, 5) is empty: 1 (seen 8-25). 5-10: no relevant in
+        # [5, 15); [5, 10) meets 0-10 and the seen 8-25: S. 10-15 meets 15-25 and the seen span: s. 23-23 and
+        # 27-27 as above: 1, 1.
+        ([(1, 8, 5), (1, 5, 10), (1, 10, 15), (1, 23, 23), (1, 27, 27)], list("1Ss11")),
+    ],
+)
+def test_tolerance_marks_of_sh_evals_worked_examples(ranking, expected):
+    judgements = _judged([("1", 15, 25), ("1", 30, 35)], 1) + _judged([("1", 0, 10)], 0)
+    values = score_query(judgements, _ranking([(str(v), s, e) for v, s, e in ranking]), tolerance=10)
+    assert _marks(values, "_tol") == expected
+
+
+def test_tolerance_third_worked_example():
+    # relevant 5-10 and 12-30; the user starts at 8 and watches 8-18: relevant (seen up to 30); the result
+    # starting at 20 falls inside what was seen: "s"
+    judgements = _judged([("1", 5, 10), ("1", 12, 30)], 1)
+    values = score_query(judgements, _ranking([("1", 8, 12), ("1", 20, 30)]), tolerance=10)
+    assert _marks(values, "_tol") == ["1", "s"]
+
+
+def test_bin_marks_are_sh_evals_worked_example():
+    # binnedRelevance.py's Test3 (bins of 10 s), whose expected marks are [0, 1, 1, 0, 0, '-' x 9]: the
+    # ranking's bins in order of first appearance, each once: video 1's 0-10 (from 0-5; 5-10 repeats it),
+    # 10-20 (10-15), 20-30 (23-23; 27-27 repeats it), 100-110 ... 190-200 (100-200: 10 bins), video 3's
+    # 10-20. Relevant bins: video 1's 10-20, 20-30 (15-25) and 30-40 (30-35), video 2's 0-10 and 10-20
+    # (3-20): 5. Judged not relevant: video 1's 0-10 (0-10), 100-110 and 110-120 (105-120).
+    ranking = [(1, 0, 5), (1, 5, 10), (1, 10, 15), (1, 23, 23), (1, 27, 27), (1, 100, 200), (3, 10, 15)]
+    judgements = _judged([("1", 15, 25), ("1", 30, 35), ("2", 3, 20)], 1) + _judged([("1", 0, 10), ("1", 105, 120)], 0)
+    values = score_query(judgements, _ranking([(str(v), s, e) for v, s, e in ranking]), bin_size=10)
+    assert _marks(values, "_bin") == list("01100") + ["-"] * 9
+    assert values["num_rel_bin"] == 5
+
+
+def test_segment_marks_and_average_precision_by_hand():
+    # relevant: 0-10 and 10-20 touch: merged into one, 0-20; 50-60 apart; not relevant: 100-110.
+    # ranking: 5-6 (1), 15-30 (1: touches the merged 0-20), 105-106 (0), 200-210 (-), 60-70 (1: touches 60)
+    judgements = _judged([("v", 0, 10), ("v", 10, 20), ("v", 50, 60)], 1) + _judged([("v", 100, 110)], 0)
+    ranking = _ranking([("v", 5, 6), ("v", 15, 30), ("v", 105, 106), ("v", 200, 210), ("v", 60, 70)])
+    values = score_query(judgements, ranking)
+    assert _marks(values, "") == list("110-1")
+    # R = 2 merged relevant segments; AP = (1/1 + 2/2 + 3/5) / 2 = 1.3 (above 1: every result is marked,
+    # sh_eval does not take a relevant segment once)
+    assert values["num_rel"] == 2
+    assert values["map"] == pytest.approx((1 + 1 + 3 / 5) / 2, abs=1e-15)
+    assert values["p_5"] == pytest.approx(3 / 5)
+    assert values["judged_10"] == pytest.approx(4 / 10)
+
+
+def test_maisp_by_hand():
+    # one relevant segment 100-200 (R_s = 100 s: points 0, 1, ..., 100). The user watches 50-150: 50 s not
+    # relevant, then 100-200 relevant to its end: T = 150, T_r = 100; at point k the precision is
+    # k / (0 + 150 - (100 - k)) = k / (50 + k), k = 1..100; interpolated, each point's precision is the
+    # largest at or after it, 100/150; maisp = (1 + 100 * 2/3) / 101
+    judgements = _judged([("v", 100, 200)], 1)
+    values = score_query(judgements, _ranking([("v", 50, 150)]))
+    assert values["num_rel_secs"] == 100 and values["num_ret_secs"] == 150 and values["num_rel_ret_secs"] == 100
+    assert values["maisp"] == pytest.approx((1 + 100 * (100 / 150)) / 101, abs=1e-12)
+    assert values["maisp_0.05"] == pytest.approx(100 / 150)
+
+
+def test_minutes_seconds_and_plain_seconds_give_the_same_values(tmp_path):
+    def seconds(text: str) -> str:
+        minutes, rest = text.split(".")
+        return str(int(minutes) * 60 + int(rest))
+
+    lines = []
+    for line in (DATA / "run_a.txt").read_text().splitlines():
+        f = line.split()
+        lines.append(" ".join(f[:3] + [seconds(f[3]), seconds(f[4])] + f[5:]))
+    (tmp_path / "run.txt").write_text("\n".join(lines) + "\n")
+    qrels = []
+    for line in (DATA / "qrels.txt").read_text().splitlines():
+        f = line.split()
+        qrels.append(" ".join(f[:3] + [seconds(f[3]), seconds(f[4])] + f[5:]))
+    (tmp_path / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    minutes = score_run(read_qrels(DATA / "qrels.txt"), read_run(DATA / "run_a.txt"))
+    plain = score_run(
+        read_qrels(tmp_path / "qrels.txt", times="seconds"), read_run(tmp_path / "run.txt", times="seconds"), ticks=1000
+    )
+    assert plain == minutes
+
+
+def test_gzip_inputs_are_read(tmp_path):
+    for name in ("qrels.txt", "run_a.txt"):
+        (tmp_path / (name + ".gz")).write_bytes(gzip.compress((DATA / name).read_bytes()))
+    assert score_run(read_qrels(tmp_path / "qrels.txt.gz"), read_run(tmp_path / "run_a.txt.gz")) == score_run(
+        read_qrels(DATA / "qrels.txt"), read_run(DATA / "run_a.txt")
+    )
+
+
+@pytest.mark.parametrize(
+    "line, kind, words",
+    [
+        ("q1 Q0 v 1.00 2.00 1 0.5", "search", "7 fields"),
+        ("q1 Q0 v 1.00 2.75 1 0.5 run", "linking", "'2.75'"),
+        ("q1 Q0 v 100 2.00 1 0.5 run", "linking", "minutes.seconds"),
+        ("q1 Q0 v 1.00 2.00 first 0.5 run", "linking", "rank is not an integer"),
+        ("q1 Q0 v 1.00 2.00 1 high run", "linking", "score is not a number"),
+    ],
+)
+def test_bad_lines_exit_2_naming_file_line_and_value(tmp_path, capsys, line, kind, words):
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 v 0.00 1.00" + (" 0.00" if kind == "search" else "") + " 1 0.9 run\n" + line + "\n")
+    code = main(["search", "--kind", kind, "--qrels", str(DATA / "qrels.txt"), "--run", f"r={run}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{run}:2" in err and words in err
+    assert "Traceback" not in err

@@ -1,0 +1,169 @@
+"""``tvseg search --qrels QRELS --run NAME=RUN ...``: segment search scored as MediaEval's ``sh_eval`` scores it.
+
+Every measure ``sh_eval`` computes (:mod:`tvseg.search`), per query and over the queries, for each run; with
+several runs, each run against the first: the mean per-query change of each headline measure and the
+p-value of a paired test over the queries both answer (:func:`tvseg.significance.mean_tests`), Holm-corrected
+over those measures. ``--json OUT`` writes every value, ``--trec DIR`` each run's values as ``sh_eval`` prints
+them (``DIR/NAME.txt``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tvseg.errors import UsageError
+
+__all__ = ["HEADLINE", "add_parser", "run"]
+
+HEADLINE = ("map", "map_bin", "map_tol", "maisp", "p_10", "p_10_bin", "p_10_tol")
+"""The measures of the summary and of the paired tests."""
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "search",
+        help="score query-based segment search (MediaEval Search and Hyperlinking's sh_eval)",
+        description="Score runs of segment search (TREC-style: QUERY Q0 VIDEO START END [JUMP_IN] RANK SCORE RUN) "
+        "against relevance judgements (QUERY Q0 VIDEO START END RELEVANCE) as MediaEval's sh_eval does: MAP, "
+        "P@5/10/20 and Judged@10/20/30 over segments (overlap), 300 s bins and a 15 s tolerance, and MAiSP. "
+        "Files may be gzip-compressed.",
+    )
+    parser.add_argument("--qrels", required=True, metavar="QRELS", help="the relevance judgements")
+    parser.add_argument(
+        "--run",
+        action="append",
+        required=True,
+        dest="runs",
+        metavar="NAME=RUN",
+        help="a run, named (repeat for several)",
+    )
+    parser.add_argument(
+        "--times",
+        choices=("minutes", "seconds"),
+        default="minutes",
+        help="times as minutes.seconds, sh_eval's (12.05 is 725 s; default), or as plain seconds",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("linking", "search"),
+        default="linking",
+        help="the runs' lines: linking (QUERY Q0 VIDEO START END RANK SCORE RUN; default, as sh_eval) or search "
+        "(a jump-in point after END)",
+    )
+    parser.add_argument("--bin-size", type=int, default=300, metavar="SECONDS", help="bin size (default 300)")
+    parser.add_argument(
+        "--tolerance", type=int, default=15, metavar="SECONDS", help="seconds watched from a start (default 15)"
+    )
+    parser.add_argument("--json", metavar="OUT", help="write every value as JSON (- for standard output)")
+    parser.add_argument("--trec", metavar="DIR", help="write each run's values as sh_eval prints them, DIR/NAME.txt")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="resamples of the paired tests")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests' resamples")
+    parser.set_defaults(run=run)
+
+
+def _runs(specs: list[str]) -> dict[str, str]:
+    runs: dict[str, str] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise UsageError(f"--run takes NAME=RUN, got {spec!r}")
+        if name in runs:
+            raise UsageError(f"--run: the name {name!r} is given twice")
+        runs[name] = path
+    return runs
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from tvseg.output import new_run_id, with_run_id, write_json_atomic, write_text_atomic
+    from tvseg.readers.trec import TICKS, read_qrels, read_run
+    from tvseg.search import score_run, sh_eval_lines
+
+    if args.bin_size <= 0 or args.tolerance <= 0:
+        raise UsageError("--bin-size and --tolerance take a number of seconds above 0")
+    paths = _runs(args.runs)
+    qrels = read_qrels(args.qrels, times=args.times)
+    ticks = TICKS[args.times]
+    scored = {}
+    for name, path in paths.items():
+        run_lines = read_run(path, times=args.times, kind=args.kind)
+        scored[name] = score_run(qrels, run_lines, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
+    pairwise = _pairwise(scored, resamples=args.bootstrap, seed=args.seed)
+    shown = sys.stderr if args.json == "-" else sys.stdout
+    print(_summary(scored, pairwise), file=shown)
+    if args.trec:
+        folder = Path(args.trec)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, (queries, overall) in scored.items():
+            lines = sh_eval_lines(name, queries, overall, bin_size=args.bin_size, tolerance=args.tolerance)
+            write_text_atomic(folder / f"{name}.txt", ["\n".join(lines) + "\n"])
+    if args.json:
+        data = {
+            "settings": {"times": args.times, "bin_size": args.bin_size, "tolerance": args.tolerance},
+            "runs": {name: {"all": overall, "queries": queries} for name, (queries, overall) in scored.items()},
+            "pairwise": pairwise,
+        }
+        data = with_run_id(data, new_run_id())
+        if args.json == "-":
+            import json
+
+            print(json.dumps(data, indent=1))
+        else:
+            write_json_atomic(args.json, data)
+    return 0
+
+
+def _pairwise(scored: dict, *, resamples: int, seed: int) -> dict:
+    """Each run against the first: per headline measure, the mean per-query change over the queries both
+    answer and its paired test's p-value, Holm-corrected over the measures."""
+    import numpy as np
+
+    from tvseg.significance import holm, mean_tests
+
+    names = list(scored)
+    out: dict = {}
+    for name in names[1:]:
+        base, other = scored[names[0]][0], scored[name][0]
+        common = sorted(set(base) & set(other))
+        if not common:
+            continue
+        d = np.array([[other[q][k] - base[q][k] for k in HEADLINE] for q in common], dtype=float)
+        p_values, tests = mean_tests(d, resamples=resamples, seed=seed)
+        adjusted = holm(p_values)
+        out[f"{name} - {names[0]}"] = {
+            k: {
+                "queries": len(common),
+                "mean_change": float(d[:, j].mean()),
+                "p_value": None if np.isnan(p_values[j]) else float(p_values[j]),
+                "p_holm": None if np.isnan(adjusted[j]) else float(adjusted[j]),
+                "test": tests[j],
+            }
+            for j, k in enumerate(HEADLINE)
+        }
+    return out
+
+
+def _summary(scored: dict, pairwise: dict) -> str:
+    from tvseg.terminal import printable
+
+    width = max([len(printable(n)) for n in scored] + [4]) + 2
+    lines = [f"{'run':<{width}}{'queries':>8}" + "".join(f"{k:>10}" for k in HEADLINE)]
+    for name, (_, overall) in scored.items():
+        lines.append(
+            f"{printable(name):<{width}}{overall['num_q']:>8}" + "".join(f"{overall[k]:>10.4f}" for k in HEADLINE)
+        )
+    for pair, rows in pairwise.items():
+        cells = []
+        for k in HEADLINE:
+            p = rows[k]["p_holm"]
+            cells.append(f"{rows[k]['mean_change']:+.4f}" + ("" if p is None else f" (p {p:.3g})"))
+        lines.append(
+            f"{printable(pair)} over {next(iter(rows.values()))['queries']} queries: "
+            + ", ".join(f"{k} {c}" for k, c in zip(HEADLINE, cells))
+        )
+    lines.append(
+        "map, P_10: segments overlapping a relevant one; _bin: 300 s bins; _tol: watched 15 s from the start, "
+        "content seen once; maisp: interpolated segment precision (sh_eval)"
+    )
+    return "\n".join(lines)
