@@ -21,17 +21,17 @@ V = tvseg.__version__
 # field.
 SIGNATURES = {
     "chunkseg": "gamma:0.85|tol:3|long:30|title:exact|stem:yes|uem:no|units:frames|frame:6|k:auto|conv:chunkseg|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
     "vidchapters": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
     "segeval": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:segeval|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
     "nltk": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:nltk|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
     "tdt": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
     "chapter-llama": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:1000|seed:0|ci:0.95|version:{V}",
+    f"boot:10000|seed:0|ci:0.95|version:{V}",
 }
 
 
@@ -93,7 +93,7 @@ def test_preset_chunkseg_puts_its_settings_in_the_signature_and_the_json(tmp_pat
     assert data["settings"]["preset"] == "chunkseg"
     assert Settings(**data["settings"]).signature() == data["signature"]  # the JSON settings read back
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("3 shows; preset chunkseg (chunkseg 0.4.0); gamma:0.85|tol:3|")
+    assert out[0].startswith("3 shows; preset chunkseg (chunkseg 0.4.0); settings: gamma:0.85|tol:3|")
     # chunkseg reports means over shows: the macro row comes first, with the system's name
     assert out[2].split()[:2] == ["hypothesis", "macro"] and out[3].split()[0] == "corpus"
     assert "macro first: chunkseg 0.4.0 reports means over shows" in out[-1]

@@ -75,13 +75,20 @@ def test_a_collapse_on_one_channel_is_said_with_its_numbers():
 
 def test_the_ranking_flips_are_said_per_pair():
     found = failures_of_report(_report())
-    # a > b > c on CovN, c > b > a on title F1: every pair flips
+    # a > b > c on CovN, c > b > a on title F1: every pair ranks in opposite orders; a's and b's CovN intervals
+    # overlap (52-58 % and 47-53 %), so a's lead on b is within noise, not a flip; c has no interval to judge by
     assert [(f.a, f.b, f.a_better, f.b_better) for f in found.flips] == [
-        ("a", "b", ("cov_n",), ("title_f1",)),
         ("a", "c", ("cov_n",), ("title_f1",)),
         ("b", "c", ("cov_n",), ("title_f1",)),
     ]
-    assert found.flips[1].sentence == (
+    assert [(f.a, f.b, f.a_better, f.b_better) for f in found.noise] == [("a", "b", ("cov_n",), ("title_f1",))]
+    assert found.noise[0].sentence == (
+        "a is ahead of b on CovN (55.0\u00a0% [52.0\u201358.0\u00a0%] against 50.0\u00a0% [47.0\u201353.0\u00a0%]); "
+        "b on title F1 (35.0\u00a0% against 30.0\u00a0%): within noise, the intervals overlap."
+    )
+    page = render_index(_report())
+    assert "<b>Within noise:</b> <bdi>a</bdi> is ahead of <bdi>b</bdi>" in page
+    assert found.flips[0].sentence == (
         "a is better than c on CovN (55.0\u00a0% [52.0\u201358.0\u00a0%] against 45.0\u00a0%); "
         "c is better on title F1 (40.0\u00a0% against 30.0\u00a0%)."
     )
@@ -276,3 +283,18 @@ def test_a_group_inside_the_corpus_interval_is_lowest_not_a_fall():
         "a is lowest on channel C: 53.0\u00a0% CovN, 100 stories (54.0\u201357.0\u00a0% elsewhere; "
         "55.0\u00a0% [52.0\u201358.0\u00a0%] on the whole corpus)."
     )
+
+
+def test_a_flip_needs_disjoint_intervals_on_both_sides():
+    # x leads on CovN, y on Pk (lower is better); CovN 60 % [58-62 %] against 50 % [48-52 %]: disjoint
+    one = SystemSummary("x", {"cov_n": Estimate(0.6, 0.58, 0.62), "pk": Estimate(0.30, 0.28, 0.32)})
+    two = SystemSummary("y", {"cov_n": Estimate(0.5, 0.48, 0.52), "pk": Estimate(0.20, 0.18, 0.22)})
+    found = failures_of_report(replace(_report(), systems=(one, two)))
+    # Pk 30 % [28-32 %] against 20 % [18-22 %]: disjoint too, so the ranking flips
+    assert [(f.a_better, f.b_better) for f in found.flips] == [(("cov_n",), ("pk",))] and not found.noise
+    # Pk 30 % [25-35 %] against 28 % [24-32 %]: the intervals overlap, y's lead is within noise
+    close = SystemSummary("y", {"cov_n": Estimate(0.5, 0.48, 0.52), "pk": Estimate(0.28, 0.24, 0.32)})
+    one = replace(one, corpus={**one.corpus, "pk": Estimate(0.30, 0.25, 0.35)})
+    found = failures_of_report(replace(_report(), systems=(one, close)))
+    assert not found.flips
+    assert [(f.a_better, f.b_better) for f in found.noise] == [(("cov_n",), ("pk",))]

@@ -20,6 +20,7 @@ import pytest
 from pyannote.core import Annotation, Segment
 
 import tvseg
+from tvseg import metrics
 from tvseg.errors import TvsegWarning
 from tvseg.report.adapter import ResultPages
 from tvseg.report.render import render_index
@@ -198,11 +199,15 @@ def test_two_shows_report_says_not_enough_shows_and_never_significant():
         "intervals": "percentile bootstrap",
         "intervals_reliable": False,
         "test": "exact sign-flip",
+        "resamples": 300,
         "smallest_p_value": 0.5,
-        "correction": None,
+        # Holm's family: the headline metrics scored (no units: CovN, CovD, boundary F), for the one pair
+        "family": ["cov_n", "cov_d", "boundary_f1"],
+        "correction": "holm",
     }
     said = summary_sentences(result)
-    assert said[-1].startswith("Not enough shows to tell: 2 shows, fewer than 10.")
+    assert said[-1].startswith("Not enough shows to tell: 2 shows, fewer than the 10 a verdict needs")
+    assert "p = " not in said[-1]  # no p-value beside a verdict of too few shows: the table gives them
     assert "no p-value can be below 0.5" in said[-1]
     assert not any("significant" in s for s in said)
     page = render_index(ResultPages(result, date="2000-01-01"))
@@ -315,7 +320,7 @@ def test_holm_by_hand():
     assert holm([0.03]).tolist() == [0.03]  # one comparison: nothing to correct
 
 
-def test_three_systems_get_holm_p_values_per_metric_over_the_pairs():
+def test_three_systems_get_holm_p_values_over_the_pairs_and_the_headline_metrics():
     rng = np.random.default_rng(7)
     n = 11  # from 10 shows a verdict is allowed; up to 12 the p-values are exact
     ref_n = rng.integers(4, 10, n)
@@ -325,14 +330,17 @@ def test_three_systems_get_holm_p_values_per_metric_over_the_pairs():
         systems[name] = components(np.column_stack([ref_n, ref_n, right, right, ref_n - 1, ref_n - 1, right // 2]))
     _, pairwise = paired_bootstrap(systems, resamples=100, seed=0)
     assert {(e["a"], e["b"]) for e in pairwise} == {("a", "b"), ("a", "c"), ("b", "c")}
-    for metric in ("cov_n", "cov_d", "boundary_f1"):
-        family = [e for e in pairwise if e["metric"] == metric]
-        # Holm (1979), step by step: the i-th smallest of m p-values times (m - i + 1), never below the previous
-        order = sorted(range(3), key=lambda i: family[i]["p_value"])
-        running = 0.0
-        for rank, i in enumerate(order):
-            running = max(running, min(1.0, (3 - rank) * family[i]["p_value"]))
-            assert family[i]["p_value_holm"] == pytest.approx(running, abs=1e-15)
+    # one family: the 3 pairs on the 3 headline metrics the components allow (the registry's HEADLINE less Pk
+    # and WindowDiff, which need units)
+    assert {e["metric"] for e in pairwise} == set(metrics.HEADLINE) - {"pk", "windowdiff"}
+    assert len(pairwise) == 9
+    # Holm (1979), step by step: the i-th smallest of m p-values times (m - i + 1), never below the previous
+    order = sorted(range(9), key=lambda i: pairwise[i]["p_value"])
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (9 - rank) * pairwise[i]["p_value"]))
+        assert pairwise[i]["p_value_holm"] == pytest.approx(running, abs=1e-15)
+        assert not pairwise[i]["p_value_is_bound"]  # 11 shows: exact sign-flip p-values, never bounds
 
 
 def test_the_summary_uses_holm_with_more_than_two_systems():
@@ -353,14 +361,15 @@ def test_the_summary_uses_holm_with_more_than_two_systems():
     ]
     said = sentences(corpus, pairwise, 1000, n_shows=40)
     assert said[-1] == (
-        "Paired bootstrap over the 40 shows, Holm-corrected over the 3 pairs: the difference between the first "
-        "two is not significant at 0.05 on CovN, CovD and boundary F (p = 0.060 on each)."
+        "Paired bootstrap over the 40 shows, Holm-corrected over the 3 headline metrics (CovN, CovD and boundary F) "
+        "and the 3 pairs: the difference between the first two is not significant at 0.05 on CovN, CovD and "
+        "boundary F (p = 0.060 on each)."
     )
-    # with two systems, the uncorrected p-value
+    # with two systems too, the p-value corrected over the headline metrics: one family whatever the systems
     two = {k: corpus[k] for k in ("a", "b")}
-    assert (
-        "is significant on CovN, CovD and boundary F (p = 0.020 on each)"
-        in sentences(two, pairwise, 1000, n_shows=40)[-1]
+    assert sentences(two, pairwise, 1000, n_shows=40)[-1] == (
+        "Paired bootstrap over the 40 shows, Holm-corrected over the 3 headline metrics (CovN, CovD and boundary F): "
+        "the difference is not significant at 0.05 on CovN, CovD and boundary F (p = 0.060 on each)."
     )
 
 
@@ -374,8 +383,9 @@ def test_ten_shows_and_more_the_report_names_the_test_and_the_shows():
     assert {e["p_value"] for e in result.pairwise} == {2 / 4096}
     said = summary_sentences(result)
     assert said[-1] == (
-        "Exact sign-flip test over the 12 shows: the difference is significant on CovN, CovD and boundary F "
-        "(p < 0.001 on each)."
+        # 2/2^12 each (exact), times 3 by Holm over the 3 headline metrics: 0.00146
+        "Exact sign-flip test over the 12 shows, Holm-corrected over the 3 headline metrics (CovN, CovD and "
+        "boundary F): the difference is significant on CovN, CovD and boundary F (p = 0.001 on each)."
     )
     page = render_index(ResultPages(result, date="2000-01-01"))
     assert "resampling the 12 shows)" in page and "unreliable" not in page
@@ -388,9 +398,19 @@ def test_many_shows_use_the_bootstrap_and_say_so():
     result, _ = evaluate(15, bootstrap=200)
     assert {e["test"] for e in result.pairwise} == {"paired bootstrap"}
     assert {e["p_value"] for e in result.pairwise} == {1 / 201}  # the bootstrap's smallest, as before
-    assert summary_sentences(result)[-1].startswith("Paired bootstrap over the 15 shows: the difference is significant")
+    said = summary_sentences(result)[-1]
+    assert said.startswith(
+        "Paired bootstrap over the 15 shows, Holm-corrected over the 3 headline metrics (CovN, CovD and boundary F): "
+        "the difference is significant"
+    )
+    # each p-value at the floor of 200 resamples, 1/201, times 3 by Holm: 0.014925..., a bound written rounded up
+    assert said.endswith("(p < 0.015 on each, 200 resamples).")
     page = render_index(ResultPages(result, date="2000-01-01"))
-    assert "Paired bootstrap over the 15 shows (200 resamples)" in page and "resampling the 15 shows)" in page
+    assert "Paired bootstrap over the 15 shows (200 resamples; at their floor a p-value is a bound" in page
+    assert "resampling the 15 shows)" in page
+    # the significance table: each p-value at the floor, 1/201, times 3 by Holm (0.0149...), written as a bound
+    assert "p &lt; 0.015 *" in page and "uncorrected &lt; 0.005" in page
+    assert ">p 0.015" not in page and "uncorrected 0.005" not in page
 
 
 def test_every_table_is_resampled_with_the_same_draws():

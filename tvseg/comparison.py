@@ -8,12 +8,16 @@ compared metric by metric over the shows both have:
   shows where either value is undefined, null in the JSON, are left out of that metric), with the
   two-sided p-value of a paired test on those differences (:func:`tvseg.significance.mean_tests`: the exact
   sign-flip test up to 12 shows, the paired bootstrap of the mean beyond, as ``tvseg evaluate`` tests two
-  systems) and Holm's correction over the metrics tested (one family);
+  systems) for every rate and error (the counts are shown, not tested: :func:`tvseg.significance.tested`),
+  and Holm's correction over one family, the headline metrics (:data:`tvseg.metrics.HEADLINE`, the
+  JSON's ``family``; the other metrics' p-values are uncorrected, their ``p_value_holm`` null). A p-value at
+  the paired bootstrap's floor is a bound (``p_value_is_bound``, and so on for each p-value:
+  :func:`tvseg.significance.at_floor`);
 - when both results carry their components (:mod:`tvseg.carried`), the p-value of the pooled (corpus) values
   over the common shows, ``p_value_pooled``: ``tvseg evaluate``'s test of two systems
   (:func:`tvseg.significance.paired_bootstrap`: exact sign-flip up to 12 shows, paired bootstrap beyond,
   with the new result's resamples and seed), so that two systems of one run get ``evaluate``'s
-  ``pairwise`` p-values; with Holm's correction over the metrics tested, ``p_value_pooled_holm``;
+  ``pairwise`` p-values, on the headline metrics; with Holm's correction over them, ``p_value_pooled_holm``;
 - the shows whose value of one metric (``metric``: ``cov_d`` by default) moved most, by the absolute
   difference, largest first (ties in show order).
 
@@ -31,8 +35,8 @@ import numpy as np
 
 from tvseg.carried import read_carried
 from tvseg.errors import InputError, UsageError
-from tvseg.metrics import METRICS
-from tvseg.significance import holm, mean_tests, paired_bootstrap
+from tvseg.metrics import HEADLINE, METRICS
+from tvseg.significance import DEFAULT_RESAMPLES, at_floor, correct, mean_tests, paired_bootstrap, tested
 from tvseg.unit.reduction import unit_components_table
 
 __all__ = [
@@ -114,7 +118,7 @@ def compare_results(
     new_path: str = "NEW",
     metric: str | None = None,
     top: int = 10,
-    resamples: int = 1000,
+    resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
 ) -> dict[str, Any]:
     """The comparison of system ``old_system`` of ``old`` with ``new_system`` of ``new`` (two parsed
@@ -141,8 +145,10 @@ def compare_results(
         ``old``, ``new`` (file and system), ``shows`` (``common``, ``only_old``, ``only_new``),
         ``metrics`` (one entry per metric both hold, in the registry's order: ``metric``, ``label``,
         ``kind``, ``fraction``, ``old``, ``new``, ``difference`` of the corpus values, ``shows`` tested,
-        ``mean_difference``, ``p_value``, ``p_value_holm`` (Holm over the metrics), ``test``: None below two
-        shows), ``ranked_by``
+        ``mean_difference``, ``p_value`` (NaN for a count: not tested), ``p_value_holm`` (Holm over the
+        headline metrics, NaN for the others), ``test`` (None below two shows and for a count),
+        ``p_value_pooled``, ``p_value_pooled_holm``, and for each p-value ``*_is_bound``), ``family`` (the
+        headline metrics corrected together), ``resamples``, ``ranked_by``
         and ``moved`` (the ``top`` shows that moved most: ``show``, ``old``, ``new``, ``difference``),
         ``warnings`` (sentences).
 
@@ -179,8 +185,14 @@ def compare_results(
     values_a, values_b = per_show_values(shows_a, common, keys), per_show_values(shows_b, common, keys)
     differences = values_b - values_a
     defined = ~np.isnan(differences)
-    tested = defined.sum(axis=0)
-    p_values, tests = mean_tests(differences, resamples=resamples, seed=seed)
+    counted = defined.sum(axis=0)
+    p_values = np.full(len(keys), math.nan)
+    tests: list[str | None] = [None] * len(keys)
+    columns = [j for j, key in enumerate(keys) if tested(key)]
+    if columns:
+        found, found_tests = mean_tests(differences[:, columns], resamples=resamples, seed=seed)
+        for j, p, test in zip(columns, found, found_tests):
+            p_values[j], tests[j] = p, test
     entries = []
     for j, key in enumerate(keys):
         o, n = _value(corpus_a[key]), _value(corpus_b[key])
@@ -193,21 +205,36 @@ def compare_results(
                 "old": o,
                 "new": n,
                 "difference": n - o,
-                "shows": int(tested[j]),
-                "mean_difference": float(differences[defined[:, j], j].mean()) if tested[j] else math.nan,
+                "shows": int(counted[j]),
+                "mean_difference": float(differences[defined[:, j], j].mean()) if counted[j] else math.nan,
                 "p_value": float(p_values[j]),
+                "p_value_is_bound": at_floor(
+                    float(p_values[j]), n_shows=int(counted[j]), resamples=resamples, test=tests[j]
+                ),
                 "test": tests[j],
+                "p_value_holm": math.nan,
+                "p_value_holm_is_bound": False,
             }
         )
-    for entry, adjusted in zip(entries, holm(p_values)):
-        entry["p_value_holm"] = float(adjusted)
     pooled = None
     if "components" in old and "components" in new:
         pooled = pooled_tests(old, new, old_system=old_system, new_system=new_system, paths=(old_path, new_path))
-    # a metric without a pooled p-value is NaN, which Holm's correction leaves out of the family
-    pooled_p = [(pooled["p_values"] if pooled else {}).get(entry["metric"], math.nan) for entry in entries]
-    for entry, p, adjusted in zip(entries, pooled_p, holm(pooled_p)):
-        entry.update(p_value_pooled=p, p_value_pooled_holm=float(adjusted))
+    pooled_p = (pooled or {}).get("p_values", {})
+    for entry in entries:
+        p = pooled_p.get(entry["metric"], math.nan)
+        bound = pooled is not None and at_floor(
+            p, n_shows=pooled["shows"], resamples=pooled["resamples"], test=pooled["test"]
+        )
+        entry.update(
+            p_value_pooled=p,
+            p_value_pooled_is_bound=bound,
+            p_value_pooled_holm=math.nan,
+            p_value_pooled_holm_is_bound=False,
+        )
+    # Holm's family: the headline metrics (a NaN p-value stays out of it)
+    family = [entry for entry in entries if entry["metric"] in HEADLINE]
+    correct(family)
+    correct(family, key="p_value_pooled")
     moved = []
     if ranked_by is not None:
         j = keys.index(ranked_by)
@@ -227,6 +254,8 @@ def compare_results(
         "new": {"file": new_path, "system": new_system},
         "shows": {"common": len(common), "only_old": only_old, "only_new": only_new},
         "metrics": entries,
+        "family": [entry["metric"] for entry in family],
+        "resamples": resamples,
         "ranked_by": ranked_by,
         "moved": moved,
         "pooled_test": None if pooled is None else {k: v for k, v in pooled.items() if k != "p_values"},

@@ -38,6 +38,7 @@ from tvseg.metrics import (
     COUNT_KEYS,
     DISJOINT,
     GROUNDING,
+    HEADLINE,
     SHOW_FLAGS,
     SHOW_OBJECTS,
     TIME,
@@ -67,7 +68,7 @@ from tvseg.retrieval.shards import give_back_memory, join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings, check_settings
-from tvseg.significance import paired_bootstrap, policy
+from tvseg.significance import correct, paired_bootstrap, policy
 from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
@@ -246,7 +247,12 @@ class EvaluationResult:
                 "settings": self.settings.as_dict(),
                 "systems": systems,
                 "pairwise": self.pairwise,
-                "significance": policy(len(self.shows), resamples=self.settings.bootstrap, systems=len(self.systems)),
+                "significance": policy(
+                    len(self.shows),
+                    resamples=self.settings.bootstrap,
+                    systems=len(self.systems),
+                    family=[k for k in HEADLINE if any(e["metric"] == k for e in self.pairwise)],
+                ),
             },
             integer_keys=COUNT_KEYS,
         )
@@ -638,6 +644,7 @@ def reduce_shards(
     intervals = {n: {k: v for k, v in m.items() if k in allowed[n]} for n, m in intervals.items()}
     give_back_memory()
     pairwise = [e for e in pairwise if e["metric"] in allowed[e["a"]] and e["metric"] in allowed[e["b"]]]
+    correct(pairwise)  # Holm's family: the tests kept
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
         warn_undefined_values(

@@ -67,6 +67,7 @@ __all__ = [
     "NUMBER_KEYS",
     "BOOTSTRAPPED",
     "COMPARED",
+    "HEADLINE",
     "SUMMARY",
     "SHOW_FLAGS",
     "TIOU_THRESHOLDS",
@@ -177,7 +178,9 @@ class Metric:
     bootstrap : bool
         Whether the corpus value gets a bootstrap interval.
     compared : bool
-        Whether pairs of systems get a paired-bootstrap p-value on it.
+        Whether it is a **headline** metric (:data:`HEADLINE`): pairs of systems (``tvseg evaluate``) and two
+        runs (``tvseg compare``) get a p-value on it, and Holm's correction adjusts these p-values together as
+        one family (:mod:`tvseg.significance`), named on the page and in the summary.
     summary : str or None
         Its column label in the summary table of ``tvseg evaluate``, or None when not shown there.
     html : str or None
@@ -948,7 +951,11 @@ COUNT_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count")
 NUMBER_KEYS = frozenset(m.key for m in REGISTRY if m.kind == "count" or not m.fraction)
 """Keys shown as numbers, not percentages: counts, and means of counts."""
 BOOTSTRAPPED = tuple(m.key for m in REGISTRY if m.bootstrap)
-COMPARED = tuple(m.key for m in REGISTRY if m.compared)
+HEADLINE = tuple(m.key for m in REGISTRY if m.compared)
+"""The headline metrics (:attr:`Metric.compared`): CovN, CovD, boundary F, and Pk and WindowDiff with units; the
+family of tests Holm's correction adjusts together (those a run scored). The counts are shown, never tested."""
+COMPARED = HEADLINE
+"""The headline metrics under their earlier name."""
 SUMMARY = tuple(_SUMMARY.items())
 """``(key, label)`` of the summary table's columns, in its order."""
 SHOW_FLAGS = ("has_output",)

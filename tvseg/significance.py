@@ -40,12 +40,19 @@ is left out of both counts; :math:`|\delta^f| \ge |\delta|` is taken up to a rou
 - :math:`n = 1`: no interval and no p-value (``null``), with a warning: nothing over shows can vary.
 - :math:`2 \le n \le` :data:`EXACT_MAX_SHOWS` (12, :math:`2^{12} = 4096` assignments): the exact sign-flip test.
 - :math:`n >` :data:`EXACT_MAX_SHOWS`: the paired bootstrap's p-value, never below :math:`2/2^n`
-  (:func:`smallest_p_value`; the default 1000 resamples never go below it: :math:`1/1001 > 2/2^{12}`).
+  (:func:`smallest_p_value`). At its floor, :math:`\max(1/(B + 1), 2/2^n)` (:func:`p_value_floor`: no
+  resampled difference as far from the mean as the observed one), the p-value is a **bound**, not a value:
+  the entry says so (``p_value_is_bound``) and every view writes it ``p < 0.0001 (10,000 resamples)``
+  (:func:`p_text`), never as if exact. The exact sign-flip test's p-values are exact, its floor included.
 - The percentile intervals are computed from two shows on, and flagged unreliable (``intervals_reliable:
   false``, a warning, the report's notes) below :data:`MIN_SHOWS` (10) shows; below that number the summary
   says there are not enough shows to tell, whatever the p-value.
-- Multiple comparisons: Holm's step-down correction (:func:`holm`), over the pairs of systems per metric
-  (``p_value_holm``), over the metrics in ``tvseg compare``.
+- Multiple comparisons: Holm's step-down correction (:func:`holm`) over one family, the **headline
+  metrics** of what was scored (:data:`tvseg.metrics.HEADLINE`: CovN, CovD, boundary F, and Pk and
+  WindowDiff with units): in ``tvseg evaluate`` every pair of systems on each of them (``p_value_holm``,
+  :func:`correct`), in ``tvseg compare`` each of them between the two runs. The other rates and errors get
+  an uncorrected p-value in ``tvseg compare``; the counts (segments, story classes) are shown, never tested
+  (:func:`tested`). An adjusted p-value is a bound when the term it comes from is one (``p_value_holm_is_bound``).
 
 References
 ----------
@@ -61,12 +68,13 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from tvseg.errors import FewShowsWarning, UndefinedValueWarning, user_stacklevel
-from tvseg.metrics import BOOTSTRAPPED, COMPARED, METRICS
+from tvseg.metrics import BOOTSTRAPPED, HEADLINE, METRICS
 from tvseg.retrieval.reductions import metric_table
 
 __all__ = [
@@ -82,8 +90,16 @@ __all__ = [
     "mean_tests",
     "smallest_p_value",
     "holm",
+    "holm_bounds",
+    "correct",
+    "tested",
+    "p_value_floor",
+    "at_floor",
+    "p_text",
+    "rounded_up",
     "which_test",
     "policy",
+    "DEFAULT_RESAMPLES",
 ]
 
 MIN_SHOWS = 10
@@ -94,6 +110,12 @@ EXACT_MAX_SHOWS = 12
 
 TOLERANCE = 1e-12
 """Relative rounding tolerance of :math:`|\\delta^f| \\ge |\\delta|` (see the module docstring)."""
+
+DEFAULT_RESAMPLES = 10_000
+"""The bootstrap's resamples unless asked otherwise (:attr:`tvseg.settings.Settings.bootstrap`, ``tvseg
+compare``'s test of the mean change): its floor, :math:`1/10001`, stays below :math:`0.05/m` for a Holm family of
+up to 500 tests, so a change the data support is never lost at the floor; the resampling is one matrix product
+per block of resamples (about 1.5 s for 3 systems at 2,000 shows, see the CHANGELOG)."""
 
 BLOCK_DRAWS = 1 << 22
 """Show indices drawn at a time by the bootstrap (a block of resamples holds at most this many)."""
@@ -195,7 +217,7 @@ def bootstrap_p_value(d: np.ndarray, delta: float, floor: float) -> float:
     return p if p >= floor else floor
 
 
-def bootstrap_means(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0) -> np.ndarray:
+def bootstrap_means(differences: np.ndarray, *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> np.ndarray:
     """The mean per-show difference of each metric in each bootstrap resample of the shows.
 
     Parameters
@@ -217,7 +239,9 @@ def bootstrap_means(differences: np.ndarray, *, resamples: int = 1000, seed: int
         return sums / counts
 
 
-def mean_tests(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0) -> tuple[np.ndarray, list]:
+def mean_tests(
+    differences: np.ndarray, *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+) -> tuple[np.ndarray, list]:
     """The two-sided p-value of the mean of each metric's per-show differences, and its test.
 
     Parameters
@@ -259,7 +283,7 @@ def mean_tests(differences: np.ndarray, *, resamples: int = 1000, seed: int = 0)
 def paired_bootstrap(
     components: dict[str, pd.DataFrame],
     *,
-    resamples: int = 1000,
+    resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
     confidence: float = 0.95,
     titles: dict[str, bool] | None = None,
@@ -288,10 +312,12 @@ def paired_bootstrap(
     intervals : dict
         ``{system: {metric: {"low": x, "high": y}}}`` (NaN bounds with one show).
     pairwise : list of dict
-        One entry per pair of systems and metric of :data:`~tvseg.metrics.COMPARED` that both systems have (Pk
-        and WindowDiff only with units, through ``extra``): ``{"a", "b", "metric", "difference", "p_value",
-        "p_value_holm", "test"}``, ``test`` being :func:`which_test`'s; ``p_value_holm`` is Holm's correction
-        over the pairs of systems on that metric (the p-value itself with two systems).
+        One entry per pair of systems and headline metric (:data:`~tvseg.metrics.HEADLINE`) that both systems
+        have (Pk and WindowDiff only with units, through ``extra``): ``{"a", "b", "metric", "difference",
+        "p_value", "p_value_is_bound", "p_value_holm", "p_value_holm_is_bound", "test"}``, ``test`` being
+        :func:`which_test`'s; ``p_value_holm`` is Holm's correction over every entry (:func:`correct`: the pairs
+        of systems on the headline metrics); ``*_is_bound``: the value is the resampling's floor, an upper
+        bound (:func:`at_floor`).
 
     Warns
     -----
@@ -321,7 +347,7 @@ def paired_bootstrap(
         for name in names
     }
     # the systems that have some metric compared (overlapping predictions have none)
-    _warn_few(n_shows, sum(any(metric in samples[name] for metric in COMPARED) for name in names))
+    _warn_few(n_shows, sum(any(metric in samples[name] for metric in HEADLINE) for name in names))
     lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
     intervals: dict[str, dict[str, dict[str, float]]] = {}
     for name in names:
@@ -340,7 +366,7 @@ def paired_bootstrap(
     floor = smallest_p_value(n_shows)
     for a, b in itertools.combinations(names, 2):
         flipped = _sign_flipped(components, extra, a, b) if test == "exact sign-flip" else None
-        for metric in COMPARED:
+        for metric in HEADLINE:
             if metric not in samples[a] or metric not in samples[b]:
                 continue
             delta = float(observed[a][metric].iloc[0] - observed[b][metric].iloc[0])
@@ -352,12 +378,10 @@ def paired_bootstrap(
                 p = bootstrap_p_value(
                     samples[a][metric].to_numpy(float) - samples[b][metric].to_numpy(float), delta, floor
                 )
-            pairwise.append({"a": a, "b": b, "metric": metric, "difference": delta, "p_value": p})
-    for metric in COMPARED:
-        family = [entry for entry in pairwise if entry["metric"] == metric]
-        for entry, adjusted in zip(family, holm([entry["p_value"] for entry in family])):
-            entry.update(p_value_holm=float(adjusted), test=test)
-    return intervals, pairwise
+            bound = at_floor(p, n_shows=n_shows, resamples=resamples, test=test)
+            entry = {"a": a, "b": b, "metric": metric, "difference": delta, "p_value": p}
+            pairwise.append({**entry, "p_value_is_bound": bound, "test": test})
+    return intervals, correct(pairwise)
 
 
 def _metrics(parts: list, rates, *, titles: bool = False) -> pd.DataFrame:
@@ -441,13 +465,113 @@ def holm(p_values) -> np.ndarray:
     return out
 
 
+def holm_bounds(p_values, bounds) -> tuple[np.ndarray, np.ndarray]:
+    r""":func:`holm`'s adjusted p-values, and which of them are bounds.
+
+    An adjusted value :math:`\tilde p_{(i)}` is the largest of the terms :math:`\min(1, (m - j + 1)\, p_{(j)})`,
+    :math:`j \le i`; when the term it equals is an upper bound (its :math:`p_{(j)}` at the resampling's floor,
+    and below 1), so is :math:`\tilde p_{(i)}`; an exact term of the same value makes it exact.
+
+    Parameters
+    ----------
+    p_values : array-like of float
+        One family (NaN left out, as in :func:`holm`).
+    bounds : array-like of bool
+        Whether each p-value is a bound (:func:`at_floor`).
+
+    Returns
+    -------
+    adjusted : numpy.ndarray
+    adjusted_bounds : numpy.ndarray of bool
+    """
+    p = np.asarray(p_values, dtype=float)
+    bound = np.asarray(bounds, dtype=bool)
+    adjusted = holm(p)
+    out = np.zeros(p.shape, dtype=bool)
+    defined = np.flatnonzero(~np.isnan(p))
+    order = defined[np.argsort(p[defined], kind="stable")]
+    m = len(order)
+    value, is_bound = -1.0, False
+    for j, i in enumerate(order):
+        term = min(1.0, (m - j) * p[i])
+        if term > value:
+            value, is_bound = term, bool(bound[i]) and term < 1.0
+        elif term == value:
+            is_bound = is_bound and bool(bound[i])
+        out[i] = is_bound
+    return adjusted, out
+
+
+def correct(entries: list[dict], *, key: str = "p_value") -> list[dict]:
+    """Holm's correction over one family of tests, in place: each entry (a dict with ``key`` and
+    ``key + "_is_bound"``) gains ``key + "_holm"`` and ``key + "_holm_is_bound"`` (:func:`holm_bounds`); an entry
+    whose p-value is NaN stays out of the family. Returns ``entries``.
+
+    ``tvseg evaluate``'s family is every pair of systems on every headline metric (:func:`paired_bootstrap`,
+    again after the entries a system's inputs do not allow are dropped); ``tvseg compare``'s, each headline
+    metric between the two runs."""
+    p = [entry[key] for entry in entries]
+    adjusted, bound = holm_bounds(p, [bool(entry.get(key + "_is_bound")) for entry in entries])
+    for entry, value, is_bound in zip(entries, adjusted, bound):
+        entry[key + "_holm"] = float(value)
+        entry[key + "_holm_is_bound"] = bool(is_bound)
+    return entries
+
+
+def tested(metric: str) -> bool:
+    """Whether a p-value is given for a change of ``metric``: a rate or an error of the registry; a count
+    (segments, story classes) or a key outside the registry is shown, not tested."""
+    entry = METRICS.get(metric)
+    return entry is not None and entry.kind != "count"
+
+
+def p_value_floor(n_shows: int, resamples: int, test: str | None) -> float:
+    r"""The smallest p-value ``test`` can give over ``n_shows`` shows: the paired bootstrap's
+    :math:`\max(1/(B + 1), 2/2^n)`, the exact sign-flip test's :math:`2/2^n` (:func:`smallest_p_value`)."""
+    floor = smallest_p_value(n_shows)
+    if test == "paired bootstrap" and resamples > 0:
+        floor = max(floor, 1.0 / (resamples + 1))
+    return floor
+
+
+def at_floor(p: float, *, n_shows: int, resamples: int, test: str | None) -> bool:
+    """Whether ``p`` is an upper bound: the paired bootstrap's floor (:func:`p_value_floor`), no resample as far
+    from the mean as the observed difference. An exact sign-flip test's p-values are exact, its floor included;
+    False for NaN."""
+    if test != "paired bootstrap" or p != p:
+        return False
+    return bool(p <= p_value_floor(n_shows, resamples, test) * (1 + TOLERANCE))
+
+
+def rounded_up(value: float) -> str:
+    """``value`` rounded up to two significant digits, as written (``0.000999`` -> ``0.001``): what a bound at the
+    resampling's floor is written below (``p < 0.001``)."""
+    if value >= 1:
+        return "1"
+    exponent = math.floor(math.log10(value)) - 1
+    digits = math.ceil(round(value / 10.0**exponent, 9))
+    return f"{digits * 10.0**exponent:.{max(0, -exponent)}f}".rstrip("0").rstrip(".")
+
+
+def p_text(p: float | None, *, bound: bool = False, resamples: int | None = None, name: str = "p") -> str:
+    """A p-value as every view writes it: ``p = 0.012``, ``p < 0.001`` below 0.001, and at the resampling's
+    floor a bound, ``p < 0.0001 (10,000 resamples)`` (the floor rounded up: never the floor as if exact); ``-``
+    for None or NaN. ``name`` replaces ``p`` (``Holm``); ``resamples`` None leaves out the parenthesis."""
+    if p is None or p != p:
+        return "-"
+    if bound:
+        said = f"{name} < {rounded_up(p)}"
+        return said + (f" ({resamples:,} resamples)" if resamples else "")
+    return f"{name} < 0.001" if p < 0.001 else f"{name} = {p:.3f}"
+
+
 def which_test(n_shows: int) -> str | None:
     """The test the p-values of ``n_shows`` shows come from: ``"exact sign-flip"`` up to
     :data:`EXACT_MAX_SHOWS` shows, ``"paired bootstrap"`` beyond, None (``null`` in JSON) below two."""
     return None if n_shows < 2 else "exact sign-flip" if n_shows <= EXACT_MAX_SHOWS else "paired bootstrap"
 
 
-def policy(n_shows: int, *, resamples: int, systems: int) -> dict:
+def policy(n_shows: int, *, resamples: int, systems: int, family: Sequence[str] = ()) -> dict:
     """The JSON's ``significance`` object: what the intervals and p-values of ``n_shows`` shows rest on.
 
     Parameters
@@ -458,28 +582,30 @@ def policy(n_shows: int, *, resamples: int, systems: int) -> dict:
         The settings' bootstrap resamples (0: no interval and no p-value at all).
     systems : int
         Systems compared.
+    family : sequence of str
+        The headline metrics tested (:data:`tvseg.metrics.HEADLINE`, those the systems have).
 
     Returns
     -------
     dict
         ``shows``, ``min_shows`` (:data:`MIN_SHOWS`), ``intervals`` (``"percentile bootstrap"``, or None when
         there are none), ``intervals_reliable``, ``test`` (:func:`which_test`'s, None with one system),
-        ``smallest_p_value`` (:math:`2/2^n`, and at least :math:`1/(B + 1)` for the bootstrap) and
-        ``correction`` (``"holm"`` with more than two systems, else None).
+        ``resamples``, ``smallest_p_value`` (:func:`p_value_floor`: :math:`2/2^n`, and at least
+        :math:`1/(B + 1)` for the bootstrap, where a p-value is a bound: ``p_value_is_bound``), ``family`` (the
+        headline metrics Holm's correction adjusts together, over every pair of systems) and ``correction``
+        (``"holm"`` when that family holds more than one test, else None).
     """
     off = resamples <= 0 or n_shows < 2
     test = None if off else which_test(n_shows)
-    floor = (
-        smallest_p_value(n_shows)
-        if test != "paired bootstrap"
-        else max(smallest_p_value(n_shows), 1.0 / (resamples + 1))
-    )
+    family = list(family) if test and systems > 1 else []
     return {
         "shows": n_shows,
         "min_shows": MIN_SHOWS,
         "intervals": None if off else "percentile bootstrap",
         "intervals_reliable": not off and n_shows >= MIN_SHOWS,
         "test": test if systems > 1 else None,
-        "smallest_p_value": None if test is None or systems < 2 else floor,
-        "correction": "holm" if systems > 2 and test else None,
+        "resamples": max(resamples, 0),
+        "smallest_p_value": None if test is None or systems < 2 else p_value_floor(n_shows, resamples, test),
+        "family": family,
+        "correction": "holm" if len(family) * systems * (systems - 1) // 2 > 1 else None,
     }

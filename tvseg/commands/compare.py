@@ -97,16 +97,31 @@ def _number(value) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
 
 
-def _p(value: float) -> str:
-    return "-" if math.isnan(value) else f"{value:.3g}"
+def _p(entry: dict, key: str) -> str:
+    """``entry[key]``, a p-value, to 3 figures; ``<`` its floor rounded up when it is a bound (``key + "_is_bound"``:
+    the paired bootstrap's floor, :func:`tvseg.significance.at_floor`)."""
+    from tvseg.significance import rounded_up
+
+    value = entry[key]
+    if math.isnan(value):
+        return "-"
+    return f"<{rounded_up(value)}" if entry.get(key + "_is_bound") else f"{value:.3g}"
 
 
 NOTE = (
     "fractions in percent; 'per show': the mean change per show over the shows both hold (the macro mean), "
-    "and its p-value: a paired test on the per-show values ({tests}), Holm: corrected over the metrics; "
-    "'pooled p': the paired test of the corpus values, tvseg evaluate's (from the components the results "
-    "carry; - when one lacks them)"
+    "and its p-value: a paired test on the per-show values ({tests}), the counts not tested; Holm: corrected "
+    "over the headline metrics ({family}), the one family; 'pooled p': the paired test of the corpus values, "
+    "tvseg evaluate's (from the components the results carry; - when one lacks them); '<0.001': a bound, the "
+    "paired bootstrap's floor (no resample as far out as the change; per show: {resamples:,} resamples)"
 )
+
+
+def _note(comparison: dict, tests: list) -> str:
+    """:data:`NOTE` of ``comparison``."""
+    labels = {m["metric"]: m["label"] for m in comparison["metrics"]}
+    family = ", ".join(labels.get(k, k) for k in comparison.get("family", ())) or "none"
+    return NOTE.format(tests=", ".join(tests), family=family, resamples=comparison.get("resamples", 0))
 
 
 def _ranked(comparison: dict) -> dict:
@@ -138,7 +153,7 @@ def text(comparison: dict) -> str:
         lines.append(
             f"{printable(m['label']):{width}s} {before}{_shown(m, m['old']):>7s} {_shown(m, m['new']):>7s} "
             f"{_change(m, m['difference']):>7s}  {m['shows']:>5d} {_change(m, m['mean_difference']):>8s} "
-            f"{_p(m['p_value']):>7s} {_p(m['p_value_holm']):>7s} {_p(m['p_value_pooled']):>8s}"
+            f"{_p(m, 'p_value'):>7s} {_p(m, 'p_value_holm'):>7s} {_p(m, 'p_value_pooled'):>8s}"
         )
     key, ranked = comparison["ranked_by"], _ranked(comparison)
     if comparison["moved"]:
@@ -156,7 +171,7 @@ def text(comparison: dict) -> str:
             f"shows whose {key} changed: {counts}, {changes['unchanged']} unchanged (each in --json and --html)"
         )
     tests = sorted({m["test"] for m in metrics if m["test"]}) or ["none: fewer than two shows"]
-    lines.append(f"({NOTE.format(tests=', '.join(tests))})")
+    lines.append(f"({_note(comparison, tests)})")
     return "\n".join(lines)
 
 

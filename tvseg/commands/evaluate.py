@@ -19,6 +19,7 @@ import math
 import re
 import sys
 import tempfile
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -224,7 +225,7 @@ def add_input_arguments(p) -> None:
         "boundaries of the segments of level <= N; all: the usual run, then each level in turn (the summary "
         "and the JSON's levels). Default: the reference as it is (Wiki-727K: levels 1-2, as its loader)",
     )
-    p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 1000, 0: none)")
+    p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 10000, 0: none)")
     p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
     p.add_argument(
         "--no-time-base-check",
@@ -462,16 +463,19 @@ def _run(args, settings, files, every_level: bool, folder) -> int:
 
     jobs = getattr(args, "jobs", None)
     segment_files = None
-    if every_level:
-        result, levels = _every_level(args, settings, files)
-    elif folder is not None:
-        (result, segment_files), levels = _score_streamed(args, settings, files, folder), {}
-    else:
-        result, levels = _score(args, settings, files), {}
+    with warnings.catch_warnings(record=True) as held:
+        if every_level:
+            result, levels = _every_level(args, settings, files)
+        elif folder is not None:
+            (result, segment_files), levels = _score_streamed(args, settings, files, folder), {}
+        else:
+            result, levels = _score(args, settings, files), {}
     shown = sys.stderr if args.json == STDOUT else sys.stdout  # stdout holds the JSON alone
     print(summary(result), file=shown)
     for level, at in levels.items():
         print(f"\nlevel {level}:\n{summary(at)}", file=shown)
+    shown.flush()
+    given_once(held)
     run_id = new_run_id()
     index = None
     if args.html is not None:
@@ -721,13 +725,16 @@ def _run_annotators(args, runs) -> int:
     from tvseg.annotators import combine
     from tvseg.output import new_run_id, with_run_id
 
-    results = _annotator_results(runs)
-    systems = [parse_hypothesis(h)[0] for h in args.hypothesis]
-    combined = combine(results, systems=systems, annotators=list(results))
-    if args.units and not getattr(args, "columns", None) and not getattr(args, "time_origin", None):
-        combined = _with_agreement(combined, runs, args)
+    with warnings.catch_warnings(record=True) as held:
+        results = _annotator_results(runs)
+        systems = [parse_hypothesis(h)[0] for h in args.hypothesis]
+        combined = combine(results, systems=systems, annotators=list(results))
+        if args.units and not getattr(args, "columns", None) and not getattr(args, "time_origin", None):
+            combined = _with_agreement(combined, runs, args)
     shown = sys.stderr if args.json == STDOUT else sys.stdout
     print(annotators_summary(combined), file=shown)
+    shown.flush()
+    given_once(held)
     run_id = new_run_id()
     if args.html is not None:
         from tvseg.report import write_report
@@ -821,7 +828,7 @@ def annotators_summary(combined) -> str:
     width = max([len(printable(s)) for s in combined.systems] + [8]) + 2
     lines = [
         f"{len(combined.annotators)} annotators ({', '.join(printable(a) for a in combined.annotators)}); "
-        f"{combined.settings.signature()}",
+        f"settings: {combined.settings.signature()}",
         " " * (width + 14) + "".join(f"{label:>11}" for label in labels),
     ]
     for s in combined.systems:
@@ -845,6 +852,18 @@ def annotators_summary(combined) -> str:
         )
     lines += [printable(sentence) for sentence in combined.sentences()]
     return "\n".join(lines)
+
+
+def given_once(held: list | None) -> None:
+    """Give again the warnings ``held`` while scoring (``warnings.catch_warnings(record=True)``), after the summary
+    table: grouped by kind (in the order each kind first came), each message once (the evaluations of several
+    annotators warn alike). They go through the warnings filters again (a filter that ignores them still does)."""
+    kinds: dict[type, dict[str, warnings.WarningMessage]] = {}
+    for caught in held or ():
+        kinds.setdefault(caught.category, {}).setdefault(str(caught.message), caught)
+    for messages in kinds.values():
+        for caught in messages.values():
+            warnings.warn_explicit(caught.message, caught.category, caught.filename, caught.lineno)
 
 
 def _data_date(metadata) -> str | None:
@@ -886,8 +905,9 @@ def summary(result) -> str:
     widths = [max(8, len(str(label))) for _, label in columns]
     head = " ".join(f"{label:>{w}}" for (_, label), w in zip(columns, widths))
     named = f"preset {preset.name} ({preset.tool}); " if preset is not None else ""
+    n = len(result.shows)
     lines = [
-        f"{len(result.shows)} shows; {named}{result.settings.signature()}",
+        f"{n} show{'' if n == 1 else 's'}; {named}settings: {result.settings.signature()}",
         f"{'system':<{width}}  {'':<6} {head}",
     ]
     for name, sr in result.systems.items():
@@ -904,6 +924,10 @@ def summary(result) -> str:
         notes.append("Pk and WD are error rates: lower is better")
     if any(k == "title_accuracy" for k, _ in columns):
         notes.append("title: title accuracy on the correctly retrieved segments")
+    lines.append(
+        "(corpus: each metric of the counts and durations summed over the shows, as Bouchekif et al. pool them; "
+        "macro: the mean of its per-show values)"
+    )
     lines.append("(" + "; ".join(notes) + ")")
     lines += [sr.confidence.line(names[name]) for name, sr in result.systems.items() if sr.confidence is not None]
     return "\n".join(lines)

@@ -344,8 +344,15 @@ def _header(result, date: str | None) -> Report:
     from tvseg import __version__
 
     values = ("p_value", "difference", "p_value_holm")
+    bounds = ("p_value_is_bound", "p_value_holm_is_bound")
     comparisons = tuple(
-        Comparison(str(c["a"]), str(c["b"]), str(c["metric"]), *(_value(c.get(key)) for key in values))
+        Comparison(
+            str(c["a"]),
+            str(c["b"]),
+            str(c["metric"]),
+            *(_value(c.get(key)) for key in values),
+            *(bool(c.get(key)) for key in bounds),
+        )
         for c in result.pairwise
     )
     return Report(

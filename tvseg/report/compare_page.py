@@ -134,8 +134,15 @@ def _shown(entry: Mapping[str, Any], value: float, *, signed: bool = False) -> s
     return "+" + text if signed and value != 0 else text
 
 
-def _p(value: float) -> str:
-    return "\u2013" if math.isnan(value) else f"{value:.3g}"
+def _p(entry: Mapping[str, Any], key: str) -> str:
+    """``entry[key]``, a p-value, to 3 figures; ``< `` its floor rounded up when it is a bound (``key + "_is_bound"``:
+    the paired bootstrap's floor, :func:`tvseg.significance.at_floor`), never the floor as if exact."""
+    from tvseg.significance import rounded_up
+
+    value = _value(entry.get(key))
+    if math.isnan(value):
+        return "\u2013"
+    return f"< {rounded_up(value)}" if entry.get(key + "_is_bound") else f"{value:.3g}"
 
 
 def verdict(direction: bool | None, change: float, p_holm: float = math.nan) -> str:
@@ -177,21 +184,23 @@ def _metric_rows(metrics: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if m["metric"] in dropped:
             continue
         pooled_holm = _value(m.get("p_value_pooled_holm"))
+        # outside Holm's family (the headline metrics), a rate or an error is judged by its own p-value
         holm = _value(m.get("p_value_holm"))
+        judged = holm if not math.isnan(holm) else _value(m.get("p_value"))
         keys = merged.get(m["metric"], [m["metric"]])
         rows.append(
             {
                 "label": Markup(" = ").join(_label(k) for k in keys),
                 "old": _shown(m, m["old"]),
                 "new": _shown(m, m["new"]),
-                "change": _change_cell(m, m["difference"], pooled_holm if not math.isnan(pooled_holm) else holm),
+                "change": _change_cell(m, m["difference"], pooled_holm if not math.isnan(pooled_holm) else judged),
                 "shows": m["shows"],
-                "mean_change": _change_cell(m, m["mean_difference"], holm),
-                "p": _p(_value(m.get("p_value"))),
-                "holm": _p(holm),
+                "mean_change": _change_cell(m, m["mean_difference"], judged),
+                "p": _p(m, "p_value"),
+                "holm": _p(m, "p_value_holm"),
                 "test": m.get("test") or "none",
-                "pooled_p": _p(_value(m.get("p_value_pooled"))),
-                "pooled_holm": _p(pooled_holm),
+                "pooled_p": _p(m, "p_value_pooled"),
+                "pooled_holm": _p(m, "p_value_pooled_holm"),
             }
         )
     return rows
@@ -305,6 +314,7 @@ def page(
             linked=[bool(link) for link in links],
             across=_across(runs),
             tests=", ".join(tests),
+            family=", ".join(visible_text(METRICS[k].label) for k in comparison.get("family", ()) if k in METRICS),
             alpha=ALPHA,
         )
     )

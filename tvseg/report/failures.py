@@ -16,7 +16,9 @@ says where the system is furthest below its own corpus value:
   correct flags the scoring holds (:func:`thirds`);
 
 and, across systems, the metrics on which two systems rank in opposite orders (a better on CovN, b on
-title F1 or Pk), with the corpus intervals when the bootstrap gave them.
+title F1 or Pk), with the corpus intervals when the bootstrap gave them: "the ranking flips" only when each
+system's lead has disjoint intervals (or when there are no intervals); where overlapping intervals make a
+lead, the two are said to be within noise (``Failures.noise``).
 
 Like :mod:`tvseg.report.analysis`, this module computes no score: every number is one the result holds
 (a group's, a length class's, a corpus value and its interval), or a count of the correct flags the match
@@ -152,9 +154,10 @@ class Failures:
     systems: tuple[SystemFailures, ...]
     flips: tuple[Flip, ...]
     thirds: tuple[tuple[tuple[int, int], ...], ...] = ()
+    noise: tuple[Flip, ...] = ()
 
     def __bool__(self) -> bool:
-        return any(s.gaps for s in self.systems) or bool(self.flips)
+        return any(s.gaps for s in self.systems) or bool(self.flips) or bool(self.noise)
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -304,8 +307,18 @@ def _position_gap(summary, counts: Sequence[tuple[int, int]]) -> Gap | None:
 # --- the flips ------------------------------------------------------------------------------------
 
 
-def _flips(systems) -> list[Flip]:
-    out = []
+def _apart(x: tuple, y: tuple) -> bool | None:
+    """Whether two corpus values' bootstrap intervals are disjoint: None when either has none."""
+    if None in (x[1], x[2], y[1], y[2]):
+        return None
+    return x[2] < y[1] or y[2] < x[1]
+
+
+def _flips(systems) -> tuple[list[Flip], list[Flip]]:
+    """The pairs of systems ranked in opposite orders: a flip when each leads on some metric with the two
+    intervals disjoint (or without intervals at all), else, where an overlap of intervals makes one side's
+    lead, within noise."""
+    flips, noise = [], []
     for i, a in enumerate(systems):
         for b in systems[i + 1 :]:
             a_better: list[tuple] = []
@@ -315,7 +328,7 @@ def _flips(systems) -> list[Flip]:
                 if va[0] is None or vb[0] is None or va[0] == vb[0]:
                     continue
                 better_a = (va[0] < vb[0]) if _lower_is_better(metric) else (va[0] > vb[0])
-                (a_better if better_a else b_better).append((metric, va, vb))
+                (a_better if better_a else b_better).append((metric, va, vb, _apart(va, vb) is not False))
             if not (a_better and b_better):
                 continue
 
@@ -323,21 +336,34 @@ def _flips(systems) -> list[Flip]:
                 return joined(
                     [
                         f"{metric_name(m)} ({_with_interval(*(x if mine else y))} against {_with_interval(*(y if mine else x))})"
-                        for m, x, y in items
+                        for m, x, y, _ in items
                     ]
                 )
 
+            clear_a, clear_b = [t for t in a_better if t[3]], [t for t in b_better if t[3]]
+            if clear_a and clear_b:
+                pieces: tuple = (
+                    Name(a.name),
+                    " is better than ",
+                    Name(b.name),
+                    f" on {said(clear_a, True)}; ",
+                    Name(b.name),
+                    f" is better on {said(clear_b, False)}.",
+                )
+                better = tuple(t[0] for t in clear_a), tuple(t[0] for t in clear_b)
+                flips.append(Flip(a.name, b.name, *better, "".join(pieces), pieces))
+                continue
             pieces = (
                 Name(a.name),
-                " is better than ",
+                " is ahead of ",
                 Name(b.name),
                 f" on {said(a_better, True)}; ",
                 Name(b.name),
-                f" is better on {said(b_better, False)}.",
+                f" on {said(b_better, False)}: within noise, the intervals overlap.",
             )
-            better = tuple(m for m, *_ in a_better), tuple(m for m, *_ in b_better)
-            out.append(Flip(a.name, b.name, *better, "".join(pieces), pieces))
-    return out
+            better = tuple(t[0] for t in a_better), tuple(t[0] for t in b_better)
+            noise.append(Flip(a.name, b.name, *better, "".join(str(piece) for piece in pieces), pieces))
+    return flips, noise
 
 
 # --- the thirds -----------------------------------------------------------------------------------
@@ -394,7 +420,8 @@ def failures_of_report(report, counts=()) -> Failures:
         if i < len(counts):
             gaps += [g for g in (_position_gap(summary, counts[i]),) if g is not None]
         systems.append(SystemFailures(summary.name, tuple(gaps)))
-    return Failures(tuple(systems), tuple(_flips(report.systems)), tuple(counts))
+    flips, noise = _flips(report.systems)
+    return Failures(tuple(systems), tuple(flips), tuple(counts), tuple(noise))
 
 
 def failures(result, header=None) -> Failures:

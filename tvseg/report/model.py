@@ -144,7 +144,8 @@ class SystemSummary:
 class Comparison:
     """A paired test between two systems on one metric: ``p_value`` of the difference (the exact sign-flip
     test's up to 12 shows, the paired bootstrap's from 13), ``p_value_holm`` the same after Holm's correction
-    over the pairs of systems (:mod:`tvseg.significance`)."""
+    over the pairs of systems and the headline metrics (:mod:`tvseg.significance`); ``*_is_bound``: the value is
+    the paired bootstrap's floor, an upper bound (written ``p < 0.0001``)."""
 
     system_a: str
     system_b: str
@@ -152,6 +153,8 @@ class Comparison:
     p_value: float | None
     difference: float | None = None
     p_value_holm: float | None = None
+    p_value_is_bound: bool = False
+    p_value_holm_is_bound: bool = False
 
 
 @dataclass(frozen=True)

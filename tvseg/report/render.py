@@ -206,7 +206,8 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
     has_ci = any(e.lo is not None for s in report.systems for e in s.corpus.values())
     resamples = report.settings.get("bootstrap")
     resamples = resamples if isinstance(resamples, int) else int(has_ci or bool(report.comparisons))
-    tests = significance_notes(len(pages), resamples=resamples, systems=len(report.systems))
+    family = [k for k in metrics.HEADLINE if any(c.metric == k for c in report.comparisons)]
+    tests = significance_notes(len(pages), resamples=resamples, systems=len(report.systems), family=family)
     if not any(c.p_value_holm is not None for c in report.comparisons):
         tests["correction"] = None  # a hand-built report without Holm's p-values shows the uncorrected ones
     long_threshold = report.settings.get("long_threshold")

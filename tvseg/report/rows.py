@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
 from tvseg.report.pages import defined
+from tvseg.significance import rounded_up
 
 __all__ = [
     "visible",
@@ -53,10 +54,13 @@ def count(v) -> str:
     return f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}"
 
 
-def pvalue(p) -> str:
-    """A p-value with three decimals, ``< 0.001`` below."""
+def pvalue(p, bound: bool = False) -> str:
+    """A p-value with three decimals, ``< 0.001`` below; a bound (the paired bootstrap's floor:
+    :func:`tvseg.significance.at_floor`) as ``< `` its value rounded up, never as if exact."""
     if not defined(p):
         return "\u2013"
+    if bound:
+        return f"< {rounded_up(p)}"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 

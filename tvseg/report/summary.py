@@ -2,9 +2,11 @@
 
 :func:`summary_sentences` says in two or three sentences which system is ahead, on what and how
 sure (the p-values of ``result.pairwise``: an exact sign-flip test up to 12 shows, the paired bootstrap
-from 13; Holm-corrected with more than two systems), claiming nothing the numbers do not support: below
-:data:`~tvseg.significance.MIN_SHOWS` shows, or without a p-value, it says there are not
-enough shows to tell and calls nothing significant (:mod:`tvseg.significance`).
+from 13; Holm-corrected over the headline metrics and the pairs of systems, the family named; a p-value at the
+resampling's floor written as a bound, ``p < 0.0001 (10,000 resamples)``), claiming nothing the numbers do not
+support: below :data:`~tvseg.significance.MIN_SHOWS` shows, or without a p-value, it says there are not
+enough shows to tell, calls nothing significant and gives no p-value beside that verdict (the significance
+table gives them) (:mod:`tvseg.significance`).
 :func:`report_sentences` says the same from a report's header (:class:`tvseg.report.model.Report`),
 and :func:`sentences` from plain corpus values and p-values.
 
@@ -17,10 +19,10 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 
-from tvseg.metrics import COMPARED, METRICS
+from tvseg.metrics import HEADLINE, METRICS
 from tvseg.report.pages import defined
 from tvseg.retrieval.titles import has_title
-from tvseg.significance import MIN_SHOWS, policy, smallest_p_value, which_test
+from tvseg.significance import MIN_SHOWS, p_text, policy, rounded_up, smallest_p_value, which_test
 
 __all__ = [
     "summary_sentences",
@@ -41,10 +43,6 @@ def metric_name(metric: str) -> str:
 
 def percent(v: float) -> str:
     return f"{100 * v:.1f}\u00a0%"
-
-
-def _p(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def joined(items: Sequence[str]) -> str:
@@ -71,17 +69,20 @@ def _retrieval(names, corpus) -> str | None:
 
 def _one_system(name: str, values: Mapping) -> list[str]:
     out = [s for s in (_retrieval([name], {name: values}),) if s]
-    figures = [f"{metric_name(k)} {percent(values[k])}" for k in COMPARED if defined(values.get(k))]
+    figures = [f"{metric_name(k)} {percent(values[k])}" for k in HEADLINE if defined(values.get(k))]
     if figures:
         out.append(f"{name} has {joined(figures)}; with one system, there is nothing to compare.")
     return out
 
 
-def _p_value(pairwise: Sequence[Mapping], a: str, b: str, metric: str, key: str = "p_value"):
+def _p_value(pairwise: Sequence[Mapping], a: str, b: str, metric: str) -> tuple:
+    """The Holm-corrected p-value of ``a`` and ``b`` on ``metric`` (the uncorrected one where the entry has none)
+    and whether it is a bound: ``(None, False)`` without an entry."""
     for c in pairwise:
         if c.get("metric") == metric and {c.get("a"), c.get("b")} == {a, b}:
-            return c.get(key, c.get("p_value"))
-    return None
+            key = "p_value_holm" if defined(c.get("p_value_holm")) else "p_value"
+            return c.get(key), bool(c.get(key + "_is_bound"))
+    return None, False
 
 
 def sentences(
@@ -117,7 +118,7 @@ def sentences(
     if len(names) == 1:
         return _one_system(names[0], corpus[names[0]])
     out = [s for s in (_retrieval(names, corpus),) if s]
-    metrics = [k for k in COMPARED if all(defined(corpus[n].get(k)) for n in names)]
+    metrics = [k for k in HEADLINE if all(defined(corpus[n].get(k)) for n in names)]
     if not metrics:
         return out
     # per metric, the systems from best to worst (higher is better for every compared metric but errors)
@@ -165,13 +166,25 @@ def _mixed(leaders: Mapping[str, list], ties: Mapping[tuple, list], n_systems: i
     return said
 
 
-def _test(n_shows: int | None, n_systems: int) -> str:
-    """``Exact sign-flip test over the 7 shows`` (the test behind the p-values, and how many shows)."""
+def _family(pairwise: Sequence[Mapping], n_systems: int) -> str:
+    """``, Holm-corrected over the 3 headline metrics (CovN, CovD and boundary F)`` (and the pairs of systems):
+    the family the p-values were corrected in, as :func:`tvseg.significance.correct` made it."""
+    tested = [k for k in HEADLINE if any(c.get("metric") == k and defined(c.get("p_value")) for c in pairwise)]
+    pairs = n_systems * (n_systems - 1) // 2
+    if not any(defined(c.get("p_value_holm")) for c in pairwise) or len(tested) * pairs < 2:
+        return ""
+    metrics = f"{len(tested)} headline metrics ({joined([metric_name(k) for k in tested])})"
+    if len(tested) == 1:
+        metrics = f"headline metric {metric_name(tested[0])}"
+    return f", Holm-corrected over the {metrics}" + (f" and the {pairs} pairs" if pairs > 1 else "")
+
+
+def _test(n_shows: int | None, pairwise: Sequence[Mapping], n_systems: int) -> str:
+    """``Exact sign-flip test over the 7 shows`` (the test behind the p-values, how many shows, the family)."""
     if n_shows is None:
-        return "Paired bootstrap over shows"
+        return "Paired bootstrap over shows" + _family(pairwise, n_systems)
     test = "Paired bootstrap" if which_test(n_shows) == "paired bootstrap" else "Exact sign-flip test"
-    holm = f", Holm-corrected over the {n_systems * (n_systems - 1) // 2} pairs" if n_systems > 2 else ""
-    return f"{test} over the {n_shows} shows{holm}"
+    return f"{test} over the {n_shows} shows{_family(pairwise, n_systems)}"
 
 
 def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) -> str:
@@ -180,44 +193,43 @@ def _significance(names, ranked, metrics, ties, pairwise, resamples, n_shows) ->
     against = "the difference" if len(names) == 2 else "the difference between the first two"
     if n_shows == 1:
         return "Not enough shows to tell: one show gives no p-value (a test over shows needs two or more)."
-    key = "p_value_holm" if len(names) > 2 else "p_value"
-    significant: list[tuple[str, float]] = []
-    not_significant: list[tuple[str, float]] = []
-    given: list[tuple[str, float]] = []
+    if n_shows is not None and n_shows < MIN_SHOWS:
+        # no verdict, so no p-value beside it: the significance table gives them
+        return (
+            f"Not enough shows to tell: {n_shows} shows, fewer than the {MIN_SHOWS} a verdict needs (with "
+            f"{n_shows} shows, no p-value can be below {smallest_p_value(n_shows):.3g}; the p-values are in the "
+            "significance table)."
+        )
+    significant: list[tuple[str, str, bool]] = []
+    not_significant: list[tuple[str, str, bool]] = []
     unknown: list[str] = []
     for k in metrics:
         if k in ties:
             continue
-        p = _p_value(pairwise, ranked[k][0], ranked[k][1], k, key)
+        p, bound = _p_value(pairwise, ranked[k][0], ranked[k][1], k)
         if not defined(p):
             unknown.append(metric_name(k))
             continue
-        given.append((metric_name(k), p))
-        (significant if p < 0.05 else not_significant).append((metric_name(k), p))
+        (significant if p < 0.05 else not_significant).append((metric_name(k), p_text(p, bound=bound), bound))
     parts = []
+    # a bound says how many resamples it is the floor of
+    drawn = f", {resamples:,} resamples" if resamples else ""
 
     def listed(items):
-        ps = {_p(p) for _, p in items}
+        ps = {(said, bound) for _, said, bound in items}
         if len(ps) == 1:
-            return f"{joined([m for m, _ in items])} ({ps.pop()}{' on each' if len(items) > 1 else ''})"
-        return joined([f"{m} ({_p(p)})" for m, p in items])
+            said, bound = ps.pop()
+            each = " on each" if len(items) > 1 else ""
+            return f"{joined([m for m, _, _ in items])} ({said}{each}{drawn if bound else ''})"
+        return joined([f"{m} ({said}{drawn if bound else ''})" for m, said, bound in items])
 
-    if n_shows is not None and n_shows < MIN_SHOWS:
-        # too few shows to call a difference anything: the p-values are given, without a verdict
-        said = f"Not enough shows to tell: {n_shows} shows, fewer than {MIN_SHOWS}"
-        if given:
-            said += (
-                f". {_test(n_shows, len(names))}: {listed(given)}; with {n_shows} shows, no p-value can be "
-                f"below {smallest_p_value(n_shows):.3g}"
-            )
-        return said + (f"; no p-value on {joined(unknown)}" if unknown else "") + "."
     if significant:
         parts.append(f"is significant on {listed(significant)}")
     if not_significant:
         parts.append(f"is not significant at 0.05 on {listed(not_significant)}")
     if unknown:
         parts.append(f"has no p-value on {joined(unknown)}")
-    return f"{_test(n_shows, len(names))}: {against} " + "; it ".join(parts) + "."
+    return f"{_test(n_shows, pairwise, len(names))}: {against} " + "; it ".join(parts) + "."
 
 
 def summary_sentences(result) -> list[str]:
@@ -227,9 +239,10 @@ def summary_sentences(result) -> list[str]:
     (R\\ :sub:`N`), which system does better on each compared metric (CovN, CovD, boundary F, and with
     units Pk and WindowDiff, where lower is better; the systems are said to rank differently when the
     leaders differ), and the p-value of each difference between the first two (significant when p < 0.05,
-    else "not significant at 0.05"; Holm-corrected with more than two systems), naming the test and how
+    else "not significant at 0.05"; Holm-corrected over the headline metrics and the pairs, the family named; a
+    bound at the resampling's floor written ``p < 0.0001 (10,000 resamples)``), naming the test and how
     many shows it rests on; with fewer than :data:`~tvseg.significance.MIN_SHOWS` shows, that
-    there are not enough shows to tell (the p-values given, no verdict); with the bootstrap off, that no
+    there are not enough shows to tell (no verdict and no p-value); with the bootstrap off, that no
     significance was computed.
 
     Parameters
@@ -256,7 +269,7 @@ def report_sentences(report, *, n_shows: int | None = None) -> list[str]:
     return sentences(corpus, pairwise, resamples if isinstance(resamples, int) else None, n_shows=n_shows)
 
 
-def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
+def significance_notes(n_shows: int, *, resamples: int, systems: int, family: Sequence[str] = ()) -> dict:
     """What the corpus page's notes say of the intervals and the p-values of ``n_shows`` shows.
 
     Parameters
@@ -267,16 +280,27 @@ def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
         The bootstrap resamples (0: none).
     systems : int
         The systems of the report.
+    family : sequence of str
+        The headline metrics tested (those of the report's comparisons).
 
     Returns
     -------
     dict
         :func:`tvseg.significance.policy`'s object, with ``intervals_note`` (how many shows the
         intervals rest on, and whether to trust them; None without a bootstrap), ``test_note`` (the test behind
-        the p-values, over how many shows) and ``verdict`` (whether a p-value may be called significant: from
+        the p-values, over how many shows), ``holm_note`` (the family Holm's correction adjusts together, named;
+        None without a correction) and ``verdict`` (whether a p-value may be called significant: from
         :data:`~tvseg.significance.MIN_SHOWS` shows on).
     """
-    out = policy(n_shows, resamples=resamples, systems=systems)
+    out = policy(n_shows, resamples=resamples, systems=systems, family=family)
+    holm = None
+    if out["correction"] == "holm":
+        pairs = systems * (systems - 1) // 2
+        named = joined([metric_name(k) for k in out["family"]])
+        holm = (
+            f"corrected by Holm\u2019s method over the {len(out['family']) * pairs} tests of the headline metrics "
+            f"({named}{f'; {pairs} pairs of systems' if pairs > 1 else ''})"
+        )
     few = f": fewer than {MIN_SHOWS}, so read them as unreliable" if n_shows < MIN_SHOWS else ""
     shows = "show" if n_shows == 1 else f"{n_shows} shows"
     if resamples <= 0:
@@ -291,10 +315,13 @@ def significance_notes(n_shows: int, *, resamples: int, systems: int) -> dict:
             f"scores on some of the shows; no p-value can be below {smallest_p_value(n_shows):.3g})"
         )
     elif out["test"] == "paired bootstrap":
-        test = f"Paired bootstrap over the {shows} ({resamples:,} resamples)"
+        test = (
+            f"Paired bootstrap over the {shows} ({resamples:,} resamples; at their floor a p-value is a bound, "
+            f"written < {rounded_up(out['smallest_p_value'])})"
+        )
     else:
         test = "One show: no p-value"
-    return {**out, "intervals_note": intervals, "test_note": test, "verdict": n_shows >= MIN_SHOWS}
+    return {**out, "intervals_note": intervals, "test_note": test, "holm_note": holm, "verdict": n_shows >= MIN_SHOWS}
 
 
 _SCRIPT_NAMES = {"CJK": "Han", "HANGUL": "Hangul", "HIRAGANA": "Japanese kana", "KATAKANA": "Japanese kana"}
