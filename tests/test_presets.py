@@ -21,17 +21,17 @@ V = tvseg.__version__
 # field.
 SIGNATURES = {
     "chunkseg": "gamma:0.85|tol:3|long:30|title:exact|stem:yes|uem:no|units:frames|frame:6|k:auto|conv:chunkseg|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
     "vidchapters": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
     "segeval": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:segeval|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
     "nltk": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:nltk|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
     "tdt": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
     "chapter-llama": "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-    f"boot:10000|seed:0|ci:0.95|version:{V}",
+    f"boot:1000|seed:0|ci:0.95|version:{V}",
 }
 
 

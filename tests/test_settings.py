@@ -51,7 +51,7 @@ def test_frames_need_a_length_and_change_the_signature():
 def test_default_signature_reads_as_documented():
     assert Settings().signature() == (
         "gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|"
-        f"boot:10000|seed:0|ci:0.95|version:{tvseg.__version__}"
+        f"boot:1000|seed:0|ci:0.95|version:{tvseg.__version__}"
     )
 
 

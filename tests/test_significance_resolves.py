@@ -12,7 +12,7 @@ import pytest
 from tvseg import metrics
 from tvseg.cli import main
 from tvseg.settings import Settings
-from tvseg.significance import DEFAULT_RESAMPLES, at_floor, holm_bounds, p_text, policy, rounded_up
+from tvseg.significance import DEFAULT_RESAMPLES, EVALUATE_RESAMPLES, at_floor, holm_bounds, p_text, policy, rounded_up
 
 N_SHOWS = 2000
 
@@ -183,8 +183,10 @@ def test_the_headline_family_is_the_registrys_declaration():
     assert policy(50, resamples=100, systems=2, family=["cov_n"])["correction"] is None
 
 
-def test_the_default_resamples_are_the_settings_default():
-    assert Settings().bootstrap == DEFAULT_RESAMPLES == 10_000
+def test_the_default_resamples():
+    # evaluate: 1,000 (each block a product over every system's components); compare's per-show test: 10,000
+    assert Settings().bootstrap == EVALUATE_RESAMPLES == 1000
+    assert DEFAULT_RESAMPLES == 10_000
 
 
 @pytest.mark.parametrize(

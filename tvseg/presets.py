@@ -258,7 +258,7 @@ def preset_settings(name: str, /, **overrides: Any) -> Settings:
     Examples
     --------
     >>> preset_settings("chunkseg").signature()  # doctest: +ELLIPSIS
-    'gamma:0.85|tol:3|long:30|title:exact|stem:yes|uem:no|units:frames|frame:6|k:auto|conv:chunkseg|boot:10000|...'
+    'gamma:0.85|tol:3|long:30|title:exact|stem:yes|uem:no|units:frames|frame:6|k:auto|conv:chunkseg|boot:1000|...'
     >>> preset_settings("chunkseg", tolerance=5.0).tolerance
     5.0
     """

@@ -63,8 +63,8 @@ class Settings:
     convention : str
         One of ``CONVENTIONS``: how Pk and WindowDiff count (see docs of :func:`tvseg.pk`).
     bootstrap : int
-        Number of paired bootstrap resamples over shows (0 disables the bootstrap; the default, 10,000, is
-        :data:`tvseg.significance.DEFAULT_RESAMPLES`).
+        Number of paired bootstrap resamples over shows (0 disables the bootstrap; the default, 1,000, is
+        :data:`tvseg.significance.EVALUATE_RESAMPLES`).
     seed : int
         Seed of the bootstrap's random generator.
     confidence : float
@@ -90,7 +90,7 @@ class Settings:
     frame: float | None = _key(None, "frame", "frame length (s)")
     k: int | None = _key(None, "k", "window size")
     convention: str = _key("paper", "conv", "Pk/WindowDiff convention")
-    bootstrap: int = _key(10_000, "boot", "bootstrap resamples")
+    bootstrap: int = _key(1000, "boot", "bootstrap resamples")
     seed: int = _key(0, "seed", "bootstrap seed")
     confidence: float = _key(0.95, "ci", "confidence level")
     level: int | None = _key(None, "level", "reference level (hierarchical reference)")
@@ -162,7 +162,7 @@ class Settings:
         Examples
         --------
         >>> Settings().signature()  # doctest: +ELLIPSIS
-        'gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|boot:10000|seed:0|ci:0.95|version:...'
+        'gamma:0.85|tol:10|long:30|title:exact|stem:no|uem:no|units:none|frame:none|k:auto|conv:paper|boot:1000|seed:0|ci:0.95|version:...'
         """
         from tvseg import __version__
 

@@ -225,7 +225,7 @@ def add_input_arguments(p) -> None:
         "boundaries of the segments of level <= N; all: the usual run, then each level in turn (the summary "
         "and the JSON's levels). Default: the reference as it is (Wiki-727K: levels 1-2, as its loader)",
     )
-    p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 10000, 0: none)")
+    p.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 1000, 0: none)")
     p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
     p.add_argument(
         "--no-time-base-check",
