@@ -19,7 +19,7 @@ from typing import Any
 __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
-_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl")
+_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "src_sgm", "trecvid")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -46,7 +46,8 @@ def add_parser(subparsers) -> None:
         choices=(*_FORMATS, *_READ_ONLY),
         help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
         "a YouTube description as VidChapters reads it: never guessed; ttml, scc, stl = broadcast captions, "
-        "one segment per caption: needs pip install 'tvseg[broadcast]')",
+        "one segment per caption: needs pip install 'tvseg[broadcast]'; src_sgm, trecvid = TRECVID's .src_sgm "
+        "stories and XML story segmentation submissions, formats/trecvid.md)",
     )
     parser.add_argument(
         "--to",

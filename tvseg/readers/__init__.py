@@ -43,6 +43,7 @@ from tvseg.readers.text_corpora import (
     wiki727k_levels,
 )
 from tvseg.readers.time_origin import shift_rows
+from tvseg.readers.trecvid import is_submission, src_sgm_records, submission_records
 from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
@@ -74,6 +75,7 @@ FORMATS = {
     ".csv": "csv",
     ".jsonl": "jsonl",
     ".json": "json",
+    ".src_sgm": "src_sgm",
     **BROADCAST_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
@@ -98,6 +100,8 @@ READ_FORMATS = (
     "stl",
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
+    "src_sgm",
+    "trecvid",
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
 read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
@@ -113,6 +117,8 @@ _SEGMENTS_ONLY = {
     "txt": "a chapter list",
     "youtube": "a chapter list",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
+    "src_sgm": "a TRECVID reference (.src_sgm)",
+    "trecvid": "a TRECVID story segmentation submission",
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
 
@@ -129,6 +135,8 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
     found = FORMATS.get(Path(path).suffix.lower())
     if found == "json":
         return sniff_json(path, encoding=encoding)
+    if Path(path).suffix.lower() == ".xml" and is_submission(path):
+        return "trecvid"
     if found is None:
         hint = " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
         raise InputError(
@@ -161,6 +169,8 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     if format in JSON_FORMATS:
         return format if suffix == ".json" else None
     found = FORMATS.get(suffix)
+    if suffix == ".xml" and format in (None, "trecvid") and is_submission(file):
+        return "trecvid"
     return found if format is None or found == format else None
 
 
@@ -234,13 +244,14 @@ def read_segments(
         (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
         format named.
     format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
-"anet", "json", "choi", "wiki727k", "segeval", "nltk"}, optional
+"anet", "json", "choi", "wiki727k", "segeval", "nltk", "src_sgm", "trecvid"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
         shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset). The text corpora
         ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
-        read only when named.
+        read only when named. ``"src_sgm"`` (``.src_sgm``) and ``"trecvid"`` (an ``.xml`` file whose root is
+        ``storySegmentationSubmission``) are TRECVID's story files and submissions (``formats/trecvid.md``).
     show : str, optional
         The show id of a single VTT, SRT, TTML, SCC, STL or chapter list file (default: the file's stem).
     which : {"reference", "hypothesis"}, optional
@@ -400,6 +411,10 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
             return cue_segments(read_cues(file, format=kind, encoding=encoding), path=file, show=name)
         if kind in ("ttml", "scc", "stl"):
             return broadcast_segments(file, format=kind, show=name)
+        if kind == "src_sgm":  # TRECVID 2003-2004 story segmentation (formats/trecvid.md)
+            return Rows.of_file(file, src_sgm_records(file, show=name, encoding=encoding))
+        if kind == "trecvid":
+            return Rows.of_file(file, submission_records(file, end=ends, uem=uem))
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     def corpus_at(level: int | None) -> SegmentColumns:

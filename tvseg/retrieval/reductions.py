@@ -74,6 +74,7 @@ CHAPTER_METRICS = keys("chapters")
 STORY_COUNTS = keys("story")
 GROUNDING_METRICS = keys("grounding")
 CAPTIONING_METRICS = keys("captioning")  # only when asked (tvseg.retrieval.captioning)
+TRECVID_METRICS = keys("trecvid")  # only under --preset trecvid (tvseg.retrieval.corpus.trecvid_components)
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
@@ -86,6 +87,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     stories = STORY_COUNTS[0] in out
     grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
     captioning = CAPTIONING_METRICS[0] in out
+    trecvid = TRECVID_METRICS[0] in out
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
@@ -93,6 +95,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
         + ([*STORY_COUNTS] if stories else [])
         + ([*GROUNDING_METRICS] if grounding else [])
         + ([*CAPTIONING_METRICS] if captioning else [])
+        + ([*TRECVID_METRICS] if trecvid else [])
     )
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order if k in out}, index=index)
