@@ -78,7 +78,7 @@ SUBMISSION = """<?xml version="1.0" encoding="UTF-8"?>
 
 def write_inputs(tmp_path, submission: str = SUBMISSION):
     ref = tmp_path / "ref"
-    ref.mkdir()
+    ref.mkdir(parents=True)
     (ref / "v1.src_sgm").write_text(V1, encoding="utf-8")
     (ref / "v2.src_sgm").write_text(V2, encoding="utf-8")
     (tmp_path / "run.xml").write_text(submission, encoding="utf-8")
@@ -117,6 +117,15 @@ def test_preset_trecvid_gives_nists_precision_and_recall_computed_by_hand(tmp_pa
     assert corpus["boundary_precision"] == pytest.approx(3 / 7, abs=1e-12)
     assert data["settings"]["tolerance"] == 5.0
     assert {key for key in corpus if key.startswith("trecvid_")} == set(metrics.keys("trecvid"))
+
+
+def test_the_preset_runs_on_the_one_pipeline_in_processes_too(tmp_path):
+    whole = evaluate(tmp_path / "a", "--preset", "trecvid")["systems"]["demo"]
+    jobs = evaluate(tmp_path / "b", "--preset", "trecvid", "--jobs", "2")["systems"]["demo"]
+    assert jobs["corpus"] == whole["corpus"] and jobs["shows"] == whole["shows"]
+    # per video: v1 found 30, 100 of 30, 100, 160; correct 26, 34, 105 of 26, 34, 105, 140
+    assert whole["shows"]["v1"]["trecvid_recall"] == pytest.approx(2 / 3)
+    assert whole["shows"]["v1"]["trecvid_precision"] == pytest.approx(3 / 4)
 
 
 def test_without_the_preset_no_trecvid_key_is_computed(tmp_path):
@@ -163,6 +172,13 @@ def test_src_sgm_errors_name_file_line_and_value(tmp_path, text, line, message):
         ('<storyBoundary time="26"', '<storyBoundry time="26"', 7, "storyBoundry"),
         ('time="105"', 'time="abc"', 9, "not a number"),
         ("</storySegmentationRunResult>", "</storySegmentationRunResul>", 17, "not well-formed"),
+        (
+            "</storySegmentationRunResult>",
+            '</storySegmentationRunResult>\n<storySegmentationRunResult sysId="demo_2">\n</storySegmentationRunResult>',
+            18,
+            "a second run",
+        ),
+        ('SYSTEM "storySegmentationSubmission.dtd"', '[<!ENTITY x "y">]', 2, "entity declaration"),
     ],
 )
 def test_submission_errors_name_file_line_and_value(tmp_path, old, new, line, message):
