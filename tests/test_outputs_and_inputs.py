@@ -215,7 +215,7 @@ def test_every_format_read_by_extension_is_a_from_choice_named_in_help(capsys):
     from tvseg.readers import FORMATS
 
     text = _help(capsys)
-    choices = re.search(r"--from \{([a-z0-9,-]+)\}", text)  # mp3, mp4, chapter-llama
+    choices = re.search(r"--from \{([a-z0-9_,-]+)\}", text)  # mp3, mp4, chapter-llama, src_sgm
     assert choices is not None
     by_extension = set(FORMATS.values())  # the readers' extension map: rttm, vtt, srt, csv, jsonl, json, ttml, scc, stl
     assert {"ttml", "scc", "stl"} <= by_extension
@@ -250,7 +250,7 @@ def test_reader_docstrings_name_every_format():
 
     segments_line = re.search(r"format : \{(.*?)\}, optional", read_segments.__doc__, re.S)
     assert segments_line is not None
-    assert set(re.findall(r'"([a-z0-9-]+)"', segments_line.group(1))) == set(READ_FORMATS)
+    assert set(re.findall(r'"([a-z0-9_-]+)"', segments_line.group(1))) == set(READ_FORMATS)
     units_line = re.search(r"format : \{(.*?)\}, optional", read_units.__doc__, re.S)
     assert units_line is not None
     # read_units: captions and breath groups; JSON only as records through columns=

@@ -46,7 +46,7 @@ def test_each_presets_signature(name):
 
 
 def test_the_presets_are_the_contracts():
-    assert tuple(PRESETS) == ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama")
+    assert tuple(PRESETS) == ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama", "trecvid")
     for preset in PRESETS.values():
         assert set(preset.settings) <= set(preset.sources), preset.name  # every value has its source
         assert preset.headline in ("corpus", "macro")

@@ -43,6 +43,7 @@ from tvseg.metrics import (
     SHOW_OBJECTS,
     TIME,
     TITLES,
+    TRECVID,
     UNITS,
     eligible,
     keys,
@@ -462,6 +463,7 @@ def score_shard(
             titles=(titles or {}).get(name),
             captioning=captioning,
             disjoint=disjoint,
+            trecvid=settings.preset == "trecvid",
         )
         units = None
         if disjoint and (p.units is not None or settings.units == "frames"):
@@ -697,6 +699,8 @@ def system_traits(
         traits.add(GROUNDING)
     if CAPTIONING_COMPONENTS[0] in columns:
         traits.add(CAPTIONING)
+    if "trecvid_n_found_reference" in columns:
+        traits.add(TRECVID)
     return frozenset(traits)
 
 

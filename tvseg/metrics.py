@@ -51,6 +51,7 @@ __all__ = [
     "TITLES",
     "GROUNDING",
     "CAPTIONING",
+    "TRECVID",
     "SCORES",
     "LEVELS",
     "ANNOTATORS",
@@ -120,7 +121,10 @@ evaluation of timed segments, with the entries that input gets."""
 ANNOTATORS = "annotators"
 """Several annotators' references (``--reference A B ...``). No entry requires it: each annotator's
 evaluation, and the pooled one, has the entries its input gets."""
-REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING)
+TRECVID = "trecvid"
+"""TRECVID 2003-2004 story segmentation's counts are made: ``--preset trecvid``
+(:func:`tvseg.retrieval.corpus.trecvid_components`)."""
+REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING, TRECVID)
 """The requirements entries of :data:`REGISTRY` state."""
 TRAITS = (*REQUIREMENTS, SCORES, LEVELS, ANNOTATORS)
 """Every trait a system's inputs may have (:func:`eligible`); those of :data:`REQUIREMENTS` decide which
@@ -363,6 +367,7 @@ _MATCHED = "boundary_n_matched"
 _BOUNDARIES = (_MATCHED, "boundary_n_hypothesis", "boundary_n_reference")
 _TITLED = "n_correct_titled_reference"
 _PH = "Pevzner & Hearst 2002"
+_TRECVID = "NIST TRECVID 2003-2004 story segmentation (formats/trecvid.md), not one-to-one: "
 _SCAIANO = "Scaiano & Inkpen 2012"
 _TDT = "NIST TDT"
 _PK_WINDOWS = {"pk_windows": 1}
@@ -787,6 +792,43 @@ _ENTRIES: tuple[Metric, ...] = (
             ("soda_c", "SODA_c", "eval_soda.py, SODA/soda.py: SODA_c F with METEOR (tIoU x METEOR, its DP matching)"),
         )
     ),
+    # TRECVID 2003-2004 story segmentation (issue 45): computed only under --preset trecvid
+    # (tvseg.retrieval.corpus.trecvid_components); pooled over the videos, as tvseg pools boundary P and R.
+    Metric(
+        "trecvid_recall",
+        "TRECVID R",
+        "trecvid",
+        "rate",
+        _TRECVID + "recall: reference boundaries with a submitted boundary within eps / reference boundaries",
+        True,
+        **_rate("trecvid_n_found_reference", "boundary_n_reference"),
+    ),
+    Metric(
+        "trecvid_precision",
+        "TRECVID P",
+        "trecvid",
+        "rate",
+        _TRECVID + "precision: (submitted boundaries - false alarms) / submitted boundaries, a false alarm "
+        "being a submitted boundary within eps of no reference boundary",
+        True,
+        **_rate("trecvid_n_correct_hypothesis", "boundary_n_hypothesis"),
+    ),
+    Metric(
+        "trecvid_f1",
+        "TRECVID F",
+        "trecvid",
+        "rate",
+        "tvseg: the harmonic mean of trecvid_precision and trecvid_recall",
+        True,
+        **_f(
+            "trecvid_precision",
+            "trecvid_recall",
+            "trecvid_n_found_reference",
+            "boundary_n_reference",
+            "trecvid_n_correct_hypothesis",
+            "boundary_n_hypothesis",
+        ),
+    ),
 )
 
 DENOMINATOR_REASONS: dict[str, str] = {
@@ -817,6 +859,7 @@ _GROUP_REQUIRES: dict[str, frozenset[str]] = {
     "chapters": frozenset({TIME, DISJOINT}),
     "grounding": frozenset({TIME, GROUNDING}),
     "captioning": frozenset({TIME, TITLES, CAPTIONING}),
+    "trecvid": frozenset({TIME, DISJOINT, TRECVID}),
     "unit": frozenset({UNITS, DISJOINT}),
 }
 """What each group's entries require, before :data:`_ANY_SEGMENTS`."""

@@ -23,6 +23,9 @@ tdt        convention=paper, k=None (C_seg's costs are  corpus   NIST ``TDT3seg.
 chapter-   (none: the metrics are computed as             corpus   Chapter-Llama ``tools/results/
 llama      ``metrics_overlap.py`` does whatever the              metrics_overlap.py`` (commit d19a77ef)
            settings)
+trecvid    tolerance=5 (TRECVID's counting: the          corpus   NIST TRECVID 2003-2004 story segmentation
+           trecvid_* entries)                                    scorer's README (``evaluate.sh eps``);
+                                                                 ``formats/trecvid.md``
 ========== ============================================ ======== =============================================
 
 What stays different is listed in each preset's ``differences`` (and in the README's "coming from
@@ -208,6 +211,33 @@ _PRESETS = (
             "end; a chapter ends where the next one starts (a gap after a segment belongs to it)",
             "Chapter-Llama's SODA and CIDEr columns (tools/results/metrics_soda.py, metrics_caption.py) are not "
             "computed by this preset",
+        ),
+    ),
+    _preset(
+        name="trecvid",
+        tool="NIST TRECVID 2003-2004 story segmentation scorer (Executable-Linux-v7-2004)",
+        settings={"tolerance": 5.0},
+        sources={
+            "tolerance": "the scorer's README: './evaluate.sh eps nameDir', submission times matched against a "
+            "truth time T in [T-eps, T+eps]; the guidelines' evaluations used eps = 5 s",
+            "headline": "TRECVID's run tables give each run's boundary recall and precision over the test "
+            "collection (tvseg pools the counts over the videos)",
+            "counting": "a reference boundary is found when at least one submitted boundary lies in its interval; "
+            "a submitted boundary in no reference interval is a false alarm (not one-to-one): trecvid_recall, "
+            "trecvid_precision, trecvid_f1 (tvseg.retrieval.corpus.trecvid_components)",
+        },
+        columns=("trecvid_precision", "trecvid_recall", "trecvid_f1"),
+        differences=(
+            "the scorer's Java source and the submission DTD were not reachable: the counting rule, the XML "
+            "element names and which boundaries count (every story start strictly inside the evaluated region, "
+            "MISCELLANEOUS stories' included) are tvseg's reading, stated in formats/trecvid.md",
+            "NIST's alignment table (alignment.txt.final: an offset per video between the reference's clock and "
+            "the MPEG file's) is not read: give each video's offset as the reference's time origin (a time_origin "
+            "column of --metadata; formats/trecvid.md)",
+            "NIST's length table (lengthTableTestCollection.txt) is a UEM in tvseg: each video's [0, length]; the "
+            "submission's last story ends there",
+            "NIST's scorer clips the reference and the submission to the part both cover (its clipping points); "
+            "tvseg scores the reference's extent, or the UEM",
         ),
     ),
 )

@@ -20,7 +20,7 @@ from tvseg.unit.conventions import CONVENTIONS
 
 __all__ = ["Settings", "CONVENTIONS", "check_settings"]
 
-PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama")
+PRESET_NAMES = ("chunkseg", "vidchapters", "segeval", "nltk", "tdt", "chapter-llama", "trecvid")
 """The presets of :mod:`tvseg.presets` (a layer above: it holds their values)."""
 
 MAX_BOOTSTRAP = 100_000

@@ -21,7 +21,7 @@ __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "podcast", "ffmetadata")
 _READ_ONLY: tuple[str, ...] = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "chapter-llama")
-_READ_ONLY += ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "mp3", "mp4")
+_READ_ONLY += ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "mp3", "mp4", "src_sgm", "trecvid")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -52,7 +52,8 @@ def add_parser(subparsers) -> None:
         "one segment per caption: needs pip install 'tvseg[broadcast]'; ass, ssa, microdvd, mpl2, tmp, sami "
         "subtitles: pip install 'tvseg[subtitles]'; chapter-llama = Chapter-Llama's output; podcast = Podcast 2.0 JSON "
         "chapters, ffmetadata = FFmpeg's metadata file, mp3, mp4 = the chapters of audio files: need pip install "
-        "'tvseg[podcast]')",
+        "'tvseg[podcast]'; src_sgm, trecvid = TRECVID's .src_sgm stories and XML story segmentation "
+        "submissions, formats/trecvid.md)",
     )
     parser.add_argument(
         "--to",

@@ -45,6 +45,7 @@ from tvseg.readers.text_corpora import (
     wiki727k_levels,
 )
 from tvseg.readers.time_origin import shift_rows
+from tvseg.readers.trecvid import is_submission, src_sgm_records, submission_records
 from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import CHAPTER_LLAMA, JSON_FORMATS, chapter_llama_chapters, json_rows, sniff_json
@@ -76,6 +77,7 @@ FORMATS = {
     ".csv": "csv",
     ".jsonl": "jsonl",
     ".json": "json",
+    ".src_sgm": "src_sgm",
     **BROADCAST_FORMATS,
     ".ffmetadata": "ffmetadata",
     ".ffmeta": "ffmetadata",
@@ -107,6 +109,8 @@ READ_FORMATS = (
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
     *PODCAST_FORMATS,
+    "src_sgm",
+    "trecvid",
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
 read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``,
@@ -125,6 +129,8 @@ _SEGMENTS_ONLY = {
     CHAPTER_LLAMA: "Chapter-Llama's output",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
     **dict.fromkeys(PODCAST_FORMATS, "a file of podcast chapters"),
+    "src_sgm": "a TRECVID reference (.src_sgm)",
+    "trecvid": "a TRECVID story segmentation submission",
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
 
@@ -143,6 +149,8 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
         return sniff_json(path, encoding=encoding)
     if found is None and Path(path).suffix.lower() == ".txt" and is_ffmetadata(Path(path)):
         return "ffmetadata"  # an FFmpeg metadata file: its header says so
+    if Path(path).suffix.lower() == ".xml" and is_submission(path):
+        return "trecvid"
     if found is None:
         hint = subtitle_hint(path) or (
             " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
@@ -183,6 +191,8 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     if format == "mp4" and suffix == ".mp4":
         return format
     found = FORMATS.get(suffix)
+    if suffix == ".xml" and format in (None, "trecvid") and is_submission(file):
+        return "trecvid"
     return found if format is None or found == format else None
 
 
@@ -277,16 +287,18 @@ def read_segments(
         (:mod:`tvseg.readers.podcast`): Podcast 2.0 JSON chapters (a ``.json`` file of that shape), FFmpeg's
         FFMETADATA (``.ffmetadata``, ``.ffmeta``, or a ``.txt`` file with its header), the ID3 chapters of an
         ``.mp3`` file and the chapter list of an ``.m4a``, ``.m4b`` (or, with ``format="mp4"``, ``.mp4``) file
-        (through mutagen: ``pip install 'tvseg[podcast]'``).
+        (through mutagen: ``pip install 'tvseg[podcast]'``); TRECVID 2003-2004 story segmentation: a ``.src_sgm``
+        reference and an XML submission (:mod:`tvseg.readers.trecvid`).
     format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "chapter-llama", \
 "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "vidchapters", "anet", "json", "choi", "wiki727k", \
-"segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4"}, optional
+"segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4", "src_sgm", "trecvid"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
         shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset). The text corpora
         ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
-        read only when named.
+        read only when named. ``"src_sgm"`` (``.src_sgm``) and ``"trecvid"`` (an ``.xml`` file whose root is
+        ``storySegmentationSubmission``) are TRECVID's story files and submissions (``formats/trecvid.md``).
     show : str, optional
         The show id of a single VTT, SRT, TTML, SCC, STL, chapter list or podcast chapters file (default: the
         file's stem).
@@ -456,6 +468,10 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
             return broadcast_segments(file, format=kind, show=name)
         if kind in SUBTITLE_KINDS:
             return cue_segments(read_subtitles(file, format=kind, encoding=encoding), path=file, show=name)
+        if kind == "src_sgm":  # TRECVID 2003-2004 story segmentation (formats/trecvid.md)
+            return Rows.of_file(file, src_sgm_records(file, show=name, encoding=encoding))
+        if kind == "trecvid":
+            return Rows.of_file(file, submission_records(file, end=ends, uem=uem))
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
     def corpus_at(level: int | None) -> SegmentColumns:

@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from tvseg.columns import Segments
-from tvseg.exact import tick
+from tvseg.exact import tick, ticks
 from tvseg.retrieval.boundaries import extract, regions
 from tvseg.retrieval.captioning import CAPTIONING_COMPONENTS, captioning_components
 from tvseg.retrieval.chapter_llama import chapter_llama_components
@@ -75,6 +75,7 @@ __all__ = [
     "boundary_components",
     "title_components",
     "story_components",
+    "trecvid_components",
 ]
 
 
@@ -136,6 +137,7 @@ class ShowScores:
     title_match_tolerance: float = 5.0
     captioning: bool = False
     disjoint: bool = True
+    trecvid: bool = False
 
     @property
     def n(self) -> int:
@@ -300,6 +302,35 @@ def coverage_components(pair: ShowScores) -> dict[str, np.ndarray]:
     return comp
 
 
+def trecvid_components(pair: ShowScores) -> dict[str, np.ndarray]:
+    """TRECVID 2003-2004 story segmentation's counts (``--preset trecvid``; none otherwise): per show, the
+    reference boundaries found (some submitted boundary within the tolerance of it, the closed interval
+    ``[T - eps, T + eps]`` of NIST's scorer) and the submitted boundaries that are not false alarms (within
+    the tolerance of some reference boundary). Not one to one: two submitted boundaries near one reference
+    boundary both count, and one submitted boundary may find two reference boundaries (``formats/trecvid.md``)."""
+    if not pair.trecvid:
+        return {}
+    r_show, r_time, h_show, h_time = pair.boundaries
+    r_t, h_t, eps = ticks(r_time), ticks(h_time), tick(float(pair.tolerance))
+    found = np.zeros(pair.n)
+    correct = np.zeros(pair.n)
+    r_edges = np.searchsorted(r_show, np.arange(pair.n + 1))
+    h_edges = np.searchsorted(h_show, np.arange(pair.n + 1))
+    for k in range(pair.n):
+        r, h = r_t[r_edges[k] : r_edges[k + 1]], h_t[h_edges[k] : h_edges[k + 1]]
+        found[k] = _near(r, h, eps).sum()
+        correct[k] = _near(h, r, eps).sum()
+    return {"trecvid_n_found_reference": found, "trecvid_n_correct_hypothesis": correct}
+
+
+def _near(points: np.ndarray, others: np.ndarray, eps: int) -> np.ndarray:
+    """Whether each of ``points`` (sorted ticks) has one of ``others`` (sorted ticks) at most ``eps`` away."""
+    if not len(others):
+        return np.zeros(len(points), dtype=bool)
+    # the number of others in [p - eps, p + eps]
+    return np.searchsorted(others, points + eps, side="right") > np.searchsorted(others, points - eps, side="left")
+
+
 def boundary_components(pair: ShowScores) -> dict[str, np.ndarray]:
     """Boundaries of each side and those matched at the settings' tolerance."""
     r_show, _, h_show, _ = pair.boundaries
@@ -382,6 +413,7 @@ KERNELS = (
     title_components,
     story_components,
     distance_components,  # last: the columns before it keep their places
+    trecvid_components,
 )
 """The component kernels :func:`score_shows` runs, once each, in this order (the columns of
 :attr:`ShowScores.components`): each a function of a :class:`ShowScores` (both sides and what the kernels
@@ -389,7 +421,7 @@ share: the coverage matching, the boundaries, the title verdicts) returning ``{c
 without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
 grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
 DISJOINT_KERNELS = frozenset(
-    {_chapter_llama, boundary_components, distance_components, title_components, story_components}
+    {_chapter_llama, boundary_components, distance_components, title_components, story_components, trecvid_components}
 )
 """The kernels whose components only metrics requiring disjoint segments read (:data:`tvseg.metrics.DISJOINT`):
 not run for a hypothesis whose segments overlap (:attr:`ShowScores.disjoint`), nor is the coverage matching."""
@@ -412,6 +444,7 @@ def score_shows(
     title_match_tolerance: float = 5.0,
     captioning: bool = False,
     disjoint: bool = True,
+    trecvid: bool = False,
 ) -> ShowScores:
     """Score one system on a corpus: components per show (see the module docstring), from every
     component kernel of :data:`KERNELS`, each run once.
@@ -440,6 +473,8 @@ def score_shows(
     disjoint : bool, default True
         False: the hypothesis's segments may overlap (dense-captioning predictions); only the kernels that
         hold for any set of intervals run (:data:`DISJOINT_KERNELS` left out), and no boundary is matched.
+    trecvid : bool
+        Also TRECVID story segmentation's counts (:func:`trecvid_components`; ``--preset trecvid``).
     """
     scores = ShowScores(
         reference,
@@ -457,6 +492,7 @@ def score_shows(
         title_match_tolerance,
         captioning,
         disjoint,
+        trecvid,
     )
     _ = scores.components  # every kernel runs here, once (a shard's scores travel computed)
     if disjoint:

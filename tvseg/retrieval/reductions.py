@@ -75,6 +75,7 @@ CHAPTER_METRICS = keys("chapters")
 STORY_COUNTS = keys("story")
 GROUNDING_METRICS = keys("grounding")
 CAPTIONING_METRICS = keys("captioning")  # only when asked (tvseg.retrieval.captioning)
+TRECVID_METRICS = keys("trecvid")  # only under --preset trecvid (tvseg.retrieval.corpus.trecvid_components)
 
 
 def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFrame:
@@ -88,6 +89,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
     captioning = CAPTIONING_METRICS[0] in out
     distances = DISTANCE_METRICS[0] in out  # absent for predictions that overlap and hand-built tables
+    trecvid = TRECVID_METRICS[0] in out
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *(DISTANCE_METRICS if distances else ()), *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
@@ -95,6 +97,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
         + ([*STORY_COUNTS] if stories else [])
         + ([*GROUNDING_METRICS] if grounding else [])
         + ([*CAPTIONING_METRICS] if captioning else [])
+        + ([*TRECVID_METRICS] if trecvid else [])
     )
     index = getattr(components, "index", None)
     return pd.DataFrame({k: np.atleast_1d(out[k]) for k in order if k in out}, index=index)
