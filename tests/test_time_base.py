@@ -157,12 +157,13 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
 
 
 def _unit_verdicts_show_by_show(shows, units, region_start, region_end):
-    """The per-show loop the vectorised check replaced: ("error"|"warn", show index) in show order."""
+    """The per-show loop the vectorised check replaced: ("error"|"warn", show index) in show order, then
+    ("late", show index) for the shows not named whose units end more than LATE_UNITS after the region."""
     import numpy as np
 
-    from tvseg.time_base import MIN_UNIT_COVERAGE, likely_cause
+    from tvseg.time_base import LATE_UNITS, MIN_UNIT_COVERAGE, likely_cause
 
-    out = []
+    out, late = [], []
     for k, show in enumerate(shows):
         table = units.get(show)
         if table is None or not len(table) or np.isnan(region_start[k]):
@@ -184,7 +185,9 @@ def _unit_verdicts_show_by_show(shows, units, region_start, region_end):
         covered = float(np.clip(e - np.maximum(s, prev), 0.0, None).sum())
         if (covered / (r1 - r0) if r1 > r0 else 1.0) < MIN_UNIT_COVERAGE:
             out.append(("warn", k))
-    return out
+        elif float(end.max()) > r1 + LATE_UNITS:
+            late.append(("late", k))
+    return out + late
 
 
 def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
@@ -248,7 +251,13 @@ def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
             assert error is not None and error.startswith(f"show {shows[first_error]!r}: units")
         warned = [w for w in caught if issubclass(w.category, TvsegWarning)]
         before_error = [k for v, k in expected if v == "warn" and (first_error is None or k < first_error)]
-        assert [str(w.message).split(":")[0] for w in warned] == [f"show {shows[k]!r}" for k in before_error]
+        late = [k for v, k in expected if v == "late"] if first_error is None else []
+        messages = [str(w.message) for w in warned]
+        assert [m.split(":")[0] for m in messages[: len(before_error)]] == [f"show {shows[k]!r}" for k in before_error]
+        assert len(messages) == len(before_error) + bool(late), messages
+        if late:
+            assert messages[-1].startswith(f"the units of {len(late)} show(s) end after the show's evaluated region")
+            assert f"(show {shows[late[0]]!r}: units end at" in messages[-1]
 
 
 def _hypothesis_messages_show_by_show(name, shows, segments, region_start, region_end):

@@ -18,6 +18,8 @@ less than half of the units' time lies in the region,      error
 with a cause named
 the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
 the region
+units end more than :data:`LATE_UNITS` s after the         warning (one for all such shows)
+region (an origin on another time base: an SCC time code)
 ========================================================  =================================
 
 A segmentation that looks like captions rather than topics (:func:`caption_like`: a median
@@ -43,6 +45,7 @@ from tvseg.errors import InputError, SuspiciousInputWarning, user_stacklevel
 
 __all__ = [
     "MIN_UNIT_COVERAGE",
+    "LATE_UNITS",
     "likely_cause",
     "check_shows_in_common",
     "shows_and_files",
@@ -58,6 +61,9 @@ CAPTION_RATE = 100.0
 """Segments per hour above which a segmentation may be captions rather than topics."""
 MIN_UNIT_COVERAGE = 0.5
 """Share of a show's evaluated region that its units must cover before a warning is given."""
+LATE_UNITS = 1.0
+"""Seconds that a show's units may run past its evaluated region (a caption left on screen as the show
+ends) before a warning is given."""
 
 
 def likely_cause(region: tuple[float, float], extent: tuple[float, float]) -> str:
@@ -250,6 +256,7 @@ def check_unit_extents(
         share = np.where(region_end > region_start, covered / (region_end - region_start), 1.0)
     valid = (bounds[1:] > bounds[:-1]) & ~np.isnan(region_start)
     suspect = valid & ((inside == 0.0) | (inside < 0.5 * total) | (share < MIN_UNIT_COVERAGE))
+    named = np.zeros(n, dtype=bool)  # the shows a message names
     for k in np.flatnonzero(suspect).tolist():
         a, b = int(bounds[k]), int(bounds[k + 1])
         r = (float(region_start[k]), float(region_end[k]))
@@ -257,11 +264,13 @@ def check_unit_extents(
         where = f"show {shows[k]!r}: units {_extent_text(*extent)}"
         cause = likely_cause(r, extent)
         if inside[k] == 0.0:
+            named[k] = True
             _report(
                 f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}", found, strict=strict
             )
             continue
         if cause and inside[k] < 0.5 * total[k]:
+            named[k] = True
             _report(
                 f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
                 f"show's evaluated region {_extent_text(*r)}{cause}",
@@ -270,12 +279,25 @@ def check_unit_extents(
             )
             continue
         if share[k] < MIN_UNIT_COVERAGE:
+            named[k] = True
             _warn(
                 f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
                 f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
                 f"see only that part{likely_cause(r, extent)}",
                 found,
             )
+    last = np.full(n, -np.inf)
+    np.maximum.at(last, sh, end)
+    late = np.flatnonzero(valid & ~named & (last > region_end + LATE_UNITS)).tolist()
+    if late:
+        k = late[0]
+        _warn(
+            f"the units of {len(late)} show(s) end after the show's evaluated region (show {shows[k]!r}: units end "
+            f"at {last[k]:.3f} s, {last[k] - region_end[k]:.3f} s after its end at {region_end[k]:.3f} s); their "
+            "time past it is not scored: are they on the reference's time base? (a time origin of an SCC file is "
+            "a time code, counted at 29.97 frames a second: formats/scc.md)",
+            found,
+        )
 
 
 def caption_like(shows, segments) -> list:

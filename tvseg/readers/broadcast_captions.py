@@ -727,6 +727,8 @@ def _stl(path) -> _Captions:
                 stl.process_tti_block(data[at : at + 128])
                 if records and records[-1][0] >= logging.ERROR and records[-1][1].startswith(_STL_OMITTED):
                     records.pop()
+                    if records and records[-1][2] == f"TTI block {block[0]}" and records[-1][0] < logging.ERROR:
+                        records.pop()  # its begin moved to the previous end: said by the warning below
                     tci, tco = _stl_frames(data[at + 5 : at + 9], fps), _stl_frames(data[at + 9 : at + 13], fps)
                     if tco < tci:
                         raise InputError(
