@@ -109,6 +109,17 @@ def test_a_time_origin_is_the_time_code_it_names(tmp_path, separator):
     assert [t for s in segments.itersegments() for t in (s.start, s.end)] == pytest.approx([5.3053, 8.008], abs=1e-9)
 
 
+@pytest.mark.parametrize(("dfc", "expected"), [(b"STL30.01", 150 * FRAME), (b"STL25.01", Fraction(5))])
+def test_stl_time_codes_and_a_time_origin(tmp_path, dfc, expected):
+    # STL30.01 is read by ttconv as drop-frame time codes at 29.97 frames/s: 10:00:05:00 is 150 frames after
+    # the time code 10:00:00:00 that the origin 10:00:00 names, 150 * 1001/30000 = 5.005 s; at 25 frames/s
+    # time codes count seconds: 5 s
+    path = write(tmp_path, "on_air.stl", stl_file([((10, 0, 5, 0), (10, 0, 8, 0), b"A")], dfc=dfc))
+    frame = read_units(path, time_origin=parse_origin("10:00:00"))["on_air"]
+    assert frame["start"].tolist() == pytest.approx([float(expected)], abs=1e-9)
+    assert frame["end"].tolist() == pytest.approx([float(expected * Fraction(8, 5))], abs=1e-9)
+
+
 def test_time_codes_count_as_ttconv_counts_them():
     from ttconv.time_code import FPS_29_97, SmpteTimeCode
 

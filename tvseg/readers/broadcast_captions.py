@@ -524,7 +524,13 @@ def _paragraphs(body: Any, model: Any, latest: list[Fraction]) -> Iterator[tuple
 
 
 def _cues(
-    body: Any, model: Any, place: Callable | None, *, path, until: Callable[[Fraction], Fraction | None]
+    body: Any,
+    model: Any,
+    place: Callable | None,
+    *,
+    path,
+    until: Callable[[Fraction], Fraction | None],
+    roll_up: bool = False,
 ) -> tuple[list[Cue], list[int], Fraction]:
     """The captions of a document's paragraphs (:func:`_paragraphs`), ``place(p, begin)`` giving the line
     and speaker of each (``None``: an STL file, where the k-th subtitle's line is k, and the library orders
@@ -532,6 +538,7 @@ def _cues(
 
     A caption without an end ends at ``until(begin)`` (``None``: at the latest time, which the caller gives).
     One warning for the captions never shown (left out); a caption ending before it begins is refused.
+    ``roll_up``: an SCC document, whose roll-up captions keep only the row they add (:func:`_text`).
     """
     cues: list[Cue] = []
     hidden: list[int] = []
@@ -549,7 +556,13 @@ def _cues(
             value = f"{float(begin):g} -> {float(end):g}"
             raise InputError("caption with end before start", path=path, line=line, value=value)
         cues.append(
-            Cue(float(begin * 1000), float((begin if end is None else end) * 1000), _text(p, model), speaker, line)
+            Cue(
+                float(begin * 1000),
+                float((begin if end is None else end) * 1000),
+                _text(p, model, roll_up=roll_up),
+                speaker,
+                line,
+            )
         )
     if hidden:
         warn(
@@ -560,12 +573,13 @@ def _cues(
     return cues, open_ended, latest[0]
 
 
-def _text(p: Any, model: Any) -> str:
-    """A paragraph's text, its line breaks made spaces; of a roll-up SCC caption (ttconv's region ``rollup``),
-    the bottom row only, which it adds to the rows it carries from the captions before it."""
+def _text(p: Any, model: Any, *, roll_up: bool = False) -> str:
+    """A paragraph's text, its line breaks made spaces; with ``roll_up``, of a roll-up caption of ttconv's SCC
+    reader (its region ``rollup...``), the bottom row only, which it adds to the rows it carries from the
+    captions before it."""
     pieces: list[str] = []
     region = p.get_region()
-    roll_up = region is not None and str(region.get_id()).startswith("rollup")
+    roll_up = roll_up and region is not None and str(region.get_id()).startswith("rollup")
     for element in p.dfs_iterator():
         if isinstance(element, model.Text):
             pieces.append(element.get_text())
@@ -662,7 +676,7 @@ def _scc(path) -> _Captions:
 
     body = document.get_body()
     begins.extend(begin for _, begin, _, shown in _paragraphs(body, model, [Fraction(0)]) if shown)
-    cues, open_ended, _ = _cues(body, model, place, path=path, until=until)
+    cues, open_ended, _ = _cues(body, model, place, path=path, until=until, roll_up=True)
     if open_ended:
         warn(
             f"{len(open_ended)} caption(s) never cleared (no command erases or replaces them): each ends where "
