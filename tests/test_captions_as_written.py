@@ -145,11 +145,12 @@ def test_the_broadcast_example_on_the_command_line(tmp_path, capsys):
     argv[2] = str(short)
     assert main([*argv, "--time-origin", "units=10:00:00"]) == 0
     err = capsys.readouterr().err
-    assert (
-        "warning: the units of 1 show(s) end after the show's evaluated region (show 'onair': units end at 8.008 s, "
-        in err
-    )
-    assert "1.008 s after its end at 7.000 s)" in err
+    late = "show 'onair': units [5.305, 8.008] s end 1.008 s after the show's evaluated region [5.000, 7.000] s"
+    assert f"warning: {late}" in err
+    # a UEM may end the evaluated region before the show ends: no warning then
+    uem = write(tmp_path, "shows.uem", "onair 1 5 7\n")
+    assert main([*argv, "--time-origin", "units=10:00:00", "--uem", str(uem)]) == 0
+    assert "after the show's evaluated region" not in capsys.readouterr().err
     # without the origin, the units are 10 hours off: refused, naming the cause
     assert main(argv) == 2
     assert "shifted by about 10:00:00: a broadcast timecode origin?" in capsys.readouterr().err
@@ -250,7 +251,7 @@ def test_xml_declaration_after_whitespace_or_naming_another_encoding(tmp_path):
         read_units(latin)
 
 
-def test_stl_subtitle_inside_the_previous_one_and_of_zero_length(tmp_path):
+def test_stl_subtitle_inside_the_previous_one_and_of_zero_length(tmp_path, capsys):
     # at 25 frames/s: A 1-10 s; B 3-5 s, inside A: ttconv moves its begin to A's end (10 s), after its own
     # end, and leaves it out; C 11-12 s; D 13-13 s lasts nothing: skipped as a unit, refused as a segment
     subtitles = [
@@ -283,6 +284,9 @@ def test_stl_subtitle_inside_the_previous_one_and_of_zero_length(tmp_path):
     assert [(p.get_begin(), p.get_end()) for p in paragraphs] == [(1, 10), (11, 12)]
     with pytest.raises(InputError, match=r"inside.stl: caption of zero duration .*: 'TTI block 4'"):
         read_segments(path)
+    # validate counts the four subtitles the file holds, and the two units they make
+    assert main(["validate", str(path)]) == 0
+    assert "STL captions, 1 show(s), 4 cue(s) read as 2 unit(s)" in capsys.readouterr().out
     without = write(tmp_path, "nozero.stl", stl_file(subtitles[:3]))
     with pytest.warns(TvsegWarning, match="inside the previous one"):
         assert len(read_segments(without)["nozero"]) == 2

@@ -18,8 +18,9 @@ less than half of the units' time lies in the region,      error
 with a cause named
 the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
 the region
-units end more than :data:`LATE_UNITS` s after the         warning (one for all such shows)
-region (an origin on another time base: an SCC time code)
+units end more than :data:`LATE_UNITS` s after the         warning
+region, which no UEM sets (an origin on another time
+base: an SCC time code)
 ========================================================  =================================
 
 A segmentation that looks like captions rather than topics (:func:`caption_like`: a median
@@ -206,6 +207,7 @@ def check_unit_extents(
     *,
     strict: bool = True,
     found: list[str] | None = None,
+    ends_checked=None,
 ) -> None:
     """Check each show's units against its evaluated region (see the module docstring).
 
@@ -220,6 +222,9 @@ def check_unit_extents(
         Raise on units that miss their region (else warn).
     found : list of str, optional
         Append the warnings to it (in show order) instead of giving them.
+    ends_checked : array of bool, optional
+        The shows whose units ending after the region get a warning (default: all; a show whose region is
+        a UEM's, which may end before the show does, is left out by :func:`tvseg.preparation.prepare`).
 
     The sums over each show's units are taken for all shows at once; the shows are then visited in
     order only where a check fails, so the first error is the first show's, as in a show-by-show loop.
@@ -256,21 +261,23 @@ def check_unit_extents(
         share = np.where(region_end > region_start, covered / (region_end - region_start), 1.0)
     valid = (bounds[1:] > bounds[:-1]) & ~np.isnan(region_start)
     suspect = valid & ((inside == 0.0) | (inside < 0.5 * total) | (share < MIN_UNIT_COVERAGE))
-    named = np.zeros(n, dtype=bool)  # the shows a message names
-    for k in np.flatnonzero(suspect).tolist():
+    last = np.full(n, -np.inf)
+    np.maximum.at(last, sh, end)
+    late = valid & (last > region_end + LATE_UNITS)
+    if ends_checked is not None:
+        late &= np.asarray(ends_checked, dtype=bool)
+    for k in np.flatnonzero(suspect | late).tolist():
         a, b = int(bounds[k]), int(bounds[k + 1])
         r = (float(region_start[k]), float(region_end[k]))
         extent = (float(start[a:b].min()), float(end[a:b].max()))
         where = f"show {shows[k]!r}: units {_extent_text(*extent)}"
         cause = likely_cause(r, extent)
         if inside[k] == 0.0:
-            named[k] = True
             _report(
                 f"{where} do not overlap the show's evaluated region {_extent_text(*r)}{cause}", found, strict=strict
             )
             continue
         if cause and inside[k] < 0.5 * total[k]:
-            named[k] = True
             _report(
                 f"{where}: only {100 * inside[k] / total[k]:.0f}% of their time lies in the "
                 f"show's evaluated region {_extent_text(*r)}{cause}",
@@ -279,25 +286,20 @@ def check_unit_extents(
             )
             continue
         if share[k] < MIN_UNIT_COVERAGE:
-            named[k] = True
             _warn(
                 f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
                 f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
                 f"see only that part{likely_cause(r, extent)}",
                 found,
             )
-    last = np.full(n, -np.inf)
-    np.maximum.at(last, sh, end)
-    late = np.flatnonzero(valid & ~named & (last > region_end + LATE_UNITS)).tolist()
-    if late:
-        k = late[0]
-        _warn(
-            f"the units of {len(late)} show(s) end after the show's evaluated region (show {shows[k]!r}: units end "
-            f"at {last[k]:.3f} s, {last[k] - region_end[k]:.3f} s after its end at {region_end[k]:.3f} s); their "
-            "time past it is not scored: are they on the reference's time base? (a time origin of an SCC file is "
-            "a time code, counted at 29.97 frames a second: formats/scc.md)",
-            found,
-        )
+            continue
+        if late[k]:
+            _warn(
+                f"{where} end {extent[1] - r[1]:.3f} s after the show's evaluated region {_extent_text(*r)}: their "
+                "time past it is not scored. Are they on the reference's time base? (a time origin of an SCC file "
+                "is a time code, counted at 29.97 frames a second: formats/scc.md)",
+                found,
+            )
 
 
 def caption_like(shows, segments) -> list:

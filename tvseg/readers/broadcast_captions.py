@@ -131,11 +131,14 @@ def read_captions(path, *, format: str) -> list[Cue]:
 @dataclass(frozen=True)
 class _Captions:
     """What a file holds: its captions, the lines (TTML) or TTI blocks (STL) of those of no duration,
-    which the library leaves out, and how its time codes count (None: clock times)."""
+    which the library leaves out, how its time codes count (None: clock times), and how many captions the
+    file holds (those left out too: never shown, inside the previous subtitle; None: ``cues`` and
+    ``instant``)."""
 
     cues: list[Cue]
     instant: list[int]
     time_codes: TimeCodes | None = None
+    held: int | None = None
 
 
 def _read(path, *, format: str) -> _Captions:
@@ -151,9 +154,10 @@ def _read(path, *, format: str) -> _Captions:
 
 
 def count_captions(path, *, format: str) -> int:
-    """How many captions a file holds (those of no duration, which :func:`read_captions` skips, too)."""
+    """How many captions a file holds (those it leaves out or of no duration, which :func:`read_captions`
+    skips, too): a TTML file's ``<p>``, an STL file's subtitles, an SCC file's captions."""
     found = _read(path, format=format)
-    return len(found.cues) + len(found.instant)
+    return len(found.cues) + len(found.instant) if found.held is None else found.held
 
 
 def broadcast_units(path, *, format: str, show: str) -> Rows:
@@ -318,7 +322,7 @@ def _ttml(path) -> _Captions:
             value = message.split(": ", 1)[1] if ": " in message else None
             raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
     if document is None or document.get_body() is None:
-        return _Captions([], [])
+        return _Captions([], [], held=len(lines))
     given: set[str | None] = set()  # the <p> in ttconv's document: it leaves out those of no duration
 
     def place(p: Any, begin: Fraction) -> tuple[int, str]:
@@ -335,7 +339,8 @@ def _ttml(path) -> _Captions:
             path=path,
             line=cues[min(open_ended)].line,
         )
-    return _Captions(cues, sorted(line for tag, (line, _) in lines_of.items() if tag not in given))
+    instant = sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
+    return _Captions(cues, instant, held=len(lines))
 
 
 def _declared_first(data: bytes, *, path) -> bytes:
@@ -777,7 +782,8 @@ def _stl(path) -> _Captions:
     cues, _, _ = _cues(stl.get_document().get_body(), model, None, path=path, until=lambda _: None)
     cues.sort(key=lambda cue: (cue.start_ms, cue.line))
     time_codes = stl.get_fps()
-    return _Captions(cues, instant, TimeCodes(time_codes, True) if time_codes.denominator == 1001 else None)
+    clock = TimeCodes(time_codes, True) if time_codes.denominator == 1001 else None
+    return _Captions(cues, instant, clock, held=len(cues) + len(instant) + len(inside))
 
 
 def _stl_frames(time_code: bytes, fps: int) -> int:
