@@ -193,7 +193,9 @@ def test_ttml_paragraph_without_an_end_ends_with_its_parent_or_the_document(tmp_
 
 ITUNES = """<tt xmlns="http://www.w3.org/ns/ttml" xmlns:itunes="http://music.apple.com/lyric-ttml-internal"
     xmlns:ttm="http://www.w3.org/ns/ttml#metadata" itunes:timing="Word" xml:lang="en">
-  <head><metadata><ttm:agent type="person" xml:id="v1"><ttm:name type="full">Singer</ttm:name></ttm:agent></metadata></head>
+  <head><metadata>
+    <ttm:agent type="person" xml:id="v1"><ttm:name type="full">Singer</ttm:name></ttm:agent>
+  </metadata></head>
   <body dur="1:05.250">
     <div begin="19.764" end="59.300" itunes:songPart="Verse">
       <p begin="19.764" end="21.900" itunes:key="L1" ttm:agent="v1">

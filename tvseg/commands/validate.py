@@ -172,10 +172,10 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
     summary or raise TvsegError.
 
-    Each reader is the one ``evaluate`` reads the file with (a units table or a caption file: the reader of
-    ``--units``, :func:`tvseg.read_units`, a table read once), so the verdict and the error are ``evaluate``'s; the
-    summary is counted on what was read (a units table's topic segments on its units' topics, as
-    :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
+    Each reader is the one ``evaluate`` reads the file with (a units table or a caption file: the reader
+    of ``--units``, :func:`tvseg.read_units`, a table read once), so the verdict and the error are
+    ``evaluate``'s; the summary is counted on what was read (a units table's topic segments on its units'
+    topics, as :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
     """
     from tvseg.columns import UnitColumns
     from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once
