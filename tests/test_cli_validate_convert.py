@@ -10,6 +10,7 @@ from reader_helpers import segments
 
 from tvseg import read_segments
 from tvseg.cli import main
+from tvseg.errors import InputError
 from tvseg.readers import NO_LABEL
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "formats" / "examples"
@@ -55,6 +56,18 @@ def test_validate_reports_every_bad_file_in_a_subprocess():
     assert all(reported), result.stderr
     assert sorted(m["path"] for m in reported) == sorted(map(str, INVALID))
     assert len(result.stdout.strip().splitlines()) == len(VALID)
+
+
+def test_a_bare_less_than_is_refused_as_chapters_and_read_as_units_by_validate(capsys):
+    # validate reads a caption file as --units reads it (a '<' that opens no tag kept, with a warning), and
+    # says that the file is no segmentation, at the line where read_segments refuses it
+    path = EXAMPLES / "chapters-less-than.vtt"
+    with pytest.raises(InputError, match=r"chapters-less-than.vtt:4: '<' that opens no WebVTT tag"):
+        read_segments(path)
+    assert main(["validate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 cue(s) read as 2 unit(s)" in out and f"not as segments ({path}:4: '<' that opens no WebVTT tag" in out
+    assert f"{path}:4: 1 '<...>' in cue text open(s) no WebVTT tag: kept as written" in err
 
 
 def test_validate_missing_file_and_empty_folder(tmp_path, capsys):

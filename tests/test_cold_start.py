@@ -103,13 +103,13 @@ _FILES = {
     # 2 cues, the show named by the file
     "news3.vtt": (
         "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nGood evening.\n\n00:00:05.000 --> 00:00:09.500\nThe weather now.\n",
-        "VTT, 1 show(s), 2 segment(s), 2 cue(s)",
+        "VTT captions, 1 show(s), 2 cue(s) read as 2 unit(s) (as --units reads them); as segments: 2 segment(s)",
     ),
     # 3 numbered cues
     "news4.srt": (
         "1\n00:00:00,000 --> 00:00:04,000\nHello.\n\n2\n00:00:04,000 --> 00:00:08,000\nGoodbye.\n\n"
         "3\n00:00:08,000 --> 00:00:10,000\nEnd.\n",
-        "SRT, 1 show(s), 3 segment(s), 3 cue(s)",
+        "SRT captions, 1 show(s), 3 cue(s) read as 3 unit(s) (as --units reads them); as segments: 3 segment(s)",
     ),
 }
 

@@ -195,7 +195,8 @@ def test_validate_with_the_encoding(tmp_path, capsys, encoding):
     assert f"{reference}:3: not UTF-8" in err and f"{units}:2: not UTF-8" in err
     assert main(["validate", str(reference), str(units), "--encoding", encoding]) == 0
     out = capsys.readouterr().out
-    assert f"{reference}: ok: SRT, 1 show(s), 3 segment(s), 3 cue(s)" in out and f"{units}: ok: breath groups" in out
+    assert f"{reference}: ok: SRT captions, 1 show(s), 3 cue(s) read as 3 unit(s)" in out
+    assert f"{units}: ok: breath groups" in out
     argv = ["validate", "--reference", str(reference), "--hypothesis", f"mine={hypothesis}", "--units", str(units)]
     assert main([*argv, "--encoding", encoding]) == 0
     assert "ok: tvseg evaluate would score 1 system(s) on 1 show(s)" in capsys.readouterr().out

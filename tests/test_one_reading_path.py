@@ -1,7 +1,7 @@
 """``tvseg validate`` and ``tvseg evaluate`` read every format the same way (issue 30, items 4 and 6).
 
-One reading path per format: ``validate PATH`` gives the verdict ``evaluate`` gives on the same file,
-with the same ``PATH:LINE: message``. One time range for every reader, ``[0, 2e9]`` s
+One reading path per format: ``validate PATH`` gives the verdict ``evaluate`` gives on the same file (a
+caption file: as ``--units``), with the same ``PATH:LINE: message``. One time range for every reader, ``[0, 2e9]`` s
 (``tvseg.exact.MAX_SECONDS``), the end included. A file that starts with two byte order marks is refused
 at line 1 by every reader, alone or with ``--uem``. The files are written by hand in each test.
 """
@@ -85,8 +85,9 @@ class Format:
 
 FORMATS = {
     "rttm": Format("rttm", ".rttm"),
-    "vtt": Format("vtt", ".vtt"),
-    "srt": Format("srt", ".srt"),
+    # a caption file: `validate FILE` reads it as --units does, whatever its role (formats/README.md)
+    "vtt": Format("vtt", ".vtt", role="units"),
+    "srt": Format("srt", ".srt", role="units"),
     "segments csv": Format("segments csv", ".csv"),
     "units csv": Format("units csv", ".csv", role="units"),
     "jsonl": Format("jsonl", ".jsonl", role="chunkseg"),
@@ -250,7 +251,8 @@ MALFORMED = [
         "overlap (lines 1 and 2)",
     ),
     ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 -> 00:00:09.000\nB\n", 6, None),
-    ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 --> 00:00:05.000\nB\n", 6, "zero duration"),
+    # a cue of zero duration: skipped as a unit (with a warning) by both
+    ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 --> 00:00:05.000\nB\n", None, None),
     ("srt", "1\n00:00:00,000 --> 00:00:05,000\nA\n\n2\n00:00:05,000 --> 00:00:61,000\nB\n", 6, "over 59"),
     ("segments csv", "show,start,end,label\ns,0,5,A\ns,5,abc,B\n", 3, "end is not a number"),
     ("segments csv", "show,start,end,label\ns,0,5,A\ns,5,9\n", 3, "expected 4 fields"),
@@ -378,5 +380,5 @@ def test_a_ttml_time_past_the_range_gets_one_same_message_from_both(capsys, tmp_
         "</tt>\n"
     )
     path = write(tmp_path / "s.ttml", text)
-    validate, evaluate = Format("ttml", ".ttml").commands(tmp_path, path)
+    validate, evaluate = Format("ttml", ".ttml", role="units").commands(tmp_path, path)
     assert_same(path, outcome(capsys, validate), outcome(capsys, evaluate), line=4, message="end is too large")

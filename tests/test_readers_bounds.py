@@ -259,8 +259,6 @@ def ttml(tmp_path, name, text):
          2, "elements nested more than 100 deep"),
         ("back.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="9s" end="5s">b</p>\n' + END, 3,
          "caption with end before start: '9 -> 5'"),
-        ("zero.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="5s" end="5s">b</p>\n' + END, 3,
-         "caption of zero duration"),
     ],
 )  # fmt: skip
 def test_ttml_refusals_name_the_line(tmp_path, capsys, name, text, line, says):
@@ -270,6 +268,19 @@ def test_ttml_refusals_name_the_line(tmp_path, capsys, name, text, line, says):
     assert says in err and "root:" not in err  # /etc/passwd neither read nor shown
     with pytest.raises(InputError, match=f"{name}:{line}: "):
         tvseg.read_segments(path)
+
+
+def test_ttml_caption_of_zero_duration_is_refused_as_a_segment_and_skipped_as_a_unit(tmp_path, capsys):
+    pytest.importorskip("ttconv")
+    path = ttml(tmp_path, "zero.ttml", TT + '<p begin="0s" end="1s">a</p>\n<p begin="5s" end="5s">b</p>\n' + END)
+    with pytest.raises(InputError, match="zero.ttml:3: caption of zero duration"):
+        tvseg.read_segments(path)
+    # validate reads a caption file as --units does: the caption skipped, with the warning, and it says why
+    # the file is no segmentation
+    assert main(["validate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 cue(s) read as 1 unit(s)" in out and f"not as segments ({path}:3: caption of zero duration" in out
+    assert f"{path}:3: 1 zero-duration caption(s) skipped" in err
 
 
 def test_ttml_nested_a_hundred_deep_is_read(tmp_path):

@@ -199,7 +199,7 @@ def test_ebu_stl_written_here(tmp_path):
         ("garbage.stl", bytes(range(256)) * 8, "not an EBU STL subtitle file"),
         ("cube.stl", "solid cube\nfacet normal 0 0 1\nendsolid\n", "3D model"),
         ("frames.stl", stl_file([((0, 0, 1, 25), (0, 0, 2, 0), b"x")]), "time code in out of range"),
-        ("backwards.stl", stl_file([((0, 0, 3, 0), (0, 0, 2, 0), b"x")]), "ttconv: Subtitle TCO is less"),
+        ("backwards.stl", stl_file([((0, 0, 3, 0), (0, 0, 2, 0), b"x")]), "backwards.stl: subtitle with end before"),
         ("short.stl", stl_file([((0, 0, 1, 0), (0, 0, 2, 0), b"x")])[:1100], "truncated EBU STL file"),
         ("badtc.stl", stl_file([((0, 0, 1, 0), (0, 0, 70, 0), b"x")]), "time code out out of range at 25 frames/s"),
     ],

@@ -235,9 +235,14 @@ def test_webvtt_py_reads_teams_milliseconds_backwards(tmp_path):
     refused(path, line=3, message="ambiguous cue time '0:0:6.90'", reader=read_units)
 
 
-def test_validate_alone_checks_a_caption_file_by_the_strict_rules(tmp_path, capsys):
-    # `tvseg validate FILE` does not know the file's role: it reports the defect, and no units warning
+def test_validate_alone_reads_a_caption_file_as_units(tmp_path, capsys):
+    # `tvseg validate FILE` reads a caption file as --units reads it (the units' warnings given) and says
+    # why it is no segmentation: 6 cues, 4 of zero duration skipped, 2 units
     path = write(tmp_path, "capability.srt", HIDDEN)
-    assert main(["validate", str(path)]) == 2
+    assert main(["validate", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out == "" and err.strip().splitlines() == [f"{path}:2: segment with zero duration: '0 -> 0'"]
+    assert out == (
+        f"{path}: ok: SRT captions, 1 show(s), 6 cue(s) read as 2 unit(s) (as --units reads them); not as segments "
+        f"({path}:2: segment with zero duration: '0 -> 0')\n"
+    )
+    assert f"{path}:2: 4 zero-duration cue(s) skipped" in err

@@ -157,10 +157,11 @@ def test_caption_warning_flags_the_shows_a_per_show_median_flags():
 
 
 def _unit_verdicts_show_by_show(shows, units, region_start, region_end):
-    """The per-show loop the vectorised check replaced: ("error"|"warn", show index) in show order."""
+    """The per-show loop the vectorised check replaced: ("error"|"warn"|"late", show index) in show order,
+    "late" for units ending more than LATE_UNITS after the region (and no other message)."""
     import numpy as np
 
-    from tvseg.time_base import MIN_UNIT_COVERAGE, likely_cause
+    from tvseg.time_base import LATE_UNITS, MIN_UNIT_COVERAGE, likely_cause
 
     out = []
     for k, show in enumerate(shows):
@@ -184,6 +185,8 @@ def _unit_verdicts_show_by_show(shows, units, region_start, region_end):
         covered = float(np.clip(e - np.maximum(s, prev), 0.0, None).sum())
         if (covered / (r1 - r0) if r1 > r0 else 1.0) < MIN_UNIT_COVERAGE:
             out.append(("warn", k))
+        elif float(end.max()) > r1 + LATE_UNITS:
+            out.append(("late", k))
     return out
 
 
@@ -247,8 +250,11 @@ def test_unit_extent_checks_give_the_verdicts_of_a_show_by_show_loop():
         else:
             assert error is not None and error.startswith(f"show {shows[first_error]!r}: units")
         warned = [w for w in caught if issubclass(w.category, TvsegWarning)]
-        before_error = [k for v, k in expected if v == "warn" and (first_error is None or k < first_error)]
-        assert [str(w.message).split(":")[0] for w in warned] == [f"show {shows[k]!r}" for k in before_error]
+        before_error = [(v, k) for v, k in expected if v != "error" and (first_error is None or k < first_error)]
+        messages = [str(w.message) for w in warned]
+        assert [m.split(":")[0] for m in messages] == [f"show {shows[k]!r}" for _, k in before_error]
+        for (verdict, _), message in zip(before_error, messages):
+            assert ("s after the show's evaluated region" in message) == (verdict == "late"), message
 
 
 def _hypothesis_messages_show_by_show(name, shows, segments, region_start, region_end):

@@ -96,7 +96,7 @@ def test_roll_up_captions_validate_as_units(tmp_path, capsys):
     )
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "captions" in out and "3 cue(s) as units only" in out
+    assert "VTT captions, 1 show(s), 3 cue(s) read as 3 unit(s)" in out and "not as segments" in out
     assert main(["validate", str(tmp_path)]) == 0
     assert "as --units only" in capsys.readouterr().out
 

@@ -296,7 +296,15 @@ def _prepare(
         # checked whole against the evaluated region; scored without those in a gap of the UEM
         evaluated = unit_data if gaps is None else _units_outside_gaps(unit_data, gaps)
         found: list[str] = []
-        check_unit_extents(shows, *unit_data, region_start, region_end, strict=check_time_base, found=found)
+        check_unit_extents(
+            shows,
+            *unit_data,
+            region_start,
+            region_end,
+            strict=check_time_base,
+            found=found,
+            ends_checked=None if uem_start is None else np.isnan(uem_start),  # a UEM may end before the show
+        )
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
         unit_data = evaluated
     for name, hypothesis in hypotheses.items() if check_systems else ():

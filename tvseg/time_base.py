@@ -18,6 +18,9 @@ less than half of the units' time lies in the region,      error
 with a cause named
 the units cover less than :data:`MIN_UNIT_COVERAGE` of     warning
 the region
+units end more than :data:`LATE_UNITS` s after the         warning
+region, which no UEM sets (an origin on another time
+base: an SCC time code)
 ========================================================  =================================
 
 A segmentation that looks like captions rather than topics (:func:`caption_like`: a median
@@ -43,6 +46,7 @@ from tvseg.errors import InputError, SuspiciousInputWarning, user_stacklevel
 
 __all__ = [
     "MIN_UNIT_COVERAGE",
+    "LATE_UNITS",
     "likely_cause",
     "check_shows_in_common",
     "shows_and_files",
@@ -58,6 +62,9 @@ CAPTION_RATE = 100.0
 """Segments per hour above which a segmentation may be captions rather than topics."""
 MIN_UNIT_COVERAGE = 0.5
 """Share of a show's evaluated region that its units must cover before a warning is given."""
+LATE_UNITS = 1.0
+"""Seconds that a show's units may run past its evaluated region (a caption left on screen as the show
+ends) before a warning is given."""
 
 
 def likely_cause(region: tuple[float, float], extent: tuple[float, float]) -> str:
@@ -200,6 +207,7 @@ def check_unit_extents(
     *,
     strict: bool = True,
     found: list[str] | None = None,
+    ends_checked=None,
 ) -> None:
     """Check each show's units against its evaluated region (see the module docstring).
 
@@ -214,6 +222,9 @@ def check_unit_extents(
         Raise on units that miss their region (else warn).
     found : list of str, optional
         Append the warnings to it (in show order) instead of giving them.
+    ends_checked : array of bool, optional
+        The shows whose units ending after the region get a warning (default: all; a show whose region is
+        a UEM's, which may end before the show does, is left out by :func:`tvseg.preparation.prepare`).
 
     The sums over each show's units are taken for all shows at once; the shows are then visited in
     order only where a check fails, so the first error is the first show's, as in a show-by-show loop.
@@ -250,7 +261,12 @@ def check_unit_extents(
         share = np.where(region_end > region_start, covered / (region_end - region_start), 1.0)
     valid = (bounds[1:] > bounds[:-1]) & ~np.isnan(region_start)
     suspect = valid & ((inside == 0.0) | (inside < 0.5 * total) | (share < MIN_UNIT_COVERAGE))
-    for k in np.flatnonzero(suspect).tolist():
+    last = np.full(n, -np.inf)
+    np.maximum.at(last, sh, end)
+    late = valid & (last > region_end + LATE_UNITS)
+    if ends_checked is not None:
+        late &= np.asarray(ends_checked, dtype=bool)
+    for k in np.flatnonzero(suspect | late).tolist():
         a, b = int(bounds[k]), int(bounds[k + 1])
         r = (float(region_start[k]), float(region_end[k]))
         extent = (float(start[a:b].min()), float(end[a:b].max()))
@@ -274,6 +290,14 @@ def check_unit_extents(
                 f"{where} cover only {100 * share[k]:.0f}% of the show's evaluated region "
                 f"{_extent_text(*r)} (less than {100 * MIN_UNIT_COVERAGE:.0f}%): the unit metrics "
                 f"see only that part{likely_cause(r, extent)}",
+                found,
+            )
+            continue
+        if late[k]:
+            _warn(
+                f"{where} end {extent[1] - r[1]:.3f} s after the show's evaluated region {_extent_text(*r)}: their "
+                "time past it is not scored. Are they on the reference's time base? (a time origin of an SCC file "
+                "is a time code, counted at 29.97 frames a second: formats/scc.md)",
                 found,
             )
 

@@ -9,6 +9,9 @@ Two forms:
 - ``tvseg validate PATH...`` reads each file with every reader that fits it, and each folder as
   ``evaluate`` reads a folder given as ``--reference`` or ``--hypothesis`` (its supported files
   together: one show in two files is an error); sub-folders are validated the same way, one by one.
+  A caption file (WebVTT, SRT, TTML, SCC, EBU STL) is read as ``--units`` reads it, the same way for
+  every format (its verdict and its warnings), and the summary says whether it also reads as a
+  segmentation; ``validate --reference FILE ...`` reads it as evaluate's reference instead.
 
 Exit 0 when everything passes (one summary line per input on stdout); otherwise one
 ``PATH:LINE: message`` line per bad input on stderr, and exit 2. Control characters in the paths and
@@ -239,13 +242,13 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
     """Read ``file`` (in ``encoding``, default UTF-8) with the readers that fit it; return a one-line
     summary or raise TvsegError.
 
-    Each reader is the one ``evaluate`` reads the file with (a units table: the reader of ``--units``,
-    :func:`tvseg.read_units`, the table read once), so the verdict and the error are ``evaluate``'s; the
-    summary is counted on what was read (a units table's topic segments on its units' topics, as
-    :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
+    Each reader is the one ``evaluate`` reads the file with (a units table or a caption file: the reader
+    of ``--units``, :func:`tvseg.read_units`, a table read once), so the verdict and the error are
+    ``evaluate``'s; the summary is counted on what was read (a units table's topic segments on its units'
+    topics, as :func:`tvseg.read_segments` makes them: :func:`topic_runs`).
     """
     from tvseg.columns import UnitColumns
-    from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once, read_units
+    from tvseg.readers import detect_format, read_metadata, read_segments, read_table_once
     from tvseg.readers.uem import uem_rows
 
     if not file.exists():
@@ -272,16 +275,43 @@ def validate_file(file: Path, *, format: str | None = None, encoding: str | None
                 return summary
             return summary + f", {topic_runs(corpus)} topic segment(s)"
         return f"CSV, {len(corpus)} show(s), {_rows(corpus)} segment(s)"
-    if kind in ("vtt", "srt"):
-        # segments first: a file they refuse (a zero-duration cue, ',46', an unknown '<...>') is refused
-        # here without the warnings of the lenient units reader, which reads it only with --units
-        segments, units, error = _segments_or_captions(file, format=kind, encoding=encoding)
-        if units is not None:
-            return f"{kind.upper()} captions, {len(units)} show(s), {_rows(units)} cue(s) as units only ({error})"
-        units = read_units(file, format=kind, encoding=encoding)
-        return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s), {_rows(units)} cue(s)"
+    if kind in CAPTION_FORMATS:
+        return _captions(file, kind, encoding=encoding)
     segments = read_segments(file, format=kind, encoding=encoding)
     return f"{kind.upper()}, {len(segments)} show(s), {_rows(segments)} segment(s)"
+
+
+CAPTION_FORMATS = ("vtt", "srt", "ttml", "scc", "stl")
+"""The caption formats, which ``validate FILE`` reads as ``--units`` reads them, whatever the format."""
+
+
+def _captions(file: Path, kind: str, *, encoding: str | None) -> str:
+    """A caption file read as ``--units`` reads it (its warnings given), its cues counted as the file holds
+    them, and whether it also reads as a segmentation (``--reference``, ``--hypothesis``: a chapter file),
+    without the warnings of that second reading."""
+    import warnings
+
+    from tvseg.readers import read_segments, read_units
+    from tvseg.readers.broadcast_captions import count_captions
+    from tvseg.readers.webvtt import read_cues
+
+    units = read_units(file, format=kind, encoding=encoding)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if kind in ("vtt", "srt"):
+            cues = len(read_cues(file, format=kind, encoding=encoding, lenient=True))
+        else:
+            cues = count_captions(file, format=kind)
+        try:
+            segments = read_segments(file, format=kind, encoding=encoding)
+        except InputError as error:
+            as_segments = f"not as segments ({error})"
+        else:
+            as_segments = f"as segments: {_rows(segments)} segment(s)"
+    return (
+        f"{kind.upper()} captions, {len(units)} show(s), {cues} cue(s) read as {_rows(units)} unit(s) (as --units "
+        f"reads them); {as_segments}"
+    )
 
 
 def _rows(columns: Columns) -> int:

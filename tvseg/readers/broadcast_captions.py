@@ -16,18 +16,28 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import InputError, MissingExtraError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.source import read_bytes, read_text, split_lines, warn
+from tvseg.readers.time_origin import TimeCodes
 from tvseg.readers.webvtt import Cue, cue_segments, cue_units
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as et
 
-__all__ = ["BROADCAST_FORMATS", "read_captions", "broadcast_units", "broadcast_segments", "looks_like", "sniff"]
+__all__ = [
+    "BROADCAST_FORMATS",
+    "read_captions",
+    "count_captions",
+    "broadcast_units",
+    "broadcast_segments",
+    "looks_like",
+    "sniff",
+]
 
 BROADCAST_FORMATS = {".ttml": "ttml", ".dfxp": "ttml", ".xml": "ttml", ".scc": "scc", ".stl": "stl"}
 """The extensions of broadcast caption files and the format each is read as."""
@@ -40,6 +50,8 @@ _AGENT = f"{{{_TTML}#metadata}}agent"
 _ID = "{http://www.w3.org/XML/1998/namespace}id"
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _STL_MAGIC = re.compile(rb"STL\d\d\.01")
+_STL_OMITTED = "Subtitle TCO is less than or equal to TCI"
+"""The start of ttconv's error for a subtitle it leaves out: of no duration, or inside the previous one."""
 _HEX_WORD = re.compile(r"[0-9a-fA-F]{4}")
 _SCC_TIME_CODE = re.compile(r"([0-9]{2}).([0-9]{2}).([0-9]{2}).([0-9]{2})")
 """The time code that starts an SCC line, as ttconv 1.2.3's pattern takes it (any character between the
@@ -56,6 +68,13 @@ MAX_XML_DEPTH = 100
 would run out of Python's recursion; caption files nest a few levels."""
 _NO_END = "1000000h"
 """An end no caption reaches, written on timed containers whose end is implicit (see :func:`_explicit_ends`)."""
+_NO_END_SECONDS = Fraction(3_600_000_000)
+_ITUNES = "http://music.apple.com/lyric-ttml-internal"
+"""The namespace of Apple's iTunes lyrics TTML, whose times are absolute (:func:`_itunes_times`)."""
+_ITUNES_TIME = re.compile(r"(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)(s?)")
+_WIDE_ENCODINGS = re.compile(
+    rb"""<\?xml[^>]*?encoding\s*=\s*["']((?:utf|ucs)-?(?:16|32|2|4)[^"']*)["']""", re.IGNORECASE
+)
 
 
 @contextmanager
@@ -100,23 +119,30 @@ def read_captions(path, *, format: str) -> list[Cue]:
     InputError
         The file is not of the format (with what it looks like), is malformed (XML not well-formed, a
         line that is no SCC timecode and hex words, a TTI block the library refuses), holds a time the
-        library cannot read, or a caption without an end.
+        library cannot read, or a caption ending before it begins.
     MissingExtraError
         ttconv is not installed.
     """
-    cues, instant = _read(path, format=format)
-    if instant:  # as cue_units warns of WebVTT cues of no duration
-        warn(
-            f"{len(instant)} zero-duration caption(s) skipped (a unit must last; first here)",
-            path=path,
-            line=instant[0],
-        )
-    return cues
+    found = _read(path, format=format)
+    _skipped(found, path=path, format=format)
+    return found.cues
 
 
-def _read(path, *, format: str) -> tuple[list[Cue], list[int]]:
-    """The captions of a file (:func:`read_captions`), and the lines of the TTML ``<p>`` of no duration,
-    which ttconv leaves out of its document."""
+@dataclass(frozen=True)
+class _Captions:
+    """What a file holds: its captions, the lines (TTML) or TTI blocks (STL) of those of no duration,
+    which the library leaves out, how its time codes count (None: clock times), and how many captions the
+    file holds (those left out too: never shown, inside the previous subtitle; None: ``cues`` and
+    ``instant``)."""
+
+    cues: list[Cue]
+    instant: list[int]
+    time_codes: TimeCodes | None = None
+    held: int | None = None
+
+
+def _read(path, *, format: str) -> _Captions:
+    """The captions of a file (:func:`read_captions`)."""
     try:
         import ttconv  # noqa: F401
     except ImportError:
@@ -124,25 +150,52 @@ def _read(path, *, format: str) -> tuple[list[Cue], list[int]]:
             f"reading {_NAMES[format]} captions needs the ttconv library: pip install 'tvseg[broadcast]' (or pip "
             "install ttconv)"
         ) from None
-    if format == "ttml":
-        return _ttml(path)
-    return (_scc(path) if format == "scc" else _stl(path)), []
+    return _ttml(path) if format == "ttml" else _scc(path) if format == "scc" else _stl(path)
+
+
+def count_captions(path, *, format: str) -> int:
+    """How many captions a file holds (those it leaves out or of no duration, which :func:`read_captions`
+    skips, too): a TTML file's ``<p>``, an STL file's subtitles, an SCC file's captions."""
+    found = _read(path, format=format)
+    return len(found.cues) + len(found.instant) if found.held is None else found.held
 
 
 def broadcast_units(path, *, format: str, show: str) -> Rows:
     """The units of show ``show`` in a broadcast caption file: its captions made not to overlap, as
     :func:`~tvseg.readers.webvtt.cue_units` makes caption cues (a caption of no duration is skipped, with
     a warning)."""
-    return cue_units(read_captions(path, format=format), path=path, show=show)
+    found = _read(path, format=format)
+    rows = cue_units(found.cues, path=path, show=show)
+    _skipped(found, path=path, format=format)
+    rows.time_codes = found.time_codes
+    return rows
+
+
+def _skipped(found: _Captions, *, path, format: str) -> None:
+    """One warning for the captions of no duration that the library leaves out (as
+    :func:`~tvseg.readers.webvtt.cue_units` warns of WebVTT cues of no duration)."""
+    if found.instant:
+        first = found.instant[0]
+        where = f"first: TTI block {first}" if format == "stl" else "first here"
+        line = None if format == "stl" else first
+        warn(f"{len(found.instant)} zero-duration caption(s) skipped (a unit must last; {where})", path=path, line=line)
+
+
+def _where(place: int, *, format: str) -> dict[str, Any]:
+    """How a message names a caption's place: the line, or the STL subtitle's TTI block."""
+    return {"value": f"TTI block {place}"} if format == "stl" else {"line": place}
 
 
 def broadcast_segments(path, *, format: str, show: str) -> Rows:
     """The segments of show ``show`` in a broadcast caption file: one per caption, its text the label (as
     WebVTT chapters are read; a caption of no duration is refused, as a segment of no duration is)."""
-    cues, instant = _read(path, format=format)
-    if instant:
-        raise InputError("caption of zero duration (its begin and its end are the same)", path=path, line=instant[0])
-    return cue_segments(cues, path=path, show=show)
+    found = _read(path, format=format)
+    if found.instant:
+        where = _where(found.instant[0], format=format)
+        raise InputError("caption of zero duration (its begin and its end are the same)", path=path, **where)
+    rows = cue_segments(found.cues, path=path, show=show)
+    rows.time_codes = found.time_codes
+    return rows
 
 
 def looks_like(head: bytes, *, size: int | None = None) -> str | None:
@@ -186,14 +239,14 @@ def sniff(path: str | os.PathLike[str]) -> str:
 # ---------------------------------------------------------------- TTML
 
 
-def _ttml(path) -> tuple[list[Cue], list[int]]:
+def _ttml(path) -> _Captions:
     import xml.etree.ElementTree as et
     from xml.parsers import expat
 
     from ttconv import model
     from ttconv.imsc import reader
 
-    data = read_bytes(path)
+    data = _declared_first(read_bytes(path), path=path)
     lines: list[int] = []  # the line of each <p>, in document order
     scan = expat.ParserCreate(namespace_separator=" ")
     depth = [0]
@@ -248,6 +301,8 @@ def _ttml(path) -> tuple[list[Cue], list[int]]:
             path=path,
             line=1,
         )
+    if any(_ITUNES in key for element in root.iter() for key in (element.tag, *element.attrib)):
+        _itunes_times(root)
     agents = _agents(root)
     # ttconv keeps no xml:id of a paragraph but keeps its xml:lang: each <p> is tagged with a private-use
     # language tag naming it, to find its line and speaker (the text and the times do not depend on it)
@@ -267,16 +322,89 @@ def _ttml(path) -> tuple[list[Cue], list[int]]:
             value = message.split(": ", 1)[1] if ": " in message else None
             raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
     if document is None or document.get_body() is None:
-        return [], []
+        return _Captions([], [], held=len(lines))
     given: set[str | None] = set()  # the <p> in ttconv's document: it leaves out those of no duration
 
     def place(p: Any, begin: Fraction) -> tuple[int, str]:
         given.add(p.get_lang())
         return lines_of.get(p.get_lang() or "", (1, ""))
 
-    no_end = "caption without an end (no end or dur on it or on its containers)"
-    cues = _cues(document.get_body(), model, place, path=path, no_end=no_end)
-    return cues, sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
+    cues, open_ended, latest = _cues(document.get_body(), model, place, path=path, until=lambda _: None)
+    if open_ended:
+        cues = [cue if k not in open_ended else replace(cue, end_ms=float(latest * 1000)) for k, cue in enumerate(cues)]
+        warn(
+            f"{len(open_ended)} caption(s) without an end on them or on their containers: each lasts until the "
+            f"document ends, at its latest time ({float(latest):g} s), as TTML times an element without an end "
+            "(first here)",
+            path=path,
+            line=cues[min(open_ended)].line,
+        )
+    instant = sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
+    return _Captions(cues, instant, held=len(lines))
+
+
+def _declared_first(data: bytes, *, path) -> bytes:
+    """The bytes of an XML file with its declaration first, where whitespace came before it (as pycaption
+    reads such files), and declaring UTF-8 where it declares a 16- or 32-bit encoding its bytes do not
+    have (the declaration itself written one byte a character), with a warning."""
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    body = data[len(bom) :]
+    space = body[: len(body) - len(body.lstrip(b" \t\r\n"))]
+    if space and body[len(space) :].startswith(b"<?xml"):
+        declaration = body[len(space) : body.find(b"?>", len(space)) + 2]
+        body = declaration + space + body[len(space) + len(declaration) :]
+    wide = _WIDE_ENCODINGS.match(body)
+    if wide is not None:
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return bom + body
+        declared = wide.group(1).decode("ascii", "replace")
+        warn(
+            f"the XML declaration names the encoding {declared!r}, which its own bytes are not in: read as UTF-8",
+            path=path,
+            line=1,
+        )
+        body = body[: wide.start(1)] + b"UTF-8" + body[wide.end(1) :]
+    return bom + body
+
+
+def _itunes_times(root: et.Element) -> None:
+    """Write the times of an Apple iTunes TTML in TTML's terms: seconds (``19.764``, ``3:58.640``) as
+    ``19.764s``, and the ``begin`` and ``end`` of an element within a timed one as offsets from its
+    ``begin``. iTunes writes every time from the start of the song (as pysubs2 reads such files, with
+    ``ignore_par_time_offset``); a time that is no such number is left as written."""
+
+    def seconds(text: str | None) -> Fraction | None:
+        match = _ITUNES_TIME.fullmatch(text.strip()) if text else None
+        if match is None:
+            return None
+        hours, minutes, secs, _ = match.groups()
+        return Fraction(secs) + 60 * int(minutes or 0) + 3600 * int(hours or 0)
+
+    def visit(element: et.Element, parent_begin: Fraction) -> None:
+        begin = seconds(element.get("begin"))
+        for key in ("begin", "end"):
+            value = seconds(element.get(key))
+            if value is not None:
+                element.set(key, f"{_decimal(value - parent_begin)}s")
+        dur = seconds(element.get("dur"))
+        if dur is not None:
+            element.set("dur", f"{_decimal(dur)}s")
+        for child in element:
+            visit(child, parent_begin if begin is None else begin)
+
+    body = root.find(f"{{{_TTML}}}body")
+    if body is not None:
+        visit(body, Fraction(0))
+
+
+def _decimal(value: Fraction) -> str:
+    """A fraction whose denominator divides a power of ten (a difference of decimals) as its decimals."""
+    digits = 0
+    while (value * 10**digits).denominator != 1 and digits < 12:
+        digits += 1
+    return f"{float(value):.{digits}f}" if digits < 12 else str(float(value))
 
 
 def _rename_namespace(root: et.Element, draft: str) -> None:
@@ -342,10 +470,11 @@ def _line_of(data: bytes, value: str | None) -> int | None:
     return None if at < 0 else data.count(b"\n", 0, at) + 1
 
 
-def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction | None, bool]]:
+def _paragraphs(body: Any, model: Any, latest: list[Fraction]) -> Iterator[tuple[Any, Fraction, Fraction | None, bool]]:
     """Each paragraph of the document, with the earliest begin and the latest end of its text (times
     made absolute as ttconv's ISD makes them: an element's times are offsets from its parent's begin, its
-    end clipped to its parent's), and whether it is shown.
+    end clipped to its parent's; no end on it or on its containers: ``None``), and whether it is shown.
+    ``latest`` is given the latest time the document writes (a begin or an end of an element shown).
 
     A paragraph whose own end is at or before its own begin is given with that end (the caller refuses
     an end before the begin; a caption of no duration is as a WebVTT cue of no duration). A paragraph
@@ -354,9 +483,12 @@ def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction
 
     def interval(element: Any, begin: Fraction, end: Fraction | None) -> tuple[Fraction, Fraction | None]:
         start = begin + (element.get_begin() or 0)
-        stop = end if element.get_end() is None else begin + element.get_end()
+        own = element.get_end()
+        stop = end if own is None or own == _NO_END_SECONDS else begin + own
         if end is not None and stop is not None:
             stop = min(stop, end)
+        if stop is None or start < stop:
+            latest[0] = max(latest[0], start if stop is None else stop)
         return start, stop
 
     def text_spans(element: Any, begin: Fraction, end: Fraction | None) -> Iterator[tuple[Fraction, Fraction | None]]:
@@ -396,48 +528,78 @@ def _paragraphs(body: Any, model: Any) -> Iterator[tuple[Any, Fraction, Fraction
     yield from visit(body, Fraction(0), None)
 
 
-def _cues(body: Any, model: Any, place: Callable | None, *, path, no_end: str) -> list[Cue]:
+def _cues(
+    body: Any,
+    model: Any,
+    place: Callable | None,
+    *,
+    path,
+    until: Callable[[Fraction], Fraction | None],
+    roll_up: bool = False,
+) -> tuple[list[Cue], list[int], Fraction]:
     """The captions of a document's paragraphs (:func:`_paragraphs`), ``place(p, begin)`` giving the line
-    and speaker of each (``None``: an STL file, where the k-th subtitle's line is k, an error names the
-    subtitle, and the library orders its times). One warning for the captions never shown (left out); a
-    caption without an end (``no_end``), or ending before it begins, refused."""
-    cues, hidden = [], []
-    for k, (p, begin, end, shown) in enumerate(_paragraphs(body, model), start=1):
+    and speaker of each (``None``: an STL file, where the k-th subtitle's line is k, and the library orders
+    its times), the indexes of those without an end, and the latest time the document writes.
+
+    A caption without an end ends at ``until(begin)`` (``None``: at the latest time, which the caller gives).
+    One warning for the captions never shown (left out); a caption ending before it begins is refused.
+    ``roll_up``: an SCC document, whose roll-up captions keep only the row they add (:func:`_text`).
+    """
+    cues: list[Cue] = []
+    hidden: list[int] = []
+    open_ended: list[int] = []
+    latest = [Fraction(0)]
+    for k, (p, begin, end, shown) in enumerate(list(_paragraphs(body, model, latest)), start=1):
         line, speaker = place(p, begin) if place is not None else (k, "")
         if not shown:
             hidden.append(line)
             continue
         if end is None:
-            if place is None:
-                raise InputError(no_end, path=path, value=f"subtitle {k}")
-            raise InputError(no_end, path=path, line=line)
-        if place is not None and end < begin:
+            open_ended.append(len(cues))
+            end = until(begin)
+        if place is not None and end is not None and end < begin:
             value = f"{float(begin):g} -> {float(end):g}"
             raise InputError("caption with end before start", path=path, line=line, value=value)
-        cues.append(Cue(float(begin * 1000), float(end * 1000), _text(p, model), speaker, line))
+        cues.append(
+            Cue(
+                float(begin * 1000),
+                float((begin if end is None else end) * 1000),
+                _text(p, model, roll_up=roll_up),
+                speaker,
+                line,
+            )
+        )
     if hidden:
         warn(
             f"{len(hidden)} caption(s) never shown, beginning after the element that holds them ends: left out",
             path=path,
             line=hidden[0],
         )
-    return cues
+    return cues, open_ended, latest[0]
 
 
-def _text(p: Any, model: Any) -> str:
-    pieces = []
+def _text(p: Any, model: Any, *, roll_up: bool = False) -> str:
+    """A paragraph's text, its line breaks made spaces; with ``roll_up``, of a roll-up caption of ttconv's SCC
+    reader (its region ``rollup...``), the bottom row only, which it adds to the rows it carries from the
+    captions before it."""
+    pieces: list[str] = []
+    region = p.get_region()
+    roll_up = roll_up and region is not None and str(region.get_id()).startswith("rollup")
     for element in p.dfs_iterator():
         if isinstance(element, model.Text):
             pieces.append(element.get_text())
         elif isinstance(element, model.Br):
-            pieces.append(" ")
+            if roll_up:
+                pieces.clear()
+            else:
+                pieces.append(" ")
     return " ".join("".join(pieces).split())
 
 
 # ---------------------------------------------------------------- SCC
 
 
-def _scc(path) -> list[Cue]:
+def _scc(path) -> _Captions:
     from ttconv import model
     from ttconv.scc import reader
     from ttconv.scc.line import SccLine
@@ -451,13 +613,17 @@ def _scc(path) -> list[Cue]:
             value=lines[0] if lines else "",
         )
     starts: list[tuple[Fraction, int]] = []  # each line's time and number, to name the line of a caption
+    clock: TimeCodes | None = None  # how the first time code counts
+    last = Fraction(0)  # the end of the file's last frame: a line's time code, then a frame a word
+    given = lines[:1]  # the lines given to ttconv: a tab after each time code
     for number, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
+            given.append(raw)
             continue
-        fields = raw.split("\t", 1)
-        words = fields[1].split() if len(fields) == 2 else []
-        bad = next((word for word in words if not _HEX_WORD.fullmatch(word)), None)
         code = _SCC_TIME_CODE.match(raw)
+        rest = raw[code.end() :] if code is not None else ""
+        words = rest.split()
+        bad = next((word for word in words if not _HEX_WORD.fullmatch(word)), None)
         if code is not None and not _in_range(*(int(field) for field in code.groups()), fps=30):
             # ttconv 1.2.3 reads 00:00:75;00 as 75.075 s and 00:00:03;45 as 4.5045 s
             raise InputError(
@@ -468,20 +634,29 @@ def _scc(path) -> list[Cue]:
                 value=code.group(),
             )
         try:
-            parsed = SccLine.from_str(raw) if bad is None else None
+            parsed = (
+                SccLine.from_str(f"{code.group()}\t{' '.join(words)}")
+                if code is not None and rest[:1] in (" ", "\t") and bad is None
+                else None
+            )
         except ValueError:  # a timecode the library cannot place (e.g. a frame beyond the rate)
             parsed = None
-        if parsed is None:
+        if parsed is None or code is None:
             what = (
                 f"not a 4-digit hex word: {bad!r}"
                 if bad is not None
-                else "not an SCC line (a timecode HH:MM:SS:FF or HH:MM:SS;FF, a tab, then hex words)"
+                else "not an SCC line (a timecode HH:MM:SS:FF or HH:MM:SS;FF, a tab or spaces, then hex words)"
             )
             raise InputError(what, path=path, line=number, value=raw)
-        starts.append((parsed.time_code.to_temporal_offset(), number))
+        given.append(f"{code.group()}\t{' '.join(words)}")
+        time_code = parsed.time_code
+        if clock is None:
+            clock = TimeCodes(time_code.get_frame_rate(), time_code.is_drop_frame())
+        starts.append((time_code.to_temporal_offset(), number))
+        last = max(last, Fraction(time_code.to_frames() + len(words)) / time_code.get_frame_rate())
     current = [0]
-    text = "\n".join(lines)
-    count = len(lines)
+    text = "\n".join(given)
+    count = len(given)
 
     def progress(fraction: float) -> None:
         current[0] = round(fraction * count)
@@ -499,7 +674,23 @@ def _scc(path) -> list[Cue]:
     def place(p: Any, begin: Fraction) -> tuple[int, str]:
         return (starts[max(bisect_right(times, begin) - 1, 0)][1] if starts else 1), ""
 
-    return _cues(document.get_body(), model, place, path=path, no_end="caption never cleared (no end)")
+    begins: list[Fraction] = []
+
+    def until(begin: Fraction) -> Fraction:
+        return min([b for b in begins if b > begin] + [max(last, begin)])
+
+    body = document.get_body()
+    begins.extend(begin for _, begin, _, shown in _paragraphs(body, model, [Fraction(0)]) if shown)
+    cues, open_ended, _ = _cues(body, model, place, path=path, until=until, roll_up=True)
+    if open_ended:
+        warn(
+            f"{len(open_ended)} caption(s) never cleared (no command erases or replaces them): each ends where "
+            f"the next caption begins, else at the end of the file's last time code ({float(last):g} s)"
+            " (first here)",
+            path=path,
+            line=cues[open_ended[0]].line,
+        )
+    return _Captions(cues, [], clock)
 
 
 def _in_range(hours: int, minutes: int, seconds: int, frames: int, *, fps: int) -> bool:
@@ -511,7 +702,7 @@ def _in_range(hours: int, minutes: int, seconds: int, frames: int, *, fps: int) 
 # ---------------------------------------------------------------- EBU STL
 
 
-def _stl(path) -> list[Cue]:
+def _stl(path) -> _Captions:
     from ttconv import model
     from ttconv.stl.datafile import DataFile
 
@@ -546,13 +737,34 @@ def _stl(path) -> list[Cue]:
                     value=f"TTI block {number}: {h:02d}:{m:02d}:{s:02d}:{f:02d}",
                 )
     block = [0]
+    instant: list[int] = []  # the TTI blocks of subtitles of no duration, and of those inside the previous one
+    inside: list[tuple[int, str]] = []
     with _library_log(path, lambda: f"TTI block {block[0]}") as records:
         try:
             stl = DataFile(data[:1024])
             for block[0], at in enumerate(range(1024, len(data), 128), start=1):
                 stl.process_tti_block(data[at : at + 128])
+                if records and records[-1][0] >= logging.ERROR and records[-1][1].startswith(_STL_OMITTED):
+                    records.pop()
+                    if records and records[-1][2] == f"TTI block {block[0]}" and records[-1][0] < logging.ERROR:
+                        records.pop()  # its begin moved to the previous end: said by the warning below
+                    tci, tco = _stl_frames(data[at + 5 : at + 9], fps), _stl_frames(data[at + 9 : at + 13], fps)
+                    if tco < tci:
+                        raise InputError(
+                            "subtitle with end before start (time code out before time code in)",
+                            path=path,
+                            value=f"TTI block {block[0]}: {_stl_text(data[at + 5 : at + 9])} -> "
+                            f"{_stl_text(data[at + 9 : at + 13])}",
+                        )
+                    if tco == tci:
+                        instant.append(block[0])
+                    else:
+                        times = f"{_stl_text(data[at + 5 : at + 9])} -> {_stl_text(data[at + 9 : at + 13])}"
+                        inside.append((block[0], times))
                 if any(level >= logging.ERROR for level, _, _ in records):
                     break
+        except InputError:
+            raise
         except Exception as error:  # the library's own refusal of a block
             raise InputError(
                 f"ttconv cannot read this EBU STL: {error}", path=path, value=f"TTI block {block[0]}"
@@ -560,6 +772,25 @@ def _stl(path) -> list[Cue]:
     errors = [record for record in records if record[0] >= logging.ERROR]
     if errors:
         raise InputError(f"ttconv: {errors[0][1]}", path=path, value=errors[0][2])
-    cues = _cues(stl.get_document().get_body(), model, None, path=path, no_end="subtitle without an end")
+    if inside:
+        warn(
+            f"{len(inside)} subtitle(s) inside the previous one (beginning before it ends, ending no later): left "
+            "out, as ttconv leaves them out (an EBU STL subtitle that does not accumulate ends the one before it; "
+            f"first: TTI block {inside[0][0]}, {inside[0][1]})",
+            path=path,
+        )
+    cues, _, _ = _cues(stl.get_document().get_body(), model, None, path=path, until=lambda _: None)
     cues.sort(key=lambda cue: (cue.start_ms, cue.line))
-    return cues
+    time_codes = stl.get_fps()
+    clock = TimeCodes(time_codes, True) if time_codes.denominator == 1001 else None
+    return _Captions(cues, instant, clock, held=len(cues) + len(instant) + len(inside))
+
+
+def _stl_frames(time_code: bytes, fps: int) -> int:
+    """The frame of an STL time code (4 bytes: hours, minutes, seconds, frames), to compare two of them."""
+    hours, minutes, seconds, frames = time_code
+    return ((hours * 60 + minutes) * 60 + seconds) * fps + frames
+
+
+def _stl_text(time_code: bytes) -> str:
+    return ":".join(f"{field:02d}" for field in time_code)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -24,6 +24,9 @@ from tvseg.errors import InputError
 from tvseg.progress import iterate
 from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.validation import MAX_SECONDS, too_large
+
+if TYPE_CHECKING:
+    from tvseg.readers.time_origin import TimeCodes
 
 __all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows", "SCORE", "END_SCORE"]
 
@@ -57,9 +60,13 @@ class Rows:
     overlaps : bool
         Whether the rows of a show may overlap (ActivityNet-style predictions); :func:`check_spans` then
         refuses only empty rows. False by default.
+    time_codes : TimeCodes or None
+        How the file counts its frame time codes, when its times are not clock times
+        (:class:`~tvseg.readers.time_origin.TimeCodes`: a time origin is then read as a time code).
     """
 
     overlaps = False
+    time_codes: TimeCodes | None = None
 
     def __init__(
         self,
@@ -99,7 +106,7 @@ class Rows:
         """These rows with some of their arrays (``show``, ``start``, ``end``, ``line``, texts) replaced."""
         fields = {**self._arrays(), **arrays}
         rows = Rows(self.names, self.files, fields.pop("show"), **fields)  # type: ignore[arg-type]
-        rows.overlaps = self.overlaps
+        rows.overlaps, rows.time_codes = self.overlaps, self.time_codes
         return rows
 
     def take(self, rows: NDArray[np.intp] | None) -> Rows:
