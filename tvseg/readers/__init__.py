@@ -47,6 +47,7 @@ from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
+from tvseg.readers.ytseg import sniff_ytseg, ytseg_rows
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -98,10 +99,12 @@ READ_FORMATS = (
     "stl",
     *JSON_FORMATS,
     *TEXT_CORPUS_FORMATS,
+    "ytseg",
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
 read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``;
-the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
+the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named;
+``ytseg`` (YTSeg's files, :mod:`tvseg.readers.ytseg`), also recognised by shape in ``.json`` and ``.jsonl`` files."""
 
 _TEXT_FORMATS = ("txt", "youtube")
 CHAPTER_FORMATS = _TEXT_FORMATS
@@ -113,6 +116,7 @@ _SEGMENTS_ONLY = {
     "txt": "a chapter list",
     "youtube": "a chapter list",
     **dict.fromkeys(JSON_FORMATS, "a JSON segmentation"),
+    "ytseg": "a YTSeg file",
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
 
@@ -121,12 +125,15 @@ METADATA_BESIDE = "a metadata table beside the segmentations: not read as segmen
 
 def detect_format(path: PathArg, format: str | None = None, *, encoding: str | None = None) -> str:
     """Return the format of a file: ``format`` when given, else the one its extension names (for ``.json``,
-    the JSON shape the file has, read in ``encoding``: :func:`~tvseg.readers.video_chapters.sniff_json`)."""
+    the JSON shape the file has, read in ``encoding``: :func:`~tvseg.readers.video_chapters.sniff_json`; a
+    ``.json`` or ``.jsonl`` file of YTSeg records: ``"ytseg"``, :func:`~tvseg.readers.ytseg.sniff_ytseg`)."""
     if format is not None:
         if format not in READ_FORMATS:
             raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
     found = FORMATS.get(Path(path).suffix.lower())
+    if found in ("json", "jsonl") and sniff_ytseg(path, encoding=encoding):
+        return "ytseg"
     if found == "json":
         return sniff_json(path, encoding=encoding)
     if found is None:
@@ -160,6 +167,8 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format if suffix == ".txt" else None
     if format in JSON_FORMATS:
         return format if suffix == ".json" else None
+    if format == "ytseg":
+        return format if suffix in (".json", ".jsonl") else None
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
 
@@ -234,11 +243,12 @@ def read_segments(
         (not searched recursively; ``.txt`` files only with ``format="txt"``); a text corpus with its
         format named.
     format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "vidchapters", \
-"anet", "json", "choi", "wiki727k", "segeval", "nltk"}, optional
+"anet", "json", "choi", "wiki727k", "segeval", "nltk", "ytseg"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
-        shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset). The text corpora
+        shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset), a ``.json`` or ``.jsonl``
+        file of YTSeg records as ``"ytseg"`` (:mod:`tvseg.readers.ytseg`). The text corpora
         ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
         read only when named.
     show : str, optional
@@ -392,6 +402,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
             return json_rows(file, format=kind, encoding=encoding)
+        if kind == "ytseg":
+            return ytseg_rows(file, encoding=encoding, in_folder=in_folder)
         name = show or file.stem
         if kind in _TEXT_FORMATS:
             records = chapter_records(file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube")
