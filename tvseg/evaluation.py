@@ -38,6 +38,7 @@ from tvseg.metrics import (
     COUNT_KEYS,
     DISJOINT,
     GROUNDING,
+    METEOR,
     SHOW_FLAGS,
     SHOW_OBJECTS,
     TIME,
@@ -746,6 +747,8 @@ def system_traits(
         traits.add(GROUNDING)
     if CAPTIONING_COMPONENTS[0] in columns:
         traits.add(CAPTIONING)
+    if "dvc_meteor_sum" in columns:
+        traits.add(METEOR)
     return frozenset(traits)
 
 

@@ -81,7 +81,7 @@ def metric_table(components: pd.DataFrame, *, titles: bool = False) -> pd.DataFr
     chapters = CHAPTER_METRICS[0] in out  # absent from hand-built component tables
     stories = STORY_COUNTS[0] in out
     grounding = GROUNDING_METRICS[0] in out  # only for a system giving one segment per reference title
-    captioning = CAPTIONING_METRICS[0] in out
+    captioning = any(k in out for k in CAPTIONING_METRICS)  # without Java: no METEOR, no SODA_c
     order = (
         [*COVERAGE_METRICS, *BOUNDARY_METRICS, *COUNTS]
         + ([*TITLE_METRICS, *TITLE_COUNTS] if titles else [])
