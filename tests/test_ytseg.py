@@ -9,6 +9,7 @@ The expected numbers are chunkseg's own (``chunkseg.evaluate`` per video, ``eval
 """
 
 import json
+import math
 import random
 import warnings
 from pathlib import Path
@@ -29,7 +30,9 @@ PAIRS = (("pk", "pk"), ("windowdiff", "window_diff"), ("b", "boundary_similarity
 def video(rng, k, duration):
     """A video record of the text configuration: its chapters' starts (the first at 0) on a 0.5 s grid."""
     halves = range(1, int(duration * 2))
-    count = min(rng.choice([1, 2, 3, 5, 8, 15]), len(halves) + 1)
+    # at least a chapter per 3,000 s: segeval's WindowDiff fails on a mean reference segment of 511 chunks or
+    # more (test_long_segments_where_chunkseg_fails below), and chunkseg with it
+    count = min(max(rng.choice([1, 2, 3, 5, 8, 15]), math.ceil(duration / 3000)), len(halves) + 1)
     starts = [0.0] + [s / 2 for s in sorted(rng.sample(halves, count - 1))]
     sentences = [f"Sentence {i}." for i in range(count * 2)]
     return {
@@ -144,6 +147,32 @@ def test_audio_configuration_rows_equal_chunkseg(tmp_path):
     check_against_chunkseg(system, references, hypotheses)
 
 
+def test_audio_configuration_parquet_equals_chunkseg(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    references, hypotheses = corpus(random.Random(9), n=20)
+    # the audio configuration's file: its features, the audio an Audio feature (bytes and path)
+    audio = [{"bytes": b"ID3 not really audio", "path": f"{r['video_id']}.mp3"} for r in references]
+    table = pa.Table.from_pylist([{"audio": a, **r} for a, r in zip(audio, references)])
+    folder = tmp_path / "audio"
+    folder.mkdir()
+    pq.write_table(table, folder / "test-00000-of-00001.parquet")
+    (tmp_path / "mine.jsonl").write_text(lines(hypotheses), encoding="utf-8")
+    assert detect_format(folder / "test-00000-of-00001.parquet") == "ytseg"
+    system = run(folder, tmp_path / "mine.jsonl", tmp_path / "out.json")
+    check_against_chunkseg(system, references, hypotheses)
+    # a row in error is named by its number, a file that is not Parquet refused
+    rows = [{"video_id": "a", "duration": 60.0, "chapter_timestamps": [0.0]}]
+    rows.append({"video_id": "b", "duration": 60.0, "chapter_timestamps": [0.0, 61.0]})
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "bad.parquet")
+    with pytest.raises(InputError, match="at or after the duration") as caught:
+        read_segments(tmp_path / "bad.parquet")
+    assert caught.value.line == 2
+    (tmp_path / "broken.parquet").write_bytes(b"PAR1 not parquet")
+    with pytest.raises(InputError, match="not a readable Parquet file"):
+        read_segments(tmp_path / "broken.parquet")
+
+
 def test_titles_configuration_titles_the_chapters_of_its_partition(tmp_path):
     # the text file without chapter_titles, and the titles file of the same split beside it
     references = [video(random.Random(k), k, 900.0) for k in range(3)]
@@ -213,6 +242,19 @@ def test_refused_naming_the_line(tmp_path, record, message, line):
     with pytest.raises(InputError, match=message) as caught:
         read_segments(path, format="ytseg")
     assert caught.value.line == line and caught.value.path == str(path)
+
+
+def test_long_segments_where_chunkseg_fails():
+    # segeval 2.0.11's window_diff asserts `len(window) is window_size + 1`: an identity test of ints, false
+    # past CPython's cached small ints (256), so from a window of 256 chunks (a mean reference segment of 511
+    # chunks, 51 min at 6 s) it raises; chunkseg then gives 1.0 when the two segmentations are equal, and
+    # fails otherwise. tvseg counts the windows: 0 errors for equal segmentations (presets.py's differences).
+    assert chunkseg.evaluate([0.0], [0.0], 3600.0)["window_diff"] == 1.0
+    with pytest.raises(AssertionError):
+        chunkseg.evaluate([0.0, 1800.0], [0.0], 3600.0)
+    from tvseg import windowdiff
+
+    assert windowdiff((600,), (600,), convention="chunkseg") == 0.0
 
 
 def test_duration_classes_by_hand():

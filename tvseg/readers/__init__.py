@@ -47,7 +47,7 @@ from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import JSON_FORMATS, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, cue_segments, read_cues
-from tvseg.readers.ytseg import sniff_ytseg, ytseg_rows
+from tvseg.readers.ytseg import PARQUET, sniff_ytseg, ytseg_rows
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -75,10 +75,12 @@ FORMATS = {
     ".csv": "csv",
     ".jsonl": "jsonl",
     ".json": "json",
+    PARQUET: "ytseg",
     **BROADCAST_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
-file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
+file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`); a
+``.parquet`` file as YTSeg's audio configuration (:mod:`tvseg.readers.ytseg`)."""
 
 _EXTENSIONS = ", ".join(FORMATS)
 """The extensions read from a folder, for messages."""
@@ -168,7 +170,7 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     if format in JSON_FORMATS:
         return format if suffix == ".json" else None
     if format == "ytseg":
-        return format if suffix in (".json", ".jsonl") else None
+        return format if suffix in (".json", ".jsonl", PARQUET) else None
     found = FORMATS.get(suffix)
     return found if format is None or found == format else None
 

@@ -3,8 +3,8 @@
 The dataset has three configurations (``formats/ytseg.md``); a file of each is a list of JSON objects, as
 JSON Lines (one object a line, as the dataset's ``.json`` partitions are) or as one JSON array:
 
-- ``text`` (``data/partitions/yt_seg.{train,val,test}.json``) and ``audio`` (its rows without the audio,
-  as ``Dataset.to_json`` writes them): one video a record, ``video_id``, the chapters' starts
+- ``text`` (``data/partitions/yt_seg.{train,val,test}.json``) and ``audio`` (``audio/SPLIT-*.parquet``,
+  read with pyarrow, the audio column left unread; or its rows as ``Dataset.to_json`` writes them): one video a record, ``video_id``, the chapters' starts
   ``chapter_timestamps`` (seconds), their ``chapter_titles`` and the video's ``duration`` (seconds), beside
   the transcripts (``text_ref``, ...) and their binary targets (``target_binary_ref``, ...), which are not
   read: a chapter spans ``[start_i, start_{i+1})``, the last one ends at ``duration`` (a first start after 0
@@ -42,7 +42,7 @@ from tvseg.readers.json_values import (
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import NO_LABEL
 
-__all__ = ["VIDEO_FIELDS", "TITLE_FIELDS", "is_ytseg_record", "ytseg_rows", "sniff_ytseg"]
+__all__ = ["VIDEO_FIELDS", "TITLE_FIELDS", "is_ytseg_record", "ytseg_rows", "sniff_ytseg", "PARQUET"]
 
 VIDEO_FIELDS = ("video_id", "chapter_timestamps")
 """The fields that make a record a YTSeg video (the ``text`` and ``audio`` configurations)."""
@@ -51,6 +51,9 @@ TITLE_FIELDS = ("video_id", "chapter_idx", "target")
 _BINARY = ("target_binary_ref", "targets")
 _TITLES_NAME = re.compile(r"yt_seg\.(?P<split>[^.]+)\.json", re.IGNORECASE)
 _VIDEO_KEY = re.compile(r'"video_id"\s*:')
+PARQUET = ".parquet"
+"""The extension of the audio configuration's files (Apache Parquet, read with pyarrow)."""
+_PARQUET_COLUMNS = ("video_id", "duration", "chapter_timestamps", "chapter_titles")
 
 
 def is_ytseg_record(data) -> bool:
@@ -83,9 +86,42 @@ def sniff_ytseg(path, *, encoding: str | None = None) -> bool:
     return is_ytseg_record(first)
 
 
+def _as_json(value):
+    """A Parquet value as the JSON readers take it: numbers as their shortest text (:class:`Number`)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return Number(repr(value))
+    if isinstance(value, list):
+        return [_as_json(v) for v in value]
+    return value
+
+
+def _parquet_records(path) -> list[tuple[int, dict]]:
+    """The rows of a Parquet file (the ``audio`` configuration) and the number of each (from 1), the columns
+    read being :data:`_PARQUET_COLUMNS` (the audio is not read)."""
+    try:
+        import pyarrow
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            "reading YTSeg's Parquet files needs pyarrow (pip install 'tvseg[ytseg]'), or export the rows to JSON "
+            "Lines without the audio (formats/ytseg.md)",
+            path=path,
+        ) from None
+    try:
+        names = pq.read_schema(path).names
+        table = pq.read_table(path, columns=[c for c in _PARQUET_COLUMNS if c in names])
+    except (pyarrow.ArrowException, OSError) as error:
+        raise InputError(f"not a readable Parquet file ({error})", path=path) from None
+    return [(k, {key: _as_json(v) for key, v in row.items()}) for k, row in enumerate(table.to_pylist(), start=1)]
+
+
 def _records(path, *, encoding: str | None) -> list[tuple[int, dict]]:
     """The file's records and the line of each (its own line; in a JSON array, the line of its
-    ``"video_id"`` key)."""
+    ``"video_id"`` key; in a Parquet file, its row number)."""
+    if Path(path).suffix.lower() == PARQUET:
+        return _parquet_records(path)
     text = read_text(path, encoding=encoding)
     if text.lstrip().startswith("["):
         try:
