@@ -80,7 +80,10 @@ def sniff_ytseg(path, *, encoding: str | None = None) -> bool:
             first, _ = json.JSONDecoder().raw_decode(text, inner)
         else:
             end = text.find("\n", start)
-            first = json.loads(text[start : None if end < 0 else end])
+            line = text[start : None if end < 0 else end]
+            if '"video_id"' not in line:
+                return False  # not parsed: a file of one long line (VidChapters' annotations) is parsed once, by its reader
+            first = json.loads(line)
     except (json.JSONDecodeError, RecursionError):
         return False
     return is_ytseg_record(first)
