@@ -19,7 +19,7 @@ from typing import Any
 __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl")
-_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl")
+_READ_ONLY = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "ytseg")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -29,7 +29,8 @@ def add_parser(subparsers) -> None:
         "convert",
         help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
-        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; a folder for WebVTT chapters; .txt "
+        ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; .parquet YTSeg's audio configuration; a "
+        "folder for WebVTT chapters; .txt "
         "chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
         "to standard output.",
     )
@@ -46,7 +47,7 @@ def add_parser(subparsers) -> None:
         choices=(*_FORMATS, *_READ_ONLY),
         help="input format (default: from the extension, and a .json file's shape; txt = chapter list, youtube = "
         "a YouTube description as VidChapters reads it: never guessed; ttml, scc, stl = broadcast captions, "
-        "one segment per caption: needs pip install 'tvseg[broadcast]')",
+        "one segment per caption: needs pip install 'tvseg[broadcast]'; ytseg = YTSeg's files, also by their shape)",
     )
     parser.add_argument(
         "--to",
