@@ -10,7 +10,7 @@ The cases: the demo corpus; a random broadcast corpus (RTTM reference with title
 breath-group units); the same corpus with a gapped UEM and a CSV system carrying scores and titles; a random
 Choi corpus under the paper, segeval and nltk conventions. Run-specific fields (the time a run took, the
 version, paths) are left out of the comparison; they are listed in ``VOLATILE``. Keys only the new results
-hold (``ADDED``: the components of issue 40) are not differences.
+hold (``ADDED``: the components of issue 40, the values by duration of issue 44) are not differences.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ VOLATILE = {
     "path",
     "paths",
 }
-ADDED = {"components"}
-"""Keys a newer result adds (issue 40: what the values are made of, ``tvseg.carried``): compared when both
-results hold them, not a difference when only the new one does."""
+ADDED = {"components", "by_duration"}
+"""Keys a newer result adds (issue 40: what the values are made of, ``tvseg.carried``; issue 44: the values by
+show duration): compared when both results hold them, not a difference when only the new one does."""
 
 
 def _ms(value: int) -> str:

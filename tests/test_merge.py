@@ -444,9 +444,9 @@ KINDS = {
         False,
         ("--preset", "vidchapters"),
         {
-            "dense": {"time", "titles", "captioning"},
-            "seg": {"time", "disjoint", "titles", "captioning"},
-            "ground_seg": {"time", "disjoint", "titles", "grounding", "captioning"},
+            "dense": {"time", "titles", "captioning", "meteor"},
+            "seg": {"time", "disjoint", "titles", "captioning", "meteor"},
+            "ground_seg": {"time", "disjoint", "titles", "grounding", "captioning", "meteor"},
         },
     ),
 }

@@ -4,7 +4,7 @@ Each valid example is mutated (lines deleted, duplicated, swapped or replaced, b
 file truncated or re-encoded) and read. A refusal must be an InputError naming the file; a
 success must give exactly the records that the file holds, counted here by simple means of
 the test's own (one cue per ``-->`` line, one segment per RTTM span line, one row per CSV record,
-one region per UEM line, one segment per JSONL boundary and chapter line) with their times: nothing
+one region per UEM line, one segment per JSONL boundary and chapter line, one chapter per YTSeg timestamp) with their times: nothing
 dropped, folded, added or changed silently.
 """
 
@@ -225,6 +225,23 @@ def jsonl_sides(lines: list[str], stem: str) -> dict[str, dict[str, list[tuple[f
     return sides
 
 
+def ytseg_videos(lines: list[str]) -> dict[str, list[tuple[float, float, str]]]:
+    """``{video: [(start, end, title)]}`` of a YTSeg file of JSON Lines: the chapters from each start to
+    the next (the last to the duration), an untitled one from 0 when the first starts later."""
+    videos = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        starts = [float(t) for t in entry["chapter_timestamps"]]
+        titles = [(t.strip() or NO_LABEL) for t in entry.get("chapter_titles") or [NO_LABEL] * len(starts)]
+        if not starts or starts[0] > 0:
+            starts, titles = [0.0, *starts], [NO_LABEL, *titles]
+        ends = [*starts[1:], float(entry["duration"])]
+        videos[entry["video_id"]] = list(zip(starts, ends, titles))
+    return videos
+
+
 def chapter_starts(lines: list[str]) -> list[int]:
     """The start in seconds of every line that is not blank (each is one chapter)."""
     starts = []
@@ -268,6 +285,12 @@ def check_read(kind: str, path: Path, data: bytes) -> None:
                 show: [(s.start, s.end, label) for s, _, label in a.itertracks(yield_label=True)]
                 for show, a in result.items()
             } == expected[side]
+    elif kind == "ytseg":
+        result = read_segments(path)
+        assert {
+            show: [(s.start, s.end, label) for s, _, label in a.itertracks(yield_label=True)]
+            for show, a in result.items()
+        } == ytseg_videos(decoded_lines(data))
     elif kind == "chapter_list":
         result = read_segments(path, format="txt", end=CHAPTERS_END)
         starts = chapter_starts(decoded_lines(data))

@@ -25,6 +25,7 @@ from tvseg.metrics import (
     DISJOINT,
     GROUNDING,
     LEVELS,
+    METEOR,
     SCORES,
     TIME,
     TITLES,
@@ -228,7 +229,16 @@ def test_grounding_answers_overlapping_or_not():
 def test_overlapping_predictions_with_titles_under_the_vidchapters_preset():
     settings = tvseg.Settings(preset="vidchapters", bootstrap=0)
     result = quiet_evaluate(titled(REFERENCE, "news"), {"sys": titled(OVERLAPPING, "sport")}, settings=settings)
-    check({TIME, TITLES, CAPTIONING}, ANY_INTERVALS | CAPTIONING_KEYS, keys_of(result.systems["sys"]))
+    check({TIME, TITLES, CAPTIONING, METEOR}, ANY_INTERVALS | CAPTIONING_KEYS, keys_of(result.systems["sys"]))
+
+
+def test_without_java_the_captioning_entries_but_meteor(monkeypatch):
+    pytest.importorskip("pycocoevalcap")
+    monkeypatch.setattr(__import__("tvseg.retrieval.captioning", fromlist=["x"]).shutil, "which", lambda name: None)
+    settings = tvseg.Settings(preset="vidchapters", bootstrap=0)
+    result = quiet_evaluate(titled(REFERENCE, "news"), {"sys": titled(OVERLAPPING, "sport")}, settings=settings)
+    without = CAPTIONING_KEYS - {"dvc_meteor", "soda_c"}
+    check({TIME, TITLES, CAPTIONING}, ANY_INTERVALS | without, keys_of(result.systems["sys"]))
 
 
 SCORED_CSV = (

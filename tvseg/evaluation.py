@@ -39,6 +39,7 @@ from tvseg.metrics import (
     DISJOINT,
     GROUNDING,
     HEADLINE,
+    METEOR,
     SHOW_FLAGS,
     SHOW_OBJECTS,
     TIME,
@@ -227,6 +228,7 @@ class EvaluationResult:
                 "corpus": sr.corpus,
                 "macro": sr.macro,
                 "by_length": sr.by_length,
+                "by_duration": by_duration(sr) if self.domain == "time" else {},
                 "shows": (
                     Records(sr.shows, integer_keys=COUNT_KEYS, nested=SHOW_OBJECTS, encoded=sr.shows_json)
                     if stream
@@ -261,6 +263,61 @@ class EvaluationResult:
         if carried is not None:
             document["components"] = carried
         return document
+
+
+DURATION_CLASSES = (
+    ("under 10 min", 0.0),
+    ("10-20 min", 600.0),
+    ("20-30 min", 1200.0),
+    ("30-60 min", 1800.0),
+    ("60 min and over", 3600.0),
+)
+"""The classes of shows by duration (name, lowest duration in seconds; each class up to the next one's, excluded):
+YTSeg's leaderboard reports F1 by video duration in such classes (Retkowski & Waibel 2024; chunkseg)."""
+
+
+def duration_classes(seconds: np.ndarray) -> np.ndarray:
+    """The index into :data:`DURATION_CLASSES` of each duration in seconds."""
+    lows = np.array([low for _, low in DURATION_CLASSES])
+    return np.searchsorted(lows, np.asarray(seconds, dtype=float), side="right") - 1
+
+
+def by_duration(sr: SystemResult) -> dict[str, Any]:
+    """A system's values by show duration (:data:`DURATION_CLASSES`): for each class, its number of shows,
+    their macro values (mean over the class's shows, as chunkseg reports a corpus) and pooled values.
+
+    A show's duration is its reference segments' total duration in its evaluated region (the show's length
+    when the reference covers it, as a YTSeg or chunkseg reference does). A value undefined in a class (0/0
+    over its shows, or in each of them) is left out of it: the warnings name the corpus's and the shows' own.
+    ``{}`` for a result without durations.
+    """
+    components = sr.scores.components
+    if "duration_reference" not in components.columns:
+        return {}
+    classes = duration_classes(components["duration_reference"].to_numpy(float))
+    metrics = sr.shows[[c for c in sr.shows.columns if c not in SHOW_FLAGS]]
+    out: dict[str, Any] = {}
+    for index, (name, _) in enumerate(DURATION_CLASSES):
+        mask = classes == index
+        if not mask.any():
+            out[name] = {"shows": 0, "corpus": {}, "macro": {}}
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a class's 0/0: NaN, as the corpus's own are named once
+            corpus = corpus_metrics(components[mask], titles=sr.titles)
+            if sr.unit_components is not None:
+                corpus.update({k: float(v) for k, v in unit_rates(sr.unit_components[mask].sum().to_dict()).items()})
+        macro = macro_metrics(metrics[mask])
+        out[name] = {
+            "shows": int(mask.sum()),
+            "corpus": {k: corpus[k] for k in sr.corpus if k in corpus and not _undefined(corpus[k])},
+            "macro": {k: v for k, v in macro.items() if not _undefined(v)},
+        }
+    return out
+
+
+def _undefined(value: Any) -> bool:
+    return isinstance(value, float) and np.isnan(value)
 
 
 def evaluate(
@@ -701,6 +758,8 @@ def system_traits(
         traits.add(CAPTIONING)
     if "trecvid_n_found_reference" in columns:
         traits.add(TRECVID)
+    if "dvc_meteor_sum" in columns:
+        traits.add(METEOR)
     return frozenset(traits)
 
 

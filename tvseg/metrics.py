@@ -52,6 +52,7 @@ __all__ = [
     "GROUNDING",
     "CAPTIONING",
     "TRECVID",
+    "METEOR",
     "SCORES",
     "LEVELS",
     "ANNOTATORS",
@@ -109,8 +110,10 @@ GROUNDING = "grounding"
 """The system answers VidChapters' grounding queries: one segment per titled reference segment, with its
 title, in every show where it has segments (:func:`tvseg.retrieval.grounding.grounding_pairs`)."""
 CAPTIONING = "captioning"
-"""VidChapters' captioning scorers run: ``--preset vidchapters``, with pycocoevalcap and Java there
+"""VidChapters' captioning scorers run: ``--preset vidchapters``, with pycocoevalcap there
 (:func:`tvseg.retrieval.captioning.wanted`)."""
+METEOR = "meteor"
+"""METEOR 1.5 runs (a Java program: Java there), for ``dvc_meteor`` and ``soda_c``."""
 SCORES = "scores"
 """The system gives boundary scores (a ``score`` column). No registry entry requires it: the scores add the
 precision-recall curve, average precision and best-threshold F beside the metrics (``boundary_curve``,
@@ -124,7 +127,7 @@ evaluation, and the pooled one, has the entries its input gets."""
 TRECVID = "trecvid"
 """TRECVID 2003-2004 story segmentation's counts are made: ``--preset trecvid``
 (:func:`tvseg.retrieval.corpus.trecvid_components`)."""
-REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING, TRECVID)
+REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING, TRECVID, METEOR)
 """The requirements entries of :data:`REGISTRY` state."""
 TRAITS = (*REQUIREMENTS, SCORES, LEVELS, ANNOTATORS)
 """Every trait a system's inputs may have (:func:`eligible`); those of :data:`REQUIREMENTS` decide which
@@ -762,7 +765,8 @@ _ENTRIES: tuple[Metric, ...] = (
     ),
     # VidChapters' captioning metrics of the titles (issue 28): tvseg.retrieval.captioning, pycocoevalcap's
     # scorers on dvc_eval's caption pairs; computed only when asked (--preset vidchapters), with
-    # tvseg[captioning] and Java. Corpus value: the mean over shows (and tIoU 0.3/0.5/0.7/0.9), not pooled.
+    # tvseg[captioning]; METEOR and SODA_c also need Java. Corpus value: the mean over shows (and tIoU
+    # 0.3/0.5/0.7/0.9), not pooled.
     *(
         Metric(
             key,
@@ -862,7 +866,9 @@ _GROUP_REQUIRES: dict[str, frozenset[str]] = {
     "trecvid": frozenset({TIME, DISJOINT, TRECVID}),
     "unit": frozenset({UNITS, DISJOINT}),
 }
-"""What each group's entries require, before :data:`_ANY_SEGMENTS`."""
+"""What each group's entries require, before :data:`_ANY_SEGMENTS` and :data:`_NEED_METEOR`."""
+_NEED_METEOR = ("dvc_meteor", "soda_c")
+"""The captioning entries that need METEOR 1.5 (Java) besides the group's requirements."""
 _ANY_SEGMENTS = (
     "n_reference",
     "n_hypothesis",
@@ -921,6 +927,8 @@ def _completed(metric: Metric) -> Metric:
     """An entry with what the tables above say of it: its requirements, labels, whether it is compared, and
     when it is undefined (time domain: its denominators; unit domain: the warning named by its key)."""
     requires = _GROUP_REQUIRES[metric.group] - ({DISJOINT} if metric.key in _ANY_SEGMENTS else set())
+    if metric.key in _NEED_METEOR:
+        requires |= {METEOR}
     undefined = tuple(replace(u, warning=u.warning or metric.key) for u in metric.undefined) or tuple(
         Undefined((key,), DENOMINATOR_REASONS[key]) for key in metric.components if key in DENOMINATOR_REASONS
     )

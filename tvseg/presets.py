@@ -107,6 +107,10 @@ _PRESETS = (
             "a show with no boundary on either side: chunkseg's collar P, R, F are 1, tvseg's undefined (left "
             "out of the means, with a warning)",
             "chunkseg's BERTScore title metrics (gc_bs_*, tm_bs_*) and WER are not computed",
+            "a show whose mean reference segment is 511 chunks or more (51 min at 6 s): segeval 2.0.11's "
+            "window_diff fails there (it tests `len(window) is window_size + 1`, an identity of ints past CPython's "
+            "cached ones), and chunkseg gives WindowDiff 1 for equal segmentations and fails for others; tvseg "
+            "counts the windows (0 for equal ones)",
             "confidence intervals: chunkseg bootstraps each mean on its own (unseeded), tvseg pairs its "
             "resamples over shows (seeded)",
         ),
@@ -132,7 +136,7 @@ _PRESETS = (
             "tvseg decides tIoU > t exactly, dvc_eval in floats with + 1e-8 in the union (tvseg.retrieval.chapters)",
             "the captioning metrics of the titles (dvc_meteor, dvc_cider, dvc_bleu1..4, dvc_rougeL: eval_dvc's "
             "evaluate_tiou averaged over tIoU 0.3/0.5/0.7/0.9; soda_c: eval_soda's SODA_c with METEOR) are computed "
-            "only with tvseg[captioning] and Java (else a warning names what is missing); a video's unmatched "
+            "only with tvseg[captioning], METEOR and SODA_c only with Java (else a warning names what is missing; without Java the titles are tokenised by tvseg.retrieval.ptb, equal to the Java tokenizer on the titles it covers, approximately with a warning on the others); a video's unmatched "
             "predictions meet seeded random strings where dvc_eval's are unseeded (no score depends on the "
             "letters); SODA_c's DP on a video of about 1,000 chapters: dvc_eval's recursion fails and scores 0, "
             "tvseg computes it (tvseg.retrieval.captioning)",

@@ -21,7 +21,7 @@ __all__ = ["add_parser", "run"]
 
 _FORMATS = ("rttm", "vtt", "srt", "csv", "txt", "jsonl", "podcast", "ffmetadata")
 _READ_ONLY: tuple[str, ...] = ("youtube", "vidchapters", "anet", "json", "ttml", "scc", "stl", "chapter-llama")
-_READ_ONLY += ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "mp3", "mp4", "src_sgm", "trecvid")
+_READ_ONLY += ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "mp3", "mp4", "src_sgm", "trecvid", "ytseg")
 STDOUT = "-"
 """OUT ``-``: the converted file goes to standard output (the formats that write one file)."""
 
@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:
         help="convert segmentations between RTTM, WebVTT chapters, SRT, CSV, chapter lists and chunkseg JSONL",
         description="Convert topic segmentations. Formats follow the extensions (.rttm, .vtt, .srt, .csv, "
         ".jsonl, .json; .ttml, .dfxp, .xml, .scc, .stl broadcast captions; .sbv, .ass, .ssa, .sub (MicroDVD), .smi, "
-        ".sami subtitles; .ffmetadata, .ffmeta FFmpeg metadata; .mp3, .m4a, .m4b chapters of audio files; a folder "
+        ".sami subtitles; .ffmetadata, .ffmeta FFmpeg metadata; .mp3, .m4a, .m4b chapters of audio files; .parquet YTSeg's audio configuration; a folder "
         "for WebVTT chapters; .txt chapter lists on output) unless --from/--to are given; a .txt input needs --from txt. OUT - writes "
         "to standard output.",
     )
@@ -53,7 +53,7 @@ def add_parser(subparsers) -> None:
         "subtitles: pip install 'tvseg[subtitles]'; chapter-llama = Chapter-Llama's output; podcast = Podcast 2.0 JSON "
         "chapters, ffmetadata = FFmpeg's metadata file, mp3, mp4 = the chapters of audio files: need pip install "
         "'tvseg[podcast]'; src_sgm, trecvid = TRECVID's .src_sgm stories and XML story segmentation "
-        "submissions, formats/trecvid.md)",
+        "submissions, formats/trecvid.md; ytseg = YTSeg's files, also by their shape)",
     )
     parser.add_argument(
         "--to",

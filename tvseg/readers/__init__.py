@@ -50,6 +50,7 @@ from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not
 from tvseg.readers.validation import NO_LABEL
 from tvseg.readers.video_chapters import CHAPTER_LLAMA, JSON_FORMATS, chapter_llama_chapters, json_rows, sniff_json
 from tvseg.readers.webvtt import caption_units, cue_segments, cue_units, read_cues
+from tvseg.readers.ytseg import PARQUET, sniff_ytseg, ytseg_rows
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
@@ -78,6 +79,7 @@ FORMATS = {
     ".jsonl": "jsonl",
     ".json": "json",
     ".src_sgm": "src_sgm",
+    PARQUET: "ytseg",
     **BROADCAST_FORMATS,
     ".ffmetadata": "ffmetadata",
     ".ffmeta": "ffmetadata",
@@ -85,7 +87,8 @@ FORMATS = {
     **SUBTITLE_FORMATS,
 }
 """File extensions (lower case) and the format each one is read as. ``.txt`` is never guessed; a ``.json``
-file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`)."""
+file is read as the JSON shape it has (``vidchapters``, ``anet`` or ``json``: :mod:`tvseg.readers.video_chapters`); a
+``.parquet`` file as YTSeg's audio configuration (:mod:`tvseg.readers.ytseg`)."""
 
 _EXTENSIONS = ", ".join(FORMATS)
 """The extensions read from a folder, for messages."""
@@ -111,11 +114,13 @@ READ_FORMATS = (
     *PODCAST_FORMATS,
     "src_sgm",
     "trecvid",
+    "ytseg",
 )
 """Every ``format=``: those of :data:`FORMATS`, ``txt`` (a chapter list) and ``youtube`` (a YouTube description,
 read as VidChapters reads it), read only when named, and the JSON shapes ``vidchapters``, ``anet``, ``json``,
 ``chapter-llama`` (Chapter-Llama's output, a file per video; its folder of folders is read as one);
-the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named."""
+the text corpora ``choi``, ``wiki727k``, ``segeval``, ``nltk`` (:mod:`tvseg.readers.text_corpora`), read only when named;
+``ytseg`` (YTSeg's files, :mod:`tvseg.readers.ytseg`), also recognised by shape in ``.json`` and ``.jsonl`` files."""
 
 _TEXT_FORMATS = ("txt", "youtube")
 CHAPTER_FORMATS = (*_TEXT_FORMATS, CHAPTER_LLAMA)
@@ -131,6 +136,7 @@ _SEGMENTS_ONLY = {
     **dict.fromkeys(PODCAST_FORMATS, "a file of podcast chapters"),
     "src_sgm": "a TRECVID reference (.src_sgm)",
     "trecvid": "a TRECVID story segmentation submission",
+    "ytseg": "a YTSeg file",
 }
 """The formats that hold segments only, as the message refusing them as units names them."""
 
@@ -139,12 +145,15 @@ METADATA_BESIDE = "a metadata table beside the segmentations: not read as segmen
 
 def detect_format(path: PathArg, format: str | None = None, *, encoding: str | None = None) -> str:
     """Return the format of a file: ``format`` when given, else the one its extension names (for ``.json``,
-    the JSON shape the file has, read in ``encoding``: :func:`~tvseg.readers.video_chapters.sniff_json`)."""
+    the JSON shape the file has, read in ``encoding``: :func:`~tvseg.readers.video_chapters.sniff_json`; a
+    ``.json`` or ``.jsonl`` file of YTSeg records: ``"ytseg"``, :func:`~tvseg.readers.ytseg.sniff_ytseg`)."""
     if format is not None:
         if format not in READ_FORMATS:
             raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
     found = FORMATS.get(Path(path).suffix.lower())
+    if found in ("json", "jsonl") and sniff_ytseg(path, encoding=encoding):
+        return "ytseg"
     if found == "json":
         return sniff_json(path, encoding=encoding)
     if found is None and Path(path).suffix.lower() == ".txt" and is_ffmetadata(Path(path)):
@@ -190,6 +199,8 @@ def _extension_format(file: Path, format: str | None) -> str | None:
         return format
     if format == "mp4" and suffix == ".mp4":
         return format
+    if format == "ytseg":
+        return format if suffix in (".json", ".jsonl", PARQUET) else None
     found = FORMATS.get(suffix)
     if suffix == ".xml" and format in (None, "trecvid") and is_submission(file):
         return "trecvid"
@@ -288,14 +299,15 @@ def read_segments(
         FFMETADATA (``.ffmetadata``, ``.ffmeta``, or a ``.txt`` file with its header), the ID3 chapters of an
         ``.mp3`` file and the chapter list of an ``.m4a``, ``.m4b`` (or, with ``format="mp4"``, ``.mp4``) file
         (through mutagen: ``pip install 'tvseg[podcast]'``); TRECVID 2003-2004 story segmentation: a ``.src_sgm``
-        reference and an XML submission (:mod:`tvseg.readers.trecvid`).
+        reference and an XML submission (:mod:`tvseg.readers.trecvid`); YTSeg's files (:mod:`tvseg.readers.ytseg`).
     format : {"rttm", "vtt", "srt", "csv", "jsonl", "txt", "youtube", "ttml", "scc", "stl", "chapter-llama", \
 "sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami", "vidchapters", "anet", "json", "choi", "wiki727k", \
-"segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4", "src_sgm", "trecvid"}, optional
+"segeval", "nltk", "podcast", "ffmetadata", "mp3", "mp4", "src_sgm", "trecvid", "ytseg"}, optional
         Read every file as this format instead of guessing it from the extension (:data:`READ_FORMATS`).
         A ``.txt`` file is never guessed: ``"txt"`` reads a chapter list (``[H:]MM:SS Title`` lines),
         ``"youtube"`` a YouTube description as VidChapters reads it. A ``.json`` file is read as the
-        shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset). The text corpora
+        shape it has (``"vidchapters"``, ``"anet"``, ``"json"``, or segeval's dataset), a ``.json`` or ``.jsonl``
+        file of YTSeg records as ``"ytseg"`` (:mod:`tvseg.readers.ytseg`). The text corpora
         ``"choi"``, ``"wiki727k"``, ``"segeval"``, ``"nltk"`` (:mod:`tvseg.readers.text_corpora`) are
         read only when named. ``"src_sgm"`` (``.src_sgm``) and ``"trecvid"`` (an ``.xml`` file whose root is
         ``storySegmentationSubmission``) are TRECVID's story files and submissions (``formats/trecvid.md``).
@@ -453,6 +465,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
             return json_rows(file, format=kind, encoding=encoding)
+        if kind == "ytseg":
+            return ytseg_rows(file, encoding=encoding, in_folder=in_folder)
         name = show or file.stem
         if kind in PODCAST_FORMATS:
             return podcast_rows(file, format=kind, show=name, end=ends, uem=uem, encoding=encoding)

@@ -7,11 +7,13 @@ with its ``dvc_eval`` package (https://github.com/antoyang/VidChapters, read at 
 ``eval_soda.py`` with ``SODA/soda.py``, ``SODA/dataset.py``, ``SODA/utils.py`` (SODA, Fujita et al.,
 ECCV 2020). The scorers are pycocoevalcap's (PyPI ``pycocoevalcap`` 1.2; ``dvc_eval`` imports
 ``pycocoevalcap.*``, and its own copies of ``cider`` and ``meteor`` are identical to 1.2's). This module
-calls pycocoevalcap's scorers themselves, so it needs the optional extra ``tvseg[captioning]`` and a
-Java runtime (``java`` on the ``PATH``); nothing else in tvseg does. Without them
-:func:`require_captioning` raises :class:`~tvseg.errors.UsageError` naming what is missing.
+calls pycocoevalcap's scorers themselves, so it needs the optional extra ``tvseg[captioning]``, and for
+METEOR and SODA_c a Java runtime (``java`` on the ``PATH``: METEOR 1.5 is a Java program); nothing else in
+tvseg does. Without Java, ``dvc_meteor`` and ``soda_c`` are not computed (:data:`METEOR_KEYS`, the registry's
+``meteor`` requirement) and the others are; :func:`require_captioning` raises
+:class:`~tvseg.errors.UsageError` naming what the whole scorecard lacks.
 
-**Tokenisation: Java.** ``dvc_eval`` tokenises every title with pycocoevalcap's ``PTBTokenizer``,
+**Tokenisation: Java, or its Python equal.** ``dvc_eval`` tokenises every title with pycocoevalcap's ``PTBTokenizer``,
 which runs Stanford CoreNLP 3.4.1's ``edu.stanford.nlp.process.PTBTokenizer -preserveLines
 -lowerCase`` (the jar shipped in pycocoevalcap) and then drops the tokens in its ``PUNCTUATIONS`` list.
 Before that, ``remove_nonascii`` replaces every non-ASCII character by a space (``"élection"`` becomes
@@ -19,7 +21,9 @@ the token ``lection``; accented French titles lose their accented letters, as in
 :func:`tokenize` runs the same command on the same jar with pycocoevalcap's ``PUNCTUATIONS``, once for
 all the titles of a corpus (the tokenizer reads line by line; ``tests/test_captioning_metrics.py``
 compares it with ``PTBTokenizer.tokenize`` called as ``dvc_eval`` calls it), with Java's messages
-kept off the terminal and no file written. A segment without a title (:func:`tvseg.retrieval.titles.has_title`)
+kept off the terminal and no file written. Without Java, :mod:`tvseg.retrieval.ptb` gives the jar's tokens
+for the titles it covers (``tests/test_ptb_tokenizer.py``), and an approximation, with a warning naming a
+title, for the others. A segment without a title (:func:`tvseg.retrieval.titles.has_title`)
 is the empty sentence.
 
 **Captioning at tIoU** :math:`t` (``evaluate_tiou``), per video (here: per show), predictions in time
@@ -83,12 +87,14 @@ from tvseg.errors import TvsegWarning, UsageError, user_stacklevel
 from tvseg.metrics import TIOU_THRESHOLDS
 from tvseg.retrieval.chapter_llama import chapter_llama_iou
 from tvseg.retrieval.chapters import overlapping_pairs
+from tvseg.retrieval.ptb import approximate_line, ptb_lines
 from tvseg.retrieval.titles import has_title
 
 __all__ = [
     "CAPTIONING_KEYS",
     "CAPTIONING_COMPONENTS",
     "captioning_missing",
+    "java_missing",
     "require_captioning",
     "remove_nonascii",
     "tokenize",
@@ -103,19 +109,26 @@ BLEU_KEYS = ("dvc_bleu1", "dvc_bleu2", "dvc_bleu3", "dvc_bleu4")
 CAPTIONING_KEYS = ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL", "soda_c")
 """The registry keys this module's components give (:mod:`tvseg.metrics`, group ``"captioning"``)."""
 CAPTIONING_COMPONENTS = ("dvc_n_shows", *(k + "_sum" for k in CAPTIONING_KEYS))
+METEOR_KEYS = ("dvc_meteor", "soda_c")
+"""The keys that need METEOR 1.5, a Java program: without Java they are not computed."""
 _INSTALL = 'pip install "tvseg[captioning]"'
 
 
 def captioning_missing() -> str | None:
-    """What the captioning metrics lack here (``None`` when pycocoevalcap and Java are both there)."""
+    """What the whole scorecard lacks here (``None`` when pycocoevalcap and Java are both there)."""
     try:
         import pycocoevalcap  # noqa: F401
     except ImportError:
         return f"the Python package pycocoevalcap is not installed ({_INSTALL})"
+    return java_missing()
+
+
+def java_missing() -> str | None:
+    """Why METEOR (and SODA_c) cannot be computed here: no Java runtime (``None`` when ``java`` is there)."""
     if shutil.which("java") is None:
         return (
-            "Java is not installed (no `java` on the PATH): pycocoevalcap's PTB tokenizer and METEOR are Java "
-            "programs; install a Java runtime (e.g. apt-get install default-jre-headless)"
+            "Java is not installed (no `java` on the PATH): METEOR 1.5 is a Java program; install a Java runtime "
+            "(e.g. apt-get install default-jre-headless)"
         )
     return None
 
@@ -140,23 +153,41 @@ def tokenize(titles: Sequence[str]) -> list[str]:
     """Titles as ``dvc_eval`` tokenises them: :func:`remove_nonascii`, then pycocoevalcap's
     ``PTBTokenizer`` (Stanford PTBTokenizer ``-preserveLines -lowerCase``, punctuation tokens dropped).
 
-    Needs pycocoevalcap and Java (:func:`require_captioning`).
+    With Java, the jar itself. Without it, :mod:`tvseg.retrieval.ptb`, equal to the jar on the titles it
+    covers; a title outside them is tokenised approximately (:func:`~tvseg.retrieval.ptb.approximate_line`)
+    with a warning naming it. Needs pycocoevalcap.
     """
-    require_captioning()
-    from pycocoevalcap.tokenizer import ptbtokenizer
-
+    try:
+        from pycocoevalcap.tokenizer import ptbtokenizer
+    except ImportError:
+        require_captioning()
+        raise
     lines = [remove_nonascii(t).replace("\n", " ") for t in titles]
     if not lines:
         return []
-    jar = Path(ptbtokenizer.__file__).with_name(ptbtokenizer.STANFORD_CORENLP_3_4_1_JAR)
-    cmd = ["java", "-cp", str(jar), "edu.stanford.nlp.process.PTBTokenizer", "-preserveLines", "-lowerCase"]
-    # the same command as PTBTokenizer.tokenize, on standard input instead of a file in the package's folder
-    done = subprocess.run(cmd, input="\n".join(lines).encode(), capture_output=True, check=False)
-    out = done.stdout.decode().split("\n")
-    if done.returncode != 0 or len(out) < len(lines):
-        raise UsageError(f"the PTB tokenizer (Java) failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
     drop = set(ptbtokenizer.PUNCTUATIONS)
-    return [" ".join(w for w in line.rstrip().split(" ") if w not in drop) for line in out[: len(lines)]]
+    if java_missing() is None:
+        jar = Path(ptbtokenizer.__file__).with_name(ptbtokenizer.STANFORD_CORENLP_3_4_1_JAR)
+        cmd = ["java", "-cp", str(jar), "edu.stanford.nlp.process.PTBTokenizer", "-preserveLines", "-lowerCase"]
+        # the same command as PTBTokenizer.tokenize, on standard input instead of a file in the package's folder
+        done = subprocess.run(cmd, input="\n".join(lines).encode(), capture_output=True, check=False)
+        out = done.stdout.decode().split("\n")
+        if done.returncode != 0 or len(out) < len(lines):
+            raise UsageError(f"the PTB tokenizer (Java) failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
+        out = out[: len(lines)]
+    else:
+        found = ptb_lines(lines)
+        outside = [title for title, line in zip(titles, found) if line is None]
+        if outside:
+            warnings.warn(
+                f"without Java, {len(outside)} title(s) are tokenised approximately (they are outside what tvseg's "
+                f"Python PTB tokenizer reproduces exactly), e.g. {outside[0]!r}: their CIDEr-D, BLEU and ROUGE-L "
+                "may differ from dvc_eval's; install Java for the exact values",
+                TvsegWarning,
+                stacklevel=user_stacklevel(),
+            )
+        out = [approximate_line(line) if got is None else got for line, got in zip(lines, found)]
+    return [" ".join(w for w in line.rstrip().split(" ") if w not in drop) for line in out]
 
 
 def caption_pairs(n_hyp: int, pair_hyp: np.ndarray, pair_ref: np.ndarray, iou: np.ndarray, tiou: float):
@@ -219,32 +250,38 @@ def _meteor():
 
 
 class Scorers:
-    """pycocoevalcap's scorers (METEOR shared by the whole run: :func:`_meteor`)."""
+    """pycocoevalcap's scorers (METEOR, with Java, shared by the whole run: :func:`_meteor`; None without)."""
 
     def __init__(self) -> None:
-        require_captioning()
-        from pycocoevalcap.bleu.bleu import Bleu
-        from pycocoevalcap.cider.cider import Cider
-        from pycocoevalcap.rouge.rouge import Rouge
+        try:
+            from pycocoevalcap.bleu.bleu import Bleu
+            from pycocoevalcap.cider.cider import Cider
+            from pycocoevalcap.rouge.rouge import Rouge
+        except ImportError:
+            require_captioning()
+            raise
 
         self.bleu, self.cider, self.rouge = Bleu(4), Cider(), Rouge()
-        self.meteor = _meteor()
+        self.meteor = _meteor() if java_missing() is None else None
 
     def show_scores(self, gts: dict, res: dict) -> dict[str, float]:
-        """``dvc_eval``'s scores of one show's caption pairs (``{k: [tokenised]}`` dicts)."""
+        """``dvc_eval``'s scores of one show's caption pairs (``{k: [tokenised]}`` dicts); no METEOR without Java."""
+        keys = ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL")
         if not res:
-            return {key: 0.0 for key in ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL")}
+            return {key: 0.0 for key in keys if self.meteor is not None or key != "dvc_meteor"}
         bleu, _ = self.bleu.compute_score(gts, res, verbose=0)
         out = {
-            "dvc_meteor": float(self.meteor.compute_score(gts, res)[0]),
             "dvc_cider": float(self.cider.compute_score(gts, res)[0]),
             "dvc_rougeL": float(self.rouge.compute_score(gts, res)[0]),
         }
+        if self.meteor is not None:
+            out["dvc_meteor"] = float(self.meteor.compute_score(gts, res)[0])
         out.update({key: float(b) for key, b in zip(BLEU_KEYS, bleu)})
         return out
 
     def meteor_segments(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
-        """The jar's segment score of each (hypothesis, reference) pair."""
+        """The jar's segment score of each (hypothesis, reference) pair (needs Java)."""
+        assert self.meteor is not None
         if not hypotheses:
             return np.zeros(0)
         gts = {k: [r] for k, r in enumerate(references)}
@@ -259,11 +296,12 @@ def _titles(side: Segments) -> list[str]:
 def captioning_components(reference: Segments, hypothesis: Segments, n_shows: int, *, seed: int = 0) -> dict:
     """Per-show components of the captioning metrics (module docstring): ``dvc_n_shows`` (1 for a show
     with a reference segment) and ``<key>_sum`` for each key of :data:`CAPTIONING_KEYS`, the show's
-    value (its mean over the tIoU thresholds for the ``dvc_*`` keys; 0 where ``dvc_n_shows`` is 0).
+    value (its mean over the tIoU thresholds for the ``dvc_*`` keys; 0 where ``dvc_n_shows`` is 0); without
+    Java, none for :data:`METEOR_KEYS`.
 
-    Needs pycocoevalcap and Java (:func:`require_captioning`).
+    Needs pycocoevalcap (:func:`tokenize` without Java: its Python PTB tokenizer).
     """
-    require_captioning()
+    meteor = java_missing() is None
     ref_titles, hyp_titles = _titles(reference), _titles(hypothesis)
     unique = sorted(set(ref_titles) | set(hyp_titles))
     tokens = dict(zip(unique, tokenize(unique)))
@@ -280,7 +318,8 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
     h_first = np.searchsorted(hypothesis.show, np.arange(n_shows + 1))
     p_first = np.searchsorted(reference.show[pair_ref], np.arange(n_shows + 1))  # pairs sorted by reference
 
-    comp = {key: np.zeros(n_shows) for key in CAPTIONING_COMPONENTS}
+    kept = [key for key in CAPTIONING_COMPONENTS if meteor or key.removesuffix("_sum") not in METEOR_KEYS]
+    comp = {key: np.zeros(n_shows) for key in kept}
     scorers = Scorers()
     for show in range(n_shows):
         r0, r1, h0, h1 = r_first[show], r_first[show + 1], h_first[show], h_first[show + 1]
@@ -306,9 +345,11 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
                 per_t.setdefault(key, []).append(value)
         for key, values in per_t.items():
             comp[key + "_sum"][show] = float(np.mean(values))
+        if not meteor:
+            continue
         # SODA_c: METEOR with the reference title as the hypothesis, the prediction's as the reference
-        meteor = scorers.meteor_segments([ref_tok[r0 + i] for i in p_ref], [hyp_tok[h0 + j] for j in p_hyp])
-        best = soda_matching_score(p_ref, p_hyp, iou_soda[sel] * meteor, int(h1 - h0))
+        meteor_scores = scorers.meteor_segments([ref_tok[r0 + i] for i in p_ref], [hyp_tok[h0 + j] for j in p_hyp])
+        best = soda_matching_score(p_ref, p_hyp, iou_soda[sel] * meteor_scores, int(h1 - h0))
         p, r = best / (h1 - h0), best / (r1 - r0)
         comp["soda_c_sum"][show] = 2 * p * r / (p + r) if p + r > 0 else 0.0
     return comp
@@ -316,17 +357,27 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
 
 def wanted(preset: str | None) -> bool:
     """Whether an evaluation computes the captioning metrics: under the ``vidchapters`` preset, when
-    pycocoevalcap and Java are there; without them a warning names what is missing (and the other
-    metrics are computed as usual)."""
+    pycocoevalcap is there (else a warning names it, and the other metrics are computed as usual); without
+    Java, a warning says that METEOR and SODA_c are left out, the others computed with tvseg's Python PTB
+    tokenizer."""
     if preset != "vidchapters":
         return False
-    missing = captioning_missing()
-    if missing is not None:
+    try:
+        import pycocoevalcap  # noqa: F401
+    except ImportError:
         warnings.warn(
             f"the captioning metrics of --preset vidchapters (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c) are not "
-            f"computed: {missing}",
+            f"computed: {captioning_missing()}",
             TvsegWarning,
             stacklevel=user_stacklevel(),
         )
         return False
+    missing = java_missing()
+    if missing is not None:
+        warnings.warn(
+            f"METEOR and SODA_c of --preset vidchapters are not computed: {missing}; CIDEr-D, BLEU-1..4 and "
+            "ROUGE-L are, with tvseg's Python PTB tokenizer (equal to the Java one on the titles it covers)",
+            TvsegWarning,
+            stacklevel=user_stacklevel(),
+        )
     return True
