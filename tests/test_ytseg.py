@@ -14,13 +14,15 @@ import random
 import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tvseg import read_segments
 from tvseg.cli import main
 from tvseg.errors import InputError
-from tvseg.evaluation import DURATION_CLASSES, duration_classes
+from tvseg.evaluation import DURATION_CLASSES
 from tvseg.readers import NO_LABEL, detect_format
+from tvseg.retrieval.reductions import show_duration_buckets
 
 chunkseg = pytest.importorskip("chunkseg")
 
@@ -110,9 +112,10 @@ def check_against_chunkseg(system, references, hypotheses):
     for key, their_key in PAIRS:
         assert system["macro"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12)
     # the classes by duration: chunkseg's means over each class's videos
-    classes = duration_classes([r["duration"] for r in references])
-    assert set(system["by_duration"]) == {name for name, _ in DURATION_CLASSES}
-    for index, (name, _) in enumerate(DURATION_CLASSES):
+    # a video's class: how many of the edges 600, 1200, 1800, 3600 s its duration reaches
+    classes = [sum(r["duration"] >= edge for edge in (600, 1200, 1800, 3600)) for r in references]
+    assert set(system["by_duration"]) == set(DURATION_CLASSES)
+    for index, name in enumerate(DURATION_CLASSES):
         members = [(r, h) for r, h, c in zip(references, hypotheses, classes) if c == index]
         assert system["by_duration"][name]["shows"] == len(members) > 0
         samples = [
@@ -258,10 +261,10 @@ def test_long_segments_where_chunkseg_fails():
 
 
 def test_duration_classes_by_hand():
-    # under 10 min is [0, 600), 10-20 min [600, 1200), ..., 60 min and over [3600, inf)
-    names = [name for name, _ in DURATION_CLASSES]
-    seconds = [0.5, 599.999, 600.0, 1199.0, 1200.0, 1800.0, 3599.5, 3600.0, 36000.0]
-    assert [names[i] for i in duration_classes(seconds)] == [
+    # under 10 min is [0, 600), 10-20 min [600, 1200), ..., 60 min and over [3600, inf), decided exactly
+    seconds = [0.5, 599.999999, 600.0, 1199.0, 1200.0, 1800.0, 3599.5, 3600.0, 36000.0]
+    buckets = show_duration_buckets(pd.DataFrame({"duration_reference": seconds}))
+    assert [DURATION_CLASSES[i] for i in buckets] == [
         "under 10 min",
         "under 10 min",
         "10-20 min",

@@ -65,7 +65,15 @@ from tvseg.retrieval.confidence import (
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
 from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.grounding import GROUNDING_COMPONENTS
-from tvseg.retrieval.reductions import by_group, by_length, corpus_metrics, group_members, macro_metrics, metric_table
+from tvseg.retrieval.reductions import (
+    by_group,
+    by_length,
+    corpus_metrics,
+    group_members,
+    macro_metrics,
+    metric_table,
+    show_duration_buckets,
+)
 from tvseg.retrieval.shards import give_back_memory, join_frames, join_scores
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
@@ -265,21 +273,10 @@ class EvaluationResult:
         return document
 
 
-DURATION_CLASSES = (
-    ("under 10 min", 0.0),
-    ("10-20 min", 600.0),
-    ("20-30 min", 1200.0),
-    ("30-60 min", 1800.0),
-    ("60 min and over", 3600.0),
-)
-"""The classes of shows by duration (name, lowest duration in seconds; each class up to the next one's, excluded):
-YTSeg's leaderboard reports F1 by video duration in such classes (Retkowski & Waibel 2024; chunkseg)."""
-
-
-def duration_classes(seconds: np.ndarray) -> np.ndarray:
-    """The index into :data:`DURATION_CLASSES` of each duration in seconds."""
-    lows = np.array([low for _, low in DURATION_CLASSES])
-    return np.searchsorted(lows, np.asarray(seconds, dtype=float), side="right") - 1
+DURATION_CLASSES = ("under 10 min", "10-20 min", "20-30 min", "30-60 min", "60 min and over")
+"""The JSON's names of the buckets of show durations of
+:data:`tvseg.retrieval.reductions.SHOW_DURATION_BINS` (YTSeg's leaderboard reports F1 by video duration in
+these classes: Retkowski & Waibel 2024; chunkseg)."""
 
 
 def by_duration(sr: SystemResult) -> dict[str, Any]:
@@ -292,12 +289,12 @@ def by_duration(sr: SystemResult) -> dict[str, Any]:
     ``{}`` for a result without durations.
     """
     components = sr.scores.components
-    if "duration_reference" not in components.columns:
+    classes = show_duration_buckets(components)
+    if classes is None:
         return {}
-    classes = duration_classes(components["duration_reference"].to_numpy(float))
     metrics = sr.shows[[c for c in sr.shows.columns if c not in SHOW_FLAGS]]
     out: dict[str, Any] = {}
-    for index, (name, _) in enumerate(DURATION_CLASSES):
+    for index, name in enumerate(DURATION_CLASSES):
         mask = classes == index
         if not mask.any():
             out[name] = {"shows": 0, "corpus": {}, "macro": {}}

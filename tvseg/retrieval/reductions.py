@@ -54,6 +54,7 @@ __all__ = [
     "by_group",
     "by_show_duration",
     "SHOW_DURATION_BINS",
+    "show_duration_buckets",
     "show_duration_labels",
     "COVERAGE_METRICS",
     "BOUNDARY_METRICS",
@@ -186,6 +187,16 @@ def show_duration_labels(edges=SHOW_DURATION_BINS) -> list:
     return [f"< {low[0]} min", *(f"{a}\u2013{b} min" for a, b in zip(low, low[1:])), f"\u2265 {low[-1]} min"]
 
 
+def show_duration_buckets(components: pd.DataFrame, *, edges=SHOW_DURATION_BINS) -> np.ndarray | None:
+    """Each show's bucket among ``edges`` (seconds; 0 below the first edge, ``len(edges)`` from the last on): its
+    reference stories' evaluated duration (``duration_reference``) against the edges in integer microseconds
+    (:mod:`tvseg.exact`), a show on an edge in the bucket above it. None for a table without the durations."""
+    if "duration_reference" not in components.columns:
+        return None
+    edge_ticks = np.array([tick(e) for e in edges], dtype=np.int64)
+    return np.searchsorted(edge_ticks, ticks(components["duration_reference"].to_numpy(float)), side="right")
+
+
 def by_show_duration(components: pd.DataFrame, *, edges=SHOW_DURATION_BINS, titles: bool = False) -> dict:
     """Pooled metrics of the shows of each duration bucket (as :func:`by_group` pools a metadata value's).
 
@@ -208,10 +219,9 @@ def by_show_duration(components: pd.DataFrame, *, edges=SHOW_DURATION_BINS, titl
     dict
         ``{bucket label: {"n_shows": int, metric: value, ...}}`` in increasing order of duration.
     """
-    if "duration_reference" not in components.columns:
+    bucket = show_duration_buckets(components, edges=edges)
+    if bucket is None:
         return {}
-    edge_ticks = np.array([tick(e) for e in edges], dtype=np.int64)
-    bucket = np.searchsorted(edge_ticks, ticks(components["duration_reference"].to_numpy(float)), side="right")
     out = {}
     for k, label in enumerate(show_duration_labels(edges)):
         mask = bucket == k
