@@ -205,3 +205,15 @@ def test_missing_subtitles_extra_is_a_plain_message(tmp_path, monkeypatch, capsy
     assert "pip install 'tvseg[subtitles]'" in capsys.readouterr().err
     (tmp_path / "a.sbv").write_text(SBV, encoding="utf-8")  # SBV needs no library
     assert len(read_segments(tmp_path / "a.sbv").start) == 3
+
+
+def test_a_folder_reads_microdvd_sub_files_and_leaves_vobsub_ones_out(tmp_path):
+    # a VobSub .sub is an MPEG program stream (pack start code 00 00 01 BA), the bitmaps its .idx indexes:
+    # a folder's VobSub files are left out with the warning of the files not read, its MicroDVD files read
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "a.sub").write_text(MICRODVD, encoding="utf-8")
+    (folder / "b.sub").write_bytes(b"\x00\x00\x01\xba" + bytes(60))
+    with pytest.warns(UserWarning, match=r"not read .*b\.sub"):
+        segments = read_segments(folder)
+    assert list(segments) == ["a"]

@@ -204,7 +204,19 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     found = FORMATS.get(suffix)
     if suffix == ".xml" and format in (None, "trecvid") and is_submission(file):
         return "trecvid"
+    if found == "microdvd" and format is None and not _starts_like_microdvd(file):
+        return None  # a VobSub .sub (binary, beside its .idx): not a caption file tvseg reads
     return found if format is None or found == format else None
+
+
+def _starts_like_microdvd(file: Path) -> bool:
+    """A MicroDVD file's first line starts with ``{frame}``; a VobSub ``.sub`` is an MPEG stream."""
+    try:
+        with open(file, "rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return True  # read by its reader, which names the error
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 def _chapter_llama_folder(folder: Path, *, named: bool) -> list[Path]:
