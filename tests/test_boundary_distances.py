@@ -18,7 +18,7 @@ import pytest
 import tvseg
 from tvseg.errors import UndefinedValueWarning
 
-DISTANCES = ("median_deviation_r2h", "median_deviation_h2r", "hausdorff")
+DISTANCES = ("median_deviation_ref_to_hyp", "median_deviation_hyp_to_ref", "hausdorff")
 
 
 def _evaluate(reference, hypothesis):
@@ -64,8 +64,8 @@ def test_median_deviations_and_hit_rates_equal_mir_eval_on_random_shows(seed):
     for show in reference:
         ref, hyp = np.array(reference[show]), np.array(hypothesis[show])
         r2h, h2r = mir_eval.segment.deviation(ref, hyp, trim=True)
-        row = {"median_deviation_r2h": r2h, "median_deviation_h2r": h2r}
-        for tag, window in (("500ms", 0.5), ("3s", 3.0)):
+        row = {"median_deviation_ref_to_hyp": r2h, "median_deviation_hyp_to_ref": h2r}
+        for tag, window in (("0_5s", 0.5), ("3s", 3.0)):
             p, r, f = mir_eval.segment.detection(ref, hyp, window=window, trim=True)
             row |= {f"hit_precision_{tag}": p, f"hit_recall_{tag}": r, f"hit_f1_{tag}": f}
         theirs[show] = row
@@ -73,13 +73,13 @@ def test_median_deviations_and_hit_rates_equal_mir_eval_on_random_shows(seed):
     for show, row in theirs.items():
         for key, value in row.items():
             assert ours.loc[show, key] == value, (show, key)  # bit for bit: the same subtractions and median
-    hits = ours["hit_precision_500ms"].to_numpy()
+    hits = ours["hit_precision_0_5s"].to_numpy()
     assert 0 < np.count_nonzero(hits) < len(hits)  # the small window both finds and misses pairs
     # corpus: the deviations are means over shows (each defined here), the hit rates pooled counts
-    for key in ("median_deviation_r2h", "median_deviation_h2r"):
+    for key in ("median_deviation_ref_to_hyp", "median_deviation_hyp_to_ref"):
         assert result.corpus[key] == pytest.approx(np.mean([row[key] for row in theirs.values()]), rel=1e-12)
     comp = result.scores.components.sum()
-    for tag in ("500ms", "3s"):
+    for tag in ("0_5s", "3s"):
         assert result.corpus[f"hit_recall_{tag}"] == comp[f"hit_n_matched_{tag}"] / comp["boundary_n_reference"]
         assert result.corpus[f"hit_precision_{tag}"] == comp[f"hit_n_matched_{tag}"] / comp["boundary_n_hypothesis"]
 
@@ -89,7 +89,7 @@ def test_a_pair_exactly_at_the_window_is_a_hit():
     # [0.57 - 0.5, 0.57 + 0.5] in floats, and 0.57 + 0.5 is 1.0699999999999998 (a miss)
     reference, hypothesis = {"s": [(0.0, 1.07), (1.07, 20.0)]}, {"s": [(0.0, 0.57), (0.57, 20.0)]}
     result = _evaluate(reference, hypothesis)
-    assert result.corpus["hit_f1_500ms"] == 1.0
+    assert result.corpus["hit_f1_0_5s"] == 1.0
     assert (
         mir_eval.segment.detection(np.array(reference["s"]), np.array(hypothesis["s"]), window=0.5, trim=True)[2] == 0
     )
@@ -148,15 +148,17 @@ def test_empty_and_one_sided_shows():
     rows = result.shows
     # neither side has a boundary: Hausdorff 0 (skchange's), no median deviation (mir_eval's NaN)
     assert rows.loc["none", "hausdorff"] == 0.0
-    assert np.isnan(rows.loc["none", "median_deviation_r2h"]) and np.isnan(rows.loc["none", "median_deviation_h2r"])
+    assert np.isnan(rows.loc["none", "median_deviation_ref_to_hyp"]) and np.isnan(
+        rows.loc["none", "median_deviation_hyp_to_ref"]
+    )
     # one side only: everything undefined (skchange's Hausdorff is infinite), named in a warning
     assert rows.loc["ref_only", list(DISTANCES)].isna().all()
     messages = " ".join(str(w.message) for w in caught)
     assert "the Hausdorff distance is infinite there" in messages and "hausdorff (1 show: ref_only)" in messages
-    assert "median_deviation_r2h, median_deviation_h2r (2 shows: none, ref_only)" in messages
+    assert "median_deviation_ref_to_hyp, median_deviation_hyp_to_ref (2 shows: none, ref_only)" in messages
     # the corpus: the mean over the shows where each is defined: deviations "both" alone (4 s);
     # Hausdorff over "none" and "both": (0 + 4) / 2
-    assert result.corpus["median_deviation_r2h"] == 4.0 and result.corpus["hausdorff"] == 2.0
+    assert result.corpus["median_deviation_ref_to_hyp"] == 4.0 and result.corpus["hausdorff"] == 2.0
     # hit rates pooled: 1 reference boundary of "ref_only" and 1 of "both", 1 hypothesis boundary (34), none
     # within 3 s: 0 matched; the 0.5 s and 3 s hit recall 0 / 2
     assert result.corpus["hit_recall_3s"] == 0.0 and result.corpus["hit_precision_3s"] == 0.0
@@ -170,7 +172,7 @@ def test_overlapping_predictions_get_no_distance():
             {"sys": {"s": [(0.0, 50.0), (30.0, 100.0)]}},
             settings=tvseg.Settings(bootstrap=0),
         ).systems["sys"]
-    assert not set(result.corpus) & {*DISTANCES, "hit_f1_500ms"}
+    assert not set(result.corpus) & {*DISTANCES, "hit_f1_0_5s"}
 
 
 def test_a_hypothesis_starting_late_keeps_its_start_as_a_boundary():
@@ -180,7 +182,7 @@ def test_a_hypothesis_starting_late_keeps_its_start_as_a_boundary():
     reference, hypothesis = {"s": [(0.0, 10.0), (10.0, 20.0)]}, {"s": [(2.0, 10.0), (10.0, 20.0)]}
     result = _evaluate(reference, hypothesis)
     # hypothesis to reference: 2 is 8 from 10, 10 is 0: median 4; Hausdorff 8; hit precision at 3 s 1/2
-    assert result.corpus["median_deviation_h2r"] == 4.0 and result.corpus["hausdorff"] == 8.0
+    assert result.corpus["median_deviation_hyp_to_ref"] == 4.0 and result.corpus["hausdorff"] == 8.0
     assert result.corpus["hit_precision_3s"] == 0.5
     ref, hyp = np.array(reference["s"]), np.array(hypothesis["s"])
     assert mir_eval.segment.deviation(ref, hyp, trim=True) == (0.0, 0.0)

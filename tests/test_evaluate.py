@@ -28,9 +28,9 @@ METRICS = [
 UNIT_METRICS = ["pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s"]
 TITLE_METRICS = ["title_accuracy", "title_f1", "titled_recall", "titled_precision"]
 DISTANCE_METRICS = [  # issue 44: README's "boundary distances, hit rates" row
-    *(f"hit_{side}_{window}" for window in ("500ms", "3s") for side in ("precision", "recall", "f1")),
-    "median_deviation_r2h",
-    "median_deviation_h2r",
+    *(f"hit_{side}_{window}" for window in ("0_5s", "3s") for side in ("precision", "recall", "f1")),
+    "median_deviation_ref_to_hyp",
+    "median_deviation_hyp_to_ref",
     "hausdorff",
 ]
 needs_samples = pytest.mark.skipif(

@@ -250,7 +250,9 @@ MALFORMED = [
         2,
         "overlap (lines 1 and 2)",
     ),
-    ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 -> 00:00:09.000\nB\n", 6, None),
+    # a broken timing line: its cue is skipped as a WebVTT player skips it (the units' reading), with one warning
+    # naming line 6 from both (test_a_broken_cue_is_skipped_by_both_with_one_warning)
+    ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 -> 00:00:09.000\nB\n", None, None),
     # a cue of zero duration: skipped as a unit (with a warning) by both
     ("vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nA\n\n00:00:05.000 --> 00:00:05.000\nB\n", None, None),
     ("srt", "1\n00:00:00,000 --> 00:00:05,000\nA\n\n2\n00:00:05,000 --> 00:00:61,000\nB\n", 6, "over 59"),
@@ -297,7 +299,6 @@ def test_validate_of_a_units_table_gives_evaluate_s_error_for_a_bad_row(capsys, 
 
 INVALID_EXAMPLES = {
     "rttm-invalid.rttm": "rttm",
-    "chapters-invalid.vtt": "vtt",
     "srt-invalid.srt": "srt",
     "segments-invalid.csv": "segments csv",
     "breath_groups-invalid.csv": "units csv",
@@ -314,6 +315,27 @@ def test_the_invalid_examples_get_one_same_message_from_both(capsys, tmp_path, n
     validated, evaluated = outcome(capsys, validate), outcome(capsys, evaluate)
     assert validated[0] == evaluated[0] == 2 and validated[1] == evaluated[1], (validated, evaluated)
     assert validated[1][0].startswith(f"{path}:"), validated
+
+
+def _warnings(capsys, argv: list[str], path: Path) -> tuple[int, list[str]]:
+    """The exit code and the warnings naming a line of ``path`` (not those of the scoring that follows)."""
+    code = main(argv)
+    return code, [line for line in capsys.readouterr().err.splitlines() if line.startswith(f"tvseg: warning: {path}:")]
+
+
+@pytest.mark.parametrize("name, line", [("chapters-invalid.vtt", 6), ("srt-missing-timing-invalid.srt", 5)])
+def test_a_broken_cue_is_skipped_by_both_with_one_warning(capsys, tmp_path, name, line):
+    # invalid as segments (a chapter's broken timing line, a cue number without its timing line), a caption file
+    # is read as units by validate FILE and by --units alike: the broken block skipped or folded as a player
+    # or webvtt-py reads it, with one same warning naming its line
+    fmt = FORMATS[name.rsplit(".", 1)[1]]
+    path = tmp_path / name
+    path.write_bytes((EXAMPLES / name).read_bytes())
+    validate, evaluate = fmt.commands(tmp_path, path)
+    validated, evaluated = _warnings(capsys, validate, path), _warnings(capsys, evaluate, path)
+    assert validated[0] == evaluated[0] == 0
+    assert validated[1] == evaluated[1] and len(validated[1]) == 1, (validated, evaluated)
+    assert validated[1][0].startswith(f"tvseg: warning: {path}:{line}: ")
 
 
 # --- validate reads a units table once ---------------------------------------------------------------

@@ -115,7 +115,7 @@ def test_a_podcast_reference_against_an_ffmetadata_hypothesis(tmp_path):
     assert corpus["boundary_recall"] == pytest.approx(2 / 3, abs=1e-12)
     assert corpus["boundary_f1"] == pytest.approx(2 / 3, abs=1e-12)
     # and the hit rate at 3 s is that same F; at 0.5 s nothing is matched
-    assert corpus["hit_f1_3s"] == pytest.approx(2 / 3, abs=1e-12) and corpus["hit_f1_500ms"] == 0.0
+    assert corpus["hit_f1_3s"] == pytest.approx(2 / 3, abs=1e-12) and corpus["hit_f1_0_5s"] == 0.0
 
 
 def test_a_silent_chapter_that_comes_first_leaves_its_time_out(tmp_path):

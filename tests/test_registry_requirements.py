@@ -37,9 +37,9 @@ from tvseg.metrics import (
 # The README's keys, row by row of "What the numbers mean" (and the story classes under it).
 COVERAGE = {"recall_n", "precision_n", "cov_n", "recall_d", "precision_d", "cov_d"}
 BOUNDARY = {"boundary_precision", "boundary_recall", "boundary_f1"}
-DISTANCES = {f"hit_{side}_{w}" for side in ("precision", "recall", "f1") for w in ("500ms", "3s")} | {
-    "median_deviation_r2h",
-    "median_deviation_h2r",
+DISTANCES = {f"hit_{side}_{w}" for side in ("precision", "recall", "f1") for w in ("0_5s", "3s")} | {
+    "median_deviation_ref_to_hyp",
+    "median_deviation_hyp_to_ref",
     "hausdorff",
 }
 SEGMENT_COUNTS = {"n_reference", "n_hypothesis"}

@@ -412,7 +412,7 @@ _ENTRIES: tuple[Metric, ...] = (
             True,
             **parts,
         )
-        for tag, label, window in (("500ms", "0.5s", 0.5), ("3s", "3s", 3.0))
+        for tag, label, window in (("0_5s", "0.5s", 0.5), ("3s", "3s", 3.0))
         for side, short, parts in (
             ("precision", "P", _rate(f"hit_n_matched_{tag}", "boundary_n_hypothesis")),
             ("recall", "R", _rate(f"hit_n_matched_{tag}", "boundary_n_reference")),
@@ -433,7 +433,7 @@ _ENTRIES: tuple[Metric, ...] = (
         Metric(key, label, "distance", "error", source + _MEAN_OF_DEFINED, True, fraction=False, **_rate(total, n))
         for key, label, source, total, n in (
             (
-                "median_deviation_r2h",
+                "median_deviation_ref_to_hyp",
                 "med. dev. ref->hyp",
                 _MIR_EVAL + "deviation (Turnbull et al. 2007): median over the reference boundaries of the "
                 "distance (s) to the nearest hypothesis boundary",
@@ -441,7 +441,7 @@ _ENTRIES: tuple[Metric, ...] = (
                 "deviation_n_shows",
             ),
             (
-                "median_deviation_h2r",
+                "median_deviation_hyp_to_ref",
                 "med. dev. hyp->ref",
                 _MIR_EVAL + "deviation (Turnbull et al. 2007): median over the hypothesis boundaries of the "
                 "distance (s) to the nearest reference boundary",
@@ -905,8 +905,8 @@ _HTML = {
     "pk_prime": "P\u2032k",
     "cseg": "C<sub>seg</sub>",
     "cseg_norm": "C<sub>seg</sub> norm.",
-    "median_deviation_r2h": "med. dev. ref&rarr;hyp",
-    "median_deviation_h2r": "med. dev. hyp&rarr;ref",
+    "median_deviation_ref_to_hyp": "med. dev. ref&rarr;hyp",
+    "median_deviation_hyp_to_ref": "med. dev. hyp&rarr;ref",
 }
 """The HTML report's labels that differ from the plain ones (:attr:`Metric.html`)."""
 _BETTER = {

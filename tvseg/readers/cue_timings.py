@@ -18,13 +18,18 @@ from tvseg.errors import InputError
 from tvseg.readers.source import warn
 from tvseg.readers.validation import MAX_SECONDS, too_large, whole_number
 
-__all__ = ["CueTimings"]
+__all__ = ["CueTimings", "MalformedTiming"]
 
 _TIME = r"(?:(\d+):)?(\d+):(\d+)(?:([.,])(\d+))?"
 _TIMING = re.compile(rf"[ \t\f]*{_TIME}[ \t\f]*-->[ \t\f]*{_TIME}(.*)")
 """A timing line; the WebVTT specification's whitespace around the times includes the form feed."""
 _SRT_COORDINATES = re.compile(r"(?:[ \t]+[XY][12]:-?\d+){4}[ \t]*", re.IGNORECASE)
 _EXAMPLE = {"vtt": "00:01:02.500 --> 00:01:04.000", "srt": "00:01:02,500 --> 00:01:04,000"}
+
+
+class MalformedTiming(InputError):
+    """A timing line a WebVTT parser cannot read (its syntax, minutes or seconds over 59, not three digits of
+    milliseconds): a player skips its cue. A time beyond tvseg's range is an :class:`InputError` only."""
 
 
 class CueTimings:
@@ -68,15 +73,15 @@ class CueTimings:
             self._milliseconds(groups[5:10], raw=raw, line=line),
         )
 
-    def _malformed(self, raw: str, line: int) -> InputError:
+    def _malformed(self, raw: str, line: int) -> MalformedTiming:
         message = f"malformed cue timing line (expected like '{_EXAMPLE[self.format]}')"
-        return InputError(message, path=self.path, line=line, value=raw)
+        return MalformedTiming(message, path=self.path, line=line, value=raw)
 
     def _milliseconds(self, groups, *, raw: str, line: int) -> int:
         hours_text, minutes_text, seconds_text, mark, millis_text = groups
         mark, millis_text = mark or "", millis_text or ""  # an SRT time without milliseconds (lenient: whole seconds)
         if len(millis_text) != 3 and not (self.lenient and len(millis_text) < 3):
-            raise InputError(
+            raise MalformedTiming(
                 "cue time without exactly three digits of milliseconds", path=self.path, line=line, value=raw
             )
         if len(minutes_text) > 2 or len(seconds_text) > 2:
@@ -84,7 +89,7 @@ class CueTimings:
         hours = whole_number(hours_text or "0", path=self.path, line=line, field="cue time's hours", value=raw)
         minutes, seconds = int(minutes_text), int(seconds_text)
         if minutes > 59 or seconds > 59:
-            raise InputError("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)
+            raise MalformedTiming("cue time with minutes or seconds over 59", path=self.path, line=line, value=raw)
         padded = len(minutes_text) == 2 and len(seconds_text) == 2 and (hours_text or self.format == "vtt")
         if not padded:
             self.unpadded += 1

@@ -19,7 +19,7 @@ import numpy as np
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows
-from tvseg.readers.cue_timings import CueTimings
+from tvseg.readers.cue_timings import CueTimings, MalformedTiming
 from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import NO_LABEL
 
@@ -78,7 +78,7 @@ def read_cues(path, *, format: str, encoding: str | None = None, lenient: bool =
         counted = None if dropped is None else dict(vars(timings))
         try:
             start_ms, end_ms = timings.read(lines[timing], timing + 1)
-        except InputError:
+        except MalformedTiming:
             if counted is None or dropped is None:
                 raise
             vars(timings).update(counted)  # a skipped cue's start counts in no warning

@@ -16,7 +16,7 @@ Components per show (columns of :attr:`ShowScores.components`):
   classed by its own duration (recall side), a hypothesis segment by its own duration (precision
   side); *long* means ``duration >= long_threshold``;
 - ``boundary_n_reference, boundary_n_hypothesis, boundary_n_matched`` at the settings' tolerance;
-- the boundary distances of :mod:`tvseg.retrieval.distances`: ``hit_n_matched_500ms, hit_n_matched_3s``
+- the boundary distances of :mod:`tvseg.retrieval.distances`: ``hit_n_matched_0_5s, hit_n_matched_3s``
   (boundaries matched at 0.5 s and 3 s), ``deviation_r2h_sum, deviation_h2r_sum, deviation_n_shows`` (the
   show's median deviations, and 1 where they are defined) and ``hausdorff_sum, hausdorff_n_shows``;
 - the chaptering components of :func:`tvseg.retrieval.chapters.chapter_components`:

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HIT_WINDOWS", "DISTANCE_COMPONENTS", "nearest", "distance_components"]
 
-HIT_WINDOWS = {"500ms": 0.5, "3s": 3.0}
+HIT_WINDOWS = {"0_5s": 0.5, "3s": 3.0}
 """The hit rates' windows (seconds) by the tag their keys carry: msaf's and MIREX's 0.5 s and 3 s."""
 DISTANCE_COMPONENTS = (
     *(f"hit_n_matched_{tag}" for tag in HIT_WINDOWS),
