@@ -2,16 +2,30 @@
 
 A file's *owner* is the library of the project it comes from (the W3C WebVTT tests come through ttconv's
 copy, read by ttconv): pycaption, pysubs2, ttconv, webvtt-py, pysrt, srt. The owner's cue times are the
-reference; tvseg reads the file as units (:func:`tvseg.read_units`, what ``--units`` reads), so the
-owner's cues are put through tvseg's documented overlap rules first (``formats/srt.md``, ``formats/webvtt.md``,
-:func:`tvseg.readers.webvtt.caption_units`), written again here: a cue of zero duration is no unit, cues
-that start together are one unit ending at the latest end, and a unit overlapping the next one ends where
-the next begins. A file is read right when tvseg gives as many units as that and every start and end lies
-within :data:`TOLERANCE` of the owner's.
+reference; tvseg reads the file as units (:func:`tvseg.read_units`, what ``--units`` reads), so the owner's
+cues are put through tvseg's documented rules first, each written once here:
 
-ttconv's own timing of a cue is when its paragraph is on screen in ttconv's sequence of intermediate
-synchronic documents (ISDs, what a ttconv renderer shows): from the first ISD holding the paragraph's text to
-the first one without it. A paragraph still on screen in the last ISD has no end: only its start is compared.
+- :func:`never_cleared` (``formats/scc.md``, ``formats/ttml.md``): a caption the file never clears or ends
+  ends where the next caption begins, else at the end of an SCC file's last time code (:func:`scc_file_end`)
+  or at the latest time a TTML document writes (ttconv's last ISD);
+- the overlap rules (``formats/srt.md``, ``formats/webvtt.md``, :func:`tvseg.readers.webvtt.caption_units`),
+  :func:`as_units`: a cue of zero duration is no unit, cues that start together are one unit ending at the
+  latest end, and a unit overlapping the next one ends where the next begins;
+- :func:`without_text` (``formats/srt.md``: "a cue with no text: kept, label NO_LABEL"; ``formats/scc.md``,
+  ``formats/ttml.md``): tvseg keeps a cue without text as a unit; pycaption, webvtt-py and ttconv's rendering
+  leave it out and cannot give its times, so where the owner's cues lack them tvseg's units without text
+  are left out of the comparison.
+
+A file is read right when tvseg gives as many units as that and every start and end lies within
+:data:`TOLERANCE` of the owner's (:data:`SCC_TOLERANCE` for SCC).
+
+Each owner is asked for the file's own times: pycaption's SCC reader without the step that gives a caption
+never cleared an end 4 s after its start (a time no file writes: the caption is given as never cleared,
+for :func:`never_cleared`), pysubs2 with ``ignore_par_time_offset=True`` for Apple's iTunes TTML (as its
+documentation says of Apple Music lyrics). ttconv's own timing of a cue is when its paragraph is on screen
+in ttconv's sequence of intermediate synchronic documents (ISDs, what a ttconv renderer shows): from the first
+ISD holding the paragraph's text to the first one without it; a paragraph still on screen in the last ISD is
+never cleared.
 
 Used by ``tests/test_real_captions.py`` and ``tests/benchmarks/real_captions_table.py``.
 """
@@ -32,8 +46,12 @@ from tvseg.errors import InputError
 
 CORPUS = Path(__file__).resolve().parent / "data" / "real_captions"
 TOLERANCE = Fraction(2, 30)
-"""Two frames at 30 frames a second (SCC's 29.97 frames, 2.002 of them, are 66.8 ms; EBU STL's 25 frames,
-two of them 80 ms): the largest gap allowed between an owner's time and tvseg's, in seconds."""
+"""Two frames at 30 frames a second (EBU STL's 25 frames, two of them 80 ms, are held to it too): the largest
+gap allowed between an owner's time and tvseg's, in seconds, for every format but SCC."""
+SCC_FRAME = Fraction(1001, 30000)
+SCC_TOLERANCE = 2 * SCC_FRAME + Fraction(1, 10**6)
+"""Two of SCC's own frames (29.97 a second, 66.73 ms; :data:`TOLERANCE` is 67 microseconds shorter, which
+would fail a caption two SCC frames away) and a microsecond for pycaption's float arithmetic."""
 FORMATS = {".vtt": "WebVTT", ".srt": "SRT", ".scc": "SCC", ".ttml": "TTML", ".dfxp": "TTML", ".xml": "TTML"}
 FORMATS[".stl"] = "EBU STL"
 OWNERS = {
@@ -46,6 +64,9 @@ OWNERS = {
     "srt": "srt",
 }
 """Each folder of the corpus and the library that reads its files."""
+
+APPLE_TTML = "http://music.apple.com/lyric-ttml-internal"
+"""The namespace of Apple's iTunes TTML (``formats/ttml.md``)."""
 
 Cue = tuple[Fraction, Fraction | None]
 """A cue's start and end in seconds (``None``: never cleared)."""
@@ -64,8 +85,16 @@ def _clock(text: str) -> Fraction:
 def _pycaption(path: Path) -> list[Cue]:
     import pycaption
 
+    class SCCReader(pycaption.SCCReader):
+        # pycaption gives a caption no erase or replacement ends (end 0) the end start + 4 s, a time no file
+        # writes; without that step it tells which captions the file never clears (end None here), and the
+        # rule tvseg documents for them is applied as for ttconv's (:func:`never_cleared`)
+        @staticmethod
+        def _fix_last_captions_without_ending(caption_list: object) -> None:
+            pass
+
     reader = {
-        ".scc": pycaption.SCCReader,
+        ".scc": SCCReader,
         ".dfxp": pycaption.DFXPReader,
         ".xml": pycaption.DFXPReader,
         ".srt": pycaption.SRTReader,
@@ -73,7 +102,7 @@ def _pycaption(path: Path) -> list[Cue]:
     }[path.suffix.lower()]
     captions = reader().read(path.read_bytes().decode("utf-8-sig"))
     return [
-        (Fraction(c.start) / 10**6, Fraction(c.end) / 10**6)  # microseconds, floats for SCC
+        (Fraction(c.start) / 10**6, Fraction(c.end) / 10**6 if c.end else None)  # microseconds, floats for SCC
         for language in captions.get_languages()
         for c in captions.get_captions(language)
     ]
@@ -82,7 +111,12 @@ def _pycaption(path: Path) -> list[Cue]:
 def _pysubs2(path: Path) -> list[Cue]:
     import pysubs2
 
-    return [(Fraction(e.start, 1000), Fraction(e.end, 1000)) for e in pysubs2.load(str(path)) if not e.is_comment]
+    # Apple's iTunes TTML writes every time from the start of the song, a <p> at its <div>'s time: pysubs2's
+    # documentation gives ignore_par_time_offset=True for it ("used in Apple Music lyrics"); without it pysubs2
+    # adds the <div>'s begin to each <p>'s, times the file does not write
+    apple = APPLE_TTML in path.read_bytes().decode("utf-8", "replace")
+    subs = pysubs2.load(str(path), ignore_par_time_offset=True) if apple else pysubs2.load(str(path))
+    return [(Fraction(e.start, 1000), Fraction(e.end, 1000)) for e in subs if not e.is_comment]
 
 
 def _webvtt_py(path: Path) -> list[Cue]:
@@ -109,6 +143,10 @@ def _srt(path: Path) -> list[Cue]:
         )
         for s in srt.parse(text)
     ]
+
+
+_DOCUMENT_END: dict[Path, Fraction] = {}
+"""The time of ttconv's last ISD of a file (the latest time its document writes), by path."""
 
 
 def _ttconv(path: Path) -> list[Cue]:
@@ -149,6 +187,7 @@ def _ttconv(path: Path) -> list[Cue]:
         shown: dict[str, Fraction] = {}
         cues: dict[str, Cue] = {}
         for time, isd in ISD.generate_isd_sequence(document):
+            _DOCUMENT_END[path] = Fraction(time)
             now = set()
             for region in isd.iter_regions():
                 for p in region.dfs_iterator():
@@ -177,8 +216,31 @@ READERS: dict[str, Callable[[Path], list[Cue]]] = {
 }
 
 
-def as_units(cues: list[Cue]) -> list[Cue]:
-    """The owner's cues under tvseg's overlap rules (see the module's docstring), by start."""
+def scc_file_end(path: Path) -> Fraction:
+    """The end of an SCC file's last time code: that line's frame and one frame a word after it, in seconds
+    (drop-frame time codes, with ``;``, skip frame numbers 0 and 1 of each minute but every tenth)."""
+    last = [line.split() for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()][-1]
+    hours, minutes, seconds, frames = (int(field) for field in re.split("[:;.]", last[0]))
+    count = ((hours * 60 + minutes) * 60 + seconds) * 30 + frames
+    if ";" in last[0]:
+        total_minutes = hours * 60 + minutes
+        count -= 2 * (total_minutes - total_minutes // 10)
+    return (count + len(last) - 1) * SCC_FRAME
+
+
+def never_cleared(cues: list[Cue], file_end: Fraction | None) -> list[Cue]:
+    """tvseg's rule for a caption never cleared (end ``None``; ``formats/scc.md``, ``formats/ttml.md``): it
+    ends where the next caption (by start) begins, else at ``file_end`` (an SCC file's last time code,
+    :func:`scc_file_end`; ``None``: left open, only its start is compared)."""
+    starts = sorted({start for start, _ in cues})
+    later = {start: following for start, following in zip(starts, starts[1:])}
+    return [(start, end if end is not None else later.get(start, file_end)) for start, end in cues]
+
+
+def as_units(cues: list[Cue], *, file_end: Fraction | None = None) -> list[Cue]:
+    """The owner's cues under tvseg's rules for captions never cleared (:func:`never_cleared`) and for
+    overlaps (see the module's docstring), by start."""
+    cues = never_cleared(cues, file_end)
     lasting = [(start, end) for start, end in cues if end is None or end != start]
     units: list[list] = []
     for start, end in sorted(lasting, key=lambda cue: cue[0]):  # a stable sort: file order among equal starts
@@ -191,6 +253,12 @@ def as_units(cues: list[Cue]) -> list[Cue]:
         if unit[1] is None or unit[1] > following[0]:
             unit[1] = following[0]
     return [(start, end) for start, end in units]
+
+
+def without_text(units: list[tuple[float, float]], texts: list[str]) -> list[tuple[float, float]]:
+    """tvseg's units but those without text: what an owner that leaves a cue without text out can be
+    compared with (the module's docstring)."""
+    return [unit for unit, text in zip(units, texts) if text]
 
 
 @dataclass
@@ -209,15 +277,15 @@ class Outcome:
     message: str = ""
 
 
-def _close(a: Fraction | float, b: Fraction | None) -> bool:
-    return b is None or abs(Fraction(a) - b) <= TOLERANCE
+def _close(a: Fraction | float, b: Fraction | None, tolerance: Fraction) -> bool:
+    return b is None or abs(Fraction(a) - b) <= tolerance
 
 
-def _why_not(theirs: list[Cue], ours: list[tuple[float, float]]) -> str:
+def _why_not(theirs: list[Cue], ours: list[tuple[float, float]], tolerance: Fraction) -> str:
     if len(theirs) != len(ours):
         return f"{len(ours)} units, the owner's cues make {len(theirs)}"
     for k, ((start, end), (a, b)) in enumerate(zip(theirs, ours)):
-        if not (_close(a, start) and _close(b, end)):
+        if not (_close(a, start, tolerance) and _close(b, end, tolerance)):
             owner = f"{float(start):.3f}-{'open' if end is None else f'{float(end):.3f}'}"
             return f"unit {k + 1}: {a:.3f}-{b:.3f}, the owner's {owner}"
     return ""
@@ -228,11 +296,13 @@ def read(path: Path, *, owner: str | None = None) -> Outcome:
     owner = owner or OWNERS[path.parent.name]
     kind = FORMATS[path.suffix.lower()]
     ours: list[tuple[float, float]] = []
+    texts: list[str] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             frame = read_units(path)[path.stem]
         ours = list(zip(frame["start"].tolist(), frame["end"].tolist()))
+        texts = [str(text).strip() for text in frame["text"].tolist()]
         tvseg, message = "read", ""
     except InputError as error:
         tvseg, message = "refused", str(error).splitlines()[0]
@@ -249,9 +319,14 @@ def read(path: Path, *, owner: str | None = None) -> Outcome:
         return Outcome(path, kind, owner, "owner", f"{owner} reads no cue", tvseg, message)
     if tvseg != "read":
         return Outcome(path, kind, owner, tvseg, message[:200], tvseg, message)
-    if not _why_not(sorted(theirs, key=lambda cue: cue[0]), ours) and all(e is not None for _, e in theirs):
+    tolerance = SCC_TOLERANCE if kind == "SCC" else TOLERANCE
+    if not _why_not(sorted(theirs, key=lambda cue: cue[0]), ours, tolerance) and all(e is not None for _, e in theirs):
         return Outcome(path, kind, owner, "identical")
-    why = _why_not(as_units(theirs), ours)
+    file_end = scc_file_end(path) if kind == "SCC" else _DOCUMENT_END.get(path) if owner == "ttconv" else None
+    units = as_units(theirs, file_end=file_end)
+    why = _why_not(units, ours, tolerance)
+    if why and "" in texts:
+        why = _why_not(units, without_text(ours, texts), tolerance) and why
     return Outcome(path, kind, owner, "mismatch" if why else "rules", why)
 
 

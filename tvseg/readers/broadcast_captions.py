@@ -71,6 +71,7 @@ _NO_END = "1000000h"
 _NO_END_SECONDS = Fraction(3_600_000_000)
 _ITUNES = "http://music.apple.com/lyric-ttml-internal"
 """The namespace of Apple's iTunes lyrics TTML, whose times are absolute (:func:`_itunes_times`)."""
+_ONE_DIGIT_HOUR = re.compile(r"(\d:\d{2}:\d{2}(?:\.\d+|:\d{2,}(?:\.\d+)?)?)")
 _ITUNES_TIME = re.compile(r"(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)(s?)")
 _WIDE_ENCODINGS = re.compile(
     rb"""<\?xml[^>]*?encoding\s*=\s*["']((?:utf|ucs)-?(?:16|32|2|4)[^"']*)["']""", re.IGNORECASE
@@ -303,6 +304,8 @@ def _ttml(path) -> _Captions:
         )
     if any(_ITUNES in key for element in root.iter() for key in (element.tag, *element.attrib)):
         _itunes_times(root)
+    else:
+        _two_digit_hours(root, data=data, path=path)
     agents = _agents(root)
     # ttconv keeps no xml:id of a paragraph but keeps its xml:lang: each <p> is tagged with a private-use
     # language tag naming it, to find its line and speaker (the text and the times do not depend on it)
@@ -320,7 +323,9 @@ def _ttml(path) -> _Captions:
     for level, message, _ in records:
         if level >= logging.ERROR and message.startswith(_TIMING_ERRORS):
             value = message.split(": ", 1)[1] if ": " in message else None
-            raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=_line_of(data, value), value=value)
+            key = re.match(r"Bad (\w+) attribute", message)
+            at = _line_of(data, value, key=key.group(1) if key else "")
+            raise InputError(f"ttconv: {message.split(':')[0]}", path=path, line=at, value=value)
     if document is None or document.get_body() is None:
         return _Captions([], [], held=len(lines))
     given: set[str | None] = set()  # the <p> in ttconv's document: it leaves out those of no duration
@@ -399,6 +404,28 @@ def _itunes_times(root: et.Element) -> None:
         visit(body, Fraction(0))
 
 
+def _two_digit_hours(root: et.Element, *, data: bytes, path) -> None:
+    """Write a clock time with a one-digit hour (``0:00:02.07``, as pycaption reads and writes DFXP) with
+    the two digits TTML's clock times have (``00:00:02.07``), with one warning at the first one's line."""
+    first: str | None = None
+    count = 0
+    for element in root.iter():
+        for key in ("begin", "end", "dur"):
+            value = element.get(key)
+            match = _ONE_DIGIT_HOUR.fullmatch(value.strip()) if value else None
+            if match is not None:
+                element.set(key, f"0{match.group(1)}")
+                first = first or value
+                count += 1
+    if first is not None:
+        warn(
+            f"{count} clock time(s) with a one-digit hour, which TTML writes with two: read as hours "
+            f"(first: {first!r} read as '0{first.strip()}')",
+            path=path,
+            line=_line_of(data, first),
+        )
+
+
 def _decimal(value: Fraction) -> str:
     """A fraction whose denominator divides a power of ten (a difference of decimals) as its decimals."""
     digits = 0
@@ -460,13 +487,14 @@ def _explicit_ends(root: et.Element) -> None:
         visit(body, True)
 
 
-def _line_of(data: bytes, value: str | None) -> int | None:
-    """The line of the first attribute written with ``value`` (a time ttconv refused), if found."""
-    if not value:
+def _line_of(data: bytes, value: str | None, *, key: str = "") -> int | None:
+    """The line of the first attribute written with ``value`` (a time ttconv refused), if found; ``key``:
+    the attribute's name (then an empty value is found too)."""
+    if value is None or not (value or key):
         return None
-    at = data.find(f'="{value}"'.encode())
+    at = data.find(f'{key}="{value}"'.encode())
     if at < 0:
-        at = data.find(f"='{value}'".encode())
+        at = data.find(f"{key}='{value}'".encode())
     return None if at < 0 else data.count(b"\n", 0, at) + 1
 
 
