@@ -13,10 +13,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from search_oracle import Judgement, Returned
+from search_oracle import score_run as oracle
 
 from tvseg.cli import main
-from tvseg.readers.trec import Judgement, Returned, read_qrels, read_run
-from tvseg.search import score_query, score_run
+from tvseg.readers.trec import Qrels, Run, read_qrels, read_run
+from tvseg.search import score_run
 
 DATA = Path(__file__).parent / "data" / "sh_eval"
 RUNS = {"a": "linking", "b": "linking", "c": "search"}
@@ -77,11 +79,18 @@ def _marks(values: dict, suffix: str) -> list[str]:
 
 
 def _judged(spans, relevance):
-    return [Judgement(v, s, e, relevance, 0) for v, s, e in spans]
+    return [(v, s, e, relevance) for v, s, e in spans]
 
 
 def _ranking(spans):
-    return [Returned(v, s, e, k + 1, 0.0, 0) for k, (v, s, e) in enumerate(spans)]
+    return [(v, s, e, k + 1) for k, (v, s, e) in enumerate(spans)]
+
+
+def score_query(judgements, ranking, **options) -> dict:
+    """The values of one query ("q") judged by ``judgements`` and answered by ``ranking``."""
+    qrels = Qrels.of([("q", *row) for row in judgements])
+    run = Run.of([("q", *row) for row in ranking])
+    return score_run(qrels, run, **options)[0]["q"]
 
 
 @pytest.mark.parametrize(
@@ -204,3 +213,57 @@ def test_bad_lines_exit_2_naming_file_line_and_value(tmp_path, capsys, line, kin
     assert code == 2
     assert f"{run}:2" in err and words in err
     assert "Traceback" not in err
+
+
+def _random_case(seed: int, ticks: int):
+    """Judgements and a run drawn at random: overlapping, touching, nested and reversed segments, zero lengths
+    (one at 0), equal ranks, repeated results, queries without relevant segments or without judgements."""
+    import random
+
+    rng = random.Random(seed)
+    videos = ["v1", "v2", "v3", "v4"]
+    judged, returned = [], []
+    for q in range(12):
+        query = f"q{q:02d}"
+        spans = []
+        if q != 11:
+            for _ in range(rng.randint(1, 9)):
+                start = rng.randint(0, 900) * ticks // rng.choice((1, 1, 7))
+                end = start + rng.choice((0, 1, 5, 15, 40, 200, 700)) * ticks + rng.choice((0, 0, 3))
+                if rng.random() < 0.05:
+                    start, end = end, start
+                video = rng.choice(videos)
+                spans.append((video, start, end))
+                judged.append((query, video, start, end, 0 if q == 3 else rng.choice((1, 1, 0, 2, -1))))
+        if q == 10:
+            continue
+        for _ in range(rng.randint(1, 80)):
+            if spans and rng.random() < 0.6:
+                video, start, _ = rng.choice(spans)
+                start = max(0, start + rng.randint(-30, 30) * ticks + rng.choice((0, 0, 7)))
+            else:
+                video, start = rng.choice(videos), rng.randint(0, 1200) * ticks
+            end = start + rng.choice((0, 0, 1, 10, 30, 60, 400)) * ticks
+            if rng.random() < 0.05:
+                start, end = end, start
+            if rng.random() < 0.03:
+                start = end = 0
+            returned.append((query, video, start, end, rng.randint(1, 40)))
+    return judged, returned
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_columnar_scores_equal_the_per_result_transcription(seed):
+    # tests/search_oracle.py scores one result at a time as sh_eval's code does; every value, floats
+    # included, must be the same (not only to the 4 decimals printed)
+    ticks = 1000 if seed % 2 else 1
+    judged, returned = _random_case(seed, ticks)
+    options = {"ticks": ticks, "bin_size": (300, 60, 7)[seed % 3], "tolerance": (15, 4, 60)[seed % 3]}
+    by_query: dict = {}
+    for k, (query, video, start, end, relevance) in enumerate(judged, 1):
+        by_query.setdefault(query, []).append(Judgement(video, start, end, relevance, k))
+    ranked: dict = {}
+    for k, (query, video, start, end, rank) in enumerate(returned, 1):
+        ranked.setdefault(query, []).append(Returned(video, start, end, rank, 0.0, k))
+    expected = oracle(by_query, ranked, **options)
+    assert score_run(Qrels.of(judged), Run.of(returned), **options) == expected

@@ -87,8 +87,8 @@ def run(args) -> int:
     ticks = TICKS[args.times]
     scored = {}
     for name, path in paths.items():
-        run_lines = read_run(path, times=args.times, kind=args.kind)
-        scored[name] = score_run(qrels, run_lines, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
+        returned = read_run(path, times=args.times, kind=args.kind)
+        scored[name] = score_run(qrels, returned, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
     pairwise = _pairwise(scored, resamples=args.bootstrap, seed=args.seed)
     shown = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(scored, pairwise), file=shown)
