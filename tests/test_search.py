@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
+from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from search_oracle import Judgement, Returned
 from search_oracle import score_run as oracle
 
 from tvseg.cli import main
+from tvseg.errors import InputError
 from tvseg.readers.trec import Qrels, Run, read_qrels, read_run
 from tvseg.search import score_run
 
@@ -267,3 +271,129 @@ def test_columnar_scores_equal_the_per_result_transcription(seed):
         ranked.setdefault(query, []).append(Returned(video, start, end, rank, 0.0, k))
     expected = oracle(by_query, ranked, **options)
     assert score_run(Qrels.of(judged), Run.of(returned), **options) == expected
+
+
+def test_crlf_bom_blank_lines_and_non_ascii_names_read_as_plain_lines(tmp_path):
+    # the bytes are counted when the text is plain ASCII, str.split per line otherwise: both give the same
+    # fields and line numbers
+    lines = ["q1 Q0 v1 0.10 0.50 1 0.9 r", "", "q1 Q0 v2 1.00 2.00 2 0.8 r", "q2 Q0 v1 0.00 0.00 1 0.5"]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(lines) + "\n")
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode() + b"\r\n")
+    named = tmp_path / "named.txt"
+    named.write_text("\n".join(line.replace("v2", "vidéo") for line in lines) + "\n", encoding="utf-8")
+    runs = [read_run(path) for path in (plain, crlf, named)]
+    for run in runs:
+        assert run.line.tolist() == [1, 3, 4]
+        assert run.start.tolist() == [10, 60, 0] and run.end.tolist() == [50, 120, 0]
+        assert run.query_names == ("q1", "q2") and run.rank.tolist() == [1, 2, 1]
+    assert runs[2].video_names == ("v1", "vidéo")
+    # a wrong line after a blank one is named by its number in the file
+    (tmp_path / "bad.txt").write_text("\n".join(lines[:3] + ["q2 Q0 v1 0.00 0.75 1 0.5"]) + "\n")
+    with pytest.raises(InputError, match=r"bad\.txt:4"):
+        read_run(tmp_path / "bad.txt")
+
+
+class _Bars(HTMLParser):
+    """The ``data-value`` of each bar cell of a search page, by section (measure), row (query) and column."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section = self.query = None
+        self.bars: dict = {}
+        self.headers: dict = {}
+        self._cell: list | None = None
+        self._column = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.section = attrs["id"]
+        elif tag == "tr":
+            self._column = 0
+        elif tag in ("th", "td"):
+            self._cell = [tag, attrs.get("scope"), ""]
+            if tag == "td":
+                self._column += 1
+                if attrs.get("class") == "bar":
+                    self.bars[(self.section, self.query, self._column)] = attrs["data-value"]
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[2] += data
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self._cell is not None:
+            kind, scope, text = self._cell
+            if kind == "th" and scope == "row":
+                self.query = text
+            elif kind == "th" and scope == "col":
+                self.headers.setdefault(self.section, []).append(text)
+            self._cell = None
+
+
+def test_html_page_has_a_bar_per_query_whose_value_is_the_jsons(tmp_path):
+    runs = [f"{n}={DATA / f'run_{n}.txt'}" for n in ("a", "b")]
+    out, page = tmp_path / "out.json", tmp_path / "page"
+    code = main(
+        ["search", "--qrels", str(DATA / "qrels.txt"), "--run", runs[0], "--run", runs[1]]
+        + ["--json", str(out), "--html", str(page)]
+    )
+    assert code == 0
+    data = json.loads(out.read_text())
+    parser = _Bars()
+    parser.feed((page / "index.html").read_text())
+    for measure in ("map", "map_bin", "map_tol", "maisp"):
+        assert parser.headers[measure] == ["query", "a", "b"]
+        for column, name in enumerate(("a", "b"), 1):
+            queries = data["runs"][name]["queries"]
+            drawn = {q: v for (m, q, c), v in parser.bars.items() if m == measure and c == column}
+            assert set(drawn) == set(queries)  # query_40 (judged, answered by none) and query_99 have no bar
+            assert all(float(drawn[q]) == queries[q][measure] for q in queries)
+    # the overall table holds the JSON's values to 4 decimals, the run ids agree
+    html = (page / "index.html").read_text()
+    assert f"<td>{data['runs']['b']['all']['map_tol']:.4f}</td>" in html
+    assert data["run_id"] in html
+
+
+_PROBE = """<script>
+window.addEventListener("load", function () {
+  var worst = null;
+  document.querySelectorAll("body *").forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (e.closest(".scroll") === null && r.right > window.innerWidth + 0.5) { worst = e.tagName + "." + e.className; }
+  });
+  parent.postMessage(JSON.stringify({inner: window.innerWidth, client: document.documentElement.clientWidth,
+    scroll: document.documentElement.scrollWidth, worst: worst, mains: document.querySelectorAll("main").length,
+    bars: document.querySelectorAll("td.bar .fill").length}), "*");
+});
+</script></body>"""
+_FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{src}" style="width:390px;height:844px;border:0"></iframe>
+<script>window.addEventListener("message", function (e) {{
+  document.body.setAttribute("data-probe", e.data); console.log("probe-done"); }});</script>
+</body></html>"""
+
+
+@pytest.mark.browser
+def test_html_page_fits_390_px_without_console_error(tmp_path):
+    # the page in a 390 px frame (headless chromium's window is wider): nothing but the tables' own
+    # scrolling boxes is wider than the frame; a probe added to a copy of the page reports what it finds
+    from chromium import console_errors, run_chromium
+
+    page = tmp_path / "page"
+    runs = [f"{n}={DATA / f'run_{n}.txt'}" for n in ("a", "b")]
+    argv = ["search", "--qrels", str(DATA / "qrels.txt"), "--html", str(page)]
+    assert main(argv + [a for r in runs for a in ("--run", r)]) == 0
+    copy = tmp_path / "probe.html"
+    copy.write_text((page / "index.html").read_text().replace("</body>", _PROBE))
+    frame = tmp_path / "frame.html"
+    frame.write_text(_FRAME.format(src=copy.as_uri()))
+    done = run_chromium(tmp_path / "profile", frame.as_uri(), "--dump-dom", "--virtual-time-budget=5000")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert console_errors(done.stderr) == []
+    found = json.loads(unescape(re.search(r'data-probe="(.*?)"', done.stdout).group(1)))
+    assert found["inner"] == 390 and found["scroll"] == found["client"] <= 390, found["worst"]
+    assert found["worst"] is None and found["mains"] == 1
+    assert found["bars"] == 4 * 2 * 39  # 4 measures, 2 runs, 39 queries each
