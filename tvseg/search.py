@@ -53,6 +53,9 @@ retrieved seconds and nothing else).
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -105,7 +108,7 @@ def _merged(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.n
 class _Spans:
     """Disjoint-or-not spans sorted by (group, start), searched by many results at once.
 
-    Times are compared as their ranks among every time of the query (``rank``, 1 up), a group ``g``'s time
+    Times are compared as their ranks among every time of the run and the judgements (``rank``, 1 up), a group ``g``'s time
     ``t`` as the key ``g * width + rank(t)``, so that one sorted array answers for every group. The prefix
     maxima of the ends (of the spans with ``start <= end``, and with ``start < end``) make a search exact
     whatever the spans."""
@@ -137,19 +140,14 @@ class _Spans:
         return (start_key < end_key) & (before >= 0) & (largest > start_key), largest
 
 
-def _within(query: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Each entry's position within its query (entries sorted by query; ``counts`` per query)."""
-    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    return np.arange(len(query)) - first[query]
-
-
 def _ranked_values(marks: np.ndarray, query: np.ndarray, n_queries: int, n_relevant: np.ndarray) -> dict:
     """``_RANKED``'s values and ``relstring`` of each query, as lists; ``marks`` in (query, rank) order."""
     counts = np.bincount(query, minlength=n_queries)
-    position = _within(query, counts)
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    position = np.arange(len(query)) - first[query]
     hit = marks == 1
-    found = np.cumsum(hit)
-    found = found - np.concatenate(([0], found))[np.concatenate(([0], np.cumsum(counts)[:-1]))][query]
+    before = np.concatenate(([0], np.cumsum(hit)))  # the relevant results before each entry, over all queries
+    found = before[1:] - before[first][query]  # those up to each entry, in its query
     # AP summed in rank order: the k-th relevant result of every query added at the k-th step
     hits = np.flatnonzero(hit)
     term = found[hits] / (1.0 + position[hits])
@@ -454,15 +452,11 @@ def _maisp(
     }
     for p in _MAISP_POINTS:
         values[f"maisp_{p / 100:.2f}"] = [0.0] * n_queries
-    for q, interpolated in enumerate(precisions):
-        if not interpolated:
+    for q, precision in enumerate(precisions):
+        if not precision:
             continue
-        for k in range(len(interpolated) - 2, -1, -1):
-            interpolated[k] = max(interpolated[k], interpolated[k + 1])
-        average = 1.0
-        for precision in interpolated:
-            average += precision
-        values["maisp"][q] = average / len(points_of[q])
+        interpolated = list(itertools.accumulate(reversed(precision), max))[::-1]  # the largest at or after
+        values["maisp"][q] = functools.reduce(operator.add, interpolated, 1.0) / len(points_of[q])  # in order
         for p in _MAISP_POINTS:
             if p < len(interpolated):
                 values[f"maisp_{p / 100:.2f}"][q] = interpolated[p]

@@ -138,6 +138,8 @@ class _Fields:
 
     def column(self, k: int) -> tuple[str, ...]:
         """The ``k``-th field of every line (each line has more than ``k`` fields)."""
+        if len(self.counts) and self.counts.min() == self.counts.max():
+            return tuple(self.tokens[k :: int(self.counts[0])])
         at = (self.first + k).tolist()
         return (self.tokens[at[0]],) if len(at) == 1 else operator.itemgetter(*at)(self.tokens)
 
@@ -174,8 +176,8 @@ def _fields(path: str | os.PathLike) -> _Fields:
     if body is not None and not _UNUSUAL[body].any() and text.count("\r") == text.count("\r\n"):
         space = _SPACE[body]
         starts = ~space & np.concatenate(([True], space[:-1]))
-        line_of = np.cumsum(body == ord("\n"))
-        per_line = np.bincount(line_of[starts], minlength=int(line_of[-1]) + 1 if len(line_of) else 0)
+        breaks = np.flatnonzero(body == ord("\n"))
+        per_line = np.bincount(np.searchsorted(breaks, np.flatnonzero(starts)), minlength=len(breaks) + 1)
         tokens = text.split()
     else:
         rows = [line.split() for line in text.splitlines()]
