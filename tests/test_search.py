@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
+from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from search_oracle import Judgement, Returned
+from search_oracle import score_run as oracle
 
 from tvseg.cli import main
-from tvseg.readers.trec import Judgement, Returned, read_qrels, read_run
-from tvseg.search import score_query, score_run
+from tvseg.errors import InputError
+from tvseg.readers.trec import Qrels, Run, read_qrels, read_run
+from tvseg.search import score_run
 
 DATA = Path(__file__).parent / "data" / "sh_eval"
 RUNS = {"a": "linking", "b": "linking", "c": "search"}
@@ -77,11 +83,18 @@ def _marks(values: dict, suffix: str) -> list[str]:
 
 
 def _judged(spans, relevance):
-    return [Judgement(v, s, e, relevance, 0) for v, s, e in spans]
+    return [(v, s, e, relevance) for v, s, e in spans]
 
 
 def _ranking(spans):
-    return [Returned(v, s, e, k + 1, 0.0, 0) for k, (v, s, e) in enumerate(spans)]
+    return [(v, s, e, k + 1) for k, (v, s, e) in enumerate(spans)]
+
+
+def score_query(judgements, ranking, **options) -> dict:
+    """The values of one query ("q") judged by ``judgements`` and answered by ``ranking``."""
+    qrels = Qrels.of([("q", *row) for row in judgements])
+    run = Run.of([("q", *row) for row in ranking])
+    return score_run(qrels, run, **options)[0]["q"]
 
 
 @pytest.mark.parametrize(
@@ -204,3 +217,185 @@ def test_bad_lines_exit_2_naming_file_line_and_value(tmp_path, capsys, line, kin
     assert code == 2
     assert f"{run}:2" in err and words in err
     assert "Traceback" not in err
+
+
+def _random_case(seed: int, ticks: int):
+    """Judgements and a run drawn at random: overlapping, touching, nested and reversed segments, zero lengths
+    (one at 0), equal ranks, repeated results, queries without relevant segments or without judgements."""
+    import random
+
+    rng = random.Random(seed)
+    videos = ["v1", "v2", "v3", "v4"]
+    judged, returned = [], []
+    for q in range(12):
+        query = f"q{q:02d}"
+        spans = []
+        if q != 11:
+            for _ in range(rng.randint(1, 9)):
+                start = rng.randint(0, 900) * ticks // rng.choice((1, 1, 7))
+                end = start + rng.choice((0, 1, 5, 15, 40, 200, 700)) * ticks + rng.choice((0, 0, 3))
+                if rng.random() < 0.05:
+                    start, end = end, start
+                video = rng.choice(videos)
+                spans.append((video, start, end))
+                judged.append((query, video, start, end, 0 if q == 3 else rng.choice((1, 1, 0, 2, -1))))
+        if q == 10:
+            continue
+        for _ in range(rng.randint(1, 80)):
+            if spans and rng.random() < 0.6:
+                video, start, _ = rng.choice(spans)
+                start = max(0, start + rng.choice((rng.randint(-30, 30), 0, 15, 4, 60)) * ticks + rng.choice((0, 0, 7)))
+            else:
+                video, start = rng.choice(videos), rng.randint(0, 1200) * ticks
+            end = start + rng.choice((0, 0, 1, 10, 30, 60, 400)) * ticks
+            if rng.random() < 0.05:
+                start, end = end, start
+            if rng.random() < 0.03:
+                start = end = 0
+            if rng.random() < 0.05:  # a segment ending at 0: sh_eval's interval test takes its start alone
+                end = 0
+            returned.append((query, video, start, end, rng.randint(1, 40)))
+    return judged, returned
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_columnar_scores_equal_the_per_result_transcription(seed):
+    # tests/search_oracle.py scores one result at a time as sh_eval's code does; every value, floats
+    # included, must be the same (not only to the 4 decimals printed)
+    ticks = 1000 if seed % 2 else 1
+    judged, returned = _random_case(seed, ticks)
+    options = {"ticks": ticks, "bin_size": (300, 60, 7)[seed % 3], "tolerance": (15, 4, 60)[seed % 3]}
+    by_query: dict = {}
+    for k, (query, video, start, end, relevance) in enumerate(judged, 1):
+        by_query.setdefault(query, []).append(Judgement(video, start, end, relevance, k))
+    ranked: dict = {}
+    for k, (query, video, start, end, rank) in enumerate(returned, 1):
+        ranked.setdefault(query, []).append(Returned(video, start, end, rank, 0.0, k))
+    expected = oracle(by_query, ranked, **options)
+    assert score_run(Qrels.of(judged), Run.of(returned), **options) == expected
+
+
+def test_crlf_bom_blank_lines_and_non_ascii_names_read_as_plain_lines(tmp_path):
+    # the bytes are counted when the text is plain ASCII, str.split per line otherwise: both give the same
+    # fields and line numbers
+    lines = ["q1 Q0 v1 0.10 0.50 1 0.9 r", "", "q1 Q0 v2 1.00 2.00 2 0.8 r", "q2 Q0 v1 0.00 0.00 1 0.5"]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(lines) + "\n")
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode() + b"\r\n")
+    named = tmp_path / "named.txt"
+    named.write_text("\n".join(line.replace("v2", "vidéo") for line in lines) + "\n", encoding="utf-8")
+    runs = [read_run(path) for path in (plain, crlf, named)]
+    for run in runs:
+        assert run.line.tolist() == [1, 3, 4]
+        assert run.start.tolist() == [10, 60, 0] and run.end.tolist() == [50, 120, 0]
+        assert run.query_names == ("q1", "q2") and run.rank.tolist() == [1, 2, 1]
+    assert runs[2].video_names == ("v1", "vidéo")
+    # a wrong line after a blank one is named by its number in the file
+    (tmp_path / "bad.txt").write_text("\n".join(lines[:3] + ["q2 Q0 v1 0.00 0.75 1 0.5"]) + "\n")
+    with pytest.raises(InputError, match=r"bad\.txt:4"):
+        read_run(tmp_path / "bad.txt")
+
+
+class _Bars(HTMLParser):
+    """The ``data-value`` of each bar cell of a search page, by section (measure), row (query) and column."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section = self.query = None
+        self.bars: dict = {}
+        self.headers: dict = {}
+        self._cell: list | None = None
+        self._column = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.section = attrs["id"]
+        elif tag == "tr":
+            self._column = 0
+        elif tag in ("th", "td"):
+            self._cell = [tag, attrs.get("scope"), ""]
+            if tag == "td":
+                self._column += 1
+                if attrs.get("class") == "bar":
+                    self.bars[(self.section, self.query, self._column)] = attrs["data-value"]
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[2] += data
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self._cell is not None:
+            kind, scope, text = self._cell
+            if kind == "th" and scope == "row":
+                self.query = text
+            elif kind == "th" and scope == "col":
+                self.headers.setdefault(self.section, []).append(text)
+            self._cell = None
+
+
+def test_html_page_has_a_bar_per_query_whose_value_is_the_jsons(tmp_path):
+    runs = [f"{n}={DATA / f'run_{n}.txt'}" for n in ("a", "b")]
+    out, page = tmp_path / "out.json", tmp_path / "page"
+    code = main(
+        ["search", "--qrels", str(DATA / "qrels.txt"), "--run", runs[0], "--run", runs[1]]
+        + ["--json", str(out), "--html", str(page)]
+    )
+    assert code == 0
+    data = json.loads(out.read_text())
+    parser = _Bars()
+    parser.feed((page / "index.html").read_text())
+    for measure in ("map", "map_bin", "map_tol", "maisp"):
+        assert parser.headers[measure] == ["query", "a", "b"]
+        for column, name in enumerate(("a", "b"), 1):
+            queries = data["runs"][name]["queries"]
+            drawn = {q: v for (m, q, c), v in parser.bars.items() if m == measure and c == column}
+            assert set(drawn) == set(queries)  # query_40 (judged, answered by none) and query_99 have no bar
+            assert all(float(drawn[q]) == queries[q][measure] for q in queries)
+    # the overall table holds the JSON's values to 4 decimals, the run ids agree
+    html = (page / "index.html").read_text()
+    assert f"<td>{data['runs']['b']['all']['map_tol']:.4f}</td>" in html
+    assert data["run_id"] in html
+
+
+_PROBE = """<script>
+window.addEventListener("load", function () {
+  var worst = null;
+  document.querySelectorAll("body *").forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (e.closest(".scroll") === null && r.right > window.innerWidth + 0.5) { worst = e.tagName + "." + e.className; }
+  });
+  parent.postMessage(JSON.stringify({inner: window.innerWidth, client: document.documentElement.clientWidth,
+    scroll: document.documentElement.scrollWidth, worst: worst, mains: document.querySelectorAll("main").length,
+    bars: document.querySelectorAll("td.bar .fill").length}), "*");
+});
+</script></body>"""
+_FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{src}" style="width:390px;height:844px;border:0"></iframe>
+<script>window.addEventListener("message", function (e) {{
+  document.body.setAttribute("data-probe", e.data); console.log("probe-done"); }});</script>
+</body></html>"""
+
+
+@pytest.mark.browser
+def test_html_page_fits_390_px_without_console_error(tmp_path):
+    # the page in a 390 px frame (headless chromium's window is wider): nothing but the tables' own
+    # scrolling boxes is wider than the frame; a probe added to a copy of the page reports what it finds
+    from chromium import console_errors, run_chromium
+
+    page = tmp_path / "page"
+    runs = [f"{n}={DATA / f'run_{n}.txt'}" for n in ("a", "b")]
+    argv = ["search", "--qrels", str(DATA / "qrels.txt"), "--html", str(page)]
+    assert main(argv + [a for r in runs for a in ("--run", r)]) == 0
+    copy = tmp_path / "probe.html"
+    copy.write_text((page / "index.html").read_text().replace("</body>", _PROBE))
+    frame = tmp_path / "frame.html"
+    frame.write_text(_FRAME.format(src=copy.as_uri()))
+    done = run_chromium(tmp_path / "profile", frame.as_uri(), "--dump-dom", "--virtual-time-budget=5000")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert console_errors(done.stderr) == []
+    found = json.loads(unescape(re.search(r'data-probe="(.*?)"', done.stdout).group(1)))
+    assert found["inner"] == 390 and found["scroll"] == found["client"] <= 390, found["worst"]
+    assert found["worst"] is None and found["mains"] == 1
+    assert found["bars"] == 4 * 2 * 39  # 4 measures, 2 runs, 39 queries each

@@ -42,16 +42,27 @@ those of the qrels that the run answers (a query the run leaves out counts in no
 without judgements is not scored), as ``sh_eval`` averages. Ranks order each query's list; equal ranks keep
 the file's order (the score is not read). Nothing is known of the videos' lengths: a segment past a video's end
 is scored as given.
+
+The computation is columnar (:class:`tvseg.readers.trec.Qrels` and :class:`~tvseg.readers.trec.Run` as flat
+arrays): the results ordered by (query, rank), the merged spans of each (query, video) found by a binary
+search per result, the bins expanded and kept at their first appearance, AP summed in rank order; only the
+tolerance variant and MAiSP, which remember what was seen, visit in order the results that meet relevant or
+judged content (a result that touches none of a query's relevant segments adds its length to MAiSP's
+retrieved seconds and nothing else).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from tvseg.readers.trec import Judgement, Returned
+import numpy as np
 
-__all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "QueryJudgements", "score_query", "score_run", "sh_eval_lines"]
+from tvseg.readers.trec import Qrels, Run
+
+__all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "score_run", "sh_eval_lines"]
 
 BIN_SIZE = 300
 """Seconds per bin, MediaEval's (``sh_eval -B``)."""
@@ -71,123 +82,109 @@ MEASURES = (
 """Every measure, in ``sh_eval``'s order, named as ``sh_eval`` names it in lower case (its ``P_5`` is ``p_5``,
 ``Judged_10`` ``judged_10``, ``relString`` ``relstring``; :func:`sh_eval_lines` prints its own spelling)."""
 
-Span = tuple[int, int]
+# marks: 1 relevant, 0 judged not relevant, then these, printed as _MARK_TEXT spells them
+_UNJUDGED, _SEEN, _SEEN_NOT_RELEVANT = 2, 3, 4
+_MARK_TEXT = np.frombuffer(b"01-sS", dtype=np.uint8)
 
 
-@dataclass(frozen=True)
-class QueryJudgements:
-    """One query's judgements: the merged relevant and non-relevant spans of each video (segment and tol
-    variants) and the relevant and non-relevant bins (bin variant)."""
-
-    relevant: Mapping[str, list[Span]]
-    not_relevant: Mapping[str, list[Span]]
-    relevant_bins: frozenset[tuple[str, int]]
-    judged_bins: frozenset[tuple[str, int]]
-
-    @classmethod
-    def of(cls, judgements: Sequence[Judgement], *, bin_ticks: int) -> QueryJudgements:
-        ordered = sorted(judgements, key=lambda j: (j.video, j.start, j.end))
-        relevant = [j for j in ordered if j.relevance > 0]
-        others = [j for j in ordered if j.relevance <= 0]
-        return cls(
-            relevant=_merged(relevant),
-            not_relevant=_merged(others),
-            relevant_bins=frozenset(b for j in relevant for b in _bins(j.video, j.start, j.end, bin_ticks)),
-            judged_bins=frozenset(b for j in others for b in _bins(j.video, j.start, j.end, bin_ticks)),
-        )
-
-
-def _merged(judgements: Sequence[Judgement]) -> dict[str, list[Span]]:
-    """Spans sorted by (video, start, end), merged where they overlap or touch, per video."""
-    out: dict[str, list[Span]] = {}
-    last: tuple[str, int, int] | None = None
-    for j in judgements:
-        if last is not None and last[0] == j.video and (last[1] <= j.start <= last[2] or j.start <= last[1] <= j.end):
-            last = (j.video, min(last[1], j.start), max(last[2], j.end))
+def _merged(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Spans sorted by (group, start, end), merged where they overlap or touch within a group: ``(group,
+    start, end)`` of the merged spans, sorted by (group, start)."""
+    out: list[tuple[int, int, int]] = []
+    last: tuple[int, int, int] | None = None
+    for g, a, b in zip(group.tolist(), start.tolist(), end.tolist()):
+        if last is not None and last[0] == g and (last[1] <= a <= last[2] or a <= last[1] <= b):
+            last = (g, min(last[1], a), max(last[2], b))
             continue
         if last is not None:
-            out.setdefault(last[0], []).append((last[1], last[2]))
-        last = (j.video, j.start, j.end)
+            out.append(last)
+        last = (g, a, b)
     if last is not None:
-        out.setdefault(last[0], []).append((last[1], last[2]))
-    return out
+        out.append(last)
+    merged = np.array(out, dtype=np.int64).reshape(-1, 3)
+    return merged[:, 0], merged[:, 1], merged[:, 2]
 
 
-def _bins(video: str, start: int, end: int, size: int) -> list[tuple[str, int]]:
-    """The bins ``(video, k)`` a segment covers: ``start // size`` to ``(end - 1) // size``."""
-    return [(video, k) for k in range(start // size, (end - 1) // size + 1)]
+class _Spans:
+    """Disjoint-or-not spans sorted by (group, start), searched by many results at once.
+
+    Times are compared as their ranks among every time of the run and the judgements (``rank``, 1 up), a group ``g``'s time
+    ``t`` as the key ``g * width + rank(t)``, so that one sorted array answers for every group. The prefix
+    maxima of the ends (of the spans with ``start <= end``, and with ``start < end``) make a search exact
+    whatever the spans."""
+
+    def __init__(self, group: np.ndarray, start: np.ndarray, end: np.ndarray, rank, width: int) -> None:
+        self.keys = group * width + rank(start)
+        base = group * width
+        ends = base + rank(end)
+        self.touch_max = np.maximum.accumulate(np.where(start <= end, ends, base)) if len(ends) else ends
+        self.meet_max = np.maximum.accumulate(np.where(start < end, ends, base)) if len(ends) else ends
+
+    def touched(self, start_key: np.ndarray, end_key: np.ndarray) -> np.ndarray:
+        """Whether each closed ``[s, e]`` (as keys) touches a span ``[a, b]`` of its group: ``a <= s <= b`` or
+        ``s <= a <= e``."""
+        if not len(self.keys):
+            return np.zeros(len(start_key), dtype=bool)
+        before = np.searchsorted(self.keys, start_key, side="right") - 1
+        inside = np.searchsorted(self.keys, end_key, side="right") > np.searchsorted(self.keys, start_key, side="left")
+        covering = (before >= 0) & (self.touch_max[np.maximum(before, 0)] >= start_key)
+        return covering | inside
+
+    def met(self, start_key: np.ndarray, end_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Whether each half-open ``[x, y)`` (as keys) meets a span ``[a, b)`` of its group (``max(x, a) < min(y, b)``),
+        and the largest key of the ends of the spans it meets (where it meets one)."""
+        if not len(self.keys):
+            return np.zeros(len(start_key), dtype=bool), np.zeros(len(start_key), dtype=np.int64)
+        before = np.searchsorted(self.keys, end_key, side="left") - 1
+        largest = self.meet_max[np.maximum(before, 0)]
+        return (start_key < end_key) & (before >= 0) & (largest > start_key), largest
 
 
-def _touches(a: tuple, b: tuple) -> bool:
-    return a[0] <= b[0] <= a[1] or b[0] <= a[0] <= b[1]
-
-
-def _meets(start: int, end: int, span: Span) -> bool:
-    """``[start, end)`` meets ``span`` (half-open); ``end == 0`` tests the point ``start``."""
-    if end == 0:
-        return span[0] <= start < span[1]
-    return max(start, span[0]) < min(end, span[1])
-
-
-def _segment_marks(q: QueryJudgements, ranking: Sequence[Returned]) -> list:
-    marks: list = []
-    for r in ranking:
-        span = (r.start, r.end)
-        if any(_touches(s, span) for s in q.relevant.get(r.video, ())):
-            marks.append(1)
-        elif any(_touches(s, span) for s in q.not_relevant.get(r.video, ())):
-            marks.append(0)
-        else:
-            marks.append("-")
-    return marks
-
-
-def _bin_marks(q: QueryJudgements, ranking: Sequence[Returned], bin_ticks: int) -> list:
-    seen: dict[tuple[str, int], None] = {}
-    for r in ranking:
-        seen.update(dict.fromkeys(_bins(r.video, r.start, r.end, bin_ticks)))
-    return [1 if b in q.relevant_bins else 0 if b in q.judged_bins else "-" for b in seen]
-
-
-def _tolerance_marks(q: QueryJudgements, ranking: Sequence[Returned], tolerance_ticks: int) -> list:
-    marks: list = []
-    seen: dict[str, list[Span]] = {}
-    for r in ranking:
-        watched = seen.get(r.video, [])
-        met = [s for s in q.relevant.get(r.video, ()) if _meets(r.start, r.start + tolerance_ticks, s)]
-        already = any(_meets(r.start, r.end, s) for s in watched)
-        if met:
-            if already:
-                marks.append("s")
-            else:
-                end = max(max(s[1] for s in met), r.start + tolerance_ticks)
-                seen.setdefault(r.video, []).append((r.start, end))
-                marks.append(1)
-        elif any(_meets(r.start, r.end, s) for s in q.not_relevant.get(r.video, ())):
-            marks.append("S" if already else 0)
-        else:
-            marks.append("-")
-    return marks
-
-
-def _ranked_values(marks: list, n_relevant: int) -> dict:
-    hits = [1 if type(m) is int and m > 0 else 0 for m in marks]
-    ap, found = 0.0, 0.0
-    values: dict[str, int | float | str]
-    for rank, hit in enumerate(hits):
-        if hit:
-            found += 1.0
-            ap += found / (1.0 + rank)
-    values = {
-        "num_rel": n_relevant,
-        "num_ret": len(marks),
-        "num_rel_ret": sum(hits),
-        "map": 0.0 if ap == 0 else ap / n_relevant,
+def _ranked_values(marks: np.ndarray, query: np.ndarray, n_queries: int, n_relevant: np.ndarray) -> dict:
+    """``_RANKED``'s values and ``relstring`` of each query, as lists; ``marks`` in (query, rank) order."""
+    counts = np.bincount(query, minlength=n_queries)
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    position = np.arange(len(query)) - first[query]
+    hit = marks == 1
+    before = np.concatenate(([0], np.cumsum(hit)))  # the relevant results before each entry, over all queries
+    found = before[1:] - before[first][query]  # those up to each entry, in its query
+    # AP summed in rank order: the k-th relevant result of every query added at the k-th step
+    hits = np.flatnonzero(hit)
+    term = found[hits] / (1.0 + position[hits])
+    step = found[hits] - 1
+    order = np.argsort(step, kind="stable")
+    bounds = np.searchsorted(step[order], np.arange(step.max() + 2 if len(step) else 1))
+    ap = np.zeros(n_queries)
+    for k in range(len(bounds) - 1):
+        chosen = order[bounds[k] : bounds[k + 1]]
+        ap[query[hits[chosen]]] += term[chosen]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        average = np.where(ap == 0, 0.0, ap / np.maximum(n_relevant, 1))
+    values: dict[str, list] = {
+        "num_rel": n_relevant.tolist(),
+        "num_ret": counts.tolist(),
+        "num_rel_ret": np.bincount(query[hit], minlength=n_queries).tolist(),
+        "map": average.tolist(),
     }
-    values.update({f"p_{n}": sum(hits[:n]) / float(n) for n in (5, 10, 20)})
-    values.update({f"judged_{n}": sum(m != "-" for m in marks[:n]) / float(n) for n in (10, 20, 30)})
-    values["relstring"] = "".join(str(m) for m in marks) + f" {len(marks)}"
+    for n in (5, 10, 20):
+        values[f"p_{n}"] = (np.bincount(query[hit & (position < n)], minlength=n_queries) / float(n)).tolist()
+    judged = marks != _UNJUDGED
+    for n in (10, 20, 30):
+        values[f"judged_{n}"] = (np.bincount(query[judged & (position < n)], minlength=n_queries) / float(n)).tolist()
+    text = _MARK_TEXT[marks].tobytes().decode("ascii")
+    ends = np.cumsum(counts).tolist()
+    values["relstring"] = [f"{text[e - c : e]} {c}" for e, c in zip(ends, counts.tolist())]
     return values
+
+
+def _bins(start: np.ndarray, end: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(entry, bin)`` for each bin each segment covers, ``start // size`` to ``(end - 1) // size``, in the
+    segments' order."""
+    first = start // size
+    count = np.maximum((end - 1) // size - first + 1, 0)
+    entry = np.repeat(np.arange(len(start)), count)
+    offsets = np.concatenate(([0], np.cumsum(count)[:-1]))
+    return entry, first[entry] + np.arange(len(entry)) - offsets[entry]
 
 
 def _recall_points(relevant: int, ticks: int) -> list[int]:
@@ -203,101 +200,6 @@ def _recall_points(relevant: int, ticks: int) -> list[int]:
     return list(range(0, relevant, ticks)) + [relevant]
 
 
-def _maisp(q: QueryJudgements, ranking: Sequence[Returned], ticks: int) -> dict:
-    """MAiSP's values of one query (``sh_eval``'s ``MAiSPCalculator`` with the user consuming the relevant
-    segment), in ticks: its margin of 1 s and its least span of 0.01 s as ticks, exact."""
-    relevant = {v: list(spans) for v, spans in q.relevant.items()}
-    total = sum(max(b - a, 0) for spans in relevant.values() for a, b in spans)
-    points = _recall_points(total, ticks)
-    precisions: list[float] = []
-    retrieved = relevant_retrieved = 0
-    point = 1
-    for r in ranking:
-        spans = relevant.get(r.video)
-        if spans is None:
-            retrieved += max(r.end - r.start, 0)
-            continue
-        window = (r.start, r.end)
-        kept: list[Span] = []
-        watched = 0
-        for span in spans:
-            if not _touches(span, window):
-                kept.append(span)
-                continue
-            over = (max(span[0], window[0]), span[1])
-            relevant_retrieved += max(over[1] - over[0], 0)
-            watched += over[0] - window[0] + max(over[1] - over[0], 0)
-            while point < len(points) and points[point] <= relevant_retrieved:
-                precisions.append(points[point] / (retrieved + watched - (relevant_retrieved - points[point])))
-                point += 1
-            pieces = []
-            if span[0] < over[0]:
-                pieces.append((span[0], over[0] - ticks))
-            if over[1] < span[1]:
-                pieces.append((over[1] + ticks, span[1]))
-            kept += [p for p in pieces if 100 * (p[1] - p[0]) >= ticks]
-            window = (window[0] + watched, window[1])
-        retrieved += max(watched, r.end - r.start)
-        relevant[r.video] = kept
-    interpolated = precisions[:]
-    for k in range(len(interpolated) - 2, -1, -1):
-        interpolated[k] = max(interpolated[k], interpolated[k + 1])
-    average = 0.0
-    if interpolated:
-        average = 1.0
-        for p in interpolated:
-            average += p
-        average /= len(points)
-    values = {
-        "num_rel_secs": _seconds(total, ticks),
-        "num_ret_secs": _seconds(retrieved, ticks),
-        "num_rel_ret_secs": _seconds(relevant_retrieved, ticks),
-        "maisp": average,
-    }
-    values.update({f"maisp_{p / 100:.2f}": interpolated[p] if p < len(interpolated) else 0.0 for p in _MAISP_POINTS})
-    return values
-
-
-def score_query(
-    judgements: Sequence[Judgement],
-    returned: Sequence[Returned],
-    *,
-    ticks: int = 1,
-    bin_size: int = BIN_SIZE,
-    tolerance: int = TOLERANCE,
-) -> dict:
-    """Every measure of :data:`MEASURES` but ``num_q`` for one query (the module's definitions).
-
-    Parameters
-    ----------
-    judgements : sequence of Judgement
-        The query's lines of the qrels.
-    returned : sequence of Returned
-        The query's lines of the run, in the file's order (ordered here by rank, equal ranks as given).
-    ticks : int
-        Ticks per second of the times (:data:`tvseg.readers.trec.TICKS`).
-    bin_size, tolerance : int
-        Seconds.
-    """
-    q = QueryJudgements.of(judgements, bin_ticks=bin_size * ticks)
-    ranking = sorted(returned, key=lambda r: r.rank)
-    values: dict = {
-        "videos_ret": len({r.video for r in ranking}),
-        "videos_rel": len(q.relevant),
-        "avglength_ret": _seconds(sum(r.end - r.start for r in ranking), ticks) / float(len(ranking)),
-        "avglength_rel": _mean([_seconds(b - a, ticks) for spans in q.relevant.values() for a, b in spans]),
-    }
-    n_relevant = sum(len(spans) for spans in q.relevant.values())
-    for suffix, marks, count in (
-        ("", _segment_marks(q, ranking), n_relevant),
-        ("_bin", _bin_marks(q, ranking, bin_size * ticks), len(q.relevant_bins)),
-        ("_tol", _tolerance_marks(q, ranking, tolerance * ticks), n_relevant),
-    ):
-        values.update({k + suffix: v for k, v in _ranked_values(marks, count).items()})
-    values.update(_maisp(q, ranking, ticks))
-    return values
-
-
 def _seconds(value: int, ticks: int) -> int | float:
     """``value`` ticks in seconds: an integer when whole (as ``sh_eval``'s integer seconds)."""
     return value // ticks if value % ticks == 0 else value / ticks
@@ -311,28 +213,254 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def score_run(
-    qrels: Mapping[str, Sequence[Judgement]],
-    run: Mapping[str, Sequence[Returned]],
+    qrels: Qrels,
+    run: Run,
     *,
     ticks: int = 1,
     bin_size: int = BIN_SIZE,
     tolerance: int = TOLERANCE,
 ) -> tuple[dict[str, dict], dict]:
-    """``(per query, all)``: :func:`score_query` of each query of ``qrels`` that ``run`` answers (sorted by
-    id), and the values over them (counts summed, the rest averaged; ``relstring`` per query only)."""
-    queries = {
-        q: score_query(qrels[q], run[q], ticks=ticks, bin_size=bin_size, tolerance=tolerance)
-        for q in sorted(run)
-        if q in qrels
+    """``(per query, all)``: every measure of :data:`MEASURES` (but ``num_q``) of each query of ``qrels`` that
+    ``run`` answers (sorted by id), and the values over them (counts summed, the rest averaged;
+    ``relstring`` per query only), as the module defines them.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgements (:func:`tvseg.readers.trec.read_qrels`).
+    run : Run
+        The returned segments (:func:`tvseg.readers.trec.read_run`); each query's ordered by rank, equal
+        ranks in the file's order.
+    ticks : int
+        Ticks per second of the times (:data:`tvseg.readers.trec.TICKS`).
+    bin_size, tolerance : int
+        Seconds.
+    """
+    names = sorted(set(run.query_names) & set(qrels.query_names))
+    n_queries = len(names)
+    position = {name: k for k, name in enumerate(names)}
+    videos = sorted(set(run.video_names) | set(qrels.video_names))
+    video_code = {name: k for k, name in enumerate(videos)}
+    n_videos = max(len(videos), 1)
+
+    def recoded(table: Qrels | Run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        query = np.array([position.get(n, -1) for n in table.query_names], dtype=np.int64)[table.query]
+        video = np.array([video_code[n] for n in table.video_names], dtype=np.int64)[table.video]
+        kept = query >= 0
+        return kept, query[kept] * n_videos + video[kept], query[kept]
+
+    # judgements by (query, video name, start, end): merged per (query, video), relevant apart from the others
+    kept, j_group, _ = recoded(qrels)
+    j_start, j_end, relevant = qrels.start[kept], qrels.end[kept], qrels.relevance[kept] > 0
+    order = np.lexsort((j_end, j_start, j_group))
+    j_group, j_start, j_end, relevant = j_group[order], j_start[order], j_end[order], relevant[order]
+    rel = _merged(j_group[relevant], j_start[relevant], j_end[relevant])
+    non = _merged(j_group[~relevant], j_start[~relevant], j_end[~relevant])
+
+    # results by (query, rank), equal ranks in the file's order
+    kept, r_group, r_query = recoded(run)
+    order = np.lexsort((run.rank[kept], r_query))
+    r_group, r_query = r_group[order], r_query[order]
+    r_start, r_end = run.start[kept][order], run.end[kept][order]
+    counts = np.bincount(r_query, minlength=n_queries)
+    tolerance_ticks = tolerance * ticks
+    watch_end = r_start + tolerance_ticks
+    point_end = np.where(r_end == 0, r_start + 1, r_end)  # [s, 0) is the point s, as sh_eval's interval test
+
+    times = np.unique(np.concatenate((rel[1], rel[2], non[1], non[2], r_start, r_end, watch_end, point_end)))
+    width = len(times) + 1
+
+    def rank(values: np.ndarray) -> np.ndarray:
+        return np.searchsorted(times, values) + 1
+
+    rel_spans = _Spans(rel[0], rel[1], rel[2], rank, width)
+    non_spans = _Spans(non[0], non[1], non[2], rank, width)
+    base = r_group * width
+    start_key, end_key = base + rank(r_start), base + rank(r_end)
+
+    # segment variant
+    touches_relevant = rel_spans.touched(start_key, end_key)
+    segment = np.where(touches_relevant, 1, np.where(non_spans.touched(start_key, end_key), 0, _UNJUDGED))
+    n_relevant = np.bincount(rel[0] // n_videos, minlength=n_queries)
+
+    # bin variant: each result's bins, each kept where it first appears in its query's ranking
+    size = bin_size * ticks
+    entry, r_bins = _bins(r_start, r_end, size)
+    rel_bins = _bins(j_start[relevant], j_end[relevant], size)
+    non_bins = _bins(j_start[~relevant], j_end[~relevant], size)
+    bin_groups = np.concatenate((r_group[entry], j_group[relevant][rel_bins[0]], j_group[~relevant][non_bins[0]]))
+    distinct_bins, bin_rank = np.unique(np.concatenate((r_bins, rel_bins[1], non_bins[1])), return_inverse=True)
+    bin_keys = bin_groups * len(distinct_bins) + bin_rank
+    n_ret = len(entry)
+    n_rel = len(rel_bins[0])
+    returned_bins, relevant_bins, judged_bins = (
+        bin_keys[:n_ret],
+        bin_keys[n_ret : n_ret + n_rel],
+        bin_keys[n_ret + n_rel :],
+    )
+    first = np.sort(np.unique(returned_bins, return_index=True)[1])
+    returned_bins = returned_bins[first]
+    bin_marks = np.where(
+        np.isin(returned_bins, relevant_bins), 1, np.where(np.isin(returned_bins, judged_bins), 0, _UNJUDGED)
+    )
+    bin_query = r_query[entry[first]]
+    relevant_bin_groups = bin_groups[n_ret : n_ret + n_rel][np.unique(relevant_bins, return_index=True)[1]]
+    n_relevant_bins = np.bincount(relevant_bin_groups // n_videos, minlength=n_queries)
+
+    # tolerance variant: in order, only the results meeting relevant content within the tolerance or judged
+    # content within themselves
+    meets, top = rel_spans.met(start_key, base + rank(watch_end))
+    meets_judged, _ = non_spans.met(start_key, base + rank(point_end))
+    top_end = times[np.clip(top - base - 1, 0, len(times) - 1)]
+    tol = np.full(len(r_start), _UNJUDGED)
+    watched: dict[int, list[tuple[int, int]]] = {}
+    visited = np.flatnonzero(meets | meets_judged)
+    for k, g, s, e, m, b in zip(
+        visited.tolist(),
+        r_group[visited].tolist(),
+        r_start[visited].tolist(),
+        r_end[visited].tolist(),
+        meets[visited].tolist(),
+        top_end[visited].tolist(),
+    ):
+        spans = watched.setdefault(g, [])
+        if e == 0:
+            already = any(a <= s < z for a, z in spans)
+        else:
+            already = any(max(s, a) < min(e, z) for a, z in spans)
+        if m:
+            if already:
+                tol[k] = _SEEN
+            else:
+                spans.append((s, max(b, s + tolerance_ticks)))
+                tol[k] = 1
+        else:
+            tol[k] = _SEEN_NOT_RELEVANT if already else 0
+
+    values: dict[str, list] = {
+        "videos_ret": np.bincount(np.unique(r_group) // n_videos, minlength=n_queries).tolist(),
+        "videos_rel": np.bincount(np.unique(rel[0]) // n_videos, minlength=n_queries).tolist(),
     }
+    length_sums = np.zeros(n_queries, dtype=np.int64)
+    np.add.at(length_sums, r_query, r_end - r_start)
+    values["avglength_ret"] = [_seconds(t, ticks) / float(n) for t, n in zip(length_sums.tolist(), counts.tolist())]
+    span_lengths: list[list[int | float]] = [[] for _ in range(n_queries)]
+    for g, a, b in zip(rel[0].tolist(), rel[1].tolist(), rel[2].tolist()):
+        span_lengths[g // n_videos].append(_seconds(b - a, ticks))
+    values["avglength_rel"] = [_mean(column) for column in span_lengths]
+    for suffix, marks, query, count in (
+        ("", segment, r_query, n_relevant),
+        ("_bin", bin_marks, bin_query, n_relevant_bins),
+        ("_tol", tol, r_query, n_relevant),
+    ):
+        values.update({k + suffix: v for k, v in _ranked_values(marks, query, n_queries, count).items()})
+    values.update(_maisp(rel, r_query, r_group, r_start, r_end, touches_relevant, n_queries, n_videos, ticks))
+    keys = [k for k in MEASURES if k != "num_q"]
+    queries = {name: {k: values[k][q] for k in keys} for q, name in enumerate(names)}
     overall: dict = {}
     for key in MEASURES:
         if key == "num_q":
             overall[key] = len(queries)
         elif not key.startswith("relstring"):
-            column = [v[key] for v in queries.values()]
+            column = values[key]
             overall[key] = sum(column) if key in _COUNTS or key.startswith(tuple(_COUNTS)) else _mean(column)
     return queries, overall
+
+
+def _maisp(
+    rel: tuple[np.ndarray, np.ndarray, np.ndarray],
+    query: np.ndarray,
+    group: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    touches: np.ndarray,
+    n_queries: int,
+    n_videos: int,
+    ticks: int,
+) -> dict[str, list]:
+    """MAiSP's values of each query (``sh_eval``'s ``MAiSPCalculator`` with the user consuming the relevant
+    segment), in ticks: its margin of 1 s and its least span of 0.01 s as ticks, exact. Only the results that
+    touch a relevant segment (``touches``, results in (query, rank) order) are visited in order; the others add
+    their length to the seconds retrieved."""
+    spans_of: dict[int, list[tuple[int, int]]] = {}
+    totals = [0] * n_queries
+    for g, a, b in zip(rel[0].tolist(), rel[1].tolist(), rel[2].tolist()):
+        spans_of.setdefault(g, []).append((a, b))
+        totals[g // n_videos] += max(b - a, 0)
+    plain = np.where(touches, 0, np.maximum(end - start, 0))
+    before = np.cumsum(plain) - plain  # the plain lengths before each result, over every query
+    query_first = np.concatenate(([0], np.cumsum(np.bincount(query, minlength=n_queries))[:-1]))
+    before = before - before[query_first][query] if len(before) else before
+    retrieved_total = np.zeros(n_queries, dtype=np.int64)
+    np.add.at(retrieved_total, query, plain)
+    retrieved = retrieved_total.tolist()
+    relevant_retrieved = [0] * n_queries
+    precisions: list[list[float]] = [[] for _ in range(n_queries)]
+    points_of: dict[int, list[int]] = {}
+    visited = np.flatnonzero(touches)
+    current = -1
+    relevant: dict[int, list[tuple[int, int]]] = {}
+    extra = found = 0
+    point = 1
+    points: list[int] = []
+    for q, g, s, e, earlier in zip(
+        query[visited].tolist(),
+        group[visited].tolist(),
+        start[visited].tolist(),
+        end[visited].tolist(),
+        before[visited].tolist(),
+    ):
+        if q != current:
+            if current >= 0:
+                retrieved[current] += extra
+                relevant_retrieved[current] = found
+            current, relevant, extra, found, point = q, {}, 0, 0, 1
+            points = points_of[q] = _recall_points(totals[q], ticks)
+        spans = relevant.get(g)
+        if spans is None:
+            spans = list(spans_of[g])
+        so_far = earlier + extra
+        window = s  # the window's start, moved on by what was watched (sh_eval adds the total watched so far)
+        kept: list[tuple[int, int]] = []
+        watched = 0
+        for a, b in spans:
+            if not (a <= window <= b or window <= a <= e):
+                kept.append((a, b))
+                continue
+            over = a if a > window else window
+            gain = b - over if b > over else 0
+            found += gain
+            watched += over - window + gain
+            while point < len(points) and points[point] <= found:
+                precisions[q].append(points[point] / (so_far + watched - (found - points[point])))
+                point += 1
+            # what is left of the span before the part watched, with sh_eval's margin (its part after the
+            # watched part, from the span's end plus the margin, is always empty)
+            if a < over and 100 * (over - ticks - a) >= ticks:
+                kept.append((a, over - ticks))
+            window += watched
+        extra += max(watched, e - s)
+        relevant[g] = kept
+    if current >= 0:
+        retrieved[current] += extra
+        relevant_retrieved[current] = found
+    values: dict[str, list] = {
+        "num_rel_secs": [_seconds(t, ticks) for t in totals],
+        "num_ret_secs": [_seconds(t, ticks) for t in retrieved],
+        "num_rel_ret_secs": [_seconds(t, ticks) for t in relevant_retrieved],
+        "maisp": [0.0] * n_queries,
+    }
+    for p in _MAISP_POINTS:
+        values[f"maisp_{p / 100:.2f}"] = [0.0] * n_queries
+    for q, precision in enumerate(precisions):
+        if not precision:
+            continue
+        interpolated = list(itertools.accumulate(reversed(precision), max))[::-1]  # the largest at or after
+        values["maisp"][q] = functools.reduce(operator.add, interpolated, 1.0) / len(points_of[q])  # in order
+        for p in _MAISP_POINTS:
+            if p < len(interpolated):
+                values[f"maisp_{p / 100:.2f}"][q] = interpolated[p]
+    return values
 
 
 def _printed(key: str) -> str:
@@ -360,14 +488,15 @@ def sh_eval_lines(
         ["mark_unjudged", "all", "-"],
     ]
 
-    def text(key: str, value) -> str:
+    def formatter(key: str):
         if key.startswith("relstring"):
-            return str(value)
+            return str
         integer = key in _STATS or any(key == c or key.startswith(c + "_") for c in _COUNTS)
-        return str(int(value)) if integer else f"{value:.4f}"
+        return (lambda value: str(int(value))) if integer else "{:.4f}".format
 
+    shown = [(k, _printed(k), formatter(k)) for k in MEASURES if k != "num_q"]
     for query, values in queries.items():
-        rows += [[_printed(k), query, text(k, values[k])] for k in MEASURES if k != "num_q"]
-    rows += [[_printed(k), "all", text(k, overall[k])] for k in MEASURES if k in overall]
-    widths = [max(min(20, len(r[i])) for r in rows) for i in range(3)]
-    return ["\t".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) for row in rows]
+        rows += [[printed, query, text(values[k])] for k, printed, text in shown]
+    rows += [[_printed(k), "all", formatter(k)(overall[k])] for k in MEASURES if k in overall]
+    w = [min(20, max(len(row[i]) for row in rows)) for i in range(3)]
+    return [f"{a.ljust(w[0])}\t{b.ljust(w[1])}\t{c.ljust(w[2])}" for a, b, c in rows]

@@ -4,11 +4,12 @@ Every measure ``sh_eval`` computes (:mod:`tvseg.search`), per query and over the
 several runs, each run against the first: the mean per-query change of each headline measure and the
 p-value of a paired test over the queries both answer (:func:`tvseg.significance.mean_tests`), Holm-corrected
 over those measures. ``--json OUT`` writes every value, ``--trec DIR`` each run's values as ``sh_eval`` prints
-them (``DIR/NAME.txt``).
+them (``DIR/NAME.txt``), ``--html DIR`` a page (:mod:`tvseg.report.search_page`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from tvseg.errors import UsageError
@@ -56,6 +57,12 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--json", metavar="OUT", help="write every value as JSON (- for standard output)")
     parser.add_argument("--trec", metavar="DIR", help="write each run's values as sh_eval prints them, DIR/NAME.txt")
+    parser.add_argument(
+        "--html",
+        metavar="DIR",
+        help="write a page, DIR/index.html: the runs' values, the paired tests and a bar per query of map, map_bin, "
+        "map_tol and maisp",
+    )
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="resamples of the paired tests")
     parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests' resamples")
     parser.set_defaults(run=run)
@@ -82,13 +89,15 @@ def run(args) -> int:
 
     if args.bin_size <= 0 or args.tolerance <= 0:
         raise UsageError("--bin-size and --tolerance take a number of seconds above 0")
+    if args.html and os.path.exists(args.html) and not os.path.isdir(args.html):
+        raise UsageError(f"--html {args.html}: exists and is not a folder")
     paths = _runs(args.runs)
     qrels = read_qrels(args.qrels, times=args.times)
     ticks = TICKS[args.times]
     scored = {}
     for name, path in paths.items():
-        run_lines = read_run(path, times=args.times, kind=args.kind)
-        scored[name] = score_run(qrels, run_lines, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
+        returned = read_run(path, times=args.times, kind=args.kind)
+        scored[name] = score_run(qrels, returned, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
     pairwise = _pairwise(scored, resamples=args.bootstrap, seed=args.seed)
     shown = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(scored, pairwise), file=shown)
@@ -98,13 +107,21 @@ def run(args) -> int:
         for name, (queries, overall) in scored.items():
             lines = sh_eval_lines(name, queries, overall, bin_size=args.bin_size, tolerance=args.tolerance)
             write_text_atomic(folder / f"{name}.txt", ["\n".join(lines) + "\n"])
+    settings = {"times": args.times, "bin_size": args.bin_size, "tolerance": args.tolerance}
+    run_id = new_run_id()
+    if args.html:
+        from tvseg.output import write_folder_atomic
+        from tvseg.report.search_page import page
+
+        html = page(scored, pairwise, headline=HEADLINE, settings=settings, run_id=run_id)
+        write_folder_atomic(args.html, {"index.html": html})
     if args.json:
         data = {
-            "settings": {"times": args.times, "bin_size": args.bin_size, "tolerance": args.tolerance},
+            "settings": settings,
             "runs": {name: {"all": overall, "queries": queries} for name, (queries, overall) in scored.items()},
             "pairwise": pairwise,
         }
-        data = with_run_id(data, new_run_id())
+        data = with_run_id(data, run_id)
         if args.json == "-":
             import json
 
