@@ -16,7 +16,7 @@ from pyannote.core import Annotation, Segment
 
 import tvseg
 from tvseg.cli import main
-from tvseg.errors import UsageError
+from tvseg.errors import UndefinedValueWarning, UsageError
 from tvseg.settings import Settings
 from tvseg.unit.projection import chunk_flags, chunk_masses
 from tvseg.unit.windows import windowdiff
@@ -25,7 +25,14 @@ chunkseg = pytest.importorskip("chunkseg")
 from chunkseg.core import build_target_sequence  # noqa: E402
 from chunkseg.metrics import collar_boundary_f1  # noqa: E402
 
-PAIRS = (("pk", "pk"), ("windowdiff", "window_diff"), ("b", "boundary_similarity"), ("ghd", "ghd"))
+PAIRS = (
+    ("pk", "pk"),
+    ("windowdiff", "window_diff"),
+    ("b", "boundary_similarity"),
+    ("ghd", "ghd"),
+    ("chunk_precision", "precision"),
+    ("chunk_recall", "recall"),
+)
 
 
 def segmentation(boundaries, duration) -> Annotation:
@@ -110,7 +117,15 @@ def test_random_shows_equal_chunkseg_for_pk_windowdiff_b_ghd():
 def test_one_chunk_and_no_boundary_are_chunksegs_substitutes():
     # one chunk: segeval counts no Pk window (0) and divides 0 by 0 for WindowDiff (chunkseg: 1 if
     # equal, else 0); no boundary on either side: B has nothing to count (chunkseg: 1)
-    shows = [(7.0, [], []), (7.0, [3.0], []), (11.9, [3.0], [4.0]), (60.0, [], [])]
+    # chunk precision and recall: 0 where the hypothesis (the reference) flags no chunk, as chunkseg gives them
+    shows = [
+        (7.0, [], []),
+        (7.0, [3.0], []),
+        (11.9, [3.0], [4.0]),
+        (60.0, [], []),
+        (60.0, [], [13.0]),
+        (60.0, [7.0], []),
+    ]
     for (duration, reference, hypothesis), ours in zip(shows, tvseg_values(shows, 6.0)):
         theirs = chunkseg.evaluate(hypothesis, reference, duration)
         assert {k: ours[k] for k, _ in PAIRS} == {k: theirs[t] for k, t in PAIRS}
@@ -214,6 +229,9 @@ def test_evaluate_chunkseg_file_gives_chunksegs_numbers(tmp_path):
     for key, their_key in PAIRS:
         assert system["macro"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12)
     assert system["corpus"]["ghd"] == pytest.approx(batch["ghd"]["mean"], abs=1e-12)
+    # chunkseg's f1 is the harmonic mean of the mean precision and the mean recall: tvseg's corpus chunk_f1
+    assert system["corpus"]["chunk_f1"] == pytest.approx(batch["f1"]["mean"], abs=1e-12)
+    assert system["macro"]["chunk_f1"] != pytest.approx(batch["f1"]["mean"], abs=1e-6)
 
 
 def test_chunkseg_option_excludes_reference_and_hypothesis(tmp_path, capsys):
@@ -268,3 +286,51 @@ def test_grid_from_zero_to_the_regions_end():
     ann = segmentation([20.0, 40.0], 61.0)
     masses = chunk_masses(ann.crop(Segment(15.0, 61.0)), Segment(15.0, 61.0), 6.0)
     assert tuple(masses) == (4, 3, 4)  # 10 chunks (61 // 6), boundaries in chunks 3 and 6
+
+
+def test_a_side_without_a_flagged_chunk_is_named_and_scored_as_chunkseg_scores_it():
+    # s0: the reference flags chunks 2 and 6, the hypothesis 2 (P 1, R 1/2); s1: the hypothesis flags none
+    # (P 0/0), s2: the reference none (R 0/0): chunkseg's 0 in each, named by one warning per metric; s3: the
+    # reference flags chunk 2, the hypothesis 2 and 6 (P 1/2, R 1)
+    shows = {
+        "s0": (60.0, [13.0, 40.0], [14.0]),
+        "s1": (60.0, [13.0], []),
+        "s2": (60.0, [], [13.0]),
+        "s3": (60.0, [13.0], [13.0, 40.0]),
+    }
+    settings = Settings(units="frames", frame=6.0, convention="chunkseg", bootstrap=0)
+    with pytest.warns(UndefinedValueWarning) as caught:
+        result = tvseg.evaluate(
+            {name: segmentation(r, d) for name, (d, r, _) in shows.items()},
+            {"sys": {name: segmentation(h, d) for name, (d, _, h) in shows.items()}},
+            settings=settings,
+        )
+    messages = [str(w.message) for w in caught]
+    assert (
+        "sys: chunk_precision is 0/0 in 1 show (the hypothesis flags no chunk: s1): 0 there, as chunkseg's "
+        "binary_precision gives it, in the show's value and in the means over shows" in messages
+    )
+    assert any(m.startswith("sys: chunk_recall is 0/0 in 1 show (the reference flags no chunk: s2)") for m in messages)
+    table = result.systems["sys"].shows
+    assert table["chunk_precision"].tolist() == [1.0, 0.0, 0.0, 0.5]
+    assert table["chunk_recall"].tolist() == [0.5, 0.0, 0.0, 1.0]
+    # mean P = mean R = 3/8, so chunkseg's f1 is 3/8 (the corpus value); the shows' own F are 2/3, 0, 0, 2/3,
+    # their mean 1/3 (the macro value)
+    corpus = result.systems["sys"].corpus
+    assert corpus["chunk_precision"] == corpus["chunk_recall"] == 3 / 8
+    assert corpus["chunk_f1"] == pytest.approx(3 / 8, abs=1e-15)
+    assert result.systems["sys"].macro["chunk_f1"] == pytest.approx(1 / 3, abs=1e-15)
+    batch = chunkseg.evaluate_batch(
+        [{"hypothesis": h, "reference": r, "duration": d} for d, r, h in shows.values()], num_bootstrap=1
+    )
+    assert corpus["chunk_f1"] == pytest.approx(batch["f1"]["mean"], abs=1e-12)
+    # under another convention there are no chunk flags: no such entry
+    other = Settings(units="frames", frame=6.0, convention="segeval", bootstrap=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = tvseg.evaluate(
+            {name: segmentation(r, d) for name, (d, r, _) in shows.items()},
+            {"sys": {name: segmentation(h, d) for name, (d, _, h) in shows.items()}},
+            settings=other,
+        )
+    assert not {"chunk_precision", "chunk_recall", "chunk_f1"} & set(plain.systems["sys"].corpus)

@@ -41,10 +41,13 @@ def test_every_output_key_is_registered_and_every_entry_is_output(demo_json):
     output |= set(metrics.keys("grounding"))
     assert output - set(metrics.METRICS) == set(), "output keys missing from tvseg.metrics.REGISTRY"
     # the captioning metrics need Java and --preset vidchapters: tests/test_captioning_metrics.py outputs them;
-    # the trecvid ones need --preset trecvid: tests/test_trecvid.py outputs them
-    assert set(metrics.METRICS) - output - set(metrics.keys("captioning")) - set(metrics.keys("trecvid")) == set(), (
-        "registry entries no evaluation outputs"
-    )
+    # the trecvid ones need --preset trecvid: tests/test_trecvid.py outputs them; the chunk flags' need
+    # --preset chunkseg: tests/test_chunkseg_convention.py and tests/test_ytseg.py output them
+    chunks = {m.key for m in metrics.REGISTRY if metrics.CHUNKS in m.requires}
+    assert chunks == {"chunk_precision", "chunk_recall", "chunk_f1"}
+    assert (
+        set(metrics.METRICS) - output - set(metrics.keys("captioning")) - set(metrics.keys("trecvid")) - chunks == set()
+    ), "registry entries no evaluation outputs"
 
 
 def test_counts_are_integers_and_intervals_follow_the_registry(demo_json):
@@ -69,6 +72,9 @@ def test_the_views_take_their_columns_from_the_registry():
         "cseg_norm",
         "ghd",
         "b",
+        "chunk_precision",
+        "chunk_recall",
+        "chunk_f1",
     )
     assert unit == metrics.keys("unit")
     assert {k for k, _ in SUMMARY + OPTIONAL} == {k for k, _ in metrics.SUMMARY}

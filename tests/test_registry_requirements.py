@@ -22,6 +22,7 @@ from tvseg.cli import main
 from tvseg.metrics import (
     ANNOTATORS,
     CAPTIONING,
+    CHUNKS,
     DISJOINT,
     GROUNDING,
     LEVELS,
@@ -80,6 +81,8 @@ UNIT_KEYS = {
     "cseg_norm",
     "ghd",
 }
+# the README's chunk P/R/F row (only under --preset chunkseg)
+CHUNK_KEYS = {"chunk_precision", "chunk_recall", "chunk_f1"}
 VIDCHAPTERS = {"vc_detection_precision", "vc_detection_recall", "vc_detection_f1"} | {
     f"nav_{side}_{d}s" for d in (1, 3, 5, 10, 30, 60) for side in ("precision", "recall")
 }
@@ -174,6 +177,13 @@ def test_frames():
     settings = tvseg.Settings(units="frames", frame=5.0, bootstrap=0)
     result = quiet_evaluate(REFERENCE, {"sys": DISJOINT_HYPOTHESIS}, settings=settings)
     check({TIME, DISJOINT, UNITS}, SEGMENTATION | UNIT_KEYS, keys_of(result.systems["sys"]))
+
+
+def test_frames_under_the_chunkseg_convention():
+    # chunkseg's chunks: the unit metrics and the chunk flags' precision, recall and F1
+    settings = tvseg.Settings(units="frames", frame=6.0, convention="chunkseg", bootstrap=0)
+    result = quiet_evaluate(REFERENCE, {"sys": DISJOINT_HYPOTHESIS}, settings=settings)
+    check({TIME, DISJOINT, UNITS, CHUNKS}, SEGMENTATION | UNIT_KEYS | CHUNK_KEYS, keys_of(result.systems["sys"]))
 
 
 def test_text_corpus(tmp_path):

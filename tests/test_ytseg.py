@@ -26,7 +26,14 @@ from tvseg.retrieval.reductions import show_duration_buckets
 
 chunkseg = pytest.importorskip("chunkseg")
 
-PAIRS = (("pk", "pk"), ("windowdiff", "window_diff"), ("b", "boundary_similarity"), ("ghd", "ghd"))
+PAIRS = (
+    ("pk", "pk"),
+    ("windowdiff", "window_diff"),
+    ("b", "boundary_similarity"),
+    ("ghd", "ghd"),
+    ("chunk_precision", "precision"),
+    ("chunk_recall", "recall"),
+)
 
 
 def video(rng, k, duration):
@@ -111,6 +118,14 @@ def check_against_chunkseg(system, references, hypotheses):
     )
     for key, their_key in PAIRS:
         assert system["macro"][key] == pytest.approx(batch[their_key]["mean"], abs=1e-12)
+    # chunkseg's f1: the harmonic mean of its MEAN precision and MEAN recall (the leaderboard's F1), tvseg's corpus
+    # chunk_f1; the corpus precision and recall are those means
+    assert system["corpus"]["chunk_f1"] == pytest.approx(batch["f1"]["mean"], abs=1e-12)
+    for key in ("precision", "recall"):
+        assert system["corpus"][f"chunk_{key}"] == pytest.approx(batch[key]["mean"], abs=1e-12)
+    # some video where a side flags no chunk (chunkseg's 0) and some where both flag chunks
+    assert any(shows[r["video_id"]]["chunk_precision"] == 0 for r in references)
+    assert any(0 < (shows[r["video_id"]]["chunk_recall"] or 0) < 1 for r in references)
     # the classes by duration: chunkseg's means over each class's videos
     # a video's class: how many of the edges 600, 1200, 1800, 3600 s its duration reaches
     classes = [sum(r["duration"] >= edge for edge in (600, 1200, 1800, 3600)) for r in references]
@@ -127,6 +142,9 @@ def check_against_chunkseg(system, references, hypotheses):
             assert system["by_duration"][name]["macro"][key] == pytest.approx(
                 their_class[their_key]["mean"], abs=1e-12
             ), (name, key)
+        assert system["by_duration"][name]["corpus"]["chunk_f1"] == pytest.approx(
+            their_class["f1"]["mean"], abs=1e-12
+        ), name
 
 
 def test_text_configuration_scored_with_the_chunkseg_preset_equals_chunkseg(tmp_path):

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Mapping
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 from nltk.metrics.segmentation import ghd as nltk_ghd
 
@@ -47,14 +48,19 @@ def masses_on_units(annotation, units):
     return masses
 
 
-def chunk_masses(annotation, region, chunk):
+def chunk_flags(annotation, region, chunk):
     """chunkseg 0.4.0's grid: its own ``build_target_sequence`` on the boundaries strictly inside the
-    region (segment starts and ends), as segeval's masses; None when no chunk fits."""
+    region (segment starts and ends), the flags as 0 and 1."""
     from chunkseg.core import build_target_sequence
 
     timeline = annotation.get_timeline() if hasattr(annotation, "get_timeline") else annotation
     times = sorted({t for s in timeline for t in (s.start, s.end) if region.start < t < region.end})
-    flags = [int(v) for v in build_target_sequence(region.end, [t for t in times if t > 0], chunk)]
+    return [int(v) for v in build_target_sequence(region.end, [t for t in times if t > 0], chunk)]
+
+
+def chunk_masses(annotation, region, chunk):
+    """:func:`chunk_flags` as segeval's masses; None when no chunk fits."""
+    flags = chunk_flags(annotation, region, chunk)
     if not flags:
         return None
     masses = [1]
@@ -180,6 +186,18 @@ def unit_components(reference, hypothesis, *, units=None, settings, region=None)
         if out["b_denominator"] == 0:
             out.update(b_penalty=0.0, b_denominator=1.0)
         out["ghd_positions"] = 1
+        # chunkseg's own binary precision and recall of the flags (0 where a side flags none)
+        from chunkseg.metrics import binary_precision, binary_recall
+
+        ref_flags = np.array(chunk_flags(reference, region, settings.frame))
+        hyp_flags = np.array(chunk_flags(hypothesis, region, settings.frame))
+        out.update(
+            chunk_precision_sum=binary_precision(hyp_flags, ref_flags),
+            chunk_recall_sum=binary_recall(hyp_flags, ref_flags),
+            chunk_n_shows=1,
+            chunk_n_hypothesis=int(hyp_flags.sum()),
+            chunk_n_reference=int(ref_flags.sum()),
+        )
     n = sum(ref)
     kk = default_k(n, len(ref), convention) if settings.k is None else settings.k
     if convention == "segeval":  # segeval.window: pk's "if measurements > 0 else 0"; window_diff's
@@ -216,7 +234,16 @@ def unit_metrics(c):
         "cseg_norm": cost / min(C_MISS * P_SEG, C_FA * (1 - P_SEG)),
         "ghd": _rate(c["ghd_sum"], c["ghd_positions"]),
         "b": 1 - _rate(c["b_penalty"], c["b_denominator"]),
+        **(chunk_metrics(c) if "chunk_n_shows" in c else {}),
     }
+
+
+def chunk_metrics(c):
+    """chunkseg's means of the shows' chunk precision and recall, and its f1 of those means
+    (``aggregate_metrics``: 0 when both are 0)."""
+    p = _rate(c["chunk_precision_sum"], c["chunk_n_shows"])
+    r = _rate(c["chunk_recall_sum"], c["chunk_n_shows"])
+    return {"chunk_precision": p, "chunk_recall": r, "chunk_f1": 2 * p * r / (p + r) if p + r > 0 else 0.0}
 
 
 def frames(region, frame):

@@ -35,6 +35,7 @@ from tvseg.columns import RegionColumns
 from tvseg.errors import TvsegWarning, user_stacklevel
 from tvseg.metrics import (
     CAPTIONING,
+    CHUNKS,
     COUNT_KEYS,
     DISJOINT,
     GROUNDING,
@@ -83,7 +84,14 @@ from tvseg.terminal import printable
 from tvseg.undefined_values import warn_undefined_comparisons, warn_undefined_values
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.probes import cseg_probe_runs
-from tvseg.unit.reduction import UnitPart, join_unit_parts, reduce_unit_parts, unit_components_table, unit_rates
+from tvseg.unit.reduction import (
+    UnitPart,
+    join_unit_parts,
+    reduce_unit_parts,
+    unit_components_table,
+    unit_rates,
+    warn_chunk_zeros,
+)
 
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
@@ -633,6 +641,7 @@ def reduce_shards(
             for part, first in zip(unit_parts, firsts):
                 scored[first + np.asarray(part.scored, dtype=np.int64)] = True
             unit_scored[name] = scored
+            warn_chunk_zeros(name, unit_tables[name][0], scored, shows)
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         carried = SystemShard(
@@ -650,7 +659,13 @@ def reduce_shards(
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
         if per_show_made is not None and domain == "time":
             per_show_made(name, per_show, carried)
-        traits = system_traits(scores, domain=domain, units=name in unit_tables, disjoint=disjoint)
+        traits = system_traits(
+            scores,
+            domain=domain,
+            units=name in unit_tables,
+            disjoint=disjoint,
+            chunks=name in unit_tables and "chunk_n_shows" in unit_tables[name][0].columns,
+        )
         if not disjoint and domain == "time":
             _warn_left_out(name, traits, units=settings.units != "none")
         if isinstance(scores, ShowScores) and disjoint:
@@ -735,17 +750,20 @@ def reduce_shards(
 
 
 def system_traits(
-    scores: ShowScores | ShowComponents, *, domain: str, units: bool, disjoint: bool = True
+    scores: ShowScores | ShowComponents, *, domain: str, units: bool, disjoint: bool = True, chunks: bool = False
 ) -> frozenset[str]:
     """The traits (:data:`tvseg.metrics.TRAITS`) of a system as scored, which decide its registry entries:
     segments in time unless ``domain`` is ``"units"``; ``disjoint`` unless its segments overlap
     (:attr:`tvseg.preparation.Prepared.overlapping`); ``units`` when scored on units or frames; titles when
-    scored; answers to the grounding queries, and the captioning scorers, when their kernels made components."""
+    scored; answers to the grounding queries, and the captioning scorers, when their kernels made components;
+    ``chunks`` when the unit metrics are counted on chunkseg's chunks (their components hold the chunk flags')."""
     traits = {DISJOINT} if disjoint else set()
     if domain == "time":
         traits.add(TIME)
     if units:
         traits.add(UNITS)
+    if chunks:
+        traits.add(CHUNKS)
     if scores.titles:
         traits.add(TITLES)
     columns = scores.components.columns

@@ -52,6 +52,7 @@ __all__ = [
     "GROUNDING",
     "CAPTIONING",
     "TRECVID",
+    "CHUNKS",
     "METEOR",
     "SCORES",
     "LEVELS",
@@ -127,7 +128,10 @@ evaluation, and the pooled one, has the entries its input gets."""
 TRECVID = "trecvid"
 """TRECVID 2003-2004 story segmentation's counts are made: ``--preset trecvid``
 (:func:`tvseg.retrieval.corpus.trecvid_components`)."""
-REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING, TRECVID, METEOR)
+CHUNKS = "chunks"
+"""The unit metrics are counted on chunkseg's chunks (``convention="chunkseg"``, ``--preset chunkseg``), which
+makes the chunk flags' precision and recall (:func:`tvseg.unit.corpus.chunk_flag_components`)."""
+REQUIREMENTS = (TIME, DISJOINT, UNITS, TITLES, GROUNDING, CAPTIONING, TRECVID, CHUNKS, METEOR)
 """The requirements entries of :data:`REGISTRY` state."""
 TRAITS = (*REQUIREMENTS, SCORES, LEVELS, ANNOTATORS)
 """Every trait a system's inputs may have (:func:`eligible`); those of :data:`REQUIREMENTS` decide which
@@ -377,6 +381,8 @@ _PK_WINDOWS = {"pk_windows": 1}
 _NO_PK_WINDOW = "no Pk window fits in the units"
 _TP = {"winpr_tp": 1}
 _ONE_UNIT = "one unit only, so no potential boundary"
+_CHUNKSEG = "chunkseg 0.4.0 metrics.py, on the chunk flags (6 s chunks under --preset chunkseg); "
+_CHUNK_MEAN = "; corpus value: the mean over shows (chunkseg's mean over videos, not pooled)"
 _ENTRIES: tuple[Metric, ...] = (
     # Bouchekif et al.'s coverage and boundary metrics (tvseg.retrieval.coverage, tvseg.retrieval.boundaries)
     *(
@@ -718,6 +724,49 @@ _ENTRIES: tuple[Metric, ...] = (
             ),
         )
     ),
+    # chunkseg's binary precision, recall and F1 of the chunks flagged as boundaries (issue 44): computed only
+    # under convention "chunkseg" (tvseg.unit.corpus.chunk_flag_components); per show chunkseg's P and R,
+    # the corpus value the mean over shows (chunkseg's mean), F1 the harmonic mean of those means
+    *(
+        Metric(
+            key,
+            label,
+            "unit",
+            "rate",
+            _CHUNKSEG + source,
+            True,
+            components=components,
+            formula=formula,
+            undefined=(Undefined(("chunk_n_shows",), "no show scored on chunkseg's chunks"),),
+        )
+        for key, label, source, components, formula in (
+            (
+                "chunk_precision",
+                "chunk P",
+                "binary_precision: chunks flagged by both sides / chunks the hypothesis flags (0 when it flags "
+                "none, as chunkseg gives it)" + _CHUNK_MEAN,
+                ("chunk_precision_sum", "chunk_n_shows"),
+                lambda c, m: rate(_array(c["chunk_precision_sum"]), _array(c["chunk_n_shows"])),
+            ),
+            (
+                "chunk_recall",
+                "chunk R",
+                "binary_recall: chunks flagged by both sides / chunks the reference flags (0 when it flags "
+                "none, as chunkseg gives it)" + _CHUNK_MEAN,
+                ("chunk_recall_sum", "chunk_n_shows"),
+                lambda c, m: rate(_array(c["chunk_recall_sum"]), _array(c["chunk_n_shows"])),
+            ),
+            (
+                "chunk_f1",
+                "chunk F",
+                "aggregate_metrics' f1: the harmonic mean of chunk_precision and chunk_recall (0 when both are "
+                "0); per show of the show's P and R; corpus value of the MEAN P and the MEAN R over shows, "
+                "chunkseg's f1 (the YTSeg leaderboard's F1), not the mean of the shows' F1 (that is the macro value)",
+                ("chunk_precision_sum", "chunk_recall_sum", "chunk_n_shows"),
+                lambda c, m: f_measure(m["chunk_precision"], m["chunk_recall"]),
+            ),
+        )
+    ),
     # title ROUGE-L (issue 14): tvseg.retrieval.rouge, equal to rouge-score's RougeScorer(["rougeL"])
     Metric(
         "title_rougeL_f1",
@@ -866,6 +915,8 @@ _GROUP_REQUIRES: dict[str, frozenset[str]] = {
     "trecvid": frozenset({TIME, DISJOINT, TRECVID}),
     "unit": frozenset({UNITS, DISJOINT}),
 }
+_NEED_CHUNKS = ("chunk_precision", "chunk_recall", "chunk_f1")
+"""The unit entries computed only on chunkseg's chunks (:data:`CHUNKS`)."""
 """What each group's entries require, before :data:`_ANY_SEGMENTS` and :data:`_NEED_METEOR`."""
 _NEED_METEOR = ("dvc_meteor", "soda_c")
 """The captioning entries that need METEOR 1.5 (Java) besides the group's requirements."""
@@ -929,6 +980,8 @@ def _completed(metric: Metric) -> Metric:
     requires = _GROUP_REQUIRES[metric.group] - ({DISJOINT} if metric.key in _ANY_SEGMENTS else set())
     if metric.key in _NEED_METEOR:
         requires |= {METEOR}
+    if metric.key in _NEED_CHUNKS:
+        requires |= {CHUNKS}
     undefined = tuple(replace(u, warning=u.warning or metric.key) for u in metric.undefined) or tuple(
         Undefined((key,), DENOMINATOR_REASONS[key]) for key in metric.components if key in DENOMINATOR_REASONS
     )

@@ -38,7 +38,7 @@ from tvseg.unit.reduction import UnitPart, assemble, reduce_unit_parts
 from tvseg.unit.similarity import pair_counts
 from tvseg.unit.windows import cseg_geometry, window_counts, winpr_counts
 
-__all__ = ["corpus_unit_scores", "UnitPart", "reduce_unit_parts"]
+__all__ = ["corpus_unit_scores", "chunk_flag_components", "UnitPart", "reduce_unit_parts"]
 
 
 def corpus_unit_scores(
@@ -203,7 +203,8 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     flags chunk :math:`\min(\lfloor t / c \rfloor, C - 1)`, a boundary at position ``chunk + 1``. Where
     segeval counts no Pk window, Pk is 0 (one window, no error); no WindowDiff window, WindowDiff is
     1 for equal segmentations when :math:`k = N`, else 0 (one window holding it); no B denominator, B
-    is 1 (one match); GHD is raw (``ghd_positions = 1``).
+    is 1 (one match); GHD is raw (``ghd_positions = 1``). Also chunkseg's binary precision and recall of
+    the chunk flags (:func:`chunk_flag_components`), computed under this convention only.
     """
     chunk = settings.frame
     has = ~np.isnan(region_start)
@@ -229,4 +230,29 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     no_match = comps["b_denominator"] == 0
     comps["b_penalty"][no_match] = 0.0
     comps["b_denominator"][no_match] = 1.0
+    comps.update(chunk_flag_components(pairs))
     return assemble(comps, scored, shows, events, part)
+
+
+def chunk_flag_components(pairs: BoundaryPairs) -> dict:
+    r"""chunkseg 0.4.0's binary precision and recall of the chunks flagged as boundaries, per show
+    (``metrics.binary_precision``, ``binary_recall``): with :math:`TP` the chunks both sides flag,
+    :math:`P = TP / \#\text{hypothesis flags}` and :math:`R = TP / \#\text{reference flags}`, 0 where the
+    side flags no chunk (chunkseg's value for that 0/0). A flagged chunk is a boundary position of
+    ``pairs`` (one per chunk). The components of ``chunk_precision``, ``chunk_recall`` and ``chunk_f1``
+    (:mod:`tvseg.unit.reduction`), whose corpus values are means over shows."""
+    n_reference = np.diff(pairs.reference_offsets)
+    n_hypothesis = np.diff(pairs.hypothesis_offsets)
+    pair = np.arange(pairs.size, dtype=np.int64)
+    reference = (np.repeat(pair, n_reference) << pairs.bits) | pairs.reference
+    hypothesis_pair = np.repeat(pair, n_hypothesis)
+    hypothesis = (hypothesis_pair << pairs.bits) | pairs.hypothesis
+    both = np.bincount(hypothesis_pair[np.isin(hypothesis, reference)], minlength=pairs.size)
+    zeros = np.zeros(pairs.size)
+    return {
+        "chunk_precision_sum": np.divide(both, n_hypothesis, out=zeros.copy(), where=n_hypothesis > 0),
+        "chunk_recall_sum": np.divide(both, n_reference, out=zeros, where=n_reference > 0),
+        "chunk_n_shows": np.ones(pairs.size, dtype=np.int64),
+        "chunk_n_hypothesis": n_hypothesis,
+        "chunk_n_reference": n_reference,
+    }

@@ -25,6 +25,12 @@ Component keys (all counts; sums over shows remain meaningful):
 ``ghd_positions``       positions it is normalised by, ``N - 1`` (1 under ``"nltk"`` and ``"chunkseg"``: raw)
 ``b_penalty``           B's edits, ``|A| + sum(span) / n`` (segeval 2.0.11, ``n = 2``)
 ``b_denominator``       B's ``|A| + |T_p| + |B_M|``
+``chunk_precision_sum`` chunkseg's binary precision of the chunk flags (``"chunkseg"`` only, as the
+                        four below; 0 where the hypothesis flags no chunk, as chunkseg gives it)
+``chunk_recall_sum``    chunkseg's binary recall of the chunk flags (0 where the reference flags none)
+``chunk_n_shows``       1 per show: the corpus values of the three are means over shows
+``chunk_n_hypothesis``  chunks the hypothesis flags (names the shows where the precision is 0/0)
+``chunk_n_reference``   chunks the reference flags (names the shows where the recall is 0/0)
 ======================  ========================================================================
 
 The corpus pools each pair of counts (sum over shows, then divide), for B as segeval 2.0.11 pools
@@ -53,14 +59,25 @@ __all__ = [
     "unit_metrics",
     "unit_rates",
     "assemble",
+    "warn_chunk_zeros",
 ]
 
 UNIT_METRICS = tuple(m for m in REGISTRY if m.group == "unit")
 """The unit domain's registry entries: their components, formulas and 0/0 rules (:mod:`tvseg.metrics`)."""
-_FLOAT_KEYS = ("s_penalty", "s_potential", "ghd_sum", "b_penalty", "b_denominator")
+_FLOAT_KEYS = (
+    "s_penalty",
+    "s_potential",
+    "ghd_sum",
+    "b_penalty",
+    "b_denominator",
+    "chunk_precision_sum",
+    "chunk_recall_sum",
+)
 _INT_KEYS = (
     *(key for key in dict.fromkeys(c for m in UNIT_METRICS for c in m.components) if key not in _FLOAT_KEYS),
     "winpr_tn",
+    "chunk_n_hypothesis",
+    "chunk_n_reference",
 )
 """The components that are counts (summed as integers), the others sums of halves (summed in show order)."""
 _NAN_WARNINGS = unit_warnings()
@@ -91,8 +108,9 @@ def unit_metrics(c):
     """
     out: dict[str, Any] = {}
     for metric in UNIT_METRICS:
-        out[metric.key] = metric.formula(c, out)  # type: ignore[misc]  # every entry has a formula
-    nan = {w: np.asarray(_UNDEFINED[w].total(c) == 0) for w in _NAN_WARNINGS}
+        if metric.components[0] in c:  # the chunk flags' entries: only under "chunkseg"
+            out[metric.key] = metric.formula(c, out)  # type: ignore[misc]  # every entry has a formula
+    nan = {w: np.asarray(_UNDEFINED[w].total(c) == 0) for w in _NAN_WARNINGS if _UNDEFINED[w].denominator[0] in c}
     return out, nan
 
 
@@ -116,7 +134,7 @@ def assemble(comps, scored, shows, events, part=False):
     and the warnings (:func:`reduce_unit_parts`)."""
     values, nan = unit_metrics(comps)
     for order, w in enumerate(_NAN_WARNINGS):
-        hit = np.flatnonzero(nan[w])
+        hit = np.flatnonzero(nan.get(w, False))
         if hit.size:
             events.append((int(scored[hit[0]]), order, f"{w} is 0/0 (NaN)"))
     table = {}
@@ -172,15 +190,15 @@ def reduce_unit_parts(
             index=pd.Index([name for part in parts for name in part.per_show.index]),
         )
     comps = {key: np.concatenate([part.components[key] for part in parts]) for key in parts[0].components}
-    total: dict[str, float] = {key: int(comps[key].sum()) for key in _INT_KEYS}
-    for key in _FLOAT_KEYS:  # added show after show
+    total: dict[str, float] = {key: int(comps[key].sum()) for key in _INT_KEYS if key in comps}
+    for key in (key for key in _FLOAT_KEYS if key in comps):  # added show after show
         s = 0.0
         for v in comps[key].tolist():
             s += v
         total[key] = s
     values, nan = unit_metrics({key: np.array([v]) for key, v in total.items()})
     for w in _NAN_WARNINGS if undefined else ():
-        if nan[w][0]:
+        if w in nan and nan[w][0]:
             warnings.warn(f"{w} is 0/0 (NaN)", UndefinedValueWarning, stacklevel=user_stacklevel())
     return per_show, {key: float(v[0]) for key, v in values.items()}
 
@@ -219,3 +237,32 @@ def unit_components_table(parts, firsts, n_shows: int) -> pd.DataFrame:
         for k in keys:
             table[k][first + np.asarray(part.scored, dtype=np.int64)] = part.components[k]
     return pd.DataFrame(table)
+
+
+_CHUNK_ZEROS = (
+    ("chunk_precision", "chunk_n_hypothesis", "the hypothesis flags no chunk", "binary_precision"),
+    ("chunk_recall", "chunk_n_reference", "the reference flags no chunk", "binary_recall"),
+)
+_LISTED = 5
+
+
+def warn_chunk_zeros(name: str, components: pd.DataFrame, scored: np.ndarray, shows: Sequence[str]) -> None:
+    """One warning per chunk-flag rate that is 0/0 in some scored show (``components``: the unit counts of
+    every show, :func:`unit_components_table`; ``scored``: whether each show is scored), naming the shows:
+    there chunkseg's value, 0, is taken, in the show's value and in the means over shows (``chunk_f1``'s too),
+    so that they equal chunkseg's. Nothing without the chunk flags' counts (a convention other than
+    ``"chunkseg"``)."""
+    for key, count, why, theirs in _CHUNK_ZEROS:
+        if count not in components:
+            continue
+        zero = np.flatnonzero(scored & (components[count].to_numpy() == 0))
+        if zero.size == 0:
+            continue
+        named = ", ".join(str(shows[k]) for k in zero[:_LISTED].tolist())
+        more = f" and {zero.size - _LISTED} more" if zero.size > _LISTED else ""
+        warnings.warn(
+            f"{name}: {key} is 0/0 in {zero.size} show{'' if zero.size == 1 else 's'} ({why}: {named}{more}): "
+            f"0 there, as chunkseg's {theirs} gives it, in the show's value and in the means over shows",
+            UndefinedValueWarning,
+            stacklevel=user_stacklevel(),
+        )
