@@ -399,3 +399,45 @@ def test_html_page_fits_390_px_without_console_error(tmp_path):
     assert found["inner"] == 390 and found["scroll"] == found["client"] <= 390, found["worst"]
     assert found["worst"] is None and found["mains"] == 1
     assert found["bars"] == 4 * 2 * 39  # 4 measures, 2 runs, 39 queries each
+
+
+def _search_json(tmp_path, name, *options, runs=("a", "b"), qrels=DATA / "qrels.txt"):
+    out = tmp_path / f"{name}.json"
+    spec = [x for n in runs for x in ("--run", f"{n}={DATA / f'run_{n}.txt'}")]
+    assert main(["search", "--qrels", str(qrels), *spec, "--json", str(out), *options]) == 0
+    data = json.loads(out.read_text())
+    data.pop("run_id")
+    return data
+
+
+def test_all_is_each_measures_formula_over_the_per_query_components(tmp_path):
+    from tvseg.search import REGISTRY
+
+    data = _search_json(tmp_path, "one")
+    for values in data["runs"].values():
+        queries, components = values["queries"], values["components"]
+        assert components["queries"] == sorted(queries) == list(queries)
+        columns = components["columns"]
+        assert columns["num_q"] == [1] * len(queries)
+        for entry in REGISTRY:
+            for key in entry.components:
+                if key != "num_q":
+                    assert columns[key] == [queries[q][key] for q in queries]
+            # sh_eval: a count summed over the queries; any other value their mean, added in query order
+            column = [queries[q][entry.key] for q in queries] if entry.key != "num_q" else [1] * len(queries)
+            total = 0
+            for v in column:
+                total += v
+            expected = total if entry.components == (entry.key,) else total / float(len(queries))
+            assert values["all"][entry.key] == expected, entry.key
+        assert {e.key for e in REGISTRY} == set(values["all"])
+
+
+def test_jobs_give_the_values_of_one_process(tmp_path):
+    one = _search_json(tmp_path, "one")
+    two = _search_json(tmp_path, "two", "--jobs", "2")
+    assert two == one
+    spec = ["--run", f"run_a.txt={DATA / 'run_a.txt'}"]
+    trec = ["--trec", str(tmp_path / "trec")]
+    assert main(["search", "--qrels", str(DATA / "qrels.txt"), *spec, *trec, "--jobs", "3"]) == 0
+    assert (tmp_path / "trec" / "run_a.txt.txt").read_text() == (DATA / "sh_eval_a.out").read_text()
