@@ -441,3 +441,56 @@ def test_jobs_give_the_values_of_one_process(tmp_path):
     trec = ["--trec", str(tmp_path / "trec")]
     assert main(["search", "--qrels", str(DATA / "qrels.txt"), *spec, *trec, "--jobs", "3"]) == 0
     assert (tmp_path / "trec" / "run_a.txt.txt").read_text() == (DATA / "sh_eval_a.out").read_text()
+
+
+def _split(path: Path, first: set[str], out: Path) -> tuple[Path, Path]:
+    """``path``'s lines of the queries ``first`` and those of the others, in two files."""
+    lines = path.read_text().splitlines(keepends=True)
+    a, b = out / f"a_{path.name}", out / f"b_{path.name}"
+    a.write_text("".join(line for line in lines if line.split()[0] in first))
+    b.write_text("".join(line for line in lines if line.split()[0] not in first))
+    return a, b
+
+
+def _parts(tmp_path, *options):
+    """Results of tvseg search over two disjoint sets of sh_eval's queries, every third query in the first."""
+    names = sorted({line.split()[0] for line in (DATA / "qrels.txt").read_text().splitlines() if line.strip()})
+    first = set(names[::3])
+    qrels = _split(DATA / "qrels.txt", first, tmp_path)
+    runs = [_split(DATA / f"run_{n}.txt", first, tmp_path) for n in ("a", "b")]
+    outs = []
+    for k in (0, 1):
+        out = tmp_path / f"part{k}.json"
+        spec = [x for n, r in zip("ab", runs) for x in ("--run", f"{n}={r[k]}")]
+        assert main(["search", "--qrels", str(qrels[k]), *spec, "--json", str(out), *options[k]]) == 0
+        outs.append(out)
+    return outs
+
+
+def test_merging_results_over_disjoint_queries_gives_the_result_over_all(tmp_path):
+    whole = _search_json(tmp_path, "whole")
+    parts = _parts(tmp_path, [], [])
+    merged = tmp_path / "merged.json"
+    assert main(["merge", str(parts[1]), str(parts[0]), "--json", str(merged)]) == 0
+    data = json.loads(merged.read_text())
+    data.pop("run_id")
+    assert data == whole  # every value, components and the paired tests' p-values
+
+
+def test_merging_refuses_shared_queries_and_other_settings(tmp_path, capsys):
+    parts = _parts(tmp_path, [], ["--tolerance", "10"])
+    assert main(["merge", str(parts[0]), str(parts[0]), "--json", str(tmp_path / "m.json")]) == 2
+    assert "query 'query_1" in capsys.readouterr().err
+    assert main(["merge", str(parts[0]), str(parts[1]), "--json", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert "tolerance 15 and 10" in err and str(parts[0]) in err and str(parts[1]) in err
+    evaluated = tmp_path / "evaluated.json"
+    evaluated.write_text(json.dumps({"settings": {}}))
+    assert main(["merge", str(parts[0]), str(evaluated), "--json", str(tmp_path / "m.json")]) == 2
+    assert "is a result of tvseg search and" in capsys.readouterr().err
+    older = json.loads(parts[1].read_text())
+    del older["runs"]["b"]["components"]
+    (tmp_path / "older.json").write_text(json.dumps(older))
+    assert main(["merge", str(parts[0]), str(tmp_path / "older.json"), "--json", str(tmp_path / "m.json")]) == 2
+    assert "older.json" in (err := capsys.readouterr().err) and "run 'b' carries no components" in err
+    assert not (tmp_path / "m.json").exists()

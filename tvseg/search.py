@@ -61,11 +61,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tvseg.errors import InputError, UsageError
 from tvseg.execution import chunks
 from tvseg.readers.trec import Qrels, Run
 
 __all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "REGISTRY", "SearchMeasure", "score_run", "score_queries"]
-__all__ += ["components_of", "overall_of", "score_in", "sh_eval_lines"]
+__all__ += ["components_of", "overall_of", "score_in", "merge_results", "is_search_result", "sh_eval_lines"]
 
 BIN_SIZE = 300
 """Seconds per bin, MediaEval's (``sh_eval -B``)."""
@@ -320,6 +321,95 @@ def overall_of(components: Mapping[str, Sequence]) -> dict:
     entry's formula."""
     sums = {k: sum(column) for k, column in components.items()}
     return {m.key: m.formula(sums) for m in REGISTRY}
+
+
+def is_search_result(document: Mapping) -> bool:
+    """Whether ``document`` is a result of ``tvseg search --json``."""
+    return document.get("task") == "search"
+
+
+def merge_results(results: Sequence[tuple[str, Mapping]]) -> tuple[dict, dict]:
+    """``(runs, settings)`` of ``tvseg search`` over the queries of every one of ``results``, from their
+    per-query values and components: each run's queries put in one run's order (sorted ids) and reduced
+    (:func:`overall_of`), so that every value equals that of the run over all the queries.
+
+    Parameters
+    ----------
+    results : sequence of (str, mapping)
+        ``(label, document)``: results of ``tvseg search --json`` (the label, a file name, names them), of the
+        same settings and runs over queries that no two of them share.
+
+    Returns
+    -------
+    tuple
+        The runs, ``{name: (per query, all)}``, and the settings.
+
+    Raises
+    ------
+    UsageError
+        Results of other settings or other runs, or sharing a query, naming them.
+    InputError
+        A document that is not a result of ``tvseg search --json`` with components, naming it.
+    """
+    for label, document in results:
+        _check_result(label, document)
+    first_label, first = results[0]
+    for label, document in results[1:]:
+        for key in sorted(set(first["settings"]) | set(document["settings"])):
+            mine, theirs = first["settings"].get(key), document["settings"].get(key)
+            if mine != theirs:
+                raise UsageError(
+                    f"{first_label} and {label} have other settings: {key} {mine!r} and {theirs!r}; "
+                    "results to merge are of the same settings"
+                )
+        if list(first["runs"]) != list(document["runs"]):
+            raise UsageError(
+                f"{first_label} has the runs {list(first['runs'])} and {label} {list(document['runs'])}: results to "
+                "merge are of the same runs"
+            )
+    merged: dict = {}
+    for name in first["runs"]:
+        where: dict[str, tuple[int, int]] = {}
+        for k, (label, document) in enumerate(results):
+            for position, query in enumerate(document["runs"][name]["components"]["queries"]):
+                if query in where:
+                    raise UsageError(
+                        f"query {query!r} of run {name!r} is in {results[where[query][0]][0]} and in {label}: "
+                        "results to merge share no query"
+                    )
+                where[query] = (k, position)
+        order = sorted(where)
+        runs = [document["runs"][name] for _, document in results]
+        queries = {q: runs[where[q][0]]["queries"][q] for q in order}
+        columns = {
+            key: [runs[where[q][0]]["components"]["columns"][key][where[q][1]] for q in order]
+            for key in first["runs"][name]["components"]["columns"]
+        }
+        merged[name] = (queries, overall_of(columns))
+    return merged, dict(first["settings"])
+
+
+def _check_result(label: str, document: Mapping) -> None:
+    """An :class:`~tvseg.errors.InputError` naming ``label`` unless ``document`` is a result of ``tvseg search
+    --json`` whose runs carry their components."""
+    if not is_search_result(document) or not isinstance(document.get("settings"), dict):
+        raise InputError("not a result of tvseg search --json", path=label)
+    runs = document.get("runs")
+    if not isinstance(runs, dict):
+        raise InputError("not a result of tvseg search --json (no runs)", path=label)
+    needed = {c for m in REGISTRY for c in m.components}
+    for name, values in runs.items():
+        components = values.get("components") if isinstance(values, dict) else None
+        queries = values.get("queries") if isinstance(values, dict) else None
+        if not isinstance(components, dict) or not isinstance(queries, dict):
+            raise InputError(f"run {name!r} carries no components (written by an older tvseg?)", path=label)
+        columns, order = components.get("columns"), components.get("queries")
+        if not isinstance(columns, dict) or not isinstance(order, list):
+            raise InputError(f"run {name!r} carries no components (written by an older tvseg?)", path=label)
+        if order != list(queries) or set(columns) != needed:
+            raise InputError(f"run {name!r}: its components are not those of its queries", path=label)
+        if any(not isinstance(c, list) or len(c) != len(order) for c in columns.values()):
+            raise InputError(f"run {name!r}: a component has not one value per query", path=label)
 
 
 def score_in(
