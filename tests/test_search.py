@@ -433,7 +433,7 @@ def test_all_is_each_measures_formula_over_the_per_query_components(tmp_path):
         assert {e.key for e in REGISTRY} == set(values["all"])
 
 
-def test_jobs_give_the_values_of_one_process(tmp_path):
+def test_jobs_and_dask_give_the_values_of_one_process(tmp_path):
     one = _search_json(tmp_path, "one")
     two = _search_json(tmp_path, "two", "--jobs", "2")
     assert two == one
@@ -441,6 +441,8 @@ def test_jobs_give_the_values_of_one_process(tmp_path):
     trec = ["--trec", str(tmp_path / "trec")]
     assert main(["search", "--qrels", str(DATA / "qrels.txt"), *spec, *trec, "--jobs", "3"]) == 0
     assert (tmp_path / "trec" / "run_a.txt.txt").read_text() == (DATA / "sh_eval_a.out").read_text()
+    pytest.importorskip("dask.distributed")
+    assert _search_json(tmp_path, "dask", "--dask", "local", "--jobs", "2") == one
 
 
 def _split(path: Path, first: set[str], out: Path) -> tuple[Path, Path]:
