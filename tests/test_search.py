@@ -399,3 +399,100 @@ def test_html_page_fits_390_px_without_console_error(tmp_path):
     assert found["inner"] == 390 and found["scroll"] == found["client"] <= 390, found["worst"]
     assert found["worst"] is None and found["mains"] == 1
     assert found["bars"] == 4 * 2 * 39  # 4 measures, 2 runs, 39 queries each
+
+
+def _search_json(tmp_path, name, *options, runs=("a", "b"), qrels=DATA / "qrels.txt"):
+    out = tmp_path / f"{name}.json"
+    spec = [x for n in runs for x in ("--run", f"{n}={DATA / f'run_{n}.txt'}")]
+    assert main(["search", "--qrels", str(qrels), *spec, "--json", str(out), *options]) == 0
+    data = json.loads(out.read_text())
+    data.pop("run_id")
+    return data
+
+
+def test_all_is_each_measures_formula_over_the_per_query_components(tmp_path):
+    from tvseg.search import REGISTRY
+
+    data = _search_json(tmp_path, "one")
+    for values in data["runs"].values():
+        queries, components = values["queries"], values["components"]
+        assert components["queries"] == sorted(queries) == list(queries)
+        columns = components["columns"]
+        assert columns["num_q"] == [1] * len(queries)
+        for entry in REGISTRY:
+            for key in entry.components:
+                if key != "num_q":
+                    assert columns[key] == [queries[q][key] for q in queries]
+            # sh_eval: a count summed over the queries; any other value their mean, added in query order
+            column = [queries[q][entry.key] for q in queries] if entry.key != "num_q" else [1] * len(queries)
+            total = 0
+            for v in column:
+                total += v
+            expected = total if entry.components == (entry.key,) else total / float(len(queries))
+            assert values["all"][entry.key] == expected, entry.key
+        assert {e.key for e in REGISTRY} == set(values["all"])
+
+
+def test_jobs_and_dask_give_the_values_of_one_process(tmp_path):
+    one = _search_json(tmp_path, "one")
+    two = _search_json(tmp_path, "two", "--jobs", "2")
+    assert two == one
+    spec = ["--run", f"run_a.txt={DATA / 'run_a.txt'}"]
+    trec = ["--trec", str(tmp_path / "trec")]
+    assert main(["search", "--qrels", str(DATA / "qrels.txt"), *spec, *trec, "--jobs", "3"]) == 0
+    assert (tmp_path / "trec" / "run_a.txt.txt").read_text() == (DATA / "sh_eval_a.out").read_text()
+    pytest.importorskip("dask.distributed")
+    assert _search_json(tmp_path, "dask", "--dask", "local", "--jobs", "2") == one
+
+
+def _split(path: Path, first: set[str], out: Path) -> tuple[Path, Path]:
+    """``path``'s lines of the queries ``first`` and those of the others, in two files."""
+    lines = path.read_text().splitlines(keepends=True)
+    a, b = out / f"a_{path.name}", out / f"b_{path.name}"
+    a.write_text("".join(line for line in lines if line.split()[0] in first))
+    b.write_text("".join(line for line in lines if line.split()[0] not in first))
+    return a, b
+
+
+def _parts(tmp_path, *options):
+    """Results of tvseg search over two disjoint sets of sh_eval's queries, every third query in the first."""
+    names = sorted({line.split()[0] for line in (DATA / "qrels.txt").read_text().splitlines() if line.strip()})
+    first = set(names[::3])
+    qrels = _split(DATA / "qrels.txt", first, tmp_path)
+    runs = [_split(DATA / f"run_{n}.txt", first, tmp_path) for n in ("a", "b")]
+    outs = []
+    for k in (0, 1):
+        out = tmp_path / f"part{k}.json"
+        spec = [x for n, r in zip("ab", runs) for x in ("--run", f"{n}={r[k]}")]
+        assert main(["search", "--qrels", str(qrels[k]), *spec, "--json", str(out), *options[k]]) == 0
+        outs.append(out)
+    return outs
+
+
+def test_merging_results_over_disjoint_queries_gives_the_result_over_all(tmp_path):
+    whole = _search_json(tmp_path, "whole")
+    parts = _parts(tmp_path, [], [])
+    merged = tmp_path / "merged.json"
+    assert main(["merge", str(parts[1]), str(parts[0]), "--json", str(merged)]) == 0
+    data = json.loads(merged.read_text())
+    data.pop("run_id")
+    assert data == whole  # every value, components and the paired tests' p-values
+
+
+def test_merging_refuses_shared_queries_and_other_settings(tmp_path, capsys):
+    parts = _parts(tmp_path, [], ["--tolerance", "10"])
+    assert main(["merge", str(parts[0]), str(parts[0]), "--json", str(tmp_path / "m.json")]) == 2
+    assert "query 'query_1" in capsys.readouterr().err
+    assert main(["merge", str(parts[0]), str(parts[1]), "--json", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert "tolerance 15 and 10" in err and str(parts[0]) in err and str(parts[1]) in err
+    evaluated = tmp_path / "evaluated.json"
+    evaluated.write_text(json.dumps({"settings": {}}))
+    assert main(["merge", str(parts[0]), str(evaluated), "--json", str(tmp_path / "m.json")]) == 2
+    assert "is a result of tvseg search and" in capsys.readouterr().err
+    older = json.loads(parts[1].read_text())
+    del older["runs"]["b"]["components"]
+    (tmp_path / "older.json").write_text(json.dumps(older))
+    assert main(["merge", str(parts[0]), str(tmp_path / "older.json"), "--json", str(tmp_path / "m.json")]) == 2
+    assert "older.json" in (err := capsys.readouterr().err) and "run 'b' carries no components" in err
+    assert not (tmp_path / "m.json").exists()

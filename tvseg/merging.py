@@ -79,7 +79,7 @@ def carried_of(source: Any, label: str) -> Carried:
     )
 
 
-def merge(*results: Any) -> EvaluationResult:
+def merge(*results: Any, labels: Sequence[str] | None = None) -> EvaluationResult:
     """The result of one run of ``tvseg evaluate`` over the shows of every one of ``results``.
 
     Parameters
@@ -88,6 +88,9 @@ def merge(*results: Any) -> EvaluationResult:
         Two results or more (one: itself, rebuilt), each a path to ``tvseg evaluate --json``'s file, its
         parsed object or an :class:`~tvseg.evaluation.EvaluationResult`, of the same settings and systems
         over shows that no two of them share.
+    labels : sequence of str, optional
+        A name for each result in the messages (its file name, when it is given parsed); default: the path,
+        or ``result 1``, ``result 2`` ...
 
     Returns
     -------
@@ -104,7 +107,7 @@ def merge(*results: Any) -> EvaluationResult:
     """
     if not results:
         raise UsageError("merge needs one result or more")
-    runs = [carried_of(r, f"result {k + 1}") for k, r in enumerate(results)]
+    runs = [carried_of(r, labels[k] if labels else f"result {k + 1}") for k, r in enumerate(results)]
     _check_runs(runs)
     first = runs[0]
     names = [s for run in runs for s in run.shows]

@@ -56,13 +56,17 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from tvseg.errors import InputError, UsageError
+from tvseg.execution import chunks
 from tvseg.readers.trec import Qrels, Run
 
-__all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "score_run", "sh_eval_lines"]
+__all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "REGISTRY", "SearchMeasure", "score_run", "score_queries"]
+__all__ += ["components_of", "overall_of", "score_in", "merge_results", "is_search_result", "sh_eval_lines"]
 
 BIN_SIZE = 300
 """Seconds per bin, MediaEval's (``sh_eval -B``)."""
@@ -81,6 +85,83 @@ MEASURES = (
 )
 """Every measure, in ``sh_eval``'s order, named as ``sh_eval`` names it in lower case (its ``P_5`` is ``p_5``,
 ``Judged_10`` ``judged_10``, ``relString`` ``relstring``; :func:`sh_eval_lines` prints its own spelling)."""
+
+
+@dataclass(frozen=True)
+class SearchMeasure:
+    """One value over the queries (``all``), made of the per-query components as a corpus value of ``tvseg
+    evaluate`` is made of its per-show components.
+
+    Attributes
+    ----------
+    key : str
+        Its name (:data:`MEASURES`).
+    label : str
+        A short plain-text label.
+    components : tuple of str
+        The per-query components its formula reads, each summed over the queries in their order (sorted ids),
+        one float addition after another as ``sh_eval`` adds them: a component of a query is its value of the
+        measure of that name, ``num_q`` is 1.
+    formula : callable
+        ``formula(sums)``: the value from the components' sums.
+    undefined : str
+        When it has no value and what it is then.
+    """
+
+    key: str
+    label: str
+    components: tuple[str, ...]
+    formula: Callable[[Mapping[str, float]], float] = field(compare=False, repr=False)
+    undefined: str
+
+
+def _label(key: str) -> str:
+    variant = {"_bin": " over bins", "_tol": " within the tolerance"}.get(key[-4:], "")
+    base = key[:-4] if variant else key
+    words = {
+        "num_q": "queries",
+        "videos_ret": "videos returned",
+        "videos_rel": "videos with relevant content",
+        "avglength_ret": "mean length returned (s)",
+        "avglength_rel": "mean relevant length (s)",
+        "num_rel": "relevant",
+        "num_ret": "returned",
+        "num_rel_ret": "relevant returned",
+        "map": "MAP",
+        "num_rel_secs": "relevant seconds",
+        "num_ret_secs": "seconds returned",
+        "num_rel_ret_secs": "relevant seconds returned",
+        "maisp": "MAiSP",
+    }
+    if base in words:
+        return words[base] + variant
+    head, _, n = base.rpartition("_")
+    return {"p": f"precision at {n}", "judged": f"judged at {n}", "maisp": f"MAiSP at recall {n}"}[head] + variant
+
+
+def _summed(key: str) -> SearchMeasure:
+    return SearchMeasure(key, _label(key), (key,), lambda sums: sums[key], "never (0 without queries)")
+
+
+def _averaged(key: str) -> SearchMeasure:
+    return SearchMeasure(
+        key,
+        _label(key),
+        (key, "num_q"),
+        lambda sums: sums[key] / float(sums["num_q"]) if sums["num_q"] else 0.0,
+        "no query scored: 0.0, as sh_eval",
+    )
+
+
+def _is_count(key: str) -> bool:
+    return key in _COUNTS or key.startswith(tuple(_COUNTS))
+
+
+REGISTRY: tuple[SearchMeasure, ...] = tuple(
+    (_summed if _is_count(k) else _averaged)(k) for k in MEASURES if not k.startswith("relstring")
+)
+"""The measures that have a value over the queries (all but ``relstring``): counts summed over the queries,
+the others their sum over the queries divided by the number of queries (``sh_eval``'s mean)."""
 
 # marks: 1 relevant, 0 judged not relevant, then these, printed as _MARK_TEXT spells them
 _UNJUDGED, _SEEN, _SEEN_NOT_RELEVANT = 2, 3, 4
@@ -220,9 +301,168 @@ def score_run(
     bin_size: int = BIN_SIZE,
     tolerance: int = TOLERANCE,
 ) -> tuple[dict[str, dict], dict]:
-    """``(per query, all)``: every measure of :data:`MEASURES` (but ``num_q``) of each query of ``qrels`` that
-    ``run`` answers (sorted by id), and the values over them (counts summed, the rest averaged;
-    ``relstring`` per query only), as the module defines them.
+    """``(per query, all)``: :func:`score_queries`, and the values over the queries (:func:`overall_of`)."""
+    queries = score_queries(qrels, run, ticks=ticks, bin_size=bin_size, tolerance=tolerance)
+    return queries, overall_of(components_of(queries))
+
+
+def components_of(queries: Mapping[str, Mapping]) -> dict[str, list]:
+    """The per-query components of :data:`REGISTRY` of ``queries`` (as :func:`score_queries` gives them), as
+    columns in the queries' order: ``num_q`` 1 each, every other its query's value of that measure."""
+    keys = sorted({c for m in REGISTRY for c in m.components} - {"num_q"}, key=MEASURES.index)
+    columns: dict[str, list] = {"num_q": [1] * len(queries)}
+    columns.update({k: [values[k] for values in queries.values()] for k in keys})
+    return columns
+
+
+def overall_of(components: Mapping[str, Sequence]) -> dict:
+    """Every value of :data:`REGISTRY` over the queries of ``components`` (:func:`components_of`): each
+    component summed in the queries' order (Python's ``sum``, one addition after another from 0), then the
+    entry's formula."""
+    sums = {k: sum(column) for k, column in components.items()}
+    return {m.key: m.formula(sums) for m in REGISTRY}
+
+
+def is_search_result(document: Mapping) -> bool:
+    """Whether ``document`` is a result of ``tvseg search --json``."""
+    return document.get("task") == "search"
+
+
+def merge_results(results: Sequence[tuple[str, Mapping]]) -> tuple[dict, dict]:
+    """``(runs, settings)`` of ``tvseg search`` over the queries of every one of ``results``, from their
+    per-query values and components: each run's queries put in one run's order (sorted ids) and reduced
+    (:func:`overall_of`), so that every value equals that of the run over all the queries.
+
+    Parameters
+    ----------
+    results : sequence of (str, mapping)
+        ``(label, document)``: results of ``tvseg search --json`` (the label, a file name, names them), of the
+        same settings and runs over queries that no two of them share.
+
+    Returns
+    -------
+    tuple
+        The runs, ``{name: (per query, all)}``, and the settings.
+
+    Raises
+    ------
+    UsageError
+        Results of other settings or other runs, or sharing a query, naming them.
+    InputError
+        A document that is not a result of ``tvseg search --json`` with components, naming it.
+    """
+    for label, document in results:
+        _check_result(label, document)
+    first_label, first = results[0]
+    for label, document in results[1:]:
+        for key in sorted(set(first["settings"]) | set(document["settings"])):
+            mine, theirs = first["settings"].get(key), document["settings"].get(key)
+            if mine != theirs:
+                raise UsageError(
+                    f"{first_label} and {label} have other settings: {key} {mine!r} and {theirs!r}; "
+                    "results to merge are of the same settings"
+                )
+        if list(first["runs"]) != list(document["runs"]):
+            raise UsageError(
+                f"{first_label} has the runs {list(first['runs'])} and {label} {list(document['runs'])}: results to "
+                "merge are of the same runs"
+            )
+    merged: dict = {}
+    for name in first["runs"]:
+        where: dict[str, tuple[int, int]] = {}
+        for k, (label, document) in enumerate(results):
+            for position, query in enumerate(document["runs"][name]["components"]["queries"]):
+                if query in where:
+                    raise UsageError(
+                        f"query {query!r} of run {name!r} is in {results[where[query][0]][0]} and in {label}: "
+                        "results to merge share no query"
+                    )
+                where[query] = (k, position)
+        order = sorted(where)
+        runs = [document["runs"][name] for _, document in results]
+        queries = {q: runs[where[q][0]]["queries"][q] for q in order}
+        columns = {
+            key: [runs[where[q][0]]["components"]["columns"][key][where[q][1]] for q in order]
+            for key in first["runs"][name]["components"]["columns"]
+        }
+        merged[name] = (queries, overall_of(columns))
+    return merged, dict(first["settings"])
+
+
+def _check_result(label: str, document: Mapping) -> None:
+    """An :class:`~tvseg.errors.InputError` naming ``label`` unless ``document`` is a result of ``tvseg search
+    --json`` whose runs carry their components."""
+    if not is_search_result(document) or not isinstance(document.get("settings"), dict):
+        raise InputError("not a result of tvseg search --json", path=label)
+    runs = document.get("runs")
+    if not isinstance(runs, dict):
+        raise InputError("not a result of tvseg search --json (no runs)", path=label)
+    needed = {c for m in REGISTRY for c in m.components}
+    for name, values in runs.items():
+        components = values.get("components") if isinstance(values, dict) else None
+        queries = values.get("queries") if isinstance(values, dict) else None
+        if not isinstance(components, dict) or not isinstance(queries, dict):
+            raise InputError(f"run {name!r} carries no components (written by an older tvseg?)", path=label)
+        columns, order = components.get("columns"), components.get("queries")
+        if not isinstance(columns, dict) or not isinstance(order, list):
+            raise InputError(f"run {name!r} carries no components (written by an older tvseg?)", path=label)
+        if order != list(queries) or set(columns) != needed:
+            raise InputError(f"run {name!r}: its components are not those of its queries", path=label)
+        if any(not isinstance(c, list) or len(c) != len(order) for c in columns.values()):
+            raise InputError(f"run {name!r}: a component has not one value per query", path=label)
+
+
+def score_in(
+    work,
+    qrels: Qrels,
+    run: Run,
+    *,
+    ticks: int = 1,
+    bin_size: int = BIN_SIZE,
+    tolerance: int = TOLERANCE,
+) -> dict[str, dict]:
+    """:func:`score_queries` mapped by ``work``, an engine of :mod:`tvseg.execution` (processes or Dask
+    tasks), over ranges of the queries (:func:`tvseg.execution.chunks`), each task given the judgements and
+    results of its queries only: the same values as one process, the queries in the same order."""
+    names = sorted(set(run.query_names) & set(qrels.query_names))
+    if work.workers == 1:
+        return score_queries(qrels, run, ticks=ticks, bin_size=bin_size, tolerance=tolerance)
+    tasks = []
+    for a, b in chunks(len(names), work.workers):
+        part = names[a:b]
+        tasks.append(work.submit(_score_part, _only(qrels, part), _only(run, part), part, ticks, bin_size, tolerance))
+    out: dict[str, dict] = {}
+    for values in work.gather(tasks):
+        out.update(values)
+    return out
+
+
+def _only(table, names: Sequence[str]):
+    """``table`` (a :class:`Qrels` or :class:`Run`) with the entries of the queries ``names`` only."""
+    import dataclasses
+
+    wanted = np.isin(np.asarray(table.query_names, dtype=object), list(names))
+    kept = wanted[table.query] if len(table.query) else np.zeros(0, dtype=bool)
+    arrays = {f.name: getattr(table, f.name)[kept] for f in dataclasses.fields(table) if not f.name.endswith("_names")}
+    return dataclasses.replace(table, **arrays)
+
+
+def _score_part(qrels: Qrels, run: Run, names: list[str], ticks: int, bin_size: int, tolerance: int) -> dict:
+    return score_queries(qrels, run, ticks=ticks, bin_size=bin_size, tolerance=tolerance, names=names)
+
+
+def score_queries(
+    qrels: Qrels,
+    run: Run,
+    *,
+    ticks: int = 1,
+    bin_size: int = BIN_SIZE,
+    tolerance: int = TOLERANCE,
+    names: Sequence[str] | None = None,
+) -> dict[str, dict]:
+    """Every measure of :data:`MEASURES` (but ``num_q``) of each query of ``qrels`` that ``run`` answers
+    (sorted by id), as the module defines them. A query's values depend on its own judgements and results
+    only: those of a part of the queries (``names``) are theirs among all.
 
     Parameters
     ----------
@@ -235,8 +475,11 @@ def score_run(
         Ticks per second of the times (:data:`tvseg.readers.trec.TICKS`).
     bin_size, tolerance : int
         Seconds.
+    names : sequence of str, optional
+        Only these queries (those of them that both answer and judge).
     """
-    names = sorted(set(run.query_names) & set(qrels.query_names))
+    scored = set(run.query_names) & set(qrels.query_names)
+    names = sorted(scored if names is None else scored & set(names))
     n_queries = len(names)
     position = {name: k for k, name in enumerate(names)}
     videos = sorted(set(run.video_names) | set(qrels.video_names))
@@ -356,15 +599,7 @@ def score_run(
         values.update({k + suffix: v for k, v in _ranked_values(marks, query, n_queries, count).items()})
     values.update(_maisp(rel, r_query, r_group, r_start, r_end, touches_relevant, n_queries, n_videos, ticks))
     keys = [k for k in MEASURES if k != "num_q"]
-    queries = {name: {k: values[k][q] for k in keys} for q, name in enumerate(names)}
-    overall: dict = {}
-    for key in MEASURES:
-        if key == "num_q":
-            overall[key] = len(queries)
-        elif not key.startswith("relstring"):
-            column = values[key]
-            overall[key] = sum(column) if key in _COUNTS or key.startswith(tuple(_COUNTS)) else _mean(column)
-    return queries, overall
+    return {name: {k: values[k][q] for k in keys} for q, name in enumerate(names)}
 
 
 def _maisp(

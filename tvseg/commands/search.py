@@ -65,6 +65,19 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="resamples of the paired tests")
     parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests' resamples")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score ranges of the queries in N processes (default 1; the values do not change)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="score ranges of the queries in Dask tasks: a scheduler address (tcp://host:8786) or 'local' (a "
+        "local cluster of --jobs processes); needs pip install 'tvseg[dask]'; the same values",
+    )
     parser.set_defaults(run=run)
 
 
@@ -81,54 +94,83 @@ def _runs(specs: list[str]) -> dict[str, str]:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    from tvseg.output import new_run_id, with_run_id, write_json_atomic, write_text_atomic
+    from tvseg.execution import checked_jobs, engine
     from tvseg.readers.trec import TICKS, read_qrels, read_run
-    from tvseg.search import score_run, sh_eval_lines
+    from tvseg.search import components_of, overall_of, score_in
 
     if args.bin_size <= 0 or args.tolerance <= 0:
         raise UsageError("--bin-size and --tolerance take a number of seconds above 0")
+    jobs = checked_jobs(args.jobs)
     if args.html and os.path.exists(args.html) and not os.path.isdir(args.html):
         raise UsageError(f"--html {args.html}: exists and is not a folder")
     paths = _runs(args.runs)
     qrels = read_qrels(args.qrels, times=args.times)
     ticks = TICKS[args.times]
     scored = {}
-    for name, path in paths.items():
-        returned = read_run(path, times=args.times, kind=args.kind)
-        scored[name] = score_run(qrels, returned, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
-    pairwise = _pairwise(scored, resamples=args.bootstrap, seed=args.seed)
-    shown = sys.stderr if args.json == "-" else sys.stdout
+    with engine(jobs, args.dask) as work:
+        for name, path in paths.items():
+            returned = read_run(path, times=args.times, kind=args.kind)
+            queries = score_in(work, qrels, returned, ticks=ticks, bin_size=args.bin_size, tolerance=args.tolerance)
+            scored[name] = (queries, overall_of(components_of(queries)))
+    settings = {
+        "times": args.times,
+        "bin_size": args.bin_size,
+        "tolerance": args.tolerance,
+        "kind": args.kind,
+        "bootstrap": args.bootstrap,
+        "seed": args.seed,
+    }
+    write(scored, settings, json_out=args.json, trec=args.trec, html=args.html)
+    return 0
+
+
+def write(scored: dict, settings: dict, *, json_out: str | None, trec: str | None = None, html: str | None = None):
+    """The summary, then the outputs asked for, of the runs ``scored`` (name: ``(per query, all)``)."""
+    from pathlib import Path
+
+    from tvseg.output import new_run_id, with_run_id, write_json_atomic, write_text_atomic
+    from tvseg.search import components_of, sh_eval_lines
+
+    pairwise = _pairwise(scored, resamples=settings["bootstrap"], seed=settings["seed"])
+    shown = sys.stderr if json_out == "-" else sys.stdout
     print(_summary(scored, pairwise), file=shown)
-    if args.trec:
-        folder = Path(args.trec)
+    if trec:
+        folder = Path(trec)
         folder.mkdir(parents=True, exist_ok=True)
         for name, (queries, overall) in scored.items():
-            lines = sh_eval_lines(name, queries, overall, bin_size=args.bin_size, tolerance=args.tolerance)
+            lines = sh_eval_lines(
+                name, queries, overall, bin_size=settings["bin_size"], tolerance=settings["tolerance"]
+            )
             write_text_atomic(folder / f"{name}.txt", ["\n".join(lines) + "\n"])
-    settings = {"times": args.times, "bin_size": args.bin_size, "tolerance": args.tolerance}
     run_id = new_run_id()
-    if args.html:
+    if html:
         from tvseg.output import write_folder_atomic
         from tvseg.report.search_page import page
 
-        html = page(scored, pairwise, headline=HEADLINE, settings=settings, run_id=run_id)
-        write_folder_atomic(args.html, {"index.html": html})
-    if args.json:
+        shown_settings = {k: settings[k] for k in ("times", "bin_size", "tolerance")}
+        text = page(scored, pairwise, headline=HEADLINE, settings=shown_settings, run_id=run_id)
+        write_folder_atomic(html, {"index.html": text})
+    if json_out:
         data = {
+            "task": "search",
             "settings": settings,
-            "runs": {name: {"all": overall, "queries": queries} for name, (queries, overall) in scored.items()},
+            "runs": {
+                name: {
+                    "all": overall,
+                    "queries": queries,
+                    "components": {"queries": list(queries), "columns": components_of(queries)},
+                }
+                for name, (queries, overall) in scored.items()
+            },
             "pairwise": pairwise,
         }
         data = with_run_id(data, run_id)
-        if args.json == "-":
+        if json_out == "-":
             import json
 
             print(json.dumps(data, indent=1))
         else:
-            write_json_atomic(args.json, data)
-    return 0
+            write_json_atomic(json_out, data)
 
 
 def _pairwise(scored: dict, *, resamples: int, seed: int) -> dict:
