@@ -96,6 +96,7 @@ __all__ = [
     "p_value_floor",
     "at_floor",
     "p_text",
+    "p_figures",
     "rounded_up",
     "which_test",
     "policy",
@@ -569,6 +570,14 @@ def p_text(p: float | None, *, bound: bool = False, resamples: int | None = None
         said = f"{name} < {rounded_up(p)}"
         return said + (f" ({resamples:,} resamples)" if resamples else "")
     return f"{name} < 0.001" if p < 0.001 else f"{name} = {p:.3f}"
+
+
+def p_figures(p: float, *, bound: bool, missing: str = "-", gap: str = " ") -> str:
+    """A p-value to 3 significant figures, as a table cell writes it: ``<`` (then ``gap``) its floor rounded up
+    when it is a bound (:func:`at_floor`), never the floor as if exact; ``missing`` for NaN."""
+    if p != p:
+        return missing
+    return f"<{gap}{rounded_up(p)}" if bound else f"{p:.3g}"
 
 
 def which_test(n_shows: int) -> str | None:

@@ -100,12 +100,9 @@ def _number(value) -> float:
 def _p(entry: dict, key: str) -> str:
     """``entry[key]``, a p-value, to 3 figures; ``<`` its floor rounded up when it is a bound (``key + "_is_bound"``:
     the paired bootstrap's floor, :func:`tvseg.significance.at_floor`)."""
-    from tvseg.significance import rounded_up
+    from tvseg.significance import p_figures
 
-    value = entry[key]
-    if math.isnan(value):
-        return "-"
-    return f"<{rounded_up(value)}" if entry.get(key + "_is_bound") else f"{value:.3g}"
+    return p_figures(entry[key], bound=bool(entry.get(key + "_is_bound")), gap="")
 
 
 NOTE = (

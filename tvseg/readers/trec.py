@@ -60,18 +60,8 @@ class Qrels:
     @classmethod
     def of(cls, rows: Iterable[tuple[str, str, int, int, int]]) -> Qrels:
         """From rows ``(query, video, start, end, relevance)`` (times in ticks), numbered 1, 2, ..."""
-        query, video, start, end, relevance = _transposed(rows, 5)
-        (query_names, query_codes), (video_names, video_codes) = _codes(query), _codes(video)
-        return cls(
-            query_names,
-            video_names,
-            query_codes,
-            video_codes,
-            np.array(start, dtype=np.int64),
-            np.array(end, dtype=np.int64),
-            np.array(relevance, dtype=np.int64),
-            np.arange(1, len(query) + 1),
-        )
+        head, relevance, numbers = _from_rows(rows)
+        return cls(*head, relevance, numbers)
 
 
 @dataclass(frozen=True)
@@ -93,19 +83,27 @@ class Run:
     @classmethod
     def of(cls, rows: Iterable[tuple[str, str, int, int, int]]) -> Run:
         """From rows ``(query, video, start, end, rank)`` (times in ticks; scores 0), numbered 1, 2, ..."""
-        query, video, start, end, rank = _transposed(rows, 5)
-        (query_names, query_codes), (video_names, video_codes) = _codes(query), _codes(video)
-        return cls(
-            query_names,
-            video_names,
-            query_codes,
-            video_codes,
-            np.array(start, dtype=np.int64),
-            np.array(end, dtype=np.int64),
-            np.array(rank, dtype=np.int64),
-            np.zeros(len(query)),
-            np.arange(1, len(query) + 1),
-        )
+        head, rank, numbers = _from_rows(rows)
+        return cls(*head, rank, np.zeros(len(rank)), numbers)
+
+
+_Head = tuple[tuple[str, ...], tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _from_rows(rows: Iterable[tuple[str, str, int, int, int]]) -> tuple[_Head, np.ndarray, np.ndarray]:
+    """``((query_names, video_names, query, video, start, end), last column, line numbers)`` of rows
+    ``(query, video, start, end, last)``: what :meth:`Qrels.of` and :meth:`Run.of` share."""
+    query, video, start, end, last = _transposed(rows, 5)
+    (query_names, query_codes), (video_names, video_codes) = _codes(query), _codes(video)
+    head: _Head = (
+        query_names,
+        video_names,
+        query_codes,
+        video_codes,
+        np.array(start, dtype=np.int64),
+        np.array(end, dtype=np.int64),
+    )
+    return head, np.array(last, dtype=np.int64), np.arange(1, len(query) + 1)
 
 
 def _transposed(rows: Iterable[tuple], width: int) -> list[tuple]:

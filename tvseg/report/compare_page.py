@@ -137,12 +137,9 @@ def _shown(entry: Mapping[str, Any], value: float, *, signed: bool = False) -> s
 def _p(entry: Mapping[str, Any], key: str) -> str:
     """``entry[key]``, a p-value, to 3 figures; ``< `` its floor rounded up when it is a bound (``key + "_is_bound"``:
     the paired bootstrap's floor, :func:`tvseg.significance.at_floor`), never the floor as if exact."""
-    from tvseg.significance import rounded_up
+    from tvseg.significance import p_figures
 
-    value = _value(entry.get(key))
-    if math.isnan(value):
-        return "\u2013"
-    return f"< {rounded_up(value)}" if entry.get(key + "_is_bound") else f"{value:.3g}"
+    return p_figures(_value(entry.get(key)), bound=bool(entry.get(key + "_is_bound")), missing="\u2013")
 
 
 def verdict(direction: bool | None, change: float, p_holm: float = math.nan) -> str:
