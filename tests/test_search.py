@@ -496,3 +496,20 @@ def test_merging_refuses_shared_queries_and_other_settings(tmp_path, capsys):
     assert main(["merge", str(parts[0]), str(tmp_path / "older.json"), "--json", str(tmp_path / "m.json")]) == 2
     assert "older.json" in (err := capsys.readouterr().err) and "run 'b' carries no components" in err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_trec_files_of_awkward_run_names_stay_in_their_folder(tmp_path, capsys):
+    # a run named with a '/' is written as one file inside DIR (its name made safe), its first line naming
+    # the run as given; a --trec path that is a file is refused naming it, without a traceback
+    out = tmp_path / "out"
+    argv = ["search", "--qrels", str(DATA / "qrels.txt"), "--run", f"team/run1={DATA / 'run_a.txt'}"]
+    assert main([*argv, "--trec", str(out)]) == 0
+    (written,) = [p for p in out.rglob("*") if p.is_file()]
+    assert written.parent == out
+    assert written.read_text().splitlines()[0].split("\t")[2].strip() == "team/run1"
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    capsys.readouterr()
+    assert main([*argv, "--trec", str(blocked)]) == 2
+    err = capsys.readouterr().err
+    assert str(blocked) in err and "Traceback" not in err

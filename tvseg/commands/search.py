@@ -135,13 +135,14 @@ def write(scored: dict, settings: dict, *, json_out: str | None, trec: str | Non
     shown = sys.stderr if json_out == "-" else sys.stdout
     print(_summary(scored, pairwise), file=shown)
     if trec:
-        folder = Path(trec)
-        folder.mkdir(parents=True, exist_ok=True)
+        from tvseg.file_names import safe_names
+
+        stems = safe_names(scored, keep_unicode=True)  # a run's name may hold a '/' or a name a system refuses
         for name, (queries, overall) in scored.items():
             lines = sh_eval_lines(
                 name, queries, overall, bin_size=settings["bin_size"], tolerance=settings["tolerance"]
             )
-            write_text_atomic(folder / f"{name}.txt", ["\n".join(lines) + "\n"])
+            write_text_atomic(Path(trec) / f"{stems[name]}.txt", ["\n".join(lines) + "\n"], create_folder=True)
     run_id = new_run_id()
     if html:
         from tvseg.output import write_folder_atomic
