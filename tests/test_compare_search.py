@@ -136,6 +136,7 @@ def test_the_page_names_the_queries_and_the_measures(tmp_path):
     # worse; the relevant segments counted, a count without direction: no word
     assert '<th scope="row">MAP</th><td>2.47</td><td>0.771</td><td class="worse">\u22121.7 <span' in html
     assert '<th scope="row">relevant</th><td>154</td><td>154</td><td>0</td>' in html
+    assert "pages</th>" not in html  # tvseg search's page has no page per query to link
 
 
 @pytest.mark.parametrize("kind", ["evaluate", "settings", "queries"])
