@@ -264,6 +264,9 @@ def test_every_row_of_the_coming_from_table_names_a_test_that_exists():
         assert tests, row
         for path in tests:
             assert (ROOT / path).is_file(), path
+        # a test named by its function (`test_...`) is one of the files named in the row
+        for name in re.findall(r"`(test_\w+)`", row.rstrip("|").rsplit("|", 1)[-1]):
+            assert any(f"def {name}(" in (ROOT / path).read_text() for path in tests), name
 
 
 def test_agreement_takes_the_format_of_its_segment_files(tmp_path, capsys):

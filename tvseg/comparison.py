@@ -45,6 +45,12 @@ __all__ = [
     "per_show_values",
     "settings_changed",
     "pooled_tests",
+    "run_of",
+    "search_tests",
+    "check_search_pair",
+    "compare_search_results",
+    "SEARCH_DEFAULT_METRIC",
+    "TEST_SETTINGS",
 ]
 
 DEFAULT_METRIC = "cov_d"
@@ -179,7 +185,62 @@ def compare_results(
     corpus_a, corpus_b = a.get("corpus") or {}, b.get("corpus") or {}
     keys = [k for k in METRICS if k in corpus_a and k in corpus_b]
     keys += [k for k in corpus_a if k in corpus_b and k not in METRICS]
-    ranked_by = metric or (DEFAULT_METRIC if DEFAULT_METRIC in keys else (keys[0] if keys else None))
+    pooled = None
+    if "components" in old and "components" in new:
+        pooled = pooled_tests(old, new, old_system=old_system, new_system=new_system, paths=(old_path, new_path))
+    measures = {
+        key: {
+            "label": METRICS[key].label if key in METRICS else key,
+            "kind": METRICS[key].kind if key in METRICS else "unknown",
+            "fraction": METRICS[key].fraction and METRICS[key].kind != "count" if key in METRICS else False,
+            "tested": tested(key),
+        }
+        for key in keys
+    }
+    return {
+        "old": {"file": old_path, "system": old_system},
+        "new": {"file": new_path, "system": new_system},
+        "shows": {"common": len(common), "only_old": only_old, "only_new": only_new},
+        **_compared(
+            shows_a,
+            shows_b,
+            corpus_a,
+            corpus_b,
+            common,
+            measures=measures,
+            family=HEADLINE,
+            pooled=pooled,
+            metric=metric or (DEFAULT_METRIC if DEFAULT_METRIC in keys else (keys[0] if keys else None)),
+            top=top,
+            resamples=resamples,
+            seed=seed,
+        ),
+        "warnings": warnings_,
+    }
+
+
+def _compared(
+    shows_a: Mapping[str, Mapping[str, Any]],
+    shows_b: Mapping[str, Mapping[str, Any]],
+    corpus_a: Mapping[str, Any],
+    corpus_b: Mapping[str, Any],
+    common: list[str],
+    *,
+    measures: Mapping[str, Mapping[str, Any]],
+    family: Sequence[str],
+    pooled: Mapping[str, Any] | None,
+    metric: str | None,
+    top: int,
+    resamples: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The part of a comparison common to results of ``tvseg evaluate`` and of ``tvseg search``: the entry of
+    each measure of ``measures`` (key: ``label``, ``kind``, ``fraction``, ``tested``, and ``higher_is_better``
+    when the entry should carry its direction), in that order, over the rows (shows or queries) ``common``;
+    Holm over the measures of ``family``; ``pooled`` (:func:`pooled_tests`'s form) or None; the rows that moved
+    most on ``metric``."""
+    keys = list(measures)
+    ranked_by = metric
     if ranked_by is not None and ranked_by not in keys:
         raise UsageError(f"--metric {ranked_by}: not a metric of both results ({', '.join(keys)})")
     values_a, values_b = per_show_values(shows_a, common, keys), per_show_values(shows_b, common, keys)
@@ -188,7 +249,7 @@ def compare_results(
     counted = defined.sum(axis=0)
     p_values = np.full(len(keys), math.nan)
     tests: list[str | None] = [None] * len(keys)
-    columns = [j for j, key in enumerate(keys) if tested(key)]
+    columns = [j for j, key in enumerate(keys) if measures[key]["tested"]]
     if columns:
         found, found_tests = mean_tests(differences[:, columns], resamples=resamples, seed=seed)
         for j, p, test in zip(columns, found, found_tests):
@@ -196,12 +257,14 @@ def compare_results(
     entries = []
     for j, key in enumerate(keys):
         o, n = _value(corpus_a[key]), _value(corpus_b[key])
+        measure = measures[key]
         entries.append(
             {
                 "metric": key,
-                "label": METRICS[key].label if key in METRICS else key,
-                "kind": METRICS[key].kind if key in METRICS else "unknown",
-                "fraction": METRICS[key].fraction and METRICS[key].kind != "count" if key in METRICS else False,
+                "label": measure["label"],
+                "kind": measure["kind"],
+                "fraction": measure["fraction"],
+                **({"higher_is_better": measure["higher_is_better"]} if "higher_is_better" in measure else {}),
                 "old": o,
                 "new": n,
                 "difference": n - o,
@@ -216,9 +279,6 @@ def compare_results(
                 "p_value_holm_is_bound": False,
             }
         )
-    pooled = None
-    if "components" in old and "components" in new:
-        pooled = pooled_tests(old, new, old_system=old_system, new_system=new_system, paths=(old_path, new_path))
     pooled_p = (pooled or {}).get("p_values", {})
     for entry in entries:
         p = pooled_p.get(entry["metric"], math.nan)
@@ -232,9 +292,9 @@ def compare_results(
             p_value_pooled_holm_is_bound=False,
         )
     # Holm's family: the headline metrics (a NaN p-value stays out of it)
-    family = [entry for entry in entries if entry["metric"] in HEADLINE]
-    correct(family)
-    correct(family, key="p_value_pooled")
+    corrected = [entry for entry in entries if entry["metric"] in family]
+    correct(corrected)
+    correct(corrected, key="p_value_pooled")
     moved = []
     if ranked_by is not None:
         j = keys.index(ranked_by)
@@ -250,16 +310,12 @@ def compare_results(
             for i in order
         ]
     return {
-        "old": {"file": old_path, "system": old_system},
-        "new": {"file": new_path, "system": new_system},
-        "shows": {"common": len(common), "only_old": only_old, "only_new": only_new},
         "metrics": entries,
-        "family": [entry["metric"] for entry in family],
+        "family": [entry["metric"] for entry in corrected],
         "resamples": resamples,
         "ranked_by": ranked_by,
         "moved": moved,
         "pooled_test": None if pooled is None else {k: v for k, v in pooled.items() if k != "p_values"},
-        "warnings": warnings_,
     }
 
 
@@ -306,4 +362,180 @@ def pooled_tests(
         "resamples": resamples,
         "seed": seed,
         "shows": len(common),
+    }
+
+
+# --- results of tvseg search ------------------------------------------------------------------------------
+
+SEARCH_DEFAULT_METRIC = "map"
+"""The measure whose per-query change ranks the queries of two search results unless ``--metric`` names another."""
+TEST_SETTINGS = ("bootstrap", "seed")
+"""The settings of a search result that choose its paired tests, not its values: results that differ in them
+alone are compared (the new result's are used, as for ``tvseg evaluate``'s results)."""
+
+
+def run_of(document: Mapping[str, Any], name: str | None, *, path: str) -> tuple[str, Mapping[str, Any]]:
+    """The run ``name`` of a result of ``tvseg search --json`` (its only run when ``name`` is None): ``(name,
+    its JSON)``, checked to carry per-query values and components (:func:`tvseg.search.merge_results`'s check)."""
+    from tvseg.search import check_result
+
+    check_result(path, document)
+    runs = document["runs"]
+    if name is None:
+        if len(runs) != 1:
+            raise UsageError(f"{path}: {len(runs)} runs ({', '.join(map(str, runs))}): choose one with --system")
+        name = next(iter(runs))
+    if name not in runs:
+        raise UsageError(f"{path}: no run {name!r}; its runs: {', '.join(map(str, runs))}")
+    return name, runs[name]
+
+
+def search_tests(
+    old: Mapping[str, Mapping[str, Any]], new: Mapping[str, Mapping[str, Any]], *, resamples: int, seed: int
+) -> dict[str, dict[str, Any]]:
+    r"""The paired test of each tested search measure (:data:`tvseg.search.TESTED`) between two runs, over the
+    queries both answer (sorted ids), from their per-query values: ``{measure: {queries, mean_change, p_value,
+    test}}``.
+
+    A measure's value over the queries is the sum of its per-query component over the number of queries
+    (:data:`tvseg.search.REGISTRY`); swapping or resampling queries adds one query to both runs' counts alike, so
+    the test of the overall values is that of the mean per-query difference :math:`d_q = n_q - o_q`
+    (:func:`tvseg.significance.mean_tests`: the exact sign-flip test up to 12 queries, the paired bootstrap of
+    the mean beyond, with ``resamples`` and ``seed``). ``tvseg search``'s pairwise tests and ``tvseg compare``'s
+    pooled p-values of search results are this one computation.
+    """
+    from tvseg.search import TESTED
+
+    common = sorted(set(old) & set(new))
+    d = np.array([[_value(new[q][k]) - _value(old[q][k]) for k in TESTED] for q in common], dtype=float)
+    d = d.reshape(len(common), len(TESTED))
+    p_values, tests = mean_tests(d, resamples=resamples, seed=seed)
+    return {
+        k: {
+            "queries": len(common),
+            "mean_change": float(d[:, j].mean()) if common else math.nan,
+            "p_value": float(p_values[j]),
+            "test": tests[j],
+        }
+        for j, k in enumerate(TESTED)
+    }
+
+
+def check_search_pair(old: Mapping[str, Any], new: Mapping[str, Any], *, paths: tuple[str, str]) -> None:
+    """A :class:`~tvseg.errors.UsageError` naming both files unless two search results (not the same document)
+    were scored with the same settings (but :data:`TEST_SETTINGS`) over the same queries (those of all their
+    runs)."""
+    if old is new:
+        return
+    for key in sorted(set(old["settings"]) | set(new["settings"])):
+        mine, theirs = old["settings"].get(key), new["settings"].get(key)
+        if key not in TEST_SETTINGS and mine != theirs:
+            raise UsageError(
+                f"{paths[0]} and {paths[1]} were scored with other settings: {key} {mine!r} and {theirs!r}; "
+                "search results compared are of the same settings"
+            )
+    queries = [{q for run in document["runs"].values() for q in run["queries"]} for document in (old, new)]
+    if queries[0] != queries[1]:
+        only = [sorted(queries[0] - queries[1]), sorted(queries[1] - queries[0])]
+        named = "; ".join(
+            f"{len(q)} only in {path} ({', '.join(q[:3])}{', ...' if len(q) > 3 else ''})"
+            for q, path in zip(only, paths)
+            if q
+        )
+        raise UsageError(
+            f"{paths[0]} and {paths[1]} were scored over other queries: {named}; search results compared are "
+            "over the same queries"
+        )
+
+
+def compare_search_results(
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    *,
+    old_run: str,
+    new_run: str,
+    old_path: str = "OLD",
+    new_path: str = "NEW",
+    metric: str | None = None,
+    top: int = 10,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The comparison of run ``old_run`` of ``old`` with ``new_run`` of ``new``, two results of ``tvseg search
+    --json`` (the same document for two runs of one result), as :func:`compare_results` compares results of
+    ``tvseg evaluate``, the queries in the place of the shows (``unit``: ``"query"``).
+
+    Per measure of :data:`tvseg.search.REGISTRY` (in its order): the values over the queries (``all``) and their
+    difference; over the queries both runs answer, the mean per-query change and the p-value of its paired test
+    (with ``resamples`` and ``seed``) for the tested measures (:data:`tvseg.search.TESTED`; the counts and
+    statistics are shown, not tested); ``p_value_pooled``, the test of the values over the queries from the
+    runs' per-query components (:func:`search_tests`, with the new result's ``bootstrap`` and ``seed``: the
+    p-values ``tvseg search`` prints for the pair); Holm's correction over :data:`tvseg.search.HEADLINE`. Every
+    tested measure is higher-is-better (``higher_is_better``); the counts have no direction.
+
+    Raises
+    ------
+    UsageError
+        Results of other settings or over other queries (:func:`check_search_pair`), an unknown run or metric.
+    InputError
+        A document that is not a search result with components, or no query both runs answer.
+    """
+    from tvseg.search import HEADLINE, REGISTRY, TESTED
+
+    check_search_pair(old, new, paths=(old_path, new_path))
+    _, a = run_of(old, old_run, path=old_path)
+    _, b = run_of(new, new_run, path=new_path)
+    queries_a, queries_b = a["queries"], b["queries"]
+    common = [q for q in queries_a if q in queries_b]
+    only_old = [q for q in queries_a if q not in queries_b]
+    only_new = [q for q in queries_b if q not in queries_a]
+    warnings_ = [
+        f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'} answered by the {label} run only ({run}), left "
+        f"out of the tests: {', '.join(queries[:5])}" + (f" and {len(queries) - 5} more" if len(queries) > 5 else "")
+        for label, queries, run in (("old", only_old, old_run), ("new", only_new, new_run))
+        if queries
+    ]
+    if not common:
+        raise InputError(f"run {new_run!r} answers no query that run {old_run!r} of {old_path} answers", path=new_path)
+    keys = [m.key for m in REGISTRY if m.key in a["all"] and m.key in b["all"]]
+    measures = {
+        key: {
+            "label": next(m.label for m in REGISTRY if m.key == key),
+            "kind": "rate" if key in TESTED else "count",
+            "fraction": False,  # sh_eval's values as it prints them: its MAP exceeds 1 when a run repeats a hit
+            "tested": key in TESTED,
+            "higher_is_better": True if key in TESTED else None,
+        }
+        for key in keys
+    }
+    settings = new["settings"]
+    pooled_resamples, pooled_seed = int(settings.get("bootstrap", 1000)), int(settings.get("seed", 0))
+    tests = search_tests(queries_a, queries_b, resamples=pooled_resamples, seed=pooled_seed)
+    pooled = {
+        "p_values": {k: v["p_value"] for k, v in tests.items()},
+        "test": next(iter(tests.values()))["test"],
+        "resamples": pooled_resamples,
+        "seed": pooled_seed,
+        "shows": len(common),
+    }
+    return {
+        "unit": "query",
+        "old": {"file": old_path, "system": old_run},
+        "new": {"file": new_path, "system": new_run},
+        "shows": {"common": len(common), "only_old": only_old, "only_new": only_new},
+        **_compared(
+            queries_a,
+            queries_b,
+            a["all"],
+            b["all"],
+            common,
+            measures=measures,
+            family=HEADLINE,
+            pooled=pooled,
+            metric=metric or (SEARCH_DEFAULT_METRIC if SEARCH_DEFAULT_METRIC in keys else None),
+            top=top,
+            resamples=resamples,
+            seed=seed,
+        ),
+        "warnings": warnings_,
     }

@@ -67,6 +67,7 @@ from tvseg.readers.trec import Qrels, Run
 
 __all__ = ["BIN_SIZE", "TOLERANCE", "MEASURES", "REGISTRY", "SearchMeasure", "score_run", "score_queries"]
 __all__ += ["components_of", "overall_of", "score_in", "merge_results", "is_search_result", "sh_eval_lines"]
+__all__ += ["HEADLINE", "TESTED", "check_result"]
 
 BIN_SIZE = 300
 """Seconds per bin, MediaEval's (``sh_eval -B``)."""
@@ -162,6 +163,14 @@ REGISTRY: tuple[SearchMeasure, ...] = tuple(
 )
 """The measures that have a value over the queries (all but ``relstring``): counts summed over the queries,
 the others their sum over the queries divided by the number of queries (``sh_eval``'s mean)."""
+
+TESTED: tuple[str, ...] = tuple(m.key for m in REGISTRY if not _is_count(m.key) and m.key not in _STATS)
+"""The measures given a p-value when two runs are compared (``tvseg search``'s pairwise tests, ``tvseg compare``):
+the means over the queries of a per-query rate (``map``, ``p_n``, ``judged_n``, ``maisp`` and their variants),
+each higher-is-better; the counts and the statistics (``num_*``, ``videos_*``, ``avglength_*``) are shown, not
+tested."""
+HEADLINE = ("map", "map_bin", "map_tol", "maisp", "p_10", "p_10_bin", "p_10_tol")
+"""The measures of ``tvseg search``'s summary: the family of tests Holm's correction adjusts together."""
 
 # marks: 1 relevant, 0 judged not relevant, then these, printed as _MARK_TEXT spells them
 _UNJUDGED, _SEEN, _SEEN_NOT_RELEVANT = 2, 3, 4
@@ -352,7 +361,7 @@ def merge_results(results: Sequence[tuple[str, Mapping]]) -> tuple[dict, dict]:
         A document that is not a result of ``tvseg search --json`` with components, naming it.
     """
     for label, document in results:
-        _check_result(label, document)
+        check_result(label, document)
     first_label, first = results[0]
     for label, document in results[1:]:
         for key in sorted(set(first["settings"]) | set(document["settings"])):
@@ -389,7 +398,7 @@ def merge_results(results: Sequence[tuple[str, Mapping]]) -> tuple[dict, dict]:
     return merged, dict(first["settings"])
 
 
-def _check_result(label: str, document: Mapping) -> None:
+def check_result(label: str, document: Mapping) -> None:
     """An :class:`~tvseg.errors.InputError` naming ``label`` unless ``document`` is a result of ``tvseg search
     --json`` whose runs carry their components."""
     if not is_search_result(document) or not isinstance(document.get("settings"), dict):

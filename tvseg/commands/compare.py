@@ -11,6 +11,12 @@ their components (``tvseg evaluate``'s pairwise test), and the shows whose value
 ``show_changes``), ``--html DIR`` as one self-contained page, ``DIR/index.html``
 (:mod:`tvseg.report.compare_page`): those shows linked to their pages in both runs' reports, found where a result
 is a report's ``data/scores.json`` or named by ``--report RUN=DIR``.
+
+Results of ``tvseg search --json`` are compared the same way, the queries in the place of the shows
+(:func:`tvseg.comparison.compare_search_results`): two runs of one result (``--systems A B``), or a run of
+results over the same queries and settings (``--system NAME``, by default the only run); the pooled p-value is
+the test ``tvseg search`` prints for the pair. A search result beside an evaluate result, or search results of
+other settings or queries, are refused (exit 2, naming them).
 """
 
 from __future__ import annotations
@@ -28,13 +34,15 @@ __all__ = ["add_parser", "run"]
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="what changed between JSON results of tvseg evaluate (runs, or two systems of one run)",
+        help="what changed between JSON results of tvseg evaluate (runs, or two systems of one run), or of tvseg "
+        "search",
         description="Compare results of tvseg evaluate --json: runs of one system (RUN1.json RUN2.json "
         "[RUN3.json ...]: the last two are tested), or two systems of one run (RESULT.json --systems A B). "
         "Per metric: the corpus values, the mean change per show and the p-value of a paired test on the "
         "per-show values (exact sign-flip up to 12 shows, paired bootstrap beyond), the p-value of the "
         "pooled values when both results carry their components (tvseg evaluate's pairwise test); the "
-        "shows whose value moved most.",
+        "shows whose value moved most. Results of tvseg search --json compare the same way over their queries "
+        "(runs as systems; the same settings and queries).",
     )
     parser.add_argument(
         "paths",
@@ -114,11 +122,22 @@ NOTE = (
 )
 
 
+SEARCH_NOTE = (
+    "values as tvseg search gives them, not in percent; 'per query': the mean change per query over the queries both runs answer, and its "
+    "p-value: a paired test on the per-query values ({tests}), the counts and statistics not tested; Holm: "
+    "corrected over the headline measures ({family}), the one family; 'pooled p': the paired test of the values "
+    "over the queries from the per-query components, tvseg search's pairwise test (with the new result's "
+    "resamples and seed); '<0.001': a bound, the paired bootstrap's floor (no resample as far out as the change; "
+    "per query: {resamples:,} resamples)"
+)
+
+
 def _note(comparison: dict, tests: list) -> str:
-    """:data:`NOTE` of ``comparison``."""
+    """:data:`NOTE` (:data:`SEARCH_NOTE` for search results) of ``comparison``."""
     labels = {m["metric"]: m["label"] for m in comparison["metrics"]}
     family = ", ".join(labels.get(k, k) for k in comparison.get("family", ())) or "none"
-    return NOTE.format(tests=", ".join(tests), family=family, resamples=comparison.get("resamples", 0))
+    note = SEARCH_NOTE if comparison.get("unit") == "query" else NOTE
+    return note.format(tests=", ".join(tests), family=family, resamples=comparison.get("resamples", 0))
 
 
 def _ranked(comparison: dict) -> dict:
@@ -132,6 +151,8 @@ def text(comparison: dict) -> str:
 
     old, new = comparison["old"], comparison["new"]
     metrics = comparison["metrics"]
+    unit = comparison.get("unit", "show")
+    units, counted = {"show": ("shows", "show(s)"), "query": ("queries", "queries")}[unit]
     width = max([len("metric")] + [len(printable(m["label"])) for m in metrics])
     earlier = comparison.get("earlier", [])
     lines = [
@@ -139,22 +160,22 @@ def text(comparison: dict) -> str:
     ]
     lines += [
         f"{printable(old['system'])} ({printable(old['file'])}) -> {printable(new['system'])} "
-        f"({printable(new['file'])}): {comparison['shows']['common']} show(s) in common",
+        f"({printable(new['file'])}): {comparison['shows']['common']} {counted} in common",
         f"{'metric':{width}s} "
         + "".join(f"{'run' + str(k + 1):>7s} " for k in range(len(earlier)))
-        + f"{'old':>7s} {'new':>7s} {'change':>7s}  {'shows':>5s} {'per show':>8s} "
+        + f"{'old':>7s} {'new':>7s} {'change':>7s}  {units:>5s} {'per ' + unit:>8s} "
         f"{'p-value':>7s} {'Holm':>7s} {'pooled p':>8s}",
     ]
     for m in metrics:
         before = "".join(f"{_shown(m, run['corpus'].get(m['metric'], math.nan)):>7s} " for run in earlier)
         lines.append(
             f"{printable(m['label']):{width}s} {before}{_shown(m, m['old']):>7s} {_shown(m, m['new']):>7s} "
-            f"{_change(m, m['difference']):>7s}  {m['shows']:>5d} {_change(m, m['mean_difference']):>8s} "
+            f"{_change(m, m['difference']):>7s}  {m['shows']:>{len(units)}d} {_change(m, m['mean_difference']):>8s} "
             f"{_p(m, 'p_value'):>7s} {_p(m, 'p_value_holm'):>7s} {_p(m, 'p_value_pooled'):>8s}"
         )
     key, ranked = comparison["ranked_by"], _ranked(comparison)
     if comparison["moved"]:
-        lines.append(f"shows whose {key} moved most:")
+        lines.append(f"{units} whose {key} moved most:")
         for m in comparison["moved"]:
             lines.append(
                 f"  {printable(m['show'])}: {_shown(ranked, m['old'])} -> {_shown(ranked, m['new'])} "
@@ -165,9 +186,9 @@ def text(comparison: dict) -> str:
         sides = ("worse", "better") if changes["direction"] else ("down", "up")
         counts = ", ".join(f"{len(changes[side])} {side}" for side in sides)
         lines.append(
-            f"shows whose {key} changed: {counts}, {changes['unchanged']} unchanged (each in --json and --html)"
+            f"{units} whose {key} changed: {counts}, {changes['unchanged']} unchanged (each in --json and --html)"
         )
-    tests = sorted({m["test"] for m in metrics if m["test"]}) or ["none: fewer than two shows"]
+    tests = sorted({m["test"] for m in metrics if m["test"]}) or [f"none: fewer than two {units}"]
     lines.append(f"({_note(comparison, tests)})")
     return "\n".join(lines)
 
@@ -196,10 +217,11 @@ def _reports(given: list[str], paths: list[str]) -> list[str | None]:
 
 
 def run(args) -> int:
-    from tvseg.comparison import compare_results, system_of
+    from tvseg.comparison import check_search_pair, compare_results, compare_search_results, run_of, system_of
     from tvseg.merging import read_result
     from tvseg.output import json_safe, refuse_overwriting_inputs, write_folder_atomic, write_json_atomic
     from tvseg.report.compare_page import show_changes
+    from tvseg.search import is_search_result
 
     if args.top < 0:
         raise UsageError(f"--top must be at least 0, not {args.top}")
@@ -222,30 +244,42 @@ def run(args) -> int:
     reports = _reports(args.report, args.paths)
     if args.systems and len(args.paths) == 1:
         reports *= 2
-    old = read_result(old_path)
-    new = old if new_path == old_path else read_result(new_path)
-    old_system = system_of(old, old_system, path=old_path)[0]
-    new_system = system_of(new, new_system, path=new_path)[0]
+    documents = {path: read_result(path) for path in dict.fromkeys(args.paths)}
+    old, new = documents[old_path], documents[new_path]
+    searched = {path: is_search_result(document) for path, document in documents.items()}
+    if any(searched.values()):
+        if not all(searched.values()):
+            found = next(path for path, is_search in searched.items() if is_search)
+            other = next(path for path, is_search in searched.items() if not is_search)
+            raise UsageError(
+                f"{found} is a result of tvseg search and {other} is not (tvseg evaluate's?): compare results of "
+                "one command"
+            )
+        for path in args.paths[:-1]:
+            check_search_pair(documents[path], new, paths=(path, new_path))
+        choose = run_of
+    else:
+        choose = system_of
+    old_system = choose(old, old_system, path=old_path)[0]
+    new_system = choose(new, new_system, path=new_path)[0]
     earlier = []
     for path in args.paths[:-2]:
-        name, system = system_of(read_result(path), old_system, path=path)
-        corpus = system.get("corpus") or {}
+        name, system = choose(documents[path], old_system, path=path)
+        corpus = system.get("all" if searched[path] else "corpus") or {}
         earlier.append({"file": path, "system": name, "corpus": {k: _number(v) for k, v in corpus.items()}})
-    comparison = compare_results(
-        old,
-        new,
-        old_system=old_system,
-        new_system=new_system,
-        old_path=old_path,
-        new_path=new_path,
-        metric=args.metric,
-        top=args.top,
-    )
+    where = {"old_path": old_path, "new_path": new_path, "metric": args.metric, "top": args.top}
+    if searched[new_path]:
+        comparison = compare_search_results(old, new, old_run=old_system, new_run=new_system, **where)
+    else:
+        comparison = compare_results(old, new, old_system=old_system, new_system=new_system, **where)
     if earlier:
         comparison = {**comparison, "earlier": earlier}
     if comparison["ranked_by"] is not None:
-        shows_old, shows_new = old["systems"][old_system]["shows"], new["systems"][new_system]["shows"]
-        comparison["show_changes"] = show_changes(shows_old, shows_new, comparison["ranked_by"])
+        rows_old, rows_new = _rows(old, old_system), _rows(new, new_system)
+        directions = {m["metric"]: m["higher_is_better"] for m in comparison["metrics"] if "higher_is_better" in m}
+        comparison["show_changes"] = show_changes(
+            rows_old, rows_new, comparison["ranked_by"], directions=directions or None
+        )
     for sentence in comparison["warnings"]:
         print(f"tvseg: warning: {sentence}", file=sys.stderr)
     print(text(comparison))
@@ -256,18 +290,32 @@ def run(args) -> int:
     return 0
 
 
+def _rows(document: dict, name: str) -> dict:
+    """The per-show values of system ``name`` of an evaluate result, or the per-query values of run ``name`` of a
+    search result."""
+    if "systems" in document:
+        return document["systems"][name]["shows"]
+    return document["runs"][name]["queries"]
+
+
 def _page(comparison: dict, args, old: dict, new: dict, reports: list, earlier: list) -> str:
     """The page of ``--html``: the runs with links to their reports, the show pages of the last two linked."""
     from tvseg.report.compare_page import href, page, show_links
 
     def shows(document: dict) -> list:
-        return list(dict.fromkeys(show for system in document["systems"].values() for show in system["shows"]))
+        names = document["systems"] if "systems" in document else document["runs"]
+        return list(dict.fromkeys(row for name in names for row in _rows(document, name)))
+
+    def corpus(document: dict, name: str) -> dict:
+        if "systems" not in document:
+            return document["runs"][name]["all"]
+        return document["systems"][name].get("corpus") or {}
 
     last = [
-        {"file": comparison[side]["file"], "system": comparison[side]["system"], "corpus": corpus}
-        for side, corpus in (
-            ("old", (old["systems"][comparison["old"]["system"]].get("corpus") or {})),
-            ("new", (new["systems"][comparison["new"]["system"]].get("corpus") or {})),
+        {"file": comparison[side]["file"], "system": comparison[side]["system"], "corpus": corpus(document, name)}
+        for side, document, name in (
+            ("old", old, comparison["old"]["system"]),
+            ("new", new, comparison["new"]["system"]),
         )
     ]
     runs = [

@@ -2,7 +2,7 @@
 
 Every measure ``sh_eval`` computes (:mod:`tvseg.search`), per query and over the queries, for each run; with
 several runs, each run against the first: the mean per-query change of each headline measure and the
-p-value of a paired test over the queries both answer (:func:`tvseg.significance.mean_tests`), Holm-corrected
+p-value of a paired test over the queries both answer (:func:`tvseg.comparison.search_tests`), Holm-corrected
 over those measures. ``--json OUT`` writes every value, ``--trec DIR`` each run's values as ``sh_eval`` prints
 them (``DIR/NAME.txt``), ``--html DIR`` a page (:mod:`tvseg.report.search_page`).
 """
@@ -14,10 +14,7 @@ import sys
 
 from tvseg.errors import UsageError
 
-__all__ = ["HEADLINE", "add_parser", "run"]
-
-HEADLINE = ("map", "map_bin", "map_tol", "maisp", "p_10", "p_10_bin", "p_10_tol")
-"""The measures of the summary and of the paired tests."""
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers) -> None:
@@ -129,7 +126,7 @@ def write(scored: dict, settings: dict, *, json_out: str | None, trec: str | Non
     from pathlib import Path
 
     from tvseg.output import new_run_id, with_run_id, write_json_atomic, write_text_atomic
-    from tvseg.search import components_of, sh_eval_lines
+    from tvseg.search import HEADLINE, components_of, sh_eval_lines
 
     pairwise = _pairwise(scored, resamples=settings["bootstrap"], seed=settings["seed"])
     shown = sys.stderr if json_out == "-" else sys.stdout
@@ -176,28 +173,29 @@ def write(scored: dict, settings: dict, *, json_out: str | None, trec: str | Non
 
 def _pairwise(scored: dict, *, resamples: int, seed: int) -> dict:
     """Each run against the first: per headline measure, the mean per-query change over the queries both
-    answer and its paired test's p-value, Holm-corrected over the measures."""
-    import numpy as np
+    answer and its paired test's p-value (:func:`tvseg.comparison.search_tests`, the test ``tvseg compare``
+    gives the pair as its pooled p-value), Holm-corrected over the headline measures."""
+    import math
 
-    from tvseg.significance import holm, mean_tests
+    from tvseg.comparison import search_tests
+    from tvseg.search import HEADLINE
+    from tvseg.significance import holm
 
     names = list(scored)
     out: dict = {}
     for name in names[1:]:
-        base, other = scored[names[0]][0], scored[name][0]
-        common = sorted(set(base) & set(other))
-        if not common:
+        tests = search_tests(scored[names[0]][0], scored[name][0], resamples=resamples, seed=seed)
+        if not next(iter(tests.values()))["queries"]:
             continue
-        d = np.array([[other[q][k] - base[q][k] for k in HEADLINE] for q in common], dtype=float)
-        p_values, tests = mean_tests(d, resamples=resamples, seed=seed)
+        p_values = [tests[k]["p_value"] for k in HEADLINE]
         adjusted = holm(p_values)
         out[f"{name} - {names[0]}"] = {
             k: {
-                "queries": len(common),
-                "mean_change": float(d[:, j].mean()),
-                "p_value": None if np.isnan(p_values[j]) else float(p_values[j]),
-                "p_holm": None if np.isnan(adjusted[j]) else float(adjusted[j]),
-                "test": tests[j],
+                "queries": tests[k]["queries"],
+                "mean_change": tests[k]["mean_change"],
+                "p_value": None if math.isnan(p_values[j]) else p_values[j],
+                "p_holm": None if math.isnan(adjusted[j]) else float(adjusted[j]),
+                "test": tests[k]["test"],
             }
             for j, k in enumerate(HEADLINE)
         }
@@ -205,6 +203,7 @@ def _pairwise(scored: dict, *, resamples: int, seed: int) -> dict:
 
 
 def _summary(scored: dict, pairwise: dict) -> str:
+    from tvseg.search import HEADLINE
     from tvseg.terminal import printable
 
     width = max([len(printable(n)) for n in scored] + [4]) + 2

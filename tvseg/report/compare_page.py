@@ -44,10 +44,15 @@ def _value(x: Any) -> float:
 
 
 def show_changes(
-    old_shows: Mapping[str, Mapping[str, Any]], new_shows: Mapping[str, Mapping[str, Any]], metric: str
+    old_shows: Mapping[str, Mapping[str, Any]],
+    new_shows: Mapping[str, Mapping[str, Any]],
+    metric: str,
+    *,
+    directions: Mapping[str, bool | None] | None = None,
 ) -> dict[str, Any]:
     """Every show whose value of ``metric`` changed between two systems' per-show values (the ``shows`` of a
-    result's system), by the metric's direction.
+    result's system; or the per-query values of two search runs), by the metric's direction: the registry's
+    (:attr:`tvseg.metrics.Metric.higher_is_better`), or ``directions[metric]`` when given.
 
     Returns
     -------
@@ -60,7 +65,10 @@ def show_changes(
     common = [show for show in old_shows if show in new_shows]
     old = per_show_values(old_shows, common, [metric])[:, 0]
     new = per_show_values(new_shows, common, [metric])[:, 0]
-    higher = METRICS[metric].higher_is_better if metric in METRICS else None
+    if directions is not None:
+        higher = directions.get(metric)
+    else:
+        higher = METRICS[metric].higher_is_better if metric in METRICS else None
     rows: dict[str, list[dict[str, Any]]] = {"down": [], "up": []}
     unchanged = undefined = 0
     for show, o, n in zip(common, old.tolist(), new.tolist()):
@@ -112,10 +120,11 @@ def href(target: str | Path, *, page_folder: str) -> str:
 # --- what the page writes --------------------------------------------------------------------------------
 
 
-def _label(key: str) -> Markup:
-    """A metric's label as the report writes it (the registry's HTML label, our own markup)."""
+def _label(key: str, label: str | None = None) -> Markup:
+    """A metric's label as the report writes it (the registry's HTML label, our own markup); ``label``, escaped,
+    for a measure outside the registry (a search measure), else its key."""
     metric = METRICS.get(key)
-    return Markup(metric.html or metric.label) if metric else escape(key)
+    return Markup(metric.html or metric.label) if metric else escape(label or key)
 
 
 def _shown(entry: Mapping[str, Any], value: float, *, signed: bool = False) -> str:
@@ -156,7 +165,10 @@ _WORDS = {"better": "better", "worse": "worse", "noise": "within noise", "": ""}
 
 
 def _change_cell(entry: Mapping[str, Any], change: float, p_holm: float = math.nan) -> dict[str, str]:
-    direction = METRICS[entry["metric"]].higher_is_better if entry["metric"] in METRICS else None
+    if "higher_is_better" in entry:  # a search measure: its direction in the entry
+        direction = entry["higher_is_better"]
+    else:
+        direction = METRICS[entry["metric"]].higher_is_better if entry["metric"] in METRICS else None
     cls = verdict(direction, change, p_holm)
     return {"text": _shown(entry, change, signed=True), "cls": cls, "word": _WORDS[cls]}
 
@@ -187,7 +199,7 @@ def _metric_rows(metrics: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         keys = merged.get(m["metric"], [m["metric"]])
         rows.append(
             {
-                "label": Markup(" = ").join(_label(k) for k in keys),
+                "label": Markup(" = ").join(_label(k, by_key[k].get("label")) for k in keys),
                 "old": _shown(m, m["old"]),
                 "new": _shown(m, m["new"]),
                 "change": _change_cell(m, m["difference"], pooled_holm if not math.isnan(pooled_holm) else judged),
@@ -226,23 +238,30 @@ def _show_rows(
     ]
 
 
-def _across(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The headline metrics of every run: a table, and a line chart of each (run number against the value, the
-    y axis spanning its values)."""
-    keys = [k for k in HEADLINE if all(k in run["corpus"] for run in runs)]
-    drawn = [k for k in keys if METRICS[k].fraction]  # the chart's axis is a percentage
+def _across(runs: Sequence[Mapping[str, Any]], metrics: Sequence[Mapping[str, Any]], family: Sequence[str]):
+    """The headline metrics of every run (the comparison's ``family``: :data:`HEADLINE` that the last two runs
+    hold, :data:`tvseg.search.HEADLINE` for search results): a table, and a line chart of each (run number
+    against the value, the y axis spanning its values)."""
+    described = {m["metric"]: m for m in metrics}
+    keys = [k for k in family if all(k in run["corpus"] for run in runs)]
     if len(runs) < 3 or not keys:
         return None
-    entries: list[dict[str, Any]] = [
-        {"metric": k, "fraction": METRICS[k].fraction, "kind": METRICS[k].kind} for k in keys
-    ]
+
+    def about(k: str) -> dict[str, Any]:
+        if k in METRICS:
+            html = METRICS[k].html
+            name = html if html and "<" not in html else METRICS[k].label  # as the report's tables write it
+            return {"metric": k, "fraction": METRICS[k].fraction, "kind": METRICS[k].kind, "name": name}
+        entry = described.get(k, {"fraction": False, "kind": "unknown", "label": k})
+        return {"metric": k, "fraction": entry["fraction"], "kind": entry["kind"], "name": entry["label"]}
+
+    entries = [about(k) for k in keys]
     values = [[_value(run["corpus"][k]) for run in runs] for k in keys]
     charts = []
-    for k, row in zip(keys, values):
-        html = METRICS[k].html
-        name = html if html and "<" not in html else METRICS[k].label  # as the report's tables write it, in SVG text
+    for e, row in zip(entries, values):
+        name = e["name"]
         shown = [v for v in row if not math.isnan(v)]
-        if k not in drawn or not shown:
+        if not e["fraction"] or not shown:  # the chart's axis is a percentage
             continue
         pad = max((max(shown) - min(shown)) * 0.15, 0.005)
         charts.append(
@@ -256,7 +275,10 @@ def _across(runs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
                 y_range=(max(0.0, min(shown) - pad), min(1.0, max(shown) + pad)),
             )
         )
-    rows = [{"label": _label(e["metric"]), "cells": [_shown(e, v) for v in row]} for e, row in zip(entries, values)]
+    rows = [
+        {"label": _label(e["metric"], e["name"]), "cells": [_shown(e, v) for v in row]}
+        for e, row in zip(entries, values)
+    ]
     return {"rows": rows, "charts": charts}
 
 
@@ -293,6 +315,10 @@ def page(
     else:
         lists = [("worse", "got worse", changes["worse"]), ("better", "got better", changes["better"])]
     tests = sorted({m["test"] for m in comparison["metrics"] if m.get("test")}) or ["none"]
+    labels = {k: METRICS[k].label for k in comparison.get("family", ()) if k in METRICS}
+    labels.update({m["metric"]: m["label"] for m in comparison["metrics"] if m["metric"] not in METRICS})
+    unit = comparison.get("unit", "show")
+    units = {"show": "shows", "query": "queries"}[unit]
     style = resources.files("tvseg").joinpath("templates", "report.css").read_text(encoding="utf-8")
     return (
         environment()
@@ -303,15 +329,18 @@ def page(
             common=comparison["shows"]["common"],
             warnings=comparison["warnings"],
             metrics=_metric_rows(comparison["metrics"]),
-            ranked=_label(key),
+            ranked=_label(key, entry.get("label")),
             direction=changes["direction"],
             lists=[(slug, words, _show_rows(rows, entry, links)) for slug, words, rows in lists],
             unchanged=changes["unchanged"],
             undefined=changes["undefined"],
             linked=[bool(link) for link in links],
-            across=_across(runs),
+            across=_across(runs, comparison["metrics"], comparison.get("family", ())),
             tests=", ".join(tests),
-            family=", ".join(visible_text(METRICS[k].label) for k in comparison.get("family", ()) if k in METRICS),
+            family=", ".join(visible_text(labels.get(k, k)) for k in comparison.get("family", ())),
+            unit=unit,
+            units=units,
+            counted={"show": "show(s)", "query": "queries"}[unit],
             alpha=ALPHA,
         )
     )
