@@ -11,6 +11,8 @@ cues are put through tvseg's documented rules first, each written once here:
 - the overlap rules (``formats/srt.md``, ``formats/webvtt.md``, :func:`tvseg.readers.webvtt.caption_units`),
   :func:`as_units`: a cue of zero duration is no unit, cues that start together are one unit ending at the
   latest end, and a unit overlapping the next one ends where the next begins;
+- :func:`painted_bursts` (``formats/scc.md``): the paint-on paragraphs ttconv starts at each row's address code
+  within one line of an SCC file, each copying the rows before, are one caption (pycaption's reading);
 - :func:`without_text` (``formats/srt.md``: "a cue with no text: kept, label NO_LABEL"; ``formats/scc.md``,
   ``formats/ttml.md``): tvseg keeps a cue without text as a unit; pycaption, webvtt-py and ttconv's rendering
   leave it out and cannot give its times, so where the owner's cues lack them tvseg's units without text
@@ -19,7 +21,9 @@ cues are put through tvseg's documented rules first, each written once here:
 A file is read right when tvseg gives as many units as that and every start and end lies within
 :data:`TOLERANCE` of the owner's (:data:`SCC_TOLERANCE` for SCC).
 
-Each owner is asked for the file's own times: pycaption's SCC reader without the step that gives a caption
+Each owner is asked for the file's own times: pycaption's SCC reader with the time of each frame it counts
+(it reads a drop-frame time code's label as clock time, up to 1.8 frames off the frame the label names, which
+would make two frames of tolerance anything from 0.2 to 3.8 frames) and without the step that gives a caption
 never cleared an end 4 s after its start (a time no file writes: the caption is given as never cleared,
 for :func:`never_cleared`), pysubs2 with ``ignore_par_time_offset=True`` for Apple's iTunes TTML (as its
 documentation says of Apple Music lyrics). ttconv's own timing of a cue is when its paragraph is on screen
@@ -36,6 +40,7 @@ import logging
 import re
 import traceback
 import warnings
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -51,7 +56,7 @@ gap allowed between an owner's time and tvseg's, in seconds, for every format bu
 SCC_FRAME = Fraction(1001, 30000)
 SCC_TOLERANCE = 2 * SCC_FRAME + Fraction(1, 10**6)
 """Two of SCC's own frames (29.97 a second, 66.73 ms; :data:`TOLERANCE` is 67 microseconds shorter, which
-would fail a caption two SCC frames away) and a microsecond for pycaption's float arithmetic."""
+would fail a caption two SCC frames away) and a microsecond for float arithmetic (tvseg's times are floats)."""
 FORMATS = {".vtt": "WebVTT", ".srt": "SRT", ".scc": "SCC", ".ttml": "TTML", ".dfxp": "TTML", ".xml": "TTML"}
 FORMATS[".stl"] = "EBU STL"
 OWNERS = {
@@ -85,10 +90,27 @@ def _clock(text: str) -> Fraction:
 def _pycaption(path: Path) -> list[Cue]:
     import pycaption
 
+    class Frames(pycaption.scc.reader._SccTimeTranslator):
+        # pycaption reads a drop-frame time code as the clock time its label writes (00:00:59;29 as 59.967 s),
+        # a frame count otherwise: the seconds of the frame the label and the words after it count
+        # (frame 1799, 60.027 s), as it counts non-drop-frame ones and as :func:`scc_file_end` counts
+        @staticmethod
+        def _translate_time(stamp: str, offset: int) -> Fraction:
+            hours, minutes, seconds, frames = (int(field) for field in re.split("[:;]", stamp))
+            count = ((hours * 60 + minutes) * 60 + seconds) * 30 + frames
+            if ";" in stamp:
+                total_minutes = hours * 60 + minutes
+                count -= 2 * (total_minutes - total_minutes // 10)
+            return max(count * SCC_FRAME * 10**6 - offset, Fraction(0))
+
     class SCCReader(pycaption.SCCReader):
         # pycaption gives a caption no erase or replacement ends (end 0) the end start + 4 s, a time no file
         # writes; without that step it tells which captions the file never clears (end None here), and the
         # rule tvseg documents for them is applied as for ttconv's (:func:`never_cleared`)
+        def __init__(self) -> None:
+            super().__init__()
+            self.time_translator = Frames()
+
         @staticmethod
         def _fix_last_captions_without_ending(caption_list: object) -> None:
             pass
@@ -201,6 +223,13 @@ def _ttconv(path: Path) -> list[Cue]:
                 cues[key] = (shown.pop(key), Fraction(time))
         for key, start in shown.items():
             cues[key] = (start, None)
+        if suffix == ".scc":
+            regions = [p.get_region() for p in paragraphs]  # a Region without children is false: "is not None"
+            painted = [region is not None and str(region.get_id()).startswith("paint") for region in regions]
+            return painted_bursts(
+                [(*cues[p.get_id()], paint) for p, paint in zip(paragraphs, painted) if p.get_id() in cues],
+                scc_line_starts(path),
+            )
         return [cues[p.get_id()] for p in paragraphs if p.get_id() in cues]
     finally:
         logger.setLevel(saved)
@@ -216,16 +245,50 @@ READERS: dict[str, Callable[[Path], list[Cue]]] = {
 }
 
 
-def scc_file_end(path: Path) -> Fraction:
-    """The end of an SCC file's last time code: that line's frame and one frame a word after it, in seconds
-    (drop-frame time codes, with ``;``, skip frame numbers 0 and 1 of each minute but every tenth)."""
-    last = [line.split() for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()][-1]
-    hours, minutes, seconds, frames = (int(field) for field in re.split("[:;.]", last[0]))
+def _scc_frame(time_code: str) -> int:
+    """The frame an SCC time code names (drop-frame time codes, with ``;``, skip frame numbers 0 and 1 of each
+    minute but every tenth)."""
+    hours, minutes, seconds, frames = (int(field) for field in re.split("[:;.]", time_code))
     count = ((hours * 60 + minutes) * 60 + seconds) * 30 + frames
-    if ";" in last[0]:
+    if ";" in time_code:
         total_minutes = hours * 60 + minutes
         count -= 2 * (total_minutes - total_minutes // 10)
-    return (count + len(last) - 1) * SCC_FRAME
+    return count
+
+
+def _scc_lines(path: Path) -> list[list[str]]:
+    """The words of each time code line of an SCC file, the time code first."""
+    lines = [line.split() for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    return [words for words in lines if re.fullmatch(r"\d\d:\d\d:\d\d[:;.]\d\d", words[0])]
+
+
+def scc_file_end(path: Path) -> Fraction:
+    """The end of an SCC file's last time code: that line's frame and one frame a word after it, in seconds."""
+    last = _scc_lines(path)[-1]
+    return (_scc_frame(last[0]) + len(last) - 1) * SCC_FRAME
+
+
+def scc_line_starts(path: Path) -> list[Fraction]:
+    """The time of each time code line of an SCC file, in seconds."""
+    return [_scc_frame(words[0]) * SCC_FRAME for words in _scc_lines(path)]
+
+
+def painted_bursts(cues: list[tuple[Fraction, Fraction | None, bool]], line_starts: list[Fraction]) -> list[Cue]:
+    """tvseg's rule for a paint-on caption painted row by row (``formats/scc.md``): ttconv starts a paragraph
+    at each row's address code, ending the one before as it begins and copying its rows; such paragraphs
+    (``True`` here: in a ``paint`` region) begun by the words of one line of the file (``line_starts``) are
+    one caption, from the first one's start to the last one's end, as pycaption keeps one caption for the
+    burst."""
+    merged: list[list] = []
+    before = False
+    for start, end, paint in cues:
+        line = bisect_right(line_starts, start)
+        if before and paint and merged[-1][1] == start and merged[-1][2] == line:
+            merged[-1][1] = end
+        else:
+            merged.append([start, end, line])
+        before = paint
+    return [(start, end) for start, end, _ in merged]
 
 
 def never_cleared(cues: list[Cue], file_end: Fraction | None) -> list[Cue]:

@@ -337,3 +337,183 @@ def test_validate_accepts_what_units_accept(tmp_path, capsys, name, text, warnin
     assert main(["validate", str(path)]) == 0
     out, err = capsys.readouterr()
     assert warning.replace("\\", "") in err and "read as 1 unit(s)" in out and "not as segments" in out
+
+
+# --- files pycaption reads that are not as the formats write them (issue 43: the real caption files) ----------
+
+HELLO_LINES = "00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c845 4c4c 4f80 942f 942f\n\n00:00:03:00\t942c 942c\n"
+# HELLO: its end-of-caption (942f) is the 10th word of 00:00:01:00, frame 30 + 9 = 39; erased (942c) at
+# 00:00:03:00, frame 90.
+
+
+def _owners(path):
+    """pycaption's and ttconv's captions of an SCC file, in frames (ttconv: None where it refuses the file)."""
+    from real_captions import READERS
+
+    found = []
+    for owner in ("pycaption", "ttconv"):
+        try:
+            cues = READERS[owner](path)
+        except ValueError:
+            found.append(None)
+            continue
+        found.append([(s / FRAME, None if e is None else e / FRAME) for s, e in cues])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("first", "message"),
+    [
+        ("", r"blank.scc:1: no 'Scenarist_SCC V1.0' line: the file starts with a blank line, then time code lines "
+         r"\(line 2\): read as SCC, as pycaption reads it"),
+        ('"Scenarist_SCC V1.0\n', r"quoted.scc:1: the first line holds 'Scenarist_SCC' among other characters "
+         r"\('\"Scenarist_SCC V1.0'\): read as the header, as pycaption reads it"),
+    ],
+)  # fmt: skip
+def test_scc_without_its_header_line_as_pycaption_reads_it(tmp_path, first, message):
+    # pycaption's sample_scc_with_italics.scc (a blank first line) and ttconv's
+    # test_scc_double_word_in_content.scc (a quote before the header): pycaption skips the first line whatever
+    # it holds, ttconv any line that is no time code line
+    path = write(tmp_path, "blank.scc" if not first else "quoted.scc", first + "\n" + HELLO_LINES)
+    with pytest.warns(TvsegWarning, match=message) as seen:
+        frame = read_units(path)[path.stem]
+    assert len(seen) == 1
+    assert frame["text"].tolist() == ["HELLO"]
+    assert [s / float(FRAME) for s in frame["start"]] == pytest.approx([39])
+    assert [e / float(FRAME) for e in frame["end"]] == pytest.approx([90])
+    assert _owners(path) == [[(39, 90)], [(39, 90)]]
+
+
+def test_scc_file_that_is_no_scc_stays_refused(tmp_path, capsys):
+    # a first line that is neither blank nor holds the header: exit 2, naming the file and line 1
+    path = write(tmp_path, "hello.scc", "Hello\n\n" + HELLO_LINES)
+    assert main(["validate", str(path)]) == 2
+    assert f"{path}:1: not an SCC file: the first line must be 'Scenarist_SCC V1.0': 'Hello'" in capsys.readouterr().err
+    # nor is a blank first line before a line that is no time code line
+    path = write(tmp_path, "notes.scc", "\nsome notes\n\n" + HELLO_LINES)
+    with pytest.raises(InputError, match=r"notes.scc:1: not an SCC file"):
+        read_units(path)
+
+
+def test_scc_line_ending_with_half_a_word_as_pycaption_reads_it(tmp_path):
+    # pycaption's sample_scc_roll_up_ru3.scc ends a line with '4c', one byte of a word: pycaption skips it (and
+    # counts no frame for it), ttconv refuses the file. HELLO is loaded on line 3, shown by the end of caption
+    # at 00:00:02:00 (frame 60), erased at 00:00:03:00 (frame 90).
+    text = (
+        "Scenarist_SCC V1.0\n\n00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c845 4c4c 4f80 4c\n\n"
+        "00:00:02:00\t942f 942f\n\n00:00:03:00\t942c 942c\n"
+    )
+    path = write(tmp_path, "half.scc", text)
+    with pytest.warns(TvsegWarning, match=r"half.scc:3: 1 line\(s\) ending with a word of 2 hex digits .* '4c'"):
+        frame = read_units(path)["half"]
+    assert frame["text"].tolist() == ["HELLO"]
+    assert [s / float(FRAME) for s in frame["start"]] == pytest.approx([60])
+    assert [e / float(FRAME) for e in frame["end"]] == pytest.approx([90])
+    assert _owners(path) == [[(60, 90)], None]
+    # a word of 2 hex digits inside a line stays refused, at its line
+    path = write(tmp_path, "inside.scc", text.replace("4f80 4c", "4c 4f80"))
+    with pytest.raises(InputError, match=r"inside.scc:3: not a 4-digit hex word: '4c'"):
+        read_units(path)
+
+
+def test_paint_on_caption_painted_row_by_row_is_one_caption(tmp_path):
+    # paint-on (RDC 9429) on line 3: the address code (PAC) of row 14 (94d2) is the 3rd word of 00:00:01:00,
+    # frame 32, then AB (c1c2) at frame 34; the PAC of row 15 (94f2) at frame 35, then CD (43c4) at 37; erased
+    # (942c) at 00:00:03:00, frame 90. ttconv makes two paragraphs, AB from frame 32 to 35 and AB CD from 35 to
+    # 90 (it copies row 14 into the second one); on screen it is one caption painted row by row, which stays
+    # until the erase: one caption from frame 32 to 90, "AB CD" (pycaption: one caption, from the RDC, frame
+    # 30, 2 frames earlier)
+    text = "Scenarist_SCC V1.0\n\n00:00:01:00\t9429 9429 94d2 94d2 c1c2 94f2 94f2 43c4\n\n00:00:03:00\t942c 942c\n"
+    path = write(tmp_path, "paint.scc", text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        frame = read_units(path)["paint"]
+        segments = read_segments(path)["paint"]
+    assert frame["text"].tolist() == ["AB CD"]
+    assert [s / float(FRAME) for s in frame["start"]] == pytest.approx([32])
+    assert [e / float(FRAME) for e in frame["end"]] == pytest.approx([90])
+    assert [v / float(FRAME) for s, _ in segments.itertracks() for v in (s.start, s.end)] == pytest.approx([32, 90])
+    from ttconv import model
+    from ttconv.scc.reader import to_model
+
+    paragraphs = [e for e in to_model(text).get_body().dfs_iterator() if isinstance(e, model.P)]
+    assert [(p.get_begin() / FRAME, p.get_end() / FRAME) for p in paragraphs] == [(32, 35), (35, 90)]
+    assert _owners(path)[0] == [(30, 90)]
+    # row 15 painted by a line of its own (00:00:02:00, its PAC at frame 60, CD at 62) is a caption of its own:
+    # AB from frame 32 to 60, then the screen, AB CD, from 60 to the erase at 90
+    text = (
+        "Scenarist_SCC V1.0\n\n00:00:01:00\t9429 9429 94d2 94d2 c1c2\n\n00:00:02:00\t94f2 94f2 43c4\n\n"
+        "00:00:03:00\t942c 942c\n"
+    )
+    frame = read_units(write(tmp_path, "lines.scc", text))["lines"]
+    assert frame["text"].tolist() == ["AB", "AB CD"]
+    assert [s / float(FRAME) for s in frame["start"]] == pytest.approx([32, 60])
+    assert [e / float(FRAME) for e in frame["end"]] == pytest.approx([60, 90])
+
+
+TTML_HTML = (
+    '<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"><body><div>\n'
+    '<p begin="1s" end="2s"><< Caf&eacute; & Bar >></p>\n'
+    '<p begin="2s" end="4s"><span tts:color="red" tts:color="blue">B</span></p>\n'
+    "</div></body></tt>\n"
+)
+
+
+def test_ttml_not_well_formed_as_pycaption_reads_it(tmp_path):
+    # pycaption's DFXP samples with '>>' and '<<' in the text, '&eacute;' and a bare '&', a repeated attribute:
+    # pycaption parses them as HTML; tvseg repairs these defects alone and parses again, with one warning at
+    # the first one's line (2)
+    path = write(tmp_path, "html.dfxp", TTML_HTML)
+    with pytest.warns(TvsegWarning) as seen:
+        frame = read_units(path)["html"]
+    assert [str(w.message) for w in seen] == [
+        f"{path}:2: not well-formed XML, read as an HTML parser reads it (as pycaption does) after repairing "
+        "2 '<' opening no tag, read as '&lt;' (first: '<'); 1 HTML named entity(ies), read as their characters "
+        "(first: '&eacute;'); 1 '&' opening no entity, read as '&amp;' (first: '&'); 1 repeated attribute(s) "
+        "left out, the first of each name kept (first: 'tts:color=\"blue\"')"
+    ]
+    assert (frame["start"].tolist(), frame["end"].tolist(), frame["text"].tolist()) == (
+        [1.0, 2.0],
+        [2.0, 4.0],
+        ["<< Caf\u00e9 & Bar >>", "B"],
+    )
+    pycaption = pytest.importorskip("pycaption")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its HTML parser's notes
+        captions = pycaption.DFXPReader().read(TTML_HTML)
+    assert [(c.start / 1e6, c.end / 1e6, c.get_text()) for c in captions.get_captions(captions.get_languages()[0])] == [
+        (1.0, 2.0, "<< Caf\u00e9 & Bar >>"),
+        (2.0, 4.0, "B"),
+    ]
+    from tvseg.readers.broadcast_captions import _repaired_xml
+
+    repaired, _ = _repaired_xml(TTML_HTML.encode())
+    assert b'<span tts:color="red">B</span>' in repaired  # the first value kept, as an HTML parser keeps it
+
+
+def test_ttml_not_well_formed_otherwise_stays_refused(tmp_path, capsys):
+    # a '&' is repaired, the </div> closing the <p> is not: exit 2, the file and the line of the mismatch
+    text = '<tt xmlns="http://www.w3.org/ns/ttml"><body><div>\n<p begin="1s" end="2s">A & B</div>\n</div></body></tt>\n'
+    path = write(tmp_path, "mismatch.ttml", text)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:2: not well-formed XML (mismatched tag, after repairing 1 defect(s) an HTML parser reads)" in err
+    # an entity neither XML nor HTML defines is not repaired: refused where it is, as before
+    path = write(tmp_path, "entity.ttml", text.replace("A & B</div>", "A &x; B</p>"))
+    with pytest.raises(InputError, match=r"entity.ttml:2: not well-formed XML \(undefined entity"):
+        read_units(path)
+
+
+def test_ttml_styling_value_ttconv_refuses_is_left_out(tmp_path):
+    # pycaption's sample_dfxp_multiple_regions_input.dfxp: tts:extent="3em 4em", which IMSC does not allow and
+    # ttconv refuses; no time depends on it: left out, with a warning at its line (3)
+    text = (
+        '<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"><head><styling>\n'
+        "\n"
+        '<style xml:id="s1" tts:extent="3em 4em"/>\n'
+        '</styling></head><body><div><p begin="1s" end="2s" style="s1">A</p></div></body></tt>\n'
+    )
+    path = write(tmp_path, "extent.ttml", text)
+    with pytest.warns(TvsegWarning, match=r"extent.ttml:3: ttconv cannot read a tts:extent value .* left out of the 1"):
+        frame = read_units(path)["extent"]
+    assert (frame["start"].tolist(), frame["end"].tolist(), frame["text"].tolist()) == ([1.0], [2.0], ["A"])

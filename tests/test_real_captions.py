@@ -13,44 +13,39 @@ from fractions import Fraction
 
 import pytest
 from reader_helpers import write
-from real_captions import CORPUS, OWNERS, READERS, as_units, files, names_file_line_rule, rate, read, scc_file_end
+from real_captions import (
+    CORPUS,
+    OWNERS,
+    READERS,
+    as_units,
+    files,
+    names_file_line_rule,
+    painted_bursts,
+    rate,
+    read,
+    scc_file_end,
+)
 
 from tvseg import read_segments, read_units
 from tvseg.errors import InputError, TvsegWarning
 
 PAINT_ON = (
-    "paint-on: pycaption starts a paint-on (or roll-up) caption at its RDC (RU) command and keeps one caption "
-    "for all the rows of the burst; tvseg times it as ttconv does (formats/scc.md), from its first character, "
-    "a new caption at each row's address code; no rule turns one into the other"
+    "paint-on: pycaption starts a paint-on caption at its RDC command (frame 54), ttconv and tvseg "
+    "(formats/scc.md) at its first character, here the space of a mid-row code (frame 57): 3 frames"
 )
-NOT_WELL_FORMED = "not well-formed XML (pycaption parses it as HTML): refused with file, line and rule"
 KNOWN = {
     "SCC": {
         "pycaption/sample_scc_mid_row_following_text_no_text_before_italics_off_paint.scc": PAINT_ON,
-        "pycaption/sample_scc_multiple_formats.scc": PAINT_ON,
-        "pycaption/sample_scc_multiple_positioning.scc": PAINT_ON,
-        "pycaption/sample_scc_with_spaces_at_eol_paint.scc": PAINT_ON,
+        "pycaption/sample_scc_multiple_positioning.scc": "roll-up after pop-on: ttconv (and tvseg, formats/scc.md) "
+        "starts the roll-up caption at its address code, 4 frames after pycaption's RU2 (both codes doubled), and "
+        "carries the roll-up style into the paint-on captions that follow, one caption per address code",
         "pycaption/sample_scc_created_dfxp_with_wrongly_closing_spans.scc": "an end of caption with nothing "
         "loaded swaps the caption memories and shows the caption before again (CEA-608, as ttconv reads it); "
         "pycaption shows nothing",
-        "pycaption/sample_scc_roll_up_ru3.scc": "a word of 2 hex digits ('4c', the file cut short): refused",
-        "pycaption/sample_scc_with_italics.scc": "no 'Scenarist_SCC V1.0' line: refused",
-        "ttconv/test_scc_double_word_in_content.scc": "the first line '\"Scenarist_SCC V1.0': refused",
-    },
-    "TTML": {
-        "pycaption/sample_dfxp_invalid_but_supported_positioning_input.dfxp": NOT_WELL_FORMED,
-        "pycaption/sample_dfxp_invalid_but_supported_positioning_output.dfxp": NOT_WELL_FORMED,
-        "pycaption/sample_dfxp_multiple_regions_input.dfxp": NOT_WELL_FORMED,
-        "pycaption/sample_dfxp_with_escaped_apostrophe.dfxp": NOT_WELL_FORMED,
     },
     "WebVTT": {"wpt/file-parsing_timings-garbage.vtt": "not looked into (issue 43's SCC/TTML piece)"},
 }
 """The files of each format that tvseg does not read with their owner's times, and why."""
-BELOW_95 = {
-    "SCC": "53 of 61 (86.9 %): 4 paint-on files timed as ttconv times them, 1 CEA-608 memory swap, 3 invalid files",
-    "TTML": "48 of 52 (92.3 %): 4 files that are not well-formed XML, refused",
-}
-"""The formats under 95 % (issue 43's target), and why: the files of :data:`KNOWN`."""
 
 SMALLEST = {"WebVTT": 150, "SRT": 20, "SCC": 50, "TTML": 40, "EBU STL": 45}
 """How many files of each format their owner reads at least: the rates are not of a handful of files."""
@@ -84,13 +79,7 @@ def test_every_refusal_names_the_file_the_line_and_the_rule(outcomes):
     assert [o.message for o in refusals if not names_file_line_rule(o.path, o.message)] == []
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(kind, marks=pytest.mark.xfail(reason=BELOW_95[kind], strict=True)) if kind in BELOW_95 else kind
-        for kind in SMALLEST
-    ],
-)
+@pytest.mark.parametrize("kind", list(SMALLEST))
 def test_at_least_95_percent_of_each_format_read_with_the_owners_times(outcomes, kind):
     counted = [o for o in outcomes if o.format == kind and o.verdict != "owner"]
     assert len(counted) >= SMALLEST[kind]
@@ -163,6 +152,44 @@ def test_pycaption_is_asked_which_scc_captions_are_never_cleared(tmp_path):
     assert READERS["pycaption"](path) == [(Fraction(39 * 1001, 30000), None)]
     assert read(path, owner="pycaption").verdict == "rules"
     assert units(path)[0] == [(pytest.approx(39 * 1001 / 30000), pytest.approx(41 * 1001 / 30000))]
+
+
+def test_pycaption_drop_frame_times_are_those_of_the_frames_it_counts(tmp_path):
+    # pycaption reads a drop-frame time code as the clock time of its label: 00:00:59;28 plus 9 words is
+    # 59 + 37/30 = 60.2333 s. The frame the label names is 59 x 30 + 28 = 1798 (minute 0 drops no frame
+    # number), and the 10th word (HELLO's end of caption) is frame 1807: 1807 x 1001/30000 = 60.2934 s, 1.8
+    # frames later. 00:01:01;00 is frame 61 x 30 - 2 = 1828 (minute 1 drops frame numbers 0 and 1). The
+    # comparison takes pycaption's frames (its timing) at the time of those frames, as tvseg and
+    # scc_file_end count them; a non-drop-frame time code was already counted so by pycaption.
+    import pycaption
+
+    text = "Scenarist_SCC V1.0\n\n00:00:59;28\t9420 9420 94ae 94ae 9470 9470 c845 4c4c 4f80 942f 942f\n\n"
+    text += "00:01:01;00\t942c 942c\n"
+    path = write(tmp_path, "df.scc", text)
+    (own,) = pycaption.SCCReader().read(text).get_captions("en-US")
+    assert own.start == pytest.approx((59 + Fraction(37, 30)) * 10**6)
+    assert READERS["pycaption"](path) == [(Fraction(1807 * 1001, 30000), Fraction(1828 * 1001, 30000))]
+    assert units(path)[0] == [(pytest.approx(1807 * 1001 / 30000), pytest.approx(1828 * 1001 / 30000))]
+    assert read(path, owner="pycaption").verdict == "identical"
+    ndf = write(tmp_path, "ndf.scc", text.replace(";", ":"))
+    (own,) = pycaption.SCCReader().read(ndf.read_text()).get_captions("en-US")
+    assert READERS["pycaption"](ndf)[0][0] == Fraction(1807 * 1001, 30000)
+    assert own.start / 10**6 == pytest.approx(1807 * 1001 / 30000)  # pycaption's own, in floats
+
+
+def test_ttconv_paint_on_rows_of_one_line_are_one_caption(tmp_path):
+    # the rule by hand: paint-on paragraphs (True) each beginning as the one before ends, begun on one line
+    # (line 1 from 0 s, line 2 from 1.5 s), are one caption; a paragraph on line 2, or after one that is not
+    # paint-on, is a caption of its own
+    cues = [(Fraction(0), Fraction(1), True), (Fraction(1), Fraction(2), True), (Fraction(2), Fraction(3), True)]
+    cues += [(Fraction(3), Fraction(4), False), (Fraction(4), Fraction(5), True)]
+    assert painted_bursts(cues, [Fraction(0), Fraction(3, 2)]) == [(0, 2), (2, 3), (3, 4), (4, 5)]
+    # on a file: ttconv's paragraphs AB (frames 32-35) and AB CD (35-90) of one line are one caption, 32-90
+    text = "Scenarist_SCC V1.0\n\n00:00:01:00\t9429 9429 94d2 94d2 c1c2 94f2 94f2 43c4\n\n00:00:03:00\t942c 942c\n"
+    path = write(tmp_path, "paint.scc", text)
+    frame = Fraction(1001, 30000)
+    assert READERS["ttconv"](path) == [(32 * frame, 90 * frame)]
+    assert read(path, owner="ttconv").verdict == "identical"
 
 
 def test_scc_times_are_compared_to_two_of_its_frames(tmp_path, monkeypatch):

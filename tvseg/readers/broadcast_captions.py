@@ -53,6 +53,8 @@ _STL_MAGIC = re.compile(rb"STL\d\d\.01")
 _STL_OMITTED = "Subtitle TCO is less than or equal to TCI"
 """The start of ttconv's error for a subtitle it leaves out: of no duration, or inside the previous one."""
 _HEX_WORD = re.compile(r"[0-9a-fA-F]{4}")
+_HALF_WORD = re.compile(r"[0-9a-fA-F]{2}")
+"""A word of 2 hex digits ending an SCC line: one byte of a word, the line cut short (pycaption skips it)."""
 _SCC_TIME_CODE = re.compile(r"([0-9]{2}).([0-9]{2}).([0-9]{2}).([0-9]{2})")
 """The time code that starts an SCC line, as ttconv 1.2.3's pattern takes it (any character between the
 fields: ``:`` non-drop-frame, else drop-frame)."""
@@ -245,52 +247,28 @@ def _ttml(path) -> _Captions:
     from xml.parsers import expat
 
     from ttconv import model
-    from ttconv.imsc import reader
 
     data = _declared_first(read_bytes(path), path=path)
-    lines: list[int] = []  # the line of each <p>, in document order
-    scan = expat.ParserCreate(namespace_separator=" ")
-    depth = [0]
-
-    def start(name: str, _attributes: Any) -> None:
-        depth[0] += 1
-        if depth[0] > MAX_XML_DEPTH:
-            raise InputError(
-                f"elements nested more than {MAX_XML_DEPTH} deep (a caption's spans nest a few levels)",
-                path=path,
-                line=scan.CurrentLineNumber,
-            )
-        if name.rsplit(" ", 1)[-1] == "p":
-            lines.append(scan.CurrentLineNumber)
-
-    def close(_name: str) -> None:
-        depth[0] -= 1
-
-    scan.StartElementHandler = start
-    scan.EndElementHandler = close
     try:
-        scan.Parse(data, True)
-        root = et.fromstring(data)  # expat leaves an undefined entity to ElementTree, which refuses it
-    except expat.ExpatError as error:
-        if not data.strip():
-            raise InputError("empty file: no TTML document", path=path) from None
-        raise InputError(
-            f"not well-formed XML ({expat.ErrorString(error.code)}, column {error.offset + 1})",
+        root, lines = _parsed(data, path=path)
+    except (expat.ExpatError, et.ParseError) as error:
+        repaired, repairs = _repaired_xml(data)
+        if not repairs:
+            raise _not_well_formed(error, data=data, path=path) from None
+        try:
+            root, lines = _parsed(repaired, path=path)
+        except (expat.ExpatError, et.ParseError) as again:
+            raise _not_well_formed(again, data=repaired, path=path, repairs=repairs) from None
+        kinds: dict[str, list[str]] = {}
+        for _, kind, seen in repairs:
+            kinds.setdefault(kind, []).append(seen)
+        what = "; ".join(f"{len(seen)} {kind} (first: {seen[0]!r})" for kind, seen in kinds.items())
+        warn(
+            f"not well-formed XML, read as an HTML parser reads it (as pycaption does) after repairing {what}",
             path=path,
-            line=error.lineno,
-        ) from None
-    except et.ParseError as error:
-        line, column = error.position
-        what = str(error).split(": line ")[0]
-        raise InputError(f"not well-formed XML ({what}, column {column + 1})", path=path, line=line) from None
-    except LookupError as error:  # encoding="..." in the XML declaration that Python does not know
-        declared = re.search(rb"""encoding\s*=\s*["']([^"']*)""", data[:200])
-        raise InputError(
-            f"the XML declaration names an encoding Python does not know ({error})",
-            path=path,
-            line=1,
-            value=declared.group(1).decode("ascii", "replace") if declared else None,
-        ) from None
+            line=repairs[0][0],
+        )
+        data = repaired
     namespace = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
     if namespace in _DFXP_DRAFTS:
         _rename_namespace(root, namespace)
@@ -316,10 +294,7 @@ def _ttml(path) -> _Captions:
         lines_of[f"x-tvseg-p{k}"] = (line, agents.get(agent, agent or "") if agent else "")
     _explicit_ends(root)
     with _library_log(path, lambda: "TTML") as records:
-        try:
-            document = reader.to_model(et.ElementTree(root))
-        except Exception as error:  # the library's own check of a value it cannot read
-            raise InputError(f"ttconv cannot read this TTML: {error}", path=path) from None
+        document = _ttml_model(root, data=data, path=path)
     for level, message, _ in records:
         if level >= logging.ERROR and message.startswith(_TIMING_ERRORS):
             value = message.split(": ", 1)[1] if ": " in message else None
@@ -346,6 +321,185 @@ def _ttml(path) -> _Captions:
         )
     instant = sorted(line for tag, (line, _) in lines_of.items() if tag not in given)
     return _Captions(cues, instant, held=len(lines))
+
+
+_STYLE_REFUSED = re.compile(r"Invalid value .* for style property <class '[\w.]*StyleProperties\.(\w+)'>")
+"""ttconv's refusal of a styling value (``tts:extent="3em 4em"``, which IMSC does not allow)."""
+
+
+def _ttml_model(root: et.Element, *, data: bytes, path) -> Any:
+    """ttconv's document of a TTML root; where ttconv refuses a styling value (``tts:extent`` in ``em``, which
+    pycaption reads), that styling attribute is left out of every element, with a warning naming the line of
+    its first one: no time and no text depends on it. Anything else ttconv refuses is refused."""
+    import xml.etree.ElementTree as et
+
+    from ttconv.imsc import reader
+
+    dropped: list[str] = []
+    while True:
+        try:
+            document = reader.to_model(et.ElementTree(root))
+            break
+        except Exception as error:  # the library's own check of a value it cannot read
+            style = _STYLE_REFUSED.match(str(error))
+            name = style.group(1)[0].lower() + style.group(1)[1:] if style else ""
+            key = f"{{{_TTML}#styling}}{name}"
+            holders = [element for element in root.iter() if key in element.attrib] if style else []
+            written = re.search(rf"""[\w.-]+:{name}\s*=\s*["']([^"']*)""".encode(), data) if name else None
+            line = data.count(b"\n", 0, written.start()) + 1 if written else None
+            if not holders or name in dropped:
+                raise InputError(f"ttconv cannot read this TTML: {error}", path=path, line=line) from None
+            for element in holders:
+                del element.attrib[key]
+            dropped.append(name)
+            warn(
+                f"ttconv cannot read a tts:{name} value ({error}): tts:{name} left out of the {len(holders)} "
+                "element(s) that set it (styling: no time and no text depends on it; first here)",
+                path=path,
+                line=line,
+            )
+    return document
+
+
+def _parsed(data: bytes, *, path) -> tuple[et.Element, list[int]]:
+    """The root of a TTML document and the line of each ``<p>``, in document order; refused when nested
+    deeper than :data:`MAX_XML_DEPTH`. Raises expat's or ElementTree's error for XML not well-formed and
+    LookupError for an encoding Python does not know (see :func:`_not_well_formed`)."""
+    import xml.etree.ElementTree as et
+    from xml.parsers import expat
+
+    lines: list[int] = []
+    scan = expat.ParserCreate(namespace_separator=" ")
+    depth = [0]
+
+    def start(name: str, _attributes: Any) -> None:
+        depth[0] += 1
+        if depth[0] > MAX_XML_DEPTH:
+            raise InputError(
+                f"elements nested more than {MAX_XML_DEPTH} deep (a caption's spans nest a few levels)",
+                path=path,
+                line=scan.CurrentLineNumber,
+            )
+        if name.rsplit(" ", 1)[-1] == "p":
+            lines.append(scan.CurrentLineNumber)
+
+    def close(_name: str) -> None:
+        depth[0] -= 1
+
+    scan.StartElementHandler = start
+    scan.EndElementHandler = close
+    try:
+        scan.Parse(data, True)
+        root = et.fromstring(data)  # expat leaves an undefined entity to ElementTree, which refuses it
+    except LookupError as error:  # encoding="..." in the XML declaration that Python does not know
+        declared = re.search(rb"""encoding\s*=\s*["']([^"']*)""", data[:200])
+        raise InputError(
+            f"the XML declaration names an encoding Python does not know ({error})",
+            path=path,
+            line=1,
+            value=declared.group(1).decode("ascii", "replace") if declared else None,
+        ) from None
+    return root, lines
+
+
+def _not_well_formed(error: Exception, *, data: bytes, path, repairs: list | None = None) -> InputError:
+    """The refusal of XML that is not well-formed: the parser's line and column, or its line alone where
+    defects were repaired before (:func:`_repaired_xml` keeps every line where it was, not every column)."""
+    from xml.parsers import expat
+
+    if not data.strip():
+        return InputError("empty file: no TTML document", path=path)
+    line: int | None
+    if isinstance(error, expat.ExpatError):
+        what, line, column = expat.ErrorString(error.code), error.lineno, error.offset + 1
+    else:
+        (line, offset), what = getattr(error, "position", (None, 0)), str(error).split(": line ")[0]
+        column = offset + 1
+    where = f"column {column}" if not repairs else f"after repairing {len(repairs)} defect(s) an HTML parser reads"
+    return InputError(f"not well-formed XML ({what}, {where})", path=path, line=line)
+
+
+_XML_TOKEN = re.compile(
+    rb"""(?P<keep><!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)"""
+    rb"""|(?P<tag></?[A-Za-z_:][^\s/>]*(?P<attributes>(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>)"""
+    rb"""|(?P<lt><(?![A-Za-z_:/!?]))"""
+    rb"""|(?P<amp>&(?:\#[0-9]+;|\#x[0-9a-fA-F]+;|(?P<name>[A-Za-z_][\w.-]*);)?)""",
+    re.DOTALL,
+)
+_ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*(?:"[^"]*"|'[^']*'))""")
+_XML_ENTITIES = {b"amp", b"lt", b"gt", b"quot", b"apos"}
+
+
+def _repaired_xml(data: bytes) -> tuple[bytes, list[tuple[int, str, str]]]:
+    """XML that is not well-formed repaired where an HTML parser (pycaption's BeautifulSoup) reads it
+    anyway, and each repair's line, kind and what was written: a ``<`` that opens no tag (``<<``) written
+    ``&lt;``, a ``&`` that opens no reference written ``&amp;``, an HTML named entity (``&eacute;``) written
+    as its character reference, a repeated attribute of a tag left out (the first kept, as HTML keeps it).
+    Anything else is left as it is, and so is a file in a 16- or 32-bit encoding; no line moves."""
+    import html.entities
+
+    if b"\0" in data:
+        return data, []
+    pieces: list[bytes] = []
+    repairs: list[tuple[int, str, str]] = []
+
+    def note(at: int, kind: str, seen: bytes) -> None:
+        repairs.append((data.count(b"\n", 0, at) + 1, kind, seen.decode("utf-8", "replace")))
+
+    def reference(match: re.Match[bytes], at: int) -> bytes:
+        text, name = match.group(), match.group("name")
+        if text == b"&":
+            note(at, "'&' opening no entity, read as '&amp;'", text)
+            return b"&amp;"
+        if name is None or name in _XML_ENTITIES:
+            return text
+        characters = html.entities.html5.get(name.decode("ascii") + ";")
+        if characters is None:
+            return text  # an entity neither XML nor HTML defines: still refused
+        note(at, "HTML named entity(ies), read as their characters", text)
+        return "".join(f"&#{ord(c)};" for c in characters).encode("ascii")
+
+    def attributes(match: re.Match[bytes]) -> bytes:
+        kept: list[bytes] = []
+        names: set[bytes] = set()
+        at = match.start("attributes")
+        for attribute in _ATTRIBUTE.finditer(match.group("attributes")):
+            space, name, value = attribute.groups()
+            if name in names:
+                note(
+                    at + attribute.start(), "repeated attribute(s) left out, the first of each name kept", name + value
+                )
+                kept.append(b"\n" * attribute.group().count(b"\n"))
+                continue
+            names.add(name)
+            offset = at + attribute.start(3)
+            value = re.sub(
+                rb"&(?:\#[0-9]+;|\#x[0-9a-fA-F]+;|(?P<name>[A-Za-z_][\w.-]*);)?",
+                lambda found, offset=offset: reference(found, offset + found.start()),
+                value,
+            )
+            kept.append(space + name + value)
+        return (
+            data[match.start() : match.start("attributes")]
+            + b"".join(kept)
+            + data[match.end("attributes") : match.end()]
+        )
+
+    done = 0
+    for match in _XML_TOKEN.finditer(data):
+        pieces.append(data[done : match.start()])
+        done = match.end()
+        if match.group("keep") is not None:
+            pieces.append(match.group())
+        elif match.group("tag") is not None:
+            pieces.append(attributes(match))
+        elif match.group("lt") is not None:
+            note(match.start(), "'<' opening no tag, read as '&lt;'", b"<")
+            pieces.append(b"&lt;")
+        else:
+            pieces.append(reference(match, match.start()))
+    pieces.append(data[done:])
+    return b"".join(pieces), repairs
 
 
 def _declared_first(data: bytes, *, path) -> bytes:
@@ -633,17 +787,12 @@ def _scc(path) -> _Captions:
     from ttconv.scc.line import SccLine
 
     lines = split_lines(read_text(path))
-    if not lines or not lines[0].startswith("Scenarist_SCC"):
-        raise InputError(
-            "not an SCC file: the first line must be 'Scenarist_SCC V1.0'",
-            path=path,
-            line=1,
-            value=lines[0] if lines else "",
-        )
+    _scc_header(lines, path=path)
     starts: list[tuple[Fraction, int]] = []  # each line's time and number, to name the line of a caption
     clock: TimeCodes | None = None  # how the first time code counts
     last = Fraction(0)  # the end of the file's last frame: a line's time code, then a frame a word
     given = lines[:1]  # the lines given to ttconv: a tab after each time code
+    halves: list[tuple[int, str]] = []  # the lines ending with a word of 2 hex digits, and that word
     for number, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
             given.append(raw)
@@ -651,6 +800,8 @@ def _scc(path) -> _Captions:
         code = _SCC_TIME_CODE.match(raw)
         rest = raw[code.end() :] if code is not None else ""
         words = rest.split()
+        if len(words) > 1 and _HALF_WORD.fullmatch(words[-1]):
+            halves.append((number, words.pop()))
         bad = next((word for word in words if not _HEX_WORD.fullmatch(word)), None)
         if code is not None and not _in_range(*(int(field) for field in code.groups()), fps=30):
             # ttconv 1.2.3 reads 00:00:75;00 as 75.075 s and 00:00:03;45 as 4.5045 s
@@ -682,6 +833,13 @@ def _scc(path) -> _Captions:
             clock = TimeCodes(time_code.get_frame_rate(), time_code.is_drop_frame())
         starts.append((time_code.to_temporal_offset(), number))
         last = max(last, Fraction(time_code.to_frames() + len(words)) / time_code.get_frame_rate())
+    if halves:
+        warn(
+            f"{len(halves)} line(s) ending with a word of 2 hex digits (one byte of a 2-byte word: the line cut "
+            f"short): that word skipped, as pycaption skips it (first here: {halves[0][1]!r})",
+            path=path,
+            line=halves[0][0],
+        )
     current = [0]
     text = "\n".join(given)
     count = len(given)
@@ -718,7 +876,55 @@ def _scc(path) -> _Captions:
             path=path,
             line=cues[open_ended[0]].line,
         )
-    return _Captions(cues, [], clock)
+    return _Captions(_painted(cues, body, model), [], clock)
+
+
+def _painted(cues: list[Cue], body: Any, model: Any) -> list[Cue]:
+    """An SCC file's captions with each paint-on caption painted row by row in one line of the file made one.
+
+    ttconv's SCC reader starts a new paragraph at each address code of a paint-on caption, ending the one
+    before and copying its rows (the screen is not erased: the rows painted so far stay); such a paragraph
+    that begins as the one before it ends, on the same line of the file (one burst of words), is the same
+    caption still being painted: one caption, from the first one's begin to the last one's end, with the
+    last one's text (every row painted), as pycaption keeps one caption for the burst. ``cues`` are those of
+    the shown paragraphs of ``body``, in order (:func:`_cues`).
+    """
+    paint = [
+        (p.get_region() is not None and str(p.get_region().get_id()).startswith("paint"), p.get_begin())
+        for p, _, _, shown in _paragraphs(body, model, [Fraction(0)])
+        if shown
+    ]
+    merged: list[Cue] = []
+    before = False
+    for cue, (painted, begin) in zip(cues, paint, strict=True):
+        last = merged[-1] if merged else None
+        if before and painted and last is not None and last.line == cue.line and last.end_ms == float(begin * 1000):
+            merged[-1] = replace(last, end_ms=cue.end_ms, text=cue.text)
+        else:
+            merged.append(cue)
+        before = painted
+    return merged
+
+
+def _scc_header(lines: list[str], *, path) -> None:
+    """Check an SCC file's first line, ``Scenarist_SCC V1.0``. Read with a warning, as pycaption reads them
+    (it skips the first line whatever it holds): a first line holding the header among other characters
+    (``"Scenarist_SCC V1.0``), and a blank first line before time code lines (no header at all). Anything
+    else is refused."""
+    first = lines[0] if lines else ""
+    if first.startswith("Scenarist_SCC"):
+        return
+    content = next((number for number, line in enumerate(lines, start=1) if line.strip()), None)
+    if "Scenarist_SCC" in first:
+        what = f"the first line holds 'Scenarist_SCC' among other characters ({first!r}): read as the header"
+    elif content is not None and not first.strip() and _SCC_TIME_CODE.match(lines[content - 1]):
+        what = (
+            f"no 'Scenarist_SCC V1.0' line: the file starts with a blank line, then time code lines (line "
+            f"{content}): read as SCC"
+        )
+    else:
+        raise InputError("not an SCC file: the first line must be 'Scenarist_SCC V1.0'", path=path, line=1, value=first)
+    warn(f"{what}, as pycaption reads it", path=path, line=1)
 
 
 def _in_range(hours: int, minutes: int, seconds: int, frames: int, *, fps: int) -> bool:
