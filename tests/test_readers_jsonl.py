@@ -278,3 +278,25 @@ def test_chunkseg_reads_and_scores_what_tvseg_writes(tmp_path):
     samples = [json.loads(line) for line in out.read_text().splitlines()]
     assert samples[0]["reference"] == [12.345, 60.0] and samples[0]["duration"] == 90.0
     assert evaluate_batch(samples, num_bootstrap=2)["collar_precision"]["mean"] == pytest.approx(1.0)
+
+
+def test_a_file_is_read_once_for_both_sides_and_again_when_it_changes(tmp_path, monkeypatch):
+    # chunkseg's file holds both sides: reading its reference then its hypothesis parses it once (the warning of
+    # its reading is issued at each of the two reads, as two readings would); after the file is rewritten (another
+    # size), it is read again and its new hypothesis is returned.
+    import tvseg.readers.jsonl as jsonl
+
+    calls = []
+    real = jsonl.read_jsonl
+    monkeypatch.setattr(jsonl, "read_jsonl", lambda path, **kw: calls.append(path) or real(path, **kw))
+    path = write(tmp_path, "c.jsonl", '{"show": "s", "reference": [10], "hypothesis": [12], "duration": 30, "x": 1}\n')
+    with pytest.warns(TvsegWarning, match="not read"):
+        reference = read_segments(path, which="reference")
+    with pytest.warns(TvsegWarning, match="not read"):
+        hypothesis = read_segments(path, which="hypothesis")
+    assert len(calls) == 1
+    assert segments(reference["s"]) == [(0, 10, NO_LABEL), (10, 30, NO_LABEL)]
+    assert segments(hypothesis["s"]) == [(0, 12, NO_LABEL), (12, 30, NO_LABEL)]
+    write(tmp_path, "c.jsonl", '{"show": "s", "reference": [10], "hypothesis": [12.5], "duration": 30}\n')
+    assert segments(read_segments(path, which="hypothesis")["s"]) == [(0, 12.5, NO_LABEL), (12.5, 30, NO_LABEL)]
+    assert len(calls) == 2

@@ -14,7 +14,7 @@ import re
 
 from tvseg.errors import InputError
 from tvseg.readers.source import warn
-from tvseg.readers.validation import parse_time
+from tvseg.readers.validation import MAX_SECONDS, parse_time
 
 __all__ = [
     "SURROGATE",
@@ -163,6 +163,9 @@ def json_time(value, *, path, line: int, field: str, limit: int | None = 120) ->
     """A time in seconds: a JSON number, read from its digits (:func:`~tvseg.readers.validation.parse_time`)."""
     if not isinstance(value, Number):
         raise InputError(f"{field} must be a number of seconds", path=path, line=line, value=dumps(value, limit=limit))
+    seconds = float(value)  # JSON's number grammar is a part of validation.DECIMAL: its digits read as parse_time does
+    if 0 <= seconds <= MAX_SECONDS:
+        return seconds
     return parse_time(value, path=path, line=line, field=field)
 
 

@@ -10,7 +10,9 @@ line are checked whichever side is read; numbers are read from the digits as wri
 from __future__ import annotations
 
 import json
+import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,6 +178,28 @@ def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[f
     return labels
 
 
+_LAST_READ: list = []
+"""The last file :func:`_read_once` read: ``[(key, shows, warnings)]``, or empty."""
+
+
+def _read_once(path, *, encoding: str | None) -> list[JsonlShow]:
+    """:func:`read_jsonl` of ``path``, read once for both of its sides: the shows of the last file read, and the
+    warnings its reading gave (issued again at each call, as a reading would), are kept while the file is
+    unchanged (same path, size and modification time)."""
+    status = os.stat(path)
+    key = (os.path.abspath(path), status.st_size, status.st_mtime_ns, encoding)
+    if not _LAST_READ or _LAST_READ[0][0] != key:
+        _LAST_READ.clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            shows = read_jsonl(path, encoding=encoding)
+        _LAST_READ.append((key, shows, caught))
+    _, shows, caught = _LAST_READ[0]
+    for warning in caught:
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return shows
+
+
 def jsonl_records(
     path, *, which: str | None, side: str | None = None, encoding: str | None = None
 ) -> dict[str, list[tuple[float, float, str, int]]]:
@@ -191,7 +215,7 @@ def jsonl_records(
         )
     which = which or "reference"
     result = {}
-    for entry in read_jsonl(path, encoding=encoding):
+    for entry in _read_once(path, encoding=encoding):
         records = entry.sides[which]
         if records is None:
             raise InputError(
