@@ -345,3 +345,31 @@ def test_an_event_pysubs2_refuses_is_named_with_its_line(tmp_path, capsys):
     with pytest.raises(InputError, match="declare its frame rate") as error:
         read_segments(path)
     assert (error.value.line, error.value.value) == (3, "{25}{100}Hello")
+
+
+def test_a_style_pysubs2_refuses_is_no_event(tmp_path):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    # the style's font size 'big' (line 13) fails before the bad time of line 25: the error is the style's,
+    # and names no event's line
+    text = ASS_LATE.replace("Style: Default,Arial,20,", "Style: Default,Arial,big,").replace(
+        "0:00:05.00,0:00:04.00", "0:00:0x.00,0:00:04.00"
+    )
+    path = tmp_path / "bad.ass"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"not a SubStation Alpha file as pysubs2 reads it \(.*'big'") as error:
+        read_segments(path)
+    assert (error.value.line, error.value.value) == (None, None)
+
+
+def test_a_pysubs2_that_reads_other_events_is_named(tmp_path, monkeypatch):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    from tvseg.errors import TvsegWarning
+    from tvseg.readers import subtitles
+
+    # as if pysubs2 read its events by rules other than those tvseg scans by: no line found for its 2 events
+    monkeypatch.setattr(subtitles, "event_lines", lambda text, format: [])
+    path = tmp_path / "a.ass"
+    path.write_text(ASS, encoding="utf-8")
+    with pytest.warns(TvsegWarning, match=r"reads 3 event\(s\) where tvseg finds 0"):
+        cues = subtitles.read_subtitles(path, format="ass")
+    assert [cue.line for cue in cues] == [1, 1]  # the Dialogue lines 12 and 14 (3 events with the Comment)

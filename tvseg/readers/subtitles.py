@@ -94,7 +94,7 @@ def read_subtitles(path, *, format: str, encoding: str | None = None) -> list[Cu
             value=value,
         ) from None
     except Exception as error:  # pysubs2 raises ValueError, its own errors, and others on malformed files
-        line, value = _refused_event(text, format=format, pysubs2=pysubs2)
+        line, value = _refused_event(text, format=format, pysubs2=pysubs2, error=error)
         raise InputError(
             f"not a {_NAMES[format]} file as pysubs2 reads it ({error})", path=path, line=line, value=value
         ) from None
@@ -202,9 +202,10 @@ class _SyncTags(HTMLParser):
             self.open = None
 
 
-def _refused_event(text: str, *, format: str, pysubs2) -> tuple[int | None, str | None]:
-    """The line and text of the first event pysubs2 refuses in a file it refuses (a SubStation event whose times
-    do not read, each read alone; a SAMI ``<SYNC>`` without an integer ``Start``), else ``(None, None)``."""
+def _refused_event(text: str, *, format: str, pysubs2, error: Exception) -> tuple[int | None, str | None]:
+    """The line and text of the event on which pysubs2 refused a file with ``error``, else ``(None, None)``: a
+    SubStation event that, read alone, fails with the same error (its fields are read alike in the file and
+    alone; a style that fails is no event), or the first SAMI ``<SYNC>`` without an integer ``Start``."""
     if format == "sami":
         tags = _SyncTags()
         tags.feed(text)
@@ -214,8 +215,9 @@ def _refused_event(text: str, *, format: str, pysubs2) -> tuple[int | None, str 
     for line, written in event_lines(text, format=format):
         try:
             pysubs2.SSAFile.from_string(f"[Events]\n{written.strip()}\n", format_=format)
-        except Exception:  # the event alone fails as in the whole file: its fields are read alike
-            return line, written.strip()
+        except Exception as alone:
+            if type(alone) is type(error) and str(alone) == str(error):
+                return line, written.strip()
     return None, None
 
 
