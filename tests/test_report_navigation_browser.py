@@ -1,5 +1,5 @@
-"""The way through the report in headless chromium (issue 42): the corpus page leads to its shows, and a
-3-hour show's page gives each story one class everywhere.
+"""The way through the report in headless chromium (issue 42): the corpus page leads to its shows, a show
+page's first tab stop skips to its content, and a 3-hour show's page gives each story one class everywhere.
 
 The corpus page of 150 shows with a ``date`` column of 75 values (a breakdown of 75 rows, each a link): a
 probe script added to a copy of the page finds the page's first tab stop (a link that skips to the table of
@@ -167,6 +167,66 @@ def test_the_shows_note_speaks_of_pk_only_when_the_table_shows_it(corpus_page):
     note = note[note.index('<h2 id="shows">') :]
     note = note[: note.index("</p>")]
     assert "for Pk and WindowDiff, lower is better" in note  # the demo has units: Pk in its table
+
+
+SKIP = r"""
+<script>
+window.addEventListener("load", function () {
+  var out = {};
+  function stop(e) {
+    if (e.tabIndex < 0 || e.closest("[hidden]") || e.getClientRects().length === 0) { return false; }
+    for (var d = e.closest("details"); d; d = d.parentElement.closest("details")) {
+      if (!d.open && !(e.tagName === "SUMMARY" && e.parentElement === d)) { return false; }
+    }
+    return true;
+  }
+  var stops = Array.prototype.filter.call(
+    document.querySelectorAll("a[href], button, input, select, summary, [tabindex]"), stop);
+  var link = stops[0];
+  out.first = { tag: link.tagName, href: link.getAttribute("href"), text: link.textContent };
+  out.crumbs = Array.prototype.map.call(document.querySelectorAll("nav.crumbs a"), function (a) { return stops.indexOf(a); });
+  // out of sight until the keyboard reaches it, then in the window's top left corner
+  var r = link.getBoundingClientRect();
+  out.unfocused = { right: r.right };
+  link.focus();
+  r = link.getBoundingClientRect();
+  out.focused = { active: document.activeElement === link, left: r.left, top: r.top, right: r.right,
+                  bottom: r.bottom, width: window.innerWidth, height: window.innerHeight };
+  var target = document.getElementById(link.getAttribute("href").slice(1));
+  out.target = { tag: target.tagName, in_main: target.closest("main") !== null,
+                 first_in_main: document.querySelector("main > *") === target, text: target.textContent };
+  link.click();
+  out.hash = location.hash;
+  out.target_top = target.getBoundingClientRect().top;
+  out.scrolled = window.scrollY;
+  var after = stops.filter(function (e) { return target.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING; });
+  out.after_in_main = after.length > 0 && after[0].closest("main") !== null;
+  document.body.setAttribute("data-probe", JSON.stringify(out));
+  console.log("probe-done");
+});
+</script>
+"""
+
+
+def test_a_show_page_skips_to_its_content(corpus_page, tmp_path):
+    # show001's page, between show000 and show002: its crumbs are three links (all shows, previous, next), then
+    # the link to matches.csv in the note, before its content
+    page = corpus_page.parent / "shows" / "show001.html"
+    found = _probe(page, SKIP, tmp_path / "profile", size="1280,600")
+    # the first tab stop skips to the show's content, before the crumbs (tab stops 2 to 4)
+    assert found["first"]["tag"] == "A" and found["first"]["href"] == "#scores", found["first"]
+    assert found["first"]["text"].startswith("Skip to the main content")
+    assert found["crumbs"] == [1, 2, 3]
+    # out of the window until focused; focused, wholly in the window
+    assert found["unfocused"]["right"] < 0
+    focused = found["focused"]
+    assert focused["active"] and 0 <= focused["left"] and focused["right"] <= focused["width"], focused
+    assert 0 <= focused["top"] and focused["bottom"] <= focused["height"], focused
+    # its target is the first heading of <main>, "Scores on this show"; followed, the page scrolls it to the top
+    # and the next tab stop is in the content
+    assert found["target"] == {"tag": "H2", "in_main": True, "first_in_main": True, "text": "Scores on this show"}
+    assert found["hash"] == "#scores" and found["scrolled"] > 0 and abs(found["target_top"]) <= 30, found
+    assert found["after_in_main"]
 
 
 SHOW = r"""

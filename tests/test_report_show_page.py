@@ -1,10 +1,12 @@
 """A show page's content: story errors, anchors on the reference rows, titles in their own direction,
-no ``<NA>`` for an untitled segment, lane names cut in the middle (issue 26, items 3 and 6)."""
+no ``<NA>`` for an untitled segment, lane names cut in the middle (issue 26, items 3 and 6); a first tab stop
+that skips to its content (issue 42)."""
 
 from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from chromium import drawn
@@ -122,3 +124,55 @@ def test_middle_and_direction():
     assert svg.direction("123 " + HEBREW) == "rtl"  # digits are weak: the first strong character decides
     assert svg.direction("Sport " + HEBREW) == "ltr"
     assert svg.direction("123") is None
+
+
+class _TabStops(HTMLParser):
+    """The elements of a page the Tab key can reach, in document order, as written (before any script): links
+    with an ``href``, buttons, inputs, selects, summaries and ``tabindex`` not negative, outside ``hidden``
+    elements; each as (tag, attributes, the ids of the elements around it)."""
+
+    VOID = {"meta", "link", "input", "br", "img", "hr", "col", "source", "wbr", "area", "base", "embed", "track"}
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[tuple[str, dict]] = []
+        self.stops: list[tuple[str, dict, list[str]]] = []
+        self.ids: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        hidden = "hidden" in attrs or any("hidden" in a for _, a in self.open)
+        focusable = (tag == "a" and "href" in attrs) or tag in ("button", "input", "select", "summary")
+        if "tabindex" in attrs:
+            focusable = int(attrs["tabindex"]) >= 0
+        if focusable and not hidden:
+            self.stops.append((tag, attrs, [t for t, _ in self.open]))
+        if "id" in attrs:
+            self.ids[attrs["id"]] = [t for t, _ in self.open] + [tag]
+        if tag not in self.VOID:
+            self.open.append((tag, attrs))
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+
+def test_a_show_page_starts_with_a_link_to_its_content(tmp_path):
+    index = write_report(_report(), tmp_path / "rep", progress=False, jobs=1)
+    written = (index.parent / "shows" / "s1.html").read_text(encoding="utf-8")
+    page = _TabStops()
+    page.feed(written)
+    # the first tab stop is the skip link, in the page's header, before the crumbs' link to the corpus page
+    tag, attrs, around = page.stops[0]
+    assert (tag, attrs["class"], attrs["href"]) == ("a", "skip-link", "#scores")
+    assert around == ["html", "body", "header"]
+    assert page.stops[1][1]["href"] == "../index.html"
+    # it leads to the first element of <main>: the heading "Scores on this show"
+    assert page.ids["scores"] == ["html", "body", "main", "h2"]
+    main = written[written.index("<main>") + len("<main>") :].lstrip()
+    assert main.startswith('<h2 id="scores">Scores on this show</h2>')
+    # the style sheet keeps it out of sight until it has the focus
+    css = (index.parent / "assets" / "report.css").read_text(encoding="utf-8")
+    assert re.search(r"\.skip-link \{[^}]*left: -10000px", css) and re.search(
+        r"\.skip-link:focus \{[^}]*left: 8px", css
+    )

@@ -1,5 +1,6 @@
 """The breakdown by show duration (issue 42): shows in buckets of under 10, 10-20, 20-30, 30-60 and 60 minutes
-and over, each bucket's scores pooled from its shows' components (summed, not averaged).
+and over, each bucket's scores pooled from its shows' components (summed, not averaged), and the macro values of
+each class (the mean of its shows' values) that the JSON's ``by_duration`` holds, drawn on the corpus page.
 
 Every show of the corpus below has ``n`` stories of equal length ``L = D / n`` and one hypothesis, the
 reference with its first two stories merged into one segment. The merged segment covers each of the two
@@ -12,6 +13,7 @@ counts summed by hand over each bucket's shows, with fractions.
 
 from __future__ import annotations
 
+import re
 import warnings
 from fractions import Fraction
 from html import escape
@@ -133,3 +135,84 @@ def test_the_corpus_page_draws_the_buckets(result):
         assert cells[4].endswith(f"{100 * float(expected['cov_n']):.1f}")
         assert cells[5].endswith(f"{100 * float(expected['cov_d']):.1f}")
     assert 'href="#show-duration"' in page  # listed among the page's sections
+
+
+def _per_show(show) -> dict:
+    """A show's own headline values, from the counts of the module docstring: R_N = (n - 2) / n,
+    P_N = (n - 2) / (n - 1); CovD = (n - 2) / n (both sides' correct duration D - 2 L of D); the boundaries:
+    the n - 2 inner hypothesis boundaries all on a reference boundary (precision 1) of the n - 1 inner
+    reference ones (recall (n - 2) / (n - 1)), F = 2 (n - 2) / (2 n - 3)."""
+    n = SHOWS[show][1]
+    recall_n, precision_n = Fraction(n - 2, n), Fraction(n - 2, n - 1)
+    return {
+        "cov_n": 2 * recall_n * precision_n / (recall_n + precision_n),
+        "cov_d": Fraction(n - 2, n),
+        "boundary_f1": Fraction(2 * (n - 2), 2 * n - 3),
+    }
+
+
+# the JSON's classes (tvseg.evaluation.DURATION_CLASSES), bucket by bucket
+CLASSES = dict(zip(BUCKETS, ("under 10 min", "10-20 min", "20-30 min", "30-60 min", "60 min and over")))
+
+
+def _macro_table(page) -> dict:
+    """``{JSON class: (label, shows cell, {header: (data-v, text)})}`` of the corpus page's table of macro values
+    by show duration (one system)."""
+    table = page[page.index('id="by-show-duration-macro"') :]
+    table = table[: table.index("</table>")]
+    head = re.findall(r'<th scope="col">(.*?)</th>', table)
+    rows = {}
+    for name, cells in re.findall(r'<tr data-class="([^"]*)">(.*?)</tr>', table):
+        label = re.match(r'<td class="l">(.*?)</td>', cells).group(1)
+        values = re.findall(r'<td data-v="([^"]*)">(.*?)</td>', cells)
+        rows[name] = (label, values[0][1], dict(zip(head, values[1:], strict=True)))
+    return rows
+
+
+def test_the_corpus_page_draws_the_macro_values_of_each_class(result):
+    # the mean of the shows' own values in each bucket, by hand: under 10 minutes, CovN (2/5 + 2/3) / 2 = 8/15
+    # (shows a and b), CovD (1/3 + 3/5) / 2 = 7/15, boundary F (2/3 + 6/7) / 2 = 16/21
+    expected = {
+        label: {key: sum(_per_show(s)[key] for s in shows) / len(shows) for key in ("cov_n", "cov_d", "boundary_f1")}
+        for label, shows in BUCKETS.items()
+    }
+    assert expected["< 10 min"] == {
+        "cov_n": Fraction(8, 15),
+        "cov_d": Fraction(7, 15),
+        "boundary_f1": Fraction(16, 21),
+    }
+    by_duration = result.to_json()["systems"]["merger"]["by_duration"]
+    page = render.render_index(ResultPages(result, date="2000-01-01"))
+    rows = _macro_table(page)
+    assert list(rows) == list(CLASSES.values())
+    labels = {"cov_n": "CovN", "cov_d": "CovD", "boundary_f1": "Bound. F"}
+    for label, shows in BUCKETS.items():
+        name = CLASSES[label]
+        drawn_label, drawn_shows, cells = rows[name]
+        assert (drawn_label, drawn_shows) == (escape(label), str(len(shows)))
+        assert by_duration[name]["shows"] == len(shows)
+        assert set(cells) == set(labels.values())  # the headline metrics of a run without units
+        for key, value in expected[label].items():
+            # the JSON's macro value is the hand-computed mean; the page's cell holds the JSON's value (to its
+            # 9 significant digits) and shows it as a percentage
+            json_value = by_duration[name]["macro"][key]
+            assert json_value == pytest.approx(float(value), rel=1e-12, abs=0), (name, key)
+            sort_value, text = cells[labels[key]]
+            assert sort_value == f"{json_value:.9g}" and text == f"{100 * float(value):.1f}", (name, key)
+
+
+def test_a_class_without_a_show_has_no_macro_row(tmp_path):
+    # shows a (5 min) and g (60 min) only: the JSON lists every class, three with no show; the page the two others
+    reference, hypotheses = _corpus()
+    reference = {s: reference[s] for s in ("a", "g")}
+    hypotheses = {"merger": {s: hypotheses["merger"][s] for s in ("a", "g")}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        small = tvseg.evaluate(reference, hypotheses)
+    by_duration = small.to_json()["systems"]["merger"]["by_duration"]
+    assert [name for name, values in by_duration.items() if values["shows"]] == ["under 10 min", "60 min and over"]
+    rows = _macro_table(render.render_index(ResultPages(small, date="2000-01-01")))
+    assert list(rows) == ["under 10 min", "60 min and over"]
+    # one show each: its own values, CovN of a (n = 3) 2/5, of g (n = 12) 2 * (10/12) (10/11) / (10/12 + 10/11) = 20/23
+    assert rows["under 10 min"][2]["CovN"][1] == f"{100 * 2 / 5:.1f}"
+    assert rows["60 min and over"][2]["CovN"][1] == f"{100 * 20 / 23:.1f}"

@@ -40,21 +40,28 @@ Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,a note, not a cue
 Dialogue: 0,0:00:04.25,0:00:07.99,Default,,0,0,0,,Second line
 """
 
-SSA = ASS.replace("ScriptType: v4.00+", "ScriptType: v4.00").replace("[V4+ Styles]", "[V4 Styles]")
-SSA = (
-    SSA.replace(
-        "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, "
-        "Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, "
-        "MarginR, MarginV, Encoding\nStyle: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,"
-        "100,0,0,1,2,2,2,10,10,10,1",
-        "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, TertiaryColour, BackColour, Bold, Italic, "
-        "BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, AlphaLevel, Encoding\n"
-        "Style: Default,Arial,20,16777215,255,0,0,0,0,1,2,2,2,10,10,10,0,1",
+
+def as_ssa(ass):
+    """The SubStation Alpha v4 file (``.ssa``) of a v4+ one (``.ass``) with ASS's styles: its style and event
+    fields as v4 names them; each line stays where it is."""
+    ssa = ass.replace("ScriptType: v4.00+", "ScriptType: v4.00").replace("[V4+ Styles]", "[V4 Styles]")
+    ssa = (
+        ssa.replace(
+            "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, "
+            "Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, "
+            "MarginR, MarginV, Encoding\nStyle: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,"
+            "100,0,0,1,2,2,2,10,10,10,1",
+            "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, TertiaryColour, BackColour, Bold, Italic, "
+            "BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, AlphaLevel, Encoding\n"
+            "Style: Default,Arial,20,16777215,255,0,0,0,0,1,2,2,2,10,10,10,0,1",
+        )
+        .replace("Format: Layer,", "Format: Marked,")
+        .replace("Dialogue: 0,", "Dialogue: Marked=0,")
     )
-    .replace("Format: Layer,", "Format: Marked,")
-    .replace("Dialogue: 0,", "Dialogue: Marked=0,")
-)
-SSA = SSA.replace("Comment: 0,", "Comment: Marked=0,")
+    return ssa.replace("Comment: 0,", "Comment: Marked=0,")
+
+
+SSA = as_ssa(ASS)
 
 MICRODVD = "{1}{1}25\n{25}{100}Hello|world\n{110}{150}{y:i}Bye\n"
 MPL2 = "[10][25]Hello\n[30][52]/Bye|there\n"
@@ -217,3 +224,152 @@ def test_a_folder_reads_microdvd_sub_files_and_leaves_vobsub_ones_out(tmp_path):
     with pytest.warns(UserWarning, match=r"not read .*b\.sub"):
         segments = read_segments(folder)
     assert list(segments) == ["a"]
+
+
+# Hand-written files whose event lines are not their lines: headers, comments, blank lines and lines pysubs2
+# reads as no event come before the bad cue. The line each error names is counted by hand (1-based).
+ASS_LATE = """[Script Info]
+; written by hand: the events start at line 20
+; a Dialogue: in [Script Info] (line 9) and in [Fonts] (line 17) is no event
+Title: late events
+ScriptType: v4.00+
+PlayResX: 384
+PlayResY: 288
+WrapStyle: 0
+Dialogue: a key of [Script Info], not an event
+
+[V4+ Styles]
+Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+Style: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1
+
+[Fonts]
+fontname: a.ttf
+Dialogue: a line of the attached font
+
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:01.00,0:00:04.00,Default,,0,0,0,,Fine
+Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,a note, not a cue
+
+Dialogue: 0,0:00:05.00,0:00:04.00,Default,,0,0,0,,Ends before it starts
+"""
+# line 1 the frame rate, 3 a comment, 5 frames without text (no subtitle for pysubs2), 7 the bad cue: 200 and
+# 150 frames at 25 fps are 8 s and 6 s
+MICRODVD_LATE = "{1}{1}25\n\n# a comment\n{25}{100}Fine\n{150}{175}\n\n{200}{150}Ends before it starts\n"
+# line 3 is indented (pysubs2 reads an MPL2 line only from its first character); [90][50] is 9 s to 5 s
+MPL2_LATE = "[10][25]Fine\n\n   [30][40]indented: no subtitle\n[90][50]Ends before it starts\n"
+# TMP holds no ends: pysubs2 ends a subtitle at the next one's start at the latest, so the 9 s one of line 5 ends
+# at the 5 s of line 6; line 4 (``=``) is no TMP line for pysubs2
+TMP_LATE = "00:00:01:Fine\n\n# 00:00:02: a comment\n00:00:03=no subtitle\n00:00:09:Late\n00:00:05:Early\n"
+# a sync shows until the next one: the 9 s sync of line 7 ends at the 5 s one of line 8; line 4's sync is in an
+# HTML comment
+SAMI_LATE = """<SAMI>
+<HEAD><TITLE>late syncs</TITLE></HEAD>
+<BODY>
+<!-- <SYNC Start=2000> a sync in a comment -->
+
+<SYNC Start=1000><P>Fine
+<SYNC Start=9000><P>Late
+<SYNC Start=5000><P>Early
+</BODY>
+</SAMI>
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize(
+    "name, text, format, line, value",
+    [
+        ("late.ass", ASS_LATE, "ass", 25, "5 -> 4"),
+        ("late.ssa", as_ssa(ASS_LATE), "ssa", 25, "5 -> 4"),
+        ("late.sub", MICRODVD_LATE, "microdvd", 7, "8 -> 6"),
+        ("late.txt", MPL2_LATE, "mpl2", 4, "9 -> 5"),
+        ("late.txt", TMP_LATE, "tmp", 5, "9 -> 5"),
+        ("late.smi", SAMI_LATE, "sami", 7, "9 -> 5"),
+    ],
+)
+def test_an_error_about_a_cue_names_its_line_in_the_file(tmp_path, capsys, newline, name, text, format, line, value):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    path = tmp_path / name
+    path.write_bytes(text.replace("\n", newline).encode())
+    with pytest.raises(InputError, match="caption with end before start") as error:
+        read_units(path, format=format)
+    assert (error.value.path, error.value.line, error.value.value) == (str(path), line, value)
+    with pytest.raises(InputError, match="segment with end before start") as error:
+        read_segments(path, format=format)
+    assert (error.value.path, error.value.line, error.value.value) == (str(path), line, value)
+    assert main(["validate", "--format", format, str(path)]) == 2
+    assert f"{path}:{line}: caption with end before start: '{value}'" in capsys.readouterr().err
+
+
+def test_each_cue_names_the_line_of_its_event(tmp_path):
+    pysubs2 = pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    fine = {
+        "late.ass": (ASS_LATE.replace("0:00:05.00,0:00:04.00", "0:00:05.00,0:00:06.00"), [22, 25]),
+        "late.sub": (MICRODVD_LATE.replace("{200}{150}", "{200}{250}"), [4, 7]),
+        "late.txt": (MPL2_LATE.replace("[90][50]", "[90][95]"), [1, 4]),
+        "late.smi": (SAMI_LATE.replace("Start=5000", "Start=9500"), [6, 7, 8]),
+    }
+    for name, (text, lines) in fine.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        format = "mpl2" if name.endswith(".txt") else None
+        events = pysubs2.load(str(path), format_=format or pysubs2.formats.get_format_identifier(path.suffix))
+        assert len([e for e in events if not e.is_comment]) == len(lines)  # the files hold these many cues
+        assert read_segments(path, format=format).line.tolist() == lines, name
+
+
+def test_an_event_pysubs2_refuses_is_named_with_its_line(tmp_path, capsys):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    # SubStation: the time '0:00:0x.00' of line 25 does not read
+    bad_time = "Dialogue: 0,0:00:0x.00,0:00:06.00,Default,,0,0,0,,Ends before it starts"
+    path = tmp_path / "bad.ass"
+    path.write_text(
+        ASS_LATE.replace("Dialogue: 0,0:00:05.00,0:00:04.00,Default,,0,0,0,,Ends before it starts", bad_time)
+    )
+    assert main(["validate", str(path)]) == 2
+    assert f"{path}:25: not a SubStation Alpha file as pysubs2 reads it" in capsys.readouterr().err
+    with pytest.raises(InputError) as error:
+        read_segments(path)
+    assert (error.value.line, error.value.value) == (25, bad_time)
+    # SAMI: the sync of line 7 has a Start that is no integer
+    path = tmp_path / "bad.smi"
+    path.write_text(SAMI_LATE.replace("Start=9000", "Start=9s"))
+    with pytest.raises(InputError, match="not a SAMI file as pysubs2 reads it") as error:
+        read_segments(path)
+    assert (error.value.line, error.value.value) == (7, "<SYNC Start=9s>")
+    # MicroDVD: the first line of frames, line 3 after a blank line and a comment, declares no frame rate
+    path = tmp_path / "bad.sub"
+    path.write_text("\n# a comment\n{25}{100}Hello\n")
+    with pytest.raises(InputError, match="declare its frame rate") as error:
+        read_segments(path)
+    assert (error.value.line, error.value.value) == (3, "{25}{100}Hello")
+
+
+def test_a_style_pysubs2_refuses_is_no_event(tmp_path):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    # the style's font size 'big' (line 13) fails before the bad time of line 25: the error is the style's,
+    # and names no event's line
+    text = ASS_LATE.replace("Style: Default,Arial,20,", "Style: Default,Arial,big,").replace(
+        "0:00:05.00,0:00:04.00", "0:00:0x.00,0:00:04.00"
+    )
+    path = tmp_path / "bad.ass"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"not a SubStation Alpha file as pysubs2 reads it \(.*'big'") as error:
+        read_segments(path)
+    assert (error.value.line, error.value.value) == (None, None)
+
+
+def test_a_pysubs2_that_reads_other_events_is_named(tmp_path, monkeypatch):
+    pytest.importorskip("pysubs2", reason="the subtitles extra is not installed")
+    from tvseg.errors import TvsegWarning
+    from tvseg.readers import subtitles
+
+    # as if pysubs2 read its events by rules other than those tvseg scans by: no line found for its 2 events
+    monkeypatch.setattr(subtitles, "event_lines", lambda text, format: [])
+    path = tmp_path / "a.ass"
+    path.write_text(ASS, encoding="utf-8")
+    with pytest.warns(TvsegWarning, match=r"reads 3 event\(s\) where tvseg finds 0"):
+        cues = subtitles.read_subtitles(path, format="ass")
+    assert [cue.line for cue in cues] == [1, 1]  # the Dialogue lines 12 and 14 (3 events with the Comment)

@@ -20,6 +20,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from tvseg.evaluation import DURATION_CLASSES, by_duration
 from tvseg.output import with_run_id
 from tvseg.report.air_time import air_time
 from tvseg.report.analysis import analyse
@@ -27,7 +28,7 @@ from tvseg.report.failures import failures
 from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
 from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
 from tvseg.report.summary import title_scripts
-from tvseg.retrieval.reductions import by_show_duration
+from tvseg.retrieval.reductions import by_show_duration, show_duration_labels
 from tvseg.retrieval.titles import has_title
 
 __all__ = ["ResultPages", "from_evaluation"]
@@ -77,7 +78,8 @@ def _by_show(show_index: np.ndarray, n_shows: int) -> np.ndarray:
     return np.searchsorted(show_index, np.arange(n_shows + 1), side="left")
 
 
-def _summary(name: str, sr, intervals: dict) -> SystemSummary:
+def _summary(name: str, sr, intervals: dict, *, durations: bool) -> SystemSummary:
+    """A system's summary; ``durations``: its shows are timed, and its JSON has its values by show duration."""
     ci = intervals.get(name, {}) or {}
     corpus = {}
     for key, value in sr.corpus.items():
@@ -100,9 +102,22 @@ def _summary(name: str, sr, intervals: dict) -> SystemSummary:
         by_show_duration={
             label: _metrics(m) for label, m in by_show_duration(sr.scores.components, titles=sr.titles).items()
         },
+        macro_by_duration=_macro_by_duration(sr) if durations else {},
         gamma_sweep=gamma,
         tolerance_sweep=tolerance,
     )
+
+
+def _macro_by_duration(sr) -> dict:
+    """The macro values of each class of show durations that holds a show, as the JSON's ``by_duration`` holds
+    them (:func:`tvseg.evaluation.by_duration`, its ``macro``), under the corpus page's name of the class's
+    bucket, with its ``class`` (the JSON's name) and ``n_shows``."""
+    labels = dict(zip(DURATION_CLASSES, show_duration_labels()))
+    return {
+        labels[name]: {"class": name, "n_shows": values["shows"], **_metrics(values["macro"])}
+        for name, values in by_duration(sr).items()
+        if values["shows"]
+    }
 
 
 def _has_output(sr, n: int) -> np.ndarray:
@@ -359,7 +374,10 @@ def _header(result, date: str | None) -> Report:
         signature=result.settings.signature(),
         version=__version__,
         date=date or _dt.date.today().isoformat(),
-        systems=tuple(_summary(name, sr, result.intervals) for name, sr in result.systems.items()),
+        systems=tuple(
+            _summary(name, sr, result.intervals, durations=result.domain == "time")
+            for name, sr in result.systems.items()
+        ),
         shows=(),
         comparisons=comparisons,
         settings=dict(result.settings.as_dict()),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = [
     "Estimate",
@@ -125,8 +126,10 @@ class SystemSummary:
     ``macro`` is the mean of the per-show values; ``by_length`` maps ``"short"`` and ``"long"`` to
     scores (as Bouchekif et al.'s Table 2); ``groups`` maps a metadata field (``"channel"``) to its
     values, each to scores; ``by_show_duration`` maps a bucket of show durations (``"10–20 min"``,
-    :func:`tvseg.retrieval.reductions.by_show_duration`) to its ``n_shows`` and pooled scores;
-    ``gamma_sweep`` holds ``(gamma, cov_n, cov_d)`` and ``tolerance_sweep`` ``(tolerance, boundary_f1)``
+    :func:`tvseg.retrieval.reductions.by_show_duration`) to its ``n_shows`` and pooled scores, and
+    ``macro_by_duration`` the same buckets (those with a show) to the macro values of their shows, as the JSON's
+    ``by_duration`` holds them (:func:`tvseg.evaluation.by_duration`), with ``class`` (the JSON's name of the
+    class) and ``n_shows``; ``gamma_sweep`` holds ``(gamma, cov_n, cov_d)`` and ``tolerance_sweep`` ``(tolerance, boundary_f1)``
     points, in increasing order of the first item.
     """
 
@@ -136,6 +139,7 @@ class SystemSummary:
     by_length: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
     groups: Mapping[str, Mapping[str, Mapping[str, float | None]]] = field(default_factory=dict)
     by_show_duration: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
+    macro_by_duration: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     gamma_sweep: tuple[tuple[float, float | None, float | None], ...] = ()
     tolerance_sweep: tuple[tuple[float, float | None], ...] = ()
 

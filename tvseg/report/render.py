@@ -189,6 +189,16 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
             }
         )
 
+    # the headline metrics' macro values by show duration, as the JSON's by_duration holds them
+    macro_durations = list(dict.fromkeys(label for s in report.systems for label in s.macro_by_duration))
+    duration_macro = []
+    for label in macro_durations:
+        scores = [s.macro_by_duration.get(label, {}) for s in report.systems]
+        first = next(m for m in scores if m)
+        duration_macro.append({"label": label, "class": first["class"], "n_shows": first["n_shows"], "systems": scores})
+    macro_keys = {key for row in duration_macro for scores in row["systems"] for key in scores}
+    duration_macro_columns = _present(macro_keys, SIGNIFICANCE)
+
     charts = sweep_charts(report)
 
     metadata_keys = sorted({k for meta in pages.metadata for k in meta})
@@ -232,6 +242,8 @@ def _index_context(pages, names: Mapping[str, str], present: set, run_id: str | 
         "groups": groups,
         "fold_rows": FOLD_ROWS,
         "show_durations": show_durations,
+        "duration_macro": duration_macro,
+        "duration_macro_columns": duration_macro_columns,
         # the shows table's error rates, whose "behind best" reads the other way
         "lower_better": [label for key, label in show_columns if key in ("pk", "windowdiff")],
         # one table per metadata column: the share of stories retrieved (R_N) beside the scores
