@@ -54,6 +54,7 @@ import zlib
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, overload
 
 __all__ = ["normalize", "meteor_stats", "stats_score", "aggregate", "compute_score", "jar_path"]
 
@@ -128,6 +129,23 @@ def _lines(data: bytes) -> list[str]:
     return out[:-1] if out and out[-1] == "" else out
 
 
+class _Lines:
+    """Lines of a text by their places: ``lines[k]`` a line, ``lines[a:b]`` a list of them (bytes)."""
+
+    def __init__(self, text: bytes, starts: Any, ends: Any) -> None:
+        self.text, self.starts, self.ends = text, starts, ends
+
+    @overload
+    def __getitem__(self, k: int) -> bytes: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[bytes]: ...
+    def __getitem__(self, k: int | slice) -> bytes | list[bytes]:
+        text = self.text
+        if isinstance(k, slice):
+            return [text[a:b] for a, b in zip(self.starts[k].tolist(), self.ends[k].tolist())]
+        return text[int(self.starts[k]) : int(self.ends[k])]
+
+
 class _Data:
     """The jar's English resources, read once per process (:func:`_data`)."""
 
@@ -150,31 +168,42 @@ class _Data:
             word: frozenset(map(int, _TOKENS.findall(sets))) for word, sets in zip(synsets[0::2], synsets[1::2])
         }
         self.paraphrase_file = jar.parent / "data" / "paraphrase-en.gz"
-        self._paraphrases: tuple[dict[bytes, tuple[int, int]], list[bytes], int] | None = None
+        self._paraphrases: tuple[dict[bytes, tuple[int, int]], _Lines, int] | None = None
         self._stems: dict[str, str] = {}
         self._syn: dict[str, frozenset[int]] = {}
         import snowballstemmer
 
         self._stemmer = snowballstemmer.stemmer("english")
 
-    def paraphrases(self) -> tuple[dict[bytes, tuple[int, int]], list[bytes], int]:
-        """``({phrase: (first, stop)}, paraphrases, longest phrase)``: the table's paraphrases of a phrase
-        are ``paraphrases[first:stop]``, in the file's order (the file lists each phrase's lines together:
-        checked)."""
+    def paraphrases(self) -> tuple[dict[bytes, tuple[int, int]], _Lines, int]:
+        """``({phrase: (first, stop)}, paraphrases, words in the longest phrase)``: the table's paraphrases of a
+        phrase are ``paraphrases[first:stop]``, in the file's order (the file lists each phrase's lines
+        together: checked). The table is kept as its decompressed text and the places of its lines."""
         if self._paraphrases is None:
+            import numpy as np
+
             with open(self.paraphrase_file, "rb") as f:
-                lines = zlib.decompress(f.read(), 16 + zlib.MAX_WBITS).split(b"\n")
-            if lines and lines[-1] == b"":
-                lines.pop()
-            phrases, paraphrases = lines[1::3], lines[2::3]
-            del lines
-            changes = [k for k in range(1, len(phrases)) if phrases[k] != phrases[k - 1]]
-            bounds = [0, *changes, len(phrases)]
-            index = {phrases[a]: (a, b) for a, b in zip(bounds[:-1], bounds[1:])}
+                text = zlib.decompress(f.read(), 16 + zlib.MAX_WBITS)
+            codes = np.frombuffer(text, dtype=np.uint8)
+            ends = np.flatnonzero(codes == 10)  # lines: probability, phrase, paraphrase
+            spaces = np.flatnonzero(codes == 32)
+            del codes
+            longest = int(np.bincount(np.searchsorted(ends, spaces)).max(initial=0)) + 1
+            del spaces
+            n = len(ends) // 3
+            places = np.int32 if len(text) < 2**31 else np.int64
+            starts = np.concatenate(([0], ends[: 3 * n - 1] + 1)).astype(places)
+            ends = ends[: 3 * n].astype(places)
+            phrase_lines = _Lines(text, starts[1::3].copy(), ends[1::3].copy())
+            table = _Lines(text, starts[2::3].copy(), ends[2::3].copy())
+            del starts, ends
+            phrases = phrase_lines[0:n]
+            bounds = [0, *(k for k in range(1, n) if phrases[k] != phrases[k - 1]), n]
+            del phrases
+            index = {phrase_lines[a]: (a, b) for a, b in zip(bounds[:-1], bounds[1:])}
             if len(index) != len(bounds) - 1:
                 raise RuntimeError(f"{self.paraphrase_file}: a phrase's paraphrases are not listed together")
-            longest = max(p.count(b" ") for p in index) + 1
-            self._paraphrases = (index, paraphrases, longest)
+            self._paraphrases = (index, table, longest)
         return self._paraphrases
 
     def stem(self, word: str) -> str:
@@ -228,6 +257,7 @@ def _java_hash(word: str) -> int:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize(line: str) -> str:
     """Meteor's ``-norm`` of a line for English (``Normalizer.normalizeLine``, punctuation kept), then
     lower case.
@@ -309,7 +339,7 @@ class _Path:
         return (-(self.matches1 + self.matches2), self.chunks, self.distance)
 
 
-def _find_matches(words1: list[str], words2: list[str]) -> tuple[list[list[Match]], list[int], list[int]]:
+def _find_matches(words1: Sequence[str], words2: Sequence[str]) -> tuple[list[list[Match]], list[int], list[int]]:
     """Every module's matches, by their start in line 2, and how many matches cover each word."""
     data = _data()
     keys1, keys2 = [_java_hash(w) for w in words1], [_java_hash(w) for w in words2]
@@ -345,19 +375,27 @@ def _find_matches(words1: list[str], words2: list[str]) -> tuple[list[list[Match
     index, paraphrases, longest = data.paraphrases()
     line1 = [w.encode("utf-8", errors="surrogatepass") for w in words1]
     line2 = [w.encode("utf-8", errors="surrogatepass") for w in words2]
-    for first, (this, other) in enumerate(((line2, line1), (line1, line2))):
+    grams1, grams2 = _ngrams(line1, longest), _ngrams(line2, longest)
+    for first, (this, grams) in enumerate(((line2, grams1), (line1, grams2))):
         for at in range(len(this)):
             for length in range(1, min(longest, len(this) - at) + 1):
                 found = index.get(b" ".join(this[at : at + length]))
                 if found is None:
                     continue
                 for paraphrase in paraphrases[found[0] : found[1]]:
-                    words = paraphrase.split(b" ")
-                    size = len(words)
-                    for k in range(len(other) - size + 1):
-                        if other[k : k + size] == words:
-                            add((at, length, k, size, 3) if first == 0 else (k, size, at, length, 3))
+                    for k in grams.get(paraphrase, ()):  # where the paraphrase occurs in the other line
+                        size = paraphrase.count(b" ") + 1
+                        add((at, length, k, size, 3) if first == 0 else (k, size, at, length, 3))
     return matches, cover1, cover2
+
+
+def _ngrams(line: list[bytes], longest: int) -> dict[bytes, list[int]]:
+    """Where each phrase of at most ``longest`` words starts in a line, in order."""
+    out: dict[bytes, list[int]] = {}
+    for k in range(len(line)):
+        for size in range(1, min(longest, len(line) - k) + 1):
+            out.setdefault(b" ".join(line[k : k + size]), []).append(k)
+    return out
 
 
 def _resolve(matches: list[list[Match]], start: _Path) -> _Path:
@@ -413,8 +451,10 @@ def _advance(path: _Path, m: Match, weights: Sequence[float]) -> None:
     path.last_end = i + match_length
 
 
-def _align(words1: list[str], words2: list[str]) -> list[float]:
-    """The statistics of a normalised hypothesis (``words1``) against a reference (``words2``)."""
+@lru_cache(maxsize=1 << 16)
+def _align(words1: tuple[str, ...], words2: tuple[str, ...]) -> tuple[float, ...]:
+    """The statistics of a normalised hypothesis (``words1``) against a reference (``words2``); remembered
+    (a title pair recurs at every tIoU threshold and in SODA_c)."""
     n1, n2 = len(words1), len(words2)
     matches, cover1, cover2 = _find_matches(words1, words2)
     start = _Path(n1, n2)
@@ -456,7 +496,7 @@ def _align(words1: list[str], words2: list[str]) -> list[float]:
     stats.append(float(chunks))
     stats.append(float(sum(row[0] + row[2] for row in counts)))
     stats.append(float(sum(row[1] + row[3] for row in counts)))
-    return stats
+    return tuple(stats)
 
 
 def _divide(a: float, b: float) -> float:
@@ -527,12 +567,12 @@ def meteor_stats(hypothesis: str, references: Sequence[str]) -> list[float]:
         parts.pop()  # Java's String.split drops trailing empty strings
     if len(parts) < 3:
         raise ValueError(f"METEOR needs a hypothesis and at least one reference: {line!r}")
-    words1 = _TOKENS.findall(normalize(_java_trim(parts[-1])))
+    words1 = tuple(_TOKENS.findall(normalize(_java_trim(parts[-1]))))
     best: list[float] | None = None
     best_score = -1.0
     for reference in parts[1:-1]:
-        stats = _align(words1, _TOKENS.findall(normalize(_java_trim(reference))))
-        score = stats_score(stats)
+        stats = list(_align(words1, tuple(_TOKENS.findall(normalize(_java_trim(reference))))))
+        score = stats_score(stats) if len(parts) > 3 else 0.0  # the score chooses among several references
         if score > best_score:
             best, best_score = stats, score
     assert best is not None
