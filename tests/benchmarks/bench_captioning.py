@@ -78,7 +78,10 @@ def main() -> None:
     parser.add_argument("--shows", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--per-show", type=int, default=10)
     parser.add_argument("--java", choices=("both", "with", "without"), default="both")
+    parser.add_argument("--without-java", action="store_true", help="the same as --java without")
     args = parser.parse_args()
+    if args.without_java:
+        args.java = "without"
     if args.java in ("both", "without"):
         run(args, java=False)
     if args.java in ("both", "with"):
