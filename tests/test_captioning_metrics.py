@@ -13,10 +13,12 @@ tests/test_meteor.py): the last test compares them with dvc_eval's.
 """
 
 import json
+import os
 import random
 import shutil
 import string
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -453,7 +455,7 @@ def test_without_java_snowballstemmer_3_is_refused(monkeypatch):
 
 @needs_java
 def test_without_java_the_scorecard_equals_dvc_eval_run_with_java(scored, tmp_path, monkeypatch, capsys):
-    # the same 60 videos scored with no `java` on the PATH: tvseg's Python PTB tokenizer and Python METEOR
+    # the same 60 videos scored with the PATH stripped of `java`: tvseg's Python PTB tokenizer and Python METEOR
     # (tvseg.retrieval.meteor), against dvc_eval's numbers computed with Java (the fixture's transcription):
     # CIDEr-D, BLEU, ROUGE-L to 1e-9; METEOR and SODA_c to 1e-12 (tests/test_meteor.py: the same statistics as
     # the jar, scores within two units in the last place)
@@ -462,7 +464,9 @@ def test_without_java_the_scorecard_equals_dvc_eval_run_with_java(scored, tmp_pa
     (tmp_path / "gt.json").write_text(json.dumps(annotations), encoding="utf-8")
     (tmp_path / "chapters.json").write_text(json.dumps(chapters_pred), encoding="utf-8")
     (tmp_path / "dense.json").write_text(json.dumps(dense_pred), encoding="utf-8")
-    monkeypatch.setattr(captioning.shutil, "which", lambda name: None)
+    path = os.environ["PATH"].split(os.pathsep)
+    monkeypatch.setenv("PATH", os.pathsep.join(d for d in path if not (Path(d) / "java").exists()))
+    assert shutil.which("java") is None
     out = tmp_path / "scores.json"
     capsys.readouterr()
     code = main(
