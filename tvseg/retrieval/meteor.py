@@ -61,6 +61,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
+from tvseg.errors import UsageError
+
 __all__ = ["normalize", "meteor_stats", "stats_score", "aggregate", "compute_score", "jar_path"]
 
 ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
@@ -173,6 +175,11 @@ class _Data:
             word: frozenset(map(int, _TOKENS.findall(sets))) for word, sets in zip(synsets[0::2], synsets[1::2])
         }
         self.paraphrase_file = jar.parent / "data" / "paraphrase-en.gz"
+        if not self.paraphrase_file.is_file():
+            raise UsageError(
+                f"METEOR's paraphrase table is missing: {self.paraphrase_file} (pycocoevalcap 1.2 ships it: "
+                'pip install --force-reinstall "pycocoevalcap==1.2")'
+            )
         self._paraphrases: tuple[dict[bytes, tuple[int, int]], _Lines, int] | None = None
         self._stems: dict[str, str] = {}
         self._syn: dict[str, frozenset[int]] = {}
@@ -265,11 +272,8 @@ def _java_hash(word: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def normalize(line: str) -> str:
     """Meteor's ``-norm`` of a line for English (``Normalizer.normalizeLine``, punctuation kept), then
-    lower case.
-
-    >>> normalize("The U.S.-based firm's CEO, Mr. Smith...")
-    "the us based firm 's ceo , mr. smith ..."
-    """
+    lower case: ``The U.S.-based firm's CEO, Mr. Smith...`` becomes ``the us based firm 's ceo , mr. smith ...``
+    (``tests/test_meteor.py``). Needs pycocoevalcap (the jar's non-breaking prefixes)."""
     s = _SEP_OTHER.sub(r" \1 ", f" {line} ")
     s = _MULTI_DOT.sub(r" DOTMULTI\1", s)
     while "DOTMULTI." in s:
