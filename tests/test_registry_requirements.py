@@ -234,7 +234,7 @@ def test_grounding_answers_overlapping_or_not():
 
 @pytest.mark.skipif(
     __import__("tvseg.retrieval.captioning", fromlist=["x"]).captioning_missing() is not None,
-    reason="the captioning metrics need pycocoevalcap and Java",
+    reason="the captioning metrics need pycocoevalcap and METEOR (Java, or snowballstemmer 2.x)",
 )
 def test_overlapping_predictions_with_titles_under_the_vidchapters_preset():
     settings = tvseg.Settings(preset="vidchapters", bootstrap=0)
@@ -242,9 +242,25 @@ def test_overlapping_predictions_with_titles_under_the_vidchapters_preset():
     check({TIME, TITLES, CAPTIONING, METEOR}, ANY_INTERVALS | CAPTIONING_KEYS, keys_of(result.systems["sys"]))
 
 
-def test_without_java_the_captioning_entries_but_meteor(monkeypatch):
+def test_without_java_every_captioning_entry(monkeypatch):
+    # METEOR in Python (tvseg.retrieval.meteor) meets the requirement METEOR wherever tvseg[captioning] is installed
     pytest.importorskip("pycocoevalcap")
+    pytest.importorskip("snowballstemmer")
     monkeypatch.setattr(__import__("tvseg.retrieval.captioning", fromlist=["x"]).shutil, "which", lambda name: None)
+    settings = tvseg.Settings(preset="vidchapters", bootstrap=0)
+    result = quiet_evaluate(titled(REFERENCE, "news"), {"sys": titled(OVERLAPPING, "sport")}, settings=settings)
+    check({TIME, TITLES, CAPTIONING, METEOR}, ANY_INTERVALS | CAPTIONING_KEYS, keys_of(result.systems["sys"]))
+
+
+def test_without_java_nor_snowballstemmer_the_captioning_entries_but_meteor(monkeypatch):
+    pytest.importorskip("pycocoevalcap")
+    import importlib.metadata
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(__import__("tvseg.retrieval.captioning", fromlist=["x"]).shutil, "which", lambda name: None)
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
     settings = tvseg.Settings(preset="vidchapters", bootstrap=0)
     result = quiet_evaluate(titled(REFERENCE, "news"), {"sys": titled(OVERLAPPING, "sport")}, settings=settings)
     without = CAPTIONING_KEYS - {"dvc_meteor", "soda_c"}

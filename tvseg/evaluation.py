@@ -507,7 +507,7 @@ def score_shard(
         unit="system",
         minimum=1 if bars_enabled(len(shows), SCORING_BAR_SHOWS) else len(p.systems) + 1,
     )
-    captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics (Java)
+    captioning = captioning_wanted(settings.preset)  # VidChapters' title captioning metrics
     for name, hyp in systems:
         disjoint = name not in p.overlapping  # segments that overlap: the kernels that hold for any intervals
         scores = score_shows(

@@ -114,7 +114,7 @@ CAPTIONING = "captioning"
 """VidChapters' captioning scorers run: ``--preset vidchapters``, with pycocoevalcap there
 (:func:`tvseg.retrieval.captioning.wanted`)."""
 METEOR = "meteor"
-"""METEOR 1.5 runs (a Java program: Java there), for ``dvc_meteor`` and ``soda_c``."""
+"""METEOR 1.5 runs, for ``dvc_meteor`` and ``soda_c``: its jar (Java there) or :mod:`tvseg.retrieval.meteor`."""
 SCORES = "scores"
 """The system gives boundary scores (a ``score`` column). No registry entry requires it: the scores add the
 precision-recall curve, average precision and best-threshold F beside the metrics (``boundary_curve``,
@@ -814,7 +814,7 @@ _ENTRIES: tuple[Metric, ...] = (
     ),
     # VidChapters' captioning metrics of the titles (issue 28): tvseg.retrieval.captioning, pycocoevalcap's
     # scorers on dvc_eval's caption pairs; computed only when asked (--preset vidchapters), with
-    # tvseg[captioning]; METEOR and SODA_c also need Java. Corpus value: the mean over shows (and tIoU
+    # tvseg[captioning] (METEOR: the jar with Java, tvseg.retrieval.meteor without). Corpus value: the mean over shows (and tIoU
     # 0.3/0.5/0.7/0.9), not pooled.
     *(
         Metric(
@@ -919,7 +919,7 @@ _NEED_CHUNKS = ("chunk_precision", "chunk_recall", "chunk_f1")
 """The unit entries computed only on chunkseg's chunks (:data:`CHUNKS`)."""
 """What each group's entries require, before :data:`_ANY_SEGMENTS` and :data:`_NEED_METEOR`."""
 _NEED_METEOR = ("dvc_meteor", "soda_c")
-"""The captioning entries that need METEOR 1.5 (Java) besides the group's requirements."""
+"""The captioning entries that need METEOR 1.5 (the jar, or snowballstemmer 2.x) besides the group's requirements."""
 _ANY_SEGMENTS = (
     "n_reference",
     "n_hypothesis",

@@ -7,11 +7,18 @@ with its ``dvc_eval`` package (https://github.com/antoyang/VidChapters, read at 
 ``eval_soda.py`` with ``SODA/soda.py``, ``SODA/dataset.py``, ``SODA/utils.py`` (SODA, Fujita et al.,
 ECCV 2020). The scorers are pycocoevalcap's (PyPI ``pycocoevalcap`` 1.2; ``dvc_eval`` imports
 ``pycocoevalcap.*``, and its own copies of ``cider`` and ``meteor`` are identical to 1.2's). This module
-calls pycocoevalcap's scorers themselves, so it needs the optional extra ``tvseg[captioning]``, and for
-METEOR and SODA_c a Java runtime (``java`` on the ``PATH``: METEOR 1.5 is a Java program); nothing else in
-tvseg does. Without Java, ``dvc_meteor`` and ``soda_c`` are not computed (:data:`METEOR_KEYS`, the registry's
-``meteor`` requirement) and the others are; :func:`require_captioning` raises
-:class:`~tvseg.errors.UsageError` naming what the whole scorecard lacks.
+calls pycocoevalcap's scorers themselves, so it needs the optional extra ``tvseg[captioning]``; nothing else in
+tvseg does. :func:`require_captioning` raises :class:`~tvseg.errors.UsageError` naming what the scorecard lacks.
+
+**METEOR: the jar with Java, :mod:`tvseg.retrieval.meteor` without.** METEOR 1.5 is a Java program
+(``meteor-1.5.jar``, which pycocoevalcap runs). With ``java`` on the ``PATH`` tvseg runs the jar, as
+``dvc_eval`` does; without it, :mod:`tvseg.retrieval.meteor`, METEOR 1.5 in Python from the jar's own data,
+gives the same statistics (matches, chunks, lengths) as the jar on every pair of ``tests/test_meteor.py``
+and the same scores except where the jar's ``Math.pow`` (HotSpot's, not correctly rounded) differs from
+the correctly rounded power by one unit in the last place: a score then differs by about 1e-16. The jar
+stays the default with Java so that no number changes with the machine's Java; ``dvc_meteor`` and
+``soda_c`` (:data:`METEOR_KEYS`, the registry's ``meteor`` requirement) are left out only when neither is
+there (:func:`meteor_missing`: no Java and no ``snowballstemmer`` 2.x, which the extra installs).
 
 **Tokenisation: Java, or its Python equal.** ``dvc_eval`` tokenises every title with pycocoevalcap's ``PTBTokenizer``,
 which runs Stanford CoreNLP 3.4.1's ``edu.stanford.nlp.process.PTBTokenizer -preserveLines
@@ -79,6 +86,7 @@ import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -95,6 +103,7 @@ __all__ = [
     "CAPTIONING_COMPONENTS",
     "captioning_missing",
     "java_missing",
+    "meteor_missing",
     "require_captioning",
     "remove_nonascii",
     "tokenize",
@@ -110,25 +119,45 @@ CAPTIONING_KEYS = ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL", "soda_c"
 """The registry keys this module's components give (:mod:`tvseg.metrics`, group ``"captioning"``)."""
 CAPTIONING_COMPONENTS = ("dvc_n_shows", *(k + "_sum" for k in CAPTIONING_KEYS))
 METEOR_KEYS = ("dvc_meteor", "soda_c")
-"""The keys that need METEOR 1.5, a Java program: without Java they are not computed."""
+"""The keys that need METEOR 1.5 (the jar with Java, :mod:`tvseg.retrieval.meteor` without)."""
 _INSTALL = 'pip install "tvseg[captioning]"'
 
 
 def captioning_missing() -> str | None:
-    """What the whole scorecard lacks here (``None`` when pycocoevalcap and Java are both there)."""
+    """What the whole scorecard lacks here (``None`` when pycocoevalcap and a METEOR are there)."""
     try:
         import pycocoevalcap  # noqa: F401
     except ImportError:
         return f"the Python package pycocoevalcap is not installed ({_INSTALL})"
-    return java_missing()
+    return meteor_missing()
 
 
 def java_missing() -> str | None:
-    """Why METEOR (and SODA_c) cannot be computed here: no Java runtime (``None`` when ``java`` is there)."""
+    """Why the jars (PTB tokenizer, METEOR) cannot run here: no Java runtime (``None`` when ``java`` is there)."""
     if shutil.which("java") is None:
         return (
             "Java is not installed (no `java` on the PATH): METEOR 1.5 is a Java program; install a Java runtime "
             "(e.g. apt-get install default-jre-headless)"
+        )
+    return None
+
+
+def meteor_missing() -> str | None:
+    """Why METEOR (and SODA_c) cannot be computed here: neither Java (the jar) nor ``snowballstemmer`` 2.x
+    (the stems of :mod:`tvseg.retrieval.meteor`); ``None`` when one of them is there."""
+    if java_missing() is None:
+        return None
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        version = installed("snowballstemmer")
+    except PackageNotFoundError:
+        return f"neither Java nor the Python package snowballstemmer 2.x is installed ({_INSTALL})"
+    if not version.startswith("2."):
+        return (
+            f"Java is not installed and snowballstemmer {version} is (METEOR's stems are Snowball 2's English "
+            f'stemmer: pip install "snowballstemmer>=2.2,<3")'
         )
     return None
 
@@ -250,7 +279,8 @@ def _meteor():
 
 
 class Scorers:
-    """pycocoevalcap's scorers (METEOR, with Java, shared by the whole run: :func:`_meteor`; None without)."""
+    """pycocoevalcap's scorers; METEOR the jar with Java (shared by the whole run: :func:`_meteor`), else
+    :mod:`tvseg.retrieval.meteor` (None when :func:`meteor_missing`)."""
 
     def __init__(self) -> None:
         try:
@@ -262,10 +292,16 @@ class Scorers:
             raise
 
         self.bleu, self.cider, self.rouge = Bleu(4), Cider(), Rouge()
-        self.meteor = _meteor() if java_missing() is None else None
+        self.meteor: Any = None
+        if java_missing() is None:
+            self.meteor = _meteor()
+        elif meteor_missing() is None:
+            from tvseg.retrieval import meteor
+
+            self.meteor = meteor
 
     def show_scores(self, gts: dict, res: dict) -> dict[str, float]:
-        """``dvc_eval``'s scores of one show's caption pairs (``{k: [tokenised]}`` dicts); no METEOR without Java."""
+        """``dvc_eval``'s scores of one show's caption pairs (``{k: [tokenised]}`` dicts); METEOR when there is one."""
         keys = ("dvc_meteor", "dvc_cider", *BLEU_KEYS, "dvc_rougeL")
         if not res:
             return {key: 0.0 for key in keys if self.meteor is not None or key != "dvc_meteor"}
@@ -280,7 +316,7 @@ class Scorers:
         return out
 
     def meteor_segments(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
-        """The jar's segment score of each (hypothesis, reference) pair (needs Java)."""
+        """METEOR's segment score of each (hypothesis, reference) pair (needs a METEOR: :func:`meteor_missing`)."""
         assert self.meteor is not None
         if not hypotheses:
             return np.zeros(0)
@@ -296,12 +332,12 @@ def _titles(side: Segments) -> list[str]:
 def captioning_components(reference: Segments, hypothesis: Segments, n_shows: int, *, seed: int = 0) -> dict:
     """Per-show components of the captioning metrics (module docstring): ``dvc_n_shows`` (1 for a show
     with a reference segment) and ``<key>_sum`` for each key of :data:`CAPTIONING_KEYS`, the show's
-    value (its mean over the tIoU thresholds for the ``dvc_*`` keys; 0 where ``dvc_n_shows`` is 0); without
-    Java, none for :data:`METEOR_KEYS`.
+    value (its mean over the tIoU thresholds for the ``dvc_*`` keys; 0 where ``dvc_n_shows`` is 0); none for
+    :data:`METEOR_KEYS` when :func:`meteor_missing`.
 
     Needs pycocoevalcap (:func:`tokenize` without Java: its Python PTB tokenizer).
     """
-    meteor = java_missing() is None
+    meteor = meteor_missing() is None
     ref_titles, hyp_titles = _titles(reference), _titles(hypothesis)
     unique = sorted(set(ref_titles) | set(hyp_titles))
     tokens = dict(zip(unique, tokenize(unique)))
@@ -358,8 +394,8 @@ def captioning_components(reference: Segments, hypothesis: Segments, n_shows: in
 def wanted(preset: str | None) -> bool:
     """Whether an evaluation computes the captioning metrics: under the ``vidchapters`` preset, when
     pycocoevalcap is there (else a warning names it, and the other metrics are computed as usual); without
-    Java, a warning says that METEOR and SODA_c are left out, the others computed with tvseg's Python PTB
-    tokenizer."""
+    a METEOR (:func:`meteor_missing`), a warning says that METEOR and SODA_c are left out. Without Java the
+    titles are tokenised by tvseg's Python PTB tokenizer and METEOR is :mod:`tvseg.retrieval.meteor`."""
     if preset != "vidchapters":
         return False
     try:
@@ -372,7 +408,7 @@ def wanted(preset: str | None) -> bool:
             stacklevel=user_stacklevel(),
         )
         return False
-    missing = java_missing()
+    missing = meteor_missing()
     if missing is not None:
         warnings.warn(
             f"METEOR and SODA_c of --preset vidchapters are not computed: {missing}; CIDEr-D, BLEU-1..4 and "

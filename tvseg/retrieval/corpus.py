@@ -469,7 +469,7 @@ def score_shows(
         (chunkseg's ``tolerance``, 5 s by default).
     captioning : bool
         Also VidChapters' captioning metrics of the titles (METEOR, CIDEr, BLEU, ROUGE-L, SODA_c:
-        :mod:`tvseg.retrieval.captioning`; needs ``tvseg[captioning]`` and Java).
+        :mod:`tvseg.retrieval.captioning`; needs ``tvseg[captioning]``).
     disjoint : bool, default True
         False: the hypothesis's segments may overlap (dense-captioning predictions); only the kernels that
         hold for any set of intervals run (:data:`DISJOINT_KERNELS` left out), and no boundary is matched.
