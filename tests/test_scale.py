@@ -588,6 +588,91 @@ def test_a_file_in_numeric_order_of_shows_is_read_in_runs(tmp_path, monkeypatch)
     assert all(len(r) == 1 for r in runs.values())  # each show's lines are together: one run each
 
 
+def test_a_file_of_runs_sorted_by_show_is_cut_in_each_run(tmp_path):
+    # three files sorted by show, one after the other (blank lines anywhere): the runs end where a show sorts
+    # before the one above it, found from samples and bisection; the parts of each range hold exactly the rows
+    # whose show lies in it (told by reading every line), in file order
+    from tvseg.readers.parts import lines_of, run_pieces, sorted_runs
+
+    rng = np.random.default_rng(5)
+    rows, starts = ["show,start,end\n"], []
+    for _ in range(3):
+        shows = sorted({f"s{int(x):03d}" for x in rng.integers(0, 400, 40)})
+        starts.append(sum(len(row) for row in rows))
+        for show in shows:
+            for k in range(int(rng.integers(1, 6))):
+                rows.append(f"{show},{k}.000,{k + 1}.000\n" + ("\n" if rng.random() < 0.1 else ""))
+    path = tmp_path / "units.csv"
+    path.write_text("".join(rows))
+    data = path.read_bytes()
+    lines = lines_of(str(path), units=True)
+    assert lines is not None
+    runs = sorted_runs(str(path), lines)  # fewer lines than samples: every line is seen
+    assert runs == list(zip(starts, [*starts[1:], len(data)]))
+    # a run's last show sorts after the next run's first: a cut between two samples found by bisection
+    assert sorted_runs(str(path), lines, samples=7) == runs
+    for _ in range(30):
+        bounds = sorted({f"s{int(x):03d}" for x in rng.integers(0, 420, int(rng.integers(1, 6)))})
+        edges = [None, *bounds, None]
+        for part, lo, hi in zip(run_pieces(str(path), lines, runs, bounds), edges[:-1], edges[1:]):
+            got = [line for line in part.read(str(path)).decode().splitlines()[1:] if line]
+            expected = [
+                row.strip()
+                for row in rows[1:]
+                if row.strip() and (lo is None or row.split(",")[0] >= lo) and (hi is None or row.split(",")[0] < hi)
+            ]
+            assert got == expected
+    # a file in no order of shows: more cuts than allowed
+    shuffled = tmp_path / "shuffled.csv"
+    body = [row for row in rows[1:] if row.strip()]
+    shuffled.write_text(rows[0] + "".join(body[i] for i in rng.permutation(len(body))))
+    assert sorted_runs(str(shuffled), lines_of(str(shuffled), units=True), most=8) is None
+
+
+@pytest.mark.parametrize("samples", [4096, 2])
+def test_a_large_file_in_numeric_order_of_shows_is_cut_in_sorted_runs(tmp_path, monkeypatch, samples):
+    # a file whose parts cut by bisection are lopsided (every file here, by the patch): its runs sorted by
+    # show (show1 to show9, then show10 to show40) found from samples, each shard reads its bytes of each run:
+    # no show's runs of lines found line by line; with two samples the cut between the runs is missed, a
+    # shard reads a show outside its range, and each show's runs are found (show_spans): one process's result
+    import tvseg.scale
+    from tvseg.readers import parts
+
+    (tmp_path / "ref").mkdir()
+    hyp, units = [], ["show,start,end\n"]
+    for k in range(1, 41):
+        show = f"show{k}"
+        (tmp_path / "ref" / f"{show}.rttm").write_text(_rttm(show, [0, 40_000, 100_000, 150_000], ["t1", "t2", "t3"]))
+        hyp.append(_rttm(show, [0, 42_000 + 100 * k, 150_000], ["t1", "t3"]))
+        units += [f"{show},{s},{s + 5}\n" for s in range(0, 150, 5)]
+    (tmp_path / "a.rttm").write_text("".join(hyp))
+    (tmp_path / "units.csv").write_text("".join(units))
+    paths = {"hypotheses": {"a": str(tmp_path / "a.rttm")}, "units": str(tmp_path / "units.csv")}
+    files = Files(reference=str(tmp_path / "ref"), **paths)
+    settings = tvseg.Settings(bootstrap=50)
+    one = _one_process(files, settings)
+    spans, runs = [], []
+    found, sampled = tvseg.scale.show_spans, parts.sorted_runs
+
+    def spans_recorded(path, lines):
+        spans.append(path)
+        return found(path, lines)
+
+    def runs_recorded(path, lines):
+        runs.append(sampled(path, lines, samples=samples))
+        return runs[-1]
+
+    monkeypatch.setattr(tvseg.scale, "_lopsided", lambda parts, path: True)
+    monkeypatch.setattr(tvseg.scale, "show_spans", spans_recorded)
+    monkeypatch.setattr(tvseg.scale, "sorted_runs", runs_recorded)
+    many = recorded(lambda: evaluate_files(files, shards=4, segments=False, settings=settings))
+    same_run(one, many, segments=False)
+    assert len(runs) == 2 and (len(spans) == 0) == (samples > 2)
+    if samples > 2:  # a.rttm's runs: show1 to show9, then show10's first byte on
+        second = len("".join(hyp[:9]))
+        assert runs[0] == [(0, second), (second, len("".join(hyp)))]
+
+
 @pytest.mark.parametrize("names", [("s2", "s10"), ("programme-2024-0002", "programme-2024-0010")])
 @pytest.mark.parametrize("block", [5, 64, 1 << 20])
 def test_the_runs_of_each_show_in_a_file(tmp_path, block, names):

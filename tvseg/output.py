@@ -179,12 +179,12 @@ def refuse_overwriting_inputs(inputs, *, files=(), folders=()) -> None:
     written = [(what, Path(path)) for what, path in files if path]
     written = [(what, path) for what, path in written if os.path.isfile(path) and not written_in_place(path)]
     if written:
-        identities: dict[tuple[int, int], tuple[str, Path]] = {}
+        targets = {(found.st_dev, found.st_ino) for found in (os.stat(path) for _, path in written)}
+        identities: dict[tuple[int, int], tuple[str, Path]] = {}  # of the files read that are written
         for what, path in read:
-            for file in _files_read(path):
-                with contextlib.suppress(OSError):
-                    found = os.stat(file)
-                    identities.setdefault((found.st_dev, found.st_ino), (what, file))
+            for file, found in _files_read(path):
+                if (found.st_dev, found.st_ino) in targets:
+                    identities.setdefault((found.st_dev, found.st_ino), (what, Path(file)))
         for what, path in written:
             found = os.stat(path)
             same = identities.get((found.st_dev, found.st_ino))
@@ -206,15 +206,22 @@ def refuse_overwriting_inputs(inputs, *, files=(), folders=()) -> None:
                 )
 
 
-def _files_read(path: Path) -> list[Path]:
-    """``path`` when it is a file, the files directly in it when it is a folder (following links)."""
+def _files_read(path: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """``path`` when it is a file, the files directly in it when it is a folder (following links), each
+    with its ``os.stat`` (no object made per file of a folder of a corpus's shows but its path)."""
     if not path.is_dir():
-        return [path] if path.is_file() else []
+        with contextlib.suppress(OSError):
+            if path.is_file():
+                yield str(path), os.stat(path)
+        return
     try:
         with os.scandir(path) as entries:
-            return [Path(entry.path) for entry in entries if entry.is_file()]
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.is_file():
+                        yield entry.path, entry.stat()
     except OSError:
-        return []
+        return
 
 
 def new_run_id() -> str:
@@ -480,7 +487,7 @@ class Records:
     converted and written a block of rows at a time (:func:`json_pieces`), never held whole as Python
     objects: the per-show tables of a corpus of many shows. :func:`json_safe` leaves it as it is."""
 
-    BLOCK = 4096
+    BLOCK = 512  # rows: about 1 MB of text, so that writing holds a few such blocks at a time
 
     def __init__(
         self,

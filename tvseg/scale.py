@@ -61,7 +61,17 @@ from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_blocks, encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
-from tvseg.readers.parts import Part, bounds, lines_of, pieces, reading_parts, show_spans, span_pieces
+from tvseg.readers.parts import (
+    Part,
+    bounds,
+    lines_of,
+    pieces,
+    reading_parts,
+    run_pieces,
+    show_spans,
+    sorted_runs,
+    span_pieces,
+)
 from tvseg.retrieval.shards import give_back_memory
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.settings import Settings
@@ -245,9 +255,10 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=options["sweep_tolerances"], hypotheses={})
     with engine(jobs, dask) as runner:
         whole: set[str] = set()
-        indexed: dict[str, Any] = {}  # role -> its shows' runs of lines (a file not sorted by show)
+        # role -> (its cut by ranges of shows, whether exact): a file not sorted by show
+        indexed: dict[str, Any] = {}
         n_shards = shards or _shards_for(files, runner.workers)
-        for round_ in range(2 * len(files.roles()) + 1):  # indexed, then read whole: two rounds at most each
+        for round_ in range(3 * len(files.roles()) + 1):  # sorted runs, runs of each show, whole: three rounds each
             listing: list = []
             plan = _plan(files, n_shards, uem, listing, whole=whole, indexed=indexed)
             if plan is None:
@@ -281,12 +292,12 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
                 return result, (spilled if spill is not None else None)
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options), None
-            for role in result:  # a file not sorted by show: its runs of lines found; then read whole
-                lines = None if role in indexed else _cuttable(files, role, uem)
+            for role in result:  # a file not sorted by show: each show's runs of lines found; then read whole
+                lines = None if indexed.get(role, (None, False))[1] else _cuttable(files, role, uem)
                 if lines is None:
                     whole.add(role)
                 else:
-                    indexed[role] = (show_spans(files.roles()[role], lines), lines)
+                    indexed[role] = (partial(span_pieces, show_spans(files.roles()[role], lines), lines), True)
         return _sharded(_read_here(files, uem), runner, None, n_shards, options), None
 
 
@@ -574,9 +585,10 @@ def _cuttable_kind(files: Files) -> bool:
 
 def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), indexed=None) -> list | None:
     """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
-    the runs of its shows for those of ``indexed``, role -> ``(show_spans, Lines)``), or None when the
-    reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings of listing the
-    folders are appended to ``record`` (as :meth:`Files.read` records them)."""
+    for those of ``indexed``, role -> ``(cut, exact)``, the parts ``cut`` gives of the edges between
+    ranges: :func:`~tvseg.readers.parts.run_pieces`, or exact, :func:`~tvseg.readers.parts.span_pieces`),
+    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings
+    of listing the folders are appended to ``record`` (as :meth:`Files.read` records them)."""
     from tvseg.readers import list_files
 
     roles = files.roles()
@@ -610,16 +622,20 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
             cut[role] = [Part(names=tuple(chosen)) for chosen in names]
             continue
         if indexed and role in indexed and role not in whole:
-            spans, found = indexed[role]
-            cut[role] = span_pieces(spans, found, edges)
+            cut[role] = indexed[role][0](edges)
             continue
         if role not in whole and role not in listed:
             lines = reference if role == "reference" and not uem else _cuttable(files, role, uem, quotes=False)
         cut[role] = [None] * len(ranges) if lines is None else pieces(path, lines, edges)
         if lines is not None and indexed is not None and _lopsided(cut[role], path):
-            # a file not sorted by show: a part cut by bisection may hold most of it; its runs found first
-            indexed[role] = (show_spans(path, lines), lines)
-            cut[role] = span_pieces(indexed[role][0], lines, edges)
+            # a file not sorted by show: a part cut by bisection may hold most of it. Its runs sorted by show
+            # found from samples of its lines, each cut by bisection; or, in no order, each show's runs of lines
+            runs = sorted_runs(path, lines)
+            if runs is not None:
+                indexed[role] = (partial(run_pieces, path, lines, runs), False)
+            else:
+                indexed[role] = (partial(span_pieces, show_spans(path, lines), lines), True)
+            cut[role] = indexed[role][0](edges)
     return [(shows, {role: cut[role][k] for role in roles}) for k, shows in enumerate(ranges)]
 
 

@@ -45,9 +45,14 @@ shows         seconds, best (range)  ms / show   peak MB  KB / show  ms/show / 2
 ============  =====================  ==========  =======  =========  ===============
 
 Three other runs at 200,000 shows the same day: 119.9 s (1.36 GB), 122.5 s (1.28 GB), 126.6 s. The
-200,000-show files are not sorted by show (``show100000`` comes after ``show99999``): each is read once
-first to find its shows' runs of lines (13 s for the 1.8 GB units table). Before issue 25 (one process
-reading every input whole), 20,000 shows took 10.8 s and 993 MB.
+200,000-show files are not sorted by show (``show100000`` comes after ``show99999``): each was read once
+first to find its shows' runs of lines (13 s for the 1.8 GB units table); since issue 41 their two runs sorted
+by show are found from samples of their lines (:func:`tvseg.readers.parts.sorted_runs`, 0.2 s). Before issue
+25 (one process reading every input whole), 20,000 shows took 10.8 s and 993 MB.
+
+2026-12-07, issue 41, ``/usr/bin/time`` on the command above (CPU = user + system, load 1.4-2.9): 20,000 shows
+12.2 s of CPU (0.61 ms a show), 325 MB; 200,000 shows 128.6 s (0.64 ms a show, 1.06x), peak 1,135,100 KB;
+before, on main 92279cb (load 3-4): 11.8-13.0 s and 164.4 s (0.82 ms, 1.3-1.4x), peak 1,339,588 KB.
 """
 
 from __future__ import annotations

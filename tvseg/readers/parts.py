@@ -8,9 +8,12 @@ variable: the threads of one process (a Dask worker's) each see their own.
 
 A file sorted by show is cut without reading it: :func:`lines_of` tells how to find the show of a line,
 :func:`bounds` picks shows at equal steps of its bytes, and :func:`pieces` finds, by bisection on the
-bytes, the part of the file each range of shows holds. A file in another order (``show9`` before
-``show10``) is read once, in blocks, to find each show's runs of lines (:func:`show_spans`, vectorised);
-each range of shows then reads its shows' runs (:func:`span_pieces`).
+bytes, the part of the file each range of shows holds. A file made of a few runs each sorted by show
+(files sorted by show put end to end: ``show99999`` then ``show100000``) has its runs found from samples
+of its lines (:func:`sorted_runs`, no pass over the file), each cut by bisection (:func:`run_pieces`). A
+file in another order (``show9`` before ``show10`` throughout) is read once, in blocks, to find each show's
+runs of lines (:func:`show_spans`, vectorised); each range of shows then reads its shows' runs
+(:func:`span_pieces`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Part", "reading_parts", "part_of", "Lines", "lines_of", "bounds", "pieces", "show_spans", "span_pieces"]
+__all__ = [
+    "Part",
+    "reading_parts",
+    "part_of",
+    "Lines",
+    "lines_of",
+    "bounds",
+    "pieces",
+    "sorted_runs",
+    "run_pieces",
+    "show_spans",
+    "span_pieces",
+]
 
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
@@ -184,28 +199,92 @@ def bounds(path: str, lines: Lines, n: int) -> list[str]:
     return [show for show in found if show is not None]
 
 
-def pieces(path: str, lines: Lines, edges: Sequence[str]) -> list[Part]:
+def pieces(
+    path: str, lines: Lines, edges: Sequence[str], *, start: int | None = None, stop: int | None = None
+) -> list[Part]:
     """The part of a file sorted by show that each range of shows holds (``edges``: the sorted bounds
     between ranges), from the first line whose show is not before the range's lower edge (found by
-    bisection on the bytes). A part without a line naming a show is empty."""
-    size = os.path.getsize(path)
+    bisection on the bytes). A part without a line naming a show is empty. ``start``, ``stop``: the bytes
+    sorted by show, the lines starting there (default: the whole file after its header)."""
+    first = lines.start if start is None else start
+    size = os.path.getsize(path) if stop is None else stop
     with open(path, "rb") as f:
-        cuts = [lines.start]
+        cuts = [first]
         for edge in edges:
             lo, hi = cuts[-1], size
             while lo < hi:
                 mid = (lo + hi) // 2
-                show = _line_at(f, mid, lines)[1]
-                if show is None or show >= edge:
+                where, show = _line_at(f, mid, lines)
+                if show is None or where >= size or show >= edge:
                     hi = mid
                 else:
                     lo = mid + 1
-            cuts.append(_line_at(f, lo, lines)[0])
+            cuts.append(min(_line_at(f, lo, lines)[0], size))
         cuts.append(size)
         return [
             Part(header=lines.header, start=a, stop=b if _line_at(f, a, lines)[0] < b else a, unchecked=lines.unchecked)
             for a, b in zip(cuts[:-1], cuts[1:])
         ]
+
+
+# ------------------------------------------------------- cutting a file of a few runs each sorted by show
+
+
+def sorted_runs(path: str, lines: Lines, *, samples: int = 4096, most: int = 64) -> list[tuple[int, int]] | None:
+    """The byte ranges of a file that hold its lines sorted by show, as far as ``samples`` lines at equal
+    steps of its bytes tell: the file is cut before each line whose show sorts before the show of the line
+    before it, such a line found by bisection between two samples in that order (a concatenation of files
+    each sorted by show, ``show99999`` then ``show100000``); None when more than ``most`` cuts are found (a
+    file in no order of shows).
+
+    A cut missed (two samples in order with lines out of order between them) is told by the shard that
+    reads a show outside its range (:mod:`tvseg.scale`), whose runs are then found line by line
+    (:func:`show_spans`)."""
+    size = os.path.getsize(path)
+    seen: list[tuple[int, str]] = []
+    cuts: list[int] = []
+    with open(path, "rb") as f:
+        for k in range(samples):
+            where, show = _line_at(f, lines.start + (size - lines.start) * k // samples, lines)
+            if show is None:
+                break
+            if not seen or where != seen[-1][0]:
+                seen.append((where, show))
+        for (a, high), (b, low) in zip(seen, seen[1:]):
+            if low < high:
+                cuts.append(_descent(f, a, high, b, lines))
+                if len(cuts) > most:
+                    return None
+    edges = [lines.start, *cuts, size]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _descent(f, a: int, high: str, b: int, lines: Lines) -> int:
+    """The start of a line after the line at ``a`` (show ``high``) and not after the line at ``b`` (a show
+    sorting before ``high``) whose show sorts before that of the line naming a show before it."""
+    while True:
+        where, show = _line_at(f, (a + b) // 2 + 1, lines)
+        if where >= b:  # no line starts in the upper half: the line after ``a``
+            where, show = _line_at(f, a + 1, lines)
+            if where >= b:
+                return b
+        assert show is not None  # a line naming a show comes before ``b``
+        if show >= high:
+            a, high = where, show
+        else:
+            b = where
+
+
+def run_pieces(path: str, lines: Lines, runs: Sequence[tuple[int, int]], edges: Sequence[str]) -> list[Part]:
+    """The part of a file made of runs each sorted by show (:func:`sorted_runs`) that each range of shows
+    holds (``edges``: the sorted bounds between ranges): its bytes of each run, found as :func:`pieces`
+    finds them, in file order."""
+    chosen: list[list[tuple[int, int]]] = [[] for _ in range(len(edges) + 1)]
+    for start, stop in runs:
+        for k, part in enumerate(pieces(path, lines, edges, start=start, stop=stop)):
+            if not part.empty:
+                chosen[k].append((part.start, part.stop))
+    return [Part(header=lines.header, spans=tuple(spans), unchecked=lines.unchecked) for spans in chosen]
 
 
 # ------------------------------------------------------------------- cutting a file in any order of shows

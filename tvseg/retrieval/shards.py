@@ -41,7 +41,18 @@ def join_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Tables of the same columns, one row per show, end to end, built as :func:`tvseg.retrieval.corpus.score_shows` builds one
     (from a dict of columns): the same memory layout, so that sums over it add in the same order."""
     index = pd.Index([name for frame in frames for name in frame.index], name=frames[0].index.name)
-    return pd.DataFrame({c: _cat([frame[c].to_numpy() for frame in frames]) for c in frames[0].columns}, index=index)
+    full = [frame for frame in frames if len(frame)]
+    dtypes = {dtype for frame in full for dtype in frame.dtypes}
+    if len(dtypes) != 1 or next(iter(dtypes)).kind not in "fiub":
+        return pd.DataFrame(
+            {c: _cat([frame[c].to_numpy() for frame in frames]) for c in frames[0].columns}, index=index
+        )
+    # columns of one dtype: the one block a dict of them makes, (columns, rows), each column written in place
+    # (no column held besides it: the shards and the block alone are in memory)
+    block = np.empty((len(frames[0].columns), len(index)), dtype=next(iter(dtypes)))
+    for row, column in zip(block, frames[0].columns):
+        np.concatenate([frame[column].to_numpy() for frame in full], out=row)
+    return pd.DataFrame(block.T, index=index, columns=list(frames[0].columns), copy=False)
 
 
 def join_segments(parts: list[Segments]) -> Segments:
