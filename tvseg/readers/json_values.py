@@ -80,6 +80,22 @@ def loads(text: str, *, first_repeated: bool = False):
     )
 
 
+def json_line(raw: str, *, path, line: int, unit: str = "line", limit: int | None = None):
+    """One line of a JSON Lines file parsed by :func:`loads` (``first_repeated``), its failures as an
+    :class:`InputError` naming ``path`` and ``line``: a key given twice in this ``unit`` (``"line"``,
+    ``"record"``), not JSON (the line, cut at ``limit`` characters, as the value), nested too deep."""
+    try:
+        return loads(raw, first_repeated=True)
+    except DuplicateKey as duplicate:
+        raise InputError(f"a field is given twice in this {unit}", path=path, line=line, value=str(duplicate)) from None
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not JSON ({error.msg} at column {error.colno})", path=path, line=line, value=raw[:limit]
+        ) from None
+    except RecursionError:
+        raise too_deep(raw, path=path, line=line) from None
+
+
 MAX_DEPTH = 64
 """How deep a JSON file is said to be nested when Python's parser cannot follow it: a file nested beyond
 what the parser reaches (about a thousand levels under the default recursion limit; the formats tvseg

@@ -9,7 +9,6 @@ line are checked whichever side is read; numbers are read from the digits as wri
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import warnings
@@ -18,14 +17,12 @@ from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.json_values import (
-    DuplicateKey,
     Number,
     dumps,
     expect,
+    json_line,
     json_time,
-    loads,
     no_surrogate,
-    too_deep,
     warn_unread,
 )
 from tvseg.readers.source import read_text, split_lines
@@ -61,18 +58,7 @@ def read_jsonl(path, *, encoding: str | None = None) -> list[JsonlShow]:
     for number, raw in enumerate(split_lines(read_text(path, encoding=encoding)), start=1):
         if not raw.strip():
             continue
-        try:
-            data = loads(raw, first_repeated=True)
-        except DuplicateKey as duplicate:
-            raise InputError(
-                "a field is given twice in this line", path=path, line=number, value=str(duplicate)
-            ) from None
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"not JSON ({error.msg} at column {error.colno})", path=path, line=number, value=raw
-            ) from None
-        except RecursionError:
-            raise too_deep(raw, path=path, line=number) from None
+        data = json_line(raw, path=path, line=number)
         if not isinstance(data, dict):
             raise InputError(
                 'a chunkseg JSONL line is a JSON object {"reference": [...], "duration": ...}',

@@ -34,6 +34,7 @@ from tvseg.readers.json_values import (
     Number,
     dumps,
     expect,
+    json_line,
     json_time,
     loads,
     no_surrogate,
@@ -142,18 +143,7 @@ def _records(path, *, encoding: str | None) -> list[tuple[int, dict]]:
     for number, raw in enumerate(split_lines(text), start=1):
         if not raw.strip():
             continue
-        try:
-            found.append((number, loads(raw, first_repeated=True)))
-        except DuplicateKey as duplicate:
-            raise InputError(
-                "a field is given twice in this record", path=path, line=number, value=str(duplicate)
-            ) from None
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"not JSON ({error.msg} at column {error.colno})", path=path, line=number, value=raw[:120]
-            ) from None
-        except RecursionError:
-            raise too_deep(raw, path=path, line=number) from None
+        found.append((number, json_line(raw, path=path, line=number, unit="record", limit=120)))
     return found
 
 
