@@ -55,6 +55,9 @@ def _column(series: pd.Series) -> np.ndarray:
     ``str``, None where missing (sliced and listed quickly, page after page)."""
     if series.dtype.kind in "biufc":
         return series.to_numpy()
+    if isinstance(series.dtype, pd.StringDtype):  # each distinct text one object: a shard's rows share a few
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        return np.array([*uniques.astype(object).tolist(), None], dtype=object)[codes]
     return np.array(_labels(series.astype(object).tolist()), dtype=object)
 
 
@@ -180,7 +183,13 @@ class _System:
         self.has_output = _has_output(sr, n)
         frame = sr.shows
         self.metric_row = frame.index.get_indexer(shows) if len(frame) else np.full(n, -1)
-        self.metric_values = {str(c): _per_show(frame[c].to_numpy(), self.metric_row) for c in frame.columns}
+        # each metric's column as it is (a view): a page converts its show's row alone
+        self.metric_columns = {str(c): frame[c].to_numpy() for c in frame.columns}
+
+    def _metrics_of(self, k: int) -> dict:
+        """Show ``k``'s metric values (None where not defined); empty for a show without a row."""
+        row = int(self.metric_row[k])
+        return {} if row < 0 else {name: _value(column[row]) for name, column in self.metric_columns.items()}
 
     def page(self, k: int, a: int, b: int) -> SystemPage:
         ha, hb = self.hyp_off[k], self.hyp_off[k + 1]
@@ -193,7 +202,7 @@ class _System:
         title_f1 = [None] * (b - a) if self.title_f1 is None else _numbers(self.title_f1[a:b])
         return SystemPage(
             name=self.name,
-            metrics={name: values[k] for name, values in self.metric_values.items()} if self.metric_row[k] >= 0 else {},
+            metrics=self._metrics_of(k),
             seg_start=self.hyp_start[ha:hb].tolist(),
             seg_end=self.hyp_end[ha:hb].tolist(),
             seg_label=_labels(self.hyp_label[ha:hb].tolist()),
@@ -471,6 +480,7 @@ class ShardedPages(_Source):
                 scripts[2] |= found_scripts
             del named
             yield pages
+            del pages  # before the next shard is read: one shard's pages held at a time
         self.metadata = _air_times(self._by_show, self.show_ids, self.start, self.end)
         self.analysis = combine(names, parts, groups(result)) if names else analyse(result)
         self.failures = failures_of_report(self.header, counts or ())
