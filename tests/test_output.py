@@ -183,3 +183,45 @@ def test_frame_records_equal_json_safe_of_to_dict():
         [type(v) for v in row.values()] for row in expected.values()
     ]
     assert got["s1"]["n_reference"] == 3 and type(got["s1"]["n_reference"]) is int
+
+
+_floats = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, -0.0, 1.0, 0.5, 1 / 3, 0.1 + 0.2, 1e-300, 1e300]),  # repeats, a negative zero
+)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(_floats, _floats, st.integers(-5, 5), st.booleans(), st.text(max_size=4)), max_size=12),
+    st.booleans(),
+)
+def test_rows_and_arrays_are_the_text_the_json_module_writes(cells, nested):
+    """The rows of a table (one template filled with each column's text, each distinct float written once)
+    and an array's blocks are, byte for byte, what ``json.dumps`` writes of the same values: ``repr`` of each
+    float (``-0.0`` kept apart from ``0.0``), null for NaN and infinities in a row, ints for whole counts."""
+    import numpy as np
+    import pandas as pd
+
+    from tvseg.output import Array, encoded_rows, frame_records
+
+    frame = pd.DataFrame(
+        {
+            "cov_n": [c[0] for c in cells],
+            "n_ref": [c[1] for c in cells],
+            "k": np.array([c[2] for c in cells], dtype=np.int64),
+            "flag": np.array([c[3] for c in cells], dtype=bool),
+            "label {x}": pd.Series([c[4] for c in cells], dtype=object),
+        },
+        index=[f"s{k}" for k in range(len(cells))],
+    )
+    objects = {"stories": {"k": "k", "ratio": "cov_n"}} if nested else None
+    records = frame_records(frame, integer_keys={"n_ref"}, nested=objects)
+    expected = "\n".join(
+        json.dumps(i, ensure_ascii=False) + ": " + json.dumps(row, ensure_ascii=False, separators=(", ", ": "))
+        for i, row in records.items()
+    )
+    assert encoded_rows(frame, integer_keys={"n_ref"}, nested=objects) == expected
+    values = np.array([c[0] for c in cells], dtype=float)
+    if np.isfinite(values).all():
+        assert ", ".join(Array(values).blocks()) == json.dumps(values.tolist())[1:-1]
