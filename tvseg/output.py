@@ -29,7 +29,6 @@ import json
 import math
 import os
 import re
-import secrets
 import shutil
 import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -226,7 +225,7 @@ def _files_read(path: Path) -> Iterator[tuple[str, os.stat_result]]:
 
 def new_run_id() -> str:
     """A fresh run id: 16 hexadecimal digits, drawn at random, shared by every output of one run."""
-    return secrets.token_hex(8)
+    return os.urandom(8).hex()  # what secrets.token_hex(8) gives, without importing hmac and OpenSSL
 
 
 def with_run_id(document: Mapping, run_id: str | None) -> dict:
@@ -247,7 +246,7 @@ def with_run_id(document: Mapping, run_id: str | None) -> dict:
 def temporary_path(path, kind: str = "tmp") -> Path:
     """``.NAME.<kind>-PID-TOKEN`` beside ``path``: hidden, unique, and naming the writing process."""
     path = Path(path)
-    return path.parent / f".{path.name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}"
+    return path.parent / f".{path.name}.{kind}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def _writer_alive(pid: int) -> bool:

@@ -262,7 +262,8 @@ def check_unit_extents(
     valid = (bounds[1:] > bounds[:-1]) & ~np.isnan(region_start)
     suspect = valid & ((inside == 0.0) | (inside < 0.5 * total) | (share < MIN_UNIT_COVERAGE))
     last = np.full(n, -np.inf)
-    np.maximum.at(last, sh, end)
+    filled = bounds[1:] > bounds[:-1]
+    last[filled] = np.maximum.reduceat(end, bounds[:-1][filled])  # each show's units are a block of the sorted ones
     late = valid & (last > region_end + LATE_UNITS)
     if ends_checked is not None:
         late &= np.asarray(ends_checked, dtype=bool)

@@ -67,6 +67,16 @@ def _per_show(column: np.ndarray, where: np.ndarray) -> list:
     return [values[r] for r in where.tolist()]
 
 
+def _per_show_values(column: np.ndarray, where: np.ndarray):
+    """:func:`_per_show`, as a float array (NaN where not available) when the column holds numbers."""
+    if column.dtype.kind not in "fiu":
+        return _per_show(column, where)
+    values = np.full(len(where), np.nan)
+    found = where >= 0
+    values[found] = column[where[found]]
+    return values
+
+
 def _numbers(values: np.ndarray) -> list:
     """A float array as a list, None for NaN."""
     return [None if v != v else v for v in values.tolist()]
@@ -259,11 +269,12 @@ class _Source:
         return keys
 
     def show_metrics(self, keys) -> list:
-        """Per system, one list per key: its value on every show (None where not available)."""
+        """Per system, one sequence per key: its value on every show (None where not available); a float
+        array (NaN where not available) for a column of numbers."""
         missing = [None] * len(self)
         columns = [{str(c): c for c in frame.columns} for frame, _ in self._tables]
         return [
-            [_per_show(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
+            [_per_show_values(frame[named[key]].to_numpy(), rows) if key in named else missing for key in keys]
             for (frame, rows), named in zip(self._tables, columns)
         ]
 
