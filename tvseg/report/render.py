@@ -57,6 +57,7 @@ from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
 from tvseg.report.summary import report_sentences, script_note, significance_notes
+from tvseg.retrieval.shards import give_back_memory
 
 __all__ = [
     "environment",
@@ -591,6 +592,7 @@ def write(
                     parts.run(writer(part, part.first), len(part), meanwhile=partial(_extend, text, part))
                     yield from text
                     del text, part
+                    give_back_memory()  # a shard's pages and text freed: the next one's land where they were
 
         _put(data / "matches.csv", streamed())  # every shard read: the corpus's counts are complete
         corpus()
