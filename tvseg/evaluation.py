@@ -72,6 +72,7 @@ from tvseg.retrieval.reductions import (
     corpus_metrics,
     group_members,
     macro_metrics,
+    macro_values,
     metric_table,
     show_duration_buckets,
 )
@@ -300,7 +301,8 @@ def by_duration(sr: SystemResult) -> dict[str, Any]:
     classes = show_duration_buckets(components)
     if classes is None:
         return {}
-    metrics = sr.shows[[c for c in sr.shows.columns if c not in SHOW_FLAGS]]
+    # each metric's column as it is (no copy of the table): a class takes its shows' values of each
+    metrics = {c: sr.shows[c].to_numpy(float) for c in sr.shows.columns if c not in SHOW_FLAGS}
     out: dict[str, Any] = {}
     for index, name in enumerate(DURATION_CLASSES):
         mask = classes == index
@@ -312,7 +314,7 @@ def by_duration(sr: SystemResult) -> dict[str, Any]:
             corpus = corpus_metrics(components[mask], titles=sr.titles)
             if sr.unit_components is not None:
                 corpus.update({k: float(v) for k, v in unit_rates(sr.unit_components[mask].sum().to_dict()).items()})
-        macro = macro_metrics(metrics[mask])
+        macro = macro_values(metrics, mask)
         out[name] = {
             "shows": int(mask.sum()),
             "corpus": {k: corpus[k] for k in sr.corpus if k in corpus and not _undefined(corpus[k])},

@@ -563,6 +563,7 @@ def write(
 
         def corpus() -> None:
             _put(inside(root, "data/scores.json"), pages.scores_json(run_id))
+            give_back_memory()
             context = _index_context(pages, names, present, run_id)
             _put(inside(root, "index.html"), environment().get_template("index.html").render(context))
 

@@ -39,6 +39,7 @@ and correctly titled. The macro value of a metric is the mean over the shows whe
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,7 @@ __all__ = [
     "metric_table",
     "corpus_metrics",
     "macro_metrics",
+    "macro_values",
     "by_length",
     "by_group",
     "by_show_duration",
@@ -119,6 +121,14 @@ def macro_metrics(per_show: pd.DataFrame) -> dict:
             k: float(np.nanmean(per_show[k].to_numpy(float))) if len(per_show) else float("nan")
             for k in per_show.columns
         }
+
+
+def macro_values(columns: Mapping[str, np.ndarray], rows: np.ndarray) -> dict:
+    """:func:`macro_metrics` of some shows (``rows``, a mask over them, at least one) of per-show metric
+    columns: each column's mean over those shows, leaving out the shows where it is NaN."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: NaN, named by tvseg.undefined_values
+        return {k: float(np.nanmean(values[rows])) for k, values in columns.items()}
 
 
 def by_length(components: pd.DataFrame) -> dict:
