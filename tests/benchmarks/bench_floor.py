@@ -27,6 +27,11 @@ The command does more than the floor (every metric of the registry, the by-lengt
 per-show rows and components in its JSON, the checks of its inputs): issue 41 asks that all of it stays
 within 1.3 times the floor's CPU.
 
+Measured again the next session (2026-12-07 13:29, load 1.1-1.3, nothing else running, the VM about 1.7x slower
+than the figures below: compare within a run; ``--repeat 7 --baseline 32234f8``): the command 1.715 s CPU, the
+floor 1.265 s, 1.36x (per turn 1.33-1.41); 32234f8 (before the JSON's rows were written from a template and each
+distinct float once) 1.849 s, 1.46x, in the same turns.
+
 Measured on 2026-12-07 (2,000 shows, system a; the 2-core VM shared by 6 sessions, load average 4.7 to 4.9;
 ``python tests/benchmarks/bench_floor.py --keep DIR --repeat 7 --baseline 1e841fd``, medians of 7 turns):
 
