@@ -43,6 +43,7 @@ from tvseg.filesystem import flush_tree, fsync_folder
 
 __all__ = [
     "write_text_atomic",
+    "distinct_floats",
     "write_json_atomic",
     "write_folder_atomic",
     "text_pieces",
@@ -604,9 +605,10 @@ def _column_texts(name, values: np.ndarray, integer_keys) -> list[str]:
     """The JSON text of each cell of a column, as :func:`_column_values` and :func:`_cell_texts` make it."""
     if values.dtype.kind == "f" and name not in integer_keys:
         finite = np.isfinite(values)
-        texts = _float_texts(values[finite])
+        every = bool(finite.all())
+        texts = _float_texts(values if every else values[finite])
         if texts is not None:
-            if finite.all():
+            if every:
                 return texts.tolist()
             cells = np.full(len(values), "null", dtype=object)
             cells[finite] = texts
@@ -614,14 +616,23 @@ def _column_texts(name, values: np.ndarray, integer_keys) -> list[str]:
     return _cell_texts(_column_values(name, values, integer_keys))
 
 
-def _float_texts(values: np.ndarray) -> np.ndarray | None:
-    """The shortest text of each of finite ``values`` (``repr``, as the C encoder writes a float), an object
-    array: each distinct value's made once (per-show ratios repeat: a third of them are distinct in a corpus
-    of 2,000 shows). None when a zero is negative, which equals 0.0 but is written ``-0.0``."""
+def distinct_floats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """A float array's distinct values (sorted; NaN once) and each value's index among them, so that what is
+    made of a value (its text) is made once per distinct value: per-show ratios repeat (a third of them are
+    distinct in a corpus of 2,000 shows). None when a zero is negative: it equals 0.0 but is written ``-0.0``."""
     zeros = values == 0.0
     if zeros.any() and np.signbit(values[zeros]).any():
         return None
-    distinct, where = np.unique(values, return_inverse=True)
+    return np.unique(values, return_inverse=True)
+
+
+def _float_texts(values: np.ndarray) -> np.ndarray | None:
+    """The shortest text of each of finite ``values`` (``repr``, as the C encoder writes a float), an object
+    array, each distinct value's made once (:func:`distinct_floats`; None where it gives None)."""
+    found = distinct_floats(values)
+    if found is None:
+        return None
+    distinct, where = found
     if not len(distinct):
         return np.empty(0, dtype=object)
     return np.array(_FLAT.encode(distinct.tolist())[1:-1].split(", "), dtype=object)[where]

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from tvseg import metrics
+from tvseg.output import distinct_floats
 from tvseg.report.pages import defined
 from tvseg.report.rows import pct
 from tvseg.report.svg import script_json
@@ -25,12 +26,12 @@ def _shown(values: Sequence | np.ndarray) -> list:
     """Fractions as the page shows them: percentages rounded to one decimal (:func:`tvseg.report.rows.pct`),
     None kept (NaN in a float array). A float array's distinct values are rounded once, and the shows that
     share a value share its object: 200,000 shows hold a few thousand distinct percentages."""
-    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
-        zeros = values == 0.0
-        if not np.signbit(values[zeros]).any():  # (0.0 and -0.0 are one value to np.unique, not to pct)
-            distinct, where = np.unique(values, return_inverse=True)
-            shown = np.array([None, *(float(pct(v)) if defined(v) else None for v in distinct.tolist())], dtype=object)
-            return shown[1:][where].tolist()
+    found = distinct_floats(values) if isinstance(values, np.ndarray) and values.dtype.kind == "f" else None
+    if found is not None:
+        distinct, where = found
+        return np.array([float(pct(v)) if defined(v) else None for v in distinct.tolist()], dtype=object)[
+            where
+        ].tolist()
     return [float(pct(v)) if defined(v) else None for v in values]
 
 
