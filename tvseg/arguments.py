@@ -35,6 +35,8 @@ __all__ = [
     "check_metadata",
     "check_tolerances",
     "check_flag",
+    "check_ends",
+    "check_end",
 ]
 
 SEGMENTATION = "a pyannote.core Annotation or Timeline, (start, end) pairs, an (n, 2) array or None"
@@ -165,3 +167,27 @@ def check_flag(name: str, value: Any) -> None:
     """``value`` is True or False."""
     if not isinstance(value, (bool, np.bool_)):
         raise refused(name, "True or False", value, option=True)
+
+
+def check_ends(end, *, folder: bool):
+    """``end=`` as given to ``read_segments``: ``None``, one number (not for a folder), or ``{show: seconds}``."""
+    if end is None:
+        return None
+    if isinstance(end, Mapping):
+        return {key: check_end(value, what=f"end of show {key!r}") for key, value in end.items()}
+    if folder:
+        raise UsageError("end= as one number is the end of a single chapter list: give {show: end} for a folder")
+    return check_end(end)
+
+
+def check_end(value, *, what: str = "end") -> float:
+    """A show's end given by the caller, as float seconds (a finite, non-negative number)."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a number of seconds, not {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_SECONDS:
+        raise UsageError(
+            f"{what} must be a positive number of seconds up to {MAX_SECONDS:,.0f} (tvseg's time range), not {value!r}"
+        )
+    return seconds

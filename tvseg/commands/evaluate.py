@@ -272,8 +272,6 @@ def files_of(args):
     """Check the options: ``(settings, files)``, ``files`` the :class:`tvseg.scale.Files` they name
     (nothing read yet)."""
     from tvseg.readers import detect_format
-    from tvseg.readers.durations import read_durations
-    from tvseg.readers.mapped_columns import SideColumns
     from tvseg.readers.metadata import metadata_origins
     from tvseg.readers.source import check_encoding
     from tvseg.readers.time_origin import TimeOrigins, per_side
@@ -340,7 +338,11 @@ def files_of(args):
     if every_format is not None:
         args.format = every_format
     durations = getattr(args, "durations", None)
-    columns = SideColumns.from_options(getattr(args, "columns", None) or [], systems=list(systems))
+    columns = None
+    if getattr(args, "columns", None):
+        from tvseg.readers.mapped_columns import SideColumns
+
+        columns = SideColumns.from_options(args.columns, systems=list(systems))
     metadata = getattr(args, "metadata", None)  # its time_origin column gives an origin per show
     per_show = metadata_origins(metadata, encoding=getattr(args, "encoding", None)) if metadata else {}
     files = Files(
@@ -357,9 +359,18 @@ def files_of(args):
         encoding=encoding,
         level=settings.level,
         formats=tuple(formats.items()),
-        durations=read_durations(durations, encoding=encoding) if durations else None,
+        durations=_durations(durations, encoding=encoding),
     )
     return settings, files
+
+
+def _durations(path, *, encoding):
+    """``--durations FILE`` read (:func:`~tvseg.readers.durations.read_durations`), or ``None``."""
+    if not path:
+        return None
+    from tvseg.readers.durations import read_durations
+
+    return read_durations(path, encoding=encoding)
 
 
 def settings_of(args) -> Settings:
@@ -604,7 +615,7 @@ def _score(args, settings, files):
     """The evaluation of the options' files (streamed in shards, or read whole for a report or a text corpus)."""
     jobs = getattr(args, "jobs", None)
     dask = getattr(args, "dask", None)
-    from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
+    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
     text = args.format in TEXT_CORPUS_FORMATS  # a text corpus: scored in one process, no report
     _refuse_text_report(args)
@@ -676,7 +687,7 @@ def _with_origins(result, files):
 
 
 def _refuse_text_report(args) -> None:
-    from tvseg.readers.text_corpora import TEXT_CORPUS_FORMATS
+    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
     if args.format in TEXT_CORPUS_FORMATS and args.html is not None:
         raise UsageError(f"--html draws timed segmentations; a {args.format} corpus is in sentences: drop --html")

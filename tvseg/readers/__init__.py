@@ -20,40 +20,38 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from tvseg.arguments import check_path, check_uem
+from tvseg.arguments import check_ends, check_path, check_uem
 from tvseg.columns import SegmentColumns, UnitColumns
 from tvseg.errors import InputError, UsageError
-from tvseg.readers.broadcast_captions import BROADCAST_FORMATS, broadcast_segments, broadcast_units, sniff
-from tvseg.readers.chapter_list import chapter_records, check_ends
 from tvseg.readers.corpus import END_SCORE, SCORE, Rows, join, read_files
-from tvseg.readers.jsonl import SIDES, jsonl_records
+from tvseg.readers.formats import (
+    AUDIO_FORMATS,
+    BROADCAST_FORMATS,
+    CHAPTER_LLAMA,
+    JSON_FORMATS,
+    PARQUET,
+    PODCAST_FORMATS,
+    SUBTITLE_FORMATS,
+    SUBTITLE_KINDS,
+    TEXT_CORPUS_FORMATS,
+)
 from tvseg.readers.levels import LEVEL, NO_LEVEL, at_level, level_option, levels_in, without_levels
-from tvseg.readers.mapped_columns import ColumnMap, json_mapped_rows, parse_columns, table_mapped_rows
 from tvseg.readers.metadata import read_metadata
 from tvseg.readers.parts import part_of
-from tvseg.readers.podcast import AUDIO_FORMATS, PODCAST_FORMATS, is_ffmetadata, podcast_rows
 from tvseg.readers.rttm import check_types, read_rttm
 from tvseg.readers.source import check_encoding, warn
-from tvseg.readers.subtitles import SUBTITLE_FORMATS, SUBTITLE_KINDS, read_subtitles, subtitle_hint
 from tvseg.readers.tables import Table, read_table, table_kind, table_rows
-from tvseg.readers.text_corpora import (
-    TEXT_CORPUS_FORMATS,
-    in_units,
-    is_corpus_file,
-    split_coder,
-    text_corpus_rows,
-    wiki727k_levels,
-)
 from tvseg.readers.time_origin import shift_rows
-from tvseg.readers.trecvid import is_submission, src_sgm_records, submission_records
 from tvseg.readers.uem import UemCrop, crop_show, read_uem, regions_of, warn_not_in_uem
 from tvseg.readers.validation import NO_LABEL
-from tvseg.readers.video_chapters import CHAPTER_LLAMA, JSON_FORMATS, chapter_llama_chapters, json_rows, sniff_json
-from tvseg.readers.webvtt import caption_units, cue_segments, cue_units, read_cues
-from tvseg.readers.ytseg import PARQUET, sniff_ytseg, ytseg_rows
 
 if TYPE_CHECKING:
     from pyannote.core import Timeline
+
+    from tvseg.readers.mapped_columns import ColumnMap
+
+# The reader of each format other than RTTM and CSV is imported when a file of that format is read
+# (tvseg.readers.formats): a command pays for the imports of the readers it uses.
 
 __all__ = [
     "NO_LABEL",
@@ -152,6 +150,15 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
             raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
     found = FORMATS.get(Path(path).suffix.lower())
+    if found in ("rttm", "csv", "vtt", "srt"):
+        return found
+    from tvseg.readers.broadcast_captions import sniff
+    from tvseg.readers.podcast import is_ffmetadata
+    from tvseg.readers.subtitles import subtitle_hint
+    from tvseg.readers.trecvid import is_submission
+    from tvseg.readers.video_chapters import sniff_json
+    from tvseg.readers.ytseg import sniff_ytseg
+
     if found in ("json", "jsonl") and sniff_ytseg(path, encoding=encoding):
         return "ytseg"
     if found == "json":
@@ -177,6 +184,12 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
 
 def _segeval_json(path: PathArg, *, encoding: str | None) -> bool:
     """Whether ``path`` (``PATH#CODER`` too) is a ``.json`` file holding segeval's dataset."""
+    text = os.fspath(path).lower()
+    if not (text.endswith(".json") or text.rpartition("#")[0].endswith(".json")):
+        return False  # no .json file, with a coder or without
+    from tvseg.readers.text_corpora import split_coder
+    from tvseg.readers.video_chapters import sniff_json
+
     base = Path(split_coder(path)[0])
     if base.suffix.lower() != ".json" or not base.is_file():
         return False
@@ -190,6 +203,8 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     """The format a folder's file is read as (``None``: not read)."""
     suffix = file.suffix.lower()
     if format in TEXT_CORPUS_FORMATS:
+        from tvseg.readers.text_corpora import is_corpus_file
+
         return format if is_corpus_file(file, format) else None
     if format in _TEXT_FORMATS:
         return format if suffix == ".txt" else None
@@ -202,8 +217,11 @@ def _extension_format(file: Path, format: str | None) -> str | None:
     if format == "ytseg":
         return format if suffix in (".json", ".jsonl", PARQUET) else None
     found = FORMATS.get(suffix)
-    if suffix == ".xml" and format in (None, "trecvid") and is_submission(file):
-        return "trecvid"
+    if suffix == ".xml" and format in (None, "trecvid"):
+        from tvseg.readers.trecvid import is_submission
+
+        if is_submission(file):
+            return "trecvid"
     if found == "microdvd" and format is None and not _starts_like_microdvd(file):
         return None  # a VobSub .sub (binary, beside its .idx): not a caption file tvseg reads
     return found if format is None or found == format else None
@@ -226,6 +244,8 @@ def _chapter_llama_folder(folder: Path, *, named: bool) -> list[Path]:
     nested = sorted(folder.glob("*/*.json"), key=lambda p: (p.name, str(p)))
     if not nested or named:
         return nested
+    from tvseg.readers.video_chapters import sniff_json
+
     try:
         return nested if sniff_json(nested[0]) == CHAPTER_LLAMA else []
     except InputError:
@@ -429,7 +449,11 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         levels = [level_option(level) for level in levels]
     if format is None and _segeval_json(path, encoding=encoding):
         format = "segeval"
-    path, coder = split_coder(path) if format == "segeval" else (path, None)
+    coder = None
+    if format == "segeval":
+        from tvseg.readers.text_corpora import split_coder
+
+        path, coder = split_coder(path)
     if format in TEXT_CORPUS_FORMATS and (uem is not None or time_origin is not None):
         raise UsageError(f"a {format} corpus is in sentences, not seconds: no UEM, no time origin")
     files = list_files(path, format=format)
@@ -438,10 +462,10 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         raise UsageError("show= names the show of a single VTT, SRT or chapter list file, not of a folder")
     if types is not None:
         check_types(types)
-    if which is not None and which not in SIDES:
+    if which is not None and which not in ("reference", "hypothesis"):  # tvseg.readers.jsonl.SIDES
         raise UsageError(f"which= is 'reference' or 'hypothesis', not {which!r}")
     ends = check_ends(end, folder=in_folder)
-    mapping = parse_columns(columns) if columns is not None else None
+    mapping = _column_map(columns)
     kinds = {file: _mapped_kind(file, format, mapping, encoding=encoding) for file in files}
     captions = ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS)
     if show is not None and kinds[files[0]] not in (*captions, "txt", "youtube", CHAPTER_LLAMA, *PODCAST_FORMATS):
@@ -470,33 +494,55 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
     def read_one(file: Path, level: int | None) -> Rows | None:
         kind = kinds[file]
         if kind in TEXT_CORPUS_FORMATS:
+            from tvseg.readers.text_corpora import text_corpus_rows
+
             return text_corpus_rows(file, format=kind, coder=coder, encoding=encoding, level=level)
         if kind == "records":
             return _mapped_rows(file, format, mapping, encoding=encoding, units=False)
         if kind == "jsonl":
+            from tvseg.readers.jsonl import jsonl_records
+
             return Rows.of_file(file, jsonl_records(file, which=which, side=side, encoding=encoding))
         if kind in JSON_FORMATS:
+            from tvseg.readers.video_chapters import json_rows
+
             return json_rows(file, format=kind, encoding=encoding)
         if kind == "ytseg":
+            from tvseg.readers.ytseg import ytseg_rows
+
             return ytseg_rows(file, encoding=encoding, in_folder=in_folder)
         name = show or file.stem
         if kind in PODCAST_FORMATS:
+            from tvseg.readers.podcast import podcast_rows
+
             return podcast_rows(file, format=kind, show=name, end=ends, uem=uem, encoding=encoding)
         if kind in CHAPTER_FORMATS:
+            from tvseg.readers.chapter_list import chapter_records
+            from tvseg.readers.video_chapters import chapter_llama_chapters
+
             chapters = chapter_llama_chapters(file, encoding=encoding) if kind == CHAPTER_LLAMA else None
             records = chapter_records(
                 file, show=name, end=ends, uem=uem, encoding=encoding, youtube=kind == "youtube", chapters=chapters
             )
             return Rows.of_file(file, {name: records})
         if kind in ("vtt", "srt"):
+            from tvseg.readers.webvtt import cue_segments, read_cues
+
             return cue_segments(read_cues(file, format=kind, encoding=encoding), path=file, show=name)
         if kind in ("ttml", "scc", "stl"):
+            from tvseg.readers.broadcast_captions import broadcast_segments
+
             return broadcast_segments(file, format=kind, show=name)
         if kind in SUBTITLE_KINDS:
+            from tvseg.readers.subtitles import read_subtitles
+            from tvseg.readers.webvtt import cue_segments
+
             return cue_segments(read_subtitles(file, format=kind, encoding=encoding), path=file, show=name)
-        if kind == "src_sgm":  # TRECVID 2003-2004 story segmentation (formats/trecvid.md)
-            return Rows.of_file(file, src_sgm_records(file, show=name, encoding=encoding))
-        if kind == "trecvid":
+        if kind in ("src_sgm", "trecvid"):  # TRECVID 2003-2004 story segmentation (formats/trecvid.md)
+            from tvseg.readers.trecvid import src_sgm_records, submission_records
+
+            if kind == "src_sgm":
+                return Rows.of_file(file, src_sgm_records(file, show=name, encoding=encoding))
             return Rows.of_file(file, submission_records(file, end=ends, uem=uem))
         return _segment_rows(file, read_table(file, encoding=encoding), in_folder=in_folder)
 
@@ -511,6 +557,8 @@ def _read_levels(path: Any, levels: Any, **options: Any) -> dict[int | None, Seg
         if in_folder and not any(part.names for part in parts):
             raise InputError("no segmentation in this folder", path=path)
         if format in TEXT_CORPUS_FORMATS:
+            from tvseg.readers.text_corpora import in_units
+
             return in_units(corpus)
         if uem is None:
             return corpus
@@ -551,17 +599,20 @@ def segment_levels(
         A file without levels, or one :func:`read_segments` refuses.
     """
     check_encoding(encoding)
-    mapping = parse_columns(columns) if columns is not None else None
+    mapping = _column_map(columns)
     found: set[int] = set()
     for file in list_files(path, format=format):
         kind = _mapped_kind(file, format, mapping, encoding=encoding)
         if kind == "wiki727k":
             from tvseg.readers.source import read_text, split_lines
+            from tvseg.readers.text_corpora import wiki727k_levels
 
             levels = wiki727k_levels(split_lines(read_text(file, encoding=encoding)), path=file)
         elif kind == "records":
             levels = levels_in(_mapped_rows(file, format, mapping, encoding=encoding, units=False))
         elif kind == "json":
+            from tvseg.readers.video_chapters import json_rows
+
             levels = levels_in(json_rows(file, format=kind, encoding=encoding))
         else:
             levels = set()
@@ -668,7 +719,7 @@ def read_units(
     files = list_files(path, format=format)
     if show is not None and (len(files) != 1 or Path(path).is_dir()):
         raise UsageError("show= names the show of a single VTT or SRT file, not of a folder")
-    mapping = parse_columns(columns) if columns is not None else None
+    mapping = _column_map(columns)
 
     def read(file: Path) -> Rows:
         return shift_rows(read_one(file), time_origin, side="units")
@@ -682,10 +733,17 @@ def read_units(
         if show is not None and kind not in ("vtt", "srt", "ttml", "scc", "stl", *SUBTITLE_KINDS):
             raise UsageError(f"show= only applies to VTT and SRT files, not to {kind.upper()}")
         if kind in ("ttml", "scc", "stl"):
+            from tvseg.readers.broadcast_captions import broadcast_units
+
             return broadcast_units(file, format=kind, show=show or file.stem)
         if kind in SUBTITLE_KINDS:
+            from tvseg.readers.subtitles import read_subtitles
+            from tvseg.readers.webvtt import cue_units
+
             return cue_units(read_subtitles(file, format=kind, encoding=encoding), path=file, show=show or file.stem)
         if kind != "csv":
+            from tvseg.readers.webvtt import caption_units
+
             return caption_units(file, format=kind, show=show or file.stem, encoding=encoding)
         return _unit_rows(file, read_table(file, encoding=encoding))
 
@@ -696,10 +754,21 @@ def _mapped_rows(
     file: Path, format: str | None, mapping: ColumnMap | None, *, encoding: str | None, units: bool
 ) -> Rows:
     """The rows of a file read through a column mapping: a ``.json`` list of records, else a CSV table."""
+    from tvseg.readers.mapped_columns import json_mapped_rows, table_mapped_rows
+
     assert mapping is not None
     if file.suffix.lower() == ".json" or format in JSON_FORMATS:
         return json_mapped_rows(file, mapping, encoding=encoding, units=units)
     return table_mapped_rows(read_table(file, encoding=encoding), mapping, units=units)
+
+
+def _column_map(columns: str | ColumnMap | None) -> ColumnMap | None:
+    """``columns=`` checked and parsed (:func:`~tvseg.readers.mapped_columns.parse_columns`), or ``None``."""
+    if columns is None:
+        return None
+    from tvseg.readers.mapped_columns import parse_columns
+
+    return parse_columns(columns)
 
 
 def _mapped_kind(file: Path, format: str | None, mapping: ColumnMap | None, *, encoding: str | None) -> str:

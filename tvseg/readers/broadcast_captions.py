@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from tvseg.errors import InputError, MissingExtraError
 from tvseg.readers.corpus import Rows
+from tvseg.readers.formats import BROADCAST_FORMATS
 from tvseg.readers.source import read_bytes, read_text, split_lines, warn
 from tvseg.readers.time_origin import TimeCodes
 from tvseg.readers.webvtt import Cue, cue_segments, cue_units
@@ -38,9 +39,6 @@ __all__ = [
     "looks_like",
     "sniff",
 ]
-
-BROADCAST_FORMATS = {".ttml": "ttml", ".dfxp": "ttml", ".xml": "ttml", ".scc": "scc", ".stl": "stl"}
-"""The extensions of broadcast caption files and the format each is read as."""
 
 _NAMES = {"ttml": "TTML", "scc": "SCC", "stl": "EBU STL"}
 _TTML = "http://www.w3.org/ns/ttml"

@@ -10,12 +10,11 @@ given by the caller (``end=``, a UEM, the reference's end), else refused. The ru
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tvseg.errors import InputError, UsageError
+from tvseg.errors import InputError
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large, whole_number
 
@@ -24,8 +23,6 @@ __all__ = [
     "read_chapters",
     "youtube_chapters",
     "chapter_records",
-    "check_end",
-    "check_ends",
     "show_end",
     "clock_text",
 ]
@@ -199,7 +196,7 @@ def chapter_records(
     """The segments ``(start, end, title, line)`` of a chapter list: each chapter ends at the next start, the
     last at the show's end.
 
-    The show's end is ``end`` (seconds, from :func:`check_ends`: one number, or ``{show: seconds}``),
+    The show's end is ``end`` (seconds, from :func:`tvseg.arguments.check_ends`: one number, or ``{show: seconds}``),
     else the end of the show's last region in ``uem``; without either, an error at the last line.
     ``youtube=True`` reads a YouTube description leniently, as VidChapters does (:func:`youtube_chapters`);
     ``chapters``: the chapters read from ``path`` by another reader (Chapter-Llama's output).
@@ -216,7 +213,7 @@ def show_end(
     path, *, show: str, end, uem, last: float, line: int | None, value: str, holds: str = "a chapter list"
 ) -> float:
     """Where the last chapter of a file that does not hold the show's end ends: ``end`` (seconds, from
-    :func:`check_ends`: one number, or ``{show: seconds}``), else the end of the show's last region in ``uem``;
+    :func:`tvseg.arguments.check_ends`: one number, or ``{show: seconds}``), else the end of the show's last region in ``uem``;
     without either, or when it is not after ``last`` (the last chapter's start), an :class:`InputError` at
     ``line`` naming ``value`` (``holds``: what the file is, for the message)."""
     end_source, ends_given = "end=", isinstance(end, Mapping)
@@ -249,30 +246,6 @@ def show_end(
             value=value,
         )
     return float(end)
-
-
-def check_ends(end, *, folder: bool):
-    """``end=`` as given to ``read_segments``: ``None``, one number (not for a folder), or ``{show: seconds}``."""
-    if end is None:
-        return None
-    if isinstance(end, Mapping):
-        return {key: check_end(value, what=f"end of show {key!r}") for key, value in end.items()}
-    if folder:
-        raise UsageError("end= as one number is the end of a single chapter list: give {show: end} for a folder")
-    return check_end(end)
-
-
-def check_end(value, *, what: str = "end") -> float:
-    """A show's end given by the caller, as float seconds (a finite, non-negative number)."""
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a number of seconds, not {value!r}") from None
-    if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_SECONDS:
-        raise UsageError(
-            f"{what} must be a positive number of seconds up to {MAX_SECONDS:,.0f} (tvseg's time range), not {value!r}"
-        )
-    return seconds
 
 
 def clock_text(seconds: float, *, hours: bool = False) -> str:

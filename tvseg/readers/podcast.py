@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 from tvseg.errors import InputError, MissingExtraError
 from tvseg.readers.chapter_list import show_end
 from tvseg.readers.corpus import Rows
+from tvseg.readers.formats import AUDIO_FORMATS, PODCAST_FORMATS
 from tvseg.readers.json_values import Number, dumps, expect, json_time, no_surrogate
 from tvseg.readers.source import read_text, split_lines, warn
 from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, too_large
@@ -52,10 +53,6 @@ __all__ = [
     "podcast_rows",
 ]
 
-AUDIO_FORMATS = {".mp3": "mp3", ".m4a": "mp4", ".m4b": "mp4"}
-"""The audio files' extensions and the format each is read as (an ``.mp4`` file only when named: a video)."""
-PODCAST_FORMATS = ("podcast", "ffmetadata", "mp3", "mp4")
-"""The ``format=`` names of the formats read here."""
 FFMETADATA_HEADER = ";FFMETADATA"
 _CHAPTER_KEYS = {"startTime", "endTime", "title", "toc", "img", "url", "location"}
 _TOP_KEYS = {"version", "chapters", "author", "title", "podcastName", "description", "fileName", "waypoints"}

@@ -29,15 +29,11 @@ import re
 from html.parser import HTMLParser
 
 from tvseg.errors import InputError, MissingExtraError, TvsegWarning
+from tvseg.readers.formats import SUBTITLE_FORMATS, SUBTITLE_KINDS
 from tvseg.readers.source import _LINE_END, read_text, split_lines, warn
 from tvseg.readers.webvtt import Cue
 
 __all__ = ["SUBTITLE_FORMATS", "SUBTITLE_KINDS", "event_lines", "read_subtitles", "read_sbv", "subtitle_hint"]
-
-SUBTITLE_FORMATS = {".sbv": "sbv", ".ass": "ass", ".ssa": "ssa", ".sub": "microdvd", ".smi": "sami", ".sami": "sami"}
-"""The extensions of the subtitle files read here and the format each is read as."""
-SUBTITLE_KINDS = ("sbv", "ass", "ssa", "microdvd", "mpl2", "tmp", "sami")
-"""Every ``format=`` read here (``mpl2`` and ``tmp`` only when named: their files are ``.txt``)."""
 
 _NAMES = {"ass": "SubStation Alpha", "ssa": "SubStation Alpha", "microdvd": "MicroDVD", "mpl2": "MPL2"}
 _NAMES.update(tmp="TMP", sami="SAMI", sbv="SBV")

@@ -25,6 +25,7 @@ import numpy as np
 from tvseg.columns import SegmentColumns
 from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
+from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 from tvseg.readers.source import read_text, split_lines
 from tvseg.readers.validation import NO_LABEL, whole_number
 
@@ -39,9 +40,6 @@ __all__ = [
     "wiki727k_levels",
     "in_units",
 ]
-
-TEXT_CORPUS_FORMATS = ("choi", "wiki727k", "segeval", "nltk")
-"""The ``format=`` of the text corpora: read in the unit domain."""
 
 UNITS = "units"
 """The ``domain`` of a corpus read from a text format (sentence positions, not seconds)."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import SCORE, Rows
+from tvseg.readers.formats import CHAPTER_LLAMA, JSON_FORMATS
 from tvseg.readers.json_values import (
     DuplicateKey,
     Number,
@@ -44,12 +45,6 @@ from tvseg.readers.validation import NO_LABEL, parse_time
 
 __all__ = ["JSON_FORMATS", "CHAPTER_LLAMA", "json_shape", "sniff_json", "json_rows", "chapter_llama_chapters"]
 
-JSON_FORMATS = ("vidchapters", "anet", "json")
-"""The ``format=`` names of the JSON shapes read here."""
-
-CHAPTER_LLAMA = "chapter-llama"
-"""The ``format=`` of Chapter-Llama's output: one ``<video_id>.json`` per video, ``{"chapters": {"HH:MM:SS":
-title}, "output": text}``, in a folder of folders (``<exp>/<video_id[:2]>/<video_id>.json``)."""
 _CHAPTER_LLAMA_TOP = {"chapters", "output"}
 _HMS = re.compile(r"(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)")
 _ANET_TOP = {"results", "version", "external_data"}

@@ -29,6 +29,7 @@ import numpy as np
 
 from tvseg.errors import InputError
 from tvseg.readers.corpus import Rows
+from tvseg.readers.formats import PARQUET
 from tvseg.readers.json_values import (
     DuplicateKey,
     Number,
@@ -52,8 +53,6 @@ TITLE_FIELDS = ("video_id", "chapter_idx", "target")
 _BINARY = ("target_binary_ref", "targets")
 _TITLES_NAME = re.compile(r"yt_seg\.(?P<split>[^.]+)\.json", re.IGNORECASE)
 _VIDEO_KEY = re.compile(r'"video_id"\s*:')
-PARQUET = ".parquet"
-"""The extension of the audio configuration's files (Apache Parquet, read with pyarrow)."""
 _PARQUET_COLUMNS = ("video_id", "duration", "chapter_timestamps", "chapter_titles")
 
 
