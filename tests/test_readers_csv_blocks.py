@@ -3,7 +3,10 @@ blank line in it) give the same columns; what the blocks cannot tell is left to 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tvseg.readers.scan as scan
 from tvseg import read_units
@@ -81,3 +84,31 @@ def test_regular_records_counts_and_checks(tmp_path):
     assert found.strip[0].tolist() == [1]  # "y " ends with a space
     assert scan.regular_records(bytearray(b"h,s,e\nx,1\n" + bytes(16)), ",", 6, 3, plain=(), strip=()) is None
     assert scan.regular_records(data, ",", 6, 3, plain=(), strip=()).strip == {}
+
+
+_FIELD = st.one_of(
+    st.text("0123456789.", min_size=1, max_size=9),  # mostly plain decimals, two points, a point alone
+    st.text("0123456789.e+- ,x\x7f\xe9\u00a0", max_size=9),  # signs, exponents, spaces, beyond ASCII
+)
+
+
+def _plain(field: str) -> bool:
+    """A plain decimal as formats/README.md has it: digits with at most one point and at least one digit,
+    of at most 15 characters."""
+    return 1 <= len(field) <= 15 and set(field) <= set("0123456789.") and field.count(".") <= 1 and field != "."
+
+
+@settings(max_examples=400, deadline=None)
+@given(fields=st.lists(_FIELD, min_size=1, max_size=6))
+def test_a_column_is_plain_when_each_of_its_fields_is(fields):
+    """The verdict of the words' bitwise test on a whole column is that of the definition, field by field."""
+    encoded = [field.encode("utf-8") for field in fields]
+    data = b",".join(encoded) + b"\n" + bytes(16)
+    start, at = [], 0
+    for field in encoded:
+        start.append(at)
+        at += len(field) + 1
+    start_ = np.array(start, dtype=np.int64)
+    end_ = start_ + np.array([len(field) for field in encoded], dtype=np.int64)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    assert scan._all_plain(buf, start_, end_) == all(_plain(field) for field in fields)

@@ -128,13 +128,9 @@ def _warn(problem: str, found: list[str] | None) -> None:
         found.append(problem)
 
 
-def _in_region(
-    show, start, end, region_start, region_end, n: int, *, r0=None, r1=None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per show (``n`` shows), the time of its intervals inside its region (NaN: none) and their whole time
-    (``r0``, ``r1``: each interval's region, when taken already)."""
-    if r0 is None or r1 is None:
-        r0, r1 = region_start[show], region_end[show]
+def _in_region(show, start, end, region_start, region_end, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per show (``n`` shows), the time of its intervals inside its region (NaN: none) and their whole time."""
+    r0, r1 = region_start[show], region_end[show]
     inside = np.clip(np.minimum(end, r1) - np.maximum(start, r0), 0.0, None)
     return np.bincount(show, weights=inside, minlength=n), np.bincount(show, weights=end - start, minlength=n)
 
@@ -240,11 +236,13 @@ def check_unit_extents(
         sh, start, end = sh[order], start[order], end[order]
     bounds = np.searchsorted(sh, np.arange(n + 1))
     r0, r1 = region_start[sh], region_end[sh]
-    inside, total = _in_region(sh, start, end, region_start, region_end, n, r0=r0, r1=r1)
-    # the region's share covered by units (units may overlap as roll-up captions do: a union): the
-    # running maximum of the clipped ends within each show, from the ends' ranks in (show, end) order
-    # (every rank of a show exceeds every rank of the shows before it)
+    # each unit clipped to its show's region: its time inside it is e - s (min(end, r1) - max(start, r0),
+    # or 0 outside); the region's share covered by units (units may overlap as roll-up captions do: a
+    # union): the running maximum of the clipped ends within each show, from the ends' ranks in (show,
+    # end) order (every rank of a show exceeds every rank of the shows before it)
     s, e = np.clip(start, r0, r1), np.clip(end, r0, r1)
+    inside = np.bincount(sh, weights=e - s, minlength=n)
+    total = np.bincount(sh, weights=end - start, minlength=n)
     if _ascending(sh, e):
         reach = e  # units that do not overlap (breath groups): each end is the furthest so far
     else:

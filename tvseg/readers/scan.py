@@ -167,14 +167,37 @@ def regular_records(
     )
 
 
+_KEPT = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+"""The bytes of a word that a field of ``k`` bytes (the index) fills, as a mask."""
+_FILLED = _ZEROS & ~_KEPT
+"""The bytes after a field of ``k`` bytes, read as "0"."""
+_SIGNS = np.uint64(0x8080808080808080)
+_FROM_0 = np.uint64(0x5050505050505050)  # a byte plus 0x50 reaches 0x80 from "0" (0x30) up
+_PAST_9 = np.uint64(0x4646464646464646)  # a byte plus 0x46 reaches 0x80 past "9" (0x39)
+
+
 def _all_plain(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
     """Whether all the fields are plain decimals (:func:`plain_decimals`), each read as one word when
-    none is longer than 8 bytes."""
+    none is longer than 8 bytes: after the points are made "0", every byte of every word is a digit,
+    tested on the words' bitwise AND and OR (ASCII bytes: adding ``0x50`` or ``0x46`` to each carries into
+    no other byte)."""
     length = end - start
     if not len(length) or length.min() < 1 or length.max() > 8:
         return bool(plain_decimals(buf, start, end)[0].all())
-    ok, points, _ = _plain_bytes(_words(buf)[start], length.astype(np.uint64))
-    return bool(ok.all() and (points <= 1).all() and (length > points).all())
+    word = _words(buf)[start]
+    word &= _KEPT[length]
+    word |= _FILLED[length]
+    if np.bitwise_or.reduce(word) & _SIGNS:  # a byte beyond ASCII
+        return bool(plain_decimals(buf, start, end)[0].all())
+    y = word ^ _POINTS
+    dots = ~(((y & _LOW7) + _LOW7) | y | _LOW7)  # the high bit of each byte that is "."
+    points = np.bitwise_count(dots)
+    if points.max() > 1 or (points >= length).any():  # two points, or a point alone
+        return False
+    word ^= (dots >> np.uint64(7)) * np.uint64(0x1E)  # "." -> "0"
+    low = np.bitwise_and.reduce(word + _FROM_0) & _SIGNS
+    high = np.bitwise_or.reduce(word + _PAST_9) & _SIGNS
+    return bool(low == _SIGNS and high == 0)
 
 
 def _words(buf: np.ndarray) -> np.ndarray:
