@@ -18,7 +18,8 @@ from test_readers_broadcast_captions import stl_file, write
 from tvseg import read_segments, read_units
 from tvseg.cli import main
 from tvseg.errors import InputError, TvsegWarning
-from tvseg.readers.time_origin import TimeCodes, parse_origin
+from tvseg.readers.time_origin import parse_origin
+from tvseg.readers.timecodes import TimeCodes
 
 pytest.importorskip("ttconv")
 

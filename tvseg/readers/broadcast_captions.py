@@ -24,7 +24,7 @@ from tvseg.errors import InputError, MissingExtraError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.formats import BROADCAST_FORMATS
 from tvseg.readers.source import read_bytes, read_text, split_lines, warn
-from tvseg.readers.time_origin import TimeCodes
+from tvseg.readers.timecodes import TimeCodes
 from tvseg.readers.webvtt import Cue, cue_segments, cue_units
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from tvseg.pyannote_objects import SEGMENT_PRECISION
 from tvseg.readers.validation import MAX_SECONDS, too_large
 
 if TYPE_CHECKING:
-    from tvseg.readers.time_origin import TimeCodes
+    from tvseg.readers.timecodes import TimeCodes
 
 __all__ = ["Rows", "check_spans", "read_files", "join", "sort_rows", "SCORE", "END_SCORE"]
 
@@ -62,7 +62,7 @@ class Rows:
         refuses only empty rows. False by default.
     time_codes : TimeCodes or None
         How the file counts its frame time codes, when its times are not clock times
-        (:class:`~tvseg.readers.time_origin.TimeCodes`: a time origin is then read as a time code).
+        (:class:`~tvseg.readers.timecodes.TimeCodes`: a time origin is then read as a time code).
     """
 
     overlaps = False

@@ -8,7 +8,7 @@ nanosecond, so that ``20:03:15.240`` less ``20:00:00`` is ``195.24`` as if writt
 origin is an error naming the file and the line.
 
 A file timed by frame time codes that do not count real seconds (SCC at 29.97 frames a second, EBU STL's
-``STL30.01`` and ``STL23.01``, as ttconv reads them) carries its :class:`TimeCodes`: an origin is then the
+``STL30.01`` and ``STL23.01``, as ttconv reads them) carries its :class:`~tvseg.readers.timecodes.TimeCodes`: an origin is then the
 time code it names, counted as the file counts its own (``10:00:00`` is the time code ``10:00:00:00``, at
 36,036 s of frames at 29.97 non-drop-frame, ``10:00:00;00`` at 35,999.964 s drop-frame), so that a caption at
 ``10:00:05:00`` is 5.005 s (150 frames) after it.
@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from math import ceil, floor
 from typing import Any
 
 import numpy as np
@@ -29,7 +27,7 @@ from tvseg.errors import InputError, UsageError
 from tvseg.readers.corpus import Rows
 from tvseg.readers.validation import CLOCK, MAX_SECONDS, parse_time
 
-__all__ = ["TimeOrigins", "ShowOrigins", "TimeCodes", "parse_origin", "shift_rows", "shift_uem", "clock_text"]
+__all__ = ["TimeOrigins", "ShowOrigins", "parse_origin", "shift_rows", "shift_uem", "clock_text"]
 
 SIDES = ("reference", "units", "uem")
 """The side names ``--time-origin SIDE=CLOCK`` takes besides the systems' names."""
@@ -72,31 +70,6 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     text = f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
     return text + (f".{ms:03d}" if ms else "")
-
-
-@dataclass(frozen=True)
-class TimeCodes:
-    """How a file's frame time codes count: ``rate`` frames a second (``30000/1001``), drop-frame or not.
-
-    A time code ``HH:MM:SS:FF`` is frame ``(HH * 3600 + MM * 60 + SS) * N + FF`` (``N`` the rate rounded
-    up, 30 at 29.97), less the frames drop-frame skips (2 a minute, except every tenth minute, at 29.97),
-    and its time is that frame over the rate: the rule of SMPTE ST 12 as ttconv applies it.
-    """
-
-    rate: Fraction
-    drop_frame: bool
-
-    def seconds(self, clock: float) -> float:
-        """The time in this file of the time code a clock time names (``36000.0``, ``10:00:00``: the time
-        code ``10:00:00:00``; a fraction of a second is a fraction of ``N`` frames)."""
-        exact = Fraction(round(clock * 1_000_000), 1_000_000)
-        whole = floor(exact)
-        nominal = ceil(self.rate)
-        frames = whole * nominal + (exact - whole) * nominal
-        if self.drop_frame:
-            minutes = whole // 60
-            frames -= round(60 * (nominal - self.rate)) * (minutes - minutes // 10)
-        return float(frames / self.rate)
 
 
 def _origin(origin: float | Mapping[str, float], show: str) -> float:

@@ -15,12 +15,14 @@ written so.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
+from math import ceil, floor
 
 from tvseg.errors import InputError, UsageError
 from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND
 
-__all__ = ["TIMECODE", "frame_rate", "timecode_seconds"]
+__all__ = ["TIMECODE", "TimeCodes", "frame_rate", "timecode_seconds"]
 
 TIMECODE = re.compile(r"(\d{2,})[:;](\d{2})[:;](\d{2})([:;])(\d{2,3})")
 """A SMPTE timecode: hours, minutes, seconds, frames; ``;`` before the frames is drop-frame (the other
@@ -96,3 +98,28 @@ def timecode_seconds(text: str, rate: Fraction, *, path, line: int, field: str) 
         raise InputError(f"{field} is beyond tvseg's time range", path=path, line=line, value=text)
     micro = round(exact * TICKS_PER_SECOND)
     return float(Fraction(micro, TICKS_PER_SECOND))
+
+
+@dataclass(frozen=True)
+class TimeCodes:
+    """How a file's frame time codes count: ``rate`` frames a second (``30000/1001``), drop-frame or not.
+
+    A time code ``HH:MM:SS:FF`` is frame ``(HH * 3600 + MM * 60 + SS) * N + FF`` (``N`` the rate rounded
+    up, 30 at 29.97), less the frames drop-frame skips (2 a minute, except every tenth minute, at 29.97),
+    and its time is that frame over the rate: the rule of SMPTE ST 12 as ttconv applies it.
+    """
+
+    rate: Fraction
+    drop_frame: bool
+
+    def seconds(self, clock: float) -> float:
+        """The time in this file of the time code a clock time names (``36000.0``, ``10:00:00``: the time
+        code ``10:00:00:00``; a fraction of a second is a fraction of ``N`` frames)."""
+        exact = Fraction(round(clock * 1_000_000), 1_000_000)
+        whole = floor(exact)
+        nominal = ceil(self.rate)
+        frames = whole * nominal + (exact - whole) * nominal
+        if self.drop_frame:
+            minutes = whole // 60
+            frames -= round(60 * (nominal - self.rate)) * (minutes - minutes // 10)
+        return float(frames / self.rate)
