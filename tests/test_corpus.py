@@ -12,7 +12,7 @@ from test_coverage_paper import HYPS, REF, annotation
 
 from tvseg.errors import TvsegWarning
 from tvseg.evaluation import evaluate
-from tvseg.retrieval.coverage import coverage
+from tvseg.retrieval.show_coverage import coverage
 from tvseg.settings import Settings
 
 QUIET = Settings(bootstrap=0)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment, Timeline
 
 from tvseg.errors import InputError, TvsegWarning, UsageError
-from tvseg.retrieval.coverage import coverage
+from tvseg.retrieval.show_coverage import coverage
 
 
 def ann(*bounds, prefix="S"):

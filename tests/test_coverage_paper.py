@@ -10,7 +10,7 @@ import pytest
 from pyannote.core import Annotation, Segment
 
 from tvseg.retrieval.boundaries import boundaries
-from tvseg.retrieval.coverage import coverage
+from tvseg.retrieval.show_coverage import coverage
 
 
 def annotation(cuts, prefix):

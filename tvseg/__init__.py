@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the public names' types, for type checkers and editors (imp
     from tvseg.merging import merge
     from tvseg.readers import read_metadata, read_segments, read_uem, read_units
     from tvseg.retrieval.boundaries import boundaries
-    from tvseg.retrieval.coverage import coverage
+    from tvseg.retrieval.show_coverage import coverage
     from tvseg.settings import Settings
     from tvseg.unit.agreement import agreement
     from tvseg.unit.ghd import ghd
@@ -53,7 +53,7 @@ _PUBLIC = {
     "read_metadata": "tvseg.readers",
     "write_segments": "tvseg.writers",
     # segment retrieval (time domain)
-    "coverage": "tvseg.retrieval.coverage",
+    "coverage": "tvseg.retrieval.show_coverage",
     "boundaries": "tvseg.retrieval.boundaries",
     "evaluate": "tvseg.evaluation",
     "evaluate_annotators": "tvseg.annotators",

@@ -64,7 +64,6 @@ from tvseg.retrieval.confidence import (
     shard_confidence,
 )
 from tvseg.retrieval.corpus import ShowScores, score_shows, without_title_components
-from tvseg.retrieval.coverage import match_table
 from tvseg.retrieval.grounding import GROUNDING_COMPONENTS
 from tvseg.retrieval.reductions import (
     by_group,
@@ -77,6 +76,7 @@ from tvseg.retrieval.reductions import (
     show_duration_buckets,
 )
 from tvseg.retrieval.shards import give_back_memory, join_frames, join_scores
+from tvseg.retrieval.stories import match_table
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table
 from tvseg.settings import Settings, check_settings

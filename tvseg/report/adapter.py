@@ -150,7 +150,7 @@ _MATCH_COLUMNS = {
     "coverage": "coverage",
     "story": "story",
 }
-"""The match table's column (:func:`tvseg.retrieval.coverage.match_table`) of each column of a page's table."""
+"""The match table's column (:func:`tvseg.retrieval.stories.match_table`) of each column of a page's table."""
 
 
 class _System:
@@ -509,7 +509,7 @@ class _ShardSystem:
 
     def __init__(self, scores, has_output, per_show: pd.DataFrame, shows: pd.Index, result):
         from tvseg.evaluation import _pairs
-        from tvseg.retrieval.coverage import match_table
+        from tvseg.retrieval.stories import match_table
 
         names = list(shows)
         self.scores = scores

@@ -35,8 +35,8 @@ where 583 correct segments give both :math:`R_N = 583/997` and :math:`P_N = 583/
 
 Cost: both sides are sorted and disjoint, so the overlapping pairs are found by two lexicographic
 searches and number at most :math:`N_R + N_H - 1`; no all-pairs matrix is built. One show of a few
-segments, as :func:`coverage` scores it, costs more in numpy calls (a microsecond each) than in
-arithmetic: :func:`coverage` scores a show of at most :data:`SMALL_SHOW` segments a side in Python
+segments, as :func:`tvseg.coverage` scores it, costs more in numpy calls (a microsecond each) than in
+arithmetic: :func:`tvseg.coverage` scores a show of at most :data:`SMALL_SHOW` segments a side in Python
 integers (:func:`small_components`, the same pairs, tie rule, verdicts and sums; the tests check its
 components equal the corpus kernel's).
 
@@ -48,25 +48,18 @@ as a segment retrieval task. Interspeech 2015.
 
 from __future__ import annotations
 
-import functools
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from tvseg.columns import Segmentation, Segments, _labelled
-from tvseg.errors import UndefinedValueWarning, UsageError, user_stacklevel
+from tvseg.errors import UsageError
 from tvseg.exact import _INT64_SAFE, MAX_SECONDS, TICKS_PER_SECOND, above, ratio, ticks
 from tvseg.pyannote_objects import is_annotation
-from tvseg.rates import f_measure, rate
 from tvseg.retrieval.chapters import overlapping_pairs
-from tvseg.retrieval.region import evaluated_pair
 
-__all__ = ["coverage", "CoverageResult", "Matching", "Partners", "match", "match_table", "check_gamma", "correct"]
+__all__ = ["Matching", "Partners", "match", "check_gamma", "correct", "SmallShow", "small_show", "small_components"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,110 +199,8 @@ def check_gamma(gamma: object) -> float:
     return float(gamma)
 
 
-def match_table(
-    reference: Segments,
-    hypothesis: Segments,
-    matching: Matching,
-    *,
-    gamma: float,
-    show_names: Sequence[str] | None = None,
-) -> pd.DataFrame:
-    """One row per reference segment, then one per hypothesis segment, with its best partner.
-
-    Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
-    ``start, end, label``, ``partner_start, partner_end, partner_label`` (NaN/None without a
-    partner), ``overlap`` (s), ``cov_to`` (this -> partner: the share of this segment that the
-    partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional), ``correct`` and
-    ``story``: the segment's story class (:mod:`tvseg.retrieval.stories`: ``correct``, ``split``,
-    ``merged``, ``shifted``, ``missed`` for a reference story; ``correct``, ``merging``, ``split part``,
-    ``shifted``, ``false alarm`` for a hypothesis segment).
-    """
-    from tvseg.retrieval.stories import class_names, classify  # it imports this module
-
-    verdicts = correct(matching, gamma)
-    classes = classify(matching, reference.duration_ticks, hypothesis.duration_ticks, verdicts)
-    frames = []
-    for side, own, other, best, ok, codes in (
-        ("reference", reference, hypothesis, matching.reference, verdicts[0], classes[0]),
-        ("hypothesis", hypothesis, reference, matching.hypothesis, verdicts[1], classes[1]),
-    ):
-        partner, overlap = best.partner, best.overlap
-        has = partner >= 0
-        safe = np.where(has, partner, 0)
-        p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
-        p_end = np.where(has, other.end[safe] if len(other) else np.nan, np.nan)
-        p_label = np.empty(len(own), dtype=object)
-        if len(other):
-            p_label[has] = other.label[partner[has]]
-        p_dur = p_end - p_start if other.region is None else np.where(has, other.duration[safe], np.nan)
-        columns = {}
-        if show_names is not None:
-            columns["show"] = np.asarray(show_names, dtype=object)[own.show] if len(own) else np.empty(0, object)
-        columns.update(
-            {
-                "side": np.full(len(own), side, dtype=object),
-                "start": own.start,
-                "end": own.end,
-                "label": own.label,
-                "partner_start": p_start,
-                "partner_end": p_end,
-                "partner_label": p_label,
-                "overlap": overlap,
-                "cov_to": overlap / own.duration if len(own) else np.empty(0),
-                "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
-                "coverage": best.coverage,
-                "correct": ok,
-                "story": class_names(codes, side=side),
-            }
-        )
-        frames.append(pd.DataFrame(columns))
-    return pd.concat(frames, ignore_index=True)
-
-
-@dataclass(frozen=True, eq=False)
-class CoverageResult:
-    """CovN/CovD of one show (rates are fractions; NaN for 0/0, see :mod:`tvseg.rates`).
-
-    Attributes
-    ----------
-    recall_n, precision_n, cov_n, recall_d, precision_d, cov_d : float
-        Equations 2 to 6 of Bouchekif et al. and their harmonic means.
-    n_reference, n_hypothesis, n_correct_reference, n_correct_hypothesis : int
-        Segment counts.
-    duration_reference, duration_hypothesis, duration_correct_reference, duration_correct_hypothesis : float
-        Summed (evaluated) durations (s).
-    gamma : float
-        The threshold used (strict: correct when coverage > gamma).
-    matches : pandas.DataFrame
-        Per-segment match table (see :func:`match_table`), built on first access.
-    """
-
-    recall_n: float
-    precision_n: float
-    cov_n: float
-    recall_d: float
-    precision_d: float
-    cov_d: float
-    n_reference: int
-    n_hypothesis: int
-    n_correct_reference: int
-    n_correct_hypothesis: int
-    duration_reference: float
-    duration_hypothesis: float
-    duration_correct_reference: float
-    duration_correct_hypothesis: float
-    gamma: float
-    _scored: tuple[Segments, Segments, Matching] | SmallShow = field(repr=False)
-
-    @cached_property
-    def matches(self) -> pd.DataFrame:
-        scored = self._scored
-        reference, hypothesis, matching = scored.segments() if isinstance(scored, SmallShow) else scored
-        return match_table(reference, hypothesis, matching, gamma=self.gamma)
-
-
 SMALL_SHOW = 128
-"""Segments per side up to which :func:`coverage` scores a show in Python integers
+"""Segments per side up to which :func:`tvseg.coverage` scores a show in Python integers
 (:func:`small_components`): up to about 120, its loops cost less than the corpus kernel's numpy calls."""
 
 
@@ -454,110 +345,3 @@ def small_components(reference: list[list[int]], hypothesis: list[list[int]], ga
     (out["n_correct_reference"], out["duration_reference"], out["duration_correct_reference"]) = sums[0]
     (out["n_correct_hypothesis"], out["duration_hypothesis"], out["duration_correct_hypothesis"]) = sums[1]
     return out
-
-
-@functools.cache
-def _corpus_kernel() -> tuple[Any, Any]:
-    """:class:`~tvseg.retrieval.corpus.ShowScores` and its coverage kernel (that module imports this one)."""
-    from tvseg.retrieval.corpus import ShowScores, coverage_components
-
-    return ShowScores, coverage_components
-
-
-def coverage(
-    reference: Segmentation, hypothesis: Segmentation, *, gamma: float = 0.85, uem: object = None
-) -> CoverageResult:
-    r"""CovN and CovD of one show's hypothesis against its reference (Bouchekif et al., section 3).
-
-    The show is scored as :func:`tvseg.evaluate` scores it, by the same kernel (:func:`match`,
-    :func:`correct`) on a corpus of one show: on its evaluated region, ``uem`` when given, else the
-    reference's extent; the hypothesis is cropped to that region (a hypothesis that runs past the
-    reference loses what lies outside it, as in :func:`tvseg.evaluate`, which warns about it). A show of
-    at most :data:`SMALL_SHOW` segments a side given in order, within the reference's extent, is
-    scored by the same rules in Python integers (:func:`small_components`).
-
-    Parameters
-    ----------
-    reference, hypothesis : pyannote.core.Annotation, Timeline, sequence of (start, end) or (n, 2) array
-        Topic segments of one show: disjoint within each side (gaps allowed).
-    gamma : float, default 0.85
-        A segment is correct when its bidirectional coverage is strictly greater than ``gamma``.
-    uem : pyannote.core.Segment, Timeline or sequence of (start, end), optional
-        The show's evaluated regions (its UEM). With several regions, a segment that spans a gap
-        stays one segment whose evaluated duration is its part inside the regions
-        (:mod:`tvseg.retrieval.region`).
-
-    Returns
-    -------
-    CoverageResult
-
-    Raises
-    ------
-    InputError
-        Overlapping, empty or non-finite segments.
-
-    Warns
-    -----
-    UndefinedValueWarning
-        When one side has no segment (its rates are NaN; see :mod:`tvseg.rates`).
-
-    Notes
-    -----
-    .. math::
-
-        Cov_{R_i \leftrightarrow H_j} = \frac{2\, |R_i \cap H_j|}{d(R_i) + d(H_j)}, \qquad
-        CovN = \frac{2 R_N P_N}{R_N + P_N}, \qquad CovD = \frac{2 R_D P_D}{R_D + P_D}
-
-    See the module docstring for the definitions and the tie rule.
-
-    Examples
-    --------
-    >>> from pyannote.core import Annotation, Segment
-    >>> ref, hyp = Annotation(), Annotation()
-    >>> ref[Segment(0, 100)] = "a"; ref[Segment(100, 200)] = "b"
-    >>> hyp[Segment(0, 95)] = "x"; hyp[Segment(95, 200)] = "y"
-    >>> result = coverage(ref, hyp)
-    >>> round(result.cov_n, 4), result.n_correct_reference
-    (1.0, 2)
-    """
-    gamma = check_gamma(gamma)
-    small = small_show(reference, hypothesis) if uem is None else None
-    if small is not None:
-        sums = small_components(small.reference, small.hypothesis, gamma)
-        scored: tuple[Segments, Segments, Matching] | SmallShow = small
-    else:
-        ShowScores, coverage_components = _corpus_kernel()
-        ref, hyp, _ = evaluated_pair(reference, hypothesis, uem=uem)
-        for n, side in ((len(ref), "reference"), (len(hyp), "hypothesis")):
-            if n == 0:
-                warnings.warn(
-                    f"the {side} has no segment: its rates are NaN (0/0)",
-                    UndefinedValueWarning,
-                    stacklevel=user_stacklevel(),
-                )
-        pair = ShowScores(ref, hyp, shows=[""], gamma=gamma, long_threshold=None, tolerance=0.0)
-        sums = {key: float(value[0]) for key, value in coverage_components(pair).items()}  # as evaluate sums a show
-        scored = (ref, hyp, pair.matching)
-    # the registry's formulas for these metrics (tvseg.metrics), on one show's numbers
-    recall_n = rate(sums["n_correct_reference"], sums["n_reference"])
-    precision_n = rate(sums["n_correct_hypothesis"], sums["n_hypothesis"])
-    recall_d = rate(sums["duration_correct_reference"], sums["duration_reference"])
-    precision_d = rate(sums["duration_correct_hypothesis"], sums["duration_hypothesis"])
-    return CoverageResult(
-        recall_n=recall_n,
-        precision_n=precision_n,
-        cov_n=f_measure(precision_n, recall_n),
-        recall_d=recall_d,
-        precision_d=precision_d,
-        cov_d=f_measure(precision_d, recall_d),
-        n_reference=int(sums["n_reference"]),
-        n_hypothesis=int(sums["n_hypothesis"]),
-        n_correct_reference=int(sums["n_correct_reference"]),
-        n_correct_hypothesis=int(sums["n_correct_hypothesis"]),
-        duration_reference=sums["duration_reference"],
-        duration_hypothesis=sums["duration_hypothesis"],
-        duration_correct_reference=sums["duration_correct_reference"],
-        duration_correct_hypothesis=sums["duration_correct_hypothesis"],
-        gamma=gamma,
-        _scored=scored,
-    )

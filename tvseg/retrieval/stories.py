@@ -33,9 +33,13 @@ Cost: a few ``numpy.bincount`` over the segments of all shows at once (linear).
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
 
-from tvseg.retrieval.coverage import Matching
+import numpy as np
+import pandas as pd
+
+from tvseg.columns import Segments
+from tvseg.retrieval.coverage import Matching, correct
 
 __all__ = [
     "REFERENCE_CLASSES",
@@ -45,6 +49,7 @@ __all__ = [
     "classify",
     "class_names",
     "story_counts",
+    "match_table",
 ]
 
 CORRECT, SPLIT, MERGED, SHIFTED, MISSED = 0, 1, 2, 3, 4
@@ -141,3 +146,61 @@ def story_counts(
         for code, name in components:
             out[name] = table[:, code].astype(float)
     return out
+
+
+def match_table(
+    reference: Segments,
+    hypothesis: Segments,
+    matching: Matching,
+    *,
+    gamma: float,
+    show_names: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """One row per reference segment, then one per hypothesis segment, with its best partner.
+
+    Columns: ``show`` (when ``show_names`` is given), ``side`` ("reference"/"hypothesis"),
+    ``start, end, label``, ``partner_start, partner_end, partner_label`` (NaN/None without a
+    partner), ``overlap`` (s), ``cov_to`` (this -> partner: the share of this segment that the
+    partner covers), ``cov_from`` (partner -> this), ``coverage`` (bidirectional), ``correct`` and
+    ``story``: the segment's story class (:func:`classify`: ``correct``, ``split``,
+    ``merged``, ``shifted``, ``missed`` for a reference story; ``correct``, ``merging``, ``split part``,
+    ``shifted``, ``false alarm`` for a hypothesis segment).
+    """
+    verdicts = correct(matching, gamma)
+    classes = classify(matching, reference.duration_ticks, hypothesis.duration_ticks, verdicts)
+    frames = []
+    for side, own, other, best, ok, codes in (
+        ("reference", reference, hypothesis, matching.reference, verdicts[0], classes[0]),
+        ("hypothesis", hypothesis, reference, matching.hypothesis, verdicts[1], classes[1]),
+    ):
+        partner, overlap = best.partner, best.overlap
+        has = partner >= 0
+        safe = np.where(has, partner, 0)
+        p_start = np.where(has, other.start[safe] if len(other) else np.nan, np.nan)
+        p_end = np.where(has, other.end[safe] if len(other) else np.nan, np.nan)
+        p_label = np.empty(len(own), dtype=object)
+        if len(other):
+            p_label[has] = other.label[partner[has]]
+        p_dur = p_end - p_start if other.region is None else np.where(has, other.duration[safe], np.nan)
+        columns = {}
+        if show_names is not None:
+            columns["show"] = np.asarray(show_names, dtype=object)[own.show] if len(own) else np.empty(0, object)
+        columns.update(
+            {
+                "side": np.full(len(own), side, dtype=object),
+                "start": own.start,
+                "end": own.end,
+                "label": own.label,
+                "partner_start": p_start,
+                "partner_end": p_end,
+                "partner_label": p_label,
+                "overlap": overlap,
+                "cov_to": overlap / own.duration if len(own) else np.empty(0),
+                "cov_from": np.where(has, overlap / np.where(has, p_dur, 1.0), 0.0),
+                "coverage": best.coverage,
+                "correct": ok,
+                "story": class_names(codes, side=side),
+            }
+        )
+        frames.append(pd.DataFrame(columns))
+    return pd.concat(frames, ignore_index=True)
