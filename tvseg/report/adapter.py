@@ -25,8 +25,8 @@ from tvseg.output import with_run_id
 from tvseg.report.air_time import air_time
 from tvseg.report.analysis import analyse
 from tvseg.report.failures import failures
-from tvseg.report.model import Comparison, Estimate, Report, SystemSummary
-from tvseg.report.pages import ShowPage, SystemPage, defined, defined_keys, scores_chunks, to_show
+from tvseg.report.model import Comparison, Estimate, Report, SystemSummary, defined
+from tvseg.report.pages import ShowPage, SystemPage, defined_keys, scores_chunks, to_show
 from tvseg.report.summary import title_scripts
 from tvseg.retrieval.reductions import by_show_duration, show_duration_labels
 from tvseg.retrieval.titles import has_title

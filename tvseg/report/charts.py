@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from itertools import groupby
 
-from tvseg.report.pages import defined
+from tvseg.report.model import defined
 from tvseg.report.svg import nice_step, visible_text
 
 __all__ = ["line_chart", "sweep_charts", "SERIES_STYLES"]

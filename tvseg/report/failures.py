@@ -35,7 +35,7 @@ from markupsafe import Markup
 
 from tvseg.exact import ticks
 from tvseg.metrics import METRICS
-from tvseg.report.pages import defined
+from tvseg.report.model import defined
 from tvseg.report.summary import joined, metric_name, percent
 
 __all__ = [
@@ -424,24 +424,21 @@ def failures_of_report(report, counts=()) -> Failures:
     return Failures(tuple(systems), tuple(flips), tuple(counts), tuple(noise))
 
 
-def failures(result, header=None) -> Failures:
+def failures(result, header) -> Failures:
     """Where each system of an evaluation result fails (see the module docstring).
 
     Parameters
     ----------
     result : tvseg.evaluation.EvaluationResult
-    header : tvseg.report.model.Report, optional
-        The report header of ``result`` (:class:`tvseg.report.adapter.ResultPages`'s), whose corpus
-        values, intervals, groups and length classes are read; default: built from ``result``.
+    header : tvseg.report.model.Report
+        The report header of ``result`` (:class:`tvseg.report.adapter.ResultPages`'s, which gives its
+        failures as ``ResultPages(result).failures``), whose corpus values, intervals, groups and length
+        classes are read.
 
     Returns
     -------
     Failures
     """
-    if header is None:
-        from tvseg.report.adapter import ResultPages
-
-        return ResultPages(result).failures
     srs = list(result.systems.values())
     counts: tuple = ()
     if srs and all(hasattr(sr.scores, "reference") for sr in srs):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "defined",
     "Estimate",
     "Segment",
     "MatchRow",
@@ -26,6 +27,11 @@ __all__ = [
     "Comparison",
     "Report",
 ]
+
+
+def defined(v) -> bool:
+    """False for None and NaN (a value not available), True for any other value."""
+    return v is not None and not (isinstance(v, float) and v != v)
 
 
 @dataclass(frozen=True)

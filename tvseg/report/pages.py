@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tvseg.output import json_pieces, json_safe, with_run_id
-from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow
+from tvseg.report.model import BoundaryPair, MatchRow, Report, Segment, Show, SystemShow, defined
 
 __all__ = ["ShowPage", "SystemPage", "ModelPages", "page_of", "to_show", "scores_chunks", "defined_keys"]
 
@@ -153,11 +153,6 @@ def scores_chunks(scores):
     as ``--json`` writes it, in pieces of about 1 MB."""
     yield from json_pieces(scores)
     yield "\n"
-
-
-def defined(v) -> bool:
-    """False for None and NaN (a value not available), True for any other value."""
-    return v is not None and not (isinstance(v, float) and v != v)
 
 
 def defined_keys(header: Report) -> set:

@@ -50,8 +50,8 @@ from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
 from tvseg.report.confidence_charts import confidence_section
 from tvseg.report.datafiles import MATCHES_HEADER, matches_csv
-from tvseg.report.model import Estimate, Report
-from tvseg.report.pages import ModelPages, ShowPage, defined
+from tvseg.report.model import Estimate, Report, defined
+from tvseg.report.pages import ModelPages, ShowPage
 from tvseg.report.paths import inside, plain_stem, replace_directory, safe_names
 from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from tvseg.metrics import NUMBER_KEYS
 from tvseg.report import svg
-from tvseg.report.pages import defined
+from tvseg.report.model import defined
 from tvseg.significance import rounded_up
 
 __all__ = [

@@ -15,7 +15,7 @@ import numpy as np
 
 from tvseg import metrics
 from tvseg.output import distinct_floats
-from tvseg.report.pages import defined
+from tvseg.report.model import defined
 from tvseg.report.rows import pct
 from tvseg.report.svg import script_json
 

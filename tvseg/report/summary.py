@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 
 from tvseg.metrics import HEADLINE, METRICS
-from tvseg.report.pages import defined
+from tvseg.report.model import defined
 from tvseg.retrieval.titles import has_title
 from tvseg.significance import MIN_SHOWS, p_text, policy, rounded_up, smallest_p_value, which_test
 

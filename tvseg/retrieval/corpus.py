@@ -399,6 +399,10 @@ def _chapter_llama(pair: ShowScores) -> dict[str, np.ndarray]:
     return chapter_llama_components(pair.reference, pair.hypothesis, pair.n, *pair.region)
 
 
+def _distances(pair: ShowScores) -> dict[str, np.ndarray]:
+    return distance_components(*pair.boundaries, n_shows=pair.n)
+
+
 KERNELS = (
     lambda pair: chapter_components(pair.reference, pair.hypothesis, pair.n),
     lambda pair: chapter_counts(pair.reference, pair.hypothesis, pair.n),
@@ -412,7 +416,7 @@ KERNELS = (
     boundary_components,
     title_components,
     story_components,
-    distance_components,  # last: the columns before it keep their places
+    _distances,  # last: the columns before it keep their places
     trecvid_components,
 )
 """The component kernels :func:`score_shows` runs, once each, in this order (the columns of
@@ -421,7 +425,7 @@ share: the coverage matching, the boundaries, the title verdicts) returning ``{c
 without other effect. A kernel whose metrics a system's inputs do not meet returns none (titles, captioning,
 grounding: :data:`tvseg.metrics.REQUIREMENTS`)."""
 DISJOINT_KERNELS = frozenset(
-    {_chapter_llama, boundary_components, distance_components, title_components, story_components, trecvid_components}
+    {_chapter_llama, boundary_components, _distances, title_components, story_components, trecvid_components}
 )
 """The kernels whose components only metrics requiring disjoint segments read (:data:`tvseg.metrics.DISJOINT`):
 not run for a hypothesis whose segments overlap (:attr:`ShowScores.disjoint`), nor is the coverage matching."""

@@ -41,14 +41,9 @@ the corpus's boundaries would need each boundary's distance, which no sum of per
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from tvseg.retrieval.matching import match_boundaries
-
-if TYPE_CHECKING:
-    from tvseg.retrieval.corpus import ShowScores
 
 __all__ = ["HIT_WINDOWS", "DISTANCE_COMPONENTS", "nearest", "distance_components"]
 
@@ -124,12 +119,12 @@ def _largest(show: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def distance_components(pair: ShowScores) -> dict[str, np.ndarray]:
-    """The per-show components of the module docstring (:data:`DISTANCE_COMPONENTS`): the boundaries matched
-    at each hit window, each median deviation and the Hausdorff distance (0 where undefined) with the 0/1
-    count of shows where each is defined."""
-    r_show, r_time, h_show, h_time = pair.boundaries
-    n = pair.n
+def distance_components(r_show, r_time, h_show, h_time, *, n_shows: int) -> dict[str, np.ndarray]:
+    """The per-show components of the module docstring (:data:`DISTANCE_COMPONENTS`) of ``n_shows`` shows'
+    boundaries, each side's sorted by ``(show, time)`` (:attr:`tvseg.retrieval.corpus.ShowScores.boundaries`):
+    the boundaries matched at each hit window, each median deviation and the Hausdorff distance (0 where
+    undefined) with the 0/1 count of shows where each is defined."""
+    n = n_shows
     windows = list(HIT_WINDOWS.values())
     matched = match_boundaries(r_show, r_time, h_show, h_time, tolerance=windows[0], sweep=windows[1:], n_shows=n)
     comp = {f"hit_n_matched_{tag}": matched.matched[t].astype(float) for tag, t in HIT_WINDOWS.items()}
