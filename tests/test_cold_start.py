@@ -40,7 +40,11 @@ def _run(tmp_path, *args: str):
     )
     data = json.loads(record.read_text())
     packages = {name.split(".")[0] for name in data["modules"]}
+    _MODULES[tmp_path] = set(data["modules"])
     return data["code"], run.stdout, run.stderr, packages
+
+
+_MODULES: dict = {}  # each test folder's modules, every name, as the last run there held them
 
 
 def _heavy(packages: set, names: tuple) -> list:
@@ -151,3 +155,46 @@ def test_chunkseg_stemmed_titles_import_no_nltk(tmp_path):
     assert code == 0, err
     assert "stem:yes" in out  # the settings signature: titles stemmed
     assert "nltk" not in packages
+
+
+# The readers of formats a command does not read (tvseg.readers.formats): imported only for a file of theirs.
+_OTHER_READERS = {
+    f"tvseg.readers.{name}"
+    for name in (
+        "broadcast_captions",
+        "subtitles",
+        "webvtt",
+        "chapter_list",
+        "jsonl",
+        "mapped_columns",
+        "podcast",
+        "text_corpora",
+        "trecvid",
+        "video_chapters",
+        "ytseg",
+        "durations",
+    )
+}
+
+
+def test_evaluate_of_rttm_and_csv_imports_no_reader_of_another_format(tmp_path):
+    for name in ("ref.rttm", "units.csv"):
+        (tmp_path / name).write_text(_FILES[name][0], encoding="utf-8")
+    hypothesis = (
+        "SEGMENT news1 1 0.000 55.000 <NA> <NA> a <NA> <NA>\nSEGMENT news1 1 55.000 45.000 <NA> <NA> b <NA> <NA>\n"
+    )
+    (tmp_path / "a.rttm").write_text(hypothesis + "SEGMENT news2 1 0.000 30.000 <NA> <NA> c <NA> <NA>\n")
+    code, _, err, _ = _run(
+        tmp_path, "evaluate", "--reference", "ref.rttm", "--hypothesis", "a=a.rttm", "--units", "units.csv", "--no-html"
+    )
+    assert code == 0, err
+    assert sorted(_MODULES[tmp_path] & _OTHER_READERS) == []
+
+
+def test_a_caption_file_imports_its_reader(tmp_path):
+    # the other side of the rule above: the WebVTT reader is imported when a WebVTT file is read
+    (tmp_path / "news3.vtt").write_text(_FILES["news3.vtt"][0], encoding="utf-8")
+    code, out, err, _ = _run(tmp_path, "validate", "news3.vtt")
+    assert code == 0, err
+    assert "tvseg.readers.webvtt" in _MODULES[tmp_path]
+    assert "tvseg.readers.ytseg" not in _MODULES[tmp_path]
