@@ -453,3 +453,28 @@ def test_caption_units_are_columns(tmp_path):
         "text": ["Hello", "Bye"],
         "speaker": ["Ann", ""],
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.one_of(st.floats(0, 100), st.just(float("nan"))), st.one_of(st.floats(0, 100), st.just(float("inf")))
+        ),
+        max_size=8,
+    )
+)
+def test_pairs_come_in_order_of_start_then_end(pairs):
+    """``(start, end)`` pairs are taken in the order of numpy's lexsort by start, then end (NaN last), whether
+    given in that order already or not."""
+    from tvseg.columns import _pairs
+
+    start, end, label = _pairs(pairs, "pairs")
+    if not pairs:
+        assert len(start) == len(end) == len(label) == 0
+        return
+    array = np.array(pairs, dtype=float)
+    order = np.lexsort((array[:, 1], array[:, 0]))
+    np.testing.assert_array_equal(start, array[order, 0])
+    np.testing.assert_array_equal(end, array[order, 1])
+    assert start.flags.c_contiguous and end.flags.c_contiguous

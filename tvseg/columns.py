@@ -232,8 +232,11 @@ def _pairs(pairs: Any, what: str) -> tuple[NDArray[np.float64], NDArray[np.float
         return np.empty(0), np.empty(0), np.empty(0, dtype=object)
     if array.ndim != 2 or array.shape[1] != 2:
         raise InputError(f"{what}: expected (start, end) pairs, an (n, 2) array", value=f"shape {array.shape}")
-    order = np.lexsort((array[:, 1], array[:, 0]))
-    return array[order, 0].copy(), array[order, 1].copy(), np.full(len(array), None, dtype=object)
+    start, end = array[:, 0], array[:, 1]
+    if not (start[1:] > start[:-1]).all():  # not in order of start, two starts equal, or a NaN: sorted
+        order = np.lexsort((end, start))
+        start, end = start[order], end[order]
+    return start.copy(), end.copy(), np.full(len(array), None, dtype=object)  # never a view of the caller's array
 
 
 def from_segmentation(
@@ -305,6 +308,11 @@ def check(
 
 def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segments:
     """One :class:`Segments` from the ``(start, end, label)`` arrays of each show, in show order."""
+    if len(parts) == 1:  # one show (the per-show functions): its arrays as they are
+        start, end, label = parts[0]
+        show = np.zeros(len(start), dtype=np.int64)
+        return Segments(show=show, start=np.asarray(start, dtype=float), end=np.asarray(end, dtype=float),
+                        label=np.asarray(label, dtype=object), n_shows=1)  # fmt: skip
     n = np.fromiter((len(p[0]) for p in parts), dtype=np.int64, count=len(parts))
     show = np.repeat(np.arange(len(parts), dtype=np.int64), n)
     if len(parts):

@@ -421,6 +421,13 @@ def _match_cluster(a: list, b: list, lo: list, hi: list, tolerance: int) -> list
     a backtrack over the full :math:`(a+1) \times (b+1)` table (up if it equals, else left, else the
     pair), so the pairs are the full table's. Time and memory: :math:`O(\text{band} + a)`.
     """
+    if len(a) == 1:  # one reference: the nearest hypothesis of its window, the first of equals (as the table's)
+        x, j = a[0], lo[0]
+        nearest = abs(x - b[j])
+        for k in range(j + 1, hi[0]):
+            if abs(x - b[k]) < nearest:
+                j, nearest = k, abs(x - b[k])
+        return [(0, j)]
     weight = min(len(a), len(b)) * tolerance + 1
     dtype = np.int64 if weight * (min(len(a), len(b)) + 1) < _INT64_SAFE else object
     b_array = None
