@@ -24,6 +24,11 @@ counts are checked against mir_eval's (with ``trim=True``, whose boundaries are 
 edges left out; and a window of 10 s + 1e-9, so that its float distances decide as tvseg's exact
 ones on two-decimal times).
 
+Measured again on 2026-12-07 15:15 (load 1.0, ``--runs 3``, medians): 8-25 segments: mir_eval 0.094 ms,
+``tvseg.boundaries`` 0.063 ms (0.66), ``tvseg.coverage`` 0.050 ms (0.52); 100 segments: mir_eval 0.205 ms,
+``tvseg.boundaries`` 0.182 ms (0.85), ``tvseg.coverage`` 0.134 ms (0.64). The session's start (01287d4) the same
+hour: 100 segments ``tvseg.boundaries`` 1.04 (pairs given in order sorted again, one show's arrays concatenated).
+
 Measured on 2026-12-07 (issue 40, the per-show speed piece) on the shared 2-core VM, load averages 6.8
 before and 5.3 after (``uptime``: 6 helpers at work), ``--runs 5``: median of the five runs (best in
 parentheses), ms per call and ratios:
