@@ -229,3 +229,27 @@ def test_each_annotator_s_evaluation_is_the_plain_run_against_it(tmp_path, capsy
         del alone["run_id"]
         assert per_annotator[name] == alone
     capsys.readouterr()
+
+
+def test_each_annotator_s_file_is_read_once(tmp_path, monkeypatch, capsys):
+    # an annotator's RTTM file is the reference of its evaluation and a hypothesis of the others': read once
+    import collections
+
+    import tvseg.readers
+    from tvseg.cli import main
+
+    reads = collections.Counter()
+    read_segments = tvseg.readers.read_segments
+
+    def counted(path, *args, **kwargs):
+        reads[Path(path).name] += 1
+        return read_segments(path, *args, **kwargs)
+
+    monkeypatch.setattr(tvseg.readers, "read_segments", counted)
+    references = ["--reference", f"A={SAMPLES / 'reference' / 'reference.rttm'}"]
+    references += ["--reference", f"B={SAMPLES / 'annotators' / 'annotator_b.rttm'}"]
+    system = f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}"
+    args = ["evaluate", *references, "--hypothesis", system, "--bootstrap", "0", "--json", str(tmp_path / "all.json")]
+    assert main(args) == 0
+    assert reads == {"reference.rttm": 1, "annotator_b.rttm": 1, "system_a.rttm": 1}
+    capsys.readouterr()

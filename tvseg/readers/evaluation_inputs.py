@@ -8,11 +8,14 @@ be given once by the parent.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from tvseg.errors import InputError
 
 __all__ = ["Files", "read_files", "show_ends", "recorded"]
 
@@ -127,7 +130,11 @@ class Files:
             )
             format = self.format_of(side)
             durations = dict(self.durations or {})
-            key = (*_cache_key(role, side, path, format, ends), self.level if role == "reference" else None)
+            alike = not (self.columns or self.time_origin or self.level is not None)
+            key = (
+                *_cache_key(role, side, path, format, ends, alike=alike),
+                self.level if role == "reference" else None,
+            )
             if cache is not None and not every_level and key in cache:
                 read[role] = cache[key]
                 if role == "reference":
@@ -178,13 +185,30 @@ class Files:
         return {"reference": read["reference"], "hypotheses": hypotheses, "units": read.get("units")}
 
 
-def _cache_key(role: str, side: str, path, format: str | None, ends: Mapping) -> tuple:
+_READ_ALIKE = ("rttm", "csv", "vtt", "srt")
+"""The formats whose segments are read the same as a reference and as a hypothesis (no side of a chunkseg
+file, no end of a chapter list, no level), when no per-side option (``--columns``, ``--time-origin``) applies."""
+
+
+def _cache_key(role: str, side: str, path, format: str | None, ends: Mapping, *, alike: bool = False) -> tuple:
     """What a reading of :meth:`Files.read` depends on besides the options of its :class:`Files`: the role (a
     reference or a hypothesis), the side, the path and, for a chapter list (read only when ``format`` says
-    so), the ends of the reference's shows."""
-    from tvseg.readers import CHAPTER_FORMATS
+    so), the ends of the reference's shows. With ``alike`` (no per-side option, no level), a file of one of
+    :data:`_READ_ALIKE` is one reading whatever its role: an annotator's file, read as the reference of its
+    evaluation, is not read again as a hypothesis of the others' (its warnings are given once, naming the side
+    that read it first)."""
+    from tvseg.readers import CHAPTER_FORMATS, detect_format
 
     kind = role if role in ("reference", "units") else "hypothesis"
+    if alike and kind != "units" and path is not None:
+        found = format
+        if found is None and os.path.isfile(path):
+            try:
+                found = detect_format(path)
+            except InputError:
+                found = None  # read as its role, which gives the error
+        if found in _READ_ALIKE:
+            return "segments", None, path, None
     chapters = tuple(sorted(ends.items())) if kind == "hypothesis" and format in CHAPTER_FORMATS else None
     return kind, side, path, chapters
 
