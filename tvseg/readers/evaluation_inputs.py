@@ -15,8 +15,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from tvseg.errors import InputError
-
 __all__ = ["Files", "read_files", "show_ends", "recorded"]
 
 
@@ -130,12 +128,12 @@ class Files:
             )
             format = self.format_of(side)
             durations = dict(self.durations or {})
-            alike = not (self.columns or self.time_origin or self.level is not None)
-            key = (
-                *_cache_key(role, side, path, format, ends, alike=alike),
-                self.level if role == "reference" else None,
-            )
-            if cache is not None and not every_level and key in cache:
+            key = None
+            if cache is not None and not every_level:
+                alike = not (self.columns or self.time_origin or self.level is not None)
+                level = self.level if role == "reference" else None
+                key = (*_cache_key(role, side, path, format, ends, alike=alike), level)
+            if cache is not None and key is not None and key in cache:
                 read[role] = cache[key]
                 if role == "reference":
                     ends = show_ends(read[role], uem)
@@ -174,7 +172,7 @@ class Files:
                         end={**ends, **durations},
                         **options,
                     )
-            if cache is not None and not every_level and path is not None:
+            if cache is not None and key is not None and path is not None:
                 cache[key] = read[role]
         return read
 
@@ -197,17 +195,13 @@ def _cache_key(role: str, side: str, path, format: str | None, ends: Mapping, *,
     :data:`_READ_ALIKE` is one reading whatever its role: an annotator's file, read as the reference of its
     evaluation, is not read again as a hypothesis of the others' (its warnings are given once, naming the side
     that read it first)."""
-    from tvseg.readers import CHAPTER_FORMATS, detect_format
+    from tvseg.readers import CHAPTER_FORMATS, FORMATS
 
     kind = role if role in ("reference", "units") else "hypothesis"
     if alike and kind != "units" and path is not None:
-        found = format
-        if found is None and os.path.isfile(path):
-            try:
-                found = detect_format(path)
-            except InputError:
-                found = None  # read as its role, which gives the error
-        if found in _READ_ALIKE:
+        # these formats are told by the extension alone: no file is opened here
+        found = format if format is not None else FORMATS.get(os.path.splitext(str(path))[1].lower())
+        if found in _READ_ALIKE and (format is not None or os.path.isfile(path)):
             return "segments", None, path, None
     chapters = tuple(sorted(ends.items())) if kind == "hypothesis" and format in CHAPTER_FORMATS else None
     return kind, side, path, chapters
