@@ -35,6 +35,11 @@ and median over the runs, and the ratios 2/1 and 4/3 of the medians (the issue's
 
 ``--source DIR`` times the package ``tvseg/`` found in ``DIR`` (``PYTHONPATH``; default: this repository), e.g.
 an earlier commit's, extracted with ``git archive REV tvseg | tar -x -C DIR``.
+
+Measured 2026-12-07 15:38 (``--repeat 3``, load about 1): ``--level 1`` 3.65 s CPU (median), ``--level all``
+5.66 s (1.55x, runs 1.53-1.67), one reference 2.85 s, 3 annotators 11.06 s (3.88x, runs 3.74-3.88); with
+``--source`` at 01287d4 the same period: 1.38x and 4.06x. Alternating runs of the two level commands, 01287d4
+against this code, best of 5: ``--level 1`` 3.52 s and 3.50 s, ``--level all`` 5.63 s and 5.45 s.
 """
 
 from __future__ import annotations
