@@ -311,8 +311,12 @@ def stack(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Segment
     if len(parts) == 1:  # one show (the per-show functions): its arrays as they are
         start, end, label = parts[0]
         show = np.zeros(len(start), dtype=np.int64)
-        return Segments(show=show, start=np.asarray(start, dtype=float), end=np.asarray(end, dtype=float),
-                        label=np.asarray(label, dtype=object), n_shows=1)  # fmt: skip
+        start, end, label = (
+            np.asarray(start, dtype=float),
+            np.asarray(end, dtype=float),
+            np.asarray(label, dtype=object),
+        )
+        return Segments(show=show, start=start, end=end, label=label, n_shows=1)
     n = np.fromiter((len(p[0]) for p in parts), dtype=np.int64, count=len(parts))
     show = np.repeat(np.arange(len(parts), dtype=np.int64), n)
     if len(parts):
