@@ -149,29 +149,34 @@ def detect_format(path: PathArg, format: str | None = None, *, encoding: str | N
         if format not in READ_FORMATS:
             raise UsageError(f"unknown format {format!r} (choose from {', '.join(sorted(READ_FORMATS))})")
         return format
-    found = FORMATS.get(Path(path).suffix.lower())
-    if found in ("rttm", "csv", "vtt", "srt"):
+    suffix = Path(path).suffix.lower()
+    found = FORMATS.get(suffix)
+    if found in ("rttm", "csv", "vtt", "srt"):  # told by the extension alone
         return found
-    from tvseg.readers.broadcast_captions import sniff
-    from tvseg.readers.podcast import is_ffmetadata
-    from tvseg.readers.subtitles import subtitle_hint
-    from tvseg.readers.trecvid import is_submission
-    from tvseg.readers.video_chapters import sniff_json
-    from tvseg.readers.ytseg import sniff_ytseg
+    if found in ("json", "jsonl"):
+        from tvseg.readers.video_chapters import sniff_json
+        from tvseg.readers.ytseg import sniff_ytseg
 
-    if found in ("json", "jsonl") and sniff_ytseg(path, encoding=encoding):
-        return "ytseg"
-    if found == "json":
-        return sniff_json(path, encoding=encoding)
-    if found is None and Path(path).suffix.lower() == ".txt" and is_ffmetadata(Path(path)):
-        return "ffmetadata"  # an FFmpeg metadata file: its header says so
-    if Path(path).suffix.lower() == ".xml" and is_submission(path):
-        return "trecvid"
+        if sniff_ytseg(path, encoding=encoding):
+            return "ytseg"
+        if found == "json":
+            return sniff_json(path, encoding=encoding)
+    if found is None and suffix == ".txt":
+        from tvseg.readers.podcast import is_ffmetadata
+
+        if is_ffmetadata(Path(path)):
+            return "ffmetadata"  # an FFmpeg metadata file: its header says so
+    if suffix == ".xml":
+        from tvseg.readers.trecvid import is_submission
+
+        if is_submission(path):
+            return "trecvid"
     if found is None:
-        hint = subtitle_hint(path) or (
-            " (a chapter list: format 'txt')" if Path(path).suffix.lower() == ".txt" else sniff(path)
-        )
-        if Path(path).suffix.lower() == ".mp4":
+        from tvseg.readers.broadcast_captions import sniff
+        from tvseg.readers.subtitles import subtitle_hint
+
+        hint = subtitle_hint(path) or (" (a chapter list: format 'txt')" if suffix == ".txt" else sniff(path))
+        if suffix == ".mp4":
             hint = " (the chapters of an MP4 file: format 'mp4')"
         raise InputError(
             "cannot tell the format from the extension (use .rttm, .vtt, .srt, .csv, .jsonl, .json, .ttml, .dfxp, .xml, "
