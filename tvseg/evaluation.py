@@ -643,7 +643,6 @@ def reduce_shards(
             for part, first in zip(unit_parts, firsts):
                 scored[first + np.asarray(part.scored, dtype=np.int64)] = True
             unit_scored[name] = scored
-            warn_chunk_zeros(name, unit_tables[name][0], scored, shows)
             per_show = per_show.join(per_show_units)
             corpus.update(corpus_units)
         carried = SystemShard(
@@ -720,6 +719,8 @@ def reduce_shards(
     correct(pairwise)  # Holm's family: the tests kept
     for name, sr in systems.items():
         table = unit_tables.get(name, (None, None))[0]
+        if table is not None:
+            warn_chunk_zeros(name, table, unit_scored[name], sr.scores.shows)
         warn_undefined_values(
             name,
             per_show=sr.shows,
