@@ -21,6 +21,7 @@ from tvseg.errors import InputError
 from tvseg.settings import Settings
 from tvseg.unit.conventions import CONVENTIONS
 from tvseg.unit.corpus import corpus_unit_scores
+from tvseg.unit.projection import edge_ticks
 
 METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s", "cseg", "cseg_norm")
 METRICS += ("ghd", "b")
@@ -120,6 +121,7 @@ def scores(shows, ref_anns, hyp_anns, units, st_, uem=(None, None), part=False):
             settings=st_,
             region_start=r_start,
             region_end=r_end,
+            region_ticks=edge_ticks(r_start, r_end),
             name="sys",
             part=part,
         )
@@ -255,6 +257,7 @@ def raised(shows, units, ref, hyp, st_):
             settings=st_,
             region_start=np.zeros(len(shows)),
             region_end=np.full(len(shows), 60.0),
+            region_ticks=edge_ticks(np.zeros(len(shows)), np.full(len(shows), 60.0)),
             name="sys",
         )
     return str(error.value)
@@ -340,5 +343,6 @@ def test_chunkseg_needs_frames():
             settings=Settings(units="file", convention="chunkseg"),
             region_start=r_start,
             region_end=r_end,
+            region_ticks=edge_ticks(r_start, r_end),
             name="sys",
         )

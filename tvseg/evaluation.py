@@ -542,6 +542,7 @@ def score_shard(
                 settings=settings,
                 region_start=p.region_start,
                 region_end=p.region_end,
+                region_ticks=p.region_ticks,
                 name=name,
                 part=True,
                 regions=ref.region,

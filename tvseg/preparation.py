@@ -113,6 +113,8 @@ class Prepared:
         Per-show UEM edges (NaN where a show has no UEM).
     region_start, region_end : ndarray
         Each show's evaluated region (the UEM extent, else the reference's extent).
+    region_ticks : (ndarray, ndarray)
+        The same in ticks (:mod:`tvseg.exact`), 0 for a show without a region: computed once.
     systems : dict
         System name -> :class:`Segments`: its hypothesis per show, cropped to the region.
     units : tuple of ndarray or None
@@ -139,6 +141,7 @@ class Prepared:
     uem_end: np.ndarray | None
     region_start: np.ndarray
     region_end: np.ndarray
+    region_ticks: tuple
     systems: dict
     units: tuple | None = None
     notices: list = field(default_factory=list)
@@ -281,6 +284,7 @@ def _prepare(
     ref = corpus_segments(reference, shows, side="reference")
     ref = _crop_to_uem(ref, to_uem, shows, notices)
     region_start, region_end = regions(ref, uem_start, uem_end)
+    edges = ticks(np.nan_to_num(region_start)), ticks(np.nan_to_num(region_end))
     if captions:
         notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
@@ -331,7 +335,7 @@ def _prepare(
         notices += [Notice("text", text=text, value=SuspiciousInputWarning) for text in found]
         if captions and not dense:
             notices += _captions(name, shows, hyp)
-        systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end)
+        systems[name], cropped = _crop_to_region(name, hyp, shows, region_start, region_end, edges)
         notices += cropped
     if gaps is not None:
         ref = replace(ref, region=gaps)
@@ -345,6 +349,7 @@ def _prepare(
         uem_end=uem_end,
         region_start=region_start,
         region_end=region_end,
+        region_ticks=edges,
         systems=systems,
         units=unit_data,
         notices=list(notices),
@@ -474,9 +479,10 @@ def _captions(side, shows, segments) -> list[Notice]:
     ]
 
 
-def _crop_to_region(name, hyp, shows, region_start, region_end) -> tuple[Segments, list[Notice]]:
-    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's), with
-    a notice per show cropped (the microseconds removed: one warning per system says how much)."""
+def _crop_to_region(name, hyp, shows, region_start, region_end, edges) -> tuple[Segments, list[Notice]]:
+    """Crop each show's hypothesis to its evaluated region (the reference's extent, or the UEM's; ``edges``:
+    the same in ticks), with a notice per show cropped (the microseconds removed: one warning per system
+    says how much)."""
     off = hyp.offsets()
     nonempty = off[1:] > off[:-1]
     first = np.zeros(hyp.n_shows, dtype=np.int64)
@@ -485,8 +491,8 @@ def _crop_to_region(name, hyp, shows, region_start, region_end) -> tuple[Segment
     if nonempty.any():  # the latest end of each show (the last segment's, unless segments overlap)
         last[nonempty] = np.maximum.reduceat(hyp.end_ticks, off[:-1][nonempty])
     has = nonempty & ~np.isnan(region_start)
-    lo = ticks(np.where(has, region_start, 0.0))
-    hi = ticks(np.where(has, region_end, 0.0))
+    lo = np.where(has, edges[0], 0)
+    hi = np.where(has, edges[1], 0)
     outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
     if not len(outside):
         return hyp, []

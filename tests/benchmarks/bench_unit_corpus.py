@@ -38,6 +38,7 @@ from tvseg.columns import from_segmentations  # noqa: E402
 from tvseg.retrieval.boundaries import regions  # noqa: E402
 from tvseg.settings import Settings  # noqa: E402
 from tvseg.unit.corpus import corpus_unit_scores  # noqa: E402
+from tvseg.unit.projection import edge_ticks  # noqa: E402
 
 
 def flat_units(shows, units):
@@ -93,6 +94,7 @@ def main(argv=None) -> int:
                 settings=settings,
                 region_start=r_start,
                 region_end=r_end,
+                region_ticks=edge_ticks(r_start, r_end),
                 name=name,
             )
             for name, (_, hyp) in systems.items()

@@ -52,6 +52,7 @@ def corpus_unit_scores(
     settings,
     region_start,
     region_end,
+    region_ticks,
     name,
     part: bool = False,
     regions=None,
@@ -74,6 +75,9 @@ def corpus_unit_scores(
         ``units``, ``frame``, ``k`` and ``convention``.
     region_start, region_end : numpy.ndarray of float
         Each show's evaluated region (NaN for a show without one); frames cover it.
+    region_ticks : (numpy.ndarray, numpy.ndarray)
+        ``region_start`` and ``region_end`` in ticks, 0 for a show without a region
+        (:func:`tvseg.unit.projection.edge_ticks`, :attr:`tvseg.preparation.Prepared.region_ticks`).
     name : str
         The system's name, for the warnings.
     regions : tvseg.retrieval.region.Region, optional
@@ -112,7 +116,7 @@ def corpus_unit_scores(
                 "convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
                 "not on units from a file"
             )
-        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part)
+        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, region_ticks, name, part)
     events = []
     if frames_mode:
         scored, u_show, u_start, u_end = frames_in(region_start, region_end, settings.frame, regions)
@@ -194,7 +198,7 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
     return comps
 
 
-def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=False):
+def _chunkseg(ref, hyp, shows, settings, region_start, region_end, edges, name, part=False):
     r"""Under ``"chunkseg"``: every show on chunkseg's grid (:func:`tvseg.unit.projection.chunk_masses`),
     the window counts as segeval's, then chunkseg's substitutes.
 
@@ -223,7 +227,7 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, name, part=Fa
     ]
     scored = np.flatnonzero(count > 0)
     n = count[scored] + 1
-    sides = [chunk_positions(side, region_start, region_end, cut, count, scored, chunk) for side in (ref, hyp)]
+    sides = [chunk_positions(side, edges, cut, count, scored, chunk) for side in (ref, hyp)]
     (pr, r_off), (ph, h_off) = sides
     pairs = BoundaryPairs(n, pr, r_off, ph, h_off)
     comps = _components(pairs, settings)  # with chunkseg's Pk and WindowDiff where segeval counts no window

@@ -42,6 +42,7 @@ __all__ = [
     "unit_positions",
     "frame_units",
     "chunk_positions",
+    "edge_ticks",
     "check_projection",
 ]
 
@@ -168,7 +169,7 @@ def chunk_masses(annotation, region: Segment, chunk: float) -> np.ndarray | None
     count = np.floor(cut / chunk).astype(np.int64)
     if count[0] == 0:
         return None
-    positions, _ = chunk_positions(side, start, end, cut, count, np.array([0]), chunk)
+    positions, _ = chunk_positions(side, edge_ticks(start, end), cut, count, np.array([0]), chunk)
     return from_positions(positions, int(count[0]) + 1)
 
 
@@ -295,10 +296,10 @@ def segment_units(side, key, first, count):
     return kept, show, np.searchsorted(key, query, side="left") - first[show], later
 
 
-def chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
+def chunk_positions(side, edges, cut, count, scored, chunk):
     """One side's boundary positions on chunkseg's grid (:func:`chunk_flags` of the segments' starts and
-    ends strictly inside each region, one boundary where an end meets a start): ``(positions, offsets)``
-    over the scored shows."""
+    ends strictly inside each region, ``edges`` its start and end per show in ticks, 0 for a show without
+    one; one boundary where an end meets a start): ``(positions, offsets)`` over the scored shows."""
     seg_show = np.asarray(side.show, np.int64)
     keep = count[seg_show] > 0
     show = np.repeat(seg_show[keep], 2)
@@ -308,7 +309,7 @@ def chunk_positions(side, region_start, region_end, cut, count, scored, chunk):
     tick = np.asarray(side.start_ticks)[keep], np.asarray(side.end_ticks)[keep]
     ticks = np.empty(show.size, np.int64)
     ticks[0::2], ticks[1::2] = tick
-    inside = (ticks > _ticks(region_start)[show]) & (ticks < _ticks(region_end)[show])
+    inside = (ticks > edges[0][show]) & (ticks < edges[1][show])
     show, times, ticks = show[inside], times[inside], ticks[inside]
     again = np.zeros(show.size, bool)  # a start at the previous end: one boundary, the first time
     again[1:] = (ticks[1:] == ticks[:-1]) & (show[1:] == show[:-1])
@@ -327,5 +328,6 @@ def _flagged(times, cut, count, chunk):
     return (times > 0.0) & (times <= cut), np.minimum(np.floor(times / chunk).astype(np.int64), count - 1)
 
 
-def _ticks(seconds):
-    return ticks(np.nan_to_num(seconds))
+def edge_ticks(region_start, region_end):
+    """Each show's region ``(start, end)`` in ticks (:func:`tvseg.exact.ticks`), 0 where it has none (NaN)."""
+    return ticks(np.nan_to_num(region_start)), ticks(np.nan_to_num(region_end))
