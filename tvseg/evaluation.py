@@ -33,6 +33,7 @@ from tvseg.arguments import (
 )
 from tvseg.columns import RegionColumns
 from tvseg.errors import TvsegWarning, user_stacklevel
+from tvseg.memory import give_back_memory
 from tvseg.metrics import (
     CAPTIONING,
     CHUNKS,
@@ -75,7 +76,7 @@ from tvseg.retrieval.reductions import (
     metric_table,
     show_duration_buckets,
 )
-from tvseg.retrieval.shards import give_back_memory, join_frames, join_scores
+from tvseg.retrieval.shards import join_frames, join_scores
 from tvseg.retrieval.stories import match_table
 from tvseg.retrieval.sweeps import TOLERANCES, SweepTallies, gamma_sweep, join_tallies, sweep_tallies, tolerance_sweep
 from tvseg.retrieval.tables import long_table, summary_table

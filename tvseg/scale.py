@@ -57,6 +57,7 @@ from tvseg.columns import Columns
 from tvseg.errors import InputError, UsageError, user_stacklevel
 from tvseg.evaluation import EvaluationResult, evaluate, reduce_shards, score_shard
 from tvseg.execution import engine
+from tvseg.memory import give_back_memory
 from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_blocks, encoded_rows
 from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
@@ -72,7 +73,6 @@ from tvseg.readers.parts import (
     sorted_runs,
     span_pieces,
 )
-from tvseg.retrieval.shards import give_back_memory
 from tvseg.retrieval.sweeps import TOLERANCES
 from tvseg.settings import Settings
 

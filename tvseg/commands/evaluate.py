@@ -433,6 +433,9 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    from tvseg.memory import tune_allocator
+
+    tune_allocator()  # a command's own process: arrays of some megabytes reuse the heap (tvseg.memory)
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))

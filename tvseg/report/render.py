@@ -45,6 +45,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from tvseg import metrics
+from tvseg.memory import give_back_memory
 from tvseg.output import write_file
 from tvseg.report import rows, svg, workers
 from tvseg.report.charts import sweep_charts
@@ -57,7 +58,6 @@ from tvseg.report.rows import visible
 from tvseg.report.show_data import show_data
 from tvseg.report.show_table import show_table_json
 from tvseg.report.summary import report_sentences, script_note, significance_notes
-from tvseg.retrieval.shards import give_back_memory
 
 __all__ = [
     "environment",

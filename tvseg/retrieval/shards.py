@@ -10,9 +10,7 @@ joined, :func:`join_regions`), are the scores of the corpus scored at once, arra
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +21,7 @@ from tvseg.retrieval.corpus import ShowScores
 from tvseg.retrieval.coverage import Matching, Partners
 from tvseg.retrieval.region import Region
 
-__all__ = ["join_frames", "join_segments", "join_regions", "join_scores", "give_back_memory"]
+__all__ = ["join_frames", "join_segments", "join_regions", "join_scores"]
 
 
 def _cat(arrays):
@@ -158,22 +156,3 @@ def join_scores(parts: list[ShowScores]) -> ShowScores:
         title_verdicts=tuple(_cat([v[k] for v in verdicts]) for k in range(4)) if verdicts else None,
     )
     return joined
-
-
-def give_back_memory() -> None:
-    """Return the memory freed to the system (glibc keeps freed heap memory for reuse, and the arrays
-    made next often land elsewhere: a process that joins shards, or streams many of them, grows): the
-    resident memory is then what is held."""
-    global _TRIM
-    if _TRIM is None:
-        import ctypes
-
-        # the symbols the process has loaded, the C library's among them (ctypes.util.find_library would
-        # start ldconfig: a fork of this process)
-        library = ctypes.CDLL(None) if os.name == "posix" else None
-        _TRIM = getattr(library, "malloc_trim", False) or False
-    if _TRIM:
-        _TRIM(0)
-
-
-_TRIM: Any = None
