@@ -193,11 +193,12 @@ _floats = st.one_of(
 
 @hsettings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.tuples(_floats, _floats, st.integers(-5, 5), st.booleans(), st.text(max_size=4)), max_size=12),
+    st.lists(st.tuples(_floats, _floats, st.integers(-5, 5), st.booleans(), st.text(max_size=4), _floats), max_size=12),
     st.booleans(),
 )
 def test_rows_and_arrays_are_the_text_the_json_module_writes(cells, nested):
-    """The rows of a table (one template filled with each column's text, each distinct float written once)
+    """The rows of a table (one template filled with each column's text, each distinct float of its float
+    columns written once)
     and an array's blocks are, byte for byte, what ``json.dumps`` writes of the same values: ``repr`` of each
     float (``-0.0`` kept apart from ``0.0``), null for NaN and infinities in a row, ints for whole counts."""
     import numpy as np
@@ -212,6 +213,7 @@ def test_rows_and_arrays_are_the_text_the_json_module_writes(cells, nested):
             "k": np.array([c[2] for c in cells], dtype=np.int64),
             "flag": np.array([c[3] for c in cells], dtype=bool),
             "label {x}": pd.Series([c[4] for c in cells], dtype=object),
+            "p_n": [c[5] for c in cells],
         },
         index=[f"s{k}" for k in range(len(cells))],
     )

@@ -582,7 +582,7 @@ def encoded_rows(
             for i, row in frame_records(frame, integer_keys=integer_keys, nested=nested).items()
         )
     # every row has the same keys: one template for all, filled with the encoder's text of each cell
-    cells = [_column_texts(c, frame[c].to_numpy(), integer_keys) for c in frame.columns]
+    cells = _columns_texts(list(frame.columns), [frame[c].to_numpy() for c in frame.columns], integer_keys)
     pieces = [_literal(encode(name) + ": ") + "{}" for name in names]
     for name, fields in objects.items():
         inner = ", ".join(_literal(encode(field) + ": ") + "{}" for field in fields)
@@ -599,6 +599,30 @@ def _literal(text: str) -> str:
 
 
 _SCALARS = frozenset((float, int, bool, type(None)))
+
+
+def _columns_texts(names: list, columns: list[np.ndarray], integer_keys) -> list[list[str]]:
+    """:func:`_column_texts` of each column, the float columns' distinct values made text once for all of
+    them (the columns of a table share many values: 0, 1, ratios of small counts)."""
+    floats = [k for k, (name, values) in enumerate(zip(names, columns)) if values.dtype.kind == "f"]
+    floats = [k for k in floats if names[k] not in integer_keys]
+    finite = [np.isfinite(columns[k]) for k in floats]
+    every = [bool(f.all()) for f in finite]
+    kept = [columns[k] if all_ else columns[k][f] for k, f, all_ in zip(floats, finite, every)]
+    texts = _float_texts(np.concatenate(kept)) if len(kept) > 1 else None
+    if texts is None:
+        return [_column_texts(name, values, integer_keys) for name, values in zip(names, columns)]
+    out: list[list[str] | None] = [None] * len(columns)
+    for k, f, all_, part in zip(floats, finite, every, np.split(texts, np.cumsum([len(p) for p in kept])[:-1])):
+        if all_:
+            out[k] = part.tolist()
+        else:
+            cells = np.full(len(f), "null", dtype=object)
+            cells[f] = part
+            out[k] = cells.tolist()
+    return [
+        _column_texts(names[k], columns[k], integer_keys) if cells is None else cells for k, cells in enumerate(out)
+    ]
 
 
 def _column_texts(name, values: np.ndarray, integer_keys) -> list[str]:
