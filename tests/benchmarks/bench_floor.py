@@ -27,7 +27,13 @@ The command does more than the floor (every metric of the registry, the by-lengt
 per-show rows and components in its JSON, the checks of its inputs): issue 41 asks that all of it stays
 within 1.3 times the floor's CPU.
 
-Measured again (2026-12-07 15:16, load 0.8-1.2, ``--repeat 9 --baseline 01287d4``): the command 1.628 s CPU
+Measured again (2026-12-07 17:00, load 0.1-0.4, ``--repeat 9 --baseline f6f88d9``): the command 1.314 s CPU
+(user 1.135, system 0.200), 213 MB; the floor 0.967 s, 233 MB: 1.36x (per turn 1.29-1.43); f6f88d9 1.333 s,
+1.38x (1.25-1.74) in the same turns. What changed: arrays up to 32 MiB taken from the heap
+(:mod:`tvseg.memory`: in 8 alternating runs 1.375 s against 1.405 s) and the floats of the JSON's rows made
+text once per table (0.124 s against 0.134 s of writing).
+
+Measured before (2026-12-07 15:16, load 0.8-1.2, ``--repeat 9 --baseline 01287d4``): the command 1.628 s CPU
 (user 1.386, system 0.252), 204 MB; the floor 1.202 s, 233 MB: 1.35x (per turn 1.28-1.44); 01287d4 1.697 s,
 1.41x (1.29-1.56) in the same turns. In one process, best of 3: tvseg's imports 0.08 s, reading the reference
 and system a 0.18 s, the units 0.22 s (pandas alone: 0.12 s), the checks of the inputs 0.06 s, scoring 0.20 s,

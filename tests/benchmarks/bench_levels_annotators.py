@@ -36,6 +36,12 @@ and median over the runs, and the ratios 2/1 and 4/3 of the medians (the issue's
 ``--source DIR`` times the package ``tvseg/`` found in ``DIR`` (``PYTHONPATH``; default: this repository), e.g.
 an earlier commit's, extracted with ``git archive REV tvseg | tar -x -C DIR``.
 
+Measured 2026-12-07 17:03 (``--repeat 3``, load 0.6-0.8): ``--level 1`` 2.53 s CPU (median), ``--level all``
+4.14 s (1.61x, runs 1.54-1.78), one reference 2.05 s, 3 annotators 8.28 s (3.88x, runs 3.72-4.03). Each level
+alone (``/usr/bin/time``, two runs): level 1 3.05 s, level 2 3.32 s, level 3 3.80 s, ``--level all`` 4.71 s:
+1.24x the heaviest level (every segment is a level-3 segment: 30 a show, against about 6 at level 1), 0.46x
+the three runs it replaces; issue 40's 1.5x is measured against the lightest level.
+
 Measured 2026-12-07 15:38 (``--repeat 3``, load about 1): ``--level 1`` 3.65 s CPU (median), ``--level all``
 5.66 s (1.55x, runs 1.53-1.67), one reference 2.85 s, 3 annotators 11.06 s (3.88x, runs 3.74-3.88); with
 ``--source`` at 01287d4 the same period: 1.38x and 4.06x. Alternating runs of the two level commands, 01287d4
