@@ -602,42 +602,30 @@ _SCALARS = frozenset((float, int, bool, type(None)))
 
 
 def _columns_texts(names: list, columns: list[np.ndarray], integer_keys) -> list[list[str]]:
-    """:func:`_column_texts` of each column, the float columns' distinct values made text once for all of
-    them (the columns of a table share many values: 0, 1, ratios of small counts)."""
-    floats = [k for k, (name, values) in enumerate(zip(names, columns)) if values.dtype.kind == "f"]
-    floats = [k for k in floats if names[k] not in integer_keys]
-    finite = [np.isfinite(columns[k]) for k in floats]
-    every = [bool(f.all()) for f in finite]
-    kept = [columns[k] if all_ else columns[k][f] for k, f, all_ in zip(floats, finite, every)]
-    texts = _float_texts(np.concatenate(kept)) if len(kept) > 1 else None
-    if texts is None:
-        return [_column_texts(name, values, integer_keys) for name, values in zip(names, columns)]
+    """The JSON text of each cell of each column, as :func:`_column_values` and :func:`_cell_texts` make it:
+    the float columns' distinct values made text once for all of them (the columns of a table share many
+    values: 0, 1, ratios of small counts), a column at a time when a zero among them is negative."""
+    floats = [k for k, values in enumerate(columns) if values.dtype.kind == "f" and names[k] not in integer_keys]
+    finite = {k: np.isfinite(columns[k]) for k in floats}
+    kept = {k: columns[k] if finite[k].all() else columns[k][finite[k]] for k in floats}
+    joint = _float_texts(np.concatenate(list(kept.values()))) if floats else None
+    if joint is not None:
+        parts: list[np.ndarray | None] = list(np.split(joint, np.cumsum([len(kept[k]) for k in floats])[:-1]))
+    else:
+        parts = [_float_texts(kept[k]) for k in floats]
     out: list[list[str] | None] = [None] * len(columns)
-    for k, f, all_, part in zip(floats, finite, every, np.split(texts, np.cumsum([len(p) for p in kept])[:-1])):
-        if all_:
-            out[k] = part.tolist()
-        else:
-            cells = np.full(len(f), "null", dtype=object)
-            cells[f] = part
-            out[k] = cells.tolist()
+    for k, texts in zip(floats, parts):
+        if texts is None:
+            continue
+        if len(texts) < len(columns[k]):  # null where the column is not finite
+            cells = np.full(len(columns[k]), "null", dtype=object)
+            cells[finite[k]] = texts
+            texts = cells
+        out[k] = texts.tolist()
     return [
-        _column_texts(names[k], columns[k], integer_keys) if cells is None else cells for k, cells in enumerate(out)
+        _cell_texts(_column_values(names[k], columns[k], integer_keys)) if cells is None else cells
+        for k, cells in enumerate(out)
     ]
-
-
-def _column_texts(name, values: np.ndarray, integer_keys) -> list[str]:
-    """The JSON text of each cell of a column, as :func:`_column_values` and :func:`_cell_texts` make it."""
-    if values.dtype.kind == "f" and name not in integer_keys:
-        finite = np.isfinite(values)
-        every = bool(finite.all())
-        texts = _float_texts(values if every else values[finite])
-        if texts is not None:
-            if every:
-                return texts.tolist()
-            cells = np.full(len(values), "null", dtype=object)
-            cells[finite] = texts
-            return cells.tolist()
-    return _cell_texts(_column_values(name, values, integer_keys))
 
 
 def distinct_floats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
