@@ -4,8 +4,8 @@
 pandas nor pyannote (numpy and pandas alone take about 0.3 s to import). ``tvseg validate FILE`` reads
 a small file with numpy, without pandas, and counts what it read without pyannote.core, which imports
 matplotlib (about 0.4 s more); ``--preset chunkseg`` stems titles without nltk. Each command runs as
-``python -m tvseg`` in a fresh interpreter (:data:`_PROBE`), which then writes the names of the modules it
-holds to a file.
+``python -m tvseg`` in a fresh interpreter (:data:`_PROBE`), which writes the names of the modules it
+holds to a file at exit (an :mod:`atexit` function).
 """
 
 import json
@@ -17,14 +17,17 @@ import pytest
 from tvseg import __version__
 
 _PROBE = r"""
-import json, runpy, sys
+import atexit, json, runpy, sys
 out, sys.argv = sys.argv[1], ["tvseg", *sys.argv[2:]]
-try:
-    runpy.run_module("tvseg", run_name="__main__", alter_sys=True)
-except SystemExit as stop:
-    code = stop.code
-with open(out, "w") as f:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+
+
+def record():
+    with open(out, "w") as f:
+        json.dump(sorted(sys.modules), f)
+
+
+atexit.register(record)  # run at exit by Python, and by tvseg.cli.end_process
+runpy.run_module("tvseg", run_name="__main__", alter_sys=True)
 """
 
 _PARSER_ONLY = ("numpy", "pandas", "pyannote")
@@ -38,10 +41,10 @@ def _run(tmp_path, *args: str):
     run = subprocess.run(
         [sys.executable, "-c", _PROBE, str(record), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120
     )
-    data = json.loads(record.read_text())
-    packages = {name.split(".")[0] for name in data["modules"]}
-    _MODULES[tmp_path] = set(data["modules"])
-    return data["code"], run.stdout, run.stderr, packages
+    modules = json.loads(record.read_text())
+    packages = {name.split(".")[0] for name in modules}
+    _MODULES[tmp_path] = set(modules)
+    return run.returncode, run.stdout, run.stderr, packages
 
 
 _MODULES: dict = {}  # each test folder's modules, every name, as the last run there held them

@@ -1,5 +1,3 @@
-import sys
+from tvseg.cli import run
 
-from tvseg.cli import main
-
-sys.exit(main())
+run()

@@ -16,11 +16,14 @@ is the one the command gives with its output read to the end.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import signal
 import sys
+import threading
 import warnings
+from typing import NoReturn
 
 from tvseg import __version__
 from tvseg.errors import TvsegError, UsageError
@@ -209,5 +212,48 @@ def _is_located(error: TvsegError) -> bool:
     return getattr(error, "path", None) is not None
 
 
+def run() -> NoReturn:
+    """The ``tvseg`` program (the ``tvseg`` script and ``python -m tvseg``): :func:`main`, then the process
+    ends with its exit code (:func:`end_process`). A usage error, ``--help`` and ``--version`` end it as
+    argparse does (:class:`SystemExit`)."""
+    end_process(main())
+
+
+def end_process(code: int) -> NoReturn:
+    """End the process with exit code ``code`` after what Python's exit does that can be seen from
+    outside: the standard streams flushed and the functions registered with :mod:`atexit` run (logging's
+    handlers flushed, temporary folders removed, a coverage tool's data written). What is left out is the
+    interpreter's teardown, which frees each module and each object in turn: about 0.1 s of CPU once numpy
+    and pandas are loaded (7 % of a 2,000-show evaluation), memory the operating system takes back at once.
+
+    Python exits as usual (:func:`sys.exit`) when this is not the main thread, when another thread that
+    is not a daemon is alive (Python would wait for it), when a child process of :mod:`multiprocessing`
+    is running, or when a standard stream cannot be flushed (Python reports it as it always does).
+    """
+    others = [t for t in threading.enumerate() if t is not threading.current_thread() and not t.daemon]
+    processes = sys.modules.get("multiprocessing")
+    if threading.current_thread() is not threading.main_thread() or others:
+        sys.exit(code)
+    if processes is not None and processes.active_children():
+        sys.exit(code)
+    if not _flushed():
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    if not _flushed():  # what the functions printed
+        sys.exit(code)
+    os._exit(code)
+
+
+def _flushed() -> bool:
+    """Flush the standard streams; False when one cannot be flushed."""
+    try:
+        for stream in dict.fromkeys((sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
