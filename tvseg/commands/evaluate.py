@@ -433,8 +433,9 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
-    from tvseg.memory import tune_allocator
+    from tvseg.memory import tune_allocator, tune_collector
 
+    tune_collector()  # a command's own process: fewer runs of the cycle collector (tvseg.memory)
     tune_allocator()  # a command's own process: arrays of some megabytes reuse the heap (tvseg.memory)
     from tvseg.progress import set_mode
 

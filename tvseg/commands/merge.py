@@ -43,10 +43,11 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from tvseg.memory import tune_allocator
+    from tvseg.memory import tune_allocator, tune_collector
     from tvseg.output import new_run_id, refuse_overwriting_inputs, with_run_id
 
-    tune_allocator()  # as evaluate's (tvseg.memory)
+    tune_collector()  # as evaluate's (tvseg.memory)
+    tune_allocator()
 
     if args.json == "":
         raise UsageError("--json needs a file name (or - for standard output)")
