@@ -83,6 +83,10 @@ def test_regular_records_counts_and_checks(tmp_path):
     assert found.plain == {1: True, 2: False}  # " 4" has a space
     assert found.strip[0].tolist() == [1]  # "y " ends with a space
     assert scan.regular_records(bytearray(b"h,s,e\nx,1\n" + bytes(16)), ",", 6, 3, plain=(), strip=()) is None
+    # 2 and 4 separators: 6 marks, 3 to a record, as if each had 3 fields (the first "record" ends at a comma)
+    uneven = bytearray(b"h,s,e\nx,1\ny,2,3,4\n" + bytes(16))
+    assert scan.regular_records(uneven, ",", 6, 3, plain=(), strip=()) is None
+    assert scan.regular_records(bytearray(b"h,s,e\nx,1,2,3\ny\n" + bytes(16)), ",", 6, 3, plain=(), strip=()) is None
     assert scan.regular_records(data, ",", 6, 3, plain=(), strip=()).strip == {}
 
 

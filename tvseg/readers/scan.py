@@ -140,14 +140,16 @@ def regular_records(
             b = data.find(b"\n", a + _BLOCK) + 1
         chunk = buf[a:b]
         marks = chunk == 10
+        lines = int(np.count_nonzero(marks))
         marks |= chunk == mark
         found = np.flatnonzero(marks)
-        if len(found) % ncols:
+        if len(found) != lines * ncols:
             return None
         bounds = found.reshape(-1, ncols)
-        bounds += a
-        if not (buf[bounds[:, -1]] == 10).all() or (ncols > 1 and not (buf[bounds[:, :-1]] == mark).all()):
+        # each record's last mark a line end: as many as there are lines, so that the others are separators
+        if not (chunk[bounds[:, -1]] == 10).all():
             return None
+        bounds += a
         for k in (*plain, *strip):
             end = bounds[:, k]
             if k:
