@@ -1,6 +1,7 @@
-"""How the ``tvseg`` program ends (:func:`tvseg.cli.end_process`): with the exit code :func:`tvseg.cli.main`
-gives, its output flushed and the :mod:`atexit` functions run, the interpreter's teardown left out; as Python
-ends when a thread or a child process is still at work or a stream cannot be flushed."""
+"""The ``tvseg`` program's process (:func:`tvseg.cli.run`): BLAS started on one thread unless the user set its
+threads; the end (:func:`tvseg.cli.end_process`) with the exit code :func:`tvseg.cli.main` gives, its output
+flushed and the :mod:`atexit` functions run, the interpreter's teardown left out; as Python ends when a thread
+or a child process is still at work or a stream cannot be flushed."""
 
 import json
 import subprocess
@@ -109,3 +110,28 @@ def test_the_atexit_functions_run_when_the_program_ends(tmp_path):
     ended = _program(tmp_path, program, "validate", "ref.rttm")
     assert ended.returncode == 0, ended.stderr
     assert (tmp_path / "ran").read_text() == "yes"
+
+
+_BLAS_PROBE = (
+    "import atexit, json, os, sys\n"
+    "from tvseg.cli import run\n"
+    "def record():\n"
+    "    from threadpoolctl import threadpool_info\n"
+    "    blas = [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+    "    json.dump({'blas': blas, 'env': os.environ.get('OPENBLAS_NUM_THREADS')}, open('blas.json', 'w'))\n"
+    "atexit.register(record)\n"
+    "sys.argv[0] = 'tvseg'; run()"
+)
+
+
+@pytest.mark.parametrize("given", [None, "2"])
+def test_blas_starts_on_one_thread_unless_the_user_says(tmp_path, monkeypatch, given):
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    if given is not None:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    ended = _program(tmp_path, _BLAS_PROBE, "evaluate", "--demo")
+    assert ended.returncode == 0, ended.stderr
+    found = json.loads((tmp_path / "blas.json").read_text())
+    assert found["env"] == (given or "1")
+    if given is None:
+        assert set(found["blas"]) <= {1}  # NumPy's BLAS (OpenBLAS in its wheels) on one thread
