@@ -1,9 +1,11 @@
 """The ``tvseg`` program's process (:func:`tvseg.cli.run`): BLAS started on one thread unless the user set its
 threads; the end (:func:`tvseg.cli.end_process`) with the exit code :func:`tvseg.cli.main` gives, its output
 flushed and the :mod:`atexit` functions run, the interpreter's teardown left out; as Python ends when a thread
-or a child process is still at work or a stream cannot be flushed."""
+or a child process is still at work or a stream cannot be flushed, and when a tool (a profiler) runs the program
+and waits for it to return."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -135,3 +137,45 @@ def test_blas_starts_on_one_thread_unless_the_user_says(tmp_path, monkeypatch, g
     assert found["env"] == (given or "1")
     if given is None:
         assert set(found["blas"]) <= {1}  # NumPy's BLAS (OpenBLAS in its wheels) on one thread
+
+
+_SENTINEL = """import sys
+
+
+class _Sentinel:
+    def __init__(self):
+        self.stream = sys.stderr  # held: the teardown may have taken sys.stderr away when this is freed
+
+    def __del__(self):
+        self.stream.write("torn down\\n")
+        self.stream.flush()
+
+
+sys._tvseg_test_sentinel = _Sentinel()
+"""
+
+
+def _with_sentinel(tmp_path, *command: str) -> subprocess.CompletedProcess:
+    """``command`` run with a module-level object whose finaliser writes "torn down" when Python's teardown
+    frees it (a ``sitecustomize`` module on the path)."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(_SENTINEL)
+    paths = [str(tmp_path / "site"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+
+
+def test_python_m_tvseg_leaves_the_teardown_out(tmp_path):
+    ended = _with_sentinel(tmp_path, sys.executable, "-m", "tvseg", "evaluate", "--demo", "--quiet")
+    assert ended.returncode == 0, ended.stderr
+    assert "torn down" not in ended.stderr
+
+
+def test_a_profiler_that_runs_the_program_gets_it_back(tmp_path):
+    # python -m cProfile -m tvseg: the profiler writes its file once the program returns, then Python exits
+    ended = _with_sentinel(
+        tmp_path, sys.executable, "-m", "cProfile", "-o", "run.prof", "-m", "tvseg", "evaluate", "--demo", "--quiet"
+    )
+    assert ended.returncode == 0, ended.stderr
+    assert (tmp_path / "run.prof").stat().st_size > 0
+    assert "torn down" in ended.stderr

@@ -219,7 +219,8 @@ BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREA
 def run() -> NoReturn:
     """The ``tvseg`` program (the ``tvseg`` script and ``python -m tvseg``): :func:`main`, then the process
     ends with its exit code (:func:`end_process`). A usage error, ``--help`` and ``--version`` end it as
-    argparse does (:class:`SystemExit`).
+    argparse does (:class:`SystemExit`); so does every run under a profiler, a tracer or a tool that called the
+    program and has work to do once it returns (``python -m cProfile -m tvseg``, ``coverage run -m tvseg``).
 
     BLAS is started with one thread (:data:`BLAS_THREADS`, each unless set already): tvseg runs its matrix
     products on one thread anyway (:func:`tvseg.significance.one_blas_thread`), and the threads OpenBLAS
@@ -227,7 +228,23 @@ def run() -> NoReturn:
     if "numpy" not in sys.modules:  # read when NumPy loads its BLAS
         for name in BLAS_THREADS:
             os.environ.setdefault(name, "1")
-    end_process(main())
+    code = main()
+    if _outermost(sys._getframe(1)) and sys.gettrace() is None and sys.getprofile() is None:
+        end_process(code)
+    sys.exit(code)
+
+
+def _outermost(frame) -> bool:
+    """Whether ``frame`` (the caller of :func:`run`) and those below it are module code and runpy's start of a
+    ``-m`` module only: the program was started by Python (``python -m tvseg``, the ``tvseg`` script), not
+    called by a tool that has work to do once it returns (a profiler's report, a coverage tool's data)."""
+    while frame is not None:
+        code = frame.f_code
+        started = code.co_name in ("_run_module_as_main", "_run_code") and frame.f_globals.get("__name__") == "runpy"
+        if code.co_name != "<module>" and not started:
+            return False
+        frame = frame.f_back
+    return True
 
 
 def end_process(code: int) -> NoReturn:
