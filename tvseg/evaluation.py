@@ -17,7 +17,7 @@ import html
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -136,7 +136,10 @@ class SystemResult:
     groups : dict
         ``{metadata column: {value: pooled metrics}}``.
     matches : pandas.DataFrame
-        The match table of every show (column ``show`` first).
+        The match table of every show (column ``show`` first; :func:`tvseg.retrieval.stories.match_table`),
+        made from ``scores`` when first read; without rows for a result restricted to some metrics
+        (``keeps_matches`` False), without columns but ``show`` without segments or for a system whose
+        segments overlap.
     gamma_sweep, tolerance_sweep : pandas.DataFrame
     boundary_pairs : pandas.DataFrame
         Matched boundaries at the settings' tolerance: ``show, reference, hypothesis``.
@@ -174,7 +177,6 @@ class SystemResult:
     macro: dict[str, Any]
     by_length: dict[str, Any]
     groups: dict[str, Any]
-    matches: pd.DataFrame
     gamma_sweep: pd.DataFrame
     tolerance_sweep: pd.DataFrame
     boundary_pairs: pd.DataFrame
@@ -186,6 +188,17 @@ class SystemResult:
     carried: SystemShard | None = None
     carried_text: tuple[tuple[str, ...], ...] | None = None
     traits: frozenset[str] = frozenset()
+    keeps_matches: bool = True
+
+    @cached_property
+    def matches(self) -> pd.DataFrame:
+        scores = self.scores
+        if not (isinstance(scores, ShowScores) and DISJOINT in self.traits):
+            return _NO_MATCHES
+        table = match_table(
+            scores.reference, scores.hypothesis, scores.matching, gamma=scores.gamma, show_names=scores.shows
+        )
+        return table if self.keeps_matches else table.iloc[0:0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -671,13 +684,8 @@ def reduce_shards(
         )
         if not disjoint and domain == "time":
             _warn_left_out(name, traits, units=settings.units != "none")
-        if isinstance(scores, ShowScores) and disjoint:
-            matches = match_table(
-                scores.reference, scores.hypothesis, scores.matching, gamma=settings.gamma, show_names=shows
-            )
-            pairs = _pairs(scores, shows)
-        else:  # no segment kept, or segments that overlap: no table of segments
-            matches, pairs = _NO_MATCHES, _NO_PAIRS
+        # no segment kept, or segments that overlap: no table of segments
+        pairs = _pairs(scores, shows) if isinstance(scores, ShowScores) and disjoint else _NO_PAIRS
         if disjoint:
             sweeps = (gamma_sweep(tallies), tolerance_sweep(tallies, scores.components, sweep_tolerances))
         else:  # the sweeps are of coverage and boundaries, which need disjoint segments
@@ -690,7 +698,6 @@ def reduce_shards(
             macro=macro,
             by_length=by_length(scores.components),
             groups=by_group(scores.components, metadata, titles=scores.titles),
-            matches=matches,
             gamma_sweep=sweeps[0],
             tolerance_sweep=sweeps[1],
             boundary_pairs=pairs,
@@ -800,7 +807,7 @@ def _restricted(sr: SystemResult, allowed: set[str], *, time: bool) -> SystemRes
         macro=only(sr.macro),
         by_length={cls: only(values) for cls, values in sr.by_length.items()} if time else {},
         groups={c: {v: only(m) for v, m in g.items()} for c, g in sr.groups.items()},
-        matches=sr.matches.iloc[0:0],
+        keeps_matches=False,
         gamma_sweep=sr.gamma_sweep.iloc[0:0],
         tolerance_sweep=sr.tolerance_sweep.iloc[0:0],
         boundary_pairs=sr.boundary_pairs.iloc[0:0],
