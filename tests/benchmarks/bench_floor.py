@@ -27,7 +27,11 @@ The command does more than the floor (every metric of the registry, the by-lengt
 per-show rows and components in its JSON, the checks of its inputs): issue 41 asks that all of it stays
 within 1.3 times the floor's CPU.
 
-Measured again (2026-12-07 18:56, load 0.6-0.8, ``--repeat 9 --baseline f20f435``): the command 1.447 s CPU
+Measured again (2026-12-07 19:11, load 0.6-0.8, ``--repeat 9 --baseline f20f435``), NumPy's BLAS started on one
+thread by the program (:func:`tvseg.cli.run`): the command 1.415 s CPU (user 1.146, system 0.279), 213 MB; the
+floor 1.254 s, 233 MB: 1.13x (per turn 0.81-1.22); f20f435 1.688 s, 1.35x (1.14-1.52) in the same turns.
+
+Measured before (2026-12-07 18:56, load 0.6-0.8, ``--repeat 9 --baseline f20f435``): the command 1.447 s CPU
 (user 1.188, system 0.252), 215 MB; the floor 1.176 s, 233 MB: 1.23x (per turn 0.98-1.29); f20f435 1.589 s,
 1.35x (1.27-1.43) in the same turns. At 18:45 (load 1.6-2.1): 1.265 s against 0.997 s, 1.27x (1.20-1.38);
 f20f435 1.42x. What changed: the process ends without Python's teardown once its streams are flushed and its
