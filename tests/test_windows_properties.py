@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.unit.conventions import geometry
 from tvseg.unit.masses import BoundaryPairs, as_masses, to_indicator
-from tvseg.unit.windows import WindowCounts, default_k, pk, window_counts, windowdiff, winpr
+from tvseg.unit.windows import WindowCounts, _probes_of_one, default_k, pk, window_counts, windowdiff, winpr
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 
@@ -306,3 +306,22 @@ def test_results_cannot_be_changed():
         m.tp / (m.tp + m.fn),
         2 * m.tp / (2 * m.tp + m.fp + m.fn),
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair(), st.sampled_from((*CONVENTIONS, "chunkseg")), st.one_of(st.none(), st.integers(1, 10)))
+def test_pk_of_one_pair_counts_as_the_kernel_and_every_window(p, convention, k):
+    # tvseg.pk counts one pair's windows in a loop over its boundaries (_probes_of_one): the misses and false
+    # alarms of the kernel over many pairs (window_counts) and of a literal visit of every window
+    ref, hyp = p  # k may be N or more: no window fits
+    n = sum(ref)
+    g = geometry(n, len(ref), k, convention, metric="pk")
+    got = _probes_of_one(np.cumsum(ref)[:-1].tolist(), np.cumsum(hyp)[:-1].tolist(), g)
+    kernel = window_counts(BoundaryPairs.against(ref, [hyp]), g, sweep=False)
+    r, h = to_indicator(as_masses(ref)), to_indicator(as_masses(hyp))
+    want = literal(r, h, g)[:2] if g.hi >= g.lo else (0, 0)
+    assert got == (int(kernel.miss[0]), int(kernel.false_alarm[0])) == want
+    if g.divisor > 0:
+        assert quiet(pk, ref, hyp, k=k, convention=convention, false_alarm_weight=2.0) == (want[0] + 2 * want[1]) / int(
+            g.divisor
+        )

@@ -359,9 +359,27 @@ def pk(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, metric="pk")
     if g.divisor <= 0:
         return _no_window(g, convention, "pk")
-    c = window_counts(pairs, g, sweep=False)
-    assert c.miss is not None and c.false_alarm is not None  # probes counted
-    return float(c.miss[0] + false_alarm_weight * c.false_alarm[0]) / int(g.divisor)
+    miss, false_alarm = _probes_of_one(pairs.reference.tolist(), pairs.hypothesis.tolist(), g)
+    return float(miss + false_alarm_weight * false_alarm) / int(g.divisor)
+
+
+def _probes_of_one(reference: list[int], hypothesis: list[int], g: Geometry) -> tuple[int, int]:
+    """Pk's misses and false alarms of one pair (sorted boundary positions, ``g``'s fields ints): the counts
+    :func:`window_counts` gives, each run of :func:`_covered` added up in a loop over its few positions."""
+    width, lo, hi = int(g.width), int(g.lo), int(g.hi)
+    if hi < lo:  # no window
+        return 0, 0
+
+    def covered(positions: list[int]) -> int:
+        total, previous = 0, lo - 1
+        for p in positions:
+            end = min(p, hi)
+            total += end - max(p - width, previous)
+            previous = end
+        return total
+
+    in_r, in_h, in_any = covered(reference), covered(hypothesis), covered(sorted(reference + hypothesis))
+    return in_any - in_h, in_any - in_r
 
 
 def windowdiff(
