@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 from tvseg.errors import InputError, TvsegWarning, UsageError
 from tvseg.unit.conventions import geometry
 from tvseg.unit.masses import BoundaryPairs, as_masses, to_indicator
-from tvseg.unit.windows import WindowCounts, _probes_of_one, default_k, pk, window_counts, windowdiff, winpr
+from tvseg.unit.windows import (
+    WindowCounts,
+    _probes_of_one,
+    _sweep_of_one,
+    default_k,
+    pk,
+    window_counts,
+    windowdiff,
+    winpr,
+)
 
 CONVENTIONS = ("paper", "segeval1", "segeval", "nltk")
 
@@ -325,3 +334,25 @@ def test_pk_of_one_pair_counts_as_the_kernel_and_every_window(p, convention, k):
         assert quiet(pk, ref, hyp, k=k, convention=convention, false_alarm_weight=2.0) == (want[0] + 2 * want[1]) / int(
             g.divisor
         )
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair(), st.sampled_from((*CONVENTIONS, "chunkseg")), st.one_of(st.none(), st.integers(1, 10)), st.data())
+def test_windowdiff_of_one_pair_counts_as_the_kernel_and_every_window(p, convention, k, data):
+    # tvseg.windowdiff sweeps one pair's boundaries in a loop (_sweep_of_one): the windows in error and the sum of
+    # |r_s - h_s| of the kernel over many pairs and of a literal visit of every window, Lamprier et al.'s
+    # phantom gaps and the weighted variant included
+    ref, hyp = p  # k may be N or more: no window fits
+    n = sum(ref)
+    lam = convention in ("paper", "segeval", "segeval1") and data.draw(st.booleans())
+    wt = convention in ("paper", "nltk") and data.draw(st.booleans())
+    g = geometry(n, len(ref), k, convention, lamprier=lam, weighted=wt)
+    positions = np.cumsum(ref)[:-1].tolist(), np.cumsum(hyp)[:-1].tolist()
+    got = _sweep_of_one(*positions, g, False), _sweep_of_one(*positions, g, True)
+    kernel = window_counts(BoundaryPairs.against(ref, [hyp]), g, probes=False)
+    r, h = to_indicator(as_masses(ref)), to_indicator(as_masses(hyp))
+    want = literal(r, h, g)[2:] if g.hi >= g.lo else (0, 0)
+    assert got == (int(kernel.errors[0]), int(kernel.differences[0])) == want
+    if g.divisor > 0:
+        value = quiet(windowdiff, ref, hyp, k=k, convention=convention, lamprier=lam, weighted=wt)
+        assert value == want[1 if wt else 0] / int(g.divisor)

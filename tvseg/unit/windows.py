@@ -363,6 +363,28 @@ def pk(
     return float(miss + false_alarm_weight * false_alarm) / int(g.divisor)
 
 
+def _sweep_of_one(reference: list[int], hypothesis: list[int], g: Geometry, weighted: bool) -> int:
+    """WindowDiff's windows in error (``weighted``: :math:`\\sum_s |r_s - h_s|`) of one pair, the counts
+    :func:`window_counts` gives: each boundary at gap ``p`` is in the windows ``p - width + 1 .. p`` (clipped to
+    ``lo .. hi``), +1 to :math:`d_s` for the reference's, -1 for the hypothesis's; the changes of :math:`d_s`
+    visited in order."""
+    width, lo, hi = int(g.width), int(g.lo), int(g.hi)
+    changes: dict[int, int] = {}
+    for sign, positions in ((1, reference), (-1, hypothesis)):
+        for p in positions:
+            first, after = max(p - width + 1, lo), min(p, hi) + 1
+            if first < after:
+                changes[first] = changes.get(first, 0) + sign
+                changes[after] = changes.get(after, 0) - sign
+    total = d = previous = 0
+    for s in sorted(changes):
+        if d:
+            total += (s - previous) * (abs(d) if weighted else 1)
+        d += changes[s]
+        previous = s
+    return total
+
+
 def _probes_of_one(reference: list[int], hypothesis: list[int], g: Geometry) -> tuple[int, int]:
     """Pk's misses and false alarms of one pair (sorted boundary positions, ``g``'s fields ints): the counts
     :func:`window_counts` gives, each run of :func:`_covered` added up in a loop over its few positions."""
@@ -429,10 +451,7 @@ def windowdiff(
     g = geometry(pairs.n, pairs.reference_segments(), k, convention, lamprier=lamprier, weighted=weighted)
     if g.divisor <= 0:
         return _no_window(g, convention, "windowdiff", bool(pairs.differences.size == 0))
-    c = window_counts(pairs, g, probes=False, summed=weighted)
-    counted = c.differences if weighted else c.errors
-    assert counted is not None  # swept
-    return float(counted[0]) / int(g.divisor)
+    return float(_sweep_of_one(pairs.reference.tolist(), pairs.hypothesis.tolist(), g, weighted)) / int(g.divisor)
 
 
 @dataclasses.dataclass(frozen=True)
