@@ -12,19 +12,24 @@ takes the segments' masses (units per segment) with ``convention="nltk"``. Both 
 and every pair's values are checked equal before timing.
 
 Times are per call (per show): the best of ``--repeat`` passes over all shows, in this process's CPU time
-with the garbage collector off while timing, the four functions timed in turns after one call each.
+with the garbage collector off while timing (:func:`bench_per_show_api.per_call`), the four functions timed in
+turns after one call each.
 ``--runs N`` measures N times and prints the median of the runs and their range.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
-import time
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_per_show_api import per_call  # noqa: E402 (this folder, added above: ms per call, the best of passes)
 
 
 def shows(n_shows: int, seed: int) -> list[tuple[list[int], list[int]]]:
@@ -61,21 +66,6 @@ def nltk_string(masses: list[int]) -> str:
 def nltk_k(reference: str) -> int:
     """nltk ``pk``'s default window for a reference string."""
     return int(round(len(reference) / (reference.count("1") * 2.0)))
-
-
-def per_call(repeat: int, fn, items) -> float:
-    """Seconds per call of ``fn(*item)``, the best of ``repeat`` passes over ``items``."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.disable()
-        try:
-            start = time.process_time()
-            for item in items:
-                fn(*item)
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best / len(items)
 
 
 def measure(repeat: int, pairs) -> dict[str, float]:
@@ -128,7 +118,7 @@ def main(argv=None) -> None:
     print(f"{len(pairs)} shows of 200-600 units, values equal in both tools; ms per call, {args.runs} runs")
     runs = [measure(args.repeat, pairs) for _ in range(args.runs)]
     for name in runs[0]:
-        values = [run[name] * 1e3 for run in runs]
+        values = [run[name] for run in runs]
         print(f"{name:18s} median {statistics.median(values):.4f} ms (runs {min(values):.4f}-{max(values):.4f})")
     for metric in ("pk", "windowdiff"):
         ratios = [run[f"tvseg.{metric}"] / run[f"nltk {metric}"] for run in runs]
