@@ -48,6 +48,7 @@ from tvseg.time_base import (
     check_unit_extents,
     shows_and_files,
 )
+from tvseg.unit.projection import edge_ticks
 
 if TYPE_CHECKING:
     from pyannote.core import Annotation, Timeline
@@ -284,7 +285,7 @@ def _prepare(
     ref = corpus_segments(reference, shows, side="reference")
     ref = _crop_to_uem(ref, to_uem, shows, notices)
     region_start, region_end = regions(ref, uem_start, uem_end)
-    edges = ticks(np.nan_to_num(region_start)), ticks(np.nan_to_num(region_end))
+    edges = edge_ticks(region_start, region_end)
     if captions:
         notices += _captions("reference", shows, ref)
     _check_frames(settings, shows, region_start, region_end)
@@ -496,8 +497,9 @@ def _crop_to_region(name, hyp, shows, region_start, region_end, edges) -> tuple[
     outside = np.flatnonzero(has & ((first < lo) | (last > hi)))
     if not len(outside):
         return hyp, []
-    edges = (region_start[outside], region_end[outside])
-    to_region = Region(outside, ticks(edges[0]), ticks(edges[1]), hyp.n_shows, edges[0], edges[1])
+    to_region = Region(
+        outside, edges[0][outside], edges[1][outside], hyp.n_shows, region_start[outside], region_end[outside]
+    )
     cropped, _ = crop(hyp, to_region)
     removed = np.zeros(hyp.n_shows, dtype=np.int64)
     np.add.at(removed, hyp.show, hyp.duration_ticks)
