@@ -253,3 +253,34 @@ def test_each_annotator_s_file_is_read_once(tmp_path, monkeypatch, capsys):
     assert main(args) == 0
     assert reads == {"reference.rttm": 1, "annotator_b.rttm": 1, "system_a.rttm": 1}
     capsys.readouterr()
+
+
+def test_annotators_in_processes_read_each_file_once_and_give_the_run_of_one_process(tmp_path, monkeypatch, capsys):
+    # --jobs 2: each annotator's evaluation scored in shards on the same two processes, from the files read once
+    # here; the JSON and the summary are those of one process
+    import collections
+
+    import tvseg.readers
+    from tvseg.cli import main
+
+    reads = collections.Counter()
+    read_segments = tvseg.readers.read_segments
+
+    def counted(path, *args, **kwargs):
+        reads[Path(path).name] += 1
+        return read_segments(path, *args, **kwargs)
+
+    monkeypatch.setattr(tvseg.readers, "read_segments", counted)
+    references = ["--reference", f"A={SAMPLES / 'reference' / 'reference.rttm'}"]
+    references += ["--reference", f"B={SAMPLES / 'annotators' / 'annotator_b.rttm'}"]
+    system = f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}"
+    args = ["evaluate", *references, "--hypothesis", system, "--bootstrap", "50"]
+    found = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.json"
+        assert main([*args, "--jobs", jobs, "--json", str(out)]) == 0
+        found[jobs] = (json.loads(out.read_text()), capsys.readouterr())
+        del found[jobs][0]["run_id"]
+        assert reads == {"reference.rttm": 1, "annotator_b.rttm": 1, "system_a.rttm": 1}
+        reads.clear()
+    assert found["2"] == found["1"]

@@ -335,6 +335,31 @@ def three_levels(tmp_path: Path) -> tuple[Path, Path, Path]:
     return ref, hyp, uem
 
 
+def test_level_all_in_processes_reads_once_and_gives_the_run_of_one_process(tmp_path, monkeypatch, capsys):
+    # --jobs 2 scores each level in shards on the same two processes: the same JSON and warnings as one
+    # process, the reference file read once for every level
+    import collections
+
+    import tvseg.readers
+
+    ref, hyp, uem = three_levels(tmp_path)
+    reads = collections.Counter()
+    read_levels = tvseg.readers.read_segment_levels
+
+    def counted(path, *args, **kwargs):
+        reads[Path(path).name] += 1
+        return read_levels(path, *args, **kwargs)
+
+    monkeypatch.setattr(tvseg.readers, "read_segment_levels", counted)
+    common = ["--reference", str(ref), "--hypothesis", f"sys={hyp}", "--hypothesis", f"two={hyp}", "--uem", str(uem)]
+    one = resampled_json(tmp_path, [*common, "--level", "all"], "one.json")
+    said = capsys.readouterr()
+    two = resampled_json(tmp_path, [*common, "--level", "all", "--jobs", "2"], "two.json")
+    assert two == one and list(one["levels"]) == ["1", "2", "3"]
+    assert capsys.readouterr() == said
+    assert reads == {"ref.json": 2}  # once a run
+
+
 def test_every_level_read_at_once_is_each_level_read_alone(tmp_path):
     from tvseg.readers import read_segment_levels
 

@@ -82,6 +82,7 @@ __all__ = [
     "show_ends",
     "evaluate_files",
     "evaluate_files_spilled",
+    "evaluate_on",
     "evaluate_sharded",
     "SegmentFile",
     "SegmentsNotWritten",
@@ -142,6 +143,34 @@ def evaluate_sharded(
         return evaluate(**inputs, **options)
     with engine(jobs, dask) as runner:
         return _sharded(inputs, runner, chunk_shows, runner.workers, options)
+
+
+def evaluate_on(runner, inputs: Mapping[str, Any], *, segments: bool = True, **options) -> EvaluationResult:
+    """:func:`tvseg.evaluate` of ``inputs`` (its keyword arguments: inputs in memory) on an engine already
+    started (:func:`tvseg.execution.engine`): in this process with one worker, else in shards of about equal
+    numbers of shows, one per worker. Several evaluations of one command (``--level all``, several
+    annotators) share the engine, a Dask cluster started once.
+
+    Parameters
+    ----------
+    runner
+        The engine (``runner.workers``: its processes or Dask workers).
+    inputs : mapping
+        ``reference``, ``hypotheses``, ``uem``, ``units``, ``metadata``, as :func:`tvseg.evaluate` takes them.
+    segments : bool, default True
+        As in :func:`tvseg.evaluate`.
+    **options
+        ``settings``, ``check_time_base``, ``sweep_tolerances``, as in :func:`tvseg.evaluate`.
+
+    Returns
+    -------
+    EvaluationResult
+        :func:`tvseg.evaluate`'s (``to_json()`` bit for bit), with its warnings.
+    """
+    if runner.workers == 1:
+        return evaluate(**inputs, segments=segments, **options)
+    options = {"sweep_tolerances": TOLERANCES, "check_time_base": True, "settings": None, **options}
+    return _sharded(inputs, runner, None, runner.workers, options, segments=segments)
 
 
 def evaluate_files(
@@ -298,7 +327,7 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
                     whole.add(role)
                 else:
                     indexed[role] = (partial(span_pieces, show_spans(files.roles()[role], lines), lines), True)
-        return _sharded(_read_here(files, uem), runner, None, n_shards, options), None
+        return _sharded(_read_here(files, uem), runner, None, n_shards, options, segments=segments), None
 
 
 class _Encoding:
@@ -690,20 +719,22 @@ def _evaluate_shards(
     return reduce_shards(shards, settings=settings, reference=reference, metadata=metadata(), **reduce)
 
 
-def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, options: Mapping[str, Any]):
+def _sharded(
+    inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, options: Mapping[str, Any], *, segments: bool = True
+):
     """:func:`evaluate_sharded` of ``inputs`` (its keyword arguments) with ``runner``: ``chunk_shows``, or
-    ``n_shards`` shards of about equal numbers of shows."""
+    ``n_shards`` shards of about equal numbers of shows (``segments``: as in :func:`tvseg.evaluate`)."""
     reference, hypotheses, uem, units = (inputs[k] for k in ("reference", "hypotheses", "uem", "units"))
     shows = sorted(reference) if reference else []
     if not shows or not hypotheses or getattr(reference, "domain", "time") == "units":
-        return evaluate(**inputs, **options)  # (a text corpus, in sentences: scored in one process)
+        return evaluate(**inputs, **options, segments=segments)  # (a text corpus, in sentences: scored in one process)
     firsts = _firsts(len(shows), chunk_shows, n_shards)
     edges = [shows[f] for f in firsts[1:]]
     tasks = []
     for part in (_Range(lo, hi) for lo, hi in zip([None, *edges], [*edges, None])):
         cut = {"reference": _cut(reference, part), "units": _cut(units, part)}
         cut["hypotheses"] = {name: _cut(h, part) for name, h in hypotheses.items()}
-        tasks.append(_Task(part, options, _cut(uem, part), inputs=cut))
+        tasks.append(_Task(part, options, _cut(uem, part), inputs=cut, segments=segments))
     columnar = uem is None and all(isinstance(m, Columns) for m in (reference, *hypotheses.values()))
     # the reference as tvseg.preparation.prepare keeps it: as given (columns, no UEM), or by show
     kept = (lambda names: reference) if columnar else lambda names: {n: reference[n] for n in names}
@@ -713,7 +744,7 @@ def _sharded(inputs: Mapping[str, Any], runner, chunk_shows, n_shards: int, opti
     )
     if isinstance(result, EvaluationResult):
         return result
-    return evaluate(**inputs, **options)  # raises the shard's error, as one process does
+    return evaluate(**inputs, **options, segments=segments)  # raises the shard's error, as one process does
 
 
 def _check_count(name: str, value) -> None:

@@ -538,51 +538,37 @@ def _refuse_overwriting_inputs(args) -> None:
     )
 
 
-def _levels(args, settings, files) -> dict:
-    """``--level all``: ``{level: the evaluation against the reference at that level}``, every level of
-    the reference (:func:`tvseg.readers.segment_levels`) in increasing order."""
-    from dataclasses import replace
-
-    from tvseg.readers import segment_levels
-
-    columns = files.columns.of("reference") if files.columns else None
-    found = segment_levels(
-        files.reference, format=files.format_of("reference"), encoding=files.encoding, columns=columns
-    )
-    return {level: _score(args, settings.replace(level=level), replace(files, level=level)) for level in found}
-
-
 def _every_level(args, settings, files):
-    """``--level all``: the evaluation of the reference as it is, and :func:`_levels`'s. The files are read
-    once (the reference as it is and at every level: :func:`tvseg.readers.read_segment_levels`), and each
-    level is the scoring of the same systems against the reference at that level; a level whose reference
-    is the reference as it is (the deepest, usually) takes its numbers. With ``--jobs`` above 1 or
-    ``--dask``, each level is evaluated as ``--level N`` (its shards read their own shows)."""
+    """``--level all``: the evaluation of the reference as it is, and at each of its levels in increasing
+    order. The files are read once (the reference as it is and at every level:
+    :func:`tvseg.readers.read_segment_levels`), and each level is the scoring of the same systems against the
+    reference at that level, on one engine (this process, ``--jobs`` processes or a Dask cluster:
+    :func:`tvseg.scale.evaluate_on`); a level whose reference is the reference as it is (the deepest,
+    usually) takes its numbers."""
     from dataclasses import replace
 
-    from tvseg.evaluation import evaluate
+    from tvseg.execution import engine
+    from tvseg.scale import evaluate_on
 
-    jobs = getattr(args, "jobs", None)
-    if getattr(args, "dask", None) is not None or (jobs is not None and jobs > 1):
-        return _score(args, settings, files), _levels(args, settings, files)
     uem = files.read_uem()
     read = files.read(uem, every_level=True)
     references = read["reference"]
     inputs = {**files.sides({**read, "reference": references[None]}), "uem": uem, "metadata": files.read_metadata()}
     check = not args.no_time_base_check  # no report (refused with --level all): no segment kept
-    result = _with_origins(evaluate(settings=settings, check_time_base=check, segments=False, **inputs), files)
-    levels = {}
-    for level, reference in references.items():
-        if level is None:
-            continue
-        if _same_segments(reference, references[None]):
-            levels[level] = replace(result, settings=result.settings.replace(level=level))
-        else:
+    with engine(getattr(args, "jobs", None), getattr(args, "dask", None)) as runner:
+        result = _with_origins(evaluate_on(runner, inputs, settings=settings, check_time_base=check, segments=False), files)
+        levels = {}
+        for level, reference in references.items():
+            if level is None:
+                continue
+            if _same_segments(reference, references[None]):
+                levels[level] = replace(result, settings=result.settings.replace(level=level))
+                continue
             at = settings.replace(level=level)
-            levels[level] = _with_origins(
-                evaluate(settings=at, check_time_base=check, segments=False, **{**inputs, "reference": reference}),
-                files,
+            found = evaluate_on(
+                runner, {**inputs, "reference": reference}, settings=at, check_time_base=check, segments=False
             )
+            levels[level] = _with_origins(found, files)
     return result, levels
 
 
@@ -778,36 +764,32 @@ def _run_annotators(args, runs) -> int:
 def _annotator_results(runs) -> dict:
     """Per annotator, the evaluation against it (:func:`annotator_runs`). Each file is read once as a
     reference and once as a hypothesis (:meth:`tvseg.scale.Files.read`'s ``cache``), the UEM once, and each
-    evaluation is the scoring of the same systems and annotators against another annotator. With ``--jobs``
-    above 1 or ``--dask``, each evaluation is run in shards (its shards read their own shows)."""
-    from tvseg.evaluation import evaluate
+    evaluation is the scoring of the same systems and annotators against another annotator, on one engine
+    (this process, ``--jobs`` processes or a Dask cluster: :func:`tvseg.scale.evaluate_on`)."""
+    from tvseg.execution import engine
     from tvseg.preparation import overlapping_systems
+    from tvseg.scale import evaluate_on
 
     results = {}
-    options = runs[0][1]
-    jobs = getattr(options, "jobs", None)
-    if getattr(options, "dask", None) is not None or (jobs is not None and jobs > 1):
-        for name, options in runs:
-            settings, files = files_of(options)
-            results[name] = _score(options, settings, files)
-        return results
+    first = runs[0][1]
     cache: dict = {}
-    uem = None
-    for k, (name, options) in enumerate(runs):
-        settings, files = files_of(options)
-        _refuse_text_report(options)
-        if k == 0:
-            uem = files.read_uem()
-        inputs = {**files.sides(files.read(uem, cache=cache)), "uem": uem, "metadata": files.read_metadata()}
-        if options.html is not None:
-            _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
-        found = evaluate(
-            settings=settings,
-            check_time_base=not options.no_time_base_check,
-            segments=options.html is not None,
-            **inputs,
-        )
-        results[name] = _with_origins(found, files)
+    with engine(getattr(first, "jobs", None), getattr(first, "dask", None)) as runner:
+        for k, (name, options) in enumerate(runs):
+            settings, files = files_of(options)
+            _refuse_text_report(options)
+            if k == 0:
+                uem = files.read_uem()
+            inputs = {**files.sides(files.read(uem, cache=cache)), "uem": uem, "metadata": files.read_metadata()}
+            if options.html is not None:
+                _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
+            found = evaluate_on(
+                runner,
+                inputs,
+                settings=settings,
+                check_time_base=not options.no_time_base_check,
+                segments=options.html is not None,
+            )
+            results[name] = _with_origins(found, files)
     return results
 
 
