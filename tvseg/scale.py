@@ -739,11 +739,19 @@ def _sharded(
     # the reference as tvseg.preparation.prepare keeps it: as given (columns, no UEM), or by show
     kept = (lambda names: reference) if columnar else lambda names: {n: reference[n] for n in names}
     reduce = dict(uem=uem, sweep_tolerances=options["sweep_tolerances"], hypotheses=hypotheses)
+    encoding = _Encoding(runner) if runner.workers > 1 else None
     result = _evaluate_shards(
-        tasks, runner, list(hypotheses), [], kept=kept, metadata=lambda: inputs["metadata"], **reduce
+        tasks,
+        runner,
+        list(hypotheses),
+        [],
+        kept=kept,
+        metadata=lambda: inputs["metadata"],
+        per_show_made=encoding,
+        **reduce,
     )
     if isinstance(result, EvaluationResult):
-        return result
+        return encoding.attach(result) if encoding is not None else result
     return evaluate(**inputs, **options, segments=segments)  # raises the shard's error, as one process does
 
 
