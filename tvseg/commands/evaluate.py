@@ -556,7 +556,9 @@ def _every_level(args, settings, files):
     inputs = {**files.sides({**read, "reference": references[None]}), "uem": uem, "metadata": files.read_metadata()}
     check = not args.no_time_base_check  # no report (refused with --level all): no segment kept
     with engine(getattr(args, "jobs", None), getattr(args, "dask", None)) as runner:
-        result = _with_origins(evaluate_on(runner, inputs, settings=settings, check_time_base=check, segments=False), files)
+        result = _with_origins(
+            evaluate_on(runner, inputs, settings=settings, check_time_base=check, segments=False), files
+        )
         levels = {}
         for level, reference in references.items():
             if level is None:
