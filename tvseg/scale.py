@@ -616,10 +616,14 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
     for those of ``indexed``, role -> ``(cut, exact)``, the parts ``cut`` gives of the edges between
     ranges: :func:`~tvseg.readers.parts.run_pieces`, or exact, :func:`~tvseg.readers.parts.span_pieces`),
-    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings
+    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file; a text corpus's
+    documents, read whole). The warnings
     of listing the folders are appended to ``record`` (as :meth:`Files.read` records them)."""
     from tvseg.readers import list_files
+    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
+    if files.format_of("reference") in TEXT_CORPUS_FORMATS:
+        return None  # a text corpus, in sentences: read and scored in one process
     roles = files.roles()
     if n_shards == 1 and _cuttable_kind(files):
         # one shard reads every file whole: no listing, no cut, no second pass for quotes

@@ -604,41 +604,18 @@ def levels_json(levels: dict) -> dict:
 
 
 def _score(args, settings, files):
-    """The evaluation of the options' files (streamed in shards, or read whole for a report or a text corpus)."""
-    jobs = getattr(args, "jobs", None)
-    dask = getattr(args, "dask", None)
-    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
+    """The evaluation of the options' files without a report (:func:`tvseg.scale.evaluate_files`: streamed in
+    shards, each read where it is scored; a text corpus read and scored in this process)."""
+    from tvseg.scale import evaluate_files
 
-    text = args.format in TEXT_CORPUS_FORMATS  # a text corpus: scored in one process, no report
-    _refuse_text_report(args)
-    sharded = dask is not None or (jobs is not None and jobs > 1)
-    if not text and (sharded or args.html is None):
-        # each shard of shows read and scored where it is sent (another process, or this one, one shard
-        # after the other): the report draws segments, kept; otherwise each shard's are dropped once scored
-        from tvseg.scale import evaluate_files
-
-        result = evaluate_files(
-            files,
-            settings=settings,
-            check_time_base=not args.no_time_base_check,
-            jobs=jobs,
-            dask=dask,
-            segments=args.html is not None,
-        )
-        if args.html is not None:  # the shards read the predictions: the result tells which overlap
-            from tvseg.metrics import DISJOINT
-
-            _refuse_overlaps([name for name, sr in result.systems.items() if DISJOINT not in sr.traits])
-    else:
-        from tvseg.evaluation import evaluate
-        from tvseg.scale import read_files
-
-        inputs = read_files(files)
-        if args.html is not None:
-            from tvseg.preparation import overlapping_systems
-
-            _refuse_overlaps(overlapping_systems(inputs["hypotheses"]))
-        result = evaluate(settings=settings, check_time_base=not args.no_time_base_check, **inputs)
+    result = evaluate_files(
+        files,
+        settings=settings,
+        check_time_base=not args.no_time_base_check,
+        jobs=getattr(args, "jobs", None),
+        dask=getattr(args, "dask", None),
+        segments=False,
+    )
     return _with_origins(result, files)
 
 
