@@ -327,7 +327,9 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
                     whole.add(role)
                 else:
                     indexed[role] = (partial(span_pieces, show_spans(files.roles()[role], lines), lines), True)
-        return _sharded(_read_here(files, uem), runner, None, n_shards, options, segments=segments), None
+        # read here, each shard sent its part: no shard writes its segments, so the result keeps them for a report
+        kept = segments or spill is not None
+        return _sharded(_read_here(files, uem), runner, None, n_shards, options, segments=kept), None
 
 
 class _Encoding:
