@@ -69,6 +69,10 @@ def unique_pairs(pairs: list, *, first_repeated: bool = False) -> dict:
     return result
 
 
+def _unique_pairs_first_repeated(pairs: list) -> dict:
+    return unique_pairs(pairs, first_repeated=True)
+
+
 def loads(text: str, *, first_repeated: bool = False):
     """``json.loads`` keeping numbers as :class:`Number` and raising :class:`DuplicateKey` for a key given
     twice in an object: the key whose second occurrence comes first, or (``first_repeated``) the first
@@ -78,7 +82,8 @@ def loads(text: str, *, first_repeated: bool = False):
         parse_float=Number,
         parse_int=Number,
         parse_constant=Number,
-        object_pairs_hook=lambda pairs: unique_pairs(pairs, first_repeated=first_repeated),
+        # called once per object: unique_pairs itself, with no wrapper around it (a tenth of a large file's parse)
+        object_pairs_hook=_unique_pairs_first_repeated if first_repeated else unique_pairs,
     )
 
 
