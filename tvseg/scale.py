@@ -186,7 +186,7 @@ def evaluate_files(
 ) -> EvaluationResult:
     """:func:`tvseg.evaluate` of ``files``, each shard of shows read, checked and scored where it is
     sent (a local process, a Dask worker, or this process, one shard after the other): the result of
-    one process.
+    one process. A text corpus (its documents in sentences) is read and scored in this process.
 
     Parameters
     ----------
@@ -278,9 +278,13 @@ def evaluate_files_spilled(
 def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: str | None, options: dict):
     """:func:`evaluate_files` (``spill``: :func:`evaluate_files_spilled`'s folder): the result and the
     shards' files of segments (None when none was written)."""
+    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
+
     _check_count("jobs", jobs)
     _check_count("shards", shards)
     uem = files.read_uem()
+    if files.format_of("reference") in TEXT_CORPUS_FORMATS:  # in sentences, not shows in time: scored here
+        return evaluate(**_read_here(files, uem), segments=segments or spill is not None, **options), None
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=options["sweep_tolerances"], hypotheses={})
     with engine(jobs, dask) as runner:
         whole: set[str] = set()
@@ -618,14 +622,10 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     """Each shard's range of shows and its part of every input (None: read whole, as those of ``whole``;
     for those of ``indexed``, role -> ``(cut, exact)``, the parts ``cut`` gives of the edges between
     ranges: :func:`~tvseg.readers.parts.run_pieces`, or exact, :func:`~tvseg.readers.parts.span_pieces`),
-    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file; a text corpus's
-    documents, read whole). The warnings
+    or None when the reference gives no cheap cut (neither a folder nor an RTTM or CSV file). The warnings
     of listing the folders are appended to ``record`` (as :meth:`Files.read` records them)."""
     from tvseg.readers import list_files
-    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
-    if files.format_of("reference") in TEXT_CORPUS_FORMATS:
-        return None  # a text corpus, in sentences: read and scored in one process
     roles = files.roles()
     if n_shards == 1 and _cuttable_kind(files):
         # one shard reads every file whole: no listing, no cut, no second pass for quotes
