@@ -80,3 +80,22 @@ def second_write_fails(monkeypatch):
 
     monkeypatch.setattr(tvseg.output, "write_file", failing)
     return calls
+
+
+@pytest.fixture
+def count_reads(monkeypatch):
+    """``count_reads(module, name)``: replace ``module.name`` (a reader taking a path first) by one that counts
+    its calls by the file's name, and return the :class:`collections.Counter` it fills."""
+    import collections
+
+    def count(module, name: str) -> collections.Counter:
+        real, reads = getattr(module, name), collections.Counter()
+
+        def counted(path, *args, **kwargs):
+            reads[Path(path).name] += 1
+            return real(path, *args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+        return reads
+
+    return count

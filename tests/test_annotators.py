@@ -231,46 +231,14 @@ def test_each_annotator_s_evaluation_is_the_plain_run_against_it(tmp_path, capsy
     capsys.readouterr()
 
 
-def test_each_annotator_s_file_is_read_once(tmp_path, monkeypatch, capsys):
-    # an annotator's RTTM file is the reference of its evaluation and a hypothesis of the others': read once
-    import collections
-
+def test_each_annotator_s_file_is_read_once_in_one_process_and_in_processes(tmp_path, count_reads, capsys):
+    # an annotator's RTTM file is the reference of its evaluation and a hypothesis of the others': read once.
+    # With --jobs 2 too, each annotator's evaluation scored in shards on the same two processes from the files
+    # read here: the JSON and the summary those of one process
     import tvseg.readers
     from tvseg.cli import main
 
-    reads = collections.Counter()
-    read_segments = tvseg.readers.read_segments
-
-    def counted(path, *args, **kwargs):
-        reads[Path(path).name] += 1
-        return read_segments(path, *args, **kwargs)
-
-    monkeypatch.setattr(tvseg.readers, "read_segments", counted)
-    references = ["--reference", f"A={SAMPLES / 'reference' / 'reference.rttm'}"]
-    references += ["--reference", f"B={SAMPLES / 'annotators' / 'annotator_b.rttm'}"]
-    system = f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}"
-    args = ["evaluate", *references, "--hypothesis", system, "--bootstrap", "0", "--json", str(tmp_path / "all.json")]
-    assert main(args) == 0
-    assert reads == {"reference.rttm": 1, "annotator_b.rttm": 1, "system_a.rttm": 1}
-    capsys.readouterr()
-
-
-def test_annotators_in_processes_read_each_file_once_and_give_the_run_of_one_process(tmp_path, monkeypatch, capsys):
-    # --jobs 2: each annotator's evaluation scored in shards on the same two processes, from the files read once
-    # here; the JSON and the summary are those of one process
-    import collections
-
-    import tvseg.readers
-    from tvseg.cli import main
-
-    reads = collections.Counter()
-    read_segments = tvseg.readers.read_segments
-
-    def counted(path, *args, **kwargs):
-        reads[Path(path).name] += 1
-        return read_segments(path, *args, **kwargs)
-
-    monkeypatch.setattr(tvseg.readers, "read_segments", counted)
+    reads = count_reads(tvseg.readers, "read_segments")
     references = ["--reference", f"A={SAMPLES / 'reference' / 'reference.rttm'}"]
     references += ["--reference", f"B={SAMPLES / 'annotators' / 'annotator_b.rttm'}"]
     system = f"system_a={SAMPLES / 'hypotheses' / 'system_a.rttm'}"

@@ -335,22 +335,13 @@ def three_levels(tmp_path: Path) -> tuple[Path, Path, Path]:
     return ref, hyp, uem
 
 
-def test_level_all_in_processes_reads_once_and_gives_the_run_of_one_process(tmp_path, monkeypatch, capsys):
+def test_level_all_in_processes_reads_once_and_gives_the_run_of_one_process(tmp_path, count_reads, capsys):
     # --jobs 2 scores each level in shards on the same two processes: the same JSON and warnings as one
     # process, the reference file read once for every level
-    import collections
-
     import tvseg.readers
 
     ref, hyp, uem = three_levels(tmp_path)
-    reads = collections.Counter()
-    read_levels = tvseg.readers.read_segment_levels
-
-    def counted(path, *args, **kwargs):
-        reads[Path(path).name] += 1
-        return read_levels(path, *args, **kwargs)
-
-    monkeypatch.setattr(tvseg.readers, "read_segment_levels", counted)
+    reads = count_reads(tvseg.readers, "read_segment_levels")
     common = ["--reference", str(ref), "--hypothesis", f"sys={hyp}", "--hypothesis", f"two={hyp}", "--uem", str(uem)]
     one = resampled_json(tmp_path, [*common, "--level", "all"], "one.json")
     said = capsys.readouterr()
