@@ -7,6 +7,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyannote.core import Annotation, Segment
 from reader_helpers import segments, write
 
@@ -114,6 +116,32 @@ def test_refusals_name_the_line(tmp_path, line, message):
     with pytest.raises(InputError, match=message) as error:
         read_segments(path)
     assert str(error.value).startswith(f"{path}:3: ")
+
+
+_BOUNDARY = st.one_of(
+    st.decimals(min_value=-3, max_value=12, places=3, allow_nan=False).map(str),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999", "-0", "0", "1.0", "1", "2000000001"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_BOUNDARY, st.just(True), st.just("text")), max_size=8), st.sampled_from(["5", "10.5"]))
+def test_a_side_read_at_once_is_read_as_value_by_value(values, duration):
+    # the law: a side's boundaries taken all at once (every one a number in [0, duration), none twice) are
+    # the times the reading value by value gives, which finds and names the first value it refuses
+    from tvseg.readers.json_values import Number
+    from tvseg.readers.jsonl import _checked_times, _plain_times
+
+    boundaries = [Number(v) if isinstance(v, str) and v != "text" else v for v in values]
+    at_once = _plain_times(boundaries, float(duration))
+    try:
+        one_by_one = _checked_times(boundaries, float(duration), path="s.jsonl", line=1, side="reference")
+    except InputError:
+        assert at_once is None
+    else:
+        assert at_once is None or at_once == one_by_one
+        # a list of plain numbers in range and distinct is always taken at once
+        assert at_once is not None or not all(isinstance(v, Number) for v in boundaries)
 
 
 def test_a_show_on_two_lines_is_refused(tmp_path):

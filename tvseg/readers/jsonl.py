@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
+from tvseg.exact import MAX_SECONDS
 from tvseg.readers.json_values import (
     Number,
     dumps,
@@ -116,6 +117,30 @@ def _time(value, *, path, line: int, field: str) -> float:
 
 def _side(boundaries, titles, duration: float, *, path, line: int, side: str) -> list[tuple[float, float, str, int]]:
     expect(boundaries, list, f"'{side}' must be a list of boundary times in seconds", path=path, line=line)
+    times = _plain_times(boundaries, duration)
+    if times is None:  # some value is refused: found and named value by value
+        times = _checked_times(boundaries, duration, path=path, line=line, side=side)
+    starts = [0.0] + sorted(times - {0.0})
+    ends = starts[1:] + [duration]
+    if titles is None:
+        return [(start, end, NO_LABEL, line) for start, end in zip(starts, ends)]
+    labels = _titles(titles, set(starts), path=path, line=line, side=side)
+    return [(start, end, labels.get(start, NO_LABEL), line) for start, end in zip(starts, ends)]
+
+
+def _plain_times(boundaries: list, duration: float) -> set[float] | None:
+    """The boundary times when every one is a JSON number from 0 to before ``duration``, none given twice
+    (as :func:`_checked_times` reads them, all at once); else None."""
+    if not all(type(value) is Number for value in boundaries):
+        return None
+    seconds = list(map(float, boundaries))
+    times = set(seconds)
+    if len(times) < len(seconds) or not all(0.0 <= time <= MAX_SECONDS and time < duration for time in seconds):
+        return None  # (NaN fails the comparisons)
+    return times
+
+
+def _checked_times(boundaries: list, duration: float, *, path, line: int, side: str) -> set[float]:
     times: set[float] = set()
     for value in boundaries:
         time = _time(value, path=path, line=line, field=f"{side} boundary")
@@ -126,10 +151,7 @@ def _side(boundaries, titles, duration: float, *, path, line: int, side: str) ->
         if time in times:
             raise InputError(f"{side} boundary given twice", path=path, line=line, value=str(value))
         times.add(time)
-    starts = [0.0] + sorted(times - {0.0})
-    labels = _titles(titles, set(starts), path=path, line=line, side=side) if titles is not None else {}
-    ends = starts[1:] + [duration]
-    return [(start, end, labels.get(start, NO_LABEL), line) for start, end in zip(starts, ends)]
+    return times
 
 
 def _titles(titles, starts: set[float], *, path, line: int, side: str) -> dict[float, str]:
