@@ -424,3 +424,48 @@ def test_preset_nltk_on_every_document_of_a_random_corpus(tmp_path):
     mean = sum(nltk_segmentation.ghd(nltk_string(r), nltk_string(h)) for r, h in masses.values()) / len(masses)
     assert system["corpus"]["ghd"] == pytest.approx(mean, abs=1e-12)
     assert system["macro"]["ghd"] == pytest.approx(mean, abs=1e-12)
+
+
+def test_a_text_corpus_in_shards_and_in_processes_is_scored_as_in_one(tmp_path, monkeypatch):
+    # the one pipeline: a text corpus is cut into shards of documents, scored where each is sent and reduced,
+    # as timed segments are; the JSON, the summary and the warnings (in order) are those of one process,
+    # here with warnings to give: a document of one sentence (no window fits: undefined values) and a
+    # document the hypothesis lacks
+    import warnings
+
+    import tvseg.scale
+    from tvseg.scale import evaluate_sharded
+
+    corpus(tmp_path, "choi", seed=5, documents=9)
+    for side in ("ref", "hyp"):
+        (tmp_path / side / "doc9.ref").write_text(choi_text([1], 9), encoding="utf-8")
+    (tmp_path / "hyp" / "doc4.ref").unlink()
+    read = {side: tvseg.read_segments(tmp_path / side, format="choi") for side in ("ref", "hyp")}
+
+    def scored(function):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warnings.simplefilter("ignore", ResourceWarning)
+            result = function()
+        return json.dumps(result.to_json()), [(w.category.__name__, str(w.message)) for w in caught]
+
+    one, one_warnings = scored(lambda: tvseg.evaluate(read["ref"], {"sys": read["hyp"]}))
+    assert any("0/0" in message or "NaN" in message for _, message in one_warnings)
+    assert any("doc4" in message for _, message in one_warnings)
+    shards = []
+    score_shard = tvseg.scale.score_shard
+    monkeypatch.setattr(tvseg.scale, "score_shard", lambda p, **kw: shards.append(p.shows) or score_shard(p, **kw))
+    many, many_warnings = scored(lambda: evaluate_sharded(read["ref"], {"sys": read["hyp"]}, chunk_shows=[3, 4, 3]))
+    assert [len(shows) for shows in shards] == [3, 4, 3]  # scored in three shards, not in one piece
+    assert many == one and many_warnings == one_warnings
+
+    args = ["evaluate", "--reference", str(tmp_path / "ref"), "--hypothesis", f"sys={tmp_path / 'hyp'}"]
+    outputs = {}
+    for name, extra in (("one", []), ("jobs", ["--jobs", "2"])):
+        out = tmp_path / f"{name}.json"
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            assert main([*args, "--format", "choi", "--bootstrap", "200", *extra, "--json", str(out)]) == 0
+        data = json.loads(out.read_text(encoding="utf-8"))
+        outputs[name] = out.read_text(encoding="utf-8").replace(data["run_id"], "")  # each run its own id
+    assert outputs["jobs"] == outputs["one"]  # the same bytes: the workers encode the rows as the parent does

@@ -603,8 +603,8 @@ def reduce_shards(
         ``"units"``: a text corpus, without segments in time. Each system's results hold the registry
         entries its traits meet (:func:`system_traits`, :func:`tvseg.metrics.eligible`), whatever the input.
     per_show_made : callable, optional
-        Given each system's name, per-show table and joined shard (its ``carried``) as soon as they are
-        made, before the bootstrap (what :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
+        Given each system's name, per-show table (its eligible metrics, as the result holds it) and joined
+        shard (its ``carried``) as soon as they are made, before the bootstrap (what :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once:
@@ -673,8 +673,6 @@ def reduce_shards(
         give_back_memory()  # the shards' unit and curve parts, joined: freed before the sweeps and tables
         macro = macro_metrics(per_show)  # of the metrics: the flag below is not averaged
         per_show = per_show.assign(**{SHOW_FLAGS[0]: has_output})
-        if per_show_made is not None and domain == "time":
-            per_show_made(name, per_show, carried)
         traits = system_traits(
             scores,
             domain=domain,
@@ -682,6 +680,9 @@ def reduce_shards(
             disjoint=disjoint,
             chunks=name in unit_tables and "chunk_n_shows" in unit_tables[name][0].columns,
         )
+        allowed[name] = {m.key for m in eligible(traits)}
+        if per_show_made is not None:
+            per_show_made(name, _shows_allowed(per_show, allowed[name]), carried)
         if not disjoint and domain == "time":
             _warn_left_out(name, traits, units=settings.units != "none")
         # no segment kept, or segments that overlap: no table of segments
@@ -708,7 +709,6 @@ def reduce_shards(
             carried=carried,
             traits=traits,
         )
-        allowed[name] = {m.key for m in eligible(traits)}
         systems[name] = _restricted(systems[name], allowed[name], time=TIME in traits)
         del scores, per_show, tallies
         # what joining the system's shards freed, returned before the next system's (and the bootstrap's)
@@ -802,7 +802,7 @@ def _restricted(sr: SystemResult, allowed: set[str], *, time: bool) -> SystemRes
 
     return replace(
         sr,
-        shows=sr.shows[[c for c in sr.shows.columns if c in allowed or c in SHOW_FLAGS]],
+        shows=_shows_allowed(sr.shows, allowed),
         corpus=only(sr.corpus),
         macro=only(sr.macro),
         by_length={cls: only(values) for cls, values in sr.by_length.items()} if time else {},
@@ -813,6 +813,12 @@ def _restricted(sr: SystemResult, allowed: set[str], *, time: bool) -> SystemRes
         boundary_pairs=sr.boundary_pairs.iloc[0:0],
         titles=False,
     )
+
+
+def _shows_allowed(shows: pd.DataFrame, allowed: set[str]) -> pd.DataFrame:
+    """The per-show table with the metrics ``allowed`` and the flags (:data:`SHOW_FLAGS`) alone."""
+    kept = [c for c in shows.columns if c in allowed or c in SHOW_FLAGS]
+    return shows if len(kept) == len(shows.columns) else shows[kept]
 
 
 def _warn_left_out(name: str, traits: frozenset[str], *, units: bool) -> None:

@@ -31,8 +31,8 @@ with its warnings (``tests/test_scale.py``).
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
 range, a file not sorted by show, a warning about part of a file) is read whole by each shard in another
-round. A reference that is neither a folder nor an RTTM or CSV file gives no cut: the inputs are read here
-and each shard is sent its part. A Dask cluster's workers read the files at the paths given (a shared file
+round. A reference that is neither a folder nor an RTTM or CSV file (a JSON dataset, a text corpus in
+sentences) gives no cut: the inputs are read here and each shard is sent its part. A Dask cluster's workers read the files at the paths given (a shared file
 system) and need tvseg installed; Dask is optional (``pip install tvseg[dask]``).
 """
 
@@ -186,7 +186,8 @@ def evaluate_files(
 ) -> EvaluationResult:
     """:func:`tvseg.evaluate` of ``files``, each shard of shows read, checked and scored where it is
     sent (a local process, a Dask worker, or this process, one shard after the other): the result of
-    one process. A text corpus (its documents in sentences) is read and scored in this process.
+    one process. A text corpus (its documents in sentences) is read in this process, and its documents are
+    scored in shards as shows are.
 
     Parameters
     ----------
@@ -278,13 +279,9 @@ def evaluate_files_spilled(
 def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: str | None, options: dict):
     """:func:`evaluate_files` (``spill``: :func:`evaluate_files_spilled`'s folder): the result and the
     shards' files of segments (None when none was written)."""
-    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
-
     _check_count("jobs", jobs)
     _check_count("shards", shards)
     uem = files.read_uem()
-    if files.format_of("reference") in TEXT_CORPUS_FORMATS:  # in sentences, not shows in time: scored here
-        return evaluate(**_read_here(files, uem), segments=segments or spill is not None, **options), None
     reduce = dict(uem=uem, metadata=files.read_metadata, sweep_tolerances=options["sweep_tolerances"], hypotheses={})
     with engine(jobs, dask) as runner:
         whole: set[str] = set()
@@ -440,6 +437,7 @@ class _Facts:
     notices: list  # tvseg.preparation.Notice
     reading: list  # (role index, category, message): the warnings of reading
     misfit: tuple = ()  # the inputs whose parts do not fit the cut (then each shard reads them whole)
+    domain: str = "time"  # "units": a text corpus (tvseg.evaluation.evaluate's domain)
 
 
 def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
@@ -457,6 +455,7 @@ def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
         if not shows:
             return _Facts([], None, common, notices, reading), None
+        domain = getattr(reference, "domain", "time")
         p = prepare(
             reference,
             {name: _cut(h, shows) for name, h in hypotheses.items()},
@@ -467,10 +466,11 @@ def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
             check_systems=False,
             warn=False,
             overlapping=(),  # whether a system's segments overlap is decided on the corpus: one process scores it
+            domain=domain,
         )
     except (InputError, UsageError):
         return None
-    return _Facts(shows, p.settings, common, notices + p.notices, reading), p
+    return _Facts(shows, p.settings, common, notices + p.notices, reading, domain=domain), p
 
 
 def _load_files(task: _Task):
@@ -562,7 +562,7 @@ def _process(task: _Task) -> _Done | None:
             warnings.simplefilter("always")
             # with titles whatever the shard holds: the corpus decides whether they are kept
             titles = dict.fromkeys(p.systems, True)
-            systems = score_shard(p, sweep_tolerances=task.options["sweep_tolerances"], titles=titles)
+            systems = score_shard(p, sweep_tolerances=_tolerances(task.options, facts.domain), titles=titles)
     except (InputError, UsageError):
         return None
     given = [(w.category, str(w.message)) for w in caught]
@@ -574,6 +574,11 @@ def _process(task: _Task) -> _Done | None:
         del opened, p
         give_back_memory()
     return _Done(facts, systems, reference, given)
+
+
+def _tolerances(options: Mapping[str, Any], domain: str):
+    """The sweeps' tolerances (seconds: none in the unit domain, as :func:`tvseg.evaluate` has it)."""
+    return options["sweep_tolerances"] if domain == "time" else ()
 
 
 def _cut(mapping, names):
@@ -606,10 +611,13 @@ def _cuttable(files: Files, role: str, uem, *, quotes: bool = True):
 
 def _cuttable_kind(files: Files) -> bool:
     """Whether the reference is a folder or an RTTM or CSV file: the shards can read it (any other
-    reference, such as a JSON dataset of segmentations, is read whole in this process)."""
+    reference, such as a JSON dataset of segmentations or a text corpus, is read whole in this process)."""
     from tvseg.errors import InputError, UsageError
     from tvseg.readers import detect_format
+    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
+    if files.format_of("reference") in TEXT_CORPUS_FORMATS:  # documents, not files or lines named by show
+        return False
     if Path(files.reference).is_dir():
         return True
     try:
@@ -627,8 +635,9 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
     from tvseg.readers import list_files
 
     roles = files.roles()
-    if n_shards == 1 and _cuttable_kind(files):
-        # one shard reads every file whole: no listing, no cut, no second pass for quotes
+    if not _cuttable_kind(files):
+        return None
+    if n_shards == 1:  # one shard reads every file whole: no listing, no cut, no second pass for quotes
         return [(_Range(None, None), dict.fromkeys(roles))]
     listed: dict[str, list[Path]] = {}
     for index, (role, path) in enumerate(roles.items()):
@@ -713,7 +722,8 @@ def _evaluate_shards(
     else:
         reference = kept([name for d in opened for name in d.facts.shows])
     shards = [{n: s.without_titles() if n in untitled else s for n, s in d.systems.items()} for d in opened]
-    settings = opened[0].facts.settings
+    settings, domain = opened[0].facts.settings, opened[0].facts.domain
+    reduce.update(domain=domain, sweep_tolerances=_tolerances(reduce, domain))
     if spilled is not None:
         first = 0
         for k, d in enumerate(done):
@@ -732,8 +742,8 @@ def _sharded(
     ``n_shards`` shards of about equal numbers of shows (``segments``: as in :func:`tvseg.evaluate`)."""
     reference, hypotheses, uem, units = (inputs[k] for k in ("reference", "hypotheses", "uem", "units"))
     shows = sorted(reference) if reference else []
-    if not shows or not hypotheses or getattr(reference, "domain", "time") == "units":
-        return evaluate(**inputs, **options, segments=segments)  # (a text corpus, in sentences: scored in one process)
+    if not shows or not hypotheses:
+        return evaluate(**inputs, **options, segments=segments)  # (raises the error of one process)
     firsts = _firsts(len(shows), chunk_shows, n_shards)
     edges = [shows[f] for f in firsts[1:]]
     tasks = []
