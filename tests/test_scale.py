@@ -792,3 +792,78 @@ def test_titles_on_one_side_per_shard_are_scored_as_the_whole_corpus(corpus, tmp
         for verdict in ("reference_title_correct", "hypothesis_title_correct", "reference_title_f1"):
             got, want = getattr(other.scores, verdict), getattr(sr.scores, verdict)
             assert (got is None and want is None) or np.array_equal(got, want)
+
+
+# ------------------------------------------------------------------ overlapping predictions, decided on the corpus
+
+
+def _predictions(tmp_path, overlapping_shows):
+    """A CSV reference of 12 shows of 3 segments, system ``seg`` (a CSV segmentation) and system ``dense``
+    (ActivityNet predictions whose segments overlap in ``overlapping_shows`` only; ``x`` is a show the
+    reference lacks)."""
+    reference, seg, dense = ["show,start,end,label"], ["show,start,end,label"], {}
+    for k in range(12):
+        show = f"s{k:02d}"
+        reference += [f"{show},0,40,headlines", f"{show},40,{90 + k},weather", f"{show},{90 + k},150,sports"]
+        seg += [f"{show},0,{35 + k},headlines", f"{show},{35 + k},150,sports"]
+        overlapping = [(0, 50, "headlines"), (30, 100 + k, "weather"), (95, 150, "sports")]
+        dense[show] = overlapping if show in overlapping_shows else [(0, 45, "headlines"), (45, 150, "sports")]
+    dense["x"] = [(0, 50, "a"), (20, 60, "b")] if "x" in overlapping_shows else [(0, 50, "a")]
+    results = {show: [{"timestamp": [s, e], "sentence": text} for s, e, text in spans] for show, spans in dense.items()}
+    paths = {name: tmp_path / f"{name}.csv" for name in ("ref", "seg")} | {"dense": tmp_path / "dense.json"}
+    paths["ref"].write_text("\n".join(reference) + "\n", encoding="utf-8")
+    paths["seg"].write_text("\n".join(seg) + "\n", encoding="utf-8")
+    paths["dense"].write_text(json.dumps({"version": "VERSION 1.0", "results": results, "external_data": {}}))
+    return paths
+
+
+@pytest.mark.parametrize(
+    "overlapping_shows",
+    [
+        [f"s{k:02d}" for k in range(12)],  # every shard finds the overlaps
+        ["s10"],  # the last shard alone: the others score the system again as the corpus has it
+        ["x"],  # a show the reference lacks, as one process decides it (on every show of the system)
+    ],
+)
+def test_overlapping_predictions_are_scored_in_the_shards(tmp_path, monkeypatch, overlapping_shows):
+    # a system whose segments overlap in some show is scored as dense-captioning predictions in every show, in
+    # one process; in shards, each shard scores it so (not one process scoring the whole corpus again)
+    import tvseg.scale
+
+    paths = _predictions(tmp_path, overlapping_shows)
+    reference = tvseg.read_segments(paths["ref"])
+    hypotheses = {name: tvseg.read_segments(paths[name]) for name in ("seg", "dense")}
+    settings = tvseg.Settings(bootstrap=100)
+    one, one_caught = recorded(lambda: tvseg.evaluate(reference, hypotheses, settings=settings))
+    assert "dense" in one.to_json()["systems"] and not one.systems["dense"].traits & {"disjoint"}
+    scored = []
+    score_shard = tvseg.scale.score_shard
+    monkeypatch.setattr(
+        tvseg.scale, "score_shard", lambda p, **kw: scored.append((len(p.shows), p.overlapping)) or score_shard(p, **kw)
+    )
+    monkeypatch.setattr(tvseg.scale, "evaluate", lambda *a, **kw: pytest.fail("scored again in one process"))
+    many, many_caught = recorded(
+        lambda: evaluate_sharded(reference, hypotheses, chunk_shows=[4, 4, 4], settings=settings)
+    )
+    assert json.dumps(many.to_json()) == json.dumps(one.to_json())
+    assert many_caught == one_caught
+    assert scored[-3:] == [(4, ("dense",))] * 3  # the last round: three shards, the system overlapping in each
+    assert len(scored) == (3 if overlapping_shows[0] == "s00" else 6)
+
+
+def test_overlapping_predictions_read_by_the_shards_and_by_processes(tmp_path):
+    # tvseg evaluate --jobs 2 over files of overlapping predictions: the JSON bytes of one process
+    from tvseg.cli import main
+
+    paths = _predictions(tmp_path, ["s03", "s07"])
+    argv = ["evaluate", "--reference", str(paths["ref"]), "--hypothesis", f"seg={paths['seg']}"]
+    argv += ["--hypothesis", f"dense={paths['dense']}", "--bootstrap", "100"]
+    texts = {}
+    for name, extra in (("one", []), ("jobs", ["--jobs", "2"])):
+        out = tmp_path / f"{name}.json"
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            assert main([*argv, *extra, "--json", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        texts[name] = text.replace(json.loads(text)["run_id"], "")
+    assert texts["jobs"] == texts["one"]

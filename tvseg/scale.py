@@ -22,8 +22,10 @@ where it is worked on (this process, one shard after the other; a local process,
 
 Here, when every shard is back, the corpus's decisions are taken: titles are scored when some reference
 segment and some hypothesis segment of the corpus has one (every shard is scored once, with titles: those
-of a system that the corpus scores without are dropped in the reduction, as if never scored); each system
-must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as
+of a system that the corpus scores without are dropped in the reduction, as if never scored); a system whose
+segments overlap in some show is scored as overlapping predictions (:mod:`tvseg.preparation`) in every shard
+(each shard decides on the shows of its part of the inputs; when one decided otherwise than the corpus, every
+shard is scored again with the corpus's decision); each system must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as
 :func:`tvseg.evaluate` reduces its one shard, and the warnings are given once, in one process's order
 (reading, notices, scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit,
 with its warnings (``tests/test_scale.py``).
@@ -60,7 +62,7 @@ from tvseg.execution import engine
 from tvseg.memory import give_back_memory
 from tvseg.metrics import COUNT_KEYS, SHOW_OBJECTS
 from tvseg.output import encoded_blocks, encoded_rows
-from tvseg.preparation import Prepared, extra_shows, give_notices, prepare
+from tvseg.preparation import Prepared, extra_shows, give_notices, overlapping_systems, prepare
 from tvseg.readers.evaluation_inputs import Files, read_files, recorded, show_ends
 from tvseg.readers.parts import (
     Part,
@@ -288,7 +290,9 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
         # role -> (its cut by ranges of shows, whether exact): a file not sorted by show
         indexed: dict[str, Any] = {}
         n_shards = shards or _shards_for(files, runner.workers)
-        for round_ in range(3 * len(files.roles()) + 1):  # sorted runs, runs of each show, whole: three rounds each
+        overlapping = None  # the corpus's overlapping predictions, when a round found that some shard differs
+        # sorted runs, runs of each show, whole: three rounds each; one more for the overlapping predictions
+        for round_ in range(3 * len(files.roles()) + 2):
             listing: list = []
             plan = _plan(files, n_shards, uem, listing, whole=whole, indexed=indexed)
             if plan is None:
@@ -302,6 +306,7 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
                     parts=parts,
                     segments=segments,
                     spill=None if spill is None else os.path.join(spill, f"{round_}-{k}.pickle"),
+                    overlapping=overlapping,
                 )
                 for k, (shows, parts) in enumerate(plan)
             ]
@@ -322,6 +327,9 @@ def _evaluate_files(files: Files, *, jobs, dask, shards, segments: bool, spill: 
                 return result, (spilled if spill is not None else None)
             if result == _ONE_PROCESS:
                 return evaluate(**_read_here(files, uem), **options), None
+            if isinstance(result, _Overlapping):
+                overlapping = result.systems
+                continue
             for role in result:  # a file not sorted by show: each show's runs of lines found; then read whole
                 lines = None if indexed.get(role, (None, False))[1] else _cuttable(files, role, uem)
                 if lines is None:
@@ -425,6 +433,9 @@ class _Task:
     segments: bool = True  # the scores keep their segments (False: SystemShard.lean)
     spill: str | None = None  # a file where the shard's segments are written, the scores kept lean
     folder: str = field(default_factory=os.getcwd)  # where relative paths are read from (a Dask worker's is its own)
+    # the systems scored as overlapping predictions, decided on the corpus (None: those whose segments overlap in
+    # the shard's part of the inputs, which the parent checks against the corpus's decision)
+    overlapping: tuple | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -438,6 +449,8 @@ class _Facts:
     reading: list  # (role index, category, message): the warnings of reading
     misfit: tuple = ()  # the inputs whose parts do not fit the cut (then each shard reads them whole)
     domain: str = "time"  # "units": a text corpus (tvseg.evaluation.evaluate's domain)
+    overlaps: tuple = ()  # the systems whose segments overlap in the shard's part of the inputs
+    overlapping: tuple = ()  # the systems scored as overlapping predictions (tvseg.preparation.Prepared.overlapping)
 
 
 def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
@@ -453,9 +466,11 @@ def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
         for name, hypothesis in hypotheses.items():
             notices += extra_shows(name, shows, hypothesis)
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
-        if not shows:
-            return _Facts([], None, common, notices, reading), None
         domain = getattr(reference, "domain", "time")
+        # (every show of the part, those the reference lacks too, as one process decides it on every show)
+        overlaps = tuple(overlapping_systems(hypotheses)) if domain == "time" else ()
+        if not shows:
+            return _Facts([], None, common, notices, reading, overlaps=overlaps), None
         p = prepare(
             reference,
             {name: _cut(h, shows) for name, h in hypotheses.items()},
@@ -465,12 +480,16 @@ def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
             check_time_base=task.options["check_time_base"],
             check_systems=False,
             warn=False,
-            overlapping=(),  # whether a system's segments overlap is decided on the corpus: one process scores it
+            overlapping=overlaps if task.overlapping is None else task.overlapping,
             domain=domain,
         )
     except (InputError, UsageError):
         return None
-    return _Facts(shows, p.settings, common, notices + p.notices, reading, domain=domain), p
+    notices += p.notices
+    facts = _Facts(
+        shows, p.settings, common, notices, reading, domain=domain, overlaps=overlaps, overlapping=p.overlapping
+    )
+    return facts, p
 
 
 def _load_files(task: _Task):
@@ -689,6 +708,14 @@ def _plan(files: Files, n_shards: int, uem, record: list, *, whole=frozenset(), 
 _ONE_PROCESS = "one process"  # run the evaluation again in this process (it raises the shard's error)
 
 
+@dataclass(frozen=True)
+class _Overlapping:
+    """The systems scored as overlapping predictions, decided on the corpus, when some shard decided otherwise
+    on its own shows: every shard is scored again with them."""
+
+    systems: tuple
+
+
 def _evaluate_shards(
     tasks: list[_Task], runner, systems: Sequence[str], reading: list, *, kept, metadata, spilled=None, **reduce
 ):
@@ -704,6 +731,10 @@ def _evaluate_shards(
     if misfit:
         return misfit
     opened = [d for d in done if d.facts.shows]
+    # the systems whose segments overlap in some show are scored as overlapping predictions in every shard
+    overlapping = tuple(name for name in systems if any(name in d.facts.overlaps for d in done))
+    if any(set(d.facts.overlapping) != set(overlapping) for d in opened):
+        return _Overlapping(overlapping)
     # no reference show, or a system with no show of the reference
     if not opened or any(not sum(d.facts.common[name] for d in done) for name in systems):
         return _ONE_PROCESS
@@ -746,26 +777,35 @@ def _sharded(
         return evaluate(**inputs, **options, segments=segments)  # (raises the error of one process)
     firsts = _firsts(len(shows), chunk_shows, n_shards)
     edges = [shows[f] for f in firsts[1:]]
-    tasks = []
+    parts = []
     for part in (_Range(lo, hi) for lo, hi in zip([None, *edges], [*edges, None])):
         cut = {"reference": _cut(reference, part), "units": _cut(units, part)}
         cut["hypotheses"] = {name: _cut(h, part) for name, h in hypotheses.items()}
-        tasks.append(_Task(part, options, _cut(uem, part), inputs=cut, segments=segments))
+        parts.append((part, cut))
     columnar = uem is None and all(isinstance(m, Columns) for m in (reference, *hypotheses.values()))
     # the reference as tvseg.preparation.prepare keeps it: as given (columns, no UEM), or by show
     kept = (lambda names: reference) if columnar else lambda names: {n: reference[n] for n in names}
     reduce = dict(uem=uem, sweep_tolerances=options["sweep_tolerances"], hypotheses=hypotheses)
-    encoding = _Encoding(runner) if runner.workers > 1 else None
-    result = _evaluate_shards(
-        tasks,
-        runner,
-        list(hypotheses),
-        [],
-        kept=kept,
-        metadata=lambda: inputs["metadata"],
-        per_show_made=encoding,
-        **reduce,
-    )
+    overlapping = None
+    for _ in range(2):  # the corpus's overlapping predictions decided by the first round when some shard differs
+        tasks = [
+            _Task(part, options, _cut(uem, part), inputs=cut, segments=segments, overlapping=overlapping)
+            for part, cut in parts
+        ]
+        encoding = _Encoding(runner) if runner.workers > 1 else None
+        result = _evaluate_shards(
+            tasks,
+            runner,
+            list(hypotheses),
+            [],
+            kept=kept,
+            metadata=lambda: inputs["metadata"],
+            per_show_made=encoding,
+            **reduce,
+        )
+        if not isinstance(result, _Overlapping):
+            break
+        overlapping = result.systems
     if isinstance(result, EvaluationResult):
         return encoding.attach(result) if encoding is not None else result
     return evaluate(**inputs, **options, segments=segments)  # raises the shard's error, as one process does
