@@ -22,6 +22,7 @@ from tvseg.settings import Settings
 from tvseg.unit.conventions import CONVENTIONS
 from tvseg.unit.corpus import corpus_unit_scores
 from tvseg.unit.projection import edge_ticks
+from tvseg.unit.reduction import reduce_unit_parts
 
 METRICS = ("pk", "pk_prime", "windowdiff", "winpr_precision", "winpr_recall", "winpr_f1", "s", "cseg", "cseg_norm")
 METRICS += ("ghd", "b")
@@ -101,7 +102,8 @@ def region_of(annotation, uem):
 
 
 def scores(shows, ref_anns, hyp_anns, units, st_, uem=(None, None), part=False):
-    """tvseg's corpus_unit_scores on flat arrays (with ``part``, the shard's components)."""
+    """tvseg's corpus_unit_scores on flat arrays: its part (``part``: the shard's components), or the part
+    reduced to the per-show table and the corpus metrics, with the warnings."""
     ref = from_segmentations(ref_anns, names=shows, side="reference")
     hyp = from_segmentations(hyp_anns, names=shows, side="hypothesis")
     regions = [region_of(a, None if uem[0] is None else (uem[0][k], uem[1][k])) for k, a in enumerate(ref_anns)]
@@ -110,8 +112,9 @@ def scores(shows, ref_anns, hyp_anns, units, st_, uem=(None, None), part=False):
     u_show, u_start, u_end = (
         flat_units(shows, units) if st_.units != "frames" and units is not None else (None, None, None)
     )
-    return recorded(
-        lambda: corpus_unit_scores(
+
+    def scored():
+        found = corpus_unit_scores(
             ref,
             hyp,
             unit_show=u_show,
@@ -123,9 +126,10 @@ def scores(shows, ref_anns, hyp_anns, units, st_, uem=(None, None), part=False):
             region_end=r_end,
             region_ticks=edge_ticks(r_start, r_end),
             name="sys",
-            part=part,
         )
-    )
+        return found if part or found is None else reduce_unit_parts([found], [0], list(shows))
+
+    return recorded(scored)
 
 
 def oracle(shows, ref_anns, hyp_anns, units, st_, uem=(None, None)):

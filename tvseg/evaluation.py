@@ -558,7 +558,6 @@ def score_shard(
                 region_end=p.region_end,
                 region_ticks=p.region_ticks,
                 name=name,
-                part=True,
                 regions=ref.region,
             )
         out[name] = SystemShard(

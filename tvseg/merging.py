@@ -257,7 +257,7 @@ def _merged_system(
             for p, f in zip(parts, firsts)
             for show, order_, message in p.events
         )
-        per_show = assemble(comps, scored[rank], shows, [], part=True).per_show
+        per_show = assemble(comps, scored[rank], shows, []).per_show
         units = UnitPart(per_show, comps, scored[rank], events)
     confidence = None
     if systems[0].confidence is not None:

@@ -39,6 +39,7 @@ from tvseg.retrieval.boundaries import regions  # noqa: E402
 from tvseg.settings import Settings  # noqa: E402
 from tvseg.unit.corpus import corpus_unit_scores  # noqa: E402
 from tvseg.unit.projection import edge_ticks  # noqa: E402
+from tvseg.unit.reduction import reduce_unit_parts  # noqa: E402
 
 
 def flat_units(shows, units):
@@ -84,18 +85,24 @@ def main(argv=None) -> int:
 
     def batch():
         return {
-            name: corpus_unit_scores(
-                ref,
-                hyp,
-                unit_show=u_show,
-                unit_start=u_start,
-                unit_end=u_end,
-                shows=shows,
-                settings=settings,
-                region_start=r_start,
-                region_end=r_end,
-                region_ticks=edge_ticks(r_start, r_end),
-                name=name,
+            name: reduce_unit_parts(
+                [
+                    corpus_unit_scores(
+                        ref,
+                        hyp,
+                        unit_show=u_show,
+                        unit_start=u_start,
+                        unit_end=u_end,
+                        shows=shows,
+                        settings=settings,
+                        region_start=r_start,
+                        region_end=r_end,
+                        region_ticks=edge_ticks(r_start, r_end),
+                        name=name,
+                    )
+                ],
+                [0],
+                list(shows),
             )
             for name, (_, hyp) in systems.items()
         }

@@ -54,10 +54,10 @@ def corpus_unit_scores(
     region_end,
     region_ticks,
     name,
-    part: bool = False,
     regions=None,
-):
-    r"""Unit-domain metrics of every show and of the corpus, from flat arrays.
+) -> UnitPart | None:
+    r"""Unit-domain components and metrics of every show, from flat arrays: one shard of a corpus (or all of it),
+    whose parts :func:`~tvseg.unit.reduction.reduce_unit_parts` reduces to the corpus's metrics.
 
     Parameters
     ----------
@@ -83,20 +83,16 @@ def corpus_unit_scores(
     regions : tvseg.retrieval.region.Region, optional
         The regions of a UEM with gaps, read by duck typing (``covers(show, ticks)``): frames whose
         midpoint lies in a gap are not evaluated (units from a file come without them already).
-    part : bool
-        Return the :class:`UnitPart` of these shows (per-show table, components, warnings not yet
-        given) instead: the shows are one shard of a corpus whose parts :func:`reduce_unit_parts`
-        joins (:mod:`tvseg.scale`).
 
     Returns
     -------
-    (pandas.DataFrame, dict) or None
+    tvseg.unit.reduction.UnitPart or None
         Per show (index ``shows``, NaN rows for shows not scored) the metrics of
-        :func:`tvseg.unit.reduction.unit_metrics`, and the corpus's from the summed components
-        (:math:`P_k = \sum(\text{miss} + \text{fa}) / \sum \text{windows}`, and so on); None when
-        there are neither units nor frames. Warns as the per-show loop: a show without units, a
-        show shorter than one chunk (``"chunkseg"``), and each metric that is 0/0 in some show (one
-        warning per metric, in the order they first occur) or in the corpus.
+        :func:`tvseg.unit.reduction.unit_metrics`, the components behind them and the warnings not yet
+        given (a show without units, a show shorter than one chunk under ``"chunkseg"``, each metric's
+        first 0/0); None when there are neither units nor frames. :func:`~tvseg.unit.reduction.reduce_unit_parts`
+        gives the warnings and the corpus's metrics from the summed components
+        (:math:`P_k = \sum(\text{miss} + \text{fa}) / \sum \text{windows}`, and so on).
 
     Raises
     ------
@@ -116,7 +112,7 @@ def corpus_unit_scores(
                 "convention 'chunkseg' counts on chunkseg's chunks (--frame SECONDS, 6 in chunkseg), "
                 "not on units from a file"
             )
-        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, region_ticks, name, part)
+        return _chunkseg(ref, hyp, shows, settings, region_start, region_end, region_ticks, name)
     events = []
     if frames_mode:
         scored, u_show, u_start, u_end = frames_in(region_start, region_end, settings.frame, regions)
@@ -138,7 +134,7 @@ def corpus_unit_scores(
     pr, r_off = unit_positions(ref, key, first, scored, count)
     ph, h_off = unit_positions(hyp, key, first, scored, count)
     comps = _components(BoundaryPairs(count[scored], pr, r_off, ph, h_off), settings)
-    return assemble(comps, scored, shows, events, part)
+    return assemble(comps, scored, shows, events)
 
 
 def _components(pairs: BoundaryPairs, settings) -> dict:
@@ -198,7 +194,7 @@ def _components(pairs: BoundaryPairs, settings) -> dict:
     return comps
 
 
-def _chunkseg(ref, hyp, shows, settings, region_start, region_end, edges, name, part=False):
+def _chunkseg(ref, hyp, shows, settings, region_start, region_end, edges, name):
     r"""Under ``"chunkseg"``: every show on chunkseg's grid (:func:`tvseg.unit.projection.chunk_masses`),
     the window counts as segeval's, then chunkseg's substitutes.
 
@@ -235,7 +231,7 @@ def _chunkseg(ref, hyp, shows, settings, region_start, region_end, edges, name, 
     comps["b_penalty"][no_match] = 0.0
     comps["b_denominator"][no_match] = 1.0
     comps.update(chunk_flag_components(pairs))
-    return assemble(comps, scored, shows, events, part)
+    return assemble(comps, scored, shows, events)
 
 
 def chunk_flag_components(pairs: BoundaryPairs) -> dict:

@@ -129,9 +129,9 @@ class UnitPart(NamedTuple):
     events: list
 
 
-def assemble(comps, scored, shows, events, part=False):
-    """The per-show table of the ``scored`` shows' components, and (unless ``part``) the corpus metrics
-    and the warnings (:func:`reduce_unit_parts`)."""
+def assemble(comps, scored, shows, events) -> UnitPart:
+    """The :class:`UnitPart` of the ``scored`` shows' components: their per-show table, and the first 0/0 of
+    each metric added to the ``events`` (the warnings :func:`reduce_unit_parts` gives)."""
     values, nan = unit_metrics(comps)
     for order, w in enumerate(_NAN_WARNINGS):
         hit = np.flatnonzero(nan.get(w, False))
@@ -142,8 +142,7 @@ def assemble(comps, scored, shows, events, part=False):
         column = np.full(len(shows), np.nan)
         column[scored] = v
         table[key] = column
-    unit_part = UnitPart(pd.DataFrame(table, index=pd.Index(shows)), comps, scored, events)
-    return unit_part if part else reduce_unit_parts([unit_part], [0], shows)
+    return UnitPart(pd.DataFrame(table, index=pd.Index(shows)), comps, scored, events)
 
 
 def reduce_unit_parts(
