@@ -25,17 +25,18 @@ segment and some hypothesis segment of the corpus has one (every shard is scored
 of a system that the corpus scores without are dropped in the reduction, as if never scored); a system whose
 segments overlap in some show is scored as overlapping predictions (:mod:`tvseg.preparation`) in every shard
 (each shard decides on the shows of its part of the inputs; when one decided otherwise than the corpus, every
-shard is scored again with the corpus's decision); each system must share a show with the reference. The shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as
-:func:`tvseg.evaluate` reduces its one shard, and the warnings are given once, in one process's order
-(reading, notices, scoring, reduction): the result's ``to_json()`` is :func:`tvseg.evaluate`'s bit for bit,
-with its warnings (``tests/test_scale.py``).
+shard is scored again with the corpus's decision); each system must share a show with the reference. The
+shards are reduced by :func:`tvseg.evaluation.reduce_shards`, as :func:`tvseg.evaluate` reduces its one shard,
+and the warnings are given once, in one process's order (reading, notices, scoring, reduction): the result's
+``to_json()`` is :func:`tvseg.evaluate`'s bit for bit, with its warnings (``tests/test_scale.py``).
 
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
 range, a file not sorted by show, a warning about part of a file) is read whole by each shard in another
 round. A reference that is neither a folder nor an RTTM or CSV file (a JSON dataset, a text corpus in
-sentences) gives no cut: the inputs are read here and each shard is sent its part. A Dask cluster's workers read the files at the paths given (a shared file
-system) and need tvseg installed; Dask is optional (``pip install tvseg[dask]``).
+sentences) gives no cut: the inputs are read here and each shard is sent its part. A Dask cluster's workers
+read the files at the paths given (a shared file system) and need tvseg installed; Dask is optional
+(``pip install tvseg[dask]``).
 """
 
 from __future__ import annotations
