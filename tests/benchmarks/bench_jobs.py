@@ -2,7 +2,7 @@
 each costs and the wall time each saves (issue 41).
 
     python tests/benchmarks/bench_jobs.py [--shows 20000] [--seed 13] [--repeat 3] [--keep DIR] [--jobs 2]
-        [--no-dask]
+        [--no-dask] [--text DOCUMENTS]
 
 The corpus is :mod:`bench_end_to_end`'s (``--keep DIR`` reuses one kept by it, :mod:`bench_scale`,
 :mod:`bench_report_memory` or :mod:`bench_floor` with the same ``--shows`` and ``--seed``). The command, as a
@@ -19,6 +19,11 @@ turn and as medians: each mode's CPU over the same turn's one process (issue 41:
 1.20 for ``--dask local``) and the one process's wall time over each mode's (at least 1.6 for ``--jobs 2`` on a
 machine with two free cores), with the load average before and after. Every run's JSON equals the first's, run
 id aside.
+
+``--text DOCUMENTS`` times a text corpus instead: Choi's format, ``DOCUMENTS`` documents of 3 to 40 sentences in
+up to 6 segments, a hypothesis of the same documents cut otherwise (``random.Random(seed)``), scored by
+``python -m tvseg evaluate --reference ref --hypothesis s=hyp --format choi --bootstrap 1000 --quiet`` in the
+same three modes (its documents sent to the shards in parts).
 
 Measured: see the README's speed table (the rows of ``--jobs`` and ``--dask``) and the CHANGELOG.
 """
@@ -70,6 +75,27 @@ def _digest(path: Path) -> str:
     return subprocess.run([sys.executable, "-c", _DIGEST, str(path)], check=True, capture_output=True, text=True).stdout
 
 
+def choi_corpus(folder: Path, documents: int, seed: int) -> Path:
+    """Write (or reuse) ``folder/ref`` and ``folder/hyp``: ``documents`` Choi files each."""
+    import random
+
+    if (folder / "hyp").is_dir() and len(list((folder / "hyp").iterdir())) == documents:
+        return folder
+    rng = random.Random(seed)
+    for side in ("ref", "hyp"):
+        (folder / side).mkdir(parents=True, exist_ok=True)
+    for d in range(documents):
+        total = rng.randint(3, 40)
+        for side in ("ref", "hyp"):
+            cuts = sorted(rng.sample(range(1, total), rng.randint(0, min(5, total - 1))))
+            lines = ["=========="]
+            for s, (x, y) in enumerate(zip([0, *cuts], [*cuts, total])):
+                lines += [f"Sentence {j} of segment {s} in document {d} ." for j in range(y - x)]
+                lines.append("==========")
+            (folder / side / f"doc{d}.ref").write_text("\n".join(lines) + "\n")
+    return folder
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shows", type=int, default=20000)
@@ -78,20 +104,32 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", metavar="DIR", help="write the corpus to DIR and keep it (reused when it matches)")
     parser.add_argument("--jobs", type=int, default=2, help="processes of the parallel modes (default 2)")
     parser.add_argument("--no-dask", action="store_true", help="leave out --dask local")
+    parser.add_argument("--text", type=int, metavar="DOCUMENTS", help="a Choi corpus of DOCUMENTS documents instead")
     args = parser.parse_args(argv)
-    folder, counts, _, tmp = e2e.corpus(args.keep, args.shows, args.seed)
+    command = COMMAND
+    if args.text:
+        import tempfile
+
+        tmp = None if args.keep else tempfile.TemporaryDirectory()
+        folder = choi_corpus(Path(args.keep or tmp.name), args.text, args.seed)
+        command = ["-m", "tvseg", "evaluate", "--reference", "ref", "--hypothesis", "s=hyp", "--format", "choi"]
+        command += ["--bootstrap", "1000", "--quiet"]
+        counts = {"units": "their sentences as"}
+    else:
+        folder, counts, _, tmp = e2e.corpus(args.keep, args.shows, args.seed)
     modes = {"one process": ["--jobs", "1"], f"--jobs {args.jobs}": ["--jobs", str(args.jobs)]}
     if not args.no_dask:
         modes[f"--dask local --jobs {args.jobs}"] = ["--dask", "local", "--jobs", str(args.jobs)]
     try:
-        print(f"corpus: {args.shows} shows (seed {args.seed}), {counts['units']} units, systems a and b", flush=True)
+        what = f"{args.text} documents (Choi), system s" if args.text else f"{args.shows} shows, systems a and b"
+        print(f"corpus: {what} (seed {args.seed}), {counts['units']} units", flush=True)
         start_load = os.getloadavg()
         runs: dict[str, list[dict]] = {name: [] for name in modes}
         first = None
         for turn in range(max(1, args.repeat)):
             for name, extra in modes.items():
                 out = folder / f"jobs-{len(runs[name])}-{extra[-1]}-{extra[0].strip('-')}.json"
-                runs[name].append(timed([*COMMAND, *extra, "--json", out.name], folder))
+                runs[name].append(timed([*command, *extra, "--json", out.name], folder))
                 document = _digest(out)
                 out.unlink()
                 if first is None:
@@ -108,7 +146,7 @@ def main(argv=None) -> int:
     print(
         f"machine: {os.cpu_count()} cores, load average {start_load[0]:.2f} at the start, {end_load[0]:.2f} at the end"
     )
-    print(f"command: python {' '.join(COMMAND)} [MODE] --json OUT; every JSON equal to the first, run id aside")
+    print(f"command: python {' '.join(command)} [MODE] --json OUT; every JSON equal to the first, run id aside")
     for name, rs in runs.items():
         cpu = [r["cpu"] / o["cpu"] for r, o in zip(rs, one)]
         speed = [o["wall"] / r["wall"] for r, o in zip(rs, one)]
