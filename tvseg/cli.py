@@ -228,6 +228,9 @@ def run() -> NoReturn:
     if "numpy" not in sys.modules:  # read when NumPy loads its BLAS
         for name in BLAS_THREADS:
             os.environ.setdefault(name, "1")
+    from tvseg.memory import own_process
+
+    own_process()  # (tvseg.memory.collector_paused)
     code = main()
     if _outermost(sys._getframe(1)) and sys.gettrace() is None and sys.getprofile() is None:
         end_process(code)

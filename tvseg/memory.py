@@ -13,16 +13,22 @@ Python's cycle collector runs each time 700 more container objects (tuples, list
 than freed; reading 2,000 shows makes hundreds of thousands that live until the corpus is scored, so the
 collector ran 189 times in that command, found about 1,000 objects in cycles and took 0.04-0.08 s of its CPU.
 :func:`tune_collector` has it run after 50,000 (2 runs, about 0.02 s); the garbage in cycles it then
-leaves for longer is bounded by the same count.
+leaves for longer is bounded by the same count. Those two runs came while numpy, pandas and tvseg's modules
+were imported, looking at about 100,000 objects that live as long as the process (functions, classes, their
+dictionaries): in the program's own process (:func:`own_process`), :func:`collector_paused` leaves the
+collector off while a command imports what it uses, then puts what exists into the permanent generation
+(``gc.freeze``), which the collector does not look at again.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["tune_allocator", "tune_collector", "give_back_memory"]
+__all__ = ["tune_allocator", "tune_collector", "give_back_memory", "own_process", "collector_paused"]
 
 MMAP_THRESHOLD = 32 << 20
 """Bytes from which a block is mapped on its own (glibc's ``DEFAULT_MMAP_THRESHOLD_MAX`` on 64-bit)."""
@@ -59,6 +65,30 @@ def tune_collector() -> None:
     """The cycle collector's first threshold at :data:`YOUNG_OBJECTS`, the others as they are."""
     young, middle, old = gc.get_threshold()
     gc.set_threshold(max(young, YOUNG_OBJECTS), middle, old)
+
+
+_OWN_PROCESS: list[bool] = []
+
+
+def own_process() -> None:
+    """Mark this process as the ``tvseg`` program's own (:func:`tvseg.cli.run`; not a caller of
+    :func:`tvseg.cli.main` from Python, whose objects :func:`collector_paused` leaves alone)."""
+    _OWN_PROCESS[:] = [True]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """In the program's own process, the cycle collector off inside the block (a command importing the modules
+    it uses), and what exists at its end frozen (``gc.freeze``: never looked at again); elsewhere nothing."""
+    if not _OWN_PROCESS or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def give_back_memory() -> None:

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import warnings
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
 
 from tvseg.errors import InputError, UsageError
@@ -433,14 +434,16 @@ def run(args) -> int:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
-    from tvseg.memory import tune_allocator, tune_collector
+    from tvseg.memory import collector_paused, tune_allocator, tune_collector
 
     tune_collector()  # a command's own process: fewer runs of the cycle collector (tvseg.memory)
     tune_allocator()  # a command's own process: arrays of some megabytes reuse the heap (tvseg.memory)
     from tvseg.progress import set_mode
 
     set_mode(getattr(args, "progress", None))
-    _refuse_overwriting_inputs(args)
+    with collector_paused():  # while the modules the command uses are imported (tvseg.memory)
+        _refuse_overwriting_inputs(args)
+        import_module("tvseg.scale")
     runs = annotator_runs(args)
     if runs is not None:
         if getattr(args, "level", None) is not None:
