@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import os
 import re
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -95,7 +96,7 @@ def text_corpus_rows(
         segments = wiki727k_segments(lines, path=file, level=2 if level is None else level)
     if not segments:
         raise InputError(f"no sentence in this {format} document", path=file)
-    ends = np.cumsum([len(sentences) for _, _, sentences in segments]).tolist()
+    ends = list(accumulate(len(sentences) for _, _, sentences in segments))
     records = _spans(ends, [label for label, _, _ in segments], [line for _, line, _ in segments])
     return Rows.of_file(file, {file.stem: records})
 
