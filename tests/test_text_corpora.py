@@ -459,6 +459,17 @@ def test_a_text_corpus_in_shards_and_in_processes_is_scored_as_in_one(tmp_path, 
     assert [len(shows) for shows in shards] == [3, 4, 3]  # scored in three shards, not in one piece
     assert many == one and many_warnings == one_warnings
 
+    # from the folders, each shard reads its own documents (a file each, named by it): none is read here
+    from tvseg.scale import Files, evaluate_files
+
+    monkeypatch.setattr(tvseg.scale, "_read_here", lambda *a, **kw: pytest.fail("the corpus was read in the parent"))
+    files = Files(reference=str(tmp_path / "ref"), hypotheses={"sys": str(tmp_path / "hyp")}, format="choi")
+    shards.clear()
+    read, read_warnings = scored(lambda: evaluate_files(files, shards=3))
+    assert len(shards) == 3 and sum(map(len, shards)) == 10
+    assert read == one and read_warnings == one_warnings
+    monkeypatch.undo()
+
     args = ["evaluate", "--reference", str(tmp_path / "ref"), "--hypothesis", f"sys={tmp_path / 'hyp'}"]
     outputs = {}
     for name, extra in (("one", []), ("jobs", ["--jobs", "2"])):

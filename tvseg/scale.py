@@ -630,14 +630,12 @@ def _cuttable(files: Files, role: str, uem, *, quotes: bool = True):
 
 
 def _cuttable_kind(files: Files) -> bool:
-    """Whether the reference is a folder or an RTTM or CSV file: the shards can read it (any other
-    reference, such as a JSON dataset of segmentations or a text corpus, is read whole in this process)."""
+    """Whether the reference is a folder (a text corpus's too: a document a file, named by it) or an RTTM or
+    CSV file: the shards can read it (any other reference, such as a JSON dataset of segmentations or segeval's
+    dataset of documents, is read whole in this process)."""
     from tvseg.errors import InputError, UsageError
     from tvseg.readers import detect_format
-    from tvseg.readers.formats import TEXT_CORPUS_FORMATS
 
-    if files.format_of("reference") in TEXT_CORPUS_FORMATS:  # documents, not files or lines named by show
-        return False
     if Path(files.reference).is_dir():
         return True
     try:
