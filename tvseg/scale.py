@@ -33,8 +33,9 @@ and the warnings are given once, in one process's order (reading, notices, scori
 A shard's error that a user can fix makes this process run the evaluation again, which raises it as one
 process does. An input whose parts do not fit the cut (a folder's file holding a show outside its name's
 range, a file not sorted by show, a warning about part of a file) is read whole by each shard in another
-round. A reference that is neither a folder nor an RTTM or CSV file (a JSON dataset, a text corpus in
-sentences) gives no cut: the inputs are read here and each shard is sent its part. A Dask cluster's workers
+round. A reference that is neither a folder (a text corpus's folder too: a document a file) nor an RTTM or CSV
+file (a JSON dataset, segeval's dataset of documents) gives no cut: the inputs are read here and each shard is
+sent its part. A Dask cluster's workers
 read the files at the paths given (a shared file system) and need tvseg installed; Dask is optional
 (``pip install tvseg[dask]``).
 """
@@ -189,8 +190,7 @@ def evaluate_files(
 ) -> EvaluationResult:
     """:func:`tvseg.evaluate` of ``files``, each shard of shows read, checked and scored where it is
     sent (a local process, a Dask worker, or this process, one shard after the other): the result of
-    one process. A text corpus (its documents in sentences) is read in this process, and its documents are
-    scored in shards as shows are.
+    one process. A text corpus (its documents in sentences) is read and scored in shards as shows are.
 
     Parameters
     ----------
