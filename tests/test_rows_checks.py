@@ -27,7 +27,7 @@ def rows(draw):
     start = draw(st.lists(TIMES, min_size=n, max_size=n))
     lengths = [1.0, 0.5, 0.0, -1.0, 1e-9, 3.0, SEGMENT_PRECISION, 2 * SEGMENT_PRECISION]
     length = draw(st.lists(st.sampled_from(lengths), min_size=n, max_size=n))
-    line = draw(st.lists(st.integers(1, 15), min_size=n, max_size=n))
+    line = draw(st.lists(st.integers(-2, 15), min_size=n, max_size=n))  # (a line 0 or below: as the arrays do)
     if draw(st.booleans()):  # a file's rows as a reader makes them: in order, lines increasing
         order = sorted(range(n), key=lambda i: (sorted(names).index(names[show[i]]), start[i]))
         show, start, length = [show[i] for i in order], [start[i] for i in order], [length[i] for i in order]

@@ -603,7 +603,8 @@ def reduce_shards(
         entries its traits meet (:func:`system_traits`, :func:`tvseg.metrics.eligible`), whatever the input.
     per_show_made : callable, optional
         Given each system's name, per-show table (its eligible metrics, as the result holds it) and joined
-        shard (its ``carried``) as soon as they are made, before the bootstrap (what :mod:`tvseg.scale` encodes for the JSON in its workers meanwhile).
+        shard (its ``carried``) as soon as they are made, before the bootstrap (what :mod:`tvseg.scale`
+        encodes for the JSON in its workers meanwhile).
 
     Everything pooled (corpus, macro, by length, groups, sweeps, bootstrap) is computed here, on the
     shards' per-show tables joined in show order, and the warnings about them are given here, once:

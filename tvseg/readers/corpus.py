@@ -119,11 +119,12 @@ class Rows:
     def first_lines(self) -> NDArray[np.int64]:
         """The line of each show's first row (-1 for a show without rows)."""
         if len(self.show) <= SMALL_ROWS:  # a file of a text corpus: a loop costs less than numpy's calls
-            found = [-1] * len(self.names)
+            found: list[int | None] = [None] * len(self.names)
             for show, line in zip(self.show.tolist(), self.line.tolist()):
-                if found[show] < 0 or line < found[show]:
+                first = found[show]
+                if first is None or line < first:
                     found[show] = line
-            return np.array(found, dtype=np.int64)
+            return np.array([-1 if first is None else first for first in found], dtype=np.int64)
         first = np.full(len(self.names), np.iinfo(np.int64).max)
         np.minimum.at(first, self.show, self.line)
         return np.where(first == np.iinfo(np.int64).max, -1, first)
