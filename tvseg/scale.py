@@ -35,9 +35,8 @@ process does. An input whose parts do not fit the cut (a folder's file holding a
 range, a file not sorted by show, a warning about part of a file) is read whole by each shard in another
 round. A reference that is neither a folder (a text corpus's folder too: a document a file) nor an RTTM or CSV
 file (a JSON dataset, segeval's dataset of documents) gives no cut: the inputs are read here and each shard is
-sent its part. A Dask cluster's workers
-read the files at the paths given (a shared file system) and need tvseg installed; Dask is optional
-(``pip install tvseg[dask]``).
+sent its part. A Dask cluster's workers read the files at the paths given (a shared file system) and need tvseg
+installed; Dask is optional (``pip install tvseg[dask]``).
 """
 
 from __future__ import annotations
@@ -469,7 +468,7 @@ def _open(task: _Task) -> tuple[_Facts, Prepared | None] | None:
         common = {name: sum(show in hypothesis for show in shows) for name, hypothesis in hypotheses.items()}
         domain = getattr(reference, "domain", "time")
         # (every show of the part, those the reference lacks too, as one process decides it on every show)
-        overlaps = tuple(overlapping_systems(hypotheses)) if domain == "time" else ()
+        overlaps = tuple(overlapping_systems(hypotheses))
         if not shows:
             return _Facts([], None, common, notices, reading, overlaps=overlaps), None
         p = prepare(
