@@ -27,6 +27,21 @@ set and the wall time beside it.
 
 Issue 41's targets: at least 30x segeval, 3x nltk (for Pk and WindowDiff), 5x chunkseg; the ratio is the
 peer's median CPU over tvseg's.
+
+Two more processes run in every turn, as bounds on any ratio (``--no-bounds`` leaves them out): **the floor**,
+:mod:`bench_end_to_end`'s plain numpy script (imports numpy and pandas, reads the reference folder, ``a.rttm``
+and ``units.csv``, computes CovN/CovD, boundary P/R/F, Pk and WindowDiff of system a: the work of the segeval
+and nltk commands' corpus, fewer metrics than either command computes), and **the imports alone** (``python -c
+"import numpy, pandas"``, the runtime dependencies every one of these commands and the peers' scripts load).
+Each peer's median CPU over theirs is printed: the most that a Python program doing that work (the floor), or
+anything at all with those imports, could reach against the peer on this machine.
+
+Measured 2026-12-08 00:03 (``--repeat 3``, load 0.22 at the start, 0.74 at the end; medians of CPU): segeval
+8.43 s against tvseg 1.20 s, **7.0x** (turns 5.3-8.2); nltk 3.84 s against 1.05 s, **3.7x** (2.9-3.8); chunkseg
+5.48 s against 1.05 s, **5.2x** (5.1-5.5). The floor 1.22 s: segeval over it 6.9x, nltk 3.2x, chunkseg 4.5x; the
+imports alone 0.66 s: segeval over them **12.7x**. So issue 41's 30x against segeval is beyond any Python
+process that imports numpy and pandas (the floor's and the peers' scripts' imports, and tvseg's runtime
+dependencies) on this machine: it would need the whole command in 0.28 s of CPU, where the imports take 0.66 s.
 """
 
 from __future__ import annotations
@@ -200,6 +215,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="turns of each process (the median is taken)")
     parser.add_argument("--keep", metavar="DIR", help="write the corpus to DIR and keep it (reused when it matches)")
     parser.add_argument("--peers", default=",".join(PEERS), help="comma-separated, among " + ", ".join(PEERS))
+    parser.add_argument("--no-bounds", action="store_true", help="leave out the floor and the imports alone")
     parser.add_argument("--_child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args._child:
@@ -217,7 +233,25 @@ def main(argv=None) -> int:
         load = [os.getloadavg()[0]]
         runs: dict[str, dict[str, list[dict]]] = {p: {"tvseg": [], "peer": []} for p in peers}
         outs = {p: str(folder / f"peer-{p}.json") for p in peers}
+        bounds = (
+            {}
+            if args.no_bounds
+            else {
+                "floor": [
+                    str(HERE.parent / "bench_end_to_end.py"),
+                    "--_child",
+                    "numpy",
+                    str(folder),
+                    "floor-peers.json",
+                ],
+                "imports": ["-c", "import numpy, pandas"],
+            }
+        )
+        bound_runs: dict[str, list[dict]] = {name: [] for name in bounds}
         for turn in range(max(1, args.repeat)):
+            for name, bound_argv in bounds.items():
+                bound_runs[name].append(timed(bound_argv, folder))
+                print(f"turn {turn + 1} {name}: {bound_runs[name][-1]['cpu']:.2f} s CPU", flush=True)
             for peer in peers:
                 runs[peer]["tvseg"].append(timed(COMMANDS[peer], folder))
                 runs[peer]["peer"].append(timed([str(HERE), "--_child", peer, str(folder), outs[peer]], folder))
@@ -237,6 +271,10 @@ def main(argv=None) -> int:
                 f"{max(r['peak_mb'] for r in p):.0f} MB, wall {statistics.median(r['wall'] for r in p):.2f} s); "
                 f"{peer} / tvseg {median['p'] / median['t']:.1f}x (per turn {min(per_turn):.1f}-{max(per_turn):.1f})"
             )
+            for name, rs in bound_runs.items():
+                cpu = statistics.median(r["cpu"] for r in rs)
+                what = "the floor (plain numpy script)" if name == "floor" else "the imports alone (numpy, pandas)"
+                print(f"    {peer} / {what}: {median['p'] / cpu:.1f}x ({what.split(' (')[0]} {cpu:.2f} s CPU)")
     finally:
         if tmp is not None:
             tmp.cleanup()
