@@ -24,9 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from tvseg.errors import InputError
+from tvseg.memory import collector_off
 from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.formats import CHAPTER_LLAMA, JSON_FORMATS
 from tvseg.readers.json_values import (
+    SURROGATE,
     DuplicateKey,
     Number,
     dumps,
@@ -41,7 +43,7 @@ from tvseg.readers.json_values import (
 )
 from tvseg.readers.levels import LEVEL, parse_level
 from tvseg.readers.source import read_text
-from tvseg.readers.validation import NO_LABEL, parse_time
+from tvseg.readers.validation import MAX_SECONDS, NO_LABEL, parse_time
 
 __all__ = ["JSON_FORMATS", "CHAPTER_LLAMA", "json_shape", "sniff_json", "json_rows", "chapter_llama_chapters"]
 
@@ -62,7 +64,10 @@ class _Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        if text.isascii():  # a character a byte
+            self.newlines = np.flatnonzero(np.frombuffer(text.encode("ascii"), np.uint8) == 10).tolist()
+        else:
+            self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.misses = 0
 
     def line_at(self, position: int) -> int:
@@ -113,7 +118,8 @@ def _load(path, *, encoding: str | None, keep: bool = False):
 def _parse(path, *, encoding: str | None):
     text = read_text(path, encoding=encoding)
     try:
-        data = loads(text)
+        with collector_off():
+            data = loads(text)
     except DuplicateKey as duplicate:
         key = str(duplicate)
         raise InputError(
@@ -400,6 +406,96 @@ def _anet(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
 
 
 def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
+    shows = _object_of(data, "a JSON segmentation {show: [segments]}", path=r.path, line=1)
+    at_once = _plain_at_once(shows, r)
+    if at_once is not None:
+        return at_once
+    r.cursor, r.text.misses = 0, 0  # read again from the start, segment by segment
+    return _plain_each(shows, r)
+
+
+_PLAIN_FIELDS = frozenset({"start", "end", "title", "label", LEVEL, SCORE})
+_NO_LEVEL = object()  # a segment without a 'level' field (null is a level refused)
+_START_KEY = re.compile(r'"start"[ \t\r\n]*:')
+
+
+def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]] | None:
+    """:func:`_plain_each`'s result for a file whose every segment reads without a question: an object of
+    fields among ``start``, ``end``, ``title`` or ``label``, ``level``, ``score``, its times numbers within
+    ``[0, MAX_SECONDS]``, its title a string or null, its level a positive integer, its score a finite
+    number or null, every key found as Python's json writes it. Its times and lines are converted all at
+    once; ``None`` for any other file, which :func:`_plain_each` then reads (and refuses, naming the line).
+    """
+    # where the key "start" is written (the matches cannot overlap: text.find's positions, one by one)
+    anchors = [m.start() for m in _START_KEY.finditer(r.text.text)]
+    out: dict[str, list] = {}
+    positions: list[int] = []
+    starts: list = []
+    ends: list = []
+    titles: list = []
+    scores: list = []
+    levels: list = []
+    fields, number = _PLAIN_FIELDS, Number
+    for key, records in shows.items():
+        r.line(key, 1)  # the cursor past the show's key, as the segment-by-segment reading moves it
+        if r.text.misses or type(records) is not list or not key.strip() or SURROGATE.search(key):
+            return None
+        at = bisect.bisect_left(anchors, r.cursor)
+        if at + len(records) > len(anchors):
+            return None
+        for record in records:
+            if type(record) is not dict or not record.keys() <= fields:
+                return None
+            start, end = record.get("start"), record.get("end")
+            if type(start) is not number or type(end) is not number:
+                return None
+            if "title" in record:
+                if "label" in record:
+                    return None
+                title = record["title"]
+            else:
+                title = record.get("label")
+            starts.append(start)
+            ends.append(end)
+            titles.append(title)
+            scores.append(record.get(SCORE))
+            levels.append(record.get(LEVEL, _NO_LEVEL))
+        if records:
+            positions += anchors[at : at + len(records)]
+            r.cursor = positions[-1] + 1
+        out[key] = records
+    start_s = np.array(list(map(float, starts)), dtype=np.float64)
+    end_s = np.array(list(map(float, ends)), dtype=np.float64)
+    if not (np.all((start_s >= 0) & (start_s <= MAX_SECONDS)) and np.all((end_s >= 0) & (end_s <= MAX_SECONDS))):
+        return None
+    if not all(title is None or type(title) is str for title in titles):
+        return None
+    if SURROGATE.search("".join(title for title in titles if title is not None)):
+        return None
+    score_values = [math.nan if s is None else float(s) if type(s) is number else math.nan for s in scores]
+    if not all(math.isfinite(v) for v, s in zip(score_values, scores) if s is not None):
+        return None
+    if not all(value is _NO_LEVEL or isinstance(value, str) for value in levels):
+        return None
+    level_of: dict = {}
+    for value in set(levels) - {_NO_LEVEL}:
+        try:
+            level_of[value] = parse_level(value, path=r.path, line=1)
+        except InputError:
+            return None
+    lines = (np.searchsorted(np.array(r.text.newlines, dtype=np.int64), positions, side="left") + 1).tolist()
+    labels = [NO_LABEL if title is None else title.strip() or NO_LABEL for title in titles]
+    rows = list(zip(start_s.tolist(), end_s.tolist(), labels, lines))
+    k = 0
+    for key, records in out.items():
+        out[key] = rows[k : k + len(records)]
+        k += len(records)
+    r.scores += score_values
+    r.levels += [(None if value is _NO_LEVEL else level_of[value], line) for value, line in zip(levels, lines)]
+    return out
+
+
+def _plain_each(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
     path = r.path
 
     def segment(record: dict, here: int) -> tuple[float, float, str, int]:
@@ -415,7 +511,6 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
         r.levels.append((parse_level(record[LEVEL], path=path, line=here) if LEVEL in record else None, here))
         return start, end, _label(record.get("title", record.get("label")), path=path, line=here, field="title"), here
 
-    shows = _object_of(data, "a JSON segmentation {show: [segments]}", path=path, line=1)
     out = r.by_show(shows, of="the segments of show", each="a segment", anchor="start", read=segment)
     r.warn_unread("start, end, title")
     return out
