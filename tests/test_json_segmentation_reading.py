@@ -1,6 +1,7 @@
-"""A JSON segmentation (``{show: [segments]}``, ``formats/json.md``) is read all at once when every segment
-reads without a question, else segment by segment (:mod:`tvseg.readers.video_chapters`): the two readings
-give the same rows, lines, levels, scores, warnings and errors on every file.
+"""A JSON segmentation (``{show: [segments]}``, ``formats/json.md``) and VidChapters-7M's raw annotations are
+read all at once when every segment (chapter) reads without a question, else one after the other
+(:mod:`tvseg.readers.video_chapters`): the two readings give the same rows, lines, levels, scores, warnings
+and errors on every file.
 
 The expected values are the segment-by-segment reading's, the reader that every other test of the format
 checks against hand-written files; the generated files mix plain segments with every kind of value that
@@ -20,7 +21,6 @@ from hypothesis import strategies as st
 
 import tvseg.readers.video_chapters as video_chapters
 from tvseg.errors import InputError
-from tvseg.memory import collector_off
 from tvseg.readers.video_chapters import json_rows
 
 ABSENT = object()
@@ -111,12 +111,12 @@ def _put(shows: dict, anomaly, data) -> None:
         record[key] = value
 
 
-def _read(path: Path):
+def _read(path: Path, format: str = "json"):
     """What reading ``path`` gives: its rows (as text, NaN included) or its error, and its warnings."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            rows = json_rows(path, format="json")
+            rows = json_rows(path, format=format)
         except InputError as error:
             got = ("error", str(error))
         else:
@@ -135,10 +135,11 @@ def _write(folder: str, shows: dict, indent, ascii_only: bool) -> Path:
     return path
 
 
-def _both(path: Path):
-    """What reading ``path`` gives, at once where it can (and whether it could), and segment by segment."""
+def _both(path: Path, format: str = "json", function: str = "_plain_at_once"):
+    """What reading ``path`` gives, at once where it can (and whether it could: ``sent_back``), and read
+    one record after the other (``function``, the reading at once, returning None)."""
     sent_back = []
-    original = video_chapters._plain_at_once
+    original = getattr(video_chapters, function)
 
     def at_once(shows, reader):
         read = original(shows, reader)
@@ -146,10 +147,17 @@ def _both(path: Path):
         return read
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(video_chapters, "_plain_at_once", at_once)
-        first = _read(path)
-        patch.setattr(video_chapters, "_plain_at_once", lambda shows, reader: None)
-        return first, _read(path), sent_back
+        patch.setattr(video_chapters, function, at_once)
+        first = _read(path, format)
+        patch.setattr(video_chapters, function, lambda shows, reader: None)
+        return first, _read(path, format), sent_back
+
+
+@given(st.one_of(st.text(max_size=8), st.sampled_from(['a"b', "a\\b", "tab\there", "a\x7f", "\u2028", "é", "vid_1"])))
+def test_a_key_is_searched_as_python_s_json_writes_it(key):
+    # with and without escapes, each once, as json.dumps writes them
+    expected = tuple(dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))))
+    assert video_chapters._written(key) == expected
 
 
 @settings(max_examples=150, deadline=None)
@@ -203,16 +211,110 @@ def test_a_plain_file_is_read_at_once_with_its_lines_levels_and_scores(tmp_path)
     assert repr(rows.texts["score"].tolist()) == "[nan, 0.25, nan]"
 
 
-def test_the_collector_is_off_only_while_the_program_parses(monkeypatch):
-    import gc
+# --- VidChapters-7M's raw annotations: {video: {"duration": d, "chapters": [{"label", "time"}]}} ------------
 
-    import tvseg.memory
 
-    assert gc.isenabled()
-    with collector_off():
-        assert gc.isenabled()  # a caller of the library keeps its collector
-    monkeypatch.setattr(tvseg.memory, "_OWN_PROCESS", [True])
-    with pytest.raises(KeyError), collector_off():
-        assert not gc.isenabled()
-        raise KeyError("an error while parsing")
-    assert gc.isenabled() and gc.get_freeze_count() == 0  # on again, nothing frozen
+@st.composite
+def annotations(draw):
+    """A VidChapters annotation file of clean videos (at least one), with how it is written."""
+    names = draw(
+        st.lists(st.sampled_from(["vid1", "-Xy_9", "label", "Été", "time"]), unique=True, min_size=1, max_size=4)
+    )
+    videos = {}
+    for name in names:
+        gaps = draw(st.lists(st.floats(0.1, 500, allow_nan=False).map(lambda x: round(x, 2)), min_size=1, max_size=6))
+        times = [round(sum(gaps[:k]) - gaps[0], 3) for k in range(1, len(gaps) + 1)]  # from 0, increasing
+        if len(set(times)) < len(times):
+            times = list(range(len(times)))
+        chapters = [{"label": draw(st.one_of(st.none(), st.text(max_size=5))), "time": t} for t in times]
+        if draw(st.booleans()):
+            chapters = [{"time": c["time"], "label": c["label"]} for c in chapters]  # the other order of keys
+        videos[name] = {"duration": round(times[-1] + draw(st.floats(0.5, 100)), 2), "chapters": chapters}
+    return videos, draw(st.sampled_from([None, 1, 2])), draw(st.booleans())
+
+
+CHAPTER_ANOMALIES = [
+    ("label", ABSENT),
+    ("time", ABSENT),
+    ("time", "12"),
+    ("time", -1),
+    ("time", 1e400),
+    ("time", "same as the one before"),
+    ("time", "at the duration"),
+    ("label", 7),
+    ("label", "\ud800x"),
+    ("words", "unread"),
+    ("chapter", "a chapter"),
+    ("video", "duration missing"),
+    ("video", "duration text"),
+    ("video", "url"),
+    ("video", "no chapter"),
+    ("video", "chapters not a list"),
+    ("video", "processed"),
+    ("video", "not an object"),
+    ("video name", " "),
+]
+
+
+def _put_chapter(videos: dict, anomaly, data) -> None:
+    key, value = anomaly
+    if key == "video name":
+        videos[value] = {"duration": 10, "chapters": [{"label": "A", "time": 0}]}
+        return
+    name = data.draw(st.sampled_from(sorted(videos)))
+    video = videos[name]
+    if key == "video":
+        if value == "duration missing":
+            del video["duration"]
+        elif value == "duration text":
+            video["duration"] = "10"
+        elif value == "url":
+            video["url"] = "https://"
+        elif value == "no chapter":
+            video["chapters"] = []
+        elif value == "chapters not a list":
+            video["chapters"] = {"label": "A", "time": 0}
+        elif value == "processed":
+            videos[name] = {"duration": 10, "timestamps": [[0, 5], [5, 10]], "sentences": ["A", "B"]}
+        else:
+            videos[name] = ["not", "an", "object"]
+        return
+    chapters = video["chapters"]
+    k = data.draw(st.integers(0, len(chapters) - 1))
+    if key == "chapter":
+        chapters[k] = value
+    elif value is ABSENT:
+        del chapters[k][key]
+    elif value == "same as the one before":
+        chapters[k]["time"] = chapters[k - 1]["time"] if k else chapters[k]["time"]
+        if not k and len(chapters) > 1:
+            chapters[1]["time"] = chapters[0]["time"]
+        elif not k:
+            video["duration"] = chapters[0]["time"]
+    elif value == "at the duration":
+        chapters[-1]["time"] = video["duration"]
+    else:
+        chapters[k][key] = value
+
+
+@settings(max_examples=150, deadline=None)
+@given(annotations())
+def test_vidchapters_annotations_of_plain_chapters_are_read_at_once_as_chapter_by_chapter(drawn):
+    with tempfile.TemporaryDirectory() as folder:
+        at_once, one_by_one, sent_back = _both(_write(folder, *drawn), "vidchapters", "_chapters_at_once")
+    assert sent_back == [False]
+    assert at_once == one_by_one
+
+
+@pytest.mark.parametrize("anomaly", CHAPTER_ANOMALIES, ids=lambda a: f"{a[0]}={a[1]!r}"[:30])
+@settings(max_examples=15, deadline=None)
+@given(drawn=annotations(), data=st.data())
+def test_vidchapters_annotations_with_a_chapter_in_question_are_read_chapter_by_chapter(anomaly, drawn, data):
+    videos, indent, ascii_only = drawn
+    _put_chapter(videos, anomaly, data)
+    with tempfile.TemporaryDirectory() as folder:
+        at_once, one_by_one, sent_back = _both(
+            _write(folder, videos, indent, ascii_only), "vidchapters", "_chapters_at_once"
+        )
+    assert sent_back == [True]
+    assert at_once == one_by_one

@@ -17,9 +17,7 @@ leaves for longer is bounded by the same count. Those two runs came while numpy,
 were imported, looking at about 100,000 objects that live as long as the process (functions, classes, their
 dictionaries): in the program's own process (:func:`own_process`), :func:`collector_paused` leaves the
 collector off while a command imports what it uses, then puts what exists into the permanent generation
-(``gc.freeze``), which the collector does not look at again. :func:`collector_off` leaves it off while a
-JSON file is parsed into its objects, none of which is in a cycle (a JSON segmentation of 90,000 segments:
-the parse's 0.27 s of CPU is 0.12 s without the collector).
+(``gc.freeze``), which the collector does not look at again.
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["tune_allocator", "tune_collector", "give_back_memory", "own_process", "collector_paused", "collector_off"]
+__all__ = ["tune_allocator", "tune_collector", "give_back_memory", "own_process", "collector_paused"]
 
 MMAP_THRESHOLD = 32 << 20
 """Bytes from which a block is mapped on its own (glibc's ``DEFAULT_MMAP_THRESHOLD_MAX`` on 64-bit)."""
@@ -90,20 +88,6 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.freeze()
-        gc.enable()
-
-
-@contextmanager
-def collector_off() -> Iterator[None]:
-    """In the program's own process, the cycle collector off inside the block (a parse that makes many
-    objects and no cycle), on again after it; elsewhere nothing."""
-    if not _OWN_PROCESS or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
         gc.enable()
 
 

@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 from tvseg.errors import InputError
-from tvseg.memory import collector_off
 from tvseg.readers.corpus import SCORE, Rows
 from tvseg.readers.formats import CHAPTER_LLAMA, JSON_FORMATS
 from tvseg.readers.json_values import (
@@ -53,9 +52,10 @@ _ANET_TOP = {"results", "version", "external_data"}
 _SEGEVAL_TOP = {"items", "segmentation_type", "id"}
 
 
-@functools.lru_cache(maxsize=64)
 def _written(key: str) -> tuple[str, ...]:
     """How a key may be written in the file: as Python's json writes it, with and without escapes."""
+    if key.isascii() and key.isprintable() and '"' not in key and "\\" not in key:  # nothing to escape
+        return ('"' + key + '"',)
     return tuple(dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key))))
 
 
@@ -118,8 +118,7 @@ def _load(path, *, encoding: str | None, keep: bool = False):
 def _parse(path, *, encoding: str | None):
     text = read_text(path, encoding=encoding)
     try:
-        with collector_off():
-            data = loads(text)
+        data = loads(text)
     except DuplicateKey as duplicate:
         key = str(duplicate)
         raise InputError(
@@ -313,8 +312,66 @@ def _list_of(value, what: str, *, path, line: int) -> list:
 
 
 def _vidchapters(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
+    videos = _object_of(data, "a VidChapters annotation file", path=r.path, line=1)
+    at_once = _chapters_at_once(videos, r)
+    if at_once is not None:
+        return at_once
+    r.cursor, r.text.misses = 0, 0  # read again from the start, chapter by chapter
+    return _vidchapters_each(videos, r)
+
+
+_VIDEO_FIELDS = frozenset({"duration", "chapters"})
+_CHAPTER_FIELDS = frozenset({"label", "time"})
+
+
+def _chapters_at_once(videos: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]] | None:
+    """:func:`_vidchapters_each`'s result for a file of raw annotations whose every chapter reads without a
+    question: each video an object of ``duration`` and a non-empty list of ``chapters``, each chapter an
+    object of ``label`` (a string or null) and ``time``, the times increasing within the video and before
+    its duration, all within ``[0, MAX_SECONDS]``, every key found as Python's json writes it. ``None`` for
+    any other file, which :func:`_vidchapters_each` then reads (and refuses, naming the line)."""
+    anchors = _key_positions(r, "label")
+    out: dict[str, list] = {}
+    positions: list[int] = []
+    times: list = []
+    labels: list = []
+    durations: list = []
+    counts: list[int] = []
+    for key, video in videos.items():
+        r.line(key, 1)  # the cursor past the video's key, as the chapter-by-chapter reading moves it
+        if r.text.misses or not _plain_show_id(key) or type(video) is not dict or not video.keys() <= _VIDEO_FIELDS:
+            return None
+        chapters = video.get("chapters")
+        if type(chapters) is not list or not chapters or "duration" not in video:
+            return None
+        at = bisect.bisect_left(anchors, r.cursor)
+        if at + len(chapters) > len(anchors):
+            return None
+        if not all(type(chapter) is dict and chapter.keys() == _CHAPTER_FIELDS for chapter in chapters):
+            return None
+        times += [chapter["time"] for chapter in chapters]
+        labels += [chapter["label"] for chapter in chapters]
+        positions += anchors[at : at + len(chapters)]
+        r.cursor = positions[-1] + 1
+        durations.append(video["duration"])
+        counts.append(len(chapters))
+        out[key] = chapters
+    starts, duration, titles = _seconds(times), _seconds(durations), _plain_labels(labels)
+    if starts is None or duration is None or titles is None:
+        return None
+    last = np.cumsum(counts) - 1
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:]
+    ends[last] = duration
+    if not np.all(starts < ends):  # increasing in each video, the last before its duration
+        return None
+    _split(out, list(zip(starts.tolist(), ends.tolist(), titles, _lines(r, positions))))
+    return out
+
+
+def _vidchapters_each(videos: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
     path, out = r.path, {}
-    for key, video in _object_of(data, "a VidChapters annotation file", path=path, line=1).items():
+    for key, video in videos.items():
         line = r.line(key, 1)
         show = _show_id(key, path=path, line=line)
         video = _object_of(video, f"video {key!r}", path=path, line=line)
@@ -416,18 +473,15 @@ def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
 
 _PLAIN_FIELDS = frozenset({"start", "end", "title", "label", LEVEL, SCORE})
 _NO_LEVEL = object()  # a segment without a 'level' field (null is a level refused)
-_START_KEY = re.compile(r'"start"[ \t\r\n]*:')
 
 
 def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]] | None:
     """:func:`_plain_each`'s result for a file whose every segment reads without a question: an object of
     fields among ``start``, ``end``, ``title`` or ``label``, ``level``, ``score``, its times numbers within
     ``[0, MAX_SECONDS]``, its title a string or null, its level a positive integer, its score a finite
-    number or null, every key found as Python's json writes it. Its times and lines are converted all at
-    once; ``None`` for any other file, which :func:`_plain_each` then reads (and refuses, naming the line).
-    """
-    # where the key "start" is written (the matches cannot overlap: text.find's positions, one by one)
-    anchors = [m.start() for m in _START_KEY.finditer(r.text.text)]
+    number or null, every key found as Python's json writes it. ``None`` for any other file, which
+    :func:`_plain_each` then reads (and refuses, naming the line)."""
+    anchors = _key_positions(r, "start")
     out: dict[str, list] = {}
     positions: list[int] = []
     starts: list = []
@@ -435,19 +489,15 @@ def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float
     titles: list = []
     scores: list = []
     levels: list = []
-    fields, number = _PLAIN_FIELDS, Number
     for key, records in shows.items():
         r.line(key, 1)  # the cursor past the show's key, as the segment-by-segment reading moves it
-        if r.text.misses or type(records) is not list or not key.strip() or SURROGATE.search(key):
+        if r.text.misses or not _plain_show_id(key) or type(records) is not list:
             return None
         at = bisect.bisect_left(anchors, r.cursor)
         if at + len(records) > len(anchors):
             return None
         for record in records:
-            if type(record) is not dict or not record.keys() <= fields:
-                return None
-            start, end = record.get("start"), record.get("end")
-            if type(start) is not number or type(end) is not number:
+            if type(record) is not dict or not record.keys() <= _PLAIN_FIELDS or "start" not in record:
                 return None
             if "title" in record:
                 if "label" in record:
@@ -455,8 +505,8 @@ def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float
                 title = record["title"]
             else:
                 title = record.get("label")
-            starts.append(start)
-            ends.append(end)
+            starts.append(record["start"])
+            ends.append(record.get("end"))
             titles.append(title)
             scores.append(record.get(SCORE))
             levels.append(record.get(LEVEL, _NO_LEVEL))
@@ -464,15 +514,10 @@ def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float
             positions += anchors[at : at + len(records)]
             r.cursor = positions[-1] + 1
         out[key] = records
-    start_s = np.array(list(map(float, starts)), dtype=np.float64)
-    end_s = np.array(list(map(float, ends)), dtype=np.float64)
-    if not (np.all((start_s >= 0) & (start_s <= MAX_SECONDS)) and np.all((end_s >= 0) & (end_s <= MAX_SECONDS))):
+    start_s, end_s, labels = _seconds(starts), _seconds(ends), _plain_labels(titles)
+    if start_s is None or end_s is None or labels is None:
         return None
-    if not all(title is None or type(title) is str for title in titles):
-        return None
-    if SURROGATE.search("".join(title for title in titles if title is not None)):
-        return None
-    score_values = [math.nan if s is None else float(s) if type(s) is number else math.nan for s in scores]
+    score_values = [math.nan if s is None else float(s) if type(s) is Number else math.nan for s in scores]
     if not all(math.isfinite(v) for v, s in zip(score_values, scores) if s is not None):
         return None
     if not all(value is _NO_LEVEL or isinstance(value, str) for value in levels):
@@ -483,16 +528,60 @@ def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float
             level_of[value] = parse_level(value, path=r.path, line=1)
         except InputError:
             return None
-    lines = (np.searchsorted(np.array(r.text.newlines, dtype=np.int64), positions, side="left") + 1).tolist()
-    labels = [NO_LABEL if title is None else title.strip() or NO_LABEL for title in titles]
-    rows = list(zip(start_s.tolist(), end_s.tolist(), labels, lines))
+    lines = _lines(r, positions)
+    _split(out, list(zip(start_s.tolist(), end_s.tolist(), labels, lines)))
+    r.scores += score_values
+    r.levels += [(None if value is _NO_LEVEL else level_of[value], line) for value, line in zip(levels, lines)]
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _key_pattern(key: str) -> re.Pattern:
+    return re.compile(re.escape(json.dumps(key)) + r"[ \t\r\n]*:")
+
+
+def _key_positions(r: _Reader, key: str) -> list[int]:
+    """Where ``key`` is written as a key (a plain one: ``"key"`` then ``:``), in the order of the text: the
+    places :meth:`_Text.find` finds one after the other (two cannot overlap)."""
+    return [m.start() for m in _key_pattern(key).finditer(r.text.text)]
+
+
+def _plain_show_id(key: str) -> bool:
+    """Whether :func:`_show_id` takes ``key`` as it is."""
+    return bool(key.strip()) and SURROGATE.search(key) is None
+
+
+def _seconds(values: list) -> np.ndarray | None:
+    """JSON numbers as :func:`~tvseg.readers.json_values.json_time` reads them, when every one is a number
+    within ``[0, MAX_SECONDS]``; else None."""
+    if not all(type(value) is Number for value in values):
+        return None
+    seconds = np.array(list(map(float, values)), dtype=np.float64)
+    return seconds if np.all((seconds >= 0) & (seconds <= MAX_SECONDS)) else None
+
+
+def _plain_labels(values: list) -> list[str] | None:
+    """Titles as :func:`_label` reads them (null: no title), when every one is null or a string without a
+    lone surrogate; else None."""
+    if not all(value is None or type(value) is str for value in values):
+        return None
+    if SURROGATE.search("".join(value for value in values if value is not None)):
+        return None
+    return [NO_LABEL if value is None else value.strip() or NO_LABEL for value in values]
+
+
+def _lines(r: _Reader, positions: list[int]) -> list[int]:
+    """The line (from 1) of each position of the text (:meth:`_Text.line_at`, all at once)."""
+    newlines = np.array(r.text.newlines, dtype=np.int64)
+    return (np.searchsorted(newlines, positions, side="left") + 1).tolist()
+
+
+def _split(out: dict[str, list], rows: list) -> None:
+    """``rows`` in reading order given to ``out``'s shows, as many to each as its list held."""
     k = 0
     for key, records in out.items():
         out[key] = rows[k : k + len(records)]
         k += len(records)
-    r.scores += score_values
-    r.levels += [(None if value is _NO_LEVEL else level_of[value], line) for value, line in zip(levels, lines)]
-    return out
 
 
 def _plain_each(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
