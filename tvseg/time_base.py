@@ -42,6 +42,7 @@ import warnings
 
 import numpy as np
 
+from tvseg.columns import lex_order
 from tvseg.errors import InputError, SuspiciousInputWarning, user_stacklevel
 
 __all__ = [
@@ -310,7 +311,7 @@ def caption_like(shows, segments) -> list:
         return []
     # each show's median duration from one sort by (show, duration): the middle one, or the mean of
     # the two middle ones, as numpy.median gives it
-    order = np.lexsort((segments.duration, segments.show))
+    order = lex_order(segments.show, segments.duration)
     duration = segments.duration[order]
     shows_with = np.flatnonzero(count > 1)
     lo = off[shows_with] + (count[shows_with] - 1) // 2

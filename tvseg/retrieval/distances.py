@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tvseg.columns import lex_order
 from tvseg.retrieval.matching import match_boundaries
 
 __all__ = ["HIT_WINDOWS", "DISTANCE_COMPONENTS", "nearest", "distance_components"]
@@ -100,7 +101,7 @@ def _medians(show: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     show, values = show[keep], values[keep]
     if not len(values):
         return out
-    order = np.lexsort((values, show))
+    order = lex_order(show, values)
     ordered = values[order]
     count = np.bincount(show, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]])
