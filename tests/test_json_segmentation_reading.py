@@ -160,26 +160,29 @@ def test_a_key_is_searched_as_python_s_json_writes_it(key):
     assert video_chapters._written(key) == expected
 
 
+def _check(drawn, format: str, function: str, *, sent_back: bool | None) -> None:
+    """The file ``drawn`` (its content, indent, ASCII only) read at once (``sent_back``: whether it must be
+    sent back; None: either) gives what it gives read one record after the other."""
+    with tempfile.TemporaryDirectory() as folder:
+        at_once, one_by_one, sent = _both(_write(folder, *drawn), format, function)
+    if sent_back is not None:
+        assert sent == [sent_back]
+    assert at_once == one_by_one
+
+
 @settings(max_examples=150, deadline=None)
 @given(files())
 def test_a_file_of_plain_segments_is_read_at_once_as_segment_by_segment(drawn):
-    with tempfile.TemporaryDirectory() as folder:
-        at_once, one_by_one, sent_back = _both(_write(folder, *drawn))
-    assert sent_back == [False]
-    assert at_once == one_by_one
+    _check(drawn, "json", "_plain_at_once", sent_back=False)
 
 
 @pytest.mark.parametrize("anomaly", ANOMALIES, ids=lambda a: f"{a[0]}={a[1]!r}"[:30])
 @settings(max_examples=15, deadline=None)
 @given(drawn=files(), data=st.data())
 def test_a_file_with_a_segment_in_question_is_read_segment_by_segment(anomaly, drawn, data):
-    shows, indent, ascii_only = drawn
-    _put(shows, anomaly, data)
-    with tempfile.TemporaryDirectory() as folder:
-        at_once, one_by_one, sent_back = _both(_write(folder, shows, indent, ascii_only))
-    if anomaly != LEVEL_MISSING:  # (a file whose segments all lack a level reads at once)
-        assert sent_back == [True]
-    assert at_once == one_by_one
+    _put(drawn[0], anomaly, data)
+    # (a file whose segments all lack a level reads at once)
+    _check(drawn, "json", "_plain_at_once", sent_back=None if anomaly == LEVEL_MISSING else True)
 
 
 def test_a_plain_file_is_read_at_once_with_its_lines_levels_and_scores(tmp_path):
@@ -300,21 +303,12 @@ def _put_chapter(videos: dict, anomaly, data) -> None:
 @settings(max_examples=150, deadline=None)
 @given(annotations())
 def test_vidchapters_annotations_of_plain_chapters_are_read_at_once_as_chapter_by_chapter(drawn):
-    with tempfile.TemporaryDirectory() as folder:
-        at_once, one_by_one, sent_back = _both(_write(folder, *drawn), "vidchapters", "_chapters_at_once")
-    assert sent_back == [False]
-    assert at_once == one_by_one
+    _check(drawn, "vidchapters", "_chapters_at_once", sent_back=False)
 
 
 @pytest.mark.parametrize("anomaly", CHAPTER_ANOMALIES, ids=lambda a: f"{a[0]}={a[1]!r}"[:30])
 @settings(max_examples=15, deadline=None)
 @given(drawn=annotations(), data=st.data())
 def test_vidchapters_annotations_with_a_chapter_in_question_are_read_chapter_by_chapter(anomaly, drawn, data):
-    videos, indent, ascii_only = drawn
-    _put_chapter(videos, anomaly, data)
-    with tempfile.TemporaryDirectory() as folder:
-        at_once, one_by_one, sent_back = _both(
-            _write(folder, videos, indent, ascii_only), "vidchapters", "_chapters_at_once"
-        )
-    assert sent_back == [True]
-    assert at_once == one_by_one
+    _put_chapter(drawn[0], anomaly, data)
+    _check(drawn, "vidchapters", "_chapters_at_once", sent_back=True)

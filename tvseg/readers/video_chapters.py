@@ -313,11 +313,17 @@ def _list_of(value, what: str, *, path, line: int) -> list:
 
 def _vidchapters(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
     videos = _object_of(data, "a VidChapters annotation file", path=r.path, line=1)
-    at_once = _chapters_at_once(videos, r)
-    if at_once is not None:
-        return at_once
-    r.cursor, r.text.misses = 0, 0  # read again from the start, chapter by chapter
-    return _vidchapters_each(videos, r)
+    return _at_once_or_each(videos, r, _chapters_at_once, _vidchapters_each)
+
+
+def _at_once_or_each(records: dict, r: _Reader, at_once, each) -> dict[str, list[tuple[float, float, str, int]]]:
+    """``at_once(records, r)``, the file's rows read all at once; when it sends the file back (None), ``each``
+    reads it again from the start, one record after the other."""
+    read = at_once(records, r)
+    if read is not None:
+        return read
+    r.cursor, r.text.misses = 0, 0
+    return each(records, r)
 
 
 _VIDEO_FIELDS = frozenset({"duration", "chapters"})
@@ -464,11 +470,7 @@ def _anet(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
 
 def _plain(data, r: _Reader) -> dict[str, list[tuple[float, float, str, int]]]:
     shows = _object_of(data, "a JSON segmentation {show: [segments]}", path=r.path, line=1)
-    at_once = _plain_at_once(shows, r)
-    if at_once is not None:
-        return at_once
-    r.cursor, r.text.misses = 0, 0  # read again from the start, segment by segment
-    return _plain_each(shows, r)
+    return _at_once_or_each(shows, r, _plain_at_once, _plain_each)
 
 
 _PLAIN_FIELDS = frozenset({"start", "end", "title", "label", LEVEL, SCORE})
