@@ -64,14 +64,22 @@ class _Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._newline_array: np.ndarray | None = None
         if text.isascii():  # a character a byte
-            self.newlines = np.flatnonzero(np.frombuffer(text.encode("ascii"), np.uint8) == 10).tolist()
+            self._newline_array = np.flatnonzero(np.frombuffer(text.encode("ascii"), np.uint8) == 10)
+            self.newlines = self._newline_array.tolist()
         else:
             self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.misses = 0
 
     def line_at(self, position: int) -> int:
         return bisect.bisect_left(self.newlines, position) + 1
+
+    def lines_at(self, positions: list[int]) -> list[int]:
+        """:meth:`line_at` of each of ``positions``, all at once."""
+        if self._newline_array is None:
+            self._newline_array = np.array(self.newlines, dtype=np.int64)
+        return (np.searchsorted(self._newline_array, positions, side="left") + 1).tolist()
 
     def find(self, key: str, position: int) -> int | None:
         """Where the key ``key`` is written at or after ``position`` (None when not found as written; after
@@ -371,7 +379,7 @@ def _chapters_at_once(videos: dict, r: _Reader) -> dict[str, list[tuple[float, f
     ends[last] = duration
     if not np.all(starts < ends):  # increasing in each video, the last before its duration
         return None
-    _split(out, list(zip(starts.tolist(), ends.tolist(), titles, _lines(r, positions))))
+    _split(out, list(zip(starts.tolist(), ends.tolist(), titles, r.text.lines_at(positions))))
     return out
 
 
@@ -530,7 +538,7 @@ def _plain_at_once(shows: dict, r: _Reader) -> dict[str, list[tuple[float, float
             level_of[value] = parse_level(value, path=r.path, line=1)
         except InputError:
             return None
-    lines = _lines(r, positions)
+    lines = r.text.lines_at(positions)
     _split(out, list(zip(start_s.tolist(), end_s.tolist(), labels, lines)))
     r.scores += score_values
     r.levels += [(None if value is _NO_LEVEL else level_of[value], line) for value, line in zip(levels, lines)]
@@ -570,12 +578,6 @@ def _plain_labels(values: list) -> list[str] | None:
     if SURROGATE.search("".join(value for value in values if value is not None)):
         return None
     return [NO_LABEL if value is None else value.strip() or NO_LABEL for value in values]
-
-
-def _lines(r: _Reader, positions: list[int]) -> list[int]:
-    """The line (from 1) of each position of the text (:meth:`_Text.line_at`, all at once)."""
-    newlines = np.array(r.text.newlines, dtype=np.int64)
-    return (np.searchsorted(newlines, positions, side="left") + 1).tolist()
 
 
 def _split(out: dict[str, list], rows: list) -> None:
