@@ -834,6 +834,9 @@ def count_before(
     as a pair (a stable lexicographic sort, :func:`lex_order`), never folded into one float, so no
     precision is lost.
     """
+    packed = _packed_keys(show_a, t_a, show_q, t_q)
+    if packed is not None:
+        return np.searchsorted(packed[0], packed[1], side="right" if inclusive else "left")
     n, m = len(t_a), len(t_q)
     # on equal keys a query sorts after the keys (inclusive) or before them (exclusive): the
     # stable sort keeps the concatenation order of equal pairs
@@ -849,6 +852,29 @@ def count_before(
     result = np.empty(m, dtype=np.int64)
     result[order[at_query] - (n if inclusive else 0)] = keys_so_far[at_query]
     return result
+
+
+def _packed_keys(
+    show_a: np.ndarray, t_a: np.ndarray, show_q: np.ndarray, t_q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pairs of :func:`count_before` as one ``int64`` each, :math:`show \\cdot w + (t - t_{min})` with
+    :math:`w` one more than the range of the times (the same order as the pairs, no value lost), when the
+    times are integers (microseconds), the shows not negative, the packed values below :math:`2^{62}` and
+    the keys ``(show_a, t_a)`` in order already; else None (the merge of :func:`count_before`)."""
+    if len(t_a) == 0 or len(t_q) == 0 or t_a.dtype.kind != "i" or t_q.dtype.kind != "i":
+        return None
+    if show_a.dtype.kind not in "iu" or show_q.dtype.kind not in "iu":
+        return None
+    low = min(int(t_a.min()), int(t_q.min()))
+    width = max(int(t_a.max()), int(t_q.max())) - low + 1
+    first = min(int(show_a.min()), int(show_q.min()))
+    last = max(int(show_a.max()), int(show_q.max()))
+    if first < 0 or (last + 1) * width >= 1 << 62:
+        return None
+    key_a = show_a.astype(np.int64) * width + (t_a.astype(np.int64) - low)
+    if np.count_nonzero(key_a[1:] < key_a[:-1]):
+        return None
+    return key_a, show_q.astype(np.int64) * width + (t_q.astype(np.int64) - low)
 
 
 class SpanCrop(NamedTuple):
