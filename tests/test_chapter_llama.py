@@ -434,3 +434,25 @@ def test_the_greedy_pairs_in_rounds_are_those_of_the_scan(rounds, monkeypatch):
         total, count = cl._greedy_mean(show, pair_ref, pair_hyp, iou, 3)
         assert count.tolist() == np.bincount(show[chosen], minlength=3).tolist()
         assert total.tolist() == pytest.approx(np.bincount(show[chosen], weights=iou[chosen], minlength=3).tolist())
+
+
+def test_the_segments_covered_at_each_threshold_are_those_of_the_threshold_loop():
+    """``vid_overlap_threshold_assignment`` at each threshold ``t`` (a segment counts when one of its pairs
+    has ``iou >= t``), counted per show by its own loop, against each segment's best tIoU placed once among
+    the thresholds; tIoUs equal to a threshold (``>=``, not ``>``) in every trial."""
+    from tvseg.retrieval import chapter_llama as cl
+
+    rng = np.random.default_rng(41)
+    thresholds = list(cl.CL_TIOU_THRESHOLDS)
+    near = thresholds + [np.nextafter(t, 0) for t in thresholds] + [0.01, 1.0]
+    for _ in range(300):
+        n, n_shows, n_pairs = int(rng.integers(0, 12)), int(rng.integers(1, 4)), int(rng.integers(0, 30))
+        show = np.sort(rng.integers(0, n_shows, n))
+        pair_side = rng.integers(0, n, n_pairs) if n else np.zeros(0, dtype=np.int64)
+        iou = rng.choice(near, len(pair_side)) if rng.random() < 0.7 else rng.random(len(pair_side))
+        expected = np.zeros((n_shows, len(thresholds)), dtype=np.int64)
+        for k, t in enumerate(thresholds):
+            for segment in range(n):
+                if any(iou[j] >= t for j in range(len(pair_side)) if pair_side[j] == segment):
+                    expected[show[segment], k] += 1
+        assert cl._covered(show, pair_side, iou, n, n_shows).tolist() == expected.tolist()

@@ -189,6 +189,18 @@ def _greedy_mean(show: np.ndarray, pair_ref, pair_hyp, iou, n_shows: int) -> tup
     return total, count
 
 
+def _covered(show: np.ndarray, pair_side: np.ndarray, iou: np.ndarray, n: int, n_shows: int) -> np.ndarray:
+    """``(n_shows, len(CL_TIOU_THRESHOLDS))``: per show and threshold ``t``, how many of the side's ``n``
+    segments have a pair with ``iou >= t`` (``vid_overlap_threshold_assignment``: overlap >= threshold), i.e.
+    whose best tIoU is at least ``t``: each segment's best tIoU placed once among the thresholds."""
+    best = np.zeros(n)
+    np.maximum.at(best, pair_side, iou)
+    width = len(CL_TIOU_THRESHOLDS) + 1
+    passed = np.searchsorted(np.asarray(CL_TIOU_THRESHOLDS), best, side="right")  # thresholds <= best
+    table = np.bincount(show * width + passed, minlength=n_shows * width).reshape(n_shows, width)
+    return table[:, ::-1].cumsum(axis=1)[:, ::-1][:, 1:]  # column k: passed > k
+
+
 _ROUNDS = 16
 """Rounds of :func:`_greedy_mean` on the arrays before the pairs left are scanned one by one."""
 
@@ -216,15 +228,12 @@ def chapter_llama_components(
     pair_show = ref.show[pair_ref]
     ref_den = np.where(n_ref > 0, n_ref, 1.0)
     hyp_den = np.maximum(n_hyp, 1.0)  # max(len(vid_preds), 1)
+    covered_ref = _covered(ref.show, pair_ref, iou, len(ref), n_shows)
+    covered_hyp = _covered(hyp.show, pair_hyp, iou, len(hyp), n_shows)
     f1_total = np.zeros(n_shows)
-    for t in CL_TIOU_THRESHOLDS:
-        ok = iou >= t  # vid_overlap_threshold_assignment: overlap >= threshold
-        covered_ref = np.zeros(len(ref), dtype=bool)
-        covered_hyp = np.zeros(len(hyp), dtype=bool)
-        covered_ref[pair_ref[ok]] = True
-        covered_hyp[pair_hyp[ok]] = True
-        p = np.bincount(hyp.show[covered_hyp], minlength=n_shows) / hyp_den
-        r = np.bincount(ref.show[covered_ref], minlength=n_shows) / ref_den
+    for k in range(len(CL_TIOU_THRESHOLDS)):
+        p = covered_hyp[:, k] / hyp_den
+        r = covered_ref[:, k] / ref_den
         both = p + r
         f1_total += np.where(both > 0, 2 * (p * r) / np.where(both > 0, both, 1.0), 0.0)
     total, count = _greedy_mean(pair_show, pair_ref, pair_hyp, iou, n_shows)
