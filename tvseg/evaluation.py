@@ -566,7 +566,7 @@ def score_shard(
             units=units,
             has_output=p.has_output.get(name),
             confidence=shard_confidence(p, name, scores, probe_runs=cseg_probe_runs) if disjoint else None,
-            titled=(bool(scores.titled[0].any()), bool(scores.titled[1].any())),
+            titled=scores.some_titled,
             disjoint=disjoint,
         )
     return out

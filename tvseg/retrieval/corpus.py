@@ -64,7 +64,7 @@ from tvseg.retrieval.grounding import grounding_components
 from tvseg.retrieval.matching import BoundaryMatching, match_boundaries
 from tvseg.retrieval.rouge import rouge_l, rouge_l_list
 from tvseg.retrieval.stories import classify, story_counts
-from tvseg.retrieval.titles import compare_titles, has_title
+from tvseg.retrieval.titles import NO_TITLE, compare_titles, has_title
 
 __all__ = [
     "KERNELS",
@@ -206,7 +206,12 @@ class ShowScores:
         """Whether titles are scored: as asked, else when some segment of each side carries one."""
         if self.titles_asked is not None:
             return bool(self.titles_asked)
-        return any(map(has_title, self.reference.label)) and any(map(has_title, self.hypothesis.label))
+        return all(self.some_titled)
+
+    @cached_property
+    def some_titled(self) -> tuple[bool, bool]:
+        """``(reference, hypothesis)``: whether some segment has a title (:func:`has_title`)."""
+        return _some_title(self.reference.label), _some_title(self.hypothesis.label)
 
     @cached_property
     def titled(self) -> tuple[np.ndarray, np.ndarray]:
@@ -257,6 +262,17 @@ class ShowScores:
             computed["components"] = without_title_components(computed["components"])
         vars(out).update(computed)
         return out
+
+
+def _some_title(labels) -> bool:
+    """Whether some label is a title (:func:`has_title`); the labels ``"<NA>"`` (most, without titles)
+    left out in one comparison (a label of the API compared with ambiguity, ``pandas.NA``: one by one)."""
+    labels = np.asarray(labels, dtype=object)
+    try:
+        labels = labels[labels != NO_TITLE]
+    except (TypeError, ValueError):
+        pass
+    return any(map(has_title, labels))
 
 
 def _titled(labels) -> np.ndarray:
