@@ -105,6 +105,16 @@ def _is_nan(value: Any) -> bool:
     return isinstance(value, float) and value != value
 
 
+def _columns_with_nan(table: pd.DataFrame) -> np.ndarray:
+    """Whether each column of ``table`` holds a NaN, told from one array of its values (a column at a time
+    when they are not all numbers)."""
+    try:
+        values = table.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        return np.array([bool(np.isnan(table[c].to_numpy(float)).any()) for c in table.columns], dtype=bool)
+    return np.isnan(values).any(axis=0)
+
+
 def _column_sums(table: pd.DataFrame | None, mask: np.ndarray | None = None) -> dict[str, float]:
     if table is None:
         return {}
@@ -152,24 +162,22 @@ def warn_undefined_values(
     """
     found = _Found()
     n = len(per_show)
-    shows = [str(s) for s in per_show.index]
-    comps = {key: components[key].to_numpy(float) for key in components.columns}
-    units = (
-        {key: unit_components[key].to_numpy(float) for key in unit_components.columns}
-        if unit_components is not None
-        else {}
-    )
     per_show_reasons: dict[str, np.ndarray] = {}
-    for metric in per_show.columns:
-        bad = np.flatnonzero(np.isnan(per_show[metric].to_numpy(float)))
-        if not bad.size:
+    columns: dict[str, dict[str, np.ndarray]] = {}  # the components' columns, taken when a value needs them
+    for metric, undefined in zip(per_show.columns, _columns_with_nan(per_show)):
+        if not undefined:
             continue
+        bad = np.flatnonzero(np.isnan(per_show[metric].to_numpy(float)))
         is_unit = metric in METRICS and METRICS[metric].group == "unit"
-        reasons = _reasons(metric, {k: v[bad] for k, v in (units if is_unit else comps).items()}, len(bad))
+        side = "unit" if is_unit else "time"
+        if side not in columns:
+            table = unit_components if is_unit else components
+            columns[side] = {} if table is None else {key: table[key].to_numpy(float) for key in table.columns}
+        reasons = _reasons(metric, {k: v[bad] for k, v in columns[side].items()}, len(bad))
         if is_unit and unit_scored is not None:
             reasons[~unit_scored[bad]] = UNSCORED_UNITS
         per_show_reasons[metric] = reasons
-        found.add_rows(reasons, "shows", metric, [shows[k] for k in bad.tolist()])
+        found.add_rows(reasons, "shows", metric, [str(show) for show in per_show.index[bad]])
     totals = {**_column_sums(components), **_column_sums(unit_components, unit_scored)}
     found.add_values("corpus", corpus, totals)
     for metric, value in macro.items():
