@@ -1091,7 +1091,19 @@ class _Arrays(dict[str, Any]):
     def __init__(self, components: Components) -> None:
         super().__init__()
         self._components = components
+        self._columns: dict[str, np.ndarray] | None = None
 
     def __missing__(self, key: str) -> Any:
-        value = self[key] = _array(self._components[key])
+        if self._columns is None:  # a table of numbers: every column of one float array, read once
+            self._columns = {}
+            to_numpy, columns = getattr(self._components, "to_numpy", None), getattr(self._components, "columns", None)
+            if to_numpy is not None and columns is not None and columns.is_unique:  # a DataFrame
+                try:
+                    values = np.ascontiguousarray(to_numpy(dtype=float).T)
+                except (TypeError, ValueError):
+                    pass
+                else:
+                    self._columns = dict(zip(columns, values))
+        column = self._columns.get(key)
+        value = self[key] = _array(self._components[key]) if column is None else column
         return value
