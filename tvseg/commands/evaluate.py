@@ -592,16 +592,19 @@ def _same_segments(a, b) -> bool:
 def levels_json(levels: dict) -> dict:
     """The JSON's ``levels``: per level (its number as text), the signature, the number of shows and each
     system's pooled (``corpus``) and ``macro`` values with their bootstrap intervals."""
+    from tvseg.metrics import COUNT_KEYS
+    from tvseg.output import json_safe
+
     out = {}
     for level, result in levels.items():
-        document = result.to_json(stream=True)
+        systems = {
+            name: {"corpus": sr.corpus, "macro": sr.macro, "bootstrap": result.intervals.get(name, {})}
+            for name, sr in result.systems.items()
+        }
         out[str(level)] = {
-            "signature": document["signature"],
+            "signature": result.settings.signature(),
             "shows": len(result.shows),
-            "systems": {
-                name: {key: values[key] for key in ("corpus", "macro", "bootstrap")}
-                for name, values in document["systems"].items()
-            },
+            "systems": json_safe(systems, integer_keys=COUNT_KEYS),  # as EvaluationResult.to_json gives them
         }
     return out
 
