@@ -38,6 +38,12 @@ and median over the runs, and the ratios 2/1, 2/3 and 5/4 of the medians (the is
 ``--source DIR`` times the package ``tvseg/`` found in ``DIR`` (``PYTHONPATH``; default: this repository), e.g.
 an earlier commit's, extracted with ``git archive REV tvseg | tar -x -C DIR``.
 
+Measured 2026-12-08 03:02 (``--repeat 3``, load 0.9-1.0): ``--level 1`` 1.57 s CPU (median), ``--level all``
+2.56 s (1.63x, runs 1.59-1.71), as it is 1.88 s, one reference 1.49 s, 3 annotators 5.96 s (4.00x, runs
+3.95-4.03); at 9072abc (02:27, before the allocator change): 1.72 s, 2.89 s (1.68x), 1.70 s, 6.77 s (3.99x);
+the night before (61e712f): 2.12x and 4.53x. The 3 annotators' JSON holds each annotator's whole result (the
+two systems and the other annotators scored against it): 124 MB against one reference's 21 MB.
+
 Measured 2026-12-07 17:03 (``--repeat 3``, load 0.6-0.8): ``--level 1`` 2.53 s CPU (median), ``--level all``
 4.14 s (1.61x, runs 1.54-1.78), one reference 2.05 s, 3 annotators 8.28 s (3.88x, runs 3.72-4.03). Each level
 alone (``/usr/bin/time``, two runs): level 1 3.05 s, level 2 3.32 s, level 3 3.80 s, ``--level all`` 4.71 s:
