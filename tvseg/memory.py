@@ -10,10 +10,11 @@ of system time against 0.210 s, 2 % less CPU in all, in 8 alternating runs). Hea
 is given back as soon as more than 128 KiB of it is free (``M_TRIM_THRESHOLD``), and asked for again by the
 next arrays, whose pages the kernel then provides anew: :func:`tune_allocator` keeps up to
 :data:`TRIM_THRESHOLD` of it (the command of ``tests/benchmarks/bench_jobs.py`` over 20,000 shows: 455,000
-page faults against 213,000, 1.6-1.9 s of system time against 1.0-1.2 s, the peak 314 MB against 321 MB;
-over 200,000 shows, ``tests/benchmarks/bench_report_memory.py``'s, 112 s of CPU against 99-100 s, the
-peak the same, 1.13 GB). :func:`give_back_memory` returns what is freed when a process holds much less
-than it held (shards joined, a report streamed).
+page faults against 211,000, 1.6-1.9 s of system time against 1.0-1.2 s, the peak 314 MB against 319 MB;
+over 200,000 shows, ``tests/benchmarks/bench_report_memory.py``'s: 112.5 s of CPU, against 98.5-99.5 s
+with settings of the same effect given through glibc's environment variables in the same hour, and 105 s
+with this function in that benchmark's later run; the peak the same, 1,105 MiB). :func:`give_back_memory`
+returns what is freed when a process holds much less than it held (shards joined, a report streamed).
 
 Python's cycle collector runs each time 700 more container objects (tuples, lists, dicts) have been made
 than freed; reading 2,000 shows makes hundreds of thousands that live until the corpus is scored, so the
