@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from tvseg.errors import InputError
-from tvseg.exact import MAX_SECONDS, TICKS_PER_SECOND, ticks
+from tvseg.exact import _INT64_SAFE, MAX_SECONDS, TICKS_PER_SECOND, ticks
 from tvseg.pyannote_objects import SEGMENT_PRECISION, is_annotation, is_timeline
 
 if TYPE_CHECKING:
@@ -869,7 +869,7 @@ def _packed_keys(
     width = max(int(t_a.max()), int(t_q.max())) - low + 1
     first = min(int(show_a.min()), int(show_q.min()))
     last = max(int(show_a.max()), int(show_q.max()))
-    if first < 0 or (last + 1) * width >= 1 << 62:
+    if first < 0 or (last + 1) * width >= _INT64_SAFE:
         return None
     key_a = show_a.astype(np.int64) * width + (t_a.astype(np.int64) - low)
     if np.count_nonzero(key_a[1:] < key_a[:-1]):

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tvseg.errors import ApproximationWarning, user_stacklevel
-from tvseg.exact import tick, ticks
+from tvseg.exact import _INT64_SAFE, tick, ticks
 
 __all__ = ["match_boundaries", "BoundaryMatching", "BAND_LIMIT"]
 
@@ -67,7 +67,6 @@ BAND_LIMIT = 5_000_000
 programme: about 5 MB of back-pointers and about a second; a larger cluster keeps the greedy scan's
 maximum matching (exact count, pairs not necessarily the cheapest) and a warning."""
 
-_INT64_SAFE = 2**62
 _WIDE_ROW = 48
 """Rows of the dynamic programme with at least this many cells are computed with numpy."""
 _PAIRS_PER_BOUNDARY = 16
